@@ -1,0 +1,84 @@
+// Target introspection and forcing, which `laneql info --target` and the benchmarks rely on.
+#include <cctype>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "laneql/targets.h"
+
+namespace laneql {
+namespace {
+
+bool Contains(const std::vector<SimdTarget>& list, const std::string& name) {
+  for (const SimdTarget& t : list) {
+    if (t.name == name) return true;
+  }
+  return false;
+}
+
+class TargetsTest : public ::testing::Test {
+ protected:
+  void TearDown() override { ResetTarget(); }
+};
+
+TEST_F(TargetsTest, CompiledTargetsIncludeFallbackAndTheX86Ladder) {
+  const std::vector<SimdTarget> compiled = CompiledTargets();
+  ASSERT_FALSE(compiled.empty());
+  EXPECT_TRUE(Contains(compiled, "EMU128") || Contains(compiled, "SCALAR"));
+#if defined(__x86_64__)
+  for (const char* name : {"AVX3_SPR", "AVX3", "AVX2", "SSE4"}) {
+    EXPECT_TRUE(Contains(compiled, name)) << name;
+  }
+#endif
+}
+
+TEST_F(TargetsTest, DispatchUsesTheBestSupportedTarget) {
+  const std::vector<SimdTarget> supported = SupportedTargets();
+  ASSERT_FALSE(supported.empty());
+  EXPECT_EQ(supported.front().name, DispatchedTarget().name);
+}
+
+TEST_F(TargetsTest, ForceEachSupportedTargetThenReset) {
+  const std::string best = DispatchedTarget().name;
+  for (const SimdTarget& t : SupportedTargets()) {
+    std::string error;
+    ASSERT_TRUE(ForceTarget(t.name, &error)) << error;
+    EXPECT_EQ(t.name, DispatchedTarget().name);
+    // Asking what is supported must not undo the forcing (Highway re-detects as a side effect).
+    EXPECT_EQ(t.name, SupportedTargets().front().name);
+    EXPECT_EQ(t.name, DispatchedTarget().name);
+  }
+  ResetTarget();
+  EXPECT_EQ(best, DispatchedTarget().name);
+}
+
+TEST_F(TargetsTest, ForceIsCaseInsensitive) {
+  const SimdTarget last = SupportedTargets().back();
+  std::string lower = last.name, error;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  ASSERT_TRUE(ForceTarget(lower, &error)) << error;
+  EXPECT_EQ(last.name, DispatchedTarget().name);
+}
+
+TEST_F(TargetsTest, UnknownTargetIsRejectedWithTheValidNames) {
+  const std::string best = DispatchedTarget().name;
+  std::string error;
+  EXPECT_FALSE(ForceTarget("AVX9000", &error));
+  EXPECT_NE(std::string::npos, error.find("unknown SIMD target 'AVX9000'")) << error;
+  EXPECT_NE(std::string::npos, error.find(CompiledTargets().front().name)) << error;
+  EXPECT_EQ(best, DispatchedTarget().name);
+}
+
+TEST_F(TargetsTest, UnsupportedTargetIsRejected) {
+  for (const SimdTarget& t : CompiledTargets()) {
+    if (Contains(SupportedTargets(), t.name)) continue;
+    std::string error;
+    EXPECT_FALSE(ForceTarget(t.name, &error)) << t.name;
+    EXPECT_NE(std::string::npos, error.find("not supported by this CPU")) << error;
+    return;
+  }
+  GTEST_SKIP() << "this CPU supports every compiled target";
+}
+
+}  // namespace
+}  // namespace laneql

@@ -1,0 +1,1 @@
+// Empty: this crate exists only so that `cargo vendor` can fetch its dependency.

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Installs everything laneql needs on a fresh Debian bookworm machine (run as root).
+# Idempotent: each step checks what is there and does only what is missing.
+# Reachable network: the package registries only (Debian apt, npm, PyPI, crates.io).
+# Everything fetched or built goes under git-ignored folders: .deps/, .venv/, node_modules/.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+DEPS="$ROOT/.deps"
+HWY_VERSION=1.2.0
+HWY_DIR="$DEPS/highway-$HWY_VERSION"
+# sha256 over the sorted per-file sha256 lines of Highway 1.2.0's tree as the jpegxl-src 0.11.2
+# crate ships it (222 files). Pinned so a changed source is caught, like FetchContent's URL_HASH.
+HWY_TREE_SHA256=01354093d0a67db5df895a7e21d74f3e98881ef71414600e130e1f7fd657f976
+
+APT_PACKAGES=(cmake ninja-build g++ clang lld libgtest-dev emscripten chromium
+              python3 python3-venv nodejs npm cargo ca-certificates)
+
+step() { printf '\n==> setup: %s\n' "$*"; }
+fail() { printf '\nsetup FAILED in step "%s": %s\n' "$CURRENT_STEP" "$*" >&2; exit 1; }
+trap 'fail "command failed (exit $?) at line $LINENO: $BASH_COMMAND"' ERR
+
+# --- 1. Debian packages -------------------------------------------------------------------
+CURRENT_STEP="apt packages"
+step "$CURRENT_STEP"
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  case "$p" in
+    # Tools that may come from elsewhere (rustup's cargo, NodeSource's node): accept any on PATH.
+    cargo) command -v cargo >/dev/null 2>&1 && continue ;;
+    nodejs) command -v node >/dev/null 2>&1 && continue ;;
+    npm) command -v npm >/dev/null 2>&1 && continue ;;
+    python3) command -v python3 >/dev/null 2>&1 && continue ;;
+  esac
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  [ "$(id -u)" = 0 ] || fail "need root to apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q || fail "apt-get update failed (is the Debian mirror reachable?)"
+  apt-get install -y -q --no-install-recommends "${missing[@]}" \
+    || fail "apt-get install ${missing[*]} failed"
+else
+  echo "all present"
+fi
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+[ "$node_major" -ge 18 ] || fail "Node.js >= 18 is needed, found $(node --version)"
+
+# --- 2. Highway 1.2.0 source (one source for the native and the wasm builds) ---------------
+CURRENT_STEP="Highway $HWY_VERSION source"
+step "$CURRENT_STEP"
+tree_hash() { (cd "$1" && find . -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1); }
+if [ -f "$HWY_DIR/.laneql-verified" ]; then
+  echo "present: $HWY_DIR"
+else
+  rm -rf "$HWY_DIR" "$DEPS/cargo-vendor"
+  mkdir -p "$DEPS"
+  # A throw-away copy of the manifest, so that cargo writes its lock file and cache under .deps/.
+  work="$DEPS/cargo-vendor"
+  mkdir -p "$work/crate"
+  cp "$ROOT/tools/setup/highway-crate/Cargo.toml" "$ROOT/tools/setup/highway-crate/lib.rs" "$work/crate/"
+  (cd "$work/crate" && CARGO_HOME="$work/cargo-home" cargo vendor --versioned-dirs "$work/vendor" >/dev/null) \
+    || fail "cargo vendor of jpegxl-src =0.11.2 from crates.io failed"
+  src="$work/vendor/jpegxl-src-0.11.2/libjxl/third_party/highway"
+  [ -f "$src/hwy/base.h" ] || fail "jpegxl-src 0.11.2 does not contain libjxl/third_party/highway"
+  grep -q "project(hwy VERSION $HWY_VERSION)" "$src/CMakeLists.txt" \
+    || fail "the vendored Highway is not version $HWY_VERSION"
+  got=$(tree_hash "$src")
+  [ "$got" = "$HWY_TREE_SHA256" ] || fail "Highway tree hash mismatch: got $got, want $HWY_TREE_SHA256"
+  mv "$src" "$HWY_DIR"
+  touch "$HWY_DIR/.laneql-verified"
+  rm -rf "$work"
+  echo "Highway $HWY_VERSION ready at $HWY_DIR"
+fi
+
+# --- 3. npm workspaces (exact versions from the committed package-lock.json) ---------------
+CURRENT_STEP="npm ci"
+step "$CURRENT_STEP"
+stamp="$ROOT/node_modules/.laneql-lock-sha256"
+want=$(sha256sum "$ROOT/package-lock.json" | cut -d' ' -f1)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  echo "node_modules matches package-lock.json"
+else
+  (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci failed"
+  echo "$want" > "$stamp"
+fi
+
+# --- 4. Python venv for test oracles (DuckDB) ----------------------------------------------
+CURRENT_STEP="python venv"
+step "$CURRENT_STEP"
+VENV="$ROOT/.venv"
+req="$ROOT/tools/setup/requirements.txt"
+want=$(sha256sum "$req" | cut -d' ' -f1)
+if [ -f "$VENV/.laneql-req-sha256" ] && [ "$(cat "$VENV/.laneql-req-sha256")" = "$want" ]; then
+  echo "venv matches requirements.txt"
+else
+  py=/usr/bin/python3; [ -x "$py" ] || py=$(command -v python3)
+  "$py" -m venv "$VENV" || fail "python3 -m venv failed (is python3-venv installed?)"
+  "$VENV/bin/pip" install -q --disable-pip-version-check -r "$req" || fail "pip install -r $req failed"
+  echo "$want" > "$VENV/.laneql-req-sha256"
+fi
+
+trap - ERR
+step "done"
