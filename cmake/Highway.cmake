@@ -24,11 +24,21 @@ FetchContent_MakeAvailable(hwy)
 #   costs compile time for every kernel.
 # - aarch64: NEON, SVE, SVE2 (+ fixed-width variants) and the fallback.
 # - wasm: one static target per build (WASM with -msimd128, EMU128 without).
-set(LANEQL_HWY_DEFINITIONS HWY_COMPILE_ALL_ATTAINABLE)
-if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64" AND NOT EMSCRIPTEN)
-  list(APPEND LANEQL_HWY_DEFINITIONS "HWY_DISABLED_TARGETS=(HWY_SSE2|HWY_SSSE3)")
+if(EMSCRIPTEN)
+  # No run-time dispatch on wasm: the flavour's static target only.
+  set(LANEQL_HWY_DEFINITIONS HWY_COMPILE_ONLY_STATIC)
+else()
+  set(LANEQL_HWY_DEFINITIONS HWY_COMPILE_ALL_ATTAINABLE)
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
+    list(APPEND LANEQL_HWY_DEFINITIONS "HWY_DISABLED_TARGETS=(HWY_SSE2|HWY_SSSE3)")
+  endif()
 endif()
 target_compile_definitions(hwy PUBLIC ${LANEQL_HWY_DEFINITIONS})
 # Highway's public headers are not ours to warn about.
 get_target_property(_hwy_inc hwy INTERFACE_INCLUDE_DIRECTORIES)
 set_target_properties(hwy PROPERTIES INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "${_hwy_inc}")
+# Highway builds a tool that prints its targets after every build; it is noise here (and under
+# Emscripten it would need an emulator), so it is built only on request.
+if(TARGET hwy_list_targets)
+  set_target_properties(hwy_list_targets PROPERTIES EXCLUDE_FROM_ALL TRUE)
+endif()

@@ -1,0 +1,79 @@
+# laneql: `make run` and `make test` do all set-up on a fresh Debian bookworm machine (as root).
+# Other entry points: setup, build, build-native, build-wasm, build-js, test-native, test-js,
+# test-e2e, clean. One wasm flavour alone: make build-wasm WASM_FLAVOURS=simd128
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+.DEFAULT_GOAL := help
+
+ROOT := $(abspath .)
+BUILD := $(ROOT)/build
+HWY_SRC := $(ROOT)/.deps/highway-1.2.0
+JOBS ?= $(shell nproc)
+WASM_FLAVOURS ?= simd128 simd128-mt-web simd128-mt-node scalar
+EMSCRIPTEN_TOOLCHAIN ?= /usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
+LANEQL := $(BUILD)/native/native-cli/laneql
+WASM_DIST := $(ROOT)/bindings-js/dist/wasm
+# Debian's Emscripten needs its JS optimizer's modules (acorn) from Debian's node path.
+export NODE_PATH := /usr/share/nodejs
+CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HWY=$(HWY_SRC) \
+  -DFETCHCONTENT_FULLY_DISCONNECTED=ON
+
+.PHONY: help setup build build-native build-wasm build-js run test test-native test-js test-e2e clean
+
+help:
+	@echo "make run    set up, build, and show laneql on this machine"
+	@echo "make test   set up, build every target, run every test"
+	@echo "also: setup build build-native build-wasm build-js test-native test-js test-e2e clean"
+
+setup:
+	@bash tools/setup/setup.sh
+
+build: build-native build-wasm build-js
+
+build-native: setup
+	@echo "==> build: native (Highway dynamic dispatch)"
+	cmake -S . -B $(BUILD)/native $(CMAKE_COMMON) >/dev/null
+	cmake --build $(BUILD)/native -j $(JOBS)
+
+build-wasm: setup
+	@for f in $(WASM_FLAVOURS); do \
+	  echo "==> build: wasm flavour $$f"; \
+	  cmake -S . -B $(BUILD)/wasm-$$f $(CMAKE_COMMON) -DCMAKE_TOOLCHAIN_FILE=$(EMSCRIPTEN_TOOLCHAIN) \
+	    -DLANEQL_WASM_FLAVOUR=$$f >/dev/null; \
+	  cmake --build $(BUILD)/wasm-$$f -j $(JOBS); \
+	  mkdir -p $(WASM_DIST)/$$f; \
+	  cp $(BUILD)/wasm-$$f/out/laneql-$$f.* $(WASM_DIST)/$$f/; \
+	done
+	@# The Node threaded glue and its pthread worker are CommonJS inside an ESM package.
+	@if [ -d $(WASM_DIST)/simd128-mt-node ]; then \
+	  echo '{"type": "commonjs"}' > $(WASM_DIST)/simd128-mt-node/package.json; fi
+
+build-js: setup
+	@echo "==> build: TypeScript package"
+	npm run build:js --silent
+
+run: build-native
+	@echo; echo "==> laneql info"; $(LANEQL) info
+	@echo; echo "==> SUM kernels on 20 M generated rows, all threads"; $(LANEQL) sum --rows 20000000
+	@echo; echo "==> the same, single thread, dispatch forced to AVX2 where this CPU has it"
+	@if $(LANEQL) info --target AVX2 >/dev/null 2>&1; then \
+	  $(LANEQL) sum --rows 20000000 --threads 1 --target AVX2; \
+	else $(LANEQL) sum --rows 20000000 --threads 1; fi
+
+test: build test-native test-js test-e2e
+	@echo "==> make test: all suites passed"
+
+test-native: build-native
+	@echo "==> test: native (GoogleTest under ctest, every compiled target)"
+	ctest --test-dir $(BUILD)/native --output-on-failure -j $(JOBS)
+
+test-js: build-wasm build-js
+	@echo "==> test: npm package in Node (Vitest, every wasm flavour that runs in Node)"
+	npm run test:js --silent
+
+test-e2e: build-wasm build-js
+	@echo "==> test: browser flavours in headless Chromium"
+	npm run test:e2e --silent
+
+clean:
+	rm -rf $(BUILD) bindings-js/dist

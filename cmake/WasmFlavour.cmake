@@ -1,0 +1,33 @@
+# One Emscripten build per wasm flavour (Highway has no run-time dispatch on wasm: a browser
+# rejects a module with SIMD instructions where SIMD is unsupported, so each flavour is its own
+# module and JavaScript picks one at load time).
+#
+#   simd128          wasm SIMD, one thread; ES module for browsers (and Node, given the bytes)
+#   simd128-mt-web   wasm SIMD + pthreads; ES module for a browser Worker (cross-origin isolated)
+#   simd128-mt-node  wasm SIMD + pthreads; CommonJS module for Node (worker_threads)
+#   scalar           no SIMD (Highway's EMU128), one thread: engines without wasm SIMD
+set(LANEQL_WASM_FLAVOUR "simd128" CACHE STRING "simd128 | simd128-mt-web | simd128-mt-node | scalar")
+set(_flavours simd128 simd128-mt-web simd128-mt-node scalar)
+if(NOT LANEQL_WASM_FLAVOUR IN_LIST _flavours)
+  message(FATAL_ERROR "LANEQL_WASM_FLAVOUR must be one of ${_flavours}, got '${LANEQL_WASM_FLAVOUR}'")
+endif()
+
+# Workers started with the module. A synchronous join on a thread whose Worker is not running
+# yet would wait forever, so the bindings never use more threads than the pool has plus one.
+set(LANEQL_WASM_POOL_SIZE 4)
+
+set(LANEQL_WASM_THREADS OFF)
+if(LANEQL_WASM_FLAVOUR MATCHES "-mt-")
+  set(LANEQL_WASM_THREADS ON)
+endif()
+
+if(LANEQL_WASM_FLAVOUR STREQUAL "scalar")
+  set(LANEQL_WASM_FLAVOUR_NAME scalar)
+else()
+  add_compile_options(-msimd128)
+  set(LANEQL_WASM_FLAVOUR_NAME simd128)
+endif()
+if(LANEQL_WASM_THREADS)
+  add_compile_options(-pthread)
+  set(LANEQL_WASM_FLAVOUR_NAME simd128-mt)
+endif()
