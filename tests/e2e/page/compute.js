@@ -1,0 +1,42 @@
+// Runs one browser test case with the package as it ships, on the main thread or in a Worker.
+import { detectFlavour, LaneQL, wasmSimdSupported } from '../dist/index.js';
+import { cancellationFloat64, extremeInt64 } from '../shared/data.js';
+import { float64Bits } from '../shared/reference.js';
+
+const THREAD_COUNTS = [1, 2, 3, 4];
+
+/**
+ * `params`: { flavour?: string, rows: number, seed: number }. Resolves to a plain object (it is
+ * posted from a Worker): the environment, info(), and the sums, floats as their bits in hex.
+ */
+export async function compute(params) {
+  const environment = {
+    crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    hardwareConcurrency: navigator.hardwareConcurrency,
+    inWorker: typeof window === 'undefined',
+    detectedFlavour: detectFlavour(),
+    wasmSimd: wasmSimdSupported(),
+  };
+  let db;
+  try {
+    db = await LaneQL.create(params.flavour ? { flavour: params.flavour } : {});
+  } catch (error) {
+    return { environment, error: { name: error?.name, message: String(error?.message ?? error) } };
+  }
+  try {
+    const floats = cancellationFloat64(params.rows, params.seed);
+    const ints = extremeInt64(params.rows, params.seed);
+    const sumFloat64 = db.sumFloat64(floats);
+    return {
+      environment,
+      info: db.info(),
+      sumFloat64Value: sumFloat64,
+      sumFloat64: float64Bits(sumFloat64),
+      sumInt64: db.sumInt64(ints).toString(),
+      sumFloat64ByThreads: THREAD_COUNTS.map((threads) => float64Bits(db.sumFloat64(floats, { threads }))),
+      sumInt64ByThreads: THREAD_COUNTS.map((threads) => db.sumInt64(ints, { threads }).toString()),
+    };
+  } finally {
+    db.close();
+  }
+}
