@@ -6,60 +6,21 @@
 // Prints median GB/s (and rows/s) per kernel, target and thread count; every SIMD result is
 // checked against the scalar reference before it is timed.
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "bench_util.h"
 #include "laneql/sum.h"
 #include "laneql/system_info.h"
 #include "laneql/targets.h"
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-template <class Fn>
-double MedianSeconds(int runs, const Fn& fn) {
-  std::vector<double> s;
-  for (int r = 0; r < runs; ++r) {
-    const auto t0 = Clock::now();
-    fn();
-    s.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-  }
-  std::sort(s.begin(), s.end());
-  return s[s.size() / 2];
-}
-
-// Read bandwidth: glibc's memchr is hand-vectorised for this CPU and stops at the first match;
-// searching a byte that is absent makes it stream through the whole buffer once.
-double ProbeReadGBs(const std::vector<uint8_t>& buf, int threads, int runs) {
-  const double s = MedianSeconds(runs, [&] {
-    std::vector<std::thread> pool;
-    const size_t part = buf.size() / threads;
-    for (int t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] {
-        const void* hit = std::memchr(buf.data() + t * part, 1, part);
-        if (hit != nullptr) std::abort();  // the buffer holds no 1 byte: cannot happen
-      });
-    }
-    for (std::thread& th : pool) th.join();
-  });
-  return buf.size() / s / 1e9;
-}
-
-void Row(const std::string& what, const std::string& target, int threads, size_t bytes,
-         size_t rows, double seconds, double probe) {
-  const double gbs = bytes / seconds / 1e9;
-  std::printf("%-24s %-9s %2d  %8.2f GB/s  %8.0f Mrows/s  %5.0f%% of probe\n", what.c_str(),
-              target.c_str(), threads, gbs, rows / seconds / 1e6, 100.0 * gbs / probe);
-}
-
-}  // namespace
+using laneql::bench::KeepAlive;
+using laneql::bench::MedianSeconds;
+using laneql::bench::Row;
 
 int main(int argc, char** argv) {
   const size_t rows = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 100000000;
@@ -74,27 +35,22 @@ int main(int argc, char** argv) {
     f64[i] = static_cast<double>(i % 1000003) * 0.25 - 1000.0;
     i64[i] = static_cast<int64_t>(i * 0x9E3779B97F4A7C15ull);
   }
-  std::vector<uint8_t> probe_buf(rows * sizeof(double), 0);
 
   std::printf("cpu: %s, %d logical cpus, %zu rows (%.0f MB per column), median of %d\n",
               laneql::CpuModel().c_str(), max_threads, rows, rows * 8 / 1e6, runs);
   std::vector<double> probe(max_threads + 1);
   for (int t = 1; t <= max_threads; ++t) {
-    probe[t] = ProbeReadGBs(probe_buf, t, runs);
+    probe[t] = laneql::bench::ProbeReadGBs(rows * sizeof(double), t, runs);
     std::printf("read-bandwidth probe (memchr), %d thread(s): %.2f GB/s\n", t, probe[t]);
   }
-  std::printf("\n%-24s %-9s %2s  %13s  %15s  %s\n", "kernel", "target", "th", "bandwidth",
-              "rows", "share");
+  std::printf("\n");
+  laneql::bench::PrintHeader();
 
-  const double ref_f64 = MedianSeconds(runs, [&] {
-    volatile double s = laneql::reference::SumFloat64(f64.data(), rows);
-    (void)s;
-  });
+  const double ref_f64 = MedianSeconds(
+      runs, [&] { KeepAlive(laneql::reference::SumFloat64(f64.data(), rows)); });
   Row("sum f64 scalar ref", "-", 1, rows * 8, rows, ref_f64, probe[1]);
-  const double ref_i64 = MedianSeconds(runs, [&] {
-    volatile int64_t s = static_cast<int64_t>(laneql::reference::SumInt64(i64.data(), rows));
-    (void)s;
-  });
+  const double ref_i64 = MedianSeconds(
+      runs, [&] { KeepAlive(laneql::reference::SumInt64(i64.data(), rows)); });
   Row("sum i64 scalar ref", "-", 1, rows * 8, rows, ref_i64, probe[1]);
 
   const double want_f64 = laneql::reference::SumFloat64(f64.data(), rows);
@@ -120,11 +76,9 @@ int main(int argc, char** argv) {
       }
       Row("sum i64 (memory)", target.name, t, rows * 8, rows, s_i64, probe[t]);
     }
-    double sink = 0;
     const double s_cache = MedianSeconds(runs, [&] {
-      for (int r = 0; r < cache_repeats; ++r) sink += laneql::SumFloat64(f64.data(), cache_rows);
+      for (int r = 0; r < cache_repeats; ++r) KeepAlive(laneql::SumFloat64(f64.data(), cache_rows));
     });
-    if (sink == 0.123) std::printf(" ");  // keeps the loop from being optimised away
     Row("sum f64 (64 KiB cached)", target.name, 1, cache_rows * 8 * cache_repeats,
         cache_rows * cache_repeats, s_cache, probe[1]);
   }

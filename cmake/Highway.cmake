@@ -6,7 +6,8 @@
 include(FetchContent)
 FetchContent_Declare(hwy
   URL https://github.com/google/highway/archive/refs/tags/1.2.0.tar.gz
-  URL_HASH SHA256=7e0be78b8318e8bdbf6fa545d2ecb4c90f947df03f7aadc42c1967f019e63343)
+  URL_HASH SHA256=7e0be78b8318e8bdbf6fa545d2ecb4c90f947df03f7aadc42c1967f019e63343
+  DOWNLOAD_EXTRACT_TIMESTAMP ON)
 
 set(HWY_ENABLE_TESTS OFF CACHE BOOL "" FORCE)
 set(HWY_ENABLE_EXAMPLES OFF CACHE BOOL "" FORCE)
