@@ -1,6 +1,7 @@
 # laneql: `make run` and `make test` do all set-up on a fresh Debian bookworm machine (as root).
-# Other entry points: setup, build, build-native, build-wasm, build-js, test-native, test-js,
-# test-e2e, clean. One wasm flavour alone: make build-wasm WASM_FLAVOURS=simd128
+# Other entry points: setup, build, build-native, build-wasm, build-js, test-native,
+# test-wasm-kernels, test-js, test-e2e, clean. One wasm flavour alone:
+# make build-wasm WASM_FLAVOURS=simd128
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 .DEFAULT_GOAL := help
@@ -10,6 +11,8 @@ BUILD := $(ROOT)/build
 HWY_SRC := $(ROOT)/.deps/highway-1.2.0
 JOBS ?= $(shell nproc)
 WASM_FLAVOURS ?= simd128 simd128-mt-web simd128-mt-node scalar
+# The C++ kernel tests compiled to wasm, one build per wasm SIMD target.
+WASM_TEST_FLAVOURS ?= tests-simd128 tests-scalar
 EMSCRIPTEN_TOOLCHAIN ?= /usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
 LANEQL := $(BUILD)/native/native-cli/laneql
 WASM_DIST := $(ROOT)/bindings-js/dist/wasm
@@ -18,12 +21,14 @@ export NODE_PATH := /usr/share/nodejs
 CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HWY=$(HWY_SRC) \
   -DFETCHCONTENT_FULLY_DISCONNECTED=ON
 
-.PHONY: help setup build build-native build-wasm build-js run test test-native test-js test-e2e clean
+.PHONY: help setup build build-native build-wasm build-wasm-tests build-js run test test-native \
+  test-wasm-kernels test-js test-e2e clean
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
 	@echo "make test   set up, build every target, run every test"
-	@echo "also: setup build build-native build-wasm build-js test-native test-js test-e2e clean"
+	@echo "also: setup build build-native build-wasm build-wasm-tests build-js"
+	@echo "      test-native test-wasm-kernels test-js test-e2e clean"
 
 setup:
 	@bash tools/setup/setup.sh
@@ -48,6 +53,14 @@ build-wasm: setup
 	@if [ -d $(WASM_DIST)/simd128-mt-node ]; then \
 	  echo '{"type": "commonjs"}' > $(WASM_DIST)/simd128-mt-node/package.json; fi
 
+build-wasm-tests: setup
+	@for f in $(WASM_TEST_FLAVOURS); do \
+	  echo "==> build: C++ kernel tests for wasm ($$f)"; \
+	  cmake -S . -B $(BUILD)/wasm-$$f $(CMAKE_COMMON) -DCMAKE_TOOLCHAIN_FILE=$(EMSCRIPTEN_TOOLCHAIN) \
+	    -DLANEQL_WASM_FLAVOUR=$$f >/dev/null; \
+	  cmake --build $(BUILD)/wasm-$$f -j $(JOBS); \
+	done
+
 build-js: setup
 	@echo "==> build: TypeScript package"
 	npm run build:js --silent
@@ -60,12 +73,20 @@ run: build-native
 	  $(LANEQL) sum --rows 20000000 --threads 1 --target AVX2; \
 	else $(LANEQL) sum --rows 20000000 --threads 1; fi
 
-test: build test-native test-js test-e2e
+test: build test-native test-wasm-kernels test-js test-e2e
 	@echo "==> make test: all suites passed"
 
 test-native: build-native
 	@echo "==> test: native (GoogleTest under ctest, every compiled target)"
 	ctest --test-dir $(BUILD)/native --output-on-failure -j $(JOBS)
+
+# --no-experimental-fetch: this Emscripten's glue would fetch() the .wasm by file path, which Node's
+# fetch rejects; without fetch it reads the file.
+test-wasm-kernels: build-wasm-tests
+	@for f in $(WASM_TEST_FLAVOURS); do \
+	  echo "==> test: C++ kernel tests on wasm ($$f) under Node"; \
+	  (cd $(BUILD)/wasm-$$f/tests/cpp && node --no-experimental-fetch laneql_kernel_tests.js); \
+	done
 
 test-js: build-wasm build-js
 	@echo "==> test: npm package in Node (Vitest, every wasm flavour that runs in Node)"

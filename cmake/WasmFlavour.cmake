@@ -6,8 +6,13 @@
 #   simd128-mt-web   wasm SIMD + pthreads; ES module for a browser Worker (cross-origin isolated)
 #   simd128-mt-node  wasm SIMD + pthreads; CommonJS module for Node (worker_threads)
 #   scalar           no SIMD (Highway's EMU128), one thread: engines without wasm SIMD
-set(LANEQL_WASM_FLAVOUR "simd128" CACHE STRING "simd128 | simd128-mt-web | simd128-mt-node | scalar")
-set(_flavours simd128 simd128-mt-web simd128-mt-node scalar)
+#   tests-simd128    the C++ kernel tests (GoogleTest) for the simd128 target, run under Node
+#   tests-scalar     the same for the scalar (EMU128) target
+# The test builds add pthreads (the tests exercise the parallel drivers) and run main() on a
+# pthread (PROXY_TO_PTHREAD), so Node's main thread stays free to start Workers on demand.
+set(LANEQL_WASM_FLAVOUR "simd128" CACHE STRING
+    "simd128 | simd128-mt-web | simd128-mt-node | scalar | tests-simd128 | tests-scalar")
+set(_flavours simd128 simd128-mt-web simd128-mt-node scalar tests-simd128 tests-scalar)
 if(NOT LANEQL_WASM_FLAVOUR IN_LIST _flavours)
   message(FATAL_ERROR "LANEQL_WASM_FLAVOUR must be one of ${_flavours}, got '${LANEQL_WASM_FLAVOUR}'")
 endif()
@@ -17,11 +22,16 @@ endif()
 set(LANEQL_WASM_POOL_SIZE 4)
 
 set(LANEQL_WASM_THREADS OFF)
+set(LANEQL_WASM_TESTS OFF)
 if(LANEQL_WASM_FLAVOUR MATCHES "-mt-")
   set(LANEQL_WASM_THREADS ON)
 endif()
+if(LANEQL_WASM_FLAVOUR MATCHES "^tests-")
+  set(LANEQL_WASM_TESTS ON)
+  add_compile_options(-pthread)
+endif()
 
-if(LANEQL_WASM_FLAVOUR STREQUAL "scalar")
+if(LANEQL_WASM_FLAVOUR MATCHES "scalar")
   set(LANEQL_WASM_FLAVOUR_NAME scalar)
 else()
   add_compile_options(-msimd128)
