@@ -1,0 +1,72 @@
+// An owned, 64-byte-aligned byte buffer: the storage under every column buffer.
+//
+// Padding guarantee (what kernels may rely on): the capacity is a multiple of 64 bytes and every
+// byte from size() up to capacity() is zero. So a kernel may read whole aligned 64-byte vectors
+// of a buffer (up to capacity(), never further) without a scalar tail, and the extra lanes read
+// as zero. Only bytes below size() may be written through data(); Resize() keeps the padding
+// zero when it shrinks. An empty buffer that was never allocated has data() == nullptr and
+// capacity() == 0.
+//
+// Allocation never throws and never aborts: the functions that allocate return false and set
+// *error (when error is not null) to a message naming the size, and leave the buffer unchanged.
+#ifndef LANEQL_ALIGNED_BUFFER_H_
+#define LANEQL_ALIGNED_BUFFER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace laneql {
+
+class AlignedBuffer {
+ public:
+  static constexpr size_t kAlignment = 64;
+  // The largest size the buffer accepts; larger requests fail before reaching the allocator.
+  static constexpr size_t kMaxSize = (static_cast<size_t>(PTRDIFF_MAX) / kAlignment) * kAlignment;
+
+  AlignedBuffer() noexcept = default;
+  ~AlignedBuffer();
+  AlignedBuffer(AlignedBuffer&& other) noexcept;
+  AlignedBuffer& operator=(AlignedBuffer&& other) noexcept;
+  AlignedBuffer(const AlignedBuffer&) = delete;
+  AlignedBuffer& operator=(const AlignedBuffer&) = delete;
+
+  // Capacity for at least `capacity` bytes (exactly, rounded up to 64); never shrinks.
+  bool Reserve(size_t capacity, std::string* error);
+  // Sets the size, keeping the first min(old, new) bytes; bytes gained read as zero. Grows the
+  // capacity to at least twice the old one, so repeated small growth is amortised O(1).
+  bool Resize(size_t size, std::string* error);
+  // Appends `count` bytes (the source may not lie inside this buffer).
+  bool Append(const void* bytes, size_t count, std::string* error);
+  // Replaces the contents with a copy of `count` bytes, allocating exactly (rounded up to 64).
+  bool Assign(const void* bytes, size_t count, std::string* error);
+  // Size 0, capacity kept (and zeroed, keeping the padding guarantee).
+  void Clear();
+
+  uint8_t* data() { return data_; }
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  bool empty() const { return size_ == 0; }
+
+  // The bytes as an array of T (the buffer is 64-byte aligned, so any T's alignment holds).
+  template <class T>
+  T* As() {
+    return reinterpret_cast<T*>(data_);
+  }
+  template <class T>
+  const T* As() const {
+    return reinterpret_cast<const T*>(data_);
+  }
+
+ private:
+  bool Reallocate(size_t capacity, std::string* error);
+
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+}  // namespace laneql
+
+#endif  // LANEQL_ALIGNED_BUFFER_H_

@@ -1,0 +1,127 @@
+// A column: one typed array in Arrow's layout, owned in 64-byte-aligned buffers.
+//
+// Buffers (see laneql/types.h for the value layouts):
+//  - values:   fixed-width types: length() values; string types: the UTF-8 bytes of all rows;
+//  - offsets:  string types only: length() + 1 offsets (int32 for string, int64 for
+//              large_string), offsets[0] == 0, non-decreasing; row i is bytes
+//              [offsets[i], offsets[i + 1]) of values;
+//  - validity: optional row bitmask in the laneql/bitmask.h convention (1 = non-null, bits past
+//              the last row 0). Absent (validity() == nullptr) means no nulls. A null row still
+//              occupies its slot: zero bytes for fixed-width types, an empty string for strings.
+// Every buffer keeps AlignedBuffer's zeroed 64-byte padding, so kernels may read whole vectors.
+//
+// Columns are move-only (they may own hundreds of megabytes). Everything that allocates returns
+// false with a message in *error (if error is not null) instead of throwing, and leaves the
+// column as it was.
+#ifndef LANEQL_COLUMN_H_
+#define LANEQL_COLUMN_H_
+
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "laneql/aligned_buffer.h"
+#include "laneql/bitmask.h"
+#include "laneql/types.h"
+
+namespace laneql {
+
+class Column {
+ public:
+  explicit Column(TypeId type = TypeId::kInt64) : type_(type) {}
+  Column(Column&&) noexcept = default;
+  Column& operator=(Column&&) noexcept = default;
+  Column(const Column&) = delete;
+  Column& operator=(const Column&) = delete;
+
+  // --- Whole columns by copy (e.g. from a JS Arrow array or a test vector) ---
+
+  // A fixed-width column of `length` values copied from `values` (TypeByteWidth(type) bytes
+  // each); `validity` (nullptr = no nulls) is copied and its bits past `length` ignored.
+  static bool FromFixed(TypeId type, const void* values, size_t length, const uint64_t* validity,
+                        Column* out, std::string* error);
+  // A fixed-width column of `length` zero values and no nulls, to fill through MutableValues().
+  static bool Zeroed(TypeId type, size_t length, Column* out, std::string* error);
+  // A string column (int32 offsets) from Arrow-style `offsets` (length + 1 entries, which may
+  // start above 0, as in a slice) and `data`; copies bytes [offsets[0], offsets[length]) and
+  // rebases the offsets to start at 0. Rejects negative or decreasing offsets.
+  static bool FromStrings(const int32_t* offsets, const uint8_t* data, size_t length,
+                          const uint64_t* validity, Column* out, std::string* error);
+  // The same for large_string (int64 offsets).
+  static bool FromLargeStrings(const int64_t* offsets, const uint8_t* data, size_t length,
+                               const uint64_t* validity, Column* out, std::string* error);
+
+  // --- Builders: append one row (tests, the data generator, the CSV reader) ---
+
+  // Room for `rows` more rows (and `string_bytes` more bytes for string columns).
+  bool Reserve(size_t rows, size_t string_bytes, std::string* error);
+  // Appends a value of a fixed-width column; sizeof(T) must equal TypeByteWidth(type()).
+  template <class T>
+  bool Append(T value, std::string* error) {
+    return AppendFixed(&value, sizeof(T), error);
+  }
+  bool AppendString(std::string_view value, std::string* error);
+  // A null row: zero bytes / an empty string, validity bit 0. The bitmap is created on the
+  // first null (all earlier rows valid).
+  bool AppendNull(std::string* error);
+
+  // --- Reading ---
+
+  TypeId type() const { return type_; }
+  size_t length() const { return length_; }
+  size_t null_count() const { return null_count_; }
+  // The validity bitmap, or nullptr when the column has no nulls bitmap (all rows valid).
+  const uint64_t* validity() const {
+    return validity_.empty() ? nullptr : validity_.As<uint64_t>();
+  }
+  bool IsValid(size_t row) const {
+    return validity_.empty() || BitmaskGet(validity_.As<uint64_t>(), row);
+  }
+
+  // The values as T (sizeof(T) must be the type's width; the bits are reinterpreted, so
+  // Values<uint64_t>() on a float64 column gives the bit patterns the gather kernels move).
+  // nullptr for an empty column that never allocated.
+  template <class T>
+  const T* Values() const {
+    assert(sizeof(T) == TypeByteWidth(type_) && "Values<T>: T must have the type's width");
+    return values_.As<T>();
+  }
+  template <class T>
+  T* MutableValues() {
+    assert(sizeof(T) == TypeByteWidth(type_) && "MutableValues<T>: T must have the type's width");
+    return values_.As<T>();
+  }
+  // String columns: offsets (length() + 1 entries; a valid pointer to a single 0 even for an
+  // empty column) and the UTF-8 bytes.
+  const int32_t* Offsets32() const;
+  const int64_t* Offsets64() const;
+  const uint8_t* StringData() const { return values_.data(); }
+  // Row `row` of a string column of either offset width. Null rows read as "".
+  std::string_view StringAt(size_t row) const;
+
+  // The buffers themselves (for the bindings and for kernels that use the padding).
+  const AlignedBuffer& values_buffer() const { return values_; }
+  const AlignedBuffer& offsets_buffer() const { return offsets_; }
+  const AlignedBuffer& validity_buffer() const { return validity_; }
+
+ private:
+  bool AppendFixed(const void* value, size_t width, std::string* error);
+  // Appends the offset that ends the newest row (string columns).
+  bool AppendEndOffset(std::string* error);
+  // Sets the validity bit of the row being appended, if there is a bitmap (room reserved).
+  void AppendValidBit();
+  bool CopyValidity(const uint64_t* validity, size_t length, std::string* error);
+
+  TypeId type_;
+  size_t length_ = 0;
+  size_t null_count_ = 0;
+  AlignedBuffer values_;
+  AlignedBuffer offsets_;
+  AlignedBuffer validity_;
+};
+
+}  // namespace laneql
+
+#endif  // LANEQL_COLUMN_H_

@@ -1,0 +1,72 @@
+// Column value types. The physical layouts are Arrow's, so a column built by JavaScript Arrow
+// code and one built natively (generator, CSV) are the same bytes:
+//  - integers and floats: little-endian values of TypeByteWidth bytes each;
+//  - date32: int32 days since 1970-01-01 (Arrow date32, DuckDB DATE);
+//  - timestamp_s / timestamp_us: int64 seconds / microseconds since 1970-01-01 00:00:00 UTC
+//    (Arrow timestamp[s] / timestamp[us]; DuckDB TIMESTAMP_S / TIMESTAMP);
+//  - string / large_string: UTF-8 bytes plus n + 1 int32 / int64 offsets (Arrow utf8 /
+//    large_utf8; both are DuckDB VARCHAR).
+#ifndef LANEQL_TYPES_H_
+#define LANEQL_TYPES_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace laneql {
+
+enum class TypeId : uint8_t {
+  kInt8,
+  kInt16,
+  kInt32,
+  kInt64,
+  kUInt8,
+  kUInt16,
+  kUInt32,
+  kUInt64,
+  kFloat32,
+  kFloat64,
+  kDate32,
+  kTimestampSeconds,
+  kTimestampMicros,
+  kString,
+  kLargeString,
+};
+inline constexpr int kNumTypeIds = static_cast<int>(TypeId::kLargeString) + 1;
+
+// laneql's own lower-case name: "int8" ... "uint64", "float32", "float64", "date32",
+// "timestamp_s", "timestamp_us", "string", "large_string". Note "int8" is the 8-bit integer
+// (Arrow's naming), not Postgres/DuckDB's INT8 (= BIGINT).
+const char* TypeName(TypeId type);
+// DuckDB's name for the same values: "TINYINT", ..., "BIGINT", "UBIGINT", "FLOAT", "DOUBLE",
+// "DATE", "TIMESTAMP_S", "TIMESTAMP" (microseconds), "VARCHAR" (both string types).
+const char* DuckDbTypeName(TypeId type);
+// The Arrow C data interface format string ("c", "s", "i", "l", "C", ..., "g", "tdD", "tss:",
+// "tsu:", "u", "U"): what the JS bindings hand to or read from Arrow.
+const char* ArrowFormat(TypeId type);
+
+// Parses TypeName's names, case-insensitively. Returns false for anything else.
+bool TypeFromName(std::string_view name, TypeId* type);
+// Parses a SQL column type as DuckDB spells it or accepts it as an alias, case-insensitively:
+// TINYINT/INT1, SMALLINT/INT2/SHORT, INTEGER/INT/INT4/SIGNED, BIGINT/INT8/LONG, UTINYINT,
+// USMALLINT, UINTEGER, UBIGINT, FLOAT/FLOAT4/REAL, DOUBLE/FLOAT8, DATE, TIMESTAMP/DATETIME/
+// TIMESTAMP_US, TIMESTAMP_S, VARCHAR/TEXT/STRING/CHAR/BPCHAR. A length such as VARCHAR(255) or
+// CHAR(2) is accepted and ignored (DuckDB ignores it too).
+bool TypeFromSqlName(std::string_view name, TypeId* type);
+
+// Bytes per value for fixed-width types; 0 for the string types (see OffsetByteWidth).
+size_t TypeByteWidth(TypeId type);
+// Bytes per offset: 4 for string, 8 for large_string, 0 for fixed-width types.
+size_t OffsetByteWidth(TypeId type);
+
+bool IsSignedInteger(TypeId type);    // int8 .. int64
+bool IsUnsignedInteger(TypeId type);  // uint8 .. uint64
+bool IsInteger(TypeId type);          // either; date32 and timestamps are not integers
+bool IsFloat(TypeId type);            // float32, float64
+bool IsTemporal(TypeId type);         // date32, timestamp_s, timestamp_us
+bool IsString(TypeId type);           // string, large_string
+bool IsFixedWidth(TypeId type);       // everything but the strings
+
+}  // namespace laneql
+
+#endif  // LANEQL_TYPES_H_

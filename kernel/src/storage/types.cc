@@ -1,0 +1,138 @@
+// Names, widths and classes of the column types: one table, indexed by TypeId.
+#include "laneql/types.h"
+
+#include <cctype>
+#include <string>
+
+namespace laneql {
+namespace {
+
+struct TypeInfo {
+  TypeId id;
+  const char* name;
+  const char* duckdb;
+  const char* arrow;
+  uint8_t width;         // value bytes; 0 = variable length
+  uint8_t offset_width;  // offset bytes for the strings
+};
+
+// In TypeId order (checked by TypeInfoFor).
+constexpr TypeInfo kTypes[kNumTypeIds] = {
+    {TypeId::kInt8, "int8", "TINYINT", "c", 1, 0},
+    {TypeId::kInt16, "int16", "SMALLINT", "s", 2, 0},
+    {TypeId::kInt32, "int32", "INTEGER", "i", 4, 0},
+    {TypeId::kInt64, "int64", "BIGINT", "l", 8, 0},
+    {TypeId::kUInt8, "uint8", "UTINYINT", "C", 1, 0},
+    {TypeId::kUInt16, "uint16", "USMALLINT", "S", 2, 0},
+    {TypeId::kUInt32, "uint32", "UINTEGER", "I", 4, 0},
+    {TypeId::kUInt64, "uint64", "UBIGINT", "L", 8, 0},
+    {TypeId::kFloat32, "float32", "FLOAT", "f", 4, 0},
+    {TypeId::kFloat64, "float64", "DOUBLE", "g", 8, 0},
+    {TypeId::kDate32, "date32", "DATE", "tdD", 4, 0},
+    {TypeId::kTimestampSeconds, "timestamp_s", "TIMESTAMP_S", "tss:", 8, 0},
+    {TypeId::kTimestampMicros, "timestamp_us", "TIMESTAMP", "tsu:", 8, 0},
+    {TypeId::kString, "string", "VARCHAR", "u", 0, 4},
+    {TypeId::kLargeString, "large_string", "VARCHAR", "U", 0, 8},
+};
+
+constexpr bool TableIsInTypeIdOrder() {
+  for (int i = 0; i < kNumTypeIds; ++i) {
+    if (static_cast<int>(kTypes[i].id) != i) return false;
+  }
+  return true;
+}
+static_assert(TableIsInTypeIdOrder(), "kTypes must list the types in TypeId order");
+
+const TypeInfo& InfoFor(TypeId type) { return kTypes[static_cast<int>(type)]; }
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string_view TrimSpaces(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+struct SqlAlias {
+  const char* name;
+  TypeId type;
+};
+
+constexpr SqlAlias kSqlAliases[] = {
+    {"TINYINT", TypeId::kInt8},         {"INT1", TypeId::kInt8},
+    {"SMALLINT", TypeId::kInt16},       {"INT2", TypeId::kInt16},
+    {"SHORT", TypeId::kInt16},          {"INTEGER", TypeId::kInt32},
+    {"INT", TypeId::kInt32},            {"INT4", TypeId::kInt32},
+    {"SIGNED", TypeId::kInt32},         {"BIGINT", TypeId::kInt64},
+    {"INT8", TypeId::kInt64},           {"LONG", TypeId::kInt64},
+    {"UTINYINT", TypeId::kUInt8},       {"USMALLINT", TypeId::kUInt16},
+    {"UINTEGER", TypeId::kUInt32},      {"UBIGINT", TypeId::kUInt64},
+    {"FLOAT", TypeId::kFloat32},        {"FLOAT4", TypeId::kFloat32},
+    {"REAL", TypeId::kFloat32},         {"DOUBLE", TypeId::kFloat64},
+    {"FLOAT8", TypeId::kFloat64},       {"DATE", TypeId::kDate32},
+    {"TIMESTAMP", TypeId::kTimestampMicros}, {"DATETIME", TypeId::kTimestampMicros},
+    {"TIMESTAMP_US", TypeId::kTimestampMicros}, {"TIMESTAMP_S", TypeId::kTimestampSeconds},
+    {"VARCHAR", TypeId::kString},       {"TEXT", TypeId::kString},
+    {"STRING", TypeId::kString},        {"CHAR", TypeId::kString},
+    {"BPCHAR", TypeId::kString},
+};
+
+}  // namespace
+
+const char* TypeName(TypeId type) { return InfoFor(type).name; }
+const char* DuckDbTypeName(TypeId type) { return InfoFor(type).duckdb; }
+const char* ArrowFormat(TypeId type) { return InfoFor(type).arrow; }
+
+bool TypeFromName(std::string_view name, TypeId* type) {
+  for (const TypeInfo& info : kTypes) {
+    if (EqualsIgnoreCase(name, info.name)) {
+      *type = info.id;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool TypeFromSqlName(std::string_view name, TypeId* type) {
+  name = TrimSpaces(name);
+  // "VARCHAR(255)", "CHAR(2)": the length is a constraint DuckDB does not enforce either.
+  const size_t paren = name.find('(');
+  if (paren != std::string_view::npos) {
+    if (name.back() != ')') return false;
+    name = TrimSpaces(name.substr(0, paren));
+  }
+  for (const SqlAlias& alias : kSqlAliases) {
+    if (EqualsIgnoreCase(name, alias.name)) {
+      *type = alias.type;
+      return true;
+    }
+  }
+  return false;
+}
+
+size_t TypeByteWidth(TypeId type) { return InfoFor(type).width; }
+size_t OffsetByteWidth(TypeId type) { return InfoFor(type).offset_width; }
+
+bool IsSignedInteger(TypeId type) { return type >= TypeId::kInt8 && type <= TypeId::kInt64; }
+bool IsUnsignedInteger(TypeId type) {
+  return type >= TypeId::kUInt8 && type <= TypeId::kUInt64;
+}
+bool IsInteger(TypeId type) { return IsSignedInteger(type) || IsUnsignedInteger(type); }
+bool IsFloat(TypeId type) { return type == TypeId::kFloat32 || type == TypeId::kFloat64; }
+bool IsTemporal(TypeId type) {
+  return type == TypeId::kDate32 || type == TypeId::kTimestampSeconds ||
+         type == TypeId::kTimestampMicros;
+}
+bool IsString(TypeId type) { return type == TypeId::kString || type == TypeId::kLargeString; }
+bool IsFixedWidth(TypeId type) { return !IsString(type); }
+
+}  // namespace laneql
