@@ -1,6 +1,6 @@
 # laneql: `make run` and `make test` do all set-up on a fresh Debian bookworm machine (as root).
 # Other entry points: setup, build, build-native, build-wasm, build-js, test-native,
-# test-wasm-kernels, test-js, test-e2e, clean. One wasm flavour alone:
+# test-wasm-kernels, test-asan, test-js, test-e2e, clean. One wasm flavour alone:
 # make build-wasm WASM_FLAVOURS=simd128
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
@@ -22,13 +22,13 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
   -DFETCHCONTENT_FULLY_DISCONNECTED=ON
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js run test test-native \
-  test-wasm-kernels test-js test-e2e clean
+  test-wasm-kernels test-asan test-js test-e2e clean
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
 	@echo "make test   set up, build every target, run every test"
 	@echo "also: setup build build-native build-wasm build-wasm-tests build-js"
-	@echo "      test-native test-wasm-kernels test-js test-e2e clean"
+	@echo "      test-native test-wasm-kernels test-asan test-js test-e2e clean"
 
 setup:
 	@bash tools/setup/setup.sh
@@ -73,12 +73,25 @@ run: build-native
 	  $(LANEQL) sum --rows 20000000 --threads 1 --target AVX2; \
 	else $(LANEQL) sum --rows 20000000 --threads 1; fi
 
-test: build test-native test-wasm-kernels test-js test-e2e
+test: build test-native test-asan test-wasm-kernels test-js test-e2e
 	@echo "==> make test: all suites passed"
 
 test-native: build-native
 	@echo "==> test: native (GoogleTest under ctest, every compiled target)"
 	ctest --test-dir $(BUILD)/native --output-on-failure -j $(JOBS)
+
+# The kernel tests again under AddressSanitizer and UBSan, every native target: no kernel may read
+# or write outside its buffers, even in the tails Highway's partial loads handle.
+test-asan: setup
+	@echo "==> test: native kernel tests under ASan + UBSan"
+	@# Build type None + -O1: a third of -O3's compile time (Highway code for six targets), and
+	@# assertions stay on.
+	cmake -S . -B $(BUILD)/asan $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=None -DLANEQL_BUILD_CLI=OFF \
+	  -DLANEQL_BUILD_BENCH=OFF \
+	  -DCMAKE_CXX_FLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  >/dev/null
+	cmake --build $(BUILD)/asan -j $(JOBS)
+	ctest --test-dir $(BUILD)/asan --output-on-failure -j $(JOBS)
 
 # --no-experimental-fetch: this Emscripten's glue would fetch() the .wasm by file path, which Node's
 # fetch rejects; without fetch it reads the file.
