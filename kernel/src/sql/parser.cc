@@ -1,0 +1,273 @@
+// The statement level of the parser, its token and error helpers, and the public entry points.
+// Expressions are in parser_expr.cc.
+#include "src/sql/parser.h"
+
+#include <cstdint>
+#include <utility>
+
+#include "src/sql/lexer.h"
+#include "src/sql/parser_internal.h"
+
+namespace laneql {
+namespace sql {
+
+// ---- Tokens and errors ----
+
+const Token& Parser::Ahead(size_t n) const {
+  const size_t i = index_ + n;
+  return i < tokens_.size() ? tokens_[i] : tokens_.back();
+}
+
+bool Parser::IsKeyword(const Token& token, const char* upper) {
+  return token.kind == TokenKind::kKeyword && token.value == upper;
+}
+
+bool Parser::IsWord(const Token& token, const char* upper) {
+  if (token.kind != TokenKind::kKeyword && token.kind != TokenKind::kIdentifier) return false;
+  const std::string& text = token.value;
+  size_t i = 0;
+  for (; upper[i] != '\0'; ++i) {
+    if (i >= text.size()) return false;
+    char c = text[i];
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    if (c != upper[i]) return false;
+  }
+  return i == text.size();
+}
+
+bool Parser::AcceptKeyword(const char* upper) {
+  if (!AtKeyword(upper)) return false;
+  Next();
+  return true;
+}
+
+std::string Parser::Where(SourcePos pos) {
+  return "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column);
+}
+
+bool Parser::Fail(SourcePos pos, size_t offset, std::string message) {
+  if (!failed_) {
+    failed_ = true;
+    SetParseError(sql_, offset, pos, std::move(message), error_);
+  }
+  return false;
+}
+
+bool Parser::Fail(const Token& at, std::string message) {
+  return Fail(at.pos, at.offset, std::move(message));
+}
+
+bool Parser::FailExpected(const std::string& expected) {
+  return Fail(Current(), "unexpected " + DescribeToken(Current()) + ", expected " + expected);
+}
+
+bool Parser::ExpectKeyword(const char* upper, const char* context) {
+  if (AcceptKeyword(upper)) return true;
+  return FailExpected(std::string("'") + upper + "'" + context);
+}
+
+bool Parser::ExpectClosingParen(const Token& open) {
+  if (At(TokenKind::kRightParen)) {
+    Next();
+    return true;
+  }
+  return FailExpected("')' to close '(' at " + Where(open.pos));
+}
+
+bool Parser::CheckDepth() {
+  if (depth_ <= kMaxNestingDepth) return true;
+  return Fail(Current(), "expression nested too deeply: more than " +
+                             std::to_string(kMaxNestingDepth) + " levels");
+}
+
+bool Parser::ParseName(std::string* name, SourcePos* pos, const char* what) {
+  if (!At(TokenKind::kIdentifier) && !At(TokenKind::kQuotedIdentifier)) {
+    return FailExpected(what);
+  }
+  *name = Current().value;
+  if (pos != nullptr) *pos = Current().pos;
+  Next();
+  return true;
+}
+
+bool Parser::ExpectEnd() {
+  if (At(TokenKind::kEnd)) return true;
+  const Token& token = Current();
+  if (IsKeyword(token, "JOIN") || IsKeyword(token, "ON") || IsKeyword(token, "USING")) {
+    return Fail(token, "unexpected " + DescribeToken(token) + ": joins are not supported");
+  }
+  if (IsKeyword(token, "UNION")) {
+    return Fail(token, "unexpected 'UNION': set operations are not supported");
+  }
+  return FailExpected("end of statement");
+}
+
+// ---- Statements ----
+
+bool Parser::ParseStatement(SelectStatement* out) {
+  *out = SelectStatement();
+  out->pos = Current().pos;
+  if (!ExpectKeyword("SELECT", "")) return false;
+  if (AcceptKeyword("DISTINCT")) {
+    out->distinct = true;
+  } else {
+    AcceptKeyword("ALL");
+  }
+  if (!ParseSelectList(out)) return false;
+  if (AtKeyword("FROM") && !ParseFrom(out)) return false;
+  if (AcceptKeyword("WHERE")) {
+    out->where = ParseExpr();
+    if (!out->where) return false;
+  }
+  if (AcceptKeyword("GROUP")) {
+    if (!ExpectKeyword("BY", " after 'GROUP'") || !ParseExprList(&out->group_by)) return false;
+  }
+  if (AcceptKeyword("HAVING")) {
+    out->having = ParseExpr();
+    if (!out->having) return false;
+  }
+  if (AcceptKeyword("ORDER")) {
+    if (!ExpectKeyword("BY", " after 'ORDER'") || !ParseOrderBy(out)) return false;
+  }
+  if (!ParseLimitOffset(out)) return false;
+  if (At(TokenKind::kSemicolon)) {
+    Next();
+    if (!At(TokenKind::kEnd)) {
+      return Fail(Current(), "unexpected " + DescribeToken(Current()) +
+                                 " after ';': only one statement is supported");
+    }
+  }
+  return ExpectEnd();
+}
+
+bool Parser::ParseSelectList(SelectStatement* out) {
+  do {
+    SelectItem item;
+    if (At(TokenKind::kStar)) {
+      item.expr = std::make_unique<Expr>();
+      item.expr->kind = ExprKind::kStar;
+      item.expr->pos = Current().pos;
+      Next();
+    } else {
+      item.expr = ParseExpr();
+      if (!item.expr) return false;
+      if (AcceptKeyword("AS")) {
+        if (!ParseName(&item.alias, &item.alias_pos, "an alias after 'AS'")) return false;
+      } else if (At(TokenKind::kIdentifier) || At(TokenKind::kQuotedIdentifier)) {
+        ParseName(&item.alias, &item.alias_pos, "an alias");
+      }
+    }
+    out->select_list.push_back(std::move(item));
+  } while (At(TokenKind::kComma) && (Next(), true));
+  return true;
+}
+
+bool Parser::ParseFrom(SelectStatement* out) {
+  Next();  // FROM
+  if (At(TokenKind::kLeftParen)) {
+    return Fail(Current(), "unexpected '(': subqueries in FROM are not supported");
+  }
+  out->has_from = true;
+  if (!ParseName(&out->from.name, &out->from.pos, "a table name")) return false;
+  if (AcceptKeyword("AS")) {
+    return ParseName(&out->from.alias, nullptr, "an alias after 'AS'");
+  }
+  if (At(TokenKind::kIdentifier) || At(TokenKind::kQuotedIdentifier)) {
+    return ParseName(&out->from.alias, nullptr, "an alias");
+  }
+  if (At(TokenKind::kComma)) {
+    return Fail(Current(), "unexpected ',' after the table: joins are not supported");
+  }
+  return true;
+}
+
+bool Parser::ParseExprList(std::vector<ExprPtr>* out) {
+  do {
+    ExprPtr expr = ParseExpr();
+    if (!expr) return false;
+    out->push_back(std::move(expr));
+  } while (At(TokenKind::kComma) && (Next(), true));
+  return true;
+}
+
+bool Parser::ParseOrderBy(SelectStatement* out) {
+  do {
+    OrderItem item;
+    item.expr = ParseExpr();
+    if (!item.expr) return false;
+    if (AcceptKeyword("DESC")) {
+      item.descending = true;
+    } else {
+      AcceptKeyword("ASC");
+    }
+    // NULLS, FIRST and LAST are not reserved (PostgreSQL does not reserve them either).
+    if (IsWord(Current(), "NULLS")) {
+      Next();
+      if (IsWord(Current(), "FIRST")) {
+        item.nulls = NullsOrder::kFirst;
+      } else if (IsWord(Current(), "LAST")) {
+        item.nulls = NullsOrder::kLast;
+      } else {
+        return FailExpected("'FIRST' or 'LAST' after 'NULLS'");
+      }
+      Next();
+    }
+    out->order_by.push_back(std::move(item));
+  } while (At(TokenKind::kComma) && (Next(), true));
+  return true;
+}
+
+// LIMIT and OFFSET, each at most once, in either order (PostgreSQL and DuckDB accept both).
+bool Parser::ParseLimitOffset(SelectStatement* out) {
+  while (true) {
+    if (!out->has_limit && AcceptKeyword("LIMIT")) {
+      out->has_limit = true;
+      if (!ParseCount("LIMIT", &out->limit, &out->limit_pos)) return false;
+    } else if (!out->has_offset && AcceptKeyword("OFFSET")) {
+      out->has_offset = true;
+      if (!ParseCount("OFFSET", &out->offset, &out->offset_pos)) return false;
+    } else {
+      return true;
+    }
+  }
+}
+
+bool Parser::ParseCount(const char* clause, int64_t* value, SourcePos* pos) {
+  const Token& token = Current();
+  if (token.kind != TokenKind::kInteger) {
+    return FailExpected(std::string("a non-negative integer after '") + clause + "'");
+  }
+  *pos = token.pos;
+  int64_t result = 0;
+  for (char c : token.value) {
+    const int digit = c - '0';
+    if (result > (INT64_MAX - digit) / 10) {
+      return Fail(token, std::string(clause) + " value " + DescribeToken(token) +
+                             " is out of range");
+    }
+    result = result * 10 + digit;
+  }
+  *value = result;
+  Next();
+  return true;
+}
+
+// ---- Entry points ----
+
+bool ParseSelect(std::string_view sql, SelectStatement* out, ParseError* error) {
+  std::vector<Token> tokens;
+  if (!Tokenize(sql, &tokens, error)) return false;
+  Parser parser(sql, std::move(tokens), error);
+  return parser.ParseStatement(out);
+}
+
+bool ParseExpression(std::string_view sql, ExprPtr* out, ParseError* error) {
+  std::vector<Token> tokens;
+  if (!Tokenize(sql, &tokens, error)) return false;
+  Parser parser(sql, std::move(tokens), error);
+  *out = parser.ParseExpr();
+  return *out != nullptr && parser.ExpectEnd();
+}
+
+}  // namespace sql
+}  // namespace laneql

@@ -1,0 +1,113 @@
+// The parser's state and its functions, shared by parser.cc (statements, token helpers) and
+// parser_expr.cc (expressions). Not part of any API.
+#ifndef LANEQL_SQL_PARSER_INTERNAL_H_
+#define LANEQL_SQL_PARSER_INTERNAL_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/sql/ast.h"
+#include "src/sql/parse_error.h"
+#include "src/sql/token.h"
+
+namespace laneql {
+namespace sql {
+
+class Parser {
+ public:
+  // `tokens` must end with a kEnd token (Tokenize guarantees it).
+  Parser(std::string_view sql, std::vector<Token> tokens, ParseError* error)
+      : sql_(sql), tokens_(std::move(tokens)), error_(error) {}
+
+  bool ParseStatement(SelectStatement* out);
+  // Any expression, OR being the loosest operator. Null after an error.
+  ExprPtr ParseExpr();
+  // Succeeds at the end of the input; otherwise reports the current token.
+  bool ExpectEnd();
+
+ private:
+  // Counts one level of recursion for as long as it lives; see kMaxNestingDepth.
+  class DepthGuard {
+   public:
+    explicit DepthGuard(Parser* parser) : parser_(parser) { ++parser_->depth_; }
+    ~DepthGuard() { --parser_->depth_; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+
+   private:
+    Parser* parser_;
+  };
+
+  // Tokens (parser.cc).
+  const Token& Current() const { return tokens_[index_]; }
+  const Token& Ahead(size_t n) const;  // the kEnd token past the end
+  void Next() {
+    if (index_ + 1 < tokens_.size()) ++index_;
+  }
+  bool At(TokenKind kind) const { return Current().kind == kind; }
+  // A reserved keyword; `upper` is upper case.
+  bool AtKeyword(const char* upper) const { return IsKeyword(Current(), upper); }
+  static bool IsKeyword(const Token& token, const char* upper);
+  // An unquoted word spelled `upper` in any case, reserved or not (DATE, NULLS, FIRST, ...).
+  static bool IsWord(const Token& token, const char* upper);
+  bool AcceptKeyword(const char* upper);
+
+  // Errors (parser.cc). Only the first one is kept; they all return false / null so callers
+  // can `return Fail(...)`.
+  bool Fail(const Token& at, std::string message);
+  bool Fail(SourcePos pos, size_t offset, std::string message);
+  // "unexpected <current token>, expected <expected>".
+  bool FailExpected(const std::string& expected);
+  bool ExpectKeyword(const char* upper, const char* context);
+  // Expects ')' closing the '(' token `open`.
+  bool ExpectClosingParen(const Token& open);
+  bool CheckDepth();
+  // A name: an unquoted identifier or a quoted one. `what` is e.g. "an alias".
+  bool ParseName(std::string* name, SourcePos* pos, const char* what);
+  static std::string Where(SourcePos pos);  // "line L, column C"
+
+  // Statements (parser.cc).
+  bool ParseSelectList(SelectStatement* out);
+  bool ParseFrom(SelectStatement* out);
+  bool ParseOrderBy(SelectStatement* out);
+  bool ParseLimitOffset(SelectStatement* out);
+  bool ParseCount(const char* clause, int64_t* value, SourcePos* pos);
+  bool ParseExprList(std::vector<ExprPtr>* out);
+
+  // Expressions, loosest to tightest (parser_expr.cc).
+  ExprPtr ParseOr();
+  ExprPtr ParseAnd();
+  ExprPtr ParseNot();
+  ExprPtr ParseIs();
+  ExprPtr ParseComparison();
+  ExprPtr ParsePredicate();  // BETWEEN, IN, LIKE, ILIKE
+  ExprPtr ParseConcat();
+  ExprPtr ParseAdditive();
+  ExprPtr ParseMultiplicative();
+  ExprPtr ParseUnary();
+  ExprPtr ParsePostfix();  // ::type
+  ExprPtr ParsePrimary();
+  ExprPtr ParseNameOrCall();
+  ExprPtr ParseParenthesized();
+  ExprPtr ParseCase();
+  ExprPtr ParseCast();
+  ExprPtr ParseExtract();
+  ExprPtr ParseFunctionCall(std::string name, const Token& name_token);
+  bool ParseTypeName(std::string* type);
+  // Sets `node`'s height from its children; null (and an error) past the depth limit.
+  ExprPtr Finish(ExprPtr node);
+  ExprPtr MakeBinary(BinaryOp op, ExprPtr left, ExprPtr right);
+
+  std::string_view sql_;
+  std::vector<Token> tokens_;
+  ParseError* error_;
+  size_t index_ = 0;
+  int depth_ = 0;
+  bool failed_ = false;
+};
+
+}  // namespace sql
+}  // namespace laneql
+
+#endif  // LANEQL_SQL_PARSER_INTERNAL_H_
