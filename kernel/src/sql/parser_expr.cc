@@ -5,31 +5,12 @@
 #include <algorithm>
 #include <utility>
 
-#include "laneql/types.h"
 #include "src/sql/parser.h"
 #include "src/sql/parser_internal.h"
 
 namespace laneql {
 namespace sql {
 namespace {
-
-// A node starting at `first`.
-ExprPtr MakeNode(ExprKind kind, const Token& first) {
-  ExprPtr node = std::make_unique<Expr>();
-  node->kind = kind;
-  node->pos = first.pos;
-  node->offset = first.offset;
-  return node;
-}
-
-// A node starting where `first` starts.
-ExprPtr MakeNode(ExprKind kind, const Expr& first) {
-  ExprPtr node = std::make_unique<Expr>();
-  node->kind = kind;
-  node->pos = first.pos;
-  node->offset = first.offset;
-  return node;
-}
 
 bool ComparisonOp(TokenKind kind, BinaryOp* op) {
   switch (kind) {
@@ -44,13 +25,6 @@ bool ComparisonOp(TokenKind kind, BinaryOp* op) {
 }
 
 int Height(const ExprPtr& expr) { return expr ? expr->height : 0; }
-
-std::string ToLowerAscii(std::string text) {
-  for (char& c : text) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return text;
-}
 
 }  // namespace
 
@@ -272,215 +246,6 @@ ExprPtr Parser::ParsePostfix() {
     operand = Finish(std::move(node));
   }
   return operand;
-}
-
-ExprPtr Parser::ParsePrimary() {
-  const Token& token = Current();
-  ExprPtr node;
-  switch (token.kind) {
-    case TokenKind::kInteger:
-    case TokenKind::kDecimal:
-    case TokenKind::kString:
-      node = MakeNode(token.kind == TokenKind::kInteger   ? ExprKind::kIntegerLiteral
-                      : token.kind == TokenKind::kDecimal ? ExprKind::kDecimalLiteral
-                                                          : ExprKind::kStringLiteral,
-                      token);
-      node->text = token.value;
-      Next();
-      return node;
-    case TokenKind::kLeftParen:
-      return ParseParenthesized();
-    case TokenKind::kIdentifier:
-    case TokenKind::kQuotedIdentifier:
-      return ParseNameOrCall();
-    case TokenKind::kKeyword:
-      if (token.value == "TRUE" || token.value == "FALSE") {
-        node = MakeNode(ExprKind::kBooleanLiteral, token);
-        node->bool_value = token.value == "TRUE";
-        Next();
-        return node;
-      }
-      if (token.value == "NULL") {
-        node = MakeNode(ExprKind::kNullLiteral, token);
-        Next();
-        return node;
-      }
-      if (token.value == "CASE") return ParseCase();
-      if (token.value == "CAST") return ParseCast();
-      if (token.value == "SELECT") {
-        Fail(token, "unexpected 'SELECT': subqueries are not supported");
-        return nullptr;
-      }
-      break;
-    default:
-      break;
-  }
-  FailExpected("an expression");
-  return nullptr;
-}
-
-ExprPtr Parser::ParseParenthesized() {
-  const Token& open = Current();
-  Next();
-  if (AtKeyword("SELECT")) {
-    Fail(Current(), "unexpected 'SELECT': subqueries are not supported");
-    return nullptr;
-  }
-  ExprPtr inner = ParseExpr();
-  if (!inner || !ExpectClosingParen(open)) return nullptr;
-  return inner;
-}
-
-// column, table.column, function(...), and the typed literals DATE '...' / TIMESTAMP '...'.
-ExprPtr Parser::ParseNameOrCall() {
-  const Token& name = Current();
-  const bool unquoted = name.kind == TokenKind::kIdentifier;
-  const Token& next = Ahead(1);
-  if (unquoted && next.kind == TokenKind::kString &&
-      (IsWord(name, "DATE") || IsWord(name, "TIMESTAMP"))) {
-    ExprPtr node = MakeNode(ExprKind::kCast, name);
-    node->text = IsWord(name, "DATE") ? "DATE" : "TIMESTAMP";
-    node->operand = MakeNode(ExprKind::kStringLiteral, next);
-    node->operand->text = next.value;
-    Next();
-    Next();
-    return Finish(std::move(node));
-  }
-  if (next.kind == TokenKind::kLeftParen) {
-    if (unquoted && IsWord(name, "EXTRACT")) {
-      // EXTRACT(part FROM x); anything else is the plain function extract(...).
-      const Token& part = Ahead(2);
-      if ((part.kind == TokenKind::kIdentifier || part.kind == TokenKind::kQuotedIdentifier ||
-           part.kind == TokenKind::kString) &&
-          IsKeyword(Ahead(3), "FROM")) {
-        return ParseExtract();
-      }
-    }
-    std::string function_name = name.value;
-    Next();
-    return ParseFunctionCall(std::move(function_name), name);
-  }
-  ExprPtr node = MakeNode(ExprKind::kColumnRef, name);
-  node->text = name.value;
-  Next();
-  if (At(TokenKind::kDot)) {
-    Next();
-    node->qualifier = std::move(node->text);
-    if (!ParseName(&node->text, nullptr, "a column name after '.'")) return nullptr;
-  }
-  return node;
-}
-
-// After the name: ( [* | [DISTINCT|ALL] expr, ...] ).
-ExprPtr Parser::ParseFunctionCall(std::string name, const Token& name_token) {
-  ExprPtr node = MakeNode(ExprKind::kFunctionCall, name_token);
-  node->text = std::move(name);
-  const Token& open = Current();
-  Next();
-  if (At(TokenKind::kStar)) {
-    node->star_argument = true;
-    Next();
-  } else if (!At(TokenKind::kRightParen)) {
-    if (AcceptKeyword("DISTINCT")) {
-      node->distinct = true;
-    } else {
-      AcceptKeyword("ALL");
-    }
-    if (!ParseExprList(&node->args)) return nullptr;
-  }
-  if (!ExpectClosingParen(open)) return nullptr;
-  return Finish(std::move(node));
-}
-
-ExprPtr Parser::ParseExtract() {
-  ExprPtr node = MakeNode(ExprKind::kExtract, Current());
-  Next();  // EXTRACT
-  const Token& open = Current();
-  Next();
-  node->text = ToLowerAscii(Current().value);
-  Next();  // the part (checked by the caller)
-  Next();  // FROM
-  node->operand = ParseExpr();
-  if (!node->operand || !ExpectClosingParen(open)) return nullptr;
-  return Finish(std::move(node));
-}
-
-ExprPtr Parser::ParseCast() {
-  ExprPtr node = MakeNode(ExprKind::kCast, Current());
-  Next();  // CAST
-  if (!At(TokenKind::kLeftParen)) {
-    FailExpected("'(' after 'CAST'");
-    return nullptr;
-  }
-  const Token& open = Current();
-  Next();
-  node->operand = ParseExpr();
-  if (!node->operand || !ExpectKeyword("AS", " in CAST") || !ParseTypeName(&node->text) ||
-      !ExpectClosingParen(open)) {
-    return nullptr;
-  }
-  return Finish(std::move(node));
-}
-
-ExprPtr Parser::ParseCase() {
-  const Token& case_token = Current();
-  ExprPtr node = MakeNode(ExprKind::kCase, case_token);
-  Next();
-  if (!AtKeyword("WHEN")) {
-    node->operand = ParseExpr();
-    if (!node->operand) return nullptr;
-    if (!AtKeyword("WHEN")) {
-      FailExpected("'WHEN'");
-      return nullptr;
-    }
-  }
-  while (AcceptKeyword("WHEN")) {
-    CaseBranch branch;
-    branch.when = ParseExpr();
-    if (!branch.when || !ExpectKeyword("THEN", "")) return nullptr;
-    branch.then = ParseExpr();
-    if (!branch.then) return nullptr;
-    node->branches.push_back(std::move(branch));
-  }
-  if (AcceptKeyword("ELSE")) {
-    node->else_result = ParseExpr();
-    if (!node->else_result) return nullptr;
-  } else if (!AtKeyword("END")) {
-    FailExpected("'WHEN', 'ELSE' or 'END'");
-    return nullptr;
-  }
-  if (!AcceptKeyword("END")) {
-    FailExpected("'END' to close 'CASE' at " + Where(case_token.pos));
-    return nullptr;
-  }
-  return Finish(std::move(node));
-}
-
-// name [(n [, n])], upper-cased, checked against the types laneql knows.
-bool Parser::ParseTypeName(std::string* type) {
-  const Token& name = Current();
-  if (name.kind != TokenKind::kIdentifier) return FailExpected("a type name");
-  std::string text = name.value;
-  for (char& c : text) {
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  }
-  Next();
-  if (At(TokenKind::kLeftParen)) {
-    const Token& open = Current();
-    Next();
-    text += "(";
-    do {
-      if (!At(TokenKind::kInteger)) return FailExpected("an integer type parameter");
-      text += Current().value;
-      Next();
-    } while (At(TokenKind::kComma) && (Next(), text += ",", true));
-    if (!ExpectClosingParen(open)) return false;
-    text += ")";
-  }
-  TypeId type_id;
-  if (!TypeFromSqlName(text, &type_id)) return Fail(name, "unknown type '" + text + "'");
-  *type = std::move(text);
-  return true;
 }
 
 }  // namespace sql

@@ -1,10 +1,12 @@
-// The parser's state and its functions, shared by parser.cc (statements, token helpers) and
-// parser_expr.cc (expressions). Not part of any API.
+// The parser's state and its functions, shared by parser.cc (statements, token helpers),
+// parser_expr.cc (operators) and parser_primary.cc (operands). Not part of any API.
 #ifndef LANEQL_SQL_PARSER_INTERNAL_H_
 #define LANEQL_SQL_PARSER_INTERNAL_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "src/sql/ast.h"
@@ -13,6 +15,24 @@
 
 namespace laneql {
 namespace sql {
+
+// A node starting at `first`.
+inline ExprPtr MakeNode(ExprKind kind, const Token& first) {
+  ExprPtr node = std::make_unique<Expr>();
+  node->kind = kind;
+  node->pos = first.pos;
+  node->offset = first.offset;
+  return node;
+}
+
+// A node starting where `first` starts.
+inline ExprPtr MakeNode(ExprKind kind, const Expr& first) {
+  ExprPtr node = std::make_unique<Expr>();
+  node->kind = kind;
+  node->pos = first.pos;
+  node->offset = first.offset;
+  return node;
+}
 
 class Parser {
  public:
@@ -75,7 +95,7 @@ class Parser {
   bool ParseCount(const char* clause, int64_t* value, SourcePos* pos);
   bool ParseExprList(std::vector<ExprPtr>* out);
 
-  // Expressions, loosest to tightest (parser_expr.cc).
+  // Expressions, loosest to tightest (parser_expr.cc, from ParsePrimary on parser_primary.cc).
   ExprPtr ParseOr();
   ExprPtr ParseAnd();
   ExprPtr ParseNot();
