@@ -365,9 +365,27 @@ TEST(SqlParserErrors, NestingLimits) {
   const auto nested = [](int n) {
     return std::string(n, '(') + "1" + std::string(n, ')');
   };
-  EXPECT_TRUE(ParseExpression(nested(200), &expr, &error)) << error.ToString();
+  // The outermost expression is level 1, so 255 parentheses are the most accepted.
+  EXPECT_TRUE(ParseExpression(nested(kMaxNestingDepth - 1), &expr, &error)) << error.ToString();
+  EXPECT_FALSE(ParseExpression(nested(kMaxNestingDepth), &expr, &error));
+  EXPECT_EQ(error.message, "expression nested too deeply: more than 256 levels");
+  EXPECT_EQ(error.column, kMaxNestingDepth + 1);
   EXPECT_FALSE(ParseExpression(nested(100000), &expr, &error));
   EXPECT_EQ(error.message, "expression nested too deeply: more than 256 levels");
+  // Function calls and CASE nest through the same counter (the deepest parser stacks).
+  std::string calls, cases;
+  for (int i = 0; i < kMaxNestingDepth - 1; ++i) {
+    calls += "f(1, ";
+    cases += "CASE WHEN ";
+  }
+  calls += "x" + std::string(kMaxNestingDepth - 1, ')');
+  for (int i = 0; i < kMaxNestingDepth - 1; ++i) cases += " THEN 1 END";
+  cases.insert(cases.size() - (kMaxNestingDepth - 1) * 11, "x");
+  EXPECT_TRUE(ParseExpression(calls, &expr, &error)) << error.ToString();
+  EXPECT_EQ(expr->height, kMaxNestingDepth);
+  EXPECT_EQ(ToString(*expr).size(), calls.size());
+  EXPECT_TRUE(ParseExpression(cases, &expr, &error)) << error.ToString();
+  EXPECT_FALSE(ParseExpression("f(" + calls + ")", &expr, &error));
   std::string minus;
   for (int i = 0; i < 100000; ++i) minus += "- ";
   EXPECT_FALSE(ParseExpression(minus + "a", &expr, &error));
@@ -381,6 +399,7 @@ TEST(SqlParserErrors, NestingLimits) {
   for (int i = 0; i < 900; ++i) chain += " OR a";
   EXPECT_TRUE(ParseExpression(chain, &expr, &error)) << error.ToString();
   EXPECT_EQ(expr->height, 901);
+  EXPECT_EQ(ToString(*expr).size(), chain.size() + 2 * 900);  // the parentheses
   for (int i = 0; i < 200000; ++i) chain += " + a";
   EXPECT_FALSE(ParseExpression(chain, &expr, &error));
   EXPECT_EQ(error.message, "expression too deep: more than 1000 levels of operators");
