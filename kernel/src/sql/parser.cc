@@ -35,6 +35,12 @@ bool Parser::IsWord(const Token& token, const char* upper) {
   return i == text.size();
 }
 
+bool Parser::Accept(TokenKind kind) {
+  if (!At(kind)) return false;
+  Next();
+  return true;
+}
+
 bool Parser::AcceptKeyword(const char* upper) {
   if (!AtKeyword(upper)) return false;
   Next();
@@ -158,7 +164,7 @@ bool Parser::ParseSelectList(SelectStatement* out) {
       }
     }
     out->select_list.push_back(std::move(item));
-  } while (At(TokenKind::kComma) && (Next(), true));
+  } while (Accept(TokenKind::kComma));
   return true;
 }
 
@@ -186,7 +192,7 @@ bool Parser::ParseExprList(std::vector<ExprPtr>* out) {
     ExprPtr expr = ParseExpr();
     if (!expr) return false;
     out->push_back(std::move(expr));
-  } while (At(TokenKind::kComma) && (Next(), true));
+  } while (Accept(TokenKind::kComma));
   return true;
 }
 
@@ -213,7 +219,7 @@ bool Parser::ParseOrderBy(SelectStatement* out) {
       Next();
     }
     out->order_by.push_back(std::move(item));
-  } while (At(TokenKind::kComma) && (Next(), true));
+  } while (Accept(TokenKind::kComma));
   return true;
 }
 

@@ -71,6 +71,8 @@ class Parser {
   static bool IsKeyword(const Token& token, const char* upper);
   // An unquoted word spelled `upper` in any case, reserved or not (DATE, NULLS, FIRST, ...).
   static bool IsWord(const Token& token, const char* upper);
+  // Consume the current token when it is that kind / that keyword.
+  bool Accept(TokenKind kind);
   bool AcceptKeyword(const char* upper);
 
   // Errors (parser.cc). Only the first one is kept; they all return false / null so callers

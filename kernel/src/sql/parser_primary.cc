@@ -213,11 +213,13 @@ bool Parser::ParseTypeName(std::string* type) {
     const Token& open = Current();
     Next();
     text += "(";
-    do {
+    while (true) {
       if (!At(TokenKind::kInteger)) return FailExpected("an integer type parameter");
       text += Current().value;
       Next();
-    } while (At(TokenKind::kComma) && (Next(), text += ",", true));
+      if (!Accept(TokenKind::kComma)) break;
+      text += ",";
+    }
     if (!ExpectClosingParen(open)) return false;
     text += ")";
   }
