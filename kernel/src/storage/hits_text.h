@@ -1,0 +1,77 @@
+// Internal to the hits generator: the text columns (URL, Title, Referer, SearchPhrase...) built
+// from the vocabularies, and the growable byte buffer they are written into. A text is a pure
+// function of the entity it describes (a site's page, a search phrase id), so the same page
+// always has the same URL, title and URLHash.
+#ifndef LANEQL_STORAGE_HITS_TEXT_H_
+#define LANEQL_STORAGE_HITS_TEXT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string_view>
+
+#include "src/storage/hits_row_model.h"
+
+namespace laneql::hits {
+
+// No single generated value is longer than this, so one check per value suffices.
+constexpr size_t kMaxValueBytes = 4096;
+
+// The bytes of one string column over one range of rows. Grows by doubling with realloc (no
+// zeroing: every byte below size() is written) and refuses to grow past the int32 offset limit
+// or when memory runs out, after which failed() is true and Room() returns nullptr.
+class ByteSink {
+ public:
+  // Room for kMaxValueBytes more bytes at the end; write there, then Commit the new end.
+  char* Room() {
+    if (size_ + kMaxValueBytes <= capacity_) return data_.get() + size_;
+    return Grow();
+  }
+  void Commit(const char* end) { size_ = static_cast<size_t>(end - data_.get()); }
+  const char* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+  bool failed() const { return failed_; }
+  // Frees the bytes (after they were copied into a column).
+  void Release() {
+    data_.reset();
+    size_ = capacity_ = 0;
+  }
+
+ private:
+  struct FreeDeleter {
+    void operator()(char* p) const { std::free(p); }
+  };
+  char* Grow();
+
+  std::unique_ptr<char, FreeDeleter> data_;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+  bool failed_ = false;
+};
+
+inline char* Put(char* p, std::string_view s) {
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
+}
+char* PutDecimal(char* p, uint64_t value);
+
+// The texts; each returns the new end. At most kMaxValueBytes bytes each.
+char* PutPageUrl(char* p, uint16_t slot, int32_t counter_id, uint32_t page);
+char* PutGoogleUrl(char* p, uint64_t row_key, uint32_t phrase);
+char* PutTitle(char* p, uint16_t slot, int32_t counter_id, uint32_t page);
+char* PutPhrase(char* p, uint32_t phrase, bool url_encoded);
+char* PutReferer(char* p, const RowChunk& chunk, size_t i);
+char* PutSiteName(char* p, uint16_t slot, int32_t counter_id);
+
+// Hashes that agree with the texts: equal texts get equal hashes. ClickBench Q41/Q42 filter
+// on two fixed values, given to counter 62's home page (URL) and news hub (referer).
+uint64_t UrlHashOf(const RowChunk& chunk, size_t i);
+uint64_t RefererHashOf(const RowChunk& chunk, size_t i);
+constexpr uint64_t kTopUrlHash = 2868770270353813622ULL;
+constexpr uint64_t kHubRefererHash = 3594120000172545465ULL;
+
+}  // namespace laneql::hits
+
+#endif  // LANEQL_STORAGE_HITS_TEXT_H_
