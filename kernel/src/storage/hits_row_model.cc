@@ -55,7 +55,7 @@ int64_t UserIdOf(uint64_t user_index, uint64_t user_key) {
 
 int32_t RegionOf(uint64_t user_key) {
   int32_t region = Pick(kRegions, Draw(user_key, 3));
-  if (region < 0) region = 1 + static_cast<int32_t>(SteepIndex(Draw(user_key, 4), 4000));
+  if (region < 0) region = 1 + static_cast<int32_t>(SkewedIndex(Draw(user_key, 4), 4000));
   return region;
 }
 

@@ -119,15 +119,16 @@ char* PutPageUrl(char* p, uint16_t slot, int32_t counter_id, uint32_t page) {
 
 char* PutPhrase(char* p, uint32_t phrase, bool url_encoded) {
   const uint64_t h = Mix64(phrase ^ kPhraseSalt);
-  // 1-4 words, two most often; one word in ten Latin (brands, "mp3", "online").
-  static constexpr uint8_t kWordCounts[8] = {1, 2, 2, 2, 3, 3, 1, 4};
-  const int words = kWordCounts[h & 7];
+  // The most frequent phrases (small ids) are short, the long tail has three or four words:
+  // so the tail's texts rarely collide and about 45 % of the phrase rows stay distinct, as in
+  // the real data. One word in eight is Latin (brands, "mp3", "online").
+  const int words = (phrase <= 64 ? 1 : phrase <= 4096 ? 2 : 3) + static_cast<int>(h & 1);
   const WordList cyrillic = url_encoded ? CyrillicEncoded() : CyrillicWords();
   const WordList latin = LatinWords();
   for (int w = 0; w < words; ++w) {
     if (w != 0) *p++ = url_encoded ? '+' : ' ';
     const uint64_t x = Mix64(h + w + 1);
-    p = (x & 15) < 2 ? Put(p, latin[(x >> 8) % latin.size])
+    p = (x & 7) == 0 ? Put(p, latin[(x >> 8) % latin.size])
                      : Put(p, cyrillic[(x >> 8) % cyrillic.size]);
   }
   return p;
