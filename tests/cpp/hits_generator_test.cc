@@ -262,6 +262,8 @@ TEST_F(HitsGeneratorDistribution, DatesUsersScreens) {
   const int64_t* time = Values<int64_t>("EventTime");
   const int64_t* user = Values<int64_t>("UserID");
   const int16_t* width = Values<int16_t>("ResolutionWidth");
+  const int16_t* window_width = Values<int16_t>("WindowClientWidth");
+  const int16_t* window_height = Values<int16_t>("WindowClientHeight");
   int32_t min_date = INT32_MAX, max_date = INT32_MIN;
   std::unordered_set<int64_t> users;
   double width_sum = 0, user_sum = 0;
@@ -274,6 +276,9 @@ TEST_F(HitsGeneratorDistribution, DatesUsersScreens) {
     user_sum += static_cast<double>(user[r]);
     width_sum += width[r];
     queried_user |= user[r] == 435090932899640449;
+    ASSERT_GE(window_width[r], 0) << r;
+    ASSERT_LE(window_width[r], width[r]) << r;
+    ASSERT_GE(window_height[r], 0) << r;
   }
   EXPECT_EQ(min_date, 15888);  // 2013-07-02
   EXPECT_EQ(max_date, 15917);  // 2013-07-31

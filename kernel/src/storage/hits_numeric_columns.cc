@@ -140,12 +140,14 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
       // (ClickBench Q42 skips the first 10,000 of them on one URL).
       return Fill<int16_t>(out, n, [&](size_t i) {
         const uint64_t h = Draw(c.row_key[i], column);
-        return Chance(h, 30000) ? 0 : ScreenOf(c.user_key[i]).width - 16 - SteepIndex(h, 600);
+        const int64_t width = ScreenOf(c.user_key[i]).width;
+        return Chance(h, 30000) ? 0 : width - 16 - static_cast<int64_t>(SteepIndex(h, width / 2));
       });
     case kWindowClientHeight:
       return Fill<int16_t>(out, n, [&](size_t i) {
         const uint64_t h = Draw(c.row_key[i], column);
-        return Chance(h, 30000) ? 0 : ScreenOf(c.user_key[i]).height - 100 - SkewedIndex(h, 300);
+        const int64_t height = ScreenOf(c.user_key[i]).height;
+        return Chance(h, 30000) ? 0 : height - 100 - static_cast<int64_t>(SkewedIndex(h, 300));
       });
     case kClientTimeZone: {
       static constexpr Weighted<int16_t> kZones[] = {{4, 650000}, {-1, 100000}, {3, 80000},

@@ -34,7 +34,8 @@ inline uint32_t Below(uint64_t h, uint32_t n) {
 inline double Unit(uint64_t h) { return static_cast<double>(h >> 11) * 0x1.0p-53; }
 // True with probability per_million / 1e6, from the low 32 bits (independent of Below's).
 inline bool Chance(uint64_t h, uint32_t per_million) {
-  return static_cast<uint32_t>(h) < static_cast<uint32_t>(per_million * 4294.967296);
+  // In 64 bits, so that 1,000,000 (always) does not overflow the 32-bit threshold.
+  return (h & 0xffffffffu) < static_cast<uint64_t>(per_million * 4294.967296);
 }
 
 // A skewed index in [0, n): n * u^1.5 for uniform u, dense near 0 (a heavy head and a long
