@@ -43,7 +43,7 @@ void FillSparseSkewed(const RowChunk& c, int column, uint32_t zero_per_million, 
 }
 
 uint64_t CounterKey(int32_t counter_id, int column) {
-  return Draw(static_cast<uint64_t>(static_cast<uint32_t>(counter_id)) * 0x9e3779b1ULL, column);
+  return KeyOf(static_cast<uint32_t>(counter_id), column);
 }
 
 }  // namespace

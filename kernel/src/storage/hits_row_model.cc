@@ -86,11 +86,11 @@ void FillRowChunk(const HitsParams& params, size_t first_row, size_t count, RowC
   const HeavyCounter* heavy = HeavyCounters(&num_heavy);
   chunk->count = count;
   for (size_t i = 0; i < count; ++i) {
-    const uint64_t key = Draw(params.seed_key, first_row + i);
+    const uint64_t key = KeyOf(params.seed_key, first_row + i);
     chunk->row_key[i] = key;
 
     const uint64_t user = SkewedIndex(Draw(key, kStreamUser), params.users);
-    const uint64_t user_key = Draw(params.seed_key ^ 0x75736572ULL, user);
+    const uint64_t user_key = KeyOf(params.seed_key ^ 0x75736572ULL, user);
     chunk->user_key[i] = user_key;
     chunk->user_id[i] = UserIdOf(user, user_key);
     chunk->region[i] = RegionOf(user_key);

@@ -43,8 +43,9 @@ uint8_t QueryWordsOf(uint16_t slot, int32_t counter_id) {
 char* ByteSink::Grow() {
   if (failed_) return nullptr;
   size_t capacity = capacity_ < (1u << 16) ? (1u << 16) : capacity_ * 2;
-  // int32 offsets: a column over one range may not pass INT32_MAX bytes.
-  const size_t limit = static_cast<size_t>(INT32_MAX) + kMaxValueBytes;
+  // int32 offsets: a column over one range may not pass INT32_MAX bytes, and no writer goes
+  // past the capacity, so capping it keeps every offset representable.
+  const size_t limit = static_cast<size_t>(INT32_MAX);
   if (size_ + kMaxValueBytes > static_cast<size_t>(INT32_MAX)) {
     failed_ = true;
     return nullptr;

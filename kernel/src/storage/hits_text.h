@@ -30,6 +30,9 @@ class ByteSink {
     return Grow();
   }
   void Commit(const char* end) { size_ = static_cast<size_t>(end - data_.get()); }
+  // The last position at which a whole value still fits without calling Room() again: a
+  // writer may put values back to back while its cursor stays at or below this.
+  char* LastSafeStart() { return data_.get() + capacity_ - kMaxValueBytes; }
   const char* data() const { return data_.get(); }
   size_t size() const { return size_; }
   bool failed() const { return failed_; }
