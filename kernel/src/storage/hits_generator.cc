@@ -29,6 +29,7 @@ namespace {
 using hits::ByteSink;
 using hits::kChunkRows;
 using hits::kNumHitsColumns;
+constexpr size_t kColumns = kNumHitsColumns;
 
 // Below this many rows per thread, starting threads costs more than it saves.
 constexpr size_t kMinRowsPerThread = 16384;
@@ -94,6 +95,22 @@ void RunRange(const hits::HitsParams& params, const std::vector<uint8_t*>& fixed
       }
     }
   }
+}
+
+// Runs task(t) for t in [0, tasks), task 0 on the calling thread. A thread that cannot be
+// started runs its task here instead, so the result never depends on thread creation.
+template <class Task>
+void RunTasks(size_t tasks, const Task& task) {
+  std::vector<std::thread> workers;
+  for (size_t t = 1; t < tasks; ++t) {
+    try {
+      workers.emplace_back([&task, t] { task(t); });
+    } catch (const std::system_error&) {
+      task(t);
+    }
+  }
+  task(0);
+  for (std::thread& worker : workers) worker.join();
 }
 
 uint8_t* MutableBase(Column* column) {
@@ -190,17 +207,32 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
   const std::vector<HitsColumnSpec>& schema = HitsSchema();
   const hits::HitsParams params = hits::MakeHitsParams(options.seed, options.rows);
 
-  // The fixed-width columns, full size, filled in place by every range.
-  std::vector<Column> columns(kNumHitsColumns);
-  std::vector<uint8_t*> fixed_bases(kNumHitsColumns, nullptr);
-  for (int col = 0; col < kNumHitsColumns; ++col) {
-    if (IsString(schema[col].type)) continue;
-    if (!Column::Zeroed(schema[col].type, count, &columns[col], error)) return false;
-    if (count != 0) fixed_bases[col] = MutableBase(&columns[col]);
-  }
-
   size_t threads = options.threads < 1 ? 1 : static_cast<size_t>(options.threads);
   threads = std::max<size_t>(1, std::min(threads, count / kMinRowsPerThread));
+  std::vector<std::string> errors(threads);
+  const auto first_error = [&]() -> bool {
+    for (const std::string& message : errors) {
+      if (!message.empty()) {
+        SetError(error, message);
+        return true;
+      }
+    }
+    return false;
+  };
+
+  // The fixed-width columns, full size, allocated (and so zeroed: most of the page faults) by
+  // all threads, then filled in place by every range.
+  std::vector<Column> columns(kNumHitsColumns);
+  std::vector<uint8_t*> fixed_bases(kNumHitsColumns, nullptr);
+  RunTasks(threads, [&](size_t t) {
+    for (size_t col = t; col < kColumns; col += threads) {
+      if (IsString(schema[col].type)) continue;
+      if (!Column::Zeroed(schema[col].type, count, &columns[col], &errors[t])) return;
+      if (count != 0) fixed_bases[col] = MutableBase(&columns[col]);
+    }
+  });
+  if (first_error()) return false;
+
   std::vector<RangeJob> jobs(threads);
   for (size_t t = 0; t < threads; ++t) {
     // Contiguous ranges, the first count % threads one row longer.
@@ -210,16 +242,7 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
     jobs[t].count = end - begin;
     jobs[t].out_row = begin;
   }
-  std::vector<std::thread> workers;
-  for (size_t t = 1; t < threads; ++t) {
-    try {
-      workers.emplace_back(RunRange, std::cref(params), std::cref(fixed_bases), &jobs[t]);
-    } catch (const std::system_error&) {
-      RunRange(params, fixed_bases, &jobs[t]);  // no thread available: do it here
-    }
-  }
-  RunRange(params, fixed_bases, &jobs[0]);
-  for (std::thread& worker : workers) worker.join();
+  RunTasks(threads, [&](size_t t) { RunRange(params, fixed_bases, &jobs[t]); });
   for (const RangeJob& job : jobs) {
     if (!job.error.empty()) {
       SetError(error, job.error);
@@ -227,11 +250,17 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
     }
   }
 
+  // The string columns, joined from the ranges' pieces, a share of the columns per thread.
+  RunTasks(threads, [&](size_t t) {
+    for (size_t col = t; col < kColumns; col += threads) {
+      if (!IsString(schema[col].type)) continue;
+      if (!JoinStrings(static_cast<int>(col), &jobs, count, &columns[col], &errors[t])) return;
+    }
+  });
+  if (first_error()) return false;
+
   Table table;
   for (int col = 0; col < kNumHitsColumns; ++col) {
-    if (IsString(schema[col].type) && !JoinStrings(col, &jobs, count, &columns[col], error)) {
-      return false;
-    }
     if (!table.AddColumn(schema[col].name, std::move(columns[col]), error)) return false;
   }
   *out = std::move(table);
