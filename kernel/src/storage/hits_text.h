@@ -54,9 +54,23 @@ class ByteSink {
   bool failed_ = false;
 };
 
+// Copies s to p and returns the end. The texts are built from many short words, so the copy
+// is inlined as a few fixed-size moves (overlapping ones for the tail, never reading outside s)
+// instead of a call into the C library per word.
 inline char* Put(char* p, std::string_view s) {
-  std::memcpy(p, s.data(), s.size());
-  return p + s.size();
+  const char* from = s.data();
+  const size_t n = s.size();
+  if (n >= 8) {
+    size_t i = 0;
+    for (; i + 8 < n; i += 8) std::memcpy(p + i, from + i, 8);
+    std::memcpy(p + n - 8, from + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(p, from, 4);
+    std::memcpy(p + n - 4, from + n - 4, 4);
+  } else {
+    for (size_t i = 0; i < n; ++i) p[i] = from[i];
+  }
+  return p + n;
 }
 char* PutDecimal(char* p, uint64_t value);
 
