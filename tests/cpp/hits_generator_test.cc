@@ -319,6 +319,22 @@ TEST_F(HitsGeneratorDistribution, CounterSixtyTwoMeetsTheFilters) {
   EXPECT_GT(links, 200u);
 }
 
+// ClickBench Q28 keeps referring domains with > 100,000 rows (10 % of a million); Q31/Q32 group
+// by WatchID and want some groups above one row.
+TEST_F(HitsGeneratorDistribution, TopRefererDomainAndRepeatedWatchIds) {
+  const Column& referer = Col("Referer");
+  const int64_t* watch = Values<int64_t>("WatchID");
+  size_t top_domain = 0;
+  std::unordered_set<int64_t> watch_ids;
+  for (size_t r = 0; r < kRows; ++r) {
+    top_domain += referer.StringAt(r).rfind("http://megapoisk-katalog.ru/", 0) == 0;
+    watch_ids.insert(watch[r]);
+  }
+  EXPECT_GT(Share(top_domain), 0.10);
+  EXPECT_LT(watch_ids.size(), kRows);
+  EXPECT_GT(watch_ids.size(), kRows * 98 / 100);
+}
+
 TEST_F(HitsGeneratorDistribution, EveryStringIsValidUtf8) {
   for (size_t c = 0; c < table_->num_columns(); ++c) {
     const Column& column = table_->column(c);
