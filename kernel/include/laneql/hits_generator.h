@@ -33,7 +33,9 @@ struct HitsOptions {
   // The size of the whole table. Some distributions scale with it (the number of distinct
   // users is about 18 % of the rows), so it is part of what a row's values depend on.
   size_t rows = 1'000'000;
-  int threads = 1;  // values < 1 mean 1
+  // Threads to generate with (values < 1 mean 1). At most one thread per 16,384 rows is used;
+  // the bytes are the same for every thread count.
+  int threads = 1;
 };
 
 // Generates options.rows rows into *out (replacing its contents). Returns false with a message
