@@ -157,7 +157,9 @@ bool JoinStrings(int col, std::vector<RangeJob>* jobs, size_t count, Column* out
   for (RangeJob& job : *jobs) {
     StringPart& part = job.strings[col];
     for (size_t i = 1; i <= job.count; ++i) offsets[row + i] = base + part.offsets[i];
-    if (part.bytes.size() != 0) std::memcpy(bytes.get() + base, part.bytes.data(), part.bytes.size());
+    if (part.bytes.size() != 0) {
+      std::memcpy(bytes.get() + base, part.bytes.data(), part.bytes.size());
+    }
     row += job.count;
     base += static_cast<int32_t>(part.bytes.size());
     part.bytes.Release();

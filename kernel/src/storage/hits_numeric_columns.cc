@@ -70,12 +70,14 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
     case kRegionID: return Fill<int32_t>(out, n, [&](size_t i) { return c.region[i]; });
     case kUserID: return Fill<int64_t>(out, n, [&](size_t i) { return c.user_id[i]; });
     case kCounterClass:
-      return Fill<int16_t>(out, n, [&](size_t i) { return CounterKey(c.counter_id[i], column) % 3; });
+      return Fill<int16_t>(out, n,
+                           [&](size_t i) { return CounterKey(c.counter_id[i], column) % 3; });
     case kOS: {
       static constexpr Weighted<int16_t> kOs[] = {{2, 350000}, {6, 150000}, {44, 120000},
                                                   {56, 80000}, {52, 60000}, {3, 50000},
                                                   {45, 50000}, {7, 50000},  {0, 90000}};
-      return Fill<int16_t>(out, n, [&](size_t i) { return Pick(kOs, Draw(c.user_key[i], column)); });
+      return Fill<int16_t>(out, n,
+                           [&](size_t i) { return Pick(kOs, Draw(c.user_key[i], column)); });
     }
     case kUserAgent: {
       static constexpr Weighted<int16_t> kAgents[] = {{7, 300000}, {2, 200000}, {3, 150000},
@@ -94,7 +96,8 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
         return c.referer_kind[i] == kRefererEmpty ? 0 : c.region[i];
       });
     case kURLCategoryID:
-      return Fill<int16_t>(out, n, [&](size_t i) { return CounterKey(c.counter_id[i], column) % 40; });
+      return Fill<int16_t>(out, n,
+                           [&](size_t i) { return CounterKey(c.counter_id[i], column) % 40; });
     case kURLRegionID:
       return Fill<int32_t>(out, n, [&](size_t i) {
         return Chance(Draw(c.row_key[i], column), 700000) ? c.region[i] : 0;
@@ -122,7 +125,9 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
       });
     case kUserAgentMajor:
       return Fill<int16_t>(out, n,
-                           [&](size_t i) { return 1 + SteepIndex(Draw(c.user_key[i], column), 30); });
+                           [&](size_t i) {
+                             return 1 + SteepIndex(Draw(c.user_key[i], column), 30);
+                           });
     case kCookieEnable: return FillUserChance<int16_t>(c, column, 980000, out);
     case kJavascriptEnable: return FillUserChance<int16_t>(c, column, 970000, out);
     case kIsMobile:
@@ -136,8 +141,10 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
     case kIPNetworkID:
       return Fill<int32_t>(out, n,
                            [&](size_t i) { return Below(Draw(c.user_key[i], column), 4000000); });
-    case kTraficSourceID: return Fill<int16_t>(out, n, [&](size_t i) { return c.trafic_source[i]; });
-    case kSearchEngineID: return Fill<int16_t>(out, n, [&](size_t i) { return c.search_engine[i]; });
+    case kTraficSourceID:
+      return Fill<int16_t>(out, n, [&](size_t i) { return c.trafic_source[i]; });
+    case kSearchEngineID:
+      return Fill<int16_t>(out, n, [&](size_t i) { return c.search_engine[i]; });
     case kAdvEngineID: return Fill<int16_t>(out, n, [&](size_t i) { return c.adv_engine[i]; });
     case kIsArtifical: return FillRowChance<int16_t>(c, column, 5000, out);
     case kWindowClientWidth:
@@ -158,7 +165,8 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
       static constexpr Weighted<int16_t> kZones[] = {{4, 650000}, {-1, 100000}, {3, 80000},
                                                      {2, 60000},  {6, 40000},   {5, 40000},
                                                      {7, 30000}};
-      return Fill<int16_t>(out, n, [&](size_t i) { return Pick(kZones, Draw(c.user_key[i], column)); });
+      return Fill<int16_t>(out, n,
+                           [&](size_t i) { return Pick(kZones, Draw(c.user_key[i], column)); });
     }
     case kClientEventTime:
       return Fill<int64_t>(out, n, [&](size_t i) {
@@ -183,7 +191,9 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
       });
     case kCodeVersion:
       return Fill<int32_t>(out, n,
-                           [&](size_t i) { return 200 + CounterKey(c.counter_id[i], column) % 1000; });
+                           [&](size_t i) {
+                             return 200 + CounterKey(c.counter_id[i], column) % 1000;
+                           });
     case kIsLink: return FillFlag<int16_t>(c, kFlagLink, out);
     case kIsDownload: return FillFlag<int16_t>(c, kFlagDownload, out);
     case kIsNotBounce: return FillFlag<int16_t>(c, kFlagNotBounce, out);
@@ -202,11 +212,14 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
     case kDontCountHits: return FillFlag<int16_t>(c, kFlagDontCount, out);
     case kWithHash: return FillRowChance<int16_t>(c, column, 30000, out);
     case kLocalEventTime:
-      return Fill<int64_t>(out, n, [&](size_t i) { return (c.event_time[i] + 4 * 3600) * kMicros; });
+      // Moscow time (UTC+4 in 2013).
+      return Fill<int64_t>(out, n,
+                           [&](size_t i) { return (c.event_time[i] + 4 * 3600) * kMicros; });
     case kAge: {
       static constexpr Weighted<int16_t> kAges[] = {{0, 400000}, {25, 200000}, {35, 150000},
                                                     {18, 120000}, {45, 80000}, {55, 50000}};
-      return Fill<int16_t>(out, n, [&](size_t i) { return Pick(kAges, Draw(c.user_key[i], column)); });
+      return Fill<int16_t>(out, n,
+                           [&](size_t i) { return Pick(kAges, Draw(c.user_key[i], column)); });
     }
     case kSex:
       return Fill<int16_t>(out, n, [&](size_t i) { return Below(Draw(c.user_key[i], column), 3); });
@@ -234,7 +247,8 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
         return Chance(h, 600000) ? -1 : static_cast<int32_t>(h >> 33);
       });
     case kHistoryLength:
-      return Fill<int16_t>(out, n, [&](size_t i) { return SteepIndex(Draw(c.row_key[i], column), 40); });
+      return Fill<int16_t>(out, n,
+                           [&](size_t i) { return SteepIndex(Draw(c.row_key[i], column), 40); });
     case kHTTPError:
       return Fill<int16_t>(out, n, [&](size_t i) {
         static constexpr int16_t kErrors[4] = {404, 404, 500, 403};

@@ -47,8 +47,10 @@ bool FillSparseChoice(const RowChunk& c, int column, uint32_t per_million,
 }
 
 // The (language, country) pairs of LanguageOf.
-constexpr std::string_view kLanguages[] = {"ru", "uk", "ru", "be", "ru", "en", "tr", "de", "en", "kk"};
-constexpr std::string_view kCountries[] = {"ru", "ua", "ua", "by", "kz", "us", "tr", "de", "gb", "kz"};
+constexpr std::string_view kLanguages[] = {"ru", "uk", "ru", "be", "ru",
+                                           "en", "tr", "de", "en", "kk"};
+constexpr std::string_view kCountries[] = {"ru", "ua", "ua", "by", "kz",
+                                           "us", "tr", "de", "gb", "kz"};
 
 // The rows of ad campaigns carry Openstat / UTM marks (some of the ad and external visits).
 bool IsTagged(const RowChunk& c, size_t i) {
@@ -79,11 +81,12 @@ bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* end
     case kFlashMinor2:
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
         const uint64_t h = Draw(c.user_key[i], column);
-        return FlashMajorOf(c.user_key[i]) == 0 || Chance(h, 300000) ? p
-                                                                      : PutDecimal(p, Below(h, 200));
+        if (FlashMajorOf(c.user_key[i]) == 0 || Chance(h, 300000)) return p;
+        return PutDecimal(p, Below(h, 200));
       });
     case kUserAgentMinor: {
-      static constexpr std::string_view kMinors[] = {"0", "0", "0", "1", "2", "5", "10", "4b", "D4", "a"};
+      static constexpr std::string_view kMinors[] = {"0", "0", "0", "1",  "2",
+                                                     "5", "10", "4b", "D4", "a"};
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
         return Put(p, kMinors[Below(Draw(c.user_key[i], column), 10)]);
       });
