@@ -1,0 +1,82 @@
+// Internal to the hits generator: counter-based random numbers. A value is a hash of
+// (seed, row, column) rather than the next output of a stateful generator, so any row can be
+// produced alone, in any order, on any thread, and always comes out the same.
+#ifndef LANEQL_STORAGE_HITS_RANDOM_H_
+#define LANEQL_STORAGE_HITS_RANDOM_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace laneql::hits {
+
+// SplitMix64's finaliser: a bijection on 64 bits in which every input bit flips about half of
+// the output bits, so consecutive counters give independent-looking values.
+inline uint64_t Mix64(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+// The key of thing number `index` of a family (the rows of a seed, the users, the sites):
+// SplitMix64's full finaliser, so neighbouring indices get unrelated keys.
+inline uint64_t KeyOf(uint64_t family, uint64_t index) {
+  return Mix64(family ^ (index * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL));
+}
+
+// Draw number `stream` (a column id or another small constant) for a key that is already a
+// full hash (KeyOf's output). One multiply and a fold are enough on an avalanched key, and
+// this runs about a hundred times per row, so it is half the cost of a second finaliser.
+inline uint64_t Draw(uint64_t key, uint64_t stream) {
+  const uint64_t x = (key ^ (stream * 0x9e3779b97f4a7c15ULL)) * 0xd6e8feb86659fd93ULL;
+  return x ^ (x >> 32);
+}
+
+// Uniform in [0, n) from the high 32 bits (multiply-shift; the bias is below n / 2^32).
+inline uint32_t Below(uint64_t h, uint32_t n) {
+  return static_cast<uint32_t>(((h >> 32) * n) >> 32);
+}
+// Uniform in [0, 1) with 53 bits.
+inline double Unit(uint64_t h) { return static_cast<double>(h >> 11) * 0x1.0p-53; }
+// True with probability per_million / 1e6, from the low 32 bits (independent of Below's).
+inline bool Chance(uint64_t h, uint32_t per_million) {
+  // In 64 bits, so that 1,000,000 (always) does not overflow the 32-bit threshold.
+  return (h & 0xffffffffu) < static_cast<uint64_t>(per_million * 4294.967296);
+}
+
+// A skewed index in [0, n): n * u^1.5 for uniform u, dense near 0 (a heavy head and a long
+// tail), cheap enough for every row (no logarithms).
+inline uint64_t SkewedIndex(uint64_t h, uint64_t n) {
+  const double u = Unit(h);
+  const uint64_t i = static_cast<uint64_t>(static_cast<double>(n) * u * __builtin_sqrt(u));
+  return i < n ? i : n - 1;
+}
+// Steeper: n * u^3 (a heavier head), for choices where a few values dominate.
+inline uint64_t SteepIndex(uint64_t h, uint64_t n) {
+  const double u = Unit(h);
+  const uint64_t i = static_cast<uint64_t>(static_cast<double>(n) * u * u * u);
+  return i < n ? i : n - 1;
+}
+
+// A choice among a few values with fixed weights: entries in decreasing weight, the weights
+// summing to 1,000,000 (per million); the last entry takes any rounding remainder.
+template <class T>
+struct Weighted {
+  T value;
+  uint32_t per_million;
+};
+template <class T, size_t N>
+inline T Pick(const Weighted<T> (&table)[N], uint64_t h) {
+  uint32_t x = Below(h, 1000000);
+  for (size_t i = 0; i + 1 < N; ++i) {
+    if (x < table[i].per_million) return table[i].value;
+    x -= table[i].per_million;
+  }
+  return table[N - 1].value;
+}
+
+}  // namespace laneql::hits
+
+#endif  // LANEQL_STORAGE_HITS_RANDOM_H_

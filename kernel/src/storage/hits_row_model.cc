@@ -1,0 +1,181 @@
+// The shared facts of each row. See hits_row_model.h. The shares quoted are of all rows and
+// come from the facts about the real data in ../shared/clickbench/README.md.
+#include "src/storage/hits_row_model.h"
+
+#include "src/storage/hits_random.h"
+#include "src/storage/hits_vocabulary.h"
+
+namespace laneql::hits {
+namespace {
+
+// Draw streams of the row key (one per decision, so decisions are independent).
+enum RowStream : uint64_t {
+  kStreamUser = 1000,
+  kStreamCounter,
+  kStreamTailCounter,
+  kStreamFlags1,
+  kStreamFlags2,
+  kStreamDay,
+  kStreamSecond,
+  kStreamGoogle,
+  kStreamPage,
+  kStreamSearch,
+  kStreamPhrase,
+  kStreamEngine,
+  kStreamAdv,
+  kStreamReferer,
+  kStreamRefererItem,
+};
+
+// ClickBench's Q19 looks up this UserID; it belongs to a fairly active user.
+constexpr int64_t kQueriedUserId = 435090932899640449;
+constexpr uint64_t kQueriedUserIndex = 7;
+
+// Region shares follow the real top five (229 18.3 %, 2 6.7 %, 208 4.3 %, 169 3.3 %,
+// 32 1.8 %); -1 stands for the Zipf-like tail over a few thousand ids.
+constexpr Weighted<int32_t> kRegions[] = {
+    {229, 183000}, {2, 67000}, {208, 43000}, {169, 33000}, {32, 18000}, {34, 15000},
+    {184, 12000}, {107, 11000}, {51, 10000}, {146, 9000}, {225, 8000}, {158, 7500},
+    {11, 7000}, {-1, 0}};
+
+constexpr Weighted<uint8_t> kSearchEngines[] = {{2, 700000}, {3, 200000}, {4, 50000},
+                                                {5, 30000}, {6, 20000}};
+// AdvEngineID of the 0.63 % of rows with an ad click; top values 2, 27, 13, 45, 44.
+constexpr Weighted<uint8_t> kAdvEngines[] = {{2, 380000}, {27, 210000}, {13, 150000},
+                                             {45, 100000}, {44, 70000}, {3, 40000},
+                                             {50, 30000}, {41, 20000}};
+
+int64_t UserIdOf(uint64_t user_index, uint64_t user_key) {
+  if (user_index == kQueriedUserIndex) return kQueriedUserId;
+  // Mostly positive (23 % negative) so that AVG(UserID) lands near the real 2.5e18.
+  int64_t id = static_cast<int64_t>(Draw(user_key, 1) >> 1);
+  if (Chance(Draw(user_key, 2), 230000)) id = ~id;
+  return id;
+}
+
+int32_t RegionOf(uint64_t user_key) {
+  int32_t region = Pick(kRegions, Draw(user_key, 3));
+  if (region < 0) region = 1 + static_cast<int32_t>(SkewedIndex(Draw(user_key, 4), 4000));
+  return region;
+}
+
+// Pages per site: big sites have many (so even one site's rows spread over thousands of URLs).
+uint32_t PagesOf(uint16_t slot) {
+  if (slot == kTailCounterSlot) return 300;
+  return slot < 3 ? 60000 : 8000;
+}
+
+}  // namespace
+
+HitsParams MakeHitsParams(uint64_t seed, size_t rows) {
+  HitsParams params;
+  params.seed_key = Mix64(seed ^ 0x5a17e5c0ffee1234ULL);
+  // 18 % of the rows as users, drawn with a u^1.5 skew, leaves about 17.6 % distinct users per
+  // row (the real COUNT(DISTINCT UserID) / rows).
+  params.users = rows / 100 * 18 + (rows % 100) * 18 / 100;
+  if (params.users < 1) params.users = 1;
+  // Phrase ids drawn with a u^2 skew on the ~13 % of rows with a phrase: about 45 % of those
+  // rows carry a distinct phrase, as in the real data (6.0 M distinct of ~13 M).
+  params.phrases = rows / 1000 * 85 + (rows % 1000) * 85 / 1000;
+  if (params.phrases < 1) params.phrases = 1;
+  return params;
+}
+
+void FillRowChunk(const HitsParams& params, size_t first_row, size_t count, RowChunk* chunk) {
+  size_t num_heavy = 0;
+  const HeavyCounter* heavy = HeavyCounters(&num_heavy);
+  chunk->count = count;
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t key = KeyOf(params.seed_key, first_row + i);
+    chunk->row_key[i] = key;
+
+    const uint64_t user = SkewedIndex(Draw(key, kStreamUser), params.users);
+    const uint64_t user_key = KeyOf(params.seed_key ^ 0x75736572ULL, user);
+    chunk->user_key[i] = user_key;
+    chunk->user_id[i] = UserIdOf(user, user_key);
+    chunk->region[i] = RegionOf(user_key);
+
+    // The site: three big counters, a few dozen medium ones, then a long tail.
+    uint32_t x = Below(Draw(key, kStreamCounter), 1000000);
+    uint16_t slot = kTailCounterSlot;
+    for (size_t c = 0; c < num_heavy; ++c) {
+      if (x < heavy[c].per_million) {
+        slot = static_cast<uint16_t>(c);
+        break;
+      }
+      x -= heavy[c].per_million;
+    }
+    chunk->counter_slot[i] = slot;
+    chunk->counter_id[i] =
+        slot == kTailCounterSlot
+            ? 300000 + 7 * static_cast<int32_t>(SkewedIndex(Draw(key, kStreamTailCounter), 20000))
+            : heavy[slot].id;
+
+    const uint64_t f1 = Draw(key, kStreamFlags1);
+    const uint64_t f2 = Draw(key, kStreamFlags2);
+    uint8_t flags = 0;
+    if (Chance(f1, 90000)) flags |= kFlagRefresh;
+    if (Below(f1, 1000) < 40) flags |= kFlagDontCount;
+    if (Chance(f2, 45000)) flags |= kFlagLink;
+    if (Below(f2, 1000) < 8) flags |= kFlagDownload;
+    if ((f1 >> 16 & 1023) < 256) flags |= kFlagNotBounce;
+    if ((f2 >> 16 & 1023) < 20) flags |= kFlagEvent;
+    // URL LIKE '%google%' on 0.016 % of the real rows.
+    if (Chance(Draw(key, kStreamGoogle), 160)) flags |= kFlagGoogleUrl;
+    chunk->flags[i] = flags;
+
+    // Time: days uniform, 60 % of hits in the daytime hours 09:00-22:00.
+    const int64_t day = kFirstDay + Below(Draw(key, kStreamDay), kNumDays);
+    const uint64_t s = Draw(key, kStreamSecond);
+    const int64_t second = Chance(s, 600000) ? 9 * 3600 + Below(s, 13 * 3600) : Below(s, 86400);
+    chunk->event_time[i] = day * 86400 + second;
+
+    // The page: the home page is common (counter 62's is the single most visited URL, 3.3 %
+    // of all rows); other pages skewed over the site's pages.
+    const uint64_t p = Draw(key, kStreamPage);
+    const uint32_t home_per_million = slot == 0 ? 206000 : 40000;
+    chunk->page[i] = Chance(p, home_per_million) ? 0 : 1 + SkewedIndex(p, PagesOf(slot));
+
+    // How the visitor came: from a search (13 %, then a search phrase), an ad, a link on the
+    // same site, another site, or directly.
+    const uint64_t sr = Draw(key, kStreamSearch);
+    const bool search = Chance(sr, (flags & kFlagGoogleUrl) ? 600000 : 130000);
+    chunk->phrase[i] = 0;
+    chunk->search_engine[i] = 0;
+    chunk->adv_engine[i] = 0;
+    chunk->referer_item[i] = 0;
+    const uint64_t r = Draw(key, kStreamReferer);
+    const uint64_t item = Draw(key, kStreamRefererItem);
+    if (search) {
+      const double u = Unit(Draw(key, kStreamPhrase));
+      uint64_t phrase = static_cast<uint64_t>(static_cast<double>(params.phrases) * u * u);
+      if (phrase >= params.phrases) phrase = params.phrases - 1;
+      chunk->phrase[i] = static_cast<uint32_t>(phrase + 1);
+      chunk->search_engine[i] = Pick(kSearchEngines, Draw(key, kStreamEngine));
+      chunk->referer_kind[i] = kRefererSearch;
+      chunk->trafic_source[i] = 2;
+      continue;
+    }
+    const uint64_t a = Draw(key, kStreamAdv);
+    const bool adv = Chance(a, 7300);  // of the non-search 87 %: 0.63 % of all rows
+    if (adv) chunk->adv_engine[i] = Pick(kAdvEngines, a);
+    const uint32_t kind = Below(r, 100);
+    if (kind < 29) {
+      chunk->referer_kind[i] = kRefererEmpty;
+      chunk->trafic_source[i] = adv ? 3 : (Chance(r, 850000) ? 0 : 5);
+    } else if (kind < 65 && !adv) {
+      chunk->referer_kind[i] = kRefererInternal;
+      chunk->trafic_source[i] = -1;
+      uint32_t from = Chance(item, 150000) ? 0 : 1 + SkewedIndex(item, PagesOf(slot));
+      if (slot == 0 && Below(item, 100) < 20) from = kHubReferer;
+      chunk->referer_item[i] = from;
+    } else {
+      chunk->referer_kind[i] = kRefererExternal;
+      chunk->trafic_source[i] = adv ? 3 : (Chance(r, 800000) ? 1 : (Chance(r, 900000) ? 6 : 8));
+      const uint32_t site = Chance(item, 450000) ? 0 : 1 + Below(item, 11);
+      chunk->referer_item[i] = site << 20 | (static_cast<uint32_t>(item >> 8) & 0xfffff);
+    }
+  }
+}
+
+}  // namespace laneql::hits
