@@ -1,0 +1,204 @@
+// Probe loops of the group hash tables, compiled once per SIMD target (Highway's per-target
+// include pattern). Only the control-byte matching is vector code; it is small, so each target
+// gets three loops (fixed keys, string keys, re-insertion on growth) and nothing else.
+
+// Per-target include guard: re-included once for every target by foreach_target.h.
+#if defined(LANEQL_SIMD_GROUP_HASH_TABLE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef LANEQL_SIMD_GROUP_HASH_TABLE_INL_H_
+#undef LANEQL_SIMD_GROUP_HASH_TABLE_INL_H_
+#else
+#define LANEQL_SIMD_GROUP_HASH_TABLE_INL_H_
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "hwy/cache_control.h"
+#include "hwy/highway.h"
+#include "laneql/bitmask.h"
+#include "laneql/group_hash_table.h"
+#include "src/simd/group_hash_table_layout.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace laneql {
+namespace HWY_NAMESPACE {
+namespace group_hash_table_internal {
+namespace hn = hwy::HWY_NAMESPACE;
+using ::laneql::group_hash_table_internal::kEmpty;
+using ::laneql::group_hash_table_internal::kTagShift;
+using ::laneql::group_hash_table_internal::kWindow;
+using ::laneql::group_hash_table_internal::SlotEntry;
+using ::laneql::group_hash_table_internal::TableView;
+
+// How many rows ahead the loops prefetch the start window: the hashes are known up front, so
+// the cache misses of big tables overlap instead of queueing one per row.
+constexpr size_t kPrefetchRows = 16;
+
+// Bit j of the results: control byte ctrl[j] (j < 16) equals `tag` / is empty. CappedTag gives
+// 16 lanes on every 128-bit-or-wider target and fewer (1 on HWY_SCALAR) elsewhere, hence the
+// loop, which the fixed-width targets run once.
+struct WindowBits {
+  uint32_t match;
+  uint32_t empty;
+};
+HWY_INLINE WindowBits MatchWindow(const uint8_t* ctrl, uint8_t tag) {
+  const hn::CappedTag<uint8_t, kWindow> d;
+  const size_t lanes = hn::Lanes(d);
+  WindowBits bits = {0, 0};
+  for (size_t j = 0; j < kWindow; j += lanes) {
+    const auto bytes = hn::LoadU(d, ctrl + j);
+    uint8_t match[8] = {0};  // StoreMaskBits writes ceil(lanes / 8) <= 2 bytes
+    uint8_t empty[8] = {0};
+    hn::StoreMaskBits(d, hn::Eq(bytes, hn::Set(d, tag)), match);
+    hn::StoreMaskBits(d, hn::Eq(bytes, hn::Set(d, kEmpty)), empty);
+    bits.match |= (static_cast<uint32_t>(match[0]) | static_cast<uint32_t>(match[1]) << 8) << j;
+    bits.empty |= (static_cast<uint32_t>(empty[0]) | static_cast<uint32_t>(empty[1]) << 8) << j;
+  }
+  return bits;
+}
+
+HWY_INLINE size_t LowestBit(uint32_t bits) { return hwy::Num0BitsBelowLS1Bit_Nonzero32(bits); }
+
+// Claims slot s for a new group with this tag, mirroring the control byte of the first window.
+HWY_INLINE void ClaimSlot(TableView* t, size_t s, uint8_t tag, uint64_t word, uint32_t group) {
+  t->ctrl[s] = tag;
+  if (s < kWindow) t->ctrl[t->mask + 1 + s] = tag;
+  t->slots[s] = SlotEntry{word, group, 0};
+}
+
+HWY_INLINE void PrefetchStart(const TableView* t, uint64_t hash) {
+  const size_t pos = static_cast<size_t>(hash) & t->mask;
+  hwy::Prefetch(t->ctrl + pos);
+  hwy::Prefetch(t->slots + pos);
+}
+
+// The finds-or-inserts of rows [begin, n); returns n, or the first row whose insertion needs
+// the table to grow (its group id is not written yet).
+HWY_INLINE size_t FixedFindOrInsertImpl(TableView* t, const uint64_t* keys, const uint64_t* hashes,
+                                        size_t begin, size_t n, const uint64_t* selection,
+                                        uint32_t* group_ids) {
+  for (size_t i = begin; i < n; ++i) {
+    if (i + kPrefetchRows < n) PrefetchStart(t, hashes[i + kPrefetchRows]);
+    if (selection != nullptr && !BitmaskGet(selection, i)) {
+      group_ids[i] = kNoGroup;
+      continue;
+    }
+    const uint64_t hash = hashes[i];
+    const uint64_t key = keys[i];
+    const uint8_t tag = static_cast<uint8_t>(hash >> kTagShift);
+    size_t pos = static_cast<size_t>(hash) & t->mask;
+    for (size_t step = kWindow;; step += kWindow) {
+      WindowBits bits = MatchWindow(t->ctrl + pos, tag);
+      uint32_t found = kNoGroup;
+      for (; bits.match != 0; bits.match &= bits.match - 1) {
+        const SlotEntry& slot = t->slots[(pos + LowestBit(bits.match)) & t->mask];
+        if (slot.word == key) {
+          found = slot.group;
+          break;
+        }
+      }
+      if (found != kNoGroup) {
+        group_ids[i] = found;
+        break;
+      }
+      if (bits.empty != 0) {
+        if (t->size == t->growth_limit) return i;
+        const uint32_t group = static_cast<uint32_t>(t->size++);
+        ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, key, group);
+        t->keys[group] = key;
+        t->hashes[group] = hash;
+        group_ids[i] = group;
+        break;
+      }
+      pos = (pos + step) & t->mask;  // triangular steps: every window of the table, in turn
+    }
+  }
+  return n;
+}
+
+HWY_INLINE size_t StringFindOrInsertImpl(TableView* t, const int32_t* offsets,
+                                         const uint8_t* bytes, const uint64_t* validity,
+                                         const uint64_t* hashes, size_t begin, size_t n,
+                                         const uint64_t* selection, uint32_t* group_ids) {
+  for (size_t i = begin; i < n; ++i) {
+    if (i + kPrefetchRows < n) PrefetchStart(t, hashes[i + kPrefetchRows]);
+    if (selection != nullptr && !BitmaskGet(selection, i)) {
+      group_ids[i] = kNoGroup;
+      continue;
+    }
+    const uint64_t hash = hashes[i];
+    const size_t used = static_cast<size_t>(t->offsets[t->size]);
+    if (validity != nullptr && !BitmaskGet(validity, i)) {
+      if (t->null_group == kNoGroup) {
+        if (t->size == t->growth_limit) return i;
+        t->null_group = static_cast<uint32_t>(t->size);
+        t->hashes[t->size] = hash;
+        t->offsets[++t->size] = used;
+      }
+      group_ids[i] = t->null_group;
+      continue;
+    }
+    const uint8_t* key = bytes + offsets[i];
+    const size_t len = static_cast<size_t>(offsets[i + 1] - offsets[i]);
+    const uint8_t tag = static_cast<uint8_t>(hash >> kTagShift);
+    size_t pos = static_cast<size_t>(hash) & t->mask;
+    for (size_t step = kWindow;; step += kWindow) {
+      WindowBits bits = MatchWindow(t->ctrl + pos, tag);
+      uint32_t found = kNoGroup;
+      for (; bits.match != 0; bits.match &= bits.match - 1) {
+        const SlotEntry& slot = t->slots[(pos + LowestBit(bits.match)) & t->mask];
+        if (slot.word != hash) continue;  // the full hash rules out almost every tag collision
+        const uint64_t start = t->offsets[slot.group];
+        if (t->offsets[slot.group + 1] - start == len &&
+            (len == 0 || memcmp(t->arena + start, key, len) == 0)) {
+          found = slot.group;
+          break;
+        }
+      }
+      if (found != kNoGroup) {
+        group_ids[i] = found;
+        break;
+      }
+      if (bits.empty != 0) {
+        if (t->size == t->growth_limit || len > t->arena_capacity - used) return i;
+        const uint32_t group = static_cast<uint32_t>(t->size++);
+        ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, hash, group);
+        if (len != 0) memcpy(t->arena + used, key, len);
+        t->offsets[group + 1] = used + len;
+        t->hashes[group] = hash;
+        group_ids[i] = group;
+        break;
+      }
+      pos = (pos + step) & t->mask;
+    }
+  }
+  return n;
+}
+
+// Growth: puts groups [0, t->size) into the (empty) slots again, by their stored hashes. They
+// are distinct, so only the first empty slot of each probe sequence is looked for.
+HWY_INLINE void InsertDistinctImpl(TableView* t, const uint64_t* words, uint32_t skip_group) {
+  for (size_t g = 0; g < t->size; ++g) {
+    if (g == skip_group) continue;
+    const uint64_t hash = t->hashes[g];
+    const uint8_t tag = static_cast<uint8_t>(hash >> kTagShift);
+    size_t pos = static_cast<size_t>(hash) & t->mask;
+    for (size_t step = kWindow;; step += kWindow) {
+      const uint32_t empty = MatchWindow(t->ctrl + pos, tag).empty;
+      if (empty != 0) {
+        ClaimSlot(t, (pos + LowestBit(empty)) & t->mask, tag, words[g], static_cast<uint32_t>(g));
+        break;
+      }
+      pos = (pos + step) & t->mask;
+    }
+  }
+}
+
+}  // namespace group_hash_table_internal
+// NOLINTNEXTLINE(google-build-namespaces)
+}  // namespace HWY_NAMESPACE
+}  // namespace laneql
+HWY_AFTER_NAMESPACE();
+
+#endif  // per-target include guard
