@@ -2,6 +2,7 @@
 // ids are dense and numbered in first-insertion order, so the reference predicts every id
 // exactly, not only the partition of the rows.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -224,6 +225,118 @@ TEST_P(GroupHashTableFixedTest, AllocationFailureIsAnErrorNotACrash) {
   EXPECT_EQ(0u, ids[0]);
   EXPECT_EQ(1u, ids[1]);
   EXPECT_EQ(0u, ids[2]);
+}
+
+// ---------------------------------------------------------------- wide keys
+
+// n rows of `width` words from a pool of `distinct` rows, row-major, with the hash of every row
+// combined over its words as the engine would (one HashCombineKeys per key column).
+struct WideRows {
+  std::vector<uint64_t> keys;
+  std::vector<uint64_t> hashes;
+};
+WideRows MakeWideRows(size_t n, size_t width, size_t distinct, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint64_t> pool(std::max<size_t>(distinct, 1) * width);
+  // Small word values, so that rows often share some of their words.
+  for (uint64_t& w : pool) w = rng() % 5;
+  for (size_t p = 0; p < pool.size() / width; ++p) pool[p * width] = rng();
+  WideRows rows;
+  rows.keys.resize(n * width);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t p = rng() % (pool.size() / width);
+    for (size_t w = 0; w < width; ++w) rows.keys[i * width + w] = pool[p * width + w];
+  }
+  rows.hashes.assign(n, 0);
+  std::vector<uint64_t> column(n);
+  for (size_t w = 0; w < width; ++w) {
+    for (size_t i = 0; i < n; ++i) column[i] = rows.keys[i * width + w];
+    if (w == 0) {
+      HashKeys(column.data(), n, nullptr, rows.hashes.data());
+    } else {
+      HashCombineKeys(column.data(), n, nullptr, rows.hashes.data());
+    }
+  }
+  return rows;
+}
+
+void CheckWide(const WideRows& rows, size_t width, const uint64_t* hashes,
+               const uint64_t* selection, size_t morsel) {
+  const size_t n = rows.hashes.size();
+  WideKeyHashTable table(width);
+  std::map<std::vector<uint64_t>, uint32_t> reference;
+  std::vector<std::vector<uint64_t>> reference_keys;
+  std::vector<uint32_t> ids(n + 1, 12345);
+  std::string error;
+  for (size_t begin = 0; begin < n; begin += morsel) {
+    const size_t count = std::min(morsel, n - begin);
+    std::vector<uint64_t> sub(BitmaskWords(count) + 1, 0);
+    for (size_t i = 0; selection != nullptr && i < count; ++i) {
+      if (BitmaskGet(selection, begin + i)) BitmaskSet(sub.data(), i);
+    }
+    ASSERT_TRUE(table.FindOrInsert(rows.keys.data() + begin * width, hashes + begin, count,
+                                   selection != nullptr ? sub.data() : nullptr,
+                                   ids.data() + begin, &error))
+        << error;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t want = kNoGroup;
+    if (selection == nullptr || BitmaskGet(selection, i)) {
+      std::vector<uint64_t> key(rows.keys.begin() + i * width,
+                                rows.keys.begin() + (i + 1) * width);
+      auto [it, inserted] = reference.emplace(key, static_cast<uint32_t>(reference_keys.size()));
+      if (inserted) reference_keys.push_back(key);
+      want = it->second;
+    }
+    ASSERT_EQ(want, ids[i]) << "row " << i << " of " << n;
+  }
+  ASSERT_EQ(12345u, ids[n]);
+  ASSERT_EQ(reference_keys.size(), table.size());
+  for (size_t g = 0; g < table.size(); ++g) {
+    for (size_t w = 0; w < width; ++w) ASSERT_EQ(reference_keys[g][w], table.key(g)[w]);
+  }
+}
+
+LANEQL_PER_TARGET_SUITE(GroupHashTableWideTest);
+
+TEST_P(GroupHashTableWideTest, MatchesReference) {
+  for (size_t width : {1, 2, 3}) {
+    for (size_t n : kSizes) {
+      for (size_t distinct : {size_t{3}, n / 2 + 1, n * 4 + 1}) {
+        SCOPED_TRACE(::testing::Message() << "width=" << width << " n=" << n << " distinct="
+                                          << distinct);
+        const WideRows rows = MakeWideRows(n, width, distinct, n + width * 7 + distinct);
+        CheckWide(rows, width, rows.hashes.data(), nullptr, n + 1);
+        CheckWide(rows, width, rows.hashes.data(), nullptr, 999);
+        const std::vector<uint64_t> mask = RandomMask(n, 30, n + 1);
+        CheckWide(rows, width, rows.hashes.data(), mask.data(), 999);
+      }
+    }
+  }
+}
+
+TEST_P(GroupHashTableWideTest, AdversarialHashes) {
+  const WideRows rows = MakeWideRows(4000, 2, 1500, 77);
+  CheckWide(rows, 2, std::vector<uint64_t>(4000, 5).data(), nullptr, 1000);
+}
+
+TEST_P(GroupHashTableWideTest, MergeEqualsOneTableOverTheConcatenation) {
+  const size_t n = 30000, width = 2, half = 12345;
+  const WideRows rows = MakeWideRows(n, width, 9000, 3);
+  std::string error;
+  WideKeyHashTable whole(width), first(width), second(width), other_width(3);
+  std::vector<uint32_t> whole_ids(n), first_ids(n), second_ids(n), mapping;
+  ASSERT_TRUE(whole.FindOrInsert(rows.keys.data(), rows.hashes.data(), n, nullptr,
+                                 whole_ids.data(), &error));
+  ASSERT_TRUE(first.FindOrInsert(rows.keys.data(), rows.hashes.data(), half, nullptr,
+                                 first_ids.data(), &error));
+  ASSERT_TRUE(second.FindOrInsert(rows.keys.data() + half * width, rows.hashes.data() + half,
+                                  n - half, nullptr, second_ids.data(), &error));
+  EXPECT_FALSE(first.Merge(other_width, &mapping, &error));
+  ASSERT_TRUE(first.Merge(second, &mapping, &error)) << error;
+  ASSERT_EQ(whole.size(), first.size());
+  for (size_t i = 0; i < half; ++i) ASSERT_EQ(whole_ids[i], first_ids[i]);
+  for (size_t i = half; i < n; ++i) ASSERT_EQ(whole_ids[i], mapping[second_ids[i - half]]);
 }
 
 // ---------------------------------------------------------------- string keys

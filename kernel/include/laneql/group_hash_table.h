@@ -92,6 +92,32 @@ class FixedKeyHashTable : public group_hash_table_internal::SlotStorage {
   AlignedBuffer keys_;  // uint64 per group
 };
 
+// Keys of `words_per_key` uint64 words (several key columns packed per row, e.g. two 64-bit
+// columns or a 128-bit value): row i is keys[i * words_per_key, (i + 1) * words_per_key).
+// The slots hold full hashes, so a key's words are read only when its whole hash matches.
+class WideKeyHashTable : public group_hash_table_internal::SlotStorage {
+ public:
+  explicit WideKeyHashTable(size_t words_per_key = 2);  // 0 is taken as 1
+  WideKeyHashTable(WideKeyHashTable&&) noexcept = default;
+  WideKeyHashTable& operator=(WideKeyHashTable&&) noexcept = default;
+
+  // As FixedKeyHashTable's; `other` must have the same words_per_key.
+  bool FindOrInsert(const uint64_t* keys, const uint64_t* hashes, size_t n,
+                    const uint64_t* selection, uint32_t* group_ids, std::string* error);
+  bool Merge(const WideKeyHashTable& other, std::vector<uint32_t>* mapping, std::string* error);
+
+  size_t words_per_key() const { return words_per_key_; }
+  // The words of group g's key: keys() + g * words_per_key().
+  const uint64_t* keys() const { return keys_.As<uint64_t>(); }
+  const uint64_t* key(size_t g) const { return keys() + g * words_per_key_; }
+  const uint64_t* hashes() const { return hashes_.As<uint64_t>(); }
+
+ private:
+  bool GrowTo(size_t capacity, std::string* error);
+  size_t words_per_key_;
+  AlignedBuffer keys_;  // words_per_key_ uint64 per group
+};
+
 // Keys that are Arrow utf8 rows: row i is bytes[offsets[i], offsets[i + 1]), NULL where the
 // validity bit is 0. Strings compare byte-wise; NULL is one group of its own, distinct from ''.
 class StringKeyHashTable : public group_hash_table_internal::SlotStorage {

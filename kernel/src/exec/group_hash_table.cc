@@ -19,6 +19,12 @@ size_t FixedFindOrInsertTarget(group_hash_table_internal::TableView* t, const ui
   return group_hash_table_internal::FixedFindOrInsertImpl(t, keys, hashes, begin, n, selection,
                                                           group_ids);
 }
+size_t WideFindOrInsertTarget(group_hash_table_internal::TableView* t, const uint64_t* keys,
+                              const uint64_t* hashes, size_t begin, size_t n,
+                              const uint64_t* selection, uint32_t* group_ids) {
+  return group_hash_table_internal::WideFindOrInsertImpl(t, keys, hashes, begin, n, selection,
+                                                         group_ids);
+}
 size_t StringFindOrInsertTarget(group_hash_table_internal::TableView* t, const int32_t* offsets,
                                 const uint8_t* bytes, const uint64_t* validity,
                                 const uint64_t* hashes, size_t begin, size_t n,
@@ -46,6 +52,7 @@ HWY_AFTER_NAMESPACE();
 namespace laneql {
 
 HWY_EXPORT(FixedFindOrInsertTarget);
+HWY_EXPORT(WideFindOrInsertTarget);
 HWY_EXPORT(StringFindOrInsertTarget);
 HWY_EXPORT(InsertDistinctTarget);
 
@@ -185,6 +192,60 @@ bool FixedKeyHashTable::Merge(const FixedKeyHashTable& other, std::vector<uint32
                               std::string* error) {
   if (&other == this) {
     SetError(error, "group hash table: cannot merge a table into itself");
+    return false;
+  }
+  if (!group_hash_table_internal::ResizeVector(mapping, other.size(), error)) return false;
+  return FindOrInsert(other.keys(), other.hashes(), other.size(), nullptr, mapping->data(),
+                      error);
+}
+
+// ---------------------------------------------------------------- wide keys
+
+WideKeyHashTable::WideKeyHashTable(size_t words_per_key)
+    : words_per_key_(std::max<size_t>(words_per_key, 1)) {}
+
+bool WideKeyHashTable::GrowTo(size_t capacity, std::string* error) {
+  if (!group_hash_table_internal::CheckGrowth(size_, capacity, error)) return false;
+  const size_t limit = group_hash_table_internal::GrowthLimit(capacity);
+  if (limit > AlignedBuffer::kMaxSize / sizeof(uint64_t) / words_per_key_) {
+    SetError(error, "group hash table: cannot allocate keys of " +
+                        std::to_string(words_per_key_) + " words for " + std::to_string(limit) +
+                        " groups");
+    return false;
+  }
+  return group_hash_table_internal::ResizeWords(&keys_, limit * words_per_key_, error) &&
+         group_hash_table_internal::ResizeWords(&hashes_, limit, error) &&
+         Rehash(capacity, hashes_.As<uint64_t>(), kNoGroup, error);
+}
+
+bool WideKeyHashTable::FindOrInsert(const uint64_t* keys, const uint64_t* hashes, size_t n,
+                                    const uint64_t* selection, uint32_t* group_ids,
+                                    std::string* error) {
+  if (n == 0) return true;
+  if (capacity_ == 0 && !GrowTo(group_hash_table_internal::kMinCapacity, error)) return false;
+  for (size_t row = 0;;) {
+    TableView view{};
+    view.ctrl = ctrl_.data();
+    view.slots = slots_.As<group_hash_table_internal::SlotEntry>();
+    view.mask = capacity_ - 1;
+    view.hashes = hashes_.As<uint64_t>();
+    view.size = size_;
+    view.growth_limit = growth_limit_;
+    view.keys = keys_.As<uint64_t>();
+    view.words_per_key = words_per_key_;
+    row = HWY_DYNAMIC_DISPATCH(WideFindOrInsertTarget)(&view, keys, hashes, row, n, selection,
+                                                       group_ids);
+    size_ = view.size;
+    if (row == n) return true;
+    if (!GrowTo(capacity_ * 2, error)) return false;
+  }
+}
+
+bool WideKeyHashTable::Merge(const WideKeyHashTable& other, std::vector<uint32_t>* mapping,
+                             std::string* error) {
+  if (&other == this || other.words_per_key_ != words_per_key_) {
+    SetError(error, "group hash table: can only merge another table with keys of " +
+                        std::to_string(words_per_key_) + " words");
     return false;
   }
   if (!group_hash_table_internal::ResizeVector(mapping, other.size(), error)) return false;

@@ -1,6 +1,6 @@
 // Probe loops of the group hash tables, compiled once per SIMD target (Highway's per-target
 // include pattern). Only the control-byte matching is vector code; it is small, so each target
-// gets three loops (fixed keys, string keys, re-insertion on growth) and nothing else.
+// gets four loops (fixed, wide and string keys, re-insertion on growth) and nothing else.
 
 // Per-target include guard: re-included once for every target by foreach_target.h.
 #if defined(LANEQL_SIMD_GROUP_HASH_TABLE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -112,6 +112,55 @@ HWY_INLINE size_t FixedFindOrInsertImpl(TableView* t, const uint64_t* keys, cons
         break;
       }
       pos = (pos + step) & t->mask;  // triangular steps: every window of the table, in turn
+    }
+  }
+  return n;
+}
+
+// Wide keys: t->words_per_key words per row. The slot holds the full hash, compared before the
+// key words (in the group's row of t->keys).
+HWY_INLINE size_t WideFindOrInsertImpl(TableView* t, const uint64_t* keys, const uint64_t* hashes,
+                                       size_t begin, size_t n, const uint64_t* selection,
+                                       uint32_t* group_ids) {
+  const size_t width = t->words_per_key;
+  for (size_t i = begin; i < n; ++i) {
+    if (i + kPrefetchRows < n) PrefetchStart(t, hashes[i + kPrefetchRows]);
+    if (selection != nullptr && !BitmaskGet(selection, i)) {
+      group_ids[i] = kNoGroup;
+      continue;
+    }
+    const uint64_t hash = hashes[i];
+    const uint64_t* key = keys + i * width;
+    const uint8_t tag = static_cast<uint8_t>(hash >> kTagShift);
+    size_t pos = static_cast<size_t>(hash) & t->mask;
+    for (size_t step = kWindow;; step += kWindow) {
+      WindowBits bits = MatchWindow(t->ctrl + pos, tag);
+      uint32_t found = kNoGroup;
+      for (; bits.match != 0; bits.match &= bits.match - 1) {
+        const SlotEntry& slot = t->slots[(pos + LowestBit(bits.match)) & t->mask];
+        if (slot.word != hash) continue;
+        const uint64_t* stored = t->keys + slot.group * width;
+        size_t w = 0;
+        while (w < width && stored[w] == key[w]) ++w;
+        if (w == width) {
+          found = slot.group;
+          break;
+        }
+      }
+      if (found != kNoGroup) {
+        group_ids[i] = found;
+        break;
+      }
+      if (bits.empty != 0) {
+        if (t->size == t->growth_limit) return i;
+        const uint32_t group = static_cast<uint32_t>(t->size++);
+        ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, hash, group);
+        for (size_t w = 0; w < width; ++w) t->keys[group * width + w] = key[w];
+        t->hashes[group] = hash;
+        group_ids[i] = group;
+        break;
+      }
+      pos = (pos + step) & t->mask;
     }
   }
   return n;

@@ -35,7 +35,8 @@ struct TableView {
   uint64_t* hashes;  // per group
   size_t size;       // groups so far (updated by the loops)
   size_t growth_limit;
-  uint64_t* keys;  // fixed keys: per group
+  uint64_t* keys;  // fixed keys: per group; wide keys: words_per_key per group
+  size_t words_per_key;
   // String keys: group g is arena[offsets[g], offsets[g + 1]).
   uint64_t* offsets;
   uint8_t* arena;
