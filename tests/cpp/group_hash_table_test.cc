@@ -165,10 +165,15 @@ TEST_P(GroupHashTableFixedTest, AdversarialHashes) {
   }
   CheckFixed(keys, same_tag, nullptr, 1000);
   CheckFixed(keys, same_start, nullptr, 1000);
-  // Tags equal to the empty marker's low bits and the all-ones tag.
-  std::vector<uint64_t> top_tags(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) top_tags[i] = Hashes({keys[i]})[0] | (~uint64_t{0} << 57);
+  // Every tag the largest (127, next to the empty marker 0x80), then every tag 0.
+  const std::vector<uint64_t> real = Hashes(keys);
+  std::vector<uint64_t> top_tags(keys.size()), zero_tags(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    top_tags[i] = real[i] | (~uint64_t{0} << 57);
+    zero_tags[i] = real[i] & ((uint64_t{1} << 57) - 1);
+  }
   CheckFixed(keys, top_tags, nullptr, 1000);
+  CheckFixed(keys, zero_tags, nullptr, 1000);
 }
 
 TEST_P(GroupHashTableFixedTest, SelectionMasks) {

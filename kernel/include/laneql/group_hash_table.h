@@ -4,13 +4,14 @@
 //
 // Layout (Swiss-table style open addressing, no deletions): a power-of-two number of slots, one
 // control byte per slot (0x80 = empty, else the 7-bit tag hash >> 57) and one 16-byte slot entry
-// (the key word, or for strings the full hash, plus the group id). A probe starts at slot
-// hash & (capacity - 1) and compares 16 control bytes at a time with SIMD (dispatched to the best
-// target the CPU supports, laneql/targets.h); the next 16-slot window is chosen by triangular
-// steps, which visit every window of a power-of-two table. The load stays at most 7/8; growth
-// doubles the capacity and re-inserts every group from its stored hash (keys are not re-hashed,
-// so hashes combined over several columns keep working). Keys live in dense arrays indexed by
-// group id: one uint64 per group, or for strings one growing byte arena plus offsets.
+// (the key word, or for string and wide keys the full hash; the group id; the hash's low bits).
+// A probe starts at slot hash & (capacity - 1) and compares 16 control bytes at a time with SIMD
+// (dispatched to the best target the CPU supports, laneql/targets.h); the next 16-slot window is
+// chosen by triangular steps, which visit every window of a power-of-two table. The load stays
+// at most 7/8; growth doubles the capacity and moves every slot by its stored hash bits (keys
+// are not re-hashed, so hashes combined over several columns keep working). Keys live in dense
+// arrays indexed by group id: one uint64 per group, several for wide keys, or for strings one
+// growing byte arena plus offsets.
 //
 // Hashes are the caller's (normally laneql::HashKeys / HashStrings, laneql/hash.h); the table
 // uses the low bits for the start slot and the top 7 bits for the tag, so any hash with good
@@ -48,11 +49,10 @@ class SlotStorage {
  protected:
   // The capacity (a power of two >= 16) whose growth limit holds `groups` groups.
   static size_t CapacityFor(size_t groups);
-  // Replaces the slots with `capacity` empty ones (a power of two >= 16, >= the current one)
-  // and re-inserts groups [0, size_) from hashes_ and `words` (the slot word of each group),
-  // skipping `skip_group` (the string table's NULL group, which has no slot). The per-group
-  // arrays must already hold the new growth limit. On failure the table is unchanged.
-  bool Rehash(size_t capacity, const uint64_t* words, uint32_t skip_group, std::string* error);
+  // Replaces the slots with `capacity` ones (a power of two >= 16, >= the current one) and
+  // moves every used slot there. The per-group arrays must already hold the new growth limit.
+  // On failure the table is unchanged.
+  bool Rehash(size_t capacity, std::string* error);
 
   AlignedBuffer ctrl_;    // capacity_ + 16 bytes: the first 16 are mirrored at the end
   AlignedBuffer slots_;   // capacity_ SlotEntry (kernel/src/simd/group_hash_table_layout.h)

@@ -32,9 +32,9 @@ size_t StringFindOrInsertTarget(group_hash_table_internal::TableView* t, const i
   return group_hash_table_internal::StringFindOrInsertImpl(t, offsets, bytes, validity, hashes,
                                                            begin, n, selection, group_ids);
 }
-void InsertDistinctTarget(group_hash_table_internal::TableView* t, const uint64_t* words,
-                          uint32_t skip_group) {
-  group_hash_table_internal::InsertDistinctImpl(t, words, skip_group);
+void MoveSlotsTarget(group_hash_table_internal::TableView* t, const uint8_t* old_ctrl,
+                     const group_hash_table_internal::SlotEntry* old_slots, size_t old_capacity) {
+  group_hash_table_internal::MoveSlotsImpl(t, old_ctrl, old_slots, old_capacity);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -54,7 +54,7 @@ namespace laneql {
 HWY_EXPORT(FixedFindOrInsertTarget);
 HWY_EXPORT(WideFindOrInsertTarget);
 HWY_EXPORT(StringFindOrInsertTarget);
-HWY_EXPORT(InsertDistinctTarget);
+HWY_EXPORT(MoveSlotsTarget);
 
 namespace group_hash_table_internal {
 namespace {
@@ -113,8 +113,7 @@ size_t SlotStorage::CapacityFor(size_t groups) {
   return capacity;
 }
 
-bool SlotStorage::Rehash(size_t capacity, const uint64_t* words, uint32_t skip_group,
-                         std::string* error) {
+bool SlotStorage::Rehash(size_t capacity, std::string* error) {
   if (capacity > AlignedBuffer::kMaxSize / sizeof(SlotEntry)) {
     SetError(error, "group hash table: cannot allocate " + std::to_string(capacity) + " slots");
     return false;
@@ -126,17 +125,17 @@ bool SlotStorage::Rehash(size_t capacity, const uint64_t* words, uint32_t skip_g
     return false;
   }
   std::memset(ctrl.data(), kEmpty, capacity + kWindow);
+  TableView view{};
+  view.ctrl = ctrl.data();
+  view.slots = slots.As<SlotEntry>();
+  view.mask = capacity - 1;
+  view.hashes = hashes_.As<uint64_t>();
+  view.size = size_;
+  HWY_DYNAMIC_DISPATCH(MoveSlotsTarget)(&view, ctrl_.data(), slots_.As<SlotEntry>(), capacity_);
   ctrl_ = std::move(ctrl);
   slots_ = std::move(slots);
   capacity_ = capacity;
   growth_limit_ = GrowthLimit(capacity);
-  TableView view{};
-  view.ctrl = ctrl_.data();
-  view.slots = slots_.As<SlotEntry>();
-  view.mask = capacity - 1;
-  view.hashes = hashes_.As<uint64_t>();
-  view.size = size_;
-  HWY_DYNAMIC_DISPATCH(InsertDistinctTarget)(&view, words, skip_group);
   return true;
 }
 
@@ -152,7 +151,7 @@ bool FixedKeyHashTable::GrowTo(size_t capacity, std::string* error) {
   const size_t limit = group_hash_table_internal::GrowthLimit(capacity);
   return group_hash_table_internal::ResizeWords(&keys_, limit, error) &&
          group_hash_table_internal::ResizeWords(&hashes_, limit, error) &&
-         Rehash(capacity, keys_.As<uint64_t>(), kNoGroup, error);
+         Rehash(capacity, error);
 }
 
 bool FixedKeyHashTable::Reserve(size_t groups, std::string* error) {
@@ -215,7 +214,7 @@ bool WideKeyHashTable::GrowTo(size_t capacity, std::string* error) {
   }
   return group_hash_table_internal::ResizeWords(&keys_, limit * words_per_key_, error) &&
          group_hash_table_internal::ResizeWords(&hashes_, limit, error) &&
-         Rehash(capacity, hashes_.As<uint64_t>(), kNoGroup, error);
+         Rehash(capacity, error);
 }
 
 bool WideKeyHashTable::FindOrInsert(const uint64_t* keys, const uint64_t* hashes, size_t n,
@@ -260,7 +259,7 @@ bool StringKeyHashTable::GrowTo(size_t capacity, std::string* error) {
   const size_t limit = group_hash_table_internal::GrowthLimit(capacity);
   return group_hash_table_internal::ResizeWords(&offsets_, limit + 1, error) &&
          group_hash_table_internal::ResizeWords(&hashes_, limit, error) &&
-         Rehash(capacity, hashes_.As<uint64_t>(), null_group_, error);
+         Rehash(capacity, error);
 }
 
 bool StringKeyHashTable::GrowArena(size_t bytes, std::string* error) {

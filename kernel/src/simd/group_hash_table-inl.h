@@ -61,10 +61,11 @@ HWY_INLINE WindowBits MatchWindow(const uint8_t* ctrl, uint8_t tag) {
 HWY_INLINE size_t LowestBit(uint32_t bits) { return hwy::Num0BitsBelowLS1Bit_Nonzero32(bits); }
 
 // Claims slot s for a new group with this tag, mirroring the control byte of the first window.
-HWY_INLINE void ClaimSlot(TableView* t, size_t s, uint8_t tag, uint64_t word, uint32_t group) {
+HWY_INLINE void ClaimSlot(TableView* t, size_t s, uint8_t tag, uint64_t word, uint32_t group,
+                          uint64_t hash) {
   t->ctrl[s] = tag;
   if (s < kWindow) t->ctrl[t->mask + 1 + s] = tag;
-  t->slots[s] = SlotEntry{word, group, 0};
+  t->slots[s] = SlotEntry{word, group, static_cast<uint32_t>(hash)};
 }
 
 HWY_INLINE void PrefetchStart(const TableView* t, uint64_t hash) {
@@ -105,7 +106,7 @@ HWY_INLINE size_t FixedFindOrInsertImpl(TableView* t, const uint64_t* keys, cons
       if (bits.empty != 0) {
         if (t->size == t->growth_limit) return i;
         const uint32_t group = static_cast<uint32_t>(t->size++);
-        ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, key, group);
+        ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, key, group, hash);
         t->keys[group] = key;
         t->hashes[group] = hash;
         group_ids[i] = group;
@@ -154,7 +155,7 @@ HWY_INLINE size_t WideFindOrInsertImpl(TableView* t, const uint64_t* keys, const
       if (bits.empty != 0) {
         if (t->size == t->growth_limit) return i;
         const uint32_t group = static_cast<uint32_t>(t->size++);
-        ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, hash, group);
+        ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, hash, group, hash);
         for (size_t w = 0; w < width; ++w) t->keys[group * width + w] = key[w];
         t->hashes[group] = hash;
         group_ids[i] = group;
@@ -212,7 +213,7 @@ HWY_INLINE size_t StringFindOrInsertImpl(TableView* t, const int32_t* offsets,
       if (bits.empty != 0) {
         if (t->size == t->growth_limit || len > t->arena_capacity - used) return i;
         const uint32_t group = static_cast<uint32_t>(t->size++);
-        ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, hash, group);
+        ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, hash, group, hash);
         if (len != 0) memcpy(t->arena + used, key, len);
         t->offsets[group + 1] = used + len;
         t->hashes[group] = hash;
@@ -225,18 +226,24 @@ HWY_INLINE size_t StringFindOrInsertImpl(TableView* t, const int32_t* offsets,
   return n;
 }
 
-// Growth: puts groups [0, t->size) into the (empty) slots again, by their stored hashes. They
-// are distinct, so only the first empty slot of each probe sequence is looked for.
-HWY_INLINE void InsertDistinctImpl(TableView* t, const uint64_t* words, uint32_t skip_group) {
-  for (size_t g = 0; g < t->size; ++g) {
-    if (g == skip_group) continue;
-    const uint64_t hash = t->hashes[g];
-    const uint8_t tag = static_cast<uint8_t>(hash >> kTagShift);
+// Growth: moves every used slot of the old table into the (empty, bigger) table t. Reading the
+// old slots in order writes the new ones in two nearly sequential streams (a slot at p moves to
+// about p or p + old capacity), not at random as re-inserting in group order would. The keys
+// are distinct, so only the first empty slot of each probe sequence is looked for; and every
+// probe sequence's earlier windows stay full, as lookups require.
+HWY_INLINE void MoveSlotsImpl(TableView* t, const uint8_t* old_ctrl, const SlotEntry* old_slots,
+                              size_t old_capacity) {
+  const bool low_bits_suffice = t->mask <= UINT32_MAX;
+  for (size_t s = 0; s < old_capacity; ++s) {
+    const uint8_t tag = old_ctrl[s];
+    if (tag == kEmpty) continue;
+    const SlotEntry& entry = old_slots[s];
+    const uint64_t hash = low_bits_suffice ? entry.hash_low : t->hashes[entry.group];
     size_t pos = static_cast<size_t>(hash) & t->mask;
     for (size_t step = kWindow;; step += kWindow) {
       const uint32_t empty = MatchWindow(t->ctrl + pos, tag).empty;
       if (empty != 0) {
-        ClaimSlot(t, (pos + LowestBit(empty)) & t->mask, tag, words[g], static_cast<uint32_t>(g));
+        ClaimSlot(t, (pos + LowestBit(empty)) & t->mask, tag, entry.word, entry.group, hash);
         break;
       }
       pos = (pos + step) & t->mask;

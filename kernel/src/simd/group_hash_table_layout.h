@@ -16,12 +16,14 @@ inline constexpr int kTagShift = 57;
 inline constexpr size_t kWindow = 16;
 inline constexpr size_t kMinCapacity = 16;
 
-// One slot: the key word (fixed keys) or the full hash (string keys, compared before the bytes)
-// and the group id. 16 bytes, so a slot never straddles a cache line.
+// One slot: the key word (fixed keys) or the full hash (string and wide keys, compared before the
+// key itself), the group id, and the low 32 bits of the hash, from which growth finds the slot's
+// place in the doubled table while reading the old slots in order (for tables up to 2^32 slots;
+// bigger ones look the hash up by group). 16 bytes, so a slot never straddles a cache line.
 struct SlotEntry {
   uint64_t word;
   uint32_t group;
-  uint32_t unused;
+  uint32_t hash_low;
 };
 static_assert(sizeof(SlotEntry) == 16, "slot entries are 16 bytes");
 
