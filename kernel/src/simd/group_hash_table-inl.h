@@ -48,12 +48,18 @@ HWY_INLINE WindowBits MatchWindow(const uint8_t* ctrl, uint8_t tag) {
   WindowBits bits = {0, 0};
   for (size_t j = 0; j < kWindow; j += lanes) {
     const auto bytes = hn::LoadU(d, ctrl + j);
-    uint8_t match[8] = {0};  // StoreMaskBits writes ceil(lanes / 8) <= 2 bytes
-    uint8_t empty[8] = {0};
-    hn::StoreMaskBits(d, hn::Eq(bytes, hn::Set(d, tag)), match);
-    hn::StoreMaskBits(d, hn::Eq(bytes, hn::Set(d, kEmpty)), empty);
-    bits.match |= (static_cast<uint32_t>(match[0]) | static_cast<uint32_t>(match[1]) << 8) << j;
-    bits.empty |= (static_cast<uint32_t>(empty[0]) | static_cast<uint32_t>(empty[1]) << 8) << j;
+    // StoreMaskBits writes ceil(lanes / 8) <= 2 bytes, lane 0 in bit 0 (little-endian here:
+    // every Highway target is). A 2-byte copy into a 16-bit word compiles to the mask move.
+    uint8_t match_bytes[8] = {0};
+    uint8_t empty_bytes[8] = {0};
+    hn::StoreMaskBits(d, hn::Eq(bytes, hn::Set(d, tag)), match_bytes);
+    hn::StoreMaskBits(d, hn::Eq(bytes, hn::Set(d, kEmpty)), empty_bytes);
+    uint16_t match;
+    uint16_t empty;
+    memcpy(&match, match_bytes, sizeof(match));
+    memcpy(&empty, empty_bytes, sizeof(empty));
+    bits.match |= static_cast<uint32_t>(match) << j;
+    bits.empty |= static_cast<uint32_t>(empty) << j;
   }
   return bits;
 }
