@@ -232,6 +232,21 @@ TEST_P(GroupHashTableFixedTest, AllocationFailureIsAnErrorNotACrash) {
   EXPECT_EQ(0u, ids[2]);
 }
 
+TEST_P(GroupHashTableFixedTest, ReserveAvoidsGrowth) {
+  const std::vector<uint64_t> keys = MakeKeys(20000, 20000 * 8, 2);
+  const std::vector<uint64_t> hashes = Hashes(keys);
+  FixedKeyHashTable table;
+  std::string error;
+  ASSERT_TRUE(table.Reserve(20000, &error)) << error;
+  const size_t capacity = table.capacity();
+  std::vector<uint32_t> ids(keys.size());
+  ASSERT_TRUE(table.FindOrInsert(keys.data(), hashes.data(), keys.size(), nullptr, ids.data(),
+                                 &error));
+  EXPECT_EQ(capacity, table.capacity());
+  EXPECT_TRUE(table.Reserve(10, &error));  // never shrinks
+  EXPECT_EQ(capacity, table.capacity());
+}
+
 // ---------------------------------------------------------------- wide keys
 
 // n rows of `width` words from a pool of `distinct` rows, row-major, with the hash of every row
@@ -338,6 +353,8 @@ TEST_P(GroupHashTableWideTest, MergeEqualsOneTableOverTheConcatenation) {
   ASSERT_TRUE(second.FindOrInsert(rows.keys.data() + half * width, rows.hashes.data() + half,
                                   n - half, nullptr, second_ids.data(), &error));
   EXPECT_FALSE(first.Merge(other_width, &mapping, &error));
+  ASSERT_TRUE(other_width.Reserve(100000, &error));
+  EXPECT_GE(other_width.growth_limit(), 100000u);
   ASSERT_TRUE(first.Merge(second, &mapping, &error)) << error;
   ASSERT_EQ(whole.size(), first.size());
   for (size_t i = 0; i < half; ++i) ASSERT_EQ(whole_ids[i], first_ids[i]);
@@ -459,6 +476,19 @@ TEST_P(GroupHashTableStringTest, NullAndEmptyAreDistinctGroups) {
   EXPECT_FALSE(table.is_null(0));
   EXPECT_EQ("", table.key(0));
   EXPECT_EQ("a", table.key(2));
+}
+
+TEST_P(GroupHashTableStringTest, ReserveAvoidsGrowth) {
+  const StringRows rows = MakeStringRows(MakeStringKeys(3000, 2000, 6));
+  StringKeyHashTable table;
+  std::string error;
+  ASSERT_TRUE(table.Reserve(3000, rows.bytes.size(), &error)) << error;
+  const size_t capacity = table.capacity();
+  std::vector<uint32_t> ids(3000);
+  ASSERT_TRUE(table.FindOrInsert(rows.offsets.data(), rows.bytes.data(), rows.validity.data(),
+                                 rows.hashes.data(), 3000, nullptr, ids.data(), &error));
+  EXPECT_EQ(capacity, table.capacity());
+  EXPECT_FALSE(table.Reserve(SIZE_MAX / 2, 0, &error));
 }
 
 TEST_P(GroupHashTableStringTest, AdversarialHashesAndGrowth) {

@@ -47,8 +47,6 @@ class SlotStorage {
   size_t growth_limit() const { return growth_limit_; }
 
  protected:
-  // The capacity (a power of two >= 16) whose growth limit holds `groups` groups.
-  static size_t CapacityFor(size_t groups);
   // Replaces the slots with `capacity` ones (a power of two >= 16, >= the current one) and
   // moves every used slot there. The per-group arrays must already hold the new growth limit.
   // On failure the table is unchanged.
@@ -105,6 +103,7 @@ class WideKeyHashTable : public group_hash_table_internal::SlotStorage {
   bool FindOrInsert(const uint64_t* keys, const uint64_t* hashes, size_t n,
                     const uint64_t* selection, uint32_t* group_ids, std::string* error);
   bool Merge(const WideKeyHashTable& other, std::vector<uint32_t>* mapping, std::string* error);
+  bool Reserve(size_t groups, std::string* error);
 
   size_t words_per_key() const { return words_per_key_; }
   // The words of group g's key: keys() + g * words_per_key().
@@ -132,6 +131,8 @@ class StringKeyHashTable : public group_hash_table_internal::SlotStorage {
                     const uint64_t* hashes, size_t n, const uint64_t* selection,
                     uint32_t* group_ids, std::string* error);
   bool Merge(const StringKeyHashTable& other, std::vector<uint32_t>* mapping, std::string* error);
+  // Pre-sizes for `groups` groups whose keys take `key_bytes` bytes in all.
+  bool Reserve(size_t groups, size_t key_bytes, std::string* error);
 
   // The key of group g < size() ("" for the NULL group, see is_null).
   std::string_view key(size_t g) const {

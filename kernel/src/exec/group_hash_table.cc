@@ -105,13 +105,21 @@ bool CheckGrowth(size_t size, size_t capacity, std::string* error) {
   return true;
 }
 
-}  // namespace
-
-size_t SlotStorage::CapacityFor(size_t groups) {
-  size_t capacity = kMinCapacity;
-  while (GrowthLimit(capacity) < groups && capacity < (SIZE_MAX >> 1)) capacity *= 2;
-  return capacity;
+// The capacity Reserve(groups) needs: at least the current one.
+bool ReserveCapacity(size_t groups, size_t current_capacity, size_t* capacity,
+                     std::string* error) {
+  if (groups > kMaxGroups) {
+    SetError(error, "group hash table: cannot reserve " + std::to_string(groups) +
+                        " groups (at most " + std::to_string(kMaxGroups) + ")");
+    return false;
+  }
+  size_t wanted = kMinCapacity;
+  while (GrowthLimit(wanted) < groups && wanted <= (SIZE_MAX >> 1)) wanted *= 2;
+  *capacity = std::max(wanted, current_capacity);
+  return true;
 }
+
+}  // namespace
 
 bool SlotStorage::Rehash(size_t capacity, std::string* error) {
   if (capacity > AlignedBuffer::kMaxSize / sizeof(SlotEntry)) {
@@ -155,13 +163,10 @@ bool FixedKeyHashTable::GrowTo(size_t capacity, std::string* error) {
 }
 
 bool FixedKeyHashTable::Reserve(size_t groups, std::string* error) {
-  if (groups > group_hash_table_internal::kMaxGroups) {
-    SetError(error, "group hash table: cannot reserve " + std::to_string(groups) +
-                        " groups (at most " +
-                        std::to_string(group_hash_table_internal::kMaxGroups) + ")");
+  size_t capacity;
+  if (!group_hash_table_internal::ReserveCapacity(groups, capacity_, &capacity, error)) {
     return false;
   }
-  const size_t capacity = CapacityFor(groups);
   return capacity <= capacity_ || GrowTo(capacity, error);
 }
 
@@ -240,6 +245,14 @@ bool WideKeyHashTable::FindOrInsert(const uint64_t* keys, const uint64_t* hashes
   }
 }
 
+bool WideKeyHashTable::Reserve(size_t groups, std::string* error) {
+  size_t capacity;
+  if (!group_hash_table_internal::ReserveCapacity(groups, capacity_, &capacity, error)) {
+    return false;
+  }
+  return capacity <= capacity_ || GrowTo(capacity, error);
+}
+
 bool WideKeyHashTable::Merge(const WideKeyHashTable& other, std::vector<uint32_t>* mapping,
                              std::string* error) {
   if (&other == this || other.words_per_key_ != words_per_key_) {
@@ -299,6 +312,15 @@ bool StringKeyHashTable::FindOrInsert(const int32_t* offsets, const uint8_t* byt
       if (!GrowArena(arena_bytes() + len, error)) return false;
     }
   }
+}
+
+bool StringKeyHashTable::Reserve(size_t groups, size_t key_bytes, std::string* error) {
+  size_t capacity;
+  if (!group_hash_table_internal::ReserveCapacity(groups, capacity_, &capacity, error)) {
+    return false;
+  }
+  if (capacity > capacity_ && !GrowTo(capacity, error)) return false;
+  return key_bytes <= arena_.size() || arena_.Resize(key_bytes, error);
 }
 
 bool StringKeyHashTable::Merge(const StringKeyHashTable& other, std::vector<uint32_t>* mapping,
