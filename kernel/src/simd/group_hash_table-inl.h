@@ -1,6 +1,6 @@
 // Probe loops of the group hash tables, compiled once per SIMD target (Highway's per-target
 // include pattern). Only the control-byte matching is vector code; it is small, so each target
-// gets four loops (fixed, wide and string keys, re-insertion on growth) and nothing else.
+// gets four loops (fixed, wide and string keys, moving the slots on growth) and nothing else.
 
 // Per-target include guard: re-included once for every target by foreach_target.h.
 #if defined(LANEQL_SIMD_GROUP_HASH_TABLE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -48,16 +48,21 @@ HWY_INLINE WindowBits MatchWindow(const uint8_t* ctrl, uint8_t tag) {
   WindowBits bits = {0, 0};
   for (size_t j = 0; j < kWindow; j += lanes) {
     const auto bytes = hn::LoadU(d, ctrl + j);
-    // StoreMaskBits writes ceil(lanes / 8) <= 2 bytes, lane 0 in bit 0 (little-endian here:
-    // every Highway target is). A 2-byte copy into a 16-bit word compiles to the mask move.
+    // StoreMaskBits writes ceil(lanes / 8) <= 2 bytes, lane 0 in bit 0 of byte 0. On
+    // little-endian machines a 2-byte copy into a 16-bit word compiles to the bare mask move.
     uint8_t match_bytes[8] = {0};
     uint8_t empty_bytes[8] = {0};
     hn::StoreMaskBits(d, hn::Eq(bytes, hn::Set(d, tag)), match_bytes);
     hn::StoreMaskBits(d, hn::Eq(bytes, hn::Set(d, kEmpty)), empty_bytes);
+#if HWY_IS_LITTLE_ENDIAN
     uint16_t match;
     uint16_t empty;
     memcpy(&match, match_bytes, sizeof(match));
     memcpy(&empty, empty_bytes, sizeof(empty));
+#else
+    const uint32_t match = match_bytes[0] | static_cast<uint32_t>(match_bytes[1]) << 8;
+    const uint32_t empty = empty_bytes[0] | static_cast<uint32_t>(empty_bytes[1]) << 8;
+#endif
     bits.match |= static_cast<uint32_t>(match) << j;
     bits.empty |= static_cast<uint32_t>(empty) << j;
   }
