@@ -491,6 +491,27 @@ TEST_P(GroupHashTableStringTest, ReserveAvoidsGrowth) {
   EXPECT_FALSE(table.Reserve(SIZE_MAX / 2, 0, &error));
 }
 
+TEST_P(GroupHashTableStringTest, MovedFromTableIsEmptyAndUsable) {
+  const StringRows rows = MakeStringRows({std::nullopt, std::string("x"), std::string()});
+  StringKeyHashTable table;
+  std::vector<uint32_t> ids(3);
+  std::string error;
+  ASSERT_TRUE(table.FindOrInsert(rows.offsets.data(), rows.bytes.data(), rows.validity.data(),
+                                 rows.hashes.data(), 3, nullptr, ids.data(), &error));
+  StringKeyHashTable moved = std::move(table);
+  EXPECT_EQ(3u, moved.size());
+  EXPECT_EQ(0u, moved.null_group());
+  EXPECT_EQ("x", moved.key(1));
+  EXPECT_EQ(0u, table.size());  // NOLINT(bugprone-use-after-move): the documented state
+  EXPECT_EQ(kNoGroup, table.null_group());
+  ASSERT_TRUE(table.FindOrInsert(rows.offsets.data() + 1, rows.bytes.data(), nullptr,
+                                 rows.hashes.data() + 1, 2, nullptr, ids.data(), &error));
+  EXPECT_EQ(0u, ids[0]);
+  EXPECT_EQ(1u, ids[1]);
+  EXPECT_EQ(2u, table.size());
+  EXPECT_EQ("x", table.key(0));
+}
+
 TEST_P(GroupHashTableStringTest, AdversarialHashesAndGrowth) {
   const StringRows rows = MakeStringRows(MakeStringKeys(5000, 1500, 4));
   CheckStrings(rows, std::vector<uint64_t>(5000, 42).data(), nullptr, 1000);

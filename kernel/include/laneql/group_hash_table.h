@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "laneql/aligned_buffer.h"
@@ -41,6 +42,21 @@ namespace group_hash_table_internal {
 // The storage both tables share: control bytes, slot entries, and the hash of every group.
 class SlotStorage {
  public:
+  // A moved-from table is empty (and usable).
+  SlotStorage() = default;
+  SlotStorage(SlotStorage&& other) noexcept { *this = std::move(other); }
+  SlotStorage& operator=(SlotStorage&& other) noexcept {
+    if (this != &other) {
+      ctrl_ = std::move(other.ctrl_);
+      slots_ = std::move(other.slots_);
+      hashes_ = std::move(other.hashes_);
+      capacity_ = std::exchange(other.capacity_, 0);
+      size_ = std::exchange(other.size_, 0);
+      growth_limit_ = std::exchange(other.growth_limit_, 0);
+    }
+    return *this;
+  }
+
   size_t capacity() const { return capacity_; }
   size_t size() const { return size_; }
   // The most groups the current capacity takes before it must grow (7/8 of it).
@@ -122,8 +138,16 @@ class WideKeyHashTable : public group_hash_table_internal::SlotStorage {
 class StringKeyHashTable : public group_hash_table_internal::SlotStorage {
  public:
   StringKeyHashTable() = default;
-  StringKeyHashTable(StringKeyHashTable&&) noexcept = default;
-  StringKeyHashTable& operator=(StringKeyHashTable&&) noexcept = default;
+  StringKeyHashTable(StringKeyHashTable&& other) noexcept { *this = std::move(other); }
+  StringKeyHashTable& operator=(StringKeyHashTable&& other) noexcept {
+    if (this != &other) {
+      SlotStorage::operator=(std::move(other));
+      offsets_ = std::move(other.offsets_);
+      arena_ = std::move(other.arena_);
+      null_group_ = std::exchange(other.null_group_, kNoGroup);
+    }
+    return *this;
+  }
 
   // As FixedKeyHashTable::FindOrInsert; `validity` is an n-row bitmask or nullptr (no NULLs).
   // The hash of a NULL row is stored (for Merge) but not used to find the NULL group.
