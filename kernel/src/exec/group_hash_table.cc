@@ -1,0 +1,366 @@
+// Group hash tables: allocation, growth and merging here; the probe loops are compiled once per
+// SIMD target (foreach_target.h re-includes this file) and HWY_DYNAMIC_DISPATCH picks the best
+// one the CPU supports (or the one ForceTarget chose).
+#include "laneql/group_hash_table.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/exec/group_hash_table.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "src/simd/group_hash_table-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace laneql {
+namespace HWY_NAMESPACE {
+
+size_t FixedFindOrInsertTarget(group_hash_table_internal::TableView* t, const uint64_t* keys,
+                               const uint64_t* hashes, size_t begin, size_t n,
+                               const uint64_t* selection, uint32_t* group_ids) {
+  return group_hash_table_internal::FixedFindOrInsertImpl(t, keys, hashes, begin, n, selection,
+                                                          group_ids);
+}
+size_t WideFindOrInsertTarget(group_hash_table_internal::TableView* t, const uint64_t* keys,
+                              const uint64_t* hashes, size_t begin, size_t n,
+                              const uint64_t* selection, uint32_t* group_ids) {
+  return group_hash_table_internal::WideFindOrInsertImpl(t, keys, hashes, begin, n, selection,
+                                                         group_ids);
+}
+size_t StringFindOrInsertTarget(group_hash_table_internal::TableView* t, const int32_t* offsets,
+                                const uint8_t* bytes, const uint64_t* validity,
+                                const uint64_t* hashes, size_t begin, size_t n,
+                                const uint64_t* selection, uint32_t* group_ids) {
+  return group_hash_table_internal::StringFindOrInsertImpl(t, offsets, bytes, validity, hashes,
+                                                           begin, n, selection, group_ids);
+}
+void MoveSlotsTarget(group_hash_table_internal::TableView* t, const uint8_t* old_ctrl,
+                     const group_hash_table_internal::SlotEntry* old_slots, size_t old_capacity) {
+  group_hash_table_internal::MoveSlotsImpl(t, old_ctrl, old_slots, old_capacity);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace laneql
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <utility>
+
+#include "laneql/bitmask.h"
+
+namespace laneql {
+
+HWY_EXPORT(FixedFindOrInsertTarget);
+HWY_EXPORT(WideFindOrInsertTarget);
+HWY_EXPORT(StringFindOrInsertTarget);
+HWY_EXPORT(MoveSlotsTarget);
+
+namespace group_hash_table_internal {
+namespace {
+
+// Group ids are uint32 and kNoGroup is not one.
+constexpr size_t kMaxGroups = kNoGroup;
+
+// At most 7/8 of the slots are used: probe sequences stay short, and every probe sequence
+// meets an empty slot.
+size_t GrowthLimit(size_t capacity) { return std::min(capacity - capacity / 8, kMaxGroups); }
+
+void SetError(std::string* error, std::string message) {
+  if (error != nullptr) *error = std::move(message);
+}
+
+// The per-group arrays a growth limit needs (`extra` more uint64 for the string offsets).
+bool ResizeWords(AlignedBuffer* buffer, size_t words, std::string* error) {
+  if (words > AlignedBuffer::kMaxSize / sizeof(uint64_t)) {
+    SetError(error, "group hash table: cannot allocate " + std::to_string(words) +
+                        " 8-byte group entries");
+    return false;
+  }
+  return buffer->Resize(words * sizeof(uint64_t), error);
+}
+
+bool ResizeVector(std::vector<uint32_t>* v, size_t n, std::string* error) {
+  try {
+    v->resize(n);
+  } catch (const std::bad_alloc&) {
+    SetError(error, "group hash table: out of memory for a merge mapping of " +
+                        std::to_string(n) + " groups");
+    return false;
+  }
+  return true;
+}
+
+// Whether a table of `size` groups may grow to `capacity` slots (checked before any of its
+// arrays grows, so that a hopeless growth allocates nothing).
+bool CheckGrowth(size_t size, size_t capacity, std::string* error) {
+  if (size >= kMaxGroups) {
+    SetError(error, "group hash table: more than " + std::to_string(kMaxGroups) + " groups");
+    return false;
+  }
+  if (capacity > AlignedBuffer::kMaxSize / sizeof(SlotEntry)) {
+    SetError(error, "group hash table: cannot allocate " + std::to_string(capacity) + " slots");
+    return false;
+  }
+  return true;
+}
+
+// The capacity Reserve(groups) needs: at least the current one.
+bool ReserveCapacity(size_t groups, size_t current_capacity, size_t* capacity,
+                     std::string* error) {
+  if (groups > kMaxGroups) {
+    SetError(error, "group hash table: cannot reserve " + std::to_string(groups) +
+                        " groups (at most " + std::to_string(kMaxGroups) + ")");
+    return false;
+  }
+  size_t wanted = kMinCapacity;
+  while (GrowthLimit(wanted) < groups && wanted <= (SIZE_MAX >> 1)) wanted *= 2;
+  *capacity = std::max(wanted, current_capacity);
+  return true;
+}
+
+}  // namespace
+
+bool SlotStorage::Rehash(size_t capacity, std::string* error) {
+  if (capacity > AlignedBuffer::kMaxSize / sizeof(SlotEntry)) {
+    SetError(error, "group hash table: cannot allocate " + std::to_string(capacity) + " slots");
+    return false;
+  }
+  AlignedBuffer ctrl;
+  AlignedBuffer slots;
+  if (!ctrl.Resize(capacity + kWindow, error) ||
+      !slots.Resize(capacity * sizeof(SlotEntry), error)) {
+    return false;
+  }
+  std::memset(ctrl.data(), kEmpty, capacity + kWindow);
+  TableView view{};
+  view.ctrl = ctrl.data();
+  view.slots = slots.As<SlotEntry>();
+  view.mask = capacity - 1;
+  view.hashes = hashes_.As<uint64_t>();
+  view.size = size_;
+  HWY_DYNAMIC_DISPATCH(MoveSlotsTarget)(&view, ctrl_.data(), slots_.As<SlotEntry>(), capacity_);
+  ctrl_ = std::move(ctrl);
+  slots_ = std::move(slots);
+  capacity_ = capacity;
+  growth_limit_ = GrowthLimit(capacity);
+  return true;
+}
+
+}  // namespace group_hash_table_internal
+
+using group_hash_table_internal::SetError;
+using group_hash_table_internal::TableView;
+
+// ---------------------------------------------------------------- fixed keys
+
+bool FixedKeyHashTable::GrowTo(size_t capacity, std::string* error) {
+  if (!group_hash_table_internal::CheckGrowth(size_, capacity, error)) return false;
+  const size_t limit = group_hash_table_internal::GrowthLimit(capacity);
+  return group_hash_table_internal::ResizeWords(&keys_, limit, error) &&
+         group_hash_table_internal::ResizeWords(&hashes_, limit, error) &&
+         Rehash(capacity, error);
+}
+
+bool FixedKeyHashTable::Reserve(size_t groups, std::string* error) {
+  size_t capacity;
+  if (!group_hash_table_internal::ReserveCapacity(groups, capacity_, &capacity, error)) {
+    return false;
+  }
+  return capacity <= capacity_ || GrowTo(capacity, error);
+}
+
+bool FixedKeyHashTable::FindOrInsert(const uint64_t* keys, const uint64_t* hashes, size_t n,
+                                     const uint64_t* selection, uint32_t* group_ids,
+                                     std::string* error) {
+  if (n == 0) return true;
+  if (capacity_ == 0 && !GrowTo(group_hash_table_internal::kMinCapacity, error)) return false;
+  for (size_t row = 0;;) {
+    TableView view{};
+    view.ctrl = ctrl_.data();
+    view.slots = slots_.As<group_hash_table_internal::SlotEntry>();
+    view.mask = capacity_ - 1;
+    view.hashes = hashes_.As<uint64_t>();
+    view.size = size_;
+    view.growth_limit = growth_limit_;
+    view.keys = keys_.As<uint64_t>();
+    row = HWY_DYNAMIC_DISPATCH(FixedFindOrInsertTarget)(&view, keys, hashes, row, n, selection,
+                                                        group_ids);
+    size_ = view.size;
+    if (row == n) return true;
+    if (!GrowTo(capacity_ * 2, error)) return false;
+  }
+}
+
+bool FixedKeyHashTable::Merge(const FixedKeyHashTable& other, std::vector<uint32_t>* mapping,
+                              std::string* error) {
+  if (&other == this) {
+    SetError(error, "group hash table: cannot merge a table into itself");
+    return false;
+  }
+  if (!group_hash_table_internal::ResizeVector(mapping, other.size(), error)) return false;
+  return FindOrInsert(other.keys(), other.hashes(), other.size(), nullptr, mapping->data(),
+                      error);
+}
+
+// ---------------------------------------------------------------- wide keys
+
+WideKeyHashTable::WideKeyHashTable(size_t words_per_key)
+    : words_per_key_(std::max<size_t>(words_per_key, 1)) {}
+
+bool WideKeyHashTable::GrowTo(size_t capacity, std::string* error) {
+  if (!group_hash_table_internal::CheckGrowth(size_, capacity, error)) return false;
+  const size_t limit = group_hash_table_internal::GrowthLimit(capacity);
+  if (limit > AlignedBuffer::kMaxSize / sizeof(uint64_t) / words_per_key_) {
+    SetError(error, "group hash table: cannot allocate keys of " +
+                        std::to_string(words_per_key_) + " words for " + std::to_string(limit) +
+                        " groups");
+    return false;
+  }
+  return group_hash_table_internal::ResizeWords(&keys_, limit * words_per_key_, error) &&
+         group_hash_table_internal::ResizeWords(&hashes_, limit, error) &&
+         Rehash(capacity, error);
+}
+
+bool WideKeyHashTable::FindOrInsert(const uint64_t* keys, const uint64_t* hashes, size_t n,
+                                    const uint64_t* selection, uint32_t* group_ids,
+                                    std::string* error) {
+  if (n == 0) return true;
+  if (capacity_ == 0 && !GrowTo(group_hash_table_internal::kMinCapacity, error)) return false;
+  for (size_t row = 0;;) {
+    TableView view{};
+    view.ctrl = ctrl_.data();
+    view.slots = slots_.As<group_hash_table_internal::SlotEntry>();
+    view.mask = capacity_ - 1;
+    view.hashes = hashes_.As<uint64_t>();
+    view.size = size_;
+    view.growth_limit = growth_limit_;
+    view.keys = keys_.As<uint64_t>();
+    view.words_per_key = words_per_key_;
+    row = HWY_DYNAMIC_DISPATCH(WideFindOrInsertTarget)(&view, keys, hashes, row, n, selection,
+                                                       group_ids);
+    size_ = view.size;
+    if (row == n) return true;
+    if (!GrowTo(capacity_ * 2, error)) return false;
+  }
+}
+
+bool WideKeyHashTable::Reserve(size_t groups, std::string* error) {
+  size_t capacity;
+  if (!group_hash_table_internal::ReserveCapacity(groups, capacity_, &capacity, error)) {
+    return false;
+  }
+  return capacity <= capacity_ || GrowTo(capacity, error);
+}
+
+bool WideKeyHashTable::Merge(const WideKeyHashTable& other, std::vector<uint32_t>* mapping,
+                             std::string* error) {
+  if (&other == this || other.words_per_key_ != words_per_key_) {
+    SetError(error, "group hash table: can only merge another table with keys of " +
+                        std::to_string(words_per_key_) + " words");
+    return false;
+  }
+  if (!group_hash_table_internal::ResizeVector(mapping, other.size(), error)) return false;
+  return FindOrInsert(other.keys(), other.hashes(), other.size(), nullptr, mapping->data(),
+                      error);
+}
+
+// ---------------------------------------------------------------- string keys
+
+bool StringKeyHashTable::GrowTo(size_t capacity, std::string* error) {
+  if (!group_hash_table_internal::CheckGrowth(size_, capacity, error)) return false;
+  const size_t limit = group_hash_table_internal::GrowthLimit(capacity);
+  return group_hash_table_internal::ResizeWords(&offsets_, limit + 1, error) &&
+         group_hash_table_internal::ResizeWords(&hashes_, limit, error) &&
+         Rehash(capacity, error);
+}
+
+bool StringKeyHashTable::GrowArena(size_t bytes, std::string* error) {
+  // Doubling keeps appends amortised O(1); the first arena is big enough for many short keys.
+  const size_t doubled = arena_.size() > AlignedBuffer::kMaxSize / 2 ? AlignedBuffer::kMaxSize
+                                                                      : arena_.size() * 2;
+  return arena_.Resize(std::max({bytes, doubled, size_t{4096}}), error);
+}
+
+bool StringKeyHashTable::FindOrInsert(const int32_t* offsets, const uint8_t* bytes,
+                                      const uint64_t* validity, const uint64_t* hashes, size_t n,
+                                      const uint64_t* selection, uint32_t* group_ids,
+                                      std::string* error) {
+  if (n == 0) return true;
+  if (capacity_ == 0 && !GrowTo(group_hash_table_internal::kMinCapacity, error)) return false;
+  for (size_t row = 0;;) {
+    TableView view{};
+    view.ctrl = ctrl_.data();
+    view.slots = slots_.As<group_hash_table_internal::SlotEntry>();
+    view.mask = capacity_ - 1;
+    view.hashes = hashes_.As<uint64_t>();
+    view.size = size_;
+    view.growth_limit = growth_limit_;
+    view.offsets = offsets_.As<uint64_t>();
+    view.arena = arena_.data();
+    view.arena_capacity = arena_.size();
+    view.null_group = null_group_;
+    row = HWY_DYNAMIC_DISPATCH(StringFindOrInsertTarget)(&view, offsets, bytes, validity, hashes,
+                                                         row, n, selection, group_ids);
+    size_ = view.size;
+    null_group_ = view.null_group;
+    if (row == n) return true;
+    if (size_ == growth_limit_) {
+      if (!GrowTo(capacity_ * 2, error)) return false;
+    } else {
+      const size_t len = static_cast<size_t>(offsets[row + 1] - offsets[row]);
+      if (!GrowArena(arena_bytes() + len, error)) return false;
+    }
+  }
+}
+
+bool StringKeyHashTable::Reserve(size_t groups, size_t key_bytes, std::string* error) {
+  size_t capacity;
+  if (!group_hash_table_internal::ReserveCapacity(groups, capacity_, &capacity, error)) {
+    return false;
+  }
+  if (capacity > capacity_ && !GrowTo(capacity, error)) return false;
+  return key_bytes <= arena_.size() || arena_.Resize(key_bytes, error);
+}
+
+bool StringKeyHashTable::Merge(const StringKeyHashTable& other, std::vector<uint32_t>* mapping,
+                               std::string* error) {
+  if (&other == this) {
+    SetError(error, "group hash table: cannot merge a table into itself");
+    return false;
+  }
+  if (!group_hash_table_internal::ResizeVector(mapping, other.size(), error)) return false;
+  // Other's groups go in as Arrow rows, a chunk at a time: its arena offsets are 64-bit, and a
+  // chunk's offsets rebased to its first byte fit int32 (each key came from int32 offsets).
+  constexpr size_t kChunkRows = 4096;
+  int32_t chunk_offsets[kChunkRows + 1];
+  uint64_t chunk_validity[kChunkRows / 64];
+  const uint64_t* other_offsets = other.offsets_.As<uint64_t>();
+  for (size_t begin = 0; begin < other.size();) {
+    const uint64_t base = other_offsets[begin];
+    size_t end = begin;
+    chunk_offsets[0] = 0;
+    while (end < other.size() && end - begin < kChunkRows &&
+           other_offsets[end + 1] - base <= static_cast<uint64_t>(INT32_MAX)) {
+      chunk_offsets[end - begin + 1] = static_cast<int32_t>(other_offsets[end + 1] - base);
+      ++end;
+    }
+    std::fill(std::begin(chunk_validity), std::end(chunk_validity), ~uint64_t{0});
+    const size_t rows = end - begin;
+    if (rows % 64 != 0) chunk_validity[rows / 64] = BitmaskTailMask(rows);
+    for (size_t w = BitmaskWords(rows); w < kChunkRows / 64; ++w) chunk_validity[w] = 0;
+    if (other.null_group_ >= begin && other.null_group_ < end) {
+      const size_t bit = other.null_group_ - begin;
+      chunk_validity[bit / 64] &= ~(uint64_t{1} << (bit % 64));
+    }
+    if (!FindOrInsert(chunk_offsets, other.arena_.data() + base, chunk_validity,
+                      other.hashes() + begin, rows, nullptr, mapping->data() + begin, error)) {
+      return false;
+    }
+    begin = end;
+  }
+  return true;
+}
+
+}  // namespace laneql
+#endif  // HWY_ONCE

@@ -1,0 +1,271 @@
+// Probe loops of the group hash tables, compiled once per SIMD target (Highway's per-target
+// include pattern). Only the control-byte matching is vector code; it is small, so each target
+// gets four loops (fixed, wide and string keys, moving the slots on growth) and nothing else.
+
+// Per-target include guard: re-included once for every target by foreach_target.h.
+#if defined(LANEQL_SIMD_GROUP_HASH_TABLE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef LANEQL_SIMD_GROUP_HASH_TABLE_INL_H_
+#undef LANEQL_SIMD_GROUP_HASH_TABLE_INL_H_
+#else
+#define LANEQL_SIMD_GROUP_HASH_TABLE_INL_H_
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "hwy/cache_control.h"
+#include "hwy/highway.h"
+#include "laneql/bitmask.h"
+#include "laneql/group_hash_table.h"
+#include "src/simd/group_hash_table_layout.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace laneql {
+namespace HWY_NAMESPACE {
+namespace group_hash_table_internal {
+namespace hn = hwy::HWY_NAMESPACE;
+using ::laneql::group_hash_table_internal::kEmpty;
+using ::laneql::group_hash_table_internal::kTagShift;
+using ::laneql::group_hash_table_internal::kWindow;
+using ::laneql::group_hash_table_internal::SlotEntry;
+using ::laneql::group_hash_table_internal::TableView;
+
+// How many rows ahead the loops prefetch the start window: the hashes are known up front, so
+// the cache misses of big tables overlap instead of queueing one per row.
+constexpr size_t kPrefetchRows = 16;
+
+// Bit j of the results: control byte ctrl[j] (j < 16) equals `tag` / is empty. CappedTag gives
+// 16 lanes on every 128-bit-or-wider target and fewer (1 on HWY_SCALAR) elsewhere, hence the
+// loop, which the fixed-width targets run once.
+struct WindowBits {
+  uint32_t match;
+  uint32_t empty;
+};
+HWY_INLINE WindowBits MatchWindow(const uint8_t* ctrl, uint8_t tag) {
+  const hn::CappedTag<uint8_t, kWindow> d;
+  const size_t lanes = hn::Lanes(d);
+  WindowBits bits = {0, 0};
+  for (size_t j = 0; j < kWindow; j += lanes) {
+    const auto bytes = hn::LoadU(d, ctrl + j);
+    // StoreMaskBits writes ceil(lanes / 8) <= 2 bytes, lane 0 in bit 0 of byte 0. On
+    // little-endian machines a 2-byte copy into a 16-bit word compiles to the bare mask move.
+    uint8_t match_bytes[8] = {0};
+    uint8_t empty_bytes[8] = {0};
+    hn::StoreMaskBits(d, hn::Eq(bytes, hn::Set(d, tag)), match_bytes);
+    hn::StoreMaskBits(d, hn::Eq(bytes, hn::Set(d, kEmpty)), empty_bytes);
+#if HWY_IS_LITTLE_ENDIAN
+    uint16_t match;
+    uint16_t empty;
+    memcpy(&match, match_bytes, sizeof(match));
+    memcpy(&empty, empty_bytes, sizeof(empty));
+#else
+    const uint32_t match = match_bytes[0] | static_cast<uint32_t>(match_bytes[1]) << 8;
+    const uint32_t empty = empty_bytes[0] | static_cast<uint32_t>(empty_bytes[1]) << 8;
+#endif
+    bits.match |= static_cast<uint32_t>(match) << j;
+    bits.empty |= static_cast<uint32_t>(empty) << j;
+  }
+  return bits;
+}
+
+HWY_INLINE size_t LowestBit(uint32_t bits) { return hwy::Num0BitsBelowLS1Bit_Nonzero32(bits); }
+
+// Claims slot s for a new group with this tag, mirroring the control byte of the first window.
+HWY_INLINE void ClaimSlot(TableView* t, size_t s, uint8_t tag, uint64_t word, uint32_t group,
+                          uint64_t hash) {
+  t->ctrl[s] = tag;
+  if (s < kWindow) t->ctrl[t->mask + 1 + s] = tag;
+  t->slots[s] = SlotEntry{word, group, static_cast<uint32_t>(hash)};
+}
+
+HWY_INLINE void PrefetchStart(const TableView* t, uint64_t hash) {
+  const size_t pos = static_cast<size_t>(hash) & t->mask;
+  hwy::Prefetch(t->ctrl + pos);
+  hwy::Prefetch(t->slots + pos);
+}
+
+// The finds-or-inserts of rows [begin, n); returns n, or the first row whose insertion needs
+// the table to grow (its group id is not written yet).
+HWY_INLINE size_t FixedFindOrInsertImpl(TableView* t, const uint64_t* keys, const uint64_t* hashes,
+                                        size_t begin, size_t n, const uint64_t* selection,
+                                        uint32_t* group_ids) {
+  for (size_t i = begin; i < n; ++i) {
+    if (i + kPrefetchRows < n) PrefetchStart(t, hashes[i + kPrefetchRows]);
+    if (selection != nullptr && !BitmaskGet(selection, i)) {
+      group_ids[i] = kNoGroup;
+      continue;
+    }
+    const uint64_t hash = hashes[i];
+    const uint64_t key = keys[i];
+    const uint8_t tag = static_cast<uint8_t>(hash >> kTagShift);
+    size_t pos = static_cast<size_t>(hash) & t->mask;
+    for (size_t step = kWindow;; step += kWindow) {
+      WindowBits bits = MatchWindow(t->ctrl + pos, tag);
+      uint32_t found = kNoGroup;
+      for (; bits.match != 0; bits.match &= bits.match - 1) {
+        const SlotEntry& slot = t->slots[(pos + LowestBit(bits.match)) & t->mask];
+        if (slot.word == key) {
+          found = slot.group;
+          break;
+        }
+      }
+      if (found != kNoGroup) {
+        group_ids[i] = found;
+        break;
+      }
+      if (bits.empty != 0) {
+        if (t->size == t->growth_limit) return i;
+        const uint32_t group = static_cast<uint32_t>(t->size++);
+        ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, key, group, hash);
+        t->keys[group] = key;
+        t->hashes[group] = hash;
+        group_ids[i] = group;
+        break;
+      }
+      pos = (pos + step) & t->mask;  // triangular steps: every window of the table, in turn
+    }
+  }
+  return n;
+}
+
+// Wide keys: t->words_per_key words per row. The slot holds the full hash, compared before the
+// key words (in the group's row of t->keys).
+HWY_INLINE size_t WideFindOrInsertImpl(TableView* t, const uint64_t* keys, const uint64_t* hashes,
+                                       size_t begin, size_t n, const uint64_t* selection,
+                                       uint32_t* group_ids) {
+  const size_t width = t->words_per_key;
+  for (size_t i = begin; i < n; ++i) {
+    if (i + kPrefetchRows < n) PrefetchStart(t, hashes[i + kPrefetchRows]);
+    if (selection != nullptr && !BitmaskGet(selection, i)) {
+      group_ids[i] = kNoGroup;
+      continue;
+    }
+    const uint64_t hash = hashes[i];
+    const uint64_t* key = keys + i * width;
+    const uint8_t tag = static_cast<uint8_t>(hash >> kTagShift);
+    size_t pos = static_cast<size_t>(hash) & t->mask;
+    for (size_t step = kWindow;; step += kWindow) {
+      WindowBits bits = MatchWindow(t->ctrl + pos, tag);
+      uint32_t found = kNoGroup;
+      for (; bits.match != 0; bits.match &= bits.match - 1) {
+        const SlotEntry& slot = t->slots[(pos + LowestBit(bits.match)) & t->mask];
+        if (slot.word != hash) continue;
+        const uint64_t* stored = t->keys + slot.group * width;
+        size_t w = 0;
+        while (w < width && stored[w] == key[w]) ++w;
+        if (w == width) {
+          found = slot.group;
+          break;
+        }
+      }
+      if (found != kNoGroup) {
+        group_ids[i] = found;
+        break;
+      }
+      if (bits.empty != 0) {
+        if (t->size == t->growth_limit) return i;
+        const uint32_t group = static_cast<uint32_t>(t->size++);
+        ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, hash, group, hash);
+        for (size_t w = 0; w < width; ++w) t->keys[group * width + w] = key[w];
+        t->hashes[group] = hash;
+        group_ids[i] = group;
+        break;
+      }
+      pos = (pos + step) & t->mask;
+    }
+  }
+  return n;
+}
+
+HWY_INLINE size_t StringFindOrInsertImpl(TableView* t, const int32_t* offsets,
+                                         const uint8_t* bytes, const uint64_t* validity,
+                                         const uint64_t* hashes, size_t begin, size_t n,
+                                         const uint64_t* selection, uint32_t* group_ids) {
+  for (size_t i = begin; i < n; ++i) {
+    if (i + kPrefetchRows < n) PrefetchStart(t, hashes[i + kPrefetchRows]);
+    if (selection != nullptr && !BitmaskGet(selection, i)) {
+      group_ids[i] = kNoGroup;
+      continue;
+    }
+    const uint64_t hash = hashes[i];
+    const size_t used = static_cast<size_t>(t->offsets[t->size]);
+    if (validity != nullptr && !BitmaskGet(validity, i)) {
+      if (t->null_group == kNoGroup) {
+        if (t->size == t->growth_limit) return i;
+        t->null_group = static_cast<uint32_t>(t->size);
+        t->hashes[t->size] = hash;
+        t->offsets[++t->size] = used;
+      }
+      group_ids[i] = t->null_group;
+      continue;
+    }
+    const uint8_t* key = bytes + offsets[i];
+    const size_t len = static_cast<size_t>(offsets[i + 1] - offsets[i]);
+    const uint8_t tag = static_cast<uint8_t>(hash >> kTagShift);
+    size_t pos = static_cast<size_t>(hash) & t->mask;
+    for (size_t step = kWindow;; step += kWindow) {
+      WindowBits bits = MatchWindow(t->ctrl + pos, tag);
+      uint32_t found = kNoGroup;
+      for (; bits.match != 0; bits.match &= bits.match - 1) {
+        const SlotEntry& slot = t->slots[(pos + LowestBit(bits.match)) & t->mask];
+        if (slot.word != hash) continue;  // the full hash rules out almost every tag collision
+        const uint64_t start = t->offsets[slot.group];
+        if (t->offsets[slot.group + 1] - start == len &&
+            (len == 0 || memcmp(t->arena + start, key, len) == 0)) {
+          found = slot.group;
+          break;
+        }
+      }
+      if (found != kNoGroup) {
+        group_ids[i] = found;
+        break;
+      }
+      if (bits.empty != 0) {
+        if (t->size == t->growth_limit || len > t->arena_capacity - used) return i;
+        const uint32_t group = static_cast<uint32_t>(t->size++);
+        ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, hash, group, hash);
+        if (len != 0) memcpy(t->arena + used, key, len);
+        t->offsets[group + 1] = used + len;
+        t->hashes[group] = hash;
+        group_ids[i] = group;
+        break;
+      }
+      pos = (pos + step) & t->mask;
+    }
+  }
+  return n;
+}
+
+// Growth: moves every used slot of the old table into the (empty, bigger) table t. Reading the
+// old slots in order writes the new ones in two nearly sequential streams (a slot at p moves to
+// about p or p + old capacity), not at random as re-inserting in group order would. The keys
+// are distinct, so only the first empty slot of each probe sequence is looked for; and every
+// probe sequence's earlier windows stay full, as lookups require.
+HWY_INLINE void MoveSlotsImpl(TableView* t, const uint8_t* old_ctrl, const SlotEntry* old_slots,
+                              size_t old_capacity) {
+  const bool low_bits_suffice = (t->mask >> 16 >> 16) == 0;  // (no warning on 32-bit size_t)
+  for (size_t s = 0; s < old_capacity; ++s) {
+    const uint8_t tag = old_ctrl[s];
+    if (tag == kEmpty) continue;
+    const SlotEntry& entry = old_slots[s];
+    const uint64_t hash = low_bits_suffice ? entry.hash_low : t->hashes[entry.group];
+    size_t pos = static_cast<size_t>(hash) & t->mask;
+    for (size_t step = kWindow;; step += kWindow) {
+      const uint32_t empty = MatchWindow(t->ctrl + pos, tag).empty;
+      if (empty != 0) {
+        ClaimSlot(t, (pos + LowestBit(empty)) & t->mask, tag, entry.word, entry.group, hash);
+        break;
+      }
+      pos = (pos + step) & t->mask;
+    }
+  }
+}
+
+}  // namespace group_hash_table_internal
+// NOLINTNEXTLINE(google-build-namespaces)
+}  // namespace HWY_NAMESPACE
+}  // namespace laneql
+HWY_AFTER_NAMESPACE();
+
+#endif  // per-target include guard
