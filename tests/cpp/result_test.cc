@@ -238,5 +238,211 @@ TEST(ResultValue, JsonValues) {
   EXPECT_EQ("\"bad\xEF\xBF\xBD\xEF\xBF\xBD(\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"", json(s, 2));
 }
 
+// ------------------------------------------------------------------ printers
+
+// Three rows holding every type, NULLs, extremes, unicode and the cases CSV must quote.
+Result EveryType() {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  Result r;
+  Add(&r, "i64", Fixed<int64_t>(TypeId::kInt64, {1, std::numeric_limits<int64_t>::min(), {}}));
+  Add(&r, "h", Fixed<Int128>(TypeId::kInt128, {kInt128Max, kInt128Min, Int128{0}}));
+  Add(&r, "d", Fixed<double>(TypeId::kFloat64, {1513.4908, nan, -0.0}));
+  Add(&r, "f", Fixed<float>(TypeId::kFloat32, {1.5f, {}, -inf}));
+  Add(&r, "b", Fixed<uint8_t>(TypeId::kBool, {1, 0, {}}));
+  Add(&r, "dt", Fixed<int32_t>(TypeId::kDate32, {0, -1, 11016}));
+  Add(&r, "ts", Fixed<int64_t>(TypeId::kTimestampMicros, {0, 500000, {}}));
+  Add(&r, "tss", Fixed<int64_t>(TypeId::kTimestampSeconds, {-1, 1373891696, 0}));
+  Add(&r, "s", Strings({"plain", "a,b \"q\"", {}}));
+  Add(&r, "u", Strings({"日本", "", " x "}, TypeId::kLargeString));
+  return r;
+}
+
+Result NoRows() {
+  Result r;
+  Add(&r, "n", Column(TypeId::kInt64));
+  Add(&r, "s", Column(TypeId::kString));
+  return r;
+}
+
+TEST(ResultTable, EveryType) {
+  EXPECT_EQ(
+      "                  i64 |                                        h |         d |    f | b     | dt         | ts                    | tss                 | s       | u\n"
+      "----------------------+------------------------------------------+-----------+------+-------+------------+-----------------------+---------------------+---------+-----\n"
+      "                    1 |  170141183460469231731687303715884105727 | 1513.4908 |  1.5 | true  | 1970-01-01 | 1970-01-01 00:00:00   | 1969-12-31 23:59:59 | plain   | 日本\n"
+      " -9223372036854775808 | -170141183460469231731687303715884105728 |       nan | NULL | false | 1969-12-31 | 1970-01-01 00:00:00.5 | 2013-07-15 12:34:56 | a,b \"q\" |\n"
+      "                 NULL |                                        0 |      -0.0 | -inf | NULL  | 2000-02-29 | NULL                  | 1970-01-01 00:00:00 | NULL    |  x\n"
+      "(3 rows)\n",
+      PrintTable(EveryType()));
+}
+
+TEST(ResultTable, EmptyAndSingleRow) {
+  EXPECT_EQ(
+      " n | s\n"
+      "---+---\n"
+      "(0 rows)\n",
+      PrintTable(NoRows()));
+  EXPECT_EQ("(0 rows)\n", PrintTable(Result()));
+  Result one;
+  Add(&one, "count_star()", Fixed<int64_t>(TypeId::kInt64, {99997497}));
+  EXPECT_EQ(
+      " count_star()\n"
+      "--------------\n"
+      "     99997497\n"
+      "(1 row)\n",
+      PrintTable(one));
+}
+
+TEST(ResultTable, UnicodeWidthTruncationAndEscapes) {
+  Result r;
+  Add(&r, "word", Strings({"héllo wörld", "日本語テキスト", "ok", "tab\there\nnewline"}));
+  Add(&r, "n", Fixed<int64_t>(TypeId::kInt64, {1, 22, 1234567, -5}));
+  TableOptions options;
+  options.max_width = 6;  // 5 code points and "…"
+  EXPECT_EQ(
+      " word   |      n\n"
+      "--------+--------\n"
+      " héllo… |      1\n"
+      " 日本語テキ… |     22\n"
+      " ok     | 12345…\n"
+      " tab\\t… |     -5\n"
+      "(4 rows)\n",
+      PrintTable(r, options));
+  options.max_width = 0;  // no limit; widths in code points, not bytes
+  EXPECT_EQ(
+      " word               |       n\n"
+      "--------------------+---------\n"
+      " héllo wörld        |       1\n"
+      " 日本語テキスト            |      22\n"  // 7 code points + 11 spaces
+      " ok                 | 1234567\n"
+      " tab\\there\\nnewline |      -5\n"
+      "(4 rows)\n",
+      PrintTable(r, options));
+}
+
+TEST(ResultTable, MaxRowsShowsHeadAndTail) {
+  std::vector<std::optional<int64_t>> values;
+  for (int64_t i = 0; i < 10; ++i) values.push_back(i * 11);
+  Result r;
+  Add(&r, "v", Fixed<int64_t>(TypeId::kInt64, values));
+  TableOptions options;
+  options.max_rows = 5;  // 3 first, 2 last
+  EXPECT_EQ(
+      "  v\n"
+      "----\n"
+      "  0\n"
+      " 11\n"
+      " 22\n"
+      " … 5 rows …\n"
+      " 88\n"
+      " 99\n"
+      "(10 rows)\n",
+      PrintTable(r, options));
+  options.max_rows = 10;  // fits: every row
+  EXPECT_EQ(std::string::npos, PrintTable(r, options).find("…"));
+}
+
+TEST(ResultCsv, EveryType) {
+  // DuckDB's COPY TO csv writes the same except that it leaves " x " unquoted.
+  EXPECT_EQ(
+      "i64,h,d,f,b,dt,ts,tss,s,u\n"
+      "1,170141183460469231731687303715884105727,1513.4908,1.5,true,1970-01-01,"
+      "1970-01-01 00:00:00,1969-12-31 23:59:59,plain,日本\n"
+      "-9223372036854775808,-170141183460469231731687303715884105728,nan,,false,1969-12-31,"
+      "1970-01-01 00:00:00.5,2013-07-15 12:34:56,\"a,b \"\"q\"\"\",\"\"\n"
+      ",0,-0.0,-inf,,2000-02-29,,1970-01-01 00:00:00,,\" x \"\n",
+      PrintCsv(EveryType()));
+}
+
+TEST(ResultCsv, QuotingEmptyAndHeaderless) {
+  Result r;
+  Add(&r, "a b", Strings({"cr\rx", "lf\nx", "tab\tx", "lead ", "mid dle", "é,"}));
+  Add(&r, "", Strings({"", {}, "\"", "x", "y", "z"}));
+  EXPECT_EQ(
+      "a b,\"\"\n"
+      "\"cr\rx\",\"\"\n"
+      "\"lf\nx\",\n"
+      "tab\tx,\"\"\"\"\n"
+      "\"lead \",x\n"
+      "mid dle,y\n"
+      "\"é,\",z\n",
+      PrintCsv(r));
+  DelimitedOptions no_header;
+  no_header.header = false;
+  EXPECT_EQ("", PrintCsv(NoRows(), no_header));
+  EXPECT_EQ("n,s\n", PrintCsv(NoRows()));
+  EXPECT_EQ("", PrintCsv(Result()));
+}
+
+TEST(ResultTsv, EveryTypeAndEscapes) {
+  EXPECT_EQ(
+      "i64\th\td\tf\tb\tdt\tts\ttss\ts\tu\n"
+      "1\t170141183460469231731687303715884105727\t1513.4908\t1.5\ttrue\t1970-01-01\t"
+      "1970-01-01 00:00:00\t1969-12-31 23:59:59\tplain\t日本\n"
+      "-9223372036854775808\t-170141183460469231731687303715884105728\tnan\t\\N\tfalse\t"
+      "1969-12-31\t1970-01-01 00:00:00.5\t2013-07-15 12:34:56\ta,b \"q\"\t\n"
+      "\\N\t0\t-0.0\t-inf\t\\N\t2000-02-29\t\\N\t1970-01-01 00:00:00\t\\N\t x \n",
+      PrintTsv(EveryType()));
+  Result r;
+  Add(&r, "a\tb", Strings({"back\\slash", "t\tn\nr\r", {}}));
+  EXPECT_EQ("a\\tb\nback\\\\slash\nt\\tn\\nr\\r\n\\N\n", PrintTsv(r));
+  EXPECT_EQ("n\ts\n", PrintTsv(NoRows()));
+  EXPECT_EQ("", PrintTsv(Result()));
+}
+
+TEST(ResultJson, EveryType) {
+  const std::string row0 =
+      "{\"i64\":1,\"h\":170141183460469231731687303715884105727,\"d\":1513.4908,\"f\":1.5,"
+      "\"b\":true,\"dt\":\"1970-01-01\",\"ts\":\"1970-01-01 00:00:00\","
+      "\"tss\":\"1969-12-31 23:59:59\",\"s\":\"plain\",\"u\":\"日本\"}";
+  const std::string row1 =
+      "{\"i64\":-9223372036854775808,\"h\":-170141183460469231731687303715884105728,"
+      "\"d\":null,\"f\":null,\"b\":false,\"dt\":\"1969-12-31\","
+      "\"ts\":\"1970-01-01 00:00:00.5\",\"tss\":\"2013-07-15 12:34:56\","
+      "\"s\":\"a,b \\\"q\\\"\",\"u\":\"\"}";
+  const std::string row2 =
+      "{\"i64\":null,\"h\":0,\"d\":-0.0,\"f\":null,\"b\":null,\"dt\":\"2000-02-29\","
+      "\"ts\":null,\"tss\":\"1970-01-01 00:00:00\",\"s\":null,\"u\":\" x \"}";
+  EXPECT_EQ("[\n\t" + row0 + ",\n\t" + row1 + ",\n\t" + row2 + "\n]\n", PrintJson(EveryType()));
+  JsonOptions lines;
+  lines.lines = true;
+  EXPECT_EQ(row0 + "\n" + row1 + "\n" + row2 + "\n", PrintJson(EveryType(), lines));
+}
+
+TEST(ResultJson, EmptyAndEscapedKeys) {
+  EXPECT_EQ("[]\n", PrintJson(NoRows()));
+  EXPECT_EQ("[]\n", PrintJson(Result()));
+  JsonOptions lines;
+  lines.lines = true;
+  EXPECT_EQ("", PrintJson(NoRows(), lines));
+  Result r;
+  Add(&r, "say \"hi\"\n", Fixed<int8_t>(TypeId::kInt8, {-128}));
+  EXPECT_EQ("[\n\t{\"say \\\"hi\\\"\\n\":-128}\n]\n", PrintJson(r));
+}
+
+TEST(ResultMarkdown, EveryTypeAndEscapes) {
+  EXPECT_EQ(
+      "| i64 | h | d | f | b | dt | ts | tss | s | u |\n"
+      "| ---: | ---: | ---: | ---: | --- | --- | --- | --- | --- | --- |\n"
+      "| 1 | 170141183460469231731687303715884105727 | 1513.4908 | 1.5 | true | 1970-01-01 | "
+      "1970-01-01 00:00:00 | 1969-12-31 23:59:59 | plain | 日本 |\n"
+      "| -9223372036854775808 | -170141183460469231731687303715884105728 | nan | NULL | false | "
+      "1969-12-31 | 1970-01-01 00:00:00.5 | 2013-07-15 12:34:56 | a,b \"q\" |  |\n"
+      "| NULL | 0 | -0.0 | -inf | NULL | 2000-02-29 | NULL | 1970-01-01 00:00:00 | NULL |  x  |\n",
+      PrintMarkdown(EveryType()));
+  Result r;
+  Add(&r, "a|b", Strings({"x|y", "back\\|slash", "two\nlines", "crlf\r\nend"}));
+  EXPECT_EQ(
+      "| a\\|b |\n"
+      "| --- |\n"
+      "| x\\|y |\n"
+      "| back\\\\\\|slash |\n"
+      "| two<br>lines |\n"
+      "| crlf<br>end |\n",
+      PrintMarkdown(r));
+  EXPECT_EQ("| n | s |\n| ---: | --- |\n", PrintMarkdown(NoRows()));
+  EXPECT_EQ("", PrintMarkdown(Result()));
+}
+
 }  // namespace
 }  // namespace laneql
