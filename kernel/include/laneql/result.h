@@ -5,7 +5,9 @@
 #define LANEQL_RESULT_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "laneql/column.h"
@@ -71,7 +73,10 @@ void AppendValue(const Column& column, size_t row, ValueStyle style, std::string
 // The pieces of FormatValue, for callers that hold a bare value.
 void AppendDouble(double value, std::string* out);  // shortest round-trip, DuckDB's layout
 void AppendFloat(float value, std::string* out);
-void AppendDate(int64_t days_since_epoch, std::string* out);  // date32 range and beyond
+// Every int32 / int64 is accepted. DuckDB's +-infinity (INT32_MAX / INT64_MAX and their
+// negations) print as infinity / -infinity; other values far outside DuckDB's range print as
+// the proleptic Gregorian date they stand for.
+void AppendDate(int32_t days_since_epoch, std::string* out);
 void AppendTimestampMicros(int64_t micros_since_epoch, std::string* out);
 void AppendTimestampSeconds(int64_t seconds_since_epoch, std::string* out);
 // A JSON string literal with quotes; invalid UTF-8 bytes become U+FFFD so the output stays

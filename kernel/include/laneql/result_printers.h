@@ -31,7 +31,8 @@ struct TableOptions {
 //   (2 rows)
 // Numbers are right-aligned, everything else left-aligned, widths counted in UTF-8 code
 // points (East Asian wide characters and combining marks are not measured specially).
-// Tab, CR and LF in values print as \t, \r, \n so every row stays on one line.
+// Control characters in values print as \t, \r, \n or \xNN (ESC as \x1b), so every row stays
+// on one line and no value can drive the terminal.
 std::string PrintTable(const Result& result, const TableOptions& options = TableOptions());
 
 struct DelimitedOptions {

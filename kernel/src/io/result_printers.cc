@@ -20,20 +20,29 @@ bool IsNumeric(TypeId type) { return IsInteger(type) || IsFloat(type); }
 
 // ------------------------------------------------------------------ aligned table
 
-// A value as it appears in one table cell: control characters that would break the row onto
-// several lines shown as escapes, and cut to `max_width` code points.
+// A value as it appears in one table cell: control characters, which would break the row
+// onto several lines or drive the terminal, shown as escapes (\t \r \n, others \xNN), and cut
+// to `max_width` code points.
 std::string TableCell(std::string text, size_t max_width) {
-  if (text.find_first_of("\t\r\n") != std::string::npos) {
+  const auto is_control = [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7F;
+  };
+  if (std::any_of(text.begin(), text.end(), is_control)) {
+    static const char kHex[] = "0123456789abcdef";
     std::string escaped;
     for (char c : text) {
-      if (c == '\t') {
+      if (!is_control(c)) {
+        escaped.push_back(c);
+      } else if (c == '\t') {
         escaped.append("\\t");
       } else if (c == '\r') {
         escaped.append("\\r");
       } else if (c == '\n') {
         escaped.append("\\n");
       } else {
-        escaped.push_back(c);
+        escaped.append("\\x");
+        escaped.push_back(kHex[(c >> 4) & 15]);
+        escaped.push_back(kHex[c & 15]);
       }
     }
     text = std::move(escaped);

@@ -23,10 +23,16 @@ constexpr int64_t kMicrosPerDay = kSecondsPerDay * kMicrosPerSecond;
 constexpr int32_t kDateInfinity = std::numeric_limits<int32_t>::max();
 constexpr int64_t kTimestampInfinity = std::numeric_limits<int64_t>::max();
 
-// Floor division, for days before the epoch.
-int64_t FloorDiv(int64_t a, int64_t b) {
-  const int64_t q = a / b;
-  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+// Splits `value` into whole units (rounded towards minus infinity, for instants before the
+// epoch) and the non-negative remainder, without forming units * unit_size, which overflows
+// int64 near INT64_MIN.
+void FloorDivMod(int64_t value, int64_t unit_size, int64_t* units, int64_t* remainder) {
+  *units = value / unit_size;
+  *remainder = value % unit_size;
+  if (*remainder < 0) {
+    *units -= 1;
+    *remainder += unit_size;
+  }
 }
 
 void AppendPadded(int64_t value, int width, std::string* out) {
@@ -45,8 +51,8 @@ struct CivilDate {
 };
 CivilDate CivilFromDays(int64_t days) {
   const int64_t shifted = days + 719468;  // days from 0000-03-01
-  const int64_t era = FloorDiv(shifted, 146097);
-  const int64_t day_of_era = shifted - era * 146097;  // [0, 146096]
+  int64_t era, day_of_era;  // day_of_era in [0, 146096]
+  FloorDivMod(shifted, 146097, &era, &day_of_era);
   const int64_t year_of_era =
       (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
   const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
@@ -169,7 +175,11 @@ bool IsFiniteFloatAt(const Column& column, size_t row) {
 void AppendDouble(double value, std::string* out) { AppendShortestFloat(value, out); }
 void AppendFloat(float value, std::string* out) { AppendShortestFloat(value, out); }
 
-void AppendDate(int64_t days_since_epoch, std::string* out) {
+void AppendDate(int32_t days_since_epoch, std::string* out) {
+  if (days_since_epoch == kDateInfinity || days_since_epoch == -kDateInfinity) {
+    out->append(days_since_epoch > 0 ? "infinity" : "-infinity");
+    return;
+  }
   AppendCivilDate(days_since_epoch, /*bc_suffix=*/true, out);
 }
 
@@ -178,8 +188,9 @@ void AppendTimestampMicros(int64_t micros, std::string* out) {
     out->append(micros > 0 ? "infinity" : "-infinity");
     return;
   }
-  const int64_t days = FloorDiv(micros, kMicrosPerDay);
-  AppendTimestamp(days, micros - days * kMicrosPerDay, out);
+  int64_t days, micros_of_day;
+  FloorDivMod(micros, kMicrosPerDay, &days, &micros_of_day);
+  AppendTimestamp(days, micros_of_day, out);
 }
 
 void AppendTimestampSeconds(int64_t seconds, std::string* out) {
@@ -187,8 +198,9 @@ void AppendTimestampSeconds(int64_t seconds, std::string* out) {
     out->append(seconds > 0 ? "infinity" : "-infinity");
     return;
   }
-  const int64_t days = FloorDiv(seconds, kSecondsPerDay);
-  AppendTimestamp(days, (seconds - days * kSecondsPerDay) * kMicrosPerSecond, out);
+  int64_t days, seconds_of_day;
+  FloorDivMod(seconds, kSecondsPerDay, &days, &seconds_of_day);
+  AppendTimestamp(days, seconds_of_day * kMicrosPerSecond, out);
 }
 
 void AppendJsonString(std::string_view text, std::string* out) {
@@ -256,15 +268,7 @@ void AppendValue(const Column& column, size_t row, ValueStyle style, std::string
     case TypeId::kFloat32: AppendFloat(ValueAt<float>(column, row), out); break;
     case TypeId::kFloat64: AppendDouble(ValueAt<double>(column, row), out); break;
     case TypeId::kBool: out->append(ValueAt<uint8_t>(column, row) != 0 ? "true" : "false"); break;
-    case TypeId::kDate32: {
-      const int32_t days = ValueAt<int32_t>(column, row);
-      if (days == kDateInfinity || days == -kDateInfinity) {
-        out->append(days > 0 ? "infinity" : "-infinity");
-      } else {
-        AppendDate(days, out);
-      }
-      break;
-    }
+    case TypeId::kDate32: AppendDate(ValueAt<int32_t>(column, row), out); break;
     case TypeId::kTimestampSeconds:
       AppendTimestampSeconds(ValueAt<int64_t>(column, row), out);
       break;
