@@ -43,8 +43,8 @@ enum class TypeId : uint8_t {
 inline constexpr int kNumTypeIds = static_cast<int>(TypeId::kBool) + 1;
 
 // laneql's own lower-case name: "int8" ... "uint64", "float32", "float64", "date32",
-// "timestamp_s", "timestamp_us", "string", "large_string", "int128", "bool". Note "int8" is the 8-bit integer
-// (Arrow's naming), not Postgres/DuckDB's INT8 (= BIGINT).
+// "timestamp_s", "timestamp_us", "string", "large_string", "int128", "bool". Note "int8" is the
+// 8-bit integer (Arrow's naming), not Postgres/DuckDB's INT8 (= BIGINT).
 const char* TypeName(TypeId type);
 // DuckDB's name for the same values: "TINYINT", ..., "BIGINT", "UBIGINT", "FLOAT", "DOUBLE",
 // "DATE", "TIMESTAMP_S", "TIMESTAMP" (microseconds), "VARCHAR" (both string types), "HUGEINT",

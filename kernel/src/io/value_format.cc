@@ -55,11 +55,13 @@ CivilDate CivilFromDays(int64_t days) {
   FloorDivMod(shifted, 146097, &era, &day_of_era);
   const int64_t year_of_era =
       (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-  const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const int64_t day_of_year =
+      day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
   const int64_t month_from_march = (5 * day_of_year + 2) / 153;  // 0 = March
   CivilDate date;
   date.day = static_cast<int>(day_of_year - (153 * month_from_march + 2) / 5 + 1);
-  date.month = static_cast<int>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
+  date.month =
+      static_cast<int>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
   date.year = year_of_era + era * 400 + (date.month <= 2 ? 1 : 0);
   return date;
 }
