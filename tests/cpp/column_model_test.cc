@@ -13,6 +13,7 @@
 
 #include "laneql/aligned_buffer.h"
 #include "laneql/column.h"
+#include "laneql/int128.h"
 #include "laneql/table.h"
 #include "laneql/types.h"
 
@@ -23,7 +24,9 @@ const TypeId kAllTypes[] = {
     TypeId::kInt8,    TypeId::kInt16,   TypeId::kInt32,  TypeId::kInt64,
     TypeId::kUInt8,   TypeId::kUInt16,  TypeId::kUInt32, TypeId::kUInt64,
     TypeId::kFloat32, TypeId::kFloat64, TypeId::kDate32, TypeId::kTimestampSeconds,
-    TypeId::kTimestampMicros, TypeId::kString, TypeId::kLargeString};
+    TypeId::kTimestampMicros, TypeId::kString, TypeId::kLargeString, TypeId::kInt128,
+    TypeId::kBool};
+static_assert(sizeof(kAllTypes) / sizeof(kAllTypes[0]) == kNumTypeIds, "list every type");
 
 // ------------------------------ types
 
@@ -57,6 +60,12 @@ TEST(Types, Names) {
   EXPECT_STREQ("u", ArrowFormat(TypeId::kString));
   EXPECT_STREQ("U", ArrowFormat(TypeId::kLargeString));
   EXPECT_STREQ("tdD", ArrowFormat(TypeId::kDate32));
+  EXPECT_STREQ("int128", TypeName(TypeId::kInt128));
+  EXPECT_STREQ("HUGEINT", DuckDbTypeName(TypeId::kInt128));
+  EXPECT_STREQ("d:38,0", ArrowFormat(TypeId::kInt128));
+  EXPECT_STREQ("bool", TypeName(TypeId::kBool));
+  EXPECT_STREQ("BOOLEAN", DuckDbTypeName(TypeId::kBool));
+  EXPECT_STREQ("b", ArrowFormat(TypeId::kBool));
 }
 
 TEST(Types, SqlNames) {
@@ -75,6 +84,9 @@ TEST(Types, SqlNames) {
       {"Date", TypeId::kDate32},           {"TIMESTAMP", TypeId::kTimestampMicros},
       {"TIMESTAMP_S", TypeId::kTimestampSeconds}, {"DOUBLE", TypeId::kFloat64},
       {"REAL", TypeId::kFloat32},          {"FLOAT", TypeId::kFloat32},
+      {"HUGEINT", TypeId::kInt128},        {"int128", TypeId::kInt128},
+      {"BOOLEAN", TypeId::kBool},          {"bool", TypeId::kBool},
+      {"Logical", TypeId::kBool},
   };
   for (const Case& c : cases) {
     TypeId t = TypeId::kLargeString;
@@ -83,7 +95,7 @@ TEST(Types, SqlNames) {
   }
   TypeId t;
   EXPECT_FALSE(TypeFromSqlName("VARCHAR(255", &t));
-  EXPECT_FALSE(TypeFromSqlName("HUGEINT", &t));
+  EXPECT_FALSE(TypeFromSqlName("DECIMAL(18,3)", &t));  // not a type laneql has
   EXPECT_FALSE(TypeFromSqlName("", &t));
 }
 
@@ -98,17 +110,22 @@ TEST(Types, WidthsAndClasses) {
   EXPECT_EQ(4u, OffsetByteWidth(TypeId::kString));
   EXPECT_EQ(8u, OffsetByteWidth(TypeId::kLargeString));
   EXPECT_EQ(0u, OffsetByteWidth(TypeId::kInt64));
-  int integers = 0, floats = 0, strings = 0, temporal = 0;
+  EXPECT_EQ(16u, TypeByteWidth(TypeId::kInt128));
+  EXPECT_EQ(1u, TypeByteWidth(TypeId::kBool));
+  int integers = 0, floats = 0, strings = 0, temporal = 0, bools = 0;
   for (TypeId t : kAllTypes) {
     integers += IsInteger(t);
     floats += IsFloat(t);
     strings += IsString(t);
     temporal += IsTemporal(t);
+    bools += IsBool(t);
     EXPECT_EQ(IsInteger(t), IsSignedInteger(t) || IsUnsignedInteger(t));
     EXPECT_EQ(!IsString(t), IsFixedWidth(t));
-    EXPECT_EQ(1, IsInteger(t) + IsFloat(t) + IsString(t) + IsTemporal(t)) << TypeName(t);
+    EXPECT_EQ(1, IsInteger(t) + IsFloat(t) + IsString(t) + IsTemporal(t) + IsBool(t))
+        << TypeName(t);
   }
-  EXPECT_EQ(8, integers);
+  EXPECT_EQ(9, integers);  // int128 is a signed integer
+  EXPECT_EQ(1, bools);
   EXPECT_EQ(2, floats);
   EXPECT_EQ(2, strings);
   EXPECT_EQ(3, temporal);
@@ -235,6 +252,28 @@ TEST(Column, AppendAndReadFixedWidth) {
   EXPECT_TRUE(c.IsValid(2));
   EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(c.Values<int64_t>()) % 64);
   EXPECT_TRUE(PaddingIsZero(c.values_buffer()));
+}
+
+TEST(Column, Int128AndBoolColumns) {
+  std::string error;
+  Column wide(TypeId::kInt128);
+  const Int128 min = static_cast<Int128>(static_cast<unsigned __int128>(1) << 127);
+  ASSERT_TRUE(wide.Append(min, &error)) << error;
+  ASSERT_TRUE(wide.AppendNull(&error)) << error;
+  ASSERT_TRUE(wide.Append(Int128{-1}, &error)) << error;
+  EXPECT_FALSE(wide.Append(int64_t{1}, &error));  // width 16 only
+  ASSERT_EQ(3u, wide.length());
+  EXPECT_TRUE(wide.Values<Int128>()[0] == min);
+  EXPECT_TRUE(wide.Values<Int128>()[1] == 0);
+  EXPECT_EQ(~uint64_t{0}, wide.values_buffer().As<uint64_t>()[5]);  // high half of -1
+  EXPECT_FALSE(wide.IsValid(1));
+  Column flags(TypeId::kBool);
+  ASSERT_TRUE(flags.Append(uint8_t{1}, &error)) << error;
+  ASSERT_TRUE(flags.Append(false, &error)) << error;  // sizeof(bool) == 1
+  EXPECT_FALSE(flags.Append(int32_t{1}, &error));
+  ASSERT_EQ(2u, flags.length());
+  EXPECT_EQ(1, flags.Values<uint8_t>()[0]);
+  EXPECT_EQ(0, flags.Values<uint8_t>()[1]);
 }
 
 TEST(Column, AppendRejectsTheWrongWidthOrKind) {

@@ -5,7 +5,13 @@
 //  - timestamp_s / timestamp_us: int64 seconds / microseconds since 1970-01-01 00:00:00 UTC
 //    (Arrow timestamp[s] / timestamp[us]; DuckDB TIMESTAMP_S / TIMESTAMP);
 //  - string / large_string: UTF-8 bytes plus n + 1 int32 / int64 offsets (Arrow utf8 /
-//    large_utf8; both are DuckDB VARCHAR).
+//    large_utf8; both are DuckDB VARCHAR);
+//  - int128: 16-byte little-endian two's complement (laneql::Int128, DuckDB HUGEINT, what SUM
+//    of integers returns). Arrow has no 128-bit integer; its closest type is decimal128 with
+//    scale 0 ("d:38,0"), whose values are the same 16 bytes (it only caps the digits at 38);
+//  - bool: one byte per value, 0 or 1 (DuckDB BOOLEAN). NOT Arrow's layout: Arrow's bool ("b")
+//    is bit-packed, so the JS bindings convert in both directions.
+// kInt128 and kBool come after kLargeString so that the older ids keep their numbers.
 #ifndef LANEQL_TYPES_H_
 #define LANEQL_TYPES_H_
 
@@ -31,18 +37,22 @@ enum class TypeId : uint8_t {
   kTimestampMicros,
   kString,
   kLargeString,
+  kInt128,
+  kBool,
 };
-inline constexpr int kNumTypeIds = static_cast<int>(TypeId::kLargeString) + 1;
+inline constexpr int kNumTypeIds = static_cast<int>(TypeId::kBool) + 1;
 
 // laneql's own lower-case name: "int8" ... "uint64", "float32", "float64", "date32",
-// "timestamp_s", "timestamp_us", "string", "large_string". Note "int8" is the 8-bit integer
-// (Arrow's naming), not Postgres/DuckDB's INT8 (= BIGINT).
+// "timestamp_s", "timestamp_us", "string", "large_string", "int128", "bool". Note "int8" is the
+// 8-bit integer (Arrow's naming), not Postgres/DuckDB's INT8 (= BIGINT).
 const char* TypeName(TypeId type);
 // DuckDB's name for the same values: "TINYINT", ..., "BIGINT", "UBIGINT", "FLOAT", "DOUBLE",
-// "DATE", "TIMESTAMP_S", "TIMESTAMP" (microseconds), "VARCHAR" (both string types).
+// "DATE", "TIMESTAMP_S", "TIMESTAMP" (microseconds), "VARCHAR" (both string types), "HUGEINT",
+// "BOOLEAN".
 const char* DuckDbTypeName(TypeId type);
 // The Arrow C data interface format string ("c", "s", "i", "l", "C", ..., "g", "tdD", "tss:",
-// "tsu:", "u", "U"): what the JS bindings hand to or read from Arrow.
+// "tsu:", "u", "U", "d:38,0", "b"): what the JS bindings hand to or read from Arrow (see above
+// for the two that need converting).
 const char* ArrowFormat(TypeId type);
 
 // Parses TypeName's names, case-insensitively. Returns false for anything else.
@@ -50,7 +60,8 @@ bool TypeFromName(std::string_view name, TypeId* type);
 // Parses a SQL column type as DuckDB spells it or accepts it as an alias, case-insensitively:
 // TINYINT/INT1, SMALLINT/INT2/SHORT, INTEGER/INT/INT4/SIGNED, BIGINT/INT8/LONG, UTINYINT,
 // USMALLINT, UINTEGER, UBIGINT, FLOAT/FLOAT4/REAL, DOUBLE/FLOAT8, DATE, TIMESTAMP/DATETIME/
-// TIMESTAMP_US, TIMESTAMP_S, VARCHAR/TEXT/STRING/CHAR/BPCHAR. A length such as VARCHAR(255) or
+// TIMESTAMP_US, TIMESTAMP_S, VARCHAR/TEXT/STRING/CHAR/BPCHAR, HUGEINT/INT128, BOOLEAN/BOOL/
+// LOGICAL. A length such as VARCHAR(255) or
 // CHAR(2) is accepted and ignored (DuckDB ignores it too).
 bool TypeFromSqlName(std::string_view name, TypeId* type);
 
@@ -59,12 +70,13 @@ size_t TypeByteWidth(TypeId type);
 // Bytes per offset: 4 for string, 8 for large_string, 0 for fixed-width types.
 size_t OffsetByteWidth(TypeId type);
 
-bool IsSignedInteger(TypeId type);    // int8 .. int64
+bool IsSignedInteger(TypeId type);    // int8 .. int64, int128
 bool IsUnsignedInteger(TypeId type);  // uint8 .. uint64
-bool IsInteger(TypeId type);          // either; date32 and timestamps are not integers
+bool IsInteger(TypeId type);          // either; bool, date32 and timestamps are not integers
 bool IsFloat(TypeId type);            // float32, float64
 bool IsTemporal(TypeId type);         // date32, timestamp_s, timestamp_us
 bool IsString(TypeId type);           // string, large_string
+bool IsBool(TypeId type);             // bool
 bool IsFixedWidth(TypeId type);       // everything but the strings
 
 }  // namespace laneql

@@ -33,6 +33,8 @@ constexpr TypeInfo kTypes[kNumTypeIds] = {
     {TypeId::kTimestampMicros, "timestamp_us", "TIMESTAMP", "tsu:", 8, 0},
     {TypeId::kString, "string", "VARCHAR", "u", 0, 4},
     {TypeId::kLargeString, "large_string", "VARCHAR", "U", 0, 8},
+    {TypeId::kInt128, "int128", "HUGEINT", "d:38,0", 16, 0},  // decimal128(38, 0): see types.h
+    {TypeId::kBool, "bool", "BOOLEAN", "b", 1, 0},  // a byte per value, not Arrow's bits
 };
 
 constexpr bool TableIsInTypeIdOrder() {
@@ -83,7 +85,9 @@ constexpr SqlAlias kSqlAliases[] = {
     {"TIMESTAMP_US", TypeId::kTimestampMicros}, {"TIMESTAMP_S", TypeId::kTimestampSeconds},
     {"VARCHAR", TypeId::kString},       {"TEXT", TypeId::kString},
     {"STRING", TypeId::kString},        {"CHAR", TypeId::kString},
-    {"BPCHAR", TypeId::kString},
+    {"BPCHAR", TypeId::kString},        {"HUGEINT", TypeId::kInt128},
+    {"INT128", TypeId::kInt128},        {"BOOLEAN", TypeId::kBool},
+    {"BOOL", TypeId::kBool},            {"LOGICAL", TypeId::kBool},
 };
 
 }  // namespace
@@ -122,7 +126,9 @@ bool TypeFromSqlName(std::string_view name, TypeId* type) {
 size_t TypeByteWidth(TypeId type) { return InfoFor(type).width; }
 size_t OffsetByteWidth(TypeId type) { return InfoFor(type).offset_width; }
 
-bool IsSignedInteger(TypeId type) { return type >= TypeId::kInt8 && type <= TypeId::kInt64; }
+bool IsSignedInteger(TypeId type) {
+  return (type >= TypeId::kInt8 && type <= TypeId::kInt64) || type == TypeId::kInt128;
+}
 bool IsUnsignedInteger(TypeId type) {
   return type >= TypeId::kUInt8 && type <= TypeId::kUInt64;
 }
@@ -133,6 +139,7 @@ bool IsTemporal(TypeId type) {
          type == TypeId::kTimestampMicros;
 }
 bool IsString(TypeId type) { return type == TypeId::kString || type == TypeId::kLargeString; }
+bool IsBool(TypeId type) { return type == TypeId::kBool; }
 bool IsFixedWidth(TypeId type) { return !IsString(type); }
 
 }  // namespace laneql

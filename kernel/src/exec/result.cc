@@ -1,0 +1,32 @@
+// Result: the columns a query produced, or why it produced none.
+#include "laneql/result.h"
+
+#include <utility>
+
+namespace laneql {
+
+Result Result::Error(std::string message) {
+  Result result;
+  result.ok_ = false;
+  result.error_ = std::move(message);
+  return result;
+}
+
+bool Result::AddColumn(std::string name, Column column, std::string* error) {
+  if (!ok_) {
+    if (error != nullptr) *error = "cannot add column '" + name + "' to an error result";
+    return false;
+  }
+  if (!columns_.empty() && column.length() != num_rows()) {
+    if (error != nullptr) {
+      *error = "column '" + name + "' has " + std::to_string(column.length()) +
+               " rows, the result has " + std::to_string(num_rows());
+    }
+    return false;
+  }
+  names_.push_back(std::move(name));
+  columns_.push_back(std::move(column));
+  return true;
+}
+
+}  // namespace laneql

@@ -1,0 +1,298 @@
+// FormatValue: one value as text, the way DuckDB casts it to VARCHAR (checked against DuckDB
+// 1.4.4), or as a JSON value. Every printer goes through here so that a value reads the same
+// in the table, CSV, TSV, JSON and Markdown outputs.
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <string_view>
+
+#include "src/io/utf8.h"
+#include "laneql/int128.h"
+#include "laneql/result.h"
+
+namespace laneql {
+namespace {
+
+constexpr int64_t kMicrosPerSecond = 1000000;
+constexpr int64_t kSecondsPerDay = 86400;
+constexpr int64_t kMicrosPerDay = kSecondsPerDay * kMicrosPerSecond;
+// DuckDB's special values: +-infinity are the type's maximum and its negation.
+constexpr int32_t kDateInfinity = std::numeric_limits<int32_t>::max();
+constexpr int64_t kTimestampInfinity = std::numeric_limits<int64_t>::max();
+
+// Splits `value` into whole units (rounded towards minus infinity, for instants before the
+// epoch) and the non-negative remainder, without forming units * unit_size, which overflows
+// int64 near INT64_MIN.
+void FloorDivMod(int64_t value, int64_t unit_size, int64_t* units, int64_t* remainder) {
+  *units = value / unit_size;
+  *remainder = value % unit_size;
+  if (*remainder < 0) {
+    *units -= 1;
+    *remainder += unit_size;
+  }
+}
+
+void AppendPadded(int64_t value, int width, std::string* out) {
+  char buf[24];
+  const auto end = std::to_chars(buf, buf + sizeof(buf), value).ptr;
+  for (int pad = width - static_cast<int>(end - buf); pad > 0; --pad) out->push_back('0');
+  out->append(buf, end);
+}
+
+// Proleptic Gregorian date of a day count from 1970-01-01. Counts days within 400-year eras
+// (146097 days each) starting on March 1st, so that the leap day is the last day of a year.
+struct CivilDate {
+  int64_t year;  // astronomical: 0 is 1 BC
+  int month;
+  int day;
+};
+CivilDate CivilFromDays(int64_t days) {
+  const int64_t shifted = days + 719468;  // days from 0000-03-01
+  int64_t era, day_of_era;  // day_of_era in [0, 146096]
+  FloorDivMod(shifted, 146097, &era, &day_of_era);
+  const int64_t year_of_era =
+      (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+  const int64_t day_of_year =
+      day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const int64_t month_from_march = (5 * day_of_year + 2) / 153;  // 0 = March
+  CivilDate date;
+  date.day = static_cast<int>(day_of_year - (153 * month_from_march + 2) / 5 + 1);
+  date.month =
+      static_cast<int>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
+  date.year = year_of_era + era * 400 + (date.month <= 2 ? 1 : 0);
+  return date;
+}
+
+// "YYYY-MM-DD", with " (BC)" when `bc_suffix` and the year is before 1 (DuckDB prints year 0
+// as 0001 (BC), year -1 as 0002 (BC)). Returns whether the date is BC.
+bool AppendCivilDate(int64_t days, bool bc_suffix, std::string* out) {
+  const CivilDate date = CivilFromDays(days);
+  const bool bc = date.year <= 0;
+  AppendPadded(bc ? 1 - date.year : date.year, 4, out);
+  out->push_back('-');
+  AppendPadded(date.month, 2, out);
+  out->push_back('-');
+  AppendPadded(date.day, 2, out);
+  if (bc && bc_suffix) out->append(" (BC)");
+  return bc;
+}
+
+// "YYYY-MM-DD[ (BC)] HH:MM:SS[.ffffff]", the fraction without trailing zeros, as DuckDB.
+void AppendTimestamp(int64_t days, int64_t micros_of_day, std::string* out) {
+  AppendCivilDate(days, /*bc_suffix=*/true, out);
+  out->push_back(' ');
+  const int64_t seconds = micros_of_day / kMicrosPerSecond;
+  AppendPadded(seconds / 3600, 2, out);
+  out->push_back(':');
+  AppendPadded(seconds / 60 % 60, 2, out);
+  out->push_back(':');
+  AppendPadded(seconds % 60, 2, out);
+  int64_t fraction = micros_of_day % kMicrosPerSecond;
+  if (fraction == 0) return;
+  int digits = 6;
+  while (fraction % 10 == 0) {
+    fraction /= 10;
+    --digits;
+  }
+  out->push_back('.');
+  AppendPadded(fraction, digits, out);
+}
+
+// Shortest round-trip digits laid out as DuckDB (and Python's repr) do: positional notation
+// with at least one fractional digit when the decimal exponent is in [-4, 16), otherwise
+// d[.ddd]e+XX with a two-digit minimum exponent.
+template <class Float>
+void AppendShortestFloat(Float value, std::string* out) {
+  if (std::isnan(value)) {
+    out->append(std::signbit(value) ? "-nan" : "nan");
+    return;
+  }
+  if (std::isinf(value)) {
+    out->append(value < 0 ? "-inf" : "inf");
+    return;
+  }
+  char buf[64];
+  const char* end = std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::scientific).ptr;
+  std::string_view text(buf, static_cast<size_t>(end - buf));  // e.g. "-1.5134908e+03"
+  if (!text.empty() && text[0] == '-') {
+    out->push_back('-');
+    text.remove_prefix(1);
+  }
+  const size_t e = text.find('e');
+  std::string digits(text.substr(0, e));
+  if (digits.size() > 1) digits.erase(1, 1);  // drop the '.'
+  int exponent = 0;
+  std::from_chars(text.data() + e + 1 + (text[e + 1] == '+'), text.data() + text.size(), exponent);
+  const int count = static_cast<int>(digits.size());
+  if (exponent >= -4 && exponent < 16) {
+    if (exponent < 0) {
+      out->append("0.");
+      out->append(static_cast<size_t>(-exponent - 1), '0');
+      out->append(digits);
+    } else if (count > exponent + 1) {
+      out->append(digits, 0, static_cast<size_t>(exponent + 1));
+      out->push_back('.');
+      out->append(digits, static_cast<size_t>(exponent + 1), std::string::npos);
+    } else {
+      out->append(digits);
+      out->append(static_cast<size_t>(exponent + 1 - count), '0');
+      out->append(".0");
+    }
+    return;
+  }
+  out->push_back(digits[0]);
+  if (count > 1) {
+    out->push_back('.');
+    out->append(digits, 1, std::string::npos);
+  }
+  out->push_back('e');
+  out->push_back(exponent < 0 ? '-' : '+');
+  AppendPadded(exponent < 0 ? -static_cast<int64_t>(exponent) : exponent, 2, out);
+}
+
+template <class Int>
+void AppendInteger(Int value, std::string* out) {
+  char buf[24];
+  out->append(buf, std::to_chars(buf, buf + sizeof(buf), value).ptr);
+}
+
+template <class T>
+T ValueAt(const Column& column, size_t row) {
+  T value;
+  std::memcpy(&value, column.values_buffer().data() + row * sizeof(T), sizeof(T));
+  return value;
+}
+
+bool IsFiniteFloatAt(const Column& column, size_t row) {
+  if (column.type() == TypeId::kFloat32) return std::isfinite(ValueAt<float>(column, row));
+  if (column.type() == TypeId::kFloat64) return std::isfinite(ValueAt<double>(column, row));
+  return true;
+}
+
+}  // namespace
+
+void AppendDouble(double value, std::string* out) { AppendShortestFloat(value, out); }
+void AppendFloat(float value, std::string* out) { AppendShortestFloat(value, out); }
+
+void AppendDate(int32_t days_since_epoch, std::string* out) {
+  if (days_since_epoch == kDateInfinity || days_since_epoch == -kDateInfinity) {
+    out->append(days_since_epoch > 0 ? "infinity" : "-infinity");
+    return;
+  }
+  AppendCivilDate(days_since_epoch, /*bc_suffix=*/true, out);
+}
+
+void AppendTimestampMicros(int64_t micros, std::string* out) {
+  if (micros == kTimestampInfinity || micros == -kTimestampInfinity) {
+    out->append(micros > 0 ? "infinity" : "-infinity");
+    return;
+  }
+  int64_t days, micros_of_day;
+  FloorDivMod(micros, kMicrosPerDay, &days, &micros_of_day);
+  AppendTimestamp(days, micros_of_day, out);
+}
+
+void AppendTimestampSeconds(int64_t seconds, std::string* out) {
+  if (seconds == kTimestampInfinity || seconds == -kTimestampInfinity) {
+    out->append(seconds > 0 ? "infinity" : "-infinity");
+    return;
+  }
+  int64_t days, seconds_of_day;
+  FloorDivMod(seconds, kSecondsPerDay, &days, &seconds_of_day);
+  AppendTimestamp(days, seconds_of_day * kMicrosPerSecond, out);
+}
+
+void AppendJsonString(std::string_view text, std::string* out) {
+  static const char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      const size_t length = utf8::ValidSequenceLength(text.substr(i));
+      if (length == 0) {
+        out->append("\xEF\xBF\xBD");  // U+FFFD for a byte that is not UTF-8
+        ++i;
+      } else {
+        out->append(text.data() + i, length);
+        i += length;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      default:
+        if (c < 0x20) {
+          out->append("\\u00");
+          out->push_back(kHex[c >> 4]);
+          out->push_back(kHex[c & 15]);
+        } else {
+          out->push_back(static_cast<char>(c));
+        }
+    }
+    ++i;
+  }
+  out->push_back('"');
+}
+
+void AppendValue(const Column& column, size_t row, ValueStyle style, std::string* out) {
+  const bool json = style == ValueStyle::kJson;
+  if (!column.IsValid(row)) {
+    out->append(json ? "null" : "NULL");
+    return;
+  }
+  if (json && !IsFiniteFloatAt(column, row)) {
+    out->append("null");
+    return;
+  }
+  // Dates and timestamps are JSON strings; their text never needs escaping.
+  const bool quote = json && IsTemporal(column.type());
+  if (quote) out->push_back('"');
+  switch (column.type()) {
+    case TypeId::kInt8: AppendInteger(ValueAt<int8_t>(column, row), out); break;
+    case TypeId::kInt16: AppendInteger(ValueAt<int16_t>(column, row), out); break;
+    case TypeId::kInt32: AppendInteger(ValueAt<int32_t>(column, row), out); break;
+    case TypeId::kInt64: AppendInteger(ValueAt<int64_t>(column, row), out); break;
+    case TypeId::kUInt8: AppendInteger(ValueAt<uint8_t>(column, row), out); break;
+    case TypeId::kUInt16: AppendInteger(ValueAt<uint16_t>(column, row), out); break;
+    case TypeId::kUInt32: AppendInteger(ValueAt<uint32_t>(column, row), out); break;
+    case TypeId::kUInt64: AppendInteger(ValueAt<uint64_t>(column, row), out); break;
+    case TypeId::kInt128: out->append(Int128ToString(ValueAt<Int128>(column, row))); break;
+    case TypeId::kFloat32: AppendFloat(ValueAt<float>(column, row), out); break;
+    case TypeId::kFloat64: AppendDouble(ValueAt<double>(column, row), out); break;
+    case TypeId::kBool: out->append(ValueAt<uint8_t>(column, row) != 0 ? "true" : "false"); break;
+    case TypeId::kDate32: AppendDate(ValueAt<int32_t>(column, row), out); break;
+    case TypeId::kTimestampSeconds:
+      AppendTimestampSeconds(ValueAt<int64_t>(column, row), out);
+      break;
+    case TypeId::kTimestampMicros:
+      AppendTimestampMicros(ValueAt<int64_t>(column, row), out);
+      break;
+    case TypeId::kString:
+    case TypeId::kLargeString:
+      if (json) {
+        AppendJsonString(column.StringAt(row), out);
+      } else {
+        out->append(column.StringAt(row));
+      }
+      break;
+  }
+  if (quote) out->push_back('"');
+}
+
+std::string FormatValue(const Column& column, size_t row, ValueStyle style) {
+  std::string text;
+  AppendValue(column, row, style, &text);
+  return text;
+}
+
+}  // namespace laneql
