@@ -30,8 +30,16 @@ if(EMSCRIPTEN)
   set(LANEQL_HWY_DEFINITIONS HWY_COMPILE_ONLY_STATIC)
 else()
   set(LANEQL_HWY_DEFINITIONS HWY_COMPILE_ALL_ATTAINABLE)
+  # More targets to leave out, as Highway target bits joined by |: the sanitizer build keeps one
+  # target per vector width (instrumented code for six targets takes many minutes to compile).
+  set(LANEQL_EXTRA_DISABLED_TARGETS "" CACHE STRING
+      "Highway targets to leave out besides SSE2/SSSE3, e.g. HWY_AVX3|HWY_AVX3_ZEN4")
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
-    list(APPEND LANEQL_HWY_DEFINITIONS "HWY_DISABLED_TARGETS=(HWY_SSE2|HWY_SSSE3)")
+    set(_disabled "HWY_SSE2|HWY_SSSE3")
+    if(LANEQL_EXTRA_DISABLED_TARGETS)
+      string(APPEND _disabled "|${LANEQL_EXTRA_DISABLED_TARGETS}")
+    endif()
+    list(APPEND LANEQL_HWY_DEFINITIONS "HWY_DISABLED_TARGETS=(${_disabled})")
   endif()
 endif()
 target_compile_definitions(hwy PUBLIC ${LANEQL_HWY_DEFINITIONS})

@@ -57,19 +57,26 @@ HWY_INLINE uint64_t MaskLaneBits(D d, hn::Mask<D> m) {
 }
 
 // One whole mask word: 64 rows starting at x, 64 / Lanes(d) independent loads and compares.
-// Lanes(d) is a compile-time constant on fixed-width targets, so the loop unrolls completely.
-template <class D, class Pred>
+// Lanes(d) is a compile-time constant on fixed-width targets, so the loop unrolls completely,
+// unless kUnroll is false: a predicate that is itself many independent compares (IN) has enough
+// work per vector to unroll only 4 times; unrolling its 16 compares 32 times (int64 on SSE4)
+// made functions so large that the sanitizer build of this file took minutes.
+template <bool kUnroll, class D, class Pred>
 HWY_INLINE uint64_t PredicateWord(D d, const hn::TFromD<D>* HWY_RESTRICT x, const Pred& pred) {
   const size_t N = hn::Lanes(d);
   uint64_t bits = 0;
-#if HWY_TARGET == HWY_SCALAR
-  // One lane per vector: unrolling 64 rows (times 10 types and 7 predicates) made this fallback
-  // target 80 % of the object code and of the compile time, for no measurable gain.
-  HWY_UNROLL(1)
-#else
-  HWY_UNROLL(64)
-#endif
-  for (size_t j = 0; j < 64; j += N) bits |= MaskLaneBits(d, pred(hn::LoadU(d, x + j))) << j;
+  if constexpr (kUnroll && HWY_TARGET != HWY_SCALAR) {
+    HWY_UNROLL(64)
+    for (size_t j = 0; j < 64; j += N) bits |= MaskLaneBits(d, pred(hn::LoadU(d, x + j))) << j;
+  } else if constexpr (HWY_TARGET != HWY_SCALAR) {
+    HWY_UNROLL(4)
+    for (size_t j = 0; j < 64; j += N) bits |= MaskLaneBits(d, pred(hn::LoadU(d, x + j))) << j;
+  } else {
+    // One lane per vector: unrolling 64 rows times 10 types and 7 predicates made this
+    // fallback target 80 % of the object code and of the compile time, for no gain.
+    HWY_UNROLL(1)
+    for (size_t j = 0; j < 64; j += N) bits |= MaskLaneBits(d, pred(hn::LoadU(d, x + j))) << j;
+  }
   return bits;
 }
 
@@ -88,7 +95,7 @@ HWY_INLINE uint64_t PredicatePartialWord(D d, const hn::TFromD<D>* HWY_RESTRICT 
 
 // The shared loop of every predicate: out word w = (pred bits XOR flip) AND validity, and bits
 // past `rows` cleared.
-template <typename T, class Pred>
+template <bool kUnroll = true, typename T, class Pred>
 HWY_INLINE void PredicateToMask(const T* HWY_RESTRICT x, size_t rows, const Pred& pred,
                                 uint64_t flip, const uint64_t* HWY_RESTRICT validity,
                                 uint64_t* HWY_RESTRICT out) {
@@ -98,7 +105,7 @@ HWY_INLINE void PredicateToMask(const T* HWY_RESTRICT x, size_t rows, const Pred
   // word per case: half the code per predicate.
   for (size_t w = 0; w < full_words; ++w) {
     const uint64_t valid = validity == nullptr ? ~uint64_t{0} : validity[w];
-    out[w] = (PredicateWord(d, x + w * 64, pred) ^ flip) & valid;
+    out[w] = (PredicateWord<kUnroll>(d, x + w * 64, pred) ^ flip) & valid;
   }
   const size_t rest = rows % 64;
   if (rest != 0) {
@@ -154,7 +161,7 @@ HWY_INLINE void InListImpl(const T* HWY_RESTRICT x, size_t rows, const T* HWY_RE
                            bool match_nan, const uint64_t* HWY_RESTRICT validity,
                            uint64_t* HWY_RESTRICT out) {
   const PredicateTag<T> d;
-  PredicateToMask(
+  PredicateToMask</*kUnroll=*/false>(
       x, rows,
       [d, list, match_nan](auto v) HWY_ATTR {
         auto m = hn::Eq(v, hn::Set(d, list[0]));
