@@ -382,6 +382,95 @@ TEST(Column, ZeroedIsFilledInPlace) {
   EXPECT_EQ(9, c.Values<uint16_t>()[1000]);
 }
 
+TEST(AlignedBuffer, ResizeForOverwriteKeepsContentsAndZeroPadding) {
+  AlignedBuffer b;
+  ASSERT_TRUE(b.ResizeForOverwrite(100, nullptr));
+  EXPECT_EQ(100u, b.size());
+  EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(b.data()) % 64);
+  EXPECT_LT(b.capacity(), 164u);  // a first allocation is exact, rounded to 64
+  EXPECT_TRUE(PaddingIsZero(b));
+  std::memset(b.data(), 0xAB, 100);
+  ASSERT_TRUE(b.ResizeForOverwrite(5000, nullptr));  // grows: the old bytes move along
+  EXPECT_EQ(0xAB, b.data()[99]);
+  EXPECT_TRUE(PaddingIsZero(b));
+  ASSERT_TRUE(b.ResizeForOverwrite(10, nullptr));  // shrinks like Resize
+  EXPECT_TRUE(PaddingIsZero(b));
+}
+
+TEST(Column, FromBuffersTakesOverFilledBuffers) {
+  std::string error;
+  AlignedBuffer values;
+  ASSERT_TRUE(values.ResizeForOverwrite(3 * sizeof(int32_t), &error));
+  const int32_t numbers[3] = {7, -1, 42};
+  std::memcpy(values.data(), numbers, sizeof(numbers));
+  const uint8_t* filled = values.data();
+  Column c;
+  ASSERT_TRUE(Column::FromBuffers(TypeId::kInt32, 3, std::move(values), AlignedBuffer(),
+                                  AlignedBuffer(), &c, &error)) << error;
+  EXPECT_EQ(TypeId::kInt32, c.type());
+  EXPECT_EQ(3u, c.length());
+  EXPECT_EQ(filled, c.values_buffer().data());  // taken over, not copied
+  EXPECT_EQ(42, c.Values<int32_t>()[2]);
+  EXPECT_EQ(0u, c.null_count());
+
+  AlignedBuffer bytes;
+  AlignedBuffer offsets;
+  ASSERT_TRUE(bytes.Append("abcdef", 6, &error));
+  const int32_t ends[4] = {0, 2, 2, 6};
+  ASSERT_TRUE(offsets.Append(ends, sizeof(ends), &error));
+  AlignedBuffer validity;
+  const uint64_t bits = 0xFFu & ~uint64_t{2};  // row 1 null, bits past the length ignored
+  ASSERT_TRUE(validity.Append(&bits, sizeof(bits), &error));
+  ASSERT_TRUE(Column::FromBuffers(TypeId::kString, 3, std::move(bytes), std::move(offsets),
+                                  std::move(validity), &c, &error)) << error;
+  EXPECT_EQ(TypeId::kString, c.type());
+  EXPECT_EQ("ab", c.StringAt(0));
+  EXPECT_EQ("", c.StringAt(1));
+  EXPECT_EQ("cdef", c.StringAt(2));
+  EXPECT_EQ(1u, c.null_count());
+  EXPECT_FALSE(c.IsValid(1));
+
+  ASSERT_TRUE(Column::FromBuffers(TypeId::kString, 0, AlignedBuffer(), AlignedBuffer(),
+                                  AlignedBuffer(), &c, &error)) << error;
+  EXPECT_EQ(0u, c.length());
+}
+
+TEST(Column, FromBuffersRejectsMismatchesAndKeepsTheBuffers) {
+  std::string error;
+  Column c;
+  AlignedBuffer values;
+  ASSERT_TRUE(values.Resize(8, &error));
+  // 8 bytes are not 3 int32 values.
+  EXPECT_FALSE(Column::FromBuffers(TypeId::kInt32, 3, std::move(values), AlignedBuffer(),
+                                   AlignedBuffer(), &c, &error));
+  EXPECT_FALSE(error.empty());
+  EXPECT_EQ(8u, values.size());  // not taken on failure
+  // Offsets on a fixed-width column.
+  AlignedBuffer stray;
+  ASSERT_TRUE(stray.Resize(4, &error));
+  EXPECT_FALSE(Column::FromBuffers(TypeId::kInt64, 1, std::move(values), std::move(stray),
+                                   AlignedBuffer(), &c, &error));
+  // String offsets that decrease, do not start at 0, do not end at the byte count, or are
+  // too few.
+  const std::vector<std::vector<int32_t>> bad = {{0, 6, 4, 8}, {1, 2, 4, 8}, {0, 2, 4, 7}, {0, 8}};
+  for (const std::vector<int32_t>& ends : bad) {
+    AlignedBuffer offsets;
+    ASSERT_TRUE(offsets.Append(ends.data(), ends.size() * sizeof(int32_t), &error));
+    error.clear();
+    EXPECT_FALSE(Column::FromBuffers(TypeId::kString, 3, std::move(values), std::move(offsets),
+                                     AlignedBuffer(), &c, &error)) << ends[1];
+    EXPECT_FALSE(error.empty());
+  }
+  // A validity bitmap too short for the rows.
+  AlignedBuffer validity;
+  ASSERT_TRUE(validity.Resize(8, &error));
+  AlignedBuffer many;
+  ASSERT_TRUE(many.Resize(100 * sizeof(int16_t), &error));
+  EXPECT_FALSE(Column::FromBuffers(TypeId::kInt16, 100, std::move(many), AlignedBuffer(),
+                                   std::move(validity), &c, &error));
+  EXPECT_EQ(0u, c.length());  // *out untouched by every failure
+}
+
 TEST(Column, FromStringsRebasesASlice) {
   // An Arrow slice: offsets start at 3 inside the data.
   const std::string data = "xyzabcdef";

@@ -36,6 +36,10 @@ class AlignedBuffer {
   // Sets the size, keeping the first min(old, new) bytes; bytes gained read as zero. Grows the
   // capacity to at least twice the old one, so repeated small growth is amortised O(1).
   bool Resize(size_t size, std::string* error);
+  // Sets the size like Resize, but bytes gained are NOT zeroed (the caller overwrites every one
+  // of them, e.g. a column filled in full); the padding past size() is still zero. Saves a
+  // pass over memory that would be written twice. A first allocation is exact (rounded to 64).
+  bool ResizeForOverwrite(size_t size, std::string* error);
   // Appends `count` bytes (the source may not lie inside this buffer).
   bool Append(const void* bytes, size_t count, std::string* error);
   // Replaces the contents with a copy of `count` bytes, allocating exactly (rounded up to 64).
@@ -60,7 +64,8 @@ class AlignedBuffer {
   }
 
  private:
-  bool Reallocate(size_t capacity, std::string* error);
+  // zero_from: where zeroing of the new capacity starts (size_ or beyond, up to capacity).
+  bool Reallocate(size_t capacity, size_t zero_from, std::string* error);
 
   uint8_t* data_ = nullptr;
   size_t size_ = 0;

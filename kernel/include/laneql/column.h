@@ -53,6 +53,16 @@ class Column {
   static bool FromLargeStrings(const int64_t* offsets, const uint8_t* data, size_t length,
                                const uint64_t* validity, Column* out, std::string* error);
 
+  // Takes over buffers filled by the caller (no copy): `values` (length values of a fixed-width
+  // type, or the string bytes), `offsets` (string types: length + 1 offsets from 0 to
+  // values.size(), never decreasing, or none for length 0; empty otherwise) and `validity` (empty = no nulls, else
+  // at least BitmaskWords(length) words). Checks sizes and offsets (one pass), not the bytes.
+  // On failure *out and the buffers passed in are left as they were (they are moved from only
+  // on success).
+  static bool FromBuffers(TypeId type, size_t length, AlignedBuffer&& values,
+                          AlignedBuffer&& offsets, AlignedBuffer&& validity, Column* out,
+                          std::string* error);
+
   // --- Builders: append one row (tests, the data generator, the CSV reader) ---
 
   // Room for `rows` more rows (and `string_bytes` more bytes for string columns).

@@ -40,7 +40,7 @@ AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& other) noexcept {
   return *this;
 }
 
-bool AlignedBuffer::Reallocate(size_t capacity, std::string* error) {
+bool AlignedBuffer::Reallocate(size_t capacity, size_t zero_from, std::string* error) {
   if (capacity > kMaxSize) {
     SetError(error, "cannot allocate a buffer of " + std::to_string(capacity) +
                         " bytes: larger than the address space allows");
@@ -53,7 +53,8 @@ bool AlignedBuffer::Reallocate(size_t capacity, std::string* error) {
     return false;
   }
   if (size_ != 0) std::memcpy(fresh, data_, size_);
-  std::memset(fresh + size_, 0, capacity - size_);  // the padding guarantee
+  if (zero_from < size_) zero_from = size_;
+  if (zero_from < capacity) std::memset(fresh + zero_from, 0, capacity - zero_from);  // padding
   if (data_ != nullptr) ::operator delete(data_, kAlign);
   data_ = fresh;
   capacity_ = capacity;
@@ -62,17 +63,26 @@ bool AlignedBuffer::Reallocate(size_t capacity, std::string* error) {
 
 bool AlignedBuffer::Reserve(size_t capacity, std::string* error) {
   if (capacity <= capacity_) return true;
-  return Reallocate(capacity, error);
+  return Reallocate(capacity, size_, error);
 }
 
 bool AlignedBuffer::Resize(size_t size, std::string* error) {
   if (size > capacity_) {
     // Doubling amortises appends; a first allocation is exact (a column sized up front).
     const size_t doubled = capacity_ > kMaxSize / 2 ? kMaxSize : capacity_ * 2;
-    if (!Reallocate(size > doubled ? size : doubled, error)) return false;
+    if (!Reallocate(size > doubled ? size : doubled, size_, error)) return false;
   } else if (size < size_) {
     std::memset(data_ + size, 0, size_ - size);  // bytes past size() stay zero
   }
+  size_ = size;
+  return true;
+}
+
+bool AlignedBuffer::ResizeForOverwrite(size_t size, std::string* error) {
+  if (size <= capacity_) return Resize(size, error);
+  // Exact when first allocated (a column sized up front), doubling afterwards.
+  const size_t doubled = capacity_ > kMaxSize / 2 ? kMaxSize : capacity_ * 2;
+  if (!Reallocate(size > doubled ? size : doubled, size, error)) return false;
   size_ = size;
   return true;
 }
@@ -93,7 +103,7 @@ bool AlignedBuffer::Append(const void* bytes, size_t count, std::string* error) 
 bool AlignedBuffer::Assign(const void* bytes, size_t count, std::string* error) {
   if (count > capacity_) {
     AlignedBuffer fresh;
-    if (!fresh.Reallocate(count, error)) return false;
+    if (!fresh.Reallocate(count, count, error)) return false;
     *this = std::move(fresh);
   } else {
     Clear();

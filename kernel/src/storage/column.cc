@@ -108,6 +108,72 @@ bool Column::Zeroed(TypeId type, size_t length, Column* out, std::string* error)
   return true;
 }
 
+namespace {
+
+template <class Offset>
+bool CheckTakenOffsets(const AlignedBuffer& offsets, size_t length, size_t bytes,
+                       std::string* error) {
+  if (length == 0 && offsets.empty() && bytes == 0) return true;  // no offsets needed
+  if (length >= AlignedBuffer::kMaxSize / sizeof(Offset) ||
+      offsets.size() != (length + 1) * sizeof(Offset)) {
+    SetError(error, "FromBuffers: " + std::to_string(offsets.size()) +
+                        " bytes of offsets do not hold " + std::to_string(length) + " strings");
+    return false;
+  }
+  const Offset* own = offsets.As<Offset>();
+  if (own[0] != 0 || static_cast<uint64_t>(own[length]) != bytes) {
+    SetError(error, "FromBuffers: string offsets must run from 0 to the " +
+                        std::to_string(bytes) + " value bytes");
+    return false;
+  }
+  return CheckOffsets(own, length, error);
+}
+
+}  // namespace
+
+bool Column::FromBuffers(TypeId type, size_t length, AlignedBuffer&& values,
+                         AlignedBuffer&& offsets, AlignedBuffer&& validity, Column* out,
+                         std::string* error) {
+  if (IsFixedWidth(type)) {
+    const size_t width = TypeByteWidth(type);
+    if (length > AlignedBuffer::kMaxSize / width || values.size() != length * width ||
+        !offsets.empty()) {
+      SetError(error, "FromBuffers: " + std::to_string(values.size()) + " value bytes and " +
+                          std::to_string(offsets.size()) + " offset bytes do not hold " +
+                          std::to_string(length) + " values of " + TypeName(type));
+      return false;
+    }
+  } else if (type == TypeId::kString) {
+    if (!CheckTakenOffsets<int32_t>(offsets, length, values.size(), error)) return false;
+  } else if (type == TypeId::kLargeString) {
+    if (!CheckTakenOffsets<int64_t>(offsets, length, values.size(), error)) return false;
+  } else {
+    SetError(error, std::string("FromBuffers cannot build a column of ") + TypeName(type));
+    return false;
+  }
+  size_t nulls = 0;
+  if (!validity.empty()) {
+    if (validity.size() < BitmaskWords(length) * sizeof(uint64_t)) {
+      SetError(error, "FromBuffers: the validity bitmap is shorter than " +
+                          std::to_string(length) + " rows");
+      return false;
+    }
+    if (length != 0) {
+      validity.As<uint64_t>()[BitmaskWords(length) - 1] &= BitmaskTailMask(length);
+      nulls = CountNulls(validity.As<const uint64_t>(), length);
+    }
+  }
+  Column column(type);
+  column.values_ = std::move(values);
+  column.offsets_ = std::move(offsets);
+  // A bitmap without nulls is dropped, as in CopyValidity: kernels test for "no bitmap".
+  if (nulls != 0) column.validity_ = std::move(validity);
+  column.null_count_ = nulls;
+  column.length_ = length;
+  *out = std::move(column);
+  return true;
+}
+
 bool Column::FromStrings(const int32_t* offsets, const uint8_t* data, size_t length,
                          const uint64_t* validity, Column* out, std::string* error) {
   Column column(TypeId::kString);

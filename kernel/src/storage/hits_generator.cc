@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "laneql/aligned_buffer.h"
 #include "src/storage/hits_column_fill.h"
 #include "src/storage/hits_columns.h"
 #include "src/storage/hits_row_model.h"
@@ -28,6 +29,7 @@ namespace {
 
 using hits::ByteSink;
 using hits::kChunkRows;
+using hits::kMaxValueBytes;
 using hits::kNumHitsColumns;
 constexpr size_t kColumns = kNumHitsColumns;
 
@@ -45,8 +47,17 @@ void SetError(std::string* error, std::string message) {
 
 struct StringPart {
   ByteSink bytes;
-  std::unique_ptr<int32_t[]> offsets;  // count + 1 entries, offsets[0] == 0
+  AlignedBuffer offsets;  // count + 1 int32 entries, offsets[0] == 0
 };
+
+// Room for the rest of a range's text once its first chunk shows how long the values run, so
+// the sink is rarely copied to grow; a little over, as later chunks may run longer.
+bool ReserveFromFirstChunk(size_t chunk_rows, size_t range_rows, ByteSink* bytes) {
+  const double per_row = static_cast<double>(bytes->size()) / static_cast<double>(chunk_rows);
+  const double estimate = per_row * 1.06 * static_cast<double>(range_rows) + kMaxValueBytes;
+  if (estimate >= static_cast<double>(INT32_MAX)) return true;  // Room() will grow or refuse
+  return bytes->Reserve(static_cast<size_t>(estimate));
+}
 
 // One thread's rows: [first_row, first_row + count) of the table, at out_row of the output.
 struct RangeJob {
@@ -63,13 +74,9 @@ void RunRange(const hits::HitsParams& params, const std::vector<uint8_t*>& fixed
   job->strings.resize(kNumHitsColumns);
   for (int col = 0; col < kNumHitsColumns; ++col) {
     if (!IsString(schema[col].type)) continue;
-    int32_t* offsets = new (std::nothrow) int32_t[job->count + 1];
-    if (offsets == nullptr) {
-      job->error = "out of memory for the offsets of " + schema[col].name;
-      return;
-    }
-    offsets[0] = 0;
-    job->strings[col].offsets.reset(offsets);
+    AlignedBuffer& offsets = job->strings[col].offsets;
+    if (!offsets.ResizeForOverwrite((job->count + 1) * sizeof(int32_t), &job->error)) return;
+    offsets.As<int32_t>()[0] = 0;
   }
   std::unique_ptr<hits::RowChunk> chunk(new (std::nothrow) hits::RowChunk);
   if (chunk == nullptr) {
@@ -86,7 +93,8 @@ void RunRange(const hits::HitsParams& params, const std::vector<uint8_t*>& fixed
         continue;
       }
       StringPart& part = job->strings[col];
-      if (!hits::FillTextColumn(col, *chunk, &part.bytes, part.offsets.get() + 1 + start)) {
+      if (!hits::FillTextColumn(col, *chunk, &part.bytes, part.offsets.As<int32_t>() + 1 + start) ||
+          (start == 0 && !ReserveFromFirstChunk(n, job->count, &part.bytes))) {
         job->error = "string column " + schema[col].name + " of rows " +
                      std::to_string(job->first_row) + ".." +
                      std::to_string(job->first_row + job->count) +
@@ -113,15 +121,8 @@ void RunTasks(size_t tasks, const Task& task) {
   for (std::thread& worker : workers) worker.join();
 }
 
-uint8_t* MutableBase(Column* column) {
-  switch (TypeByteWidth(column->type())) {
-    case 2: return reinterpret_cast<uint8_t*>(column->MutableValues<int16_t>());
-    case 4: return reinterpret_cast<uint8_t*>(column->MutableValues<int32_t>());
-    default: return reinterpret_cast<uint8_t*>(column->MutableValues<int64_t>());
-  }
-}
-
-// Joins the ranges' pieces of one string column into a column.
+// Joins the ranges' pieces of one string column into a column. One range's buffers become the
+// column as they are; several are copied once into buffers of the final size.
 bool JoinStrings(int col, std::vector<RangeJob>* jobs, size_t count, Column* out,
                  std::string* error) {
   const std::string& name = HitsSchema()[col].name;
@@ -131,12 +132,8 @@ bool JoinStrings(int col, std::vector<RangeJob>* jobs, size_t count, Column* out
   }
   if (jobs->size() == 1) {
     StringPart& part = (*jobs)[0].strings[col];
-    const bool ok = Column::FromStrings(part.offsets.get(),
-                                        reinterpret_cast<const uint8_t*>(part.bytes.data()), count,
-                                        nullptr, out, error);
-    part.bytes.Release();
-    part.offsets.reset();
-    return ok;
+    return Column::FromBuffers(TypeId::kString, count, part.bytes.Take(), std::move(part.offsets),
+                               AlignedBuffer(), out, error);
   }
   size_t total = 0;
   for (const RangeJob& job : *jobs) total += job.strings[col].bytes.size();
@@ -145,27 +142,30 @@ bool JoinStrings(int col, std::vector<RangeJob>* jobs, size_t count, Column* out
                         " bytes, over the int32 string offset limit");
     return false;
   }
-  std::unique_ptr<int32_t[]> offsets(new (std::nothrow) int32_t[count + 1]);
-  std::unique_ptr<uint8_t[]> bytes(new (std::nothrow) uint8_t[total == 0 ? 1 : total]);
-  if (offsets == nullptr || bytes == nullptr) {
-    SetError(error, "out of memory joining string column " + name);
+  AlignedBuffer offsets;
+  AlignedBuffer bytes;
+  if (!offsets.ResizeForOverwrite((count + 1) * sizeof(int32_t), error) ||
+      !bytes.ResizeForOverwrite(total, error)) {
     return false;
   }
-  offsets[0] = 0;
+  int32_t* own = offsets.As<int32_t>();
+  own[0] = 0;
   size_t row = 0;
   int32_t base = 0;
   for (RangeJob& job : *jobs) {
     StringPart& part = job.strings[col];
-    for (size_t i = 1; i <= job.count; ++i) offsets[row + i] = base + part.offsets[i];
+    const int32_t* ends = part.offsets.As<int32_t>();
+    for (size_t i = 1; i <= job.count; ++i) own[row + i] = base + ends[i];
     if (part.bytes.size() != 0) {
-      std::memcpy(bytes.get() + base, part.bytes.data(), part.bytes.size());
+      std::memcpy(bytes.data() + base, part.bytes.data(), part.bytes.size());
     }
     row += job.count;
     base += static_cast<int32_t>(part.bytes.size());
     part.bytes.Release();
-    part.offsets.reset();
+    part.offsets = AlignedBuffer();
   }
-  return Column::FromStrings(offsets.get(), bytes.get(), count, nullptr, out, error);
+  return Column::FromBuffers(TypeId::kString, count, std::move(bytes), std::move(offsets),
+                             AlignedBuffer(), out, error);
 }
 
 // Refuses at once what cannot work, rather than failing after minutes or being killed for
@@ -222,18 +222,18 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
     return false;
   };
 
-  // The fixed-width columns, full size, allocated (and so zeroed: most of the page faults) by
-  // all threads, then filled in place by every range.
+  // The fixed-width columns, full size but not zeroed (every value is written): each range
+  // fills its rows in place, so its thread also takes those pages' first-touch faults.
   std::vector<Column> columns(kNumHitsColumns);
+  std::vector<AlignedBuffer> fixed(kNumHitsColumns);
   std::vector<uint8_t*> fixed_bases(kNumHitsColumns, nullptr);
-  RunTasks(threads, [&](size_t t) {
-    for (size_t col = t; col < kColumns; col += threads) {
-      if (IsString(schema[col].type)) continue;
-      if (!Column::Zeroed(schema[col].type, count, &columns[col], &errors[t])) return;
-      if (count != 0) fixed_bases[col] = MutableBase(&columns[col]);
+  for (size_t col = 0; col < kColumns; ++col) {
+    if (IsString(schema[col].type)) continue;
+    if (!fixed[col].ResizeForOverwrite(count * TypeByteWidth(schema[col].type), error)) {
+      return false;
     }
-  });
-  if (first_error()) return false;
+    if (count != 0) fixed_bases[col] = fixed[col].data();
+  }
 
   std::vector<RangeJob> jobs(threads);
   for (size_t t = 0; t < threads; ++t) {
@@ -252,10 +252,17 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
     }
   }
 
-  // The string columns, joined from the ranges' pieces, a share of the columns per thread.
+  // The string columns, joined from the ranges' pieces, a share of the columns per thread; the
+  // fixed-width ones take over their filled buffers.
   RunTasks(threads, [&](size_t t) {
     for (size_t col = t; col < kColumns; col += threads) {
-      if (!IsString(schema[col].type)) continue;
+      if (!IsString(schema[col].type)) {
+        if (!Column::FromBuffers(schema[col].type, count, std::move(fixed[col]), AlignedBuffer(),
+                                 AlignedBuffer(), &columns[col], &errors[t])) {
+          return;
+        }
+        continue;
+      }
       if (!JoinStrings(static_cast<int>(col), &jobs, count, &columns[col], &errors[t])) return;
     }
   });

@@ -2,6 +2,7 @@
 #include "src/storage/hits_text.h"
 
 #include <climits>
+#include <utility>
 
 #include "src/storage/hits_random.h"
 #include "src/storage/hits_vocabulary.h"
@@ -40,26 +41,30 @@ uint8_t QueryWordsOf(uint16_t slot, int32_t counter_id) {
 
 }  // namespace
 
-char* ByteSink::Grow() {
+char* ByteSink::Grow(size_t needed) {
   if (failed_) return nullptr;
-  size_t capacity = capacity_ < (1u << 16) ? (1u << 16) : capacity_ * 2;
   // int32 offsets: a column over one range may not pass INT32_MAX bytes, and no writer goes
   // past the capacity, so capping it keeps every offset representable.
   const size_t limit = static_cast<size_t>(INT32_MAX);
-  if (size_ + kMaxValueBytes > static_cast<size_t>(INT32_MAX)) {
+  if (size_ + kMaxValueBytes > limit) {
     failed_ = true;
     return nullptr;
   }
+  size_t capacity = buffer_.size() < (1u << 16) ? (1u << 16) : buffer_.size() * 2;
+  if (capacity < needed) capacity = needed;
   if (capacity > limit) capacity = limit;
-  char* grown = static_cast<char*>(std::realloc(data_.get(), capacity));
-  if (grown == nullptr) {
+  if (!buffer_.ResizeForOverwrite(capacity, nullptr)) {
     failed_ = true;
     return nullptr;
   }
-  data_.release();
-  data_.reset(grown);
-  capacity_ = capacity;
-  return grown + size_;
+  return data() + size_;
+}
+
+AlignedBuffer ByteSink::Take() {
+  buffer_.Resize(size_, nullptr);  // shrinking: zeroes the unused tail, never fails
+  AlignedBuffer taken = std::move(buffer_);
+  Release();
+  return taken;
 }
 
 char* PutDecimal(char* p, uint64_t value) {

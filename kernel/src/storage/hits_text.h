@@ -7,11 +7,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <string_view>
 
+#include "laneql/aligned_buffer.h"
 #include "src/storage/hits_row_model.h"
 
 namespace laneql::hits {
@@ -19,38 +18,42 @@ namespace laneql::hits {
 // No single generated value is longer than this, so one check per value suffices.
 constexpr size_t kMaxValueBytes = 4096;
 
-// The bytes of one string column over one range of rows. Grows by doubling with realloc (no
-// zeroing: every byte below size() is written) and refuses to grow past the int32 offset limit
-// or when memory runs out, after which failed() is true and Room() returns nullptr.
+// The bytes of one string column over one range of rows, in the AlignedBuffer that becomes the
+// column's values (no copy at the end). The buffer's size() is the writable capacity; bytes
+// past the committed size are unspecified until Take() zeroes them. Refuses to grow past the
+// int32 offset limit or when memory runs out, after which failed() is true and Room() returns
+// nullptr.
 class ByteSink {
  public:
   // Room for kMaxValueBytes more bytes at the end; write there, then Commit the new end.
   char* Room() {
-    if (size_ + kMaxValueBytes <= capacity_) return data_.get() + size_;
-    return Grow();
+    if (size_ + kMaxValueBytes <= buffer_.size()) return data() + size_;
+    return Grow(size_ + kMaxValueBytes);
   }
-  void Commit(const char* end) { size_ = static_cast<size_t>(end - data_.get()); }
+  void Commit(const char* end) { size_ = static_cast<size_t>(end - data()); }
   // The last position at which a whole value still fits without calling Room() again: a
-  // writer may put values back to back while its cursor stays at or below this.
-  char* LastSafeStart() { return data_.get() + capacity_ - kMaxValueBytes; }
-  const char* data() const { return data_.get(); }
+  // writer may put values back to back while its cursor stays at or below this. Valid only
+  // after a successful Room().
+  char* LastSafeStart() { return data() + buffer_.size() - kMaxValueBytes; }
+  char* data() { return reinterpret_cast<char*>(buffer_.data()); }
+  const char* data() const { return reinterpret_cast<const char*>(buffer_.data()); }
   size_t size() const { return size_; }
   bool failed() const { return failed_; }
-  // Frees the bytes (after they were copied into a column).
+  // Room for `bytes` in all (an estimate of the whole range), so that the buffer is rarely
+  // copied to grow. False like Room().
+  bool Reserve(size_t bytes) { return bytes <= buffer_.size() || Grow(bytes) != nullptr; }
+  // The committed bytes as a buffer of exactly size() bytes (padding zeroed); empties the sink.
+  AlignedBuffer Take();
   void Release() {
-    data_.reset();
-    size_ = capacity_ = 0;
+    buffer_ = AlignedBuffer();
+    size_ = 0;
   }
 
  private:
-  struct FreeDeleter {
-    void operator()(char* p) const { std::free(p); }
-  };
-  char* Grow();
+  char* Grow(size_t needed);
 
-  std::unique_ptr<char, FreeDeleter> data_;
+  AlignedBuffer buffer_;
   size_t size_ = 0;
-  size_t capacity_ = 0;
   bool failed_ = false;
 };
 
