@@ -1,7 +1,12 @@
 // The text columns of the hits generator. See hits_text.h.
 #include "src/storage/hits_text.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include <climits>
+#include <cstdint>
 #include <utility>
 
 #include "src/storage/hits_random.h"
@@ -57,7 +62,20 @@ char* ByteSink::Grow(size_t needed) {
     failed_ = true;
     return nullptr;
   }
+  AdviseHugePages(&buffer_);
   return data() + size_;
+}
+
+void AdviseHugePages(AlignedBuffer* buffer) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(buffer->data()) + kHuge - 1) & ~(kHuge - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(buffer->data()) + buffer->capacity()) &
+                        ~(kHuge - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)buffer;
+#endif
 }
 
 AlignedBuffer ByteSink::Take() {
