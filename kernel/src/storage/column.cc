@@ -41,6 +41,11 @@ bool CheckOffsets(const Offset* offsets, size_t length, std::string* error) {
     SetError(error, "string offsets start below 0 (" + std::to_string(offsets[0]) + ")");
     return false;
   }
+  // One branch-free pass the compiler can vectorise (this runs over every generated string
+  // column); only a failure goes back for the first decreasing row.
+  bool decreasing = false;
+  for (size_t i = 0; i < length; ++i) decreasing |= offsets[i + 1] < offsets[i];
+  if (!decreasing) return true;
   for (size_t i = 0; i < length; ++i) {
     if (offsets[i + 1] < offsets[i]) {
       SetError(error, "string offsets decrease at row " + std::to_string(i) + " (" +
