@@ -123,6 +123,11 @@ class Column {
   // Sets the validity bit of the row being appended, if there is a bitmap (room reserved).
   void AppendValidBit();
   bool CopyValidity(const uint64_t* validity, size_t length, std::string* error);
+  // FromStrings / FromLargeStrings, for either offset width.
+  template <class Offset>
+  static bool FromStringRows(TypeId type, const Offset* offsets, const uint8_t* data,
+                             size_t length, const uint64_t* validity, Column* out,
+                             std::string* error);
 
   TypeId type_;
   size_t length_ = 0;

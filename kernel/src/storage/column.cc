@@ -57,6 +57,19 @@ bool CheckOffsets(const Offset* offsets, size_t length, std::string* error) {
   return true;
 }
 
+// A fixed-width type, and `length` values of it fit in a buffer.
+bool CheckFixedLength(const char* caller, TypeId type, size_t length, std::string* error) {
+  if (!IsFixedWidth(type)) {
+    SetError(error, std::string(caller) + " needs a fixed-width type, not " + TypeName(type));
+    return false;
+  }
+  if (length > AlignedBuffer::kMaxSize / TypeByteWidth(type)) {
+    SetError(error, "cannot allocate " + std::to_string(length) + " values of " + TypeName(type));
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool Column::CopyValidity(const uint64_t* validity, size_t length, std::string* error) {
@@ -78,15 +91,8 @@ bool Column::CopyValidity(const uint64_t* validity, size_t length, std::string* 
 
 bool Column::FromFixed(TypeId type, const void* values, size_t length, const uint64_t* validity,
                        Column* out, std::string* error) {
-  if (!IsFixedWidth(type)) {
-    SetError(error, std::string("FromFixed needs a fixed-width type, not ") + TypeName(type));
-    return false;
-  }
+  if (!CheckFixedLength("FromFixed", type, length, error)) return false;
   const size_t width = TypeByteWidth(type);
-  if (length > AlignedBuffer::kMaxSize / width) {
-    SetError(error, "cannot allocate " + std::to_string(length) + " values of " + TypeName(type));
-    return false;
-  }
   Column column(type);
   if (length != 0 && !column.values_.Assign(values, length * width, error)) return false;
   if (!column.CopyValidity(validity, length, error)) return false;
@@ -96,15 +102,8 @@ bool Column::FromFixed(TypeId type, const void* values, size_t length, const uin
 }
 
 bool Column::Zeroed(TypeId type, size_t length, Column* out, std::string* error) {
-  if (!IsFixedWidth(type)) {
-    SetError(error, std::string("Zeroed needs a fixed-width type, not ") + TypeName(type));
-    return false;
-  }
+  if (!CheckFixedLength("Zeroed", type, length, error)) return false;
   const size_t width = TypeByteWidth(type);
-  if (length > AlignedBuffer::kMaxSize / width) {
-    SetError(error, "cannot allocate " + std::to_string(length) + " values of " + TypeName(type));
-    return false;
-  }
   Column column(type);
   if (!column.values_.Reserve(length * width, error)) return false;
   if (!column.values_.Resize(length * width, error)) return false;  // reserved: zeroes only
@@ -179,20 +178,24 @@ bool Column::FromBuffers(TypeId type, size_t length, AlignedBuffer&& values,
   return true;
 }
 
-bool Column::FromStrings(const int32_t* offsets, const uint8_t* data, size_t length,
-                         const uint64_t* validity, Column* out, std::string* error) {
-  Column column(TypeId::kString);
+template <class Offset>
+bool Column::FromStringRows(TypeId type, const Offset* offsets, const uint8_t* data,
+                            size_t length, const uint64_t* validity, Column* out,
+                            std::string* error) {
+  Column column(type);
   if (length != 0) {
     if (!CheckOffsets(offsets, length, error)) return false;
-    const int32_t base = offsets[0];
-    const size_t bytes = static_cast<size_t>(offsets[length] - base);
-    if (length > AlignedBuffer::kMaxSize / sizeof(int32_t) - 1) {
-      SetError(error, "cannot allocate the offsets of " + std::to_string(length) + " strings");
+    const Offset base = offsets[0];
+    const uint64_t bytes = static_cast<uint64_t>(offsets[length] - base);
+    if (bytes > AlignedBuffer::kMaxSize || length > AlignedBuffer::kMaxSize / sizeof(Offset) - 1) {
+      SetError(error, std::string("cannot allocate a ") + TypeName(type) + " column of " +
+                          std::to_string(length) + " rows and " + std::to_string(bytes) +
+                          " bytes");
       return false;
     }
-    if (!column.values_.Assign(data + base, bytes, error)) return false;
-    if (!column.offsets_.Resize((length + 1) * sizeof(int32_t), error)) return false;
-    int32_t* own = column.offsets_.As<int32_t>();
+    if (!column.values_.Assign(data + base, static_cast<size_t>(bytes), error)) return false;
+    if (!column.offsets_.Resize((length + 1) * sizeof(Offset), error)) return false;
+    Offset* own = column.offsets_.As<Offset>();
     for (size_t i = 0; i <= length; ++i) own[i] = offsets[i] - base;
   }
   if (!column.CopyValidity(validity, length, error)) return false;
@@ -201,28 +204,14 @@ bool Column::FromStrings(const int32_t* offsets, const uint8_t* data, size_t len
   return true;
 }
 
+bool Column::FromStrings(const int32_t* offsets, const uint8_t* data, size_t length,
+                         const uint64_t* validity, Column* out, std::string* error) {
+  return FromStringRows(TypeId::kString, offsets, data, length, validity, out, error);
+}
+
 bool Column::FromLargeStrings(const int64_t* offsets, const uint8_t* data, size_t length,
                               const uint64_t* validity, Column* out, std::string* error) {
-  Column column(TypeId::kLargeString);
-  if (length != 0) {
-    if (!CheckOffsets(offsets, length, error)) return false;
-    const int64_t base = offsets[0];
-    const uint64_t bytes = static_cast<uint64_t>(offsets[length] - base);
-    if (bytes > AlignedBuffer::kMaxSize ||
-        length > AlignedBuffer::kMaxSize / sizeof(int64_t) - 1) {
-      SetError(error, "cannot allocate a large_string column of " + std::to_string(length) +
-                          " rows and " + std::to_string(bytes) + " bytes");
-      return false;
-    }
-    if (!column.values_.Assign(data + base, static_cast<size_t>(bytes), error)) return false;
-    if (!column.offsets_.Resize((length + 1) * sizeof(int64_t), error)) return false;
-    int64_t* own = column.offsets_.As<int64_t>();
-    for (size_t i = 0; i <= length; ++i) own[i] = offsets[i] - base;
-  }
-  if (!column.CopyValidity(validity, length, error)) return false;
-  column.length_ = length;
-  *out = std::move(column);
-  return true;
+  return FromStringRows(TypeId::kLargeString, offsets, data, length, validity, out, error);
 }
 
 bool Column::Reserve(size_t rows, size_t string_bytes, std::string* error) {
