@@ -24,12 +24,15 @@ class Result {
   Result(const Result&) = delete;
   Result& operator=(const Result&) = delete;
 
-  // A failed query. ok() is false and the result has no columns.
-  static Result Error(std::string message);
+  // A failed query. ok() is false and the result has no columns. `line` and `column` (1-based)
+  // say where in the SQL text the problem is; 0 when it is not tied to a place in the text.
+  static Result Error(std::string message, int line = 0, int column = 0);
 
   bool ok() const { return ok_; }
   // The message of an error result; empty when ok().
   const std::string& error() const { return error_; }
+  int error_line() const { return error_line_; }
+  int error_column() const { return error_column_; }
 
   // Rows of every column; 0 when there are no columns.
   size_t num_rows() const { return columns_.empty() ? 0 : columns_[0].length(); }
@@ -47,6 +50,8 @@ class Result {
  private:
   bool ok_ = true;
   std::string error_;
+  int error_line_ = 0;
+  int error_column_ = 0;
   std::vector<std::string> names_;
   std::vector<Column> columns_;
 };

@@ -5,10 +5,12 @@
 
 namespace laneql {
 
-Result Result::Error(std::string message) {
+Result Result::Error(std::string message, int line, int column) {
   Result result;
   result.ok_ = false;
   result.error_ = std::move(message);
+  result.error_line_ = line;
+  result.error_column_ = column;
   return result;
 }
 

@@ -1,0 +1,54 @@
+// Database: the table catalog and the entry point of every query.
+#include "laneql/database.h"
+
+#include <utility>
+
+#include "src/exec/query_runner.h"
+
+namespace laneql {
+namespace {
+
+std::string FoldName(std::string_view name) {
+  std::string folded(name);
+  for (char& c : folded) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return folded;
+}
+
+}  // namespace
+
+Database::Database() = default;
+Database::~Database() = default;
+
+bool Database::Register(std::string name, Table table, std::string* error) {
+  return Register(std::move(name), std::make_shared<const Table>(std::move(table)), error);
+}
+
+bool Database::Register(std::string name, std::shared_ptr<const Table> table,
+                        std::string* error) {
+  if (name.empty() || table == nullptr) {
+    if (error != nullptr) *error = name.empty() ? "a table needs a name" : "no table to register";
+    return false;
+  }
+  std::string key = FoldName(name);
+  tables_[key] = Entry{std::move(name), std::move(table)};
+  return true;
+}
+
+const Table* Database::FindTable(std::string_view name) const {
+  auto it = tables_.find(FoldName(name));
+  return it == tables_.end() ? nullptr : it->second.table.get();
+}
+
+std::vector<std::string> Database::TableNames() const {
+  std::vector<std::string> names;
+  for (const auto& [key, entry] : tables_) names.push_back(entry.name);
+  return names;
+}
+
+Result Database::Query(std::string_view sql) const {
+  return RunQuery(sql, [this](std::string_view name) -> const Table* { return FindTable(name); });
+}
+
+}  // namespace laneql
