@@ -269,6 +269,30 @@ def check_window(got, full_rows, full_keys, offset, limit, complete, float_colum
     return None
 
 
+def mutated(value):
+    """A value no sane answer holds next to the others (for the self-check that the checker
+    rejects a wrong answer): integers and dates moved far, floats scaled, strings extended."""
+    if value is None or isinstance(value, bool):
+        return 123456789 if value is None else not value
+    if isinstance(value, int):
+        return value + 10**12 + 7
+    if isinstance(value, float):
+        return value * 1.5 + 1.0 if math.isfinite(value) else 0.0
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value + datetime.timedelta(days=1000)
+    return str(value) + "\u0000mutated"
+
+
+def mutations(rows):
+    """Wrong variants of a non-empty answer: each value of its first row changed, its last row
+    dropped. (Repeating a row is not always wrong: tie groups may hold equal rows.)"""
+    for c in range(len(rows[0])):
+        first = list(rows[0])
+        first[c] = mutated(first[c])
+        yield "column %d of row 0 changed" % c, [tuple(first)] + rows[1:]
+    yield "last row dropped", rows[:-1]
+
+
 def _short(value, width=120):
     text = repr(value)
     return text if len(text) <= width else text[:width - 3] + "..."

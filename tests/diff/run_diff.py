@@ -44,6 +44,8 @@ def parse_args():
     p.add_argument("--only", default=None, help="comma-separated query indexes to run (0-based)")
     p.add_argument("--workdir", default=None,
                    help="where the CSV and results go (default: a temporary folder, removed)")
+    p.add_argument("--self-check", action="store_true",
+                   help="also check that wrong variants of each passing answer are rejected")
     p.add_argument("--duckdb-threads", type=int, default=None, help="DuckDB's thread count")
     return p.parse_args()
 
@@ -101,7 +103,7 @@ def trivial_note(rows):
     return ""
 
 
-def diff_one(con, index, sql, oracle_sql, got):
+def diff_one(con, oracle_sql, got, self_check):
     """Returns (status, duckdb_row_count, duckdb_ms, note)."""
     shape = diff_compare.QueryShape(oracle_sql)
     start = time.perf_counter()
@@ -138,6 +140,12 @@ def diff_one(con, index, sql, oracle_sql, got):
         notes.append(trivial_note(own_rows))
     if problem:
         return "FAIL", len(own_rows), duck_ms, "; ".join([problem] + notes)
+    if self_check and laneql_rows:
+        # The check must be able to fail: every wrong variant of this answer must be rejected.
+        for what, wrong in diff_compare.mutations(laneql_rows):
+            if diff_compare.check_window(wrong, full_rows, full_keys, shape.offset, shape.limit,
+                                         complete, float_columns) is None:
+                return "ORACLE", len(own_rows), duck_ms, "checker accepts a wrong answer (%s)" % what
     return "PASS", len(own_rows), duck_ms, "; ".join(notes)
 
 
@@ -199,7 +207,7 @@ def main():
             status, duck_count, duck_ms, note = "FAIL", 0, 0.0, "no laneql result"
         else:
             try:
-                status, duck_count, duck_ms, note = diff_one(con, index, sql, oracle_sql, got)
+                status, duck_count, duck_ms, note = diff_one(con, oracle_sql, got, args.self_check)
             except (duckdb.Error, ValueError) as e:
                 status, duck_count, duck_ms, note = "ORACLE", 0, 0.0, "%s: %s" % (
                     type(e).__name__, str(e).splitlines()[0])
