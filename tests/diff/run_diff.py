@@ -136,6 +136,12 @@ def diff_one(con, oracle_sql, got, self_check):
                   if lt != dt]
     if type_diffs:
         notes.append("types laneql/DuckDB: " + ", ".join(type_diffs))
+    name_diffs = ["%s/%s" % (a, b) for a, b in zip(got["columns"], duck_names) if a != b]
+    if name_diffs:
+        notes.append("names laneql/DuckDB: " + ", ".join(name_diffs))
+    other_pick = diff_compare.unmatched_rows(laneql_rows, own_rows, float_columns)
+    if not problem and other_pick:
+        notes.append("%d rows are other ties than DuckDB's" % len(other_pick))
     if trivial_note(own_rows):
         notes.append(trivial_note(own_rows))
     if problem:
