@@ -178,7 +178,7 @@ def main():
                               "--csv", csv_path, "--queries", args.queries,
                               "--results", results_path], stderr=subprocess.PIPE, text=True)
         tool_s = time.perf_counter() - start
-        sys.stderr.write(run.stderr)
+        print(run.stderr, end="", flush=True)
         if run.returncode != 0:
             print("error: hits_diff_tool exited with %d" % run.returncode)
             return 2
@@ -215,8 +215,8 @@ def main():
             try:
                 status, duck_count, duck_ms, note = diff_one(con, oracle_sql, got, args.self_check)
             except (duckdb.Error, ValueError) as e:
-                status, duck_count, duck_ms, note = "ORACLE", 0, 0.0, "%s: %s" % (
-                    type(e).__name__, str(e).splitlines()[0])
+                status, duck_count, duck_ms, note = "ORACLE", 0, 0.0, "%s: %s; laneql: %s" % (
+                    type(e).__name__, str(e).splitlines()[0], got.get("error") or "ok")
         failures += status != "PASS"
         print("Q%-3d %-6s %9s %9d %10s %10.1f  %s" % (
             index, status, len(got["rows"]) if got else "-", duck_count,
