@@ -7,6 +7,8 @@
 //   build/native/bench/laneql_sql_bench [--rows N] [--queries FILE] [--count-runs N] [--only I]
 //
 // Defaults: 10,000,000 rows, ClickBench's queries.sql from ../shared/clickbench, 20,000 runs.
+// 10 M rows take about 8 GB of memory (the table is about 0.75 KB per row) and about 4 minutes on
+// the 2-vCPU machine; --rows 1000000 runs in about 25 s.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
