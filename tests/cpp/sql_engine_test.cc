@@ -130,9 +130,15 @@ TEST_F(SqlEngineTest, ExpressionsFollowDuckDb) {
   // -0.0 = 0.0 and NaN = NaN in DuckDB's comparisons.
   EXPECT_EQ(Query("SELECT count(*) FROM t WHERE f = 0"), std::vector<std::string>({"2"}));
   EXPECT_EQ(Query("SELECT count(*) FROM t WHERE f > 1e300"), std::vector<std::string>({"1"}));
-  EXPECT_EQ(Query("SELECT regexp_replace('https://www.a.com/x', '^https?://(?:www\\.)?([^/]+)/.*$', '\\1')"
-                  " FROM t LIMIT 1"),
-            std::vector<std::string>({"a.com"}));
+  const std::string regexp =
+      "SELECT regexp_replace('https://www.a.com/x', '^https?://(?:www\\.)?([^/]+)/.*$', '\\1') FROM t LIMIT 1";
+#ifdef __EMSCRIPTEN__
+  // The WebAssembly builds have no RE2 and say so (README).
+  EXPECT_EQ(Error(regexp), "binder error at line 1, column 44: regexp_replace is not available in this "
+                           "build (the WebAssembly builds have no RE2)");
+#else
+  EXPECT_EQ(Query(regexp), std::vector<std::string>({"a.com"}));
+#endif
 }
 
 TEST_F(SqlEngineTest, RuntimeErrorsAreReportedNotWrapped) {
@@ -146,7 +152,7 @@ TEST_F(SqlEngineTest, RuntimeErrorsAreReportedNotWrapped) {
 
 TEST_F(SqlEngineTest, NameErrorsSuggestClosestColumns) {
   Result r = db_.Query("SELECT kk FROM t");
-  EXPECT_EQ(r.error(), "binder error at line 1, column 8: column \"kk\" not found in table \"t\"; did you mean \"k\", \"x\", \"s\"?");
+  EXPECT_EQ(r.error(), "binder error at line 1, column 8: column \"kk\" not found in table \"t\"; did you mean \"k\"?");
   EXPECT_EQ(r.error_line(), 1);
   EXPECT_EQ(r.error_column(), 8);
   EXPECT_EQ(Error("SELECT k, x FROM t GROUP BY k"),

@@ -113,7 +113,8 @@ BoundExprPtr Binder::BindColumnRef(const sql::Expr& expr) {
     std::string message = "column \"" + expr.text + "\" not found in table \"" + table_name_ + "\"";
     std::string suggestions;
     for (size_t i = 0; i < scored.size() && i < 3; ++i) {
-      if (scored[i].first > std::max<size_t>(2, expr.text.size() / 2)) break;
+      // Close enough to be a typo: a third of the name (at least one edit), never all of it.
+      if (scored[i].first > std::max<size_t>(1, expr.text.size() / 3) || scored[i].first >= expr.text.size()) break;
       suggestions += (suggestions.empty() ? "" : ", ") + ("\"" + scored[i].second + "\"");
     }
     if (!suggestions.empty()) message += "; did you mean " + suggestions + "?";
@@ -521,7 +522,9 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         if (!IsTemporal(from)) {
           return Fail(children[1]->pos, "type", "date_trunc needs a DATE or TIMESTAMP, not " + type_name(*children[1]));
         }
-        const TypeId type = from == TypeId::kDate32 && part <= DatePart::kDay ? TypeId::kDate32 : TypeId::kTimestampMicros;
+        // DuckDB: DATE for year / month / day (from DATE or TIMESTAMP), else TIMESTAMP.
+        const TypeId type = part <= DatePart::kDay ? TypeId::kDate32 : TypeId::kTimestampMicros;
+        (void)from;
         std::vector<BoundExprPtr> args;
         args.push_back(std::move(children[1]));
         node = MakeCall(Fn::kDateTrunc, type, pos, std::move(args));

@@ -179,6 +179,11 @@ BoundExprPtr Binder::BindGroupScope(const sql::Expr& expr) {
     }
     if (expr.kind == sql::ExprKind::kColumnRef) {
       if (!base) return Bind(expr, Scope::kBase);  // reports the unknown column
+      if (statement_->group_by.empty()) {
+        return Fail(expr.pos, "binder",
+                    "column \"" + expr.text + "\" must be used in an aggregate function: the query " +
+                        "aggregates (it has aggregates or HAVING) and has no GROUP BY");
+      }
       return Fail(expr.pos, "binder",
                   "column \"" + expr.text +
                       "\" must appear in the GROUP BY clause or be used in an aggregate function");
