@@ -56,17 +56,17 @@ bool CheckRecord(const Record& record, const Result& result, std::string* report
   if (record.kind == RecordKind::kError) {
     const std::string expected = Join(record.expected, "\n");
     if (!result.ok() && result.error() == expected) return true;
-    *report = "expected the error:\n    " + expected + "\n";
+    *report = "  expected the error:\n    " + expected + "\n";
     if (result.ok()) {
-      *report += "  but the query succeeded";
-      AppendBlock("with", ResultRows(result), report);
+      *report += "  but the query succeeded\n";
+      AppendBlock("rows", ResultRows(result), report);
     } else {
       *report += "  got the error:\n    " + result.error() + "\n";
     }
     return false;
   }
   if (!result.ok()) {
-    *report = "query failed: " + result.error() + "\n";
+    *report = "  query failed: " + result.error() + "\n";
     AppendBlock("expected", record.expected, report);
     return false;
   }

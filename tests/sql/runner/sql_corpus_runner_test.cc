@@ -83,9 +83,9 @@ TEST(CorpusFileParser, MalformedFilesSayWhereAndWhat) {
   EXPECT_EQ(ParseError("select 1\n"),
             "f.test:1: unknown directive 'select' (expected table, hits, query or error)");
   EXPECT_EQ(ParseError("query ordered\nSELECT 1\n\n"),
-            "f.test:3: record has no '----' line after its SQL");
+            "f.test:1: record has no '----' line after its SQL");
   EXPECT_EQ(ParseError("query ordered\nSELECT 1"),
-            "f.test:2: record has no '----' line after its SQL");
+            "f.test:1: record has no '----' line after its SQL");
   EXPECT_EQ(ParseError("query\nSELECT 1\n----\n1\n"),
             "f.test:1: expected 'query ordered|unordered [TYPE,...]'");
   EXPECT_EQ(ParseError("query sorted\nSELECT 1\n----\n1\n"),

@@ -241,7 +241,7 @@ class Parser {
       record.sql += lines_[next_++];
     }
     if (record.sql.empty()) return Fail(header, "record has no SQL", error);
-    if (AtBlockEnd()) return Fail(next_, "record has no '----' line after its SQL", error);
+    if (AtBlockEnd()) return Fail(header, "record has no '----' line after its SQL", error);
     ++next_;  // ----
     while (!AtBlockEnd()) record.expected.push_back(lines_[next_++]);
     if (record.kind == RecordKind::kError && record.expected.empty()) {
