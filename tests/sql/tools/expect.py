@@ -201,11 +201,16 @@ def refresh(path, runner, check_only):
         sql = "\n".join(record.sql_lines)
         if record.kind == "error":
             unsupported = record.words[1:] == ["unsupported"]
+            # In a transaction rolled back after, so that DELETE and the like change nothing.
+            forward.execute("BEGIN TRANSACTION")
             try:
-                forward.sql(sql).fetchall()
+                result = forward.sql(sql)
+                if result is not None:
+                    result.fetchall()
                 duckdb_ok = True
             except duckdb.Error:
                 duckdb_ok = False
+            forward.execute("ROLLBACK")
             if duckdb_ok and not unsupported:
                 problems.append(f"{where}: DuckDB runs this query; mark it 'error unsupported' "
                                 "if laneql deliberately rejects valid SQL")
