@@ -153,6 +153,12 @@ def load_tables(con, test_file, hits_dir, reverse):
         csv = os.path.join(hits_dir, "hits.csv").replace("'", "''")
         con.execute(f"CREATE TABLE hits AS SELECT * FROM read_csv('{csv}', header=true, "
                     f"columns={{{columns}}}, quote='\"', escape='\"')")
+        # A CSV quoting slip would merge or split rows: the count must be what was generated.
+        expected_rows = [int(w[5:]) for w in test_file.hits if w.startswith("rows=")]
+        loaded = con.sql("SELECT COUNT(*) FROM hits").fetchone()[0]
+        if expected_rows != [loaded]:
+            raise CorpusError(f"{test_file.path}: hits.csv loaded {loaded} rows, expected "
+                              f"{expected_rows}")
         if reverse:
             con.execute(f"CREATE TABLE hits_reversed AS SELECT * FROM hits {order}")
             con.execute("DROP TABLE hits")
