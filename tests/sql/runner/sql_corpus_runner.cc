@@ -83,8 +83,12 @@ int RunFile(const std::string& path) {
     std::string report;
     if (!CheckRecord(record, result, &report)) {
       ++failed;
-      std::cerr << path << ":" << record.line << ": mismatch\n  SQL: " << record.sql << "\n"
-                << report << "\n";
+      std::string sql = record.sql;  // continuation lines indented under the first
+      for (size_t at = sql.find('\n'); at != std::string::npos; at = sql.find('\n', at + 1)) {
+        sql.insert(at + 1, "       ");
+      }
+      std::cerr << path << ":" << record.line << ": mismatch\n  SQL: " << sql << "\n" << report
+                << "\n";
     }
   }
   std::cout << path << ": " << file.records.size() - failed << " of " << file.records.size()
