@@ -150,9 +150,11 @@ def load_tables(con, test_file, hits_dir, reverse):
             schema = [line.split() for line in f if line.strip()]
         columns = ", ".join(f"'{c}': '{t}'" for c, t in schema)
         order = "ORDER BY rowid DESC" if reverse else ""
+        # Strings are always quoted: "" is an empty string (DuckDB reads it as NULL by default).
         csv = os.path.join(hits_dir, "hits.csv").replace("'", "''")
         con.execute(f"CREATE TABLE hits AS SELECT * FROM read_csv('{csv}', header=true, "
-                    f"columns={{{columns}}}, quote='\"', escape='\"')")
+                    f"columns={{{columns}}}, quote='\"', escape='\"', "
+                    "allow_quoted_nulls=false)")
         # A CSV quoting slip would merge or split rows: the count must be what was generated.
         expected_rows = [int(w[5:]) for w in test_file.hits if w.startswith("rows=")]
         loaded = con.sql("SELECT COUNT(*) FROM hits").fetchone()[0]
