@@ -212,6 +212,13 @@ BoundExprPtr MakeCall(Fn fn, TypeId type, SourcePos pos, std::vector<BoundExprPt
 
 }  // namespace
 
+BoundExprPtr Binder::CastToAtOwnPos(BoundExprPtr expr, TypeId type) {
+  // The position is read before the pointer is moved into the call (argument evaluation order
+  // is unspecified in C++: GCC and Clang differ).
+  const SourcePos pos = expr ? expr->pos : SourcePos{};
+  return CastTo(std::move(expr), type, pos);
+}
+
 BoundExprPtr Binder::CastTo(BoundExprPtr expr, TypeId type, SourcePos pos) {
   if (!expr) return nullptr;
   if (expr->type == type) return expr;
@@ -265,9 +272,9 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
       Fail(at, "type", "cannot compare " + type_name(x) + " and " + type_name(y));
       return false;
     }
-    *a = CastTo(std::move(*a), target, (*a)->pos);
+    *a = CastToAtOwnPos(std::move(*a), target);
     if (!*a) return false;
-    *b = CastTo(std::move(*b), target, (*b)->pos);
+    *b = CastToAtOwnPos(std::move(*b), target);
     return *b != nullptr;
   };
   auto require_bool = [&](BoundExprPtr* e, const char* what) -> bool {
@@ -380,7 +387,7 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         if (!unify(&children[0], &children[i], children[i]->pos)) return nullptr;
       }
       for (size_t i = 1; i < children.size(); ++i) {
-        children[i] = CastTo(std::move(children[i]), children[0]->type, children[i]->pos);
+        children[i] = CastToAtOwnPos(std::move(children[i]), children[0]->type);
         if (!children[i]) return nullptr;
       }
       node = MakeCall(Fn::kInList, TypeId::kBool, pos, std::move(children));
@@ -442,10 +449,10 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
       }
       const TypeId type = type_probe->type;
       for (size_t r = 1; r < args.size(); r += 2) {
-        args[r] = CastTo(std::move(args[r]), type, args[r]->pos);
+        args[r] = CastToAtOwnPos(std::move(args[r]), type);
         if (!args[r]) return nullptr;
       }
-      args.back() = CastTo(std::move(args.back()), type, args.back()->pos);
+      args.back() = CastToAtOwnPos(std::move(args.back()), type);
       if (!args.back()) return nullptr;
       node = MakeCall(Fn::kCase, type, pos, std::move(args));
       node->nullable = true;
