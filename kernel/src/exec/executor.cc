@@ -8,7 +8,7 @@
 #include "src/exec/aggregate_states.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/filter.h"
-#include "src/exec/grouping.h"
+#include "src/exec/group_stage.h"
 #include "src/exec/sort_rows.h"
 
 namespace laneql {
@@ -83,14 +83,14 @@ Result ExecuteAggregate(const Plan& plan) {
   const bool ungrouped = plan.group_keys.empty();
   std::string error;
   AggregateStates states(plan.aggregates, ungrouped);
-  Grouper grouper;
-  std::vector<TypeId> key_types;
-  std::vector<bool> key_nullable;
-  for (const auto& key : plan.group_keys) {
-    key_types.push_back(key->type);
-    key_nullable.push_back(key->nullable);
+  GroupStage grouper;
+  // GROUP BY ... LIMIT n without ORDER BY / HAVING: any n complete groups answer it.
+  size_t group_cap = 0;
+  if (plan.order.empty() && !plan.having && plan.limit >= 0 &&
+      plan.offset + plan.limit <= static_cast<int64_t>(kBatchRows)) {
+    group_cap = static_cast<size_t>(std::max<int64_t>(1, plan.offset + plan.limit));
   }
-  if (!ungrouped && !grouper.Init(key_types, key_nullable, &error)) return Result::Error(error);
+  if (!ungrouped && !grouper.Init(plan.group_keys, group_cap, &error)) return Result::Error(error);
   if (ungrouped && !states.Resize(1, &error)) return Result::Error(error);
 
   // COUNT(*) (and COUNT of a column without NULLs) with no WHERE: the answer is metadata.
@@ -110,7 +110,6 @@ Result ExecuteAggregate(const Plan& plan) {
     if (plan.where) filter = std::make_unique<Filter>(table, *plan.where);
     std::vector<uint64_t> mask(BitmaskWords(kBatchRows) + 1);
     std::vector<uint32_t> ids(kBatchRows), group_ids(kBatchRows, 0);
-    std::vector<Vec> keys(plan.group_keys.size());
     for (size_t begin = 0; begin < rows; begin += kBatchRows) {
       const size_t n = std::min(kBatchRows, rows - begin);
       const uint64_t* select = nullptr;
@@ -133,14 +132,7 @@ Result ExecuteAggregate(const Plan& plan) {
       if (ungrouped) {
         std::fill(group_ids.begin(), group_ids.begin() + static_cast<std::ptrdiff_t>(selected), 0u);
       } else {
-        for (size_t k = 0; k < keys.size(); ++k) {
-          keys[k] = Vec();
-          if (!evaluator.Eval(*plan.group_keys[k], batch, &keys[k], &error) ||
-              !ExpandConstant(&keys[k], &error)) {
-            return Result::Error(error);
-          }
-        }
-        if (!grouper.Assign(keys, selected, group_ids.data(), &error) ||
+        if (!grouper.Assign(&evaluator, batch, group_ids.data(), &error) ||
             !states.Resize(grouper.size(), &error)) {
           return Result::Error(error);
         }

@@ -132,34 +132,46 @@ size_t Grouper::size() const {
 }
 
 bool Grouper::Serialize(const std::vector<Vec>& keys, size_t count, std::string* error) {
+  // Sizes first (a flag byte per key, fixed widths, 4 + length per string), then one buffer.
   if (!ser_offsets_.Resize((count + 1) * sizeof(int32_t), error)) return false;
-  ser_data_.Clear();
   int32_t* offsets = ser_offsets_.As<int32_t>();
-  std::string row;
-  uint8_t fixed[16];
+  size_t fixed_bytes = keys.size();
+  for (const Vec& key : keys) fixed_bytes += IsString(key.type) ? 4 : TypeByteWidth(key.type);
+  size_t total = 0;
+  offsets[0] = 0;
   for (size_t i = 0; i < count; ++i) {
-    row.clear();
+    size_t bytes = fixed_bytes;
     for (const Vec& key : keys) {
-      if (key.IsNull(i)) { row.push_back('\1'); continue; }
-      row.push_back('\0');
-      if (IsString(key.type)) {
-        const std::string_view s = key.Str(i);
-        const uint32_t len = static_cast<uint32_t>(s.size());
-        row.append(reinterpret_cast<const char*>(&len), 4);
-        row.append(s);
-      } else {
-        CanonicalBytes(key, i, fixed);
-        row.append(reinterpret_cast<const char*>(fixed), TypeByteWidth(key.type));
-      }
+      if (IsString(key.type)) bytes += key.Str(i).size();
     }
-    if (ser_data_.size() + row.size() > static_cast<size_t>(INT32_MAX)) {
+    total += bytes;
+    if (total > static_cast<size_t>(INT32_MAX)) {
       *error = "GROUP BY keys of one batch exceed 2 GiB";
       return false;
     }
-    if (!ser_data_.Append(row.data(), row.size(), error)) return false;
-    offsets[i + 1] = static_cast<int32_t>(ser_data_.size());
+    offsets[i + 1] = static_cast<int32_t>(total);
   }
-  offsets[0] = 0;
+  if (!ser_data_.ResizeForOverwrite(total, error)) return false;
+  uint8_t* out = ser_data_.data();
+  for (size_t i = 0; i < count; ++i) {
+    uint8_t* p = out + offsets[i];
+    for (const Vec& key : keys) {
+      const bool null = key.IsNull(i);
+      *p++ = null ? 1 : 0;
+      if (IsString(key.type)) {
+        const std::string_view s = null ? std::string_view() : key.Str(i);
+        const uint32_t len = static_cast<uint32_t>(s.size());
+        std::memcpy(p, &len, 4);
+        if (len != 0) std::memcpy(p + 4, s.data(), len);
+        p += 4 + len;
+      } else {
+        // NULL rows keep zero bytes, so every NULL key serialises the same.
+        const size_t width = TypeByteWidth(key.type);
+        if (null) std::memset(p, 0, width); else CanonicalBytes(key, i, p);
+        p += width;
+      }
+    }
+  }
   return true;
 }
 
@@ -306,16 +318,15 @@ bool Grouper::KeyColumns(std::vector<Column>* out, std::string* error) const {
           Column& column = (*out)[k];
           const bool null = row[p++] == '\1';
           bool ok;
-          if (null) {
-            ok = column.AppendNull(error);
-          } else if (IsString(types_[k])) {
+          if (IsString(types_[k])) {
             uint32_t len;
             std::memcpy(&len, row.data() + p, 4);
             p += 4;
-            ok = column.AppendString(row.substr(p, len), error);
+            ok = null ? column.AppendNull(error) : column.AppendString(row.substr(p, len), error);
             p += len;
           } else {
-            ok = AppendFixedBytes(types_[k], reinterpret_cast<const uint8_t*>(row.data() + p), &column, error);
+            ok = null ? column.AppendNull(error)
+                      : AppendFixedBytes(types_[k], reinterpret_cast<const uint8_t*>(row.data() + p), &column, error);
             p += TypeByteWidth(types_[k]);
           }
           if (!ok) return false;

@@ -57,7 +57,7 @@ std::shared_ptr<const RegexpReplacer> RegexpReplacer::Compile(const std::string&
   }
   auto replacer = std::make_shared<Re2Replacer>(pattern, re2_options, replacement, global);
   if (!replacer->regex().ok()) {
-    *error = "regexp_replace: invalid pattern '" + pattern + "': " + replacer->regex().error();
+    *error = "regexp_replace: invalid regular expression '" + pattern + "': " + replacer->regex().error();
     return nullptr;
   }
   std::string rewrite_error;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "laneql/aligned_buffer.h"
 #include "laneql/bitmask.h"
@@ -91,7 +92,7 @@ class StringVecBuilder {
   size_t row_ = 0;
   bool constant_ = false;
   AlignedBuffer offsets_, data_;
-  std::basic_string<size_t> null_rows_;
+  std::vector<size_t> null_rows_;
 };
 
 // A Vec that owns a copy of `column`'s rows (for finished results and tests).

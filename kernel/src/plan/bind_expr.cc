@@ -113,7 +113,8 @@ BoundExprPtr Binder::BindColumnRef(const sql::Expr& expr) {
     std::string message = "column \"" + expr.text + "\" not found in table \"" + table_name_ + "\"";
     std::string suggestions;
     for (size_t i = 0; i < scored.size() && i < 3; ++i) {
-      if (scored[i].first > std::max<size_t>(2, expr.text.size() / 2)) break;
+      // Close enough to be a typo: a third of the name (at least one edit), never all of it.
+      if (scored[i].first > std::max<size_t>(1, expr.text.size() / 3) || scored[i].first >= expr.text.size()) break;
       suggestions += (suggestions.empty() ? "" : ", ") + ("\"" + scored[i].second + "\"");
     }
     if (!suggestions.empty()) message += "; did you mean " + suggestions + "?";
@@ -211,6 +212,13 @@ BoundExprPtr MakeCall(Fn fn, TypeId type, SourcePos pos, std::vector<BoundExprPt
 
 }  // namespace
 
+BoundExprPtr Binder::CastToAtOwnPos(BoundExprPtr expr, TypeId type) {
+  // The position is read before the pointer is moved into the call (argument evaluation order
+  // is unspecified in C++: GCC and Clang differ).
+  const SourcePos pos = expr ? expr->pos : SourcePos{};
+  return CastTo(std::move(expr), type, pos);
+}
+
 BoundExprPtr Binder::CastTo(BoundExprPtr expr, TypeId type, SourcePos pos) {
   if (!expr) return nullptr;
   if (expr->type == type) return expr;
@@ -264,9 +272,9 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
       Fail(at, "type", "cannot compare " + type_name(x) + " and " + type_name(y));
       return false;
     }
-    *a = CastTo(std::move(*a), target, (*a)->pos);
+    *a = CastToAtOwnPos(std::move(*a), target);
     if (!*a) return false;
-    *b = CastTo(std::move(*b), target, (*b)->pos);
+    *b = CastToAtOwnPos(std::move(*b), target);
     return *b != nullptr;
   };
   auto require_bool = [&](BoundExprPtr* e, const char* what) -> bool {
@@ -379,7 +387,7 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         if (!unify(&children[0], &children[i], children[i]->pos)) return nullptr;
       }
       for (size_t i = 1; i < children.size(); ++i) {
-        children[i] = CastTo(std::move(children[i]), children[0]->type, children[i]->pos);
+        children[i] = CastToAtOwnPos(std::move(children[i]), children[0]->type);
         if (!children[i]) return nullptr;
       }
       node = MakeCall(Fn::kInList, TypeId::kBool, pos, std::move(children));
@@ -441,10 +449,10 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
       }
       const TypeId type = type_probe->type;
       for (size_t r = 1; r < args.size(); r += 2) {
-        args[r] = CastTo(std::move(args[r]), type, args[r]->pos);
+        args[r] = CastToAtOwnPos(std::move(args[r]), type);
         if (!args[r]) return nullptr;
       }
-      args.back() = CastTo(std::move(args.back()), type, args.back()->pos);
+      args.back() = CastToAtOwnPos(std::move(args.back()), type);
       if (!args.back()) return nullptr;
       node = MakeCall(Fn::kCase, type, pos, std::move(args));
       node->nullable = true;
@@ -521,7 +529,9 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         if (!IsTemporal(from)) {
           return Fail(children[1]->pos, "type", "date_trunc needs a DATE or TIMESTAMP, not " + type_name(*children[1]));
         }
-        const TypeId type = from == TypeId::kDate32 && part <= DatePart::kDay ? TypeId::kDate32 : TypeId::kTimestampMicros;
+        // DuckDB: DATE for year / month / day (from DATE or TIMESTAMP), else TIMESTAMP.
+        const TypeId type = part <= DatePart::kDay ? TypeId::kDate32 : TypeId::kTimestampMicros;
+        (void)from;
         std::vector<BoundExprPtr> args;
         args.push_back(std::move(children[1]));
         node = MakeCall(Fn::kDateTrunc, type, pos, std::move(args));

@@ -122,6 +122,8 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
         IsInteger(arg->args[1 - constant_side]->type)) {
       const Int128 k = arg->args[constant_side]->constant.integer;
       const Fn fn = arg->fn;
+      const SourcePos arg_pos = arg->pos;
+      const TypeId x_type = arg->type;  // the type x - k is computed in
       BoundExprPtr x = std::move(arg->args[1 - constant_side]);
       Aggregate sum;
       sum.kind = AggKind::kSum;
@@ -154,6 +156,38 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
       total->pos = pos;
       total->args.push_back(std::move(sum_ref));
       total->args.push_back(std::move(product));
+      if (fn == Fn::kSubtract && k != 0) {
+        // DuckDB computes x - k row by row and fails when a row overflows x's type; that
+        // happens exactly when MIN(x) - k (k > 0) or MAX(x) - k (k < 0) overflows. So the
+        // result adds 0 * (MIN(x) - k), evaluated in x's type: the same error, or + 0.
+        Aggregate extreme;
+        extreme.kind = k > 0 ? AggKind::kMin : AggKind::kMax;
+        extreme.type = x_type;
+        extreme.arg = Clone(*plan_->aggregates[static_cast<size_t>(sum_index)].arg);
+        const int extreme_index = AddAggregate(std::move(extreme));
+        auto check = std::make_unique<BoundExpr>();
+        check->kind = BoundKind::kCall;
+        check->fn = Fn::kSubtract;
+        check->type = x_type;
+        check->pos = arg_pos;
+        check->args.push_back(MakeColumn(static_cast<int>(keys) + extreme_index, x_type, true, arg_pos));
+        check->args.push_back(MakeConstant(Value::Integer(x_type, k), arg_pos));
+        auto zero_times = std::make_unique<BoundExpr>();
+        zero_times->kind = BoundKind::kCall;
+        zero_times->fn = Fn::kMultiply;
+        zero_times->type = TypeId::kInt128;
+        zero_times->pos = pos;
+        zero_times->args.push_back(MakeConstant(Value::Integer(TypeId::kInt128, 0), pos));
+        zero_times->args.push_back(CastTo(std::move(check), TypeId::kInt128, pos));
+        auto checked = std::make_unique<BoundExpr>();
+        checked->kind = BoundKind::kCall;
+        checked->fn = Fn::kAdd;
+        checked->type = TypeId::kInt128;
+        checked->pos = pos;
+        checked->args.push_back(std::move(total));
+        checked->args.push_back(std::move(zero_times));
+        return checked;
+      }
       return total;
     }
   }
@@ -179,6 +213,11 @@ BoundExprPtr Binder::BindGroupScope(const sql::Expr& expr) {
     }
     if (expr.kind == sql::ExprKind::kColumnRef) {
       if (!base) return Bind(expr, Scope::kBase);  // reports the unknown column
+      if (statement_->group_by.empty()) {
+        return Fail(expr.pos, "binder",
+                    "column \"" + expr.text + "\" must be used in an aggregate function: the query " +
+                        "aggregates (it has aggregates or HAVING) and has no GROUP BY");
+      }
       return Fail(expr.pos, "binder",
                   "column \"" + expr.text +
                       "\" must appear in the GROUP BY clause or be used in an aggregate function");

@@ -30,6 +30,7 @@ class Binder {
   BoundExprPtr BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> children);
   // `expr` converted to `type` (a cast node, or a folded constant); null + error on failure.
   BoundExprPtr CastTo(BoundExprPtr expr, TypeId type, SourcePos pos);
+  BoundExprPtr CastToAtOwnPos(BoundExprPtr expr, TypeId type);  // errors point at expr itself
   // Evaluates a call whose arguments are all constants; null + error on failure.
   BoundExprPtr Fold(BoundExprPtr call);
   std::nullptr_t Fail(SourcePos pos, const std::string& kind, const std::string& message);
