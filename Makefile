@@ -1,6 +1,6 @@
 # laneql: `make run` and `make test` do all set-up on a fresh Debian bookworm machine (as root).
 # Other entry points: setup, build, build-native, build-wasm, build-js, test-native,
-# test-wasm-kernels, test-asan, test-js, test-e2e, clean. One wasm flavour alone:
+# test-diff, test-wasm-kernels, test-asan, test-js, test-e2e, clean. One wasm flavour alone:
 # make build-wasm WASM_FLAVOURS=simd128
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
@@ -22,13 +22,13 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
   -DFETCHCONTENT_FULLY_DISCONNECTED=ON
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js run test test-native \
-  test-wasm-kernels test-asan test-js test-e2e clean
+  test-diff test-wasm-kernels test-asan test-js test-e2e clean
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
 	@echo "make test   set up, build every target, run every test"
 	@echo "also: setup build build-native build-wasm build-wasm-tests build-js"
-	@echo "      test-native test-wasm-kernels test-asan test-js test-e2e clean"
+	@echo "      test-native test-diff test-wasm-kernels test-asan test-js test-e2e clean"
 
 setup:
 	@bash tools/setup/setup.sh
@@ -73,12 +73,22 @@ run: build-native
 	  $(LANEQL) sum --rows 20000000 --threads 1 --target AVX2; \
 	else $(LANEQL) sum --rows 20000000 --threads 1; fi
 
-test: build test-native test-asan test-wasm-kernels test-js test-e2e
+test: build test-native test-diff test-asan test-wasm-kernels test-js test-e2e
 	@echo "==> make test: all suites passed"
 
 test-native: build-native
 	@echo "==> test: native (GoogleTest under ctest, every compiled target)"
 	ctest --test-dir $(BUILD)/native --output-on-failure -j $(JOBS)
+
+# The 43 ClickBench queries on 1 M generated rows against DuckDB (the .venv's duckdb) as the
+# oracle: integers exact, floats to 1e-9, order and ties as the queries define them
+# (tests/diff/README.md). 1 M rows is the smallest size at which every query selects something.
+DIFF_ROWS ?= 1000000
+test-diff: build-native
+	@echo "==> test: ClickBench queries against DuckDB on $(DIFF_ROWS) generated rows"
+	$(ROOT)/.venv/bin/python -m unittest tests/diff/test_diff_compare.py
+	$(ROOT)/.venv/bin/python tests/diff/run_diff.py --rows $(DIFF_ROWS) \
+	  --tool $(BUILD)/native/tests/diff/hits_diff_tool --workdir $(BUILD)/diff-work
 
 # The kernel tests again under AddressSanitizer and UBSan, every native target: no kernel may read
 # or write outside its buffers, even in the tails Highway's partial loads handle.
