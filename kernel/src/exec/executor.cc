@@ -26,49 +26,62 @@ std::vector<const Column*> ColumnPointers(const Table& table) {
   return columns;
 }
 
-// The output stage: ORDER BY, OFFSET / LIMIT over `candidates` rows of the relation the
-// evaluator reads, then the visible outputs of the rows that remain.
-Result FinishOutputs(const Plan& plan, Evaluator* evaluator, const RowSet& candidates) {
-  std::string error;
+// ORDER BY, OFFSET / LIMIT over `candidates` rows of the relation the evaluator reads: the rows
+// to output, in order (ids in *storage, or a contiguous range).
+bool ChooseRows(const Plan& plan, Evaluator* evaluator, const RowSet& candidates,
+                std::vector<uint32_t>* storage, RowSet* chosen, std::string* error) {
   const size_t m = candidates.count;
   const size_t offset = static_cast<size_t>(std::min<int64_t>(plan.offset, static_cast<int64_t>(m)));
   const size_t limit = plan.limit < 0 ? m : static_cast<size_t>(plan.limit);
   const size_t end = std::min(m, offset + std::min(limit, m));
-  std::vector<uint32_t> chosen;
-  RowSet final_rows;
+  *chosen = RowSet();
   if (!plan.order.empty()) {
     std::vector<Vec> keys(plan.order.size());
     std::vector<SortColumn> columns;
     for (size_t k = 0; k < plan.order.size(); ++k) {
-      if (!evaluator->Eval(*plan.outputs[static_cast<size_t>(plan.order[k].output)], candidates, &keys[k], &error)) {
-        return Result::Error(error);
+      if (!evaluator->Eval(*plan.outputs[static_cast<size_t>(plan.order[k].output)], candidates, &keys[k], error)) {
+        return false;
       }
       columns.push_back(SortColumn{&keys[k], plan.order[k].descending, plan.order[k].nulls_first});
     }
     std::vector<uint32_t> positions = SortPositions(columns, m, end);
+    storage->clear();
     for (size_t p = offset; p < positions.size(); ++p) {
       const uint32_t at = positions[p];
-      chosen.push_back(candidates.ids ? candidates.ids[at] : static_cast<uint32_t>(candidates.begin + at));
+      storage->push_back(candidates.ids ? candidates.ids[at] : static_cast<uint32_t>(candidates.begin + at));
     }
-    final_rows.ids = chosen.data();
-    final_rows.count = chosen.size();
+    chosen->ids = storage->data();
+    chosen->count = storage->size();
   } else if (candidates.ids != nullptr) {
-    final_rows.ids = candidates.ids + offset;
-    final_rows.count = end - offset;
+    chosen->ids = candidates.ids + offset;
+    chosen->count = end - offset;
   } else {
-    final_rows.begin = candidates.begin + offset;
-    final_rows.count = end - offset;
+    chosen->begin = candidates.begin + offset;
+    chosen->count = end - offset;
   }
+  return true;
+}
+
+// The visible outputs over `rows`.
+Result Project(const Plan& plan, Evaluator* evaluator, const RowSet& rows) {
+  std::string error;
   Result result;
   for (size_t o = 0; o < plan.num_visible; ++o) {
     Vec vec;
     Column column;
-    if (!evaluator->Eval(*plan.outputs[o], final_rows, &vec, &error) ||
+    if (!evaluator->Eval(*plan.outputs[o], rows, &vec, &error) ||
         !VecToColumn(vec, &column, &error) || !result.AddColumn(plan.names[o], std::move(column), &error)) {
       return Result::Error(error);
     }
   }
   return result;
+}
+
+void CollectColumns(const plan::BoundExpr& expr, std::vector<bool>* used) {
+  if (expr.kind == BoundKind::kColumn && static_cast<size_t>(expr.column) < used->size()) {
+    (*used)[static_cast<size_t>(expr.column)] = true;
+  }
+  for (const auto& arg : expr.args) CollectColumns(*arg, used);
 }
 
 bool IsKernelColumn(const plan::BoundExpr* arg, const Table& table) {
@@ -159,10 +172,22 @@ Result ExecuteAggregate(const Plan& plan) {
     }
   }
 
-  // The group relation: keys, then aggregates.
+  // The group relation: keys, then aggregates. Keys are copied out of the hash tables only
+  // where HAVING or ORDER BY reads them (then for every group); the outputs read them for the
+  // chosen groups alone.
   const size_t groups = ungrouped ? 1 : grouper.size();
+  const size_t num_keys = plan.group_keys.size();
+  std::vector<bool> key_needed(num_keys, false);
+  if (plan.having) CollectColumns(*plan.having, &key_needed);
+  for (const auto& key : plan.order) CollectColumns(*plan.outputs[static_cast<size_t>(key.output)], &key_needed);
+  bool any_key_needed = false;
+  for (bool needed : key_needed) any_key_needed |= needed;
   std::vector<Column> relation;
-  if (!ungrouped && !grouper.KeyColumns(&relation, &error)) return Result::Error(error);
+  if (any_key_needed) {
+    if (!grouper.KeyColumns(nullptr, &relation, &error)) return Result::Error(error);
+  } else {
+    for (const auto& key : plan.group_keys) relation.emplace_back(key->type);  // never read
+  }
   for (size_t a = 0; a < plan.aggregates.size(); ++a) {
     Column column;
     if (!states.Finish(a, groups, &column, &error)) return Result::Error(error);
@@ -183,7 +208,35 @@ Result ExecuteAggregate(const Plan& plan) {
     candidates.ids = kept.data();
     candidates.count = kept.size();
   }
-  return FinishOutputs(plan, &evaluator, candidates);
+  std::vector<uint32_t> storage;
+  RowSet chosen;
+  if (!ChooseRows(plan, &evaluator, candidates, &storage, &chosen, &error)) return Result::Error(error);
+  if (any_key_needed || ungrouped) return Project(plan, &evaluator, chosen);
+  // The chosen groups' keys and aggregates as a small relation of their own.
+  std::vector<uint32_t> ids(chosen.count);
+  for (size_t i = 0; i < chosen.count; ++i) {
+    ids[i] = chosen.ids ? chosen.ids[i] : static_cast<uint32_t>(chosen.begin + i);
+  }
+  std::vector<Column> small;
+  if (!grouper.KeyColumns(&ids, &small, &error)) return Result::Error(error);
+  RowSet id_rows;
+  id_rows.ids = ids.data();
+  id_rows.count = ids.size();
+  for (size_t a = 0; a < plan.aggregates.size(); ++a) {
+    plan::BoundExprPtr ref = plan::MakeColumn(static_cast<int>(num_keys + a), relation[num_keys + a].type(), true, {});
+    Vec vec;
+    Column column;
+    if (!evaluator.Eval(*ref, id_rows, &vec, &error) || !VecToColumn(vec, &column, &error)) {
+      return Result::Error(error);
+    }
+    small.push_back(std::move(column));
+  }
+  std::vector<const Column*> small_pointers;
+  for (const Column& column : small) small_pointers.push_back(&column);
+  Evaluator small_evaluator(small_pointers);
+  RowSet all;
+  all.count = ids.size();
+  return Project(plan, &small_evaluator, all);
 }
 
 Result ExecutePlain(const Plan& plan) {
@@ -196,12 +249,14 @@ Result ExecutePlain(const Plan& plan) {
     needed = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(rows), plan.offset + plan.limit));
   }
   RowSet candidates;
-  std::vector<uint32_t> ids;
+  std::vector<uint32_t> ids, storage;
+  RowSet chosen;
+  std::string error;
   if (!plan.where) {
     candidates.count = needed;
-    return FinishOutputs(plan, &evaluator, candidates);
+    if (!ChooseRows(plan, &evaluator, candidates, &storage, &chosen, &error)) return Result::Error(error);
+    return Project(plan, &evaluator, chosen);
   }
-  std::string error;
   Filter filter(table, *plan.where);
   std::vector<uint64_t> mask(BitmaskWords(kBatchRows) + 1);
   std::vector<uint32_t> batch_ids(kBatchRows);
@@ -214,7 +269,8 @@ Result ExecutePlain(const Plan& plan) {
   if (ids.size() > needed) ids.resize(needed);
   candidates.ids = ids.data();
   candidates.count = ids.size();
-  return FinishOutputs(plan, &evaluator, candidates);
+  if (!ChooseRows(plan, &evaluator, candidates, &storage, &chosen, &error)) return Result::Error(error);
+  return Project(plan, &evaluator, chosen);
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ bool GroupStage::Refill(std::string* error) {
 
 bool GroupStage::Freeze(std::string* error) {
   std::vector<Column> all;
-  if (!grouper_->KeyColumns(&all, error)) return false;
+  if (!grouper_->KeyColumns(nullptr, &all, error)) return false;
   // Keep the first cap_ rows of each key column.
   for (Column& column : all) {
     Column kept(column.type());
@@ -55,7 +55,6 @@ bool GroupStage::Freeze(std::string* error) {
       } else if (IsString(column.type())) {
         ok = kept.AppendString(column.StringAt(g), error);
       } else {
-        Vec one;
         plan::Value v = plan::ValueAt(column, g);
         ok = plan::AppendValueTo(v, &kept, error);
       }
@@ -103,19 +102,21 @@ bool GroupStage::Assign(Evaluator* evaluator, const RowSet& rows, uint32_t* grou
   return true;
 }
 
-bool GroupStage::KeyColumns(std::vector<Column>* out, std::string* error) const {
+bool GroupStage::KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,
+                            std::string* error) const {
   std::vector<Column> varying;
-  const size_t groups = size();
+  const size_t groups = ids != nullptr ? ids->size() : size();
   if (grouper_) {
     if (frozen_) {
       for (const Column& column : frozen_keys_) {
         Column copy(column.type());
-        for (size_t g = 0; g < groups; ++g) {
+        for (size_t i = 0; i < groups; ++i) {
+          const size_t g = ids != nullptr ? (*ids)[i] : i;
           if (!plan::AppendValueTo(plan::ValueAt(column, g), &copy, error)) return false;
         }
         varying.push_back(std::move(copy));
       }
-    } else if (!grouper_->KeyColumns(&varying, error)) {
+    } else if (!grouper_->KeyColumns(ids, &varying, error)) {
       return false;
     }
   }

@@ -25,8 +25,10 @@ class GroupStage {
   // Group ids of `rows` (kNoGroup for rows whose group was not admitted).
   bool Assign(Evaluator* evaluator, const RowSet& rows, uint32_t* group_ids, std::string* error);
   size_t size() const;
-  // One column per GROUP BY key (constants included), row g = group g's key.
-  bool KeyColumns(std::vector<Column>* out, std::string* error) const;
+  // One column per GROUP BY key (constants included): row i = the key of group ids[i], or of
+  // every group in order when ids is null.
+  bool KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,
+                  std::string* error) const;
 
  private:
   bool Freeze(std::string* error);

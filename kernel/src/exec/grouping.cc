@@ -263,14 +263,17 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
   return false;
 }
 
-bool Grouper::KeyColumns(std::vector<Column>* out, std::string* error) const {
-  const size_t groups = size();
+bool Grouper::KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,
+                         std::string* error) const {
+  const size_t rows = ids != nullptr ? ids->size() : size();
   out->clear();
+  const size_t string_bytes = strategy_ == Strategy::kString && ids == nullptr ? strings_.arena_bytes() : 0;
   for (TypeId type : types_) {
     out->emplace_back(type);
-    if (!out->back().Reserve(groups, 0, error)) return false;
+    if (!out->back().Reserve(rows, IsString(type) ? string_bytes : 0, error)) return false;
   }
-  for (size_t g = 0; g < groups; ++g) {
+  for (size_t row = 0; row < rows; ++row) {
+    const size_t g = ids != nullptr ? (*ids)[row] : row;
     switch (strategy_) {
       case Strategy::kDirect: {
         const int32_t slot = direct_keys_[g];

@@ -33,8 +33,10 @@ class Grouper {
   bool Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group_ids, std::string* error);
   size_t size() const;
   Strategy strategy() const { return strategy_; }
-  // One column per key, row g = group g's key.
-  bool KeyColumns(std::vector<Column>* out, std::string* error) const;
+  // One column per key: row i = the key of group ids[i] (of every group in order when ids is
+  // null). Materialising only the groups a query outputs saves copying every distinct key.
+  bool KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,
+                  std::string* error) const;
 
  private:
   bool Serialize(const std::vector<Vec>& keys, size_t count, std::string* error);

@@ -1,6 +1,8 @@
 // RegexpReplacer on RE2, or a clear refusal in builds without it (LANEQL_HAVE_RE2 unset).
 #include "src/exec/regexp.h"
 
+#include <algorithm>
+
 #ifdef LANEQL_HAVE_RE2
 #include <re2/re2.h>
 #endif
@@ -19,19 +21,45 @@ class Re2Replacer final : public RegexpReplacer {
   const RE2& regex() const { return regex_; }
 
   void Replace(std::string_view text, std::string* out) const override {
-    std::string result(text);
     if (global_) {
+      std::string result(text);
       RE2::GlobalReplace(&result, regex_, replacement_);
-    } else {
-      RE2::Replace(&result, regex_, replacement_);
+      out->append(result);
+      return;
     }
-    out->append(result);
+    // First match only: find it with just the groups the replacement uses, then write
+    // prefix + rewritten match + suffix (no copy of the whole text to edit in place).
+    re2::StringPiece groups[10];
+    const int n = groups_needed_;
+    if (!regex_.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED,
+                      groups, n)) {
+      out->append(text);
+      return;
+    }
+    const size_t start = static_cast<size_t>(groups[0].data() - text.data());
+    out->append(text.substr(0, start));
+    std::string rewritten;
+    regex_.Rewrite(&rewritten, replacement_, groups, n);
+    out->append(rewritten);
+    out->append(text.substr(start + groups[0].size()));
+  }
+  // \0 .. \9 used by the replacement, plus the whole match.
+  void CountGroups() {
+    int highest = 0;
+    for (size_t i = 0; i + 1 < replacement_.size(); ++i) {
+      if (replacement_[i] == '\\' && replacement_[i + 1] >= '0' && replacement_[i + 1] <= '9') {
+        highest = std::max(highest, replacement_[i + 1] - '0');
+        ++i;
+      }
+    }
+    groups_needed_ = 1 + highest;
   }
 
  private:
   RE2 regex_;
   std::string replacement_;
   bool global_;
+  int groups_needed_ = 1;
 };
 
 }  // namespace
@@ -65,6 +93,7 @@ std::shared_ptr<const RegexpReplacer> RegexpReplacer::Compile(const std::string&
     *error = "regexp_replace: invalid replacement '" + replacement + "': " + rewrite_error;
     return nullptr;
   }
+  replacer->CountGroups();
   return replacer;
 }
 
