@@ -20,11 +20,6 @@ using plan::Plan;
 
 namespace {
 
-std::vector<const Column*> ColumnPointers(const Table& table) {
-  std::vector<const Column*> columns;
-  for (size_t i = 0; i < table.num_columns(); ++i) columns.push_back(&table.column(i));
-  return columns;
-}
 
 // ORDER BY, OFFSET / LIMIT over `candidates` rows of the relation the evaluator reads: the rows
 // to output, in order (ids in *storage, or a contiguous range).
@@ -118,7 +113,7 @@ Result ExecuteAggregate(const Plan& plan) {
   if (metadata_only) {
     for (size_t a = 0; a < plan.aggregates.size(); ++a) states.AddCount(a, rows);
   } else {
-    Evaluator evaluator(ColumnPointers(table));
+    Evaluator evaluator(TableColumns(table));
     std::unique_ptr<Filter> filter;
     if (plan.where) filter = std::make_unique<Filter>(table, *plan.where);
     std::vector<uint64_t> mask(BitmaskWords(kBatchRows) + 1);
@@ -242,7 +237,7 @@ Result ExecuteAggregate(const Plan& plan) {
 Result ExecutePlain(const Plan& plan) {
   const Table& table = *plan.table;
   const size_t rows = table.num_rows();
-  Evaluator evaluator(ColumnPointers(table));
+  Evaluator evaluator(TableColumns(table));
   // Without ORDER BY, LIMIT bounds how many qualifying rows are needed: stop there.
   size_t needed = rows;
   if (plan.order.empty() && plan.limit >= 0) {

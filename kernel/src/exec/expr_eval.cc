@@ -156,16 +156,6 @@ bool Arithmetic(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std
   return true;
 }
 
-// DuckDB's float order: NaN is the largest value and equal to itself; -0 == +0.
-template <class T>
-int Compare(T x, T y) {
-  if constexpr (std::is_floating_point_v<T>) {
-    const bool xn = std::isnan(x), yn = std::isnan(y);
-    if (xn || yn) return xn == yn ? 0 : (xn ? 1 : -1);
-  }
-  return x < y ? -1 : (y < x ? 1 : 0);
-}
-
 bool CompareResult(Fn fn, int c) {
   switch (fn) {
     case Fn::kEquals: return c == 0;
@@ -194,7 +184,7 @@ bool Comparison(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std
     const T* x = a.Data<T>();
     const T* y = b.Data<T>();
     const size_t sx = a.constant ? 0 : 1, sy = b.constant ? 0 : 1;
-    for (size_t i = 0; i < rows; ++i) dst[i] = CompareResult(expr.fn, Compare(x[i * sx], y[i * sy]));
+    for (size_t i = 0; i < rows; ++i) dst[i] = CompareResult(expr.fn, TotalCompare(x[i * sx], y[i * sy]));
   });
   return true;
 }
@@ -228,6 +218,25 @@ bool Logic(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std::str
 }
 
 }  // namespace
+
+int CompareRows(const Vec& a, size_t i, const Vec& b, size_t j) {
+  if (IsString(a.type)) {
+    const int c = a.Str(i).compare(b.Str(j));
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
+  int c = 0;
+  VisitFixed(a.type, [&](auto tag) {
+    using T = decltype(tag);
+    c = TotalCompare(a.Get<T>(i), b.Get<T>(j));
+  });
+  return c;
+}
+
+std::vector<const Column*> TableColumns(const Table& table) {
+  std::vector<const Column*> columns;
+  for (size_t i = 0; i < table.num_columns(); ++i) columns.push_back(&table.column(i));
+  return columns;
+}
 
 bool Evaluator::EvalColumn(const BoundExpr& expr, const RowSet& rows, Vec* out, std::string* error) {
   const Column& column = *columns_[static_cast<size_t>(expr.column)];

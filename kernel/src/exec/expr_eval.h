@@ -9,6 +9,7 @@
 
 #include "laneql/column.h"
 #include "laneql/int128.h"
+#include "laneql/table.h"
 #include "src/exec/vector.h"
 #include "src/plan/bound_expr.h"
 
@@ -57,6 +58,20 @@ bool VisitFixed(TypeId type, F&& f) {
     default: return false;
   }
 }
+
+// -1 / 0 / 1 in DuckDB's order: floats with NaN the largest value and equal to itself, -0 = +0.
+template <class T>
+int TotalCompare(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const bool xn = x != x, yn = y != y;
+    if (xn || yn) return xn == yn ? 0 : (xn ? 1 : -1);
+  }
+  return x < y ? -1 : (y < x ? 1 : 0);
+}
+// Row i of `a` against row j of `b` (same type; strings byte-wise), NULLs not considered.
+int CompareRows(const Vec& a, size_t i, const Vec& b, size_t j);
+// The columns of a table, for an Evaluator over it.
+std::vector<const Column*> TableColumns(const Table& table);
 
 // Evaluates an expression whose leaves are all constants.
 bool EvaluateConstant(const plan::BoundExpr& expr, plan::Value* out, std::string* error);

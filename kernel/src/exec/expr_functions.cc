@@ -409,23 +409,7 @@ bool EvalFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t count, V
         if (bits == nullptr) bits = out->InitValidity(error);
         ClearBit(bits, i);
       };
-      auto cmp = [&](const Vec& x, const Vec& y, size_t i) -> int {
-        if (IsString(x.type)) {
-          const int c = x.Str(i).compare(y.Str(i));
-          return c < 0 ? -1 : (c > 0 ? 1 : 0);
-        }
-        int c = 0;
-        VisitFixed(x.type, [&](auto tag) {
-          using T = decltype(tag);
-          const T p = x.Get<T>(i), q = y.Get<T>(i);
-          if constexpr (std::is_floating_point_v<T>) {
-            const bool pn = std::isnan(p), qn = std::isnan(q);
-            if (pn || qn) { c = pn == qn ? 0 : (pn ? 1 : -1); return; }
-          }
-          c = p < q ? -1 : (q < p ? 1 : 0);
-        });
-        return c;
-      };
+      auto cmp = [](const Vec& x, const Vec& y, size_t i) { return CompareRows(x, i, y, i); };
       for (size_t i = 0; i < rows; ++i) {
         if (a.IsNull(i)) { dst[i] = 0; set_null(i); continue; }
         if (expr.fn == Fn::kInList) {

@@ -16,11 +16,6 @@ using plan::Fn;
 
 namespace {
 
-std::vector<const Column*> TableColumns(const Table& table) {
-  std::vector<const Column*> columns;
-  for (size_t i = 0; i < table.num_columns(); ++i) columns.push_back(&table.column(i));
-  return columns;
-}
 
 void FlattenAnd(const BoundExpr& expr, std::vector<const BoundExpr*>* out) {
   if (expr.kind == BoundKind::kCall && expr.fn == Fn::kAnd) {
