@@ -36,6 +36,10 @@ class AggregateStates {
                     const uint64_t* validity);
   // Adds `rows` to COUNT(*) / COUNT(non-null column) of the single group without data.
   void AddCount(size_t a, uint64_t rows) { state_[a].counts[0] += rows; }
+  // Folds in the states of `other` (built over other rows with the same aggregates), whose
+  // group g is this one's mapping[g] (Grouper::Merge); `groups` = this side's group count.
+  bool Merge(const AggregateStates& other, const std::vector<uint32_t>& mapping, size_t groups,
+             std::string* error);
   // The results of aggregate `a` for groups [0, groups), as a column of its result type.
   bool Finish(size_t a, size_t groups, Column* out, std::string* error) const;
 
@@ -55,6 +59,8 @@ class AggregateStates {
   };
   bool UpdateDistinct(State& s, const Vec& arg, const uint32_t* group_ids, size_t count,
                       std::string* error);
+  bool MergeDistinct(State& s, const State& o, const std::vector<uint32_t>& mapping,
+                     std::string* error);
   std::vector<State> state_;
   bool ungrouped_;
   std::vector<uint64_t> words_, hashes_;

@@ -263,6 +263,26 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
   return false;
 }
 
+bool Grouper::Merge(const Grouper& other, std::vector<uint32_t>* mapping, std::string* error) {
+  switch (strategy_) {
+    case Strategy::kDirect:
+      mapping->resize(other.direct_keys_.size());
+      for (size_t g = 0; g < other.direct_keys_.size(); ++g) {
+        const int32_t slot = other.direct_keys_[g];
+        uint32_t& group = slot_group_[static_cast<size_t>(slot)];
+        if (group == kNoGroup) {
+          group = static_cast<uint32_t>(direct_keys_.size());
+          direct_keys_.push_back(slot);
+        }
+        (*mapping)[g] = group;
+      }
+      return true;
+    case Strategy::kPacked: return fixed_.Merge(other.fixed_, mapping, error);
+    case Strategy::kWide: return wide_->Merge(*other.wide_, mapping, error);
+    default: return strings_.Merge(other.strings_, mapping, error);
+  }
+}
+
 bool Grouper::KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,
                          std::string* error) const {
   const size_t rows = ids != nullptr ? ids->size() : size();

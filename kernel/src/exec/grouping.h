@@ -33,6 +33,9 @@ class Grouper {
   bool Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group_ids, std::string* error);
   size_t size() const;
   Strategy strategy() const { return strategy_; }
+  // Adds the groups of `other` (same key types, another thread's share of the rows) and sets
+  // (*mapping)[g] = this grouper's id for other's group g, for AggregateStates::Merge.
+  bool Merge(const Grouper& other, std::vector<uint32_t>* mapping, std::string* error);
   // One column per key: row i = the key of group ids[i] (of every group in order when ids is
   // null). Materialising only the groups a query outputs saves copying every distinct key.
   bool KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,
