@@ -67,14 +67,32 @@ struct Weighted {
   T value;
   uint32_t per_million;
 };
+
+// A Weighted list unrolled into a lookup on the top kPickBits bits of a hash, so a choice is a
+// shift and one load rather than a scan with a branch per entry (unpredictable branches were
+// most of the generator's time). Each of the 4,096 slots takes the value whose share covers
+// the slot's middle, so shares come out within 1/8192 of the list's.
+constexpr int kPickBits = 12;
+template <class T>
+struct PickTable {
+  T value[size_t{1} << kPickBits];
+};
 template <class T, size_t N>
-inline T Pick(const Weighted<T> (&table)[N], uint64_t h) {
-  uint32_t x = Below(h, 1000000);
-  for (size_t i = 0; i + 1 < N; ++i) {
-    if (x < table[i].per_million) return table[i].value;
-    x -= table[i].per_million;
+constexpr PickTable<T> MakePickTable(const Weighted<T> (&table)[N]) {
+  PickTable<T> out{};
+  uint64_t start = 0;  // per million, where entry k's share begins
+  size_t k = 0;
+  for (size_t slot = 0; slot < (size_t{1} << kPickBits); ++slot) {
+    const uint64_t middle = (2 * slot + 1) * 1000000 / (size_t{2} << kPickBits);
+    while (k + 1 < N && middle >= start + table[k].per_million) start += table[k++].per_million;
+    out.value[slot] = table[k].value;
   }
-  return table[N - 1].value;
+  return out;
+}
+// Uses the top 12 bits of h (Chance uses the low 32, so both may read one draw).
+template <class T>
+inline T Pick(const PickTable<T>& table, uint64_t h) {
+  return table.value[h >> (64 - kPickBits)];
 }
 
 }  // namespace laneql::hits

@@ -2,7 +2,10 @@
 // come from the facts about the real data in ../shared/clickbench/README.md.
 #include "src/storage/hits_row_model.h"
 
+#include <cstdint>
+
 #include "src/storage/hits_random.h"
+#include "src/storage/hits_user_traits.h"
 #include "src/storage/hits_vocabulary.h"
 
 namespace laneql::hits {
@@ -37,13 +40,37 @@ constexpr Weighted<int32_t> kRegions[] = {
     {229, 183000}, {2, 67000}, {208, 43000}, {169, 33000}, {32, 18000}, {34, 15000},
     {184, 12000}, {107, 11000}, {51, 10000}, {146, 9000}, {225, 8000}, {158, 7500},
     {11, 7000}, {-1, 0}};
+constexpr PickTable<int32_t> kRegionTable = MakePickTable(kRegions);
 
 constexpr Weighted<uint8_t> kSearchEngines[] = {{2, 700000}, {3, 200000}, {4, 50000},
                                                 {5, 30000}, {6, 20000}};
+constexpr PickTable<uint8_t> kSearchEngineTable = MakePickTable(kSearchEngines);
 // AdvEngineID of the 0.63 % of rows with an ad click; top values 2, 27, 13, 45, 44.
 constexpr Weighted<uint8_t> kAdvEngines[] = {{2, 380000}, {27, 210000}, {13, 150000},
                                              {45, 100000}, {44, 70000}, {3, 40000},
                                              {50, 30000}, {41, 20000}};
+constexpr PickTable<uint8_t> kAdvEngineTable = MakePickTable(kAdvEngines);
+
+// The counter slot by the top 16 bits of a draw: HeavyCounters()' shares (the smallest is
+// 4,400 per million, so 1/65,536 steps keep them within 0.4 %), the rest kTailCounterSlot.
+// Built once, on first use; a lookup replaces a scan over 30 counters.
+constexpr int kCounterBits = 16;
+const uint16_t* CounterSlotTable() {
+  static const uint16_t* const kTable = [] {
+    size_t num_heavy = 0;
+    const HeavyCounter* heavy = HeavyCounters(&num_heavy);
+    auto* table = new uint16_t[size_t{1} << kCounterBits];
+    uint64_t start = 0;
+    size_t c = 0;
+    for (size_t slot = 0; slot < (size_t{1} << kCounterBits); ++slot) {
+      const uint64_t middle = (2 * slot + 1) * 1000000 / (size_t{2} << kCounterBits);
+      while (c < num_heavy && middle >= start + heavy[c].per_million) start += heavy[c++].per_million;
+      table[slot] = c < num_heavy ? static_cast<uint16_t>(c) : kTailCounterSlot;
+    }
+    return table;
+  }();
+  return kTable;
+}
 
 int64_t UserIdOf(uint64_t user_index, uint64_t user_key) {
   if (user_index == kQueriedUserIndex) return kQueriedUserId;
@@ -54,7 +81,7 @@ int64_t UserIdOf(uint64_t user_index, uint64_t user_key) {
 }
 
 int32_t RegionOf(uint64_t user_key) {
-  int32_t region = Pick(kRegions, Draw(user_key, 3));
+  int32_t region = Pick(kRegionTable, Draw(user_key, 3));
   if (region < 0) region = 1 + static_cast<int32_t>(SkewedIndex(Draw(user_key, 4), 4000));
   return region;
 }
@@ -84,6 +111,7 @@ HitsParams MakeHitsParams(uint64_t seed, size_t rows) {
 void FillRowChunk(const HitsParams& params, size_t first_row, size_t count, RowChunk* chunk) {
   size_t num_heavy = 0;
   const HeavyCounter* heavy = HeavyCounters(&num_heavy);
+  const uint16_t* const counter_slots = CounterSlotTable();
   chunk->count = count;
   for (size_t i = 0; i < count; ++i) {
     const uint64_t key = KeyOf(params.seed_key, first_row + i);
@@ -96,15 +124,7 @@ void FillRowChunk(const HitsParams& params, size_t first_row, size_t count, RowC
     chunk->region[i] = RegionOf(user_key);
 
     // The site: three big counters, a few dozen medium ones, then a long tail.
-    uint32_t x = Below(Draw(key, kStreamCounter), 1000000);
-    uint16_t slot = kTailCounterSlot;
-    for (size_t c = 0; c < num_heavy; ++c) {
-      if (x < heavy[c].per_million) {
-        slot = static_cast<uint16_t>(c);
-        break;
-      }
-      x -= heavy[c].per_million;
-    }
+    const uint16_t slot = counter_slots[Draw(key, kStreamCounter) >> (64 - kCounterBits)];
     chunk->counter_slot[i] = slot;
     chunk->counter_id[i] =
         slot == kTailCounterSlot
@@ -151,14 +171,14 @@ void FillRowChunk(const HitsParams& params, size_t first_row, size_t count, RowC
       uint64_t phrase = static_cast<uint64_t>(static_cast<double>(params.phrases) * u * u);
       if (phrase >= params.phrases) phrase = params.phrases - 1;
       chunk->phrase[i] = static_cast<uint32_t>(phrase + 1);
-      chunk->search_engine[i] = Pick(kSearchEngines, Draw(key, kStreamEngine));
+      chunk->search_engine[i] = Pick(kSearchEngineTable, Draw(key, kStreamEngine));
       chunk->referer_kind[i] = kRefererSearch;
       chunk->trafic_source[i] = 2;
       continue;
     }
     const uint64_t a = Draw(key, kStreamAdv);
     const bool adv = Chance(a, 7300);  // of the non-search 87 %: 0.63 % of all rows
-    if (adv) chunk->adv_engine[i] = Pick(kAdvEngines, a);
+    if (adv) chunk->adv_engine[i] = Pick(kAdvEngineTable, a);
     const uint32_t kind = Below(r, 100);
     if (kind < 29) {
       chunk->referer_kind[i] = kRefererEmpty;
@@ -175,6 +195,17 @@ void FillRowChunk(const HitsParams& params, size_t first_row, size_t count, RowC
       const uint32_t site = Chance(item, 450000) ? 0 : 1 + Below(item, 11);
       chunk->referer_item[i] = site << 20 | (static_cast<uint32_t>(item >> 8) & 0xfffff);
     }
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const UserTraits traits = UserTraitsOf(chunk->user_key[i]);
+    chunk->mobile[i] = traits.mobile;
+    chunk->mobile_model[i] = traits.model;
+    chunk->screen_width[i] = traits.screen.width;
+    chunk->screen_height[i] = traits.screen.height;
+    chunk->flash_major[i] = traits.flash_major;
+    chunk->net_major[i] = traits.net_major;
+    chunk->language[i] = traits.language;
+    chunk->client_ip[i] = traits.client_ip;
   }
 }
 

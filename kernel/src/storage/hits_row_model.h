@@ -57,6 +57,16 @@ struct RowChunk {
   int8_t trafic_source[kChunkRows];
   uint8_t flags[kChunkRows];
   int64_t event_time[kChunkRows];  // seconds since 1970-01-01 UTC
+  // The user's traits (hits_user_traits.h), worked out once per row for the columns that
+  // share them.
+  bool mobile[kChunkRows];
+  int8_t mobile_model[kChunkRows];  // index into MobileModels(), or -1
+  int16_t screen_width[kChunkRows];
+  int16_t screen_height[kChunkRows];
+  int16_t flash_major[kChunkRows];
+  int16_t net_major[kChunkRows];
+  int8_t language[kChunkRows];
+  int32_t client_ip[kChunkRows];
 };
 
 // Fills rows [first_row, first_row + count) (count <= kChunkRows) of the table.

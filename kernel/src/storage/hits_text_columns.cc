@@ -81,7 +81,7 @@ bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* end
     case kFlashMinor2:
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
         const uint64_t h = Draw(c.user_key[i], column);
-        if (FlashMajorOf(c.user_key[i]) == 0 || Chance(h, 300000)) return p;
+        if (c.flash_major[i] == 0 || Chance(h, 300000)) return p;
         return PutDecimal(p, Below(h, 200));
       });
     case kUserAgentMinor: {
@@ -93,7 +93,7 @@ bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* end
     }
     case kMobilePhoneModel:
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
-        const int model = MobileModelOf(c.user_key[i]);
+        const int model = c.mobile_model[i];
         return model < 0 ? p : Put(p, MobileModels()[model]);
       });
     case kParams:
@@ -122,17 +122,18 @@ bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* end
     case kHitColor: {
       static constexpr Weighted<char> kColors[] = {{'5', 600000}, {'E', 200000}, {'F', 120000},
                                                    {'D', 80000}};
+      static constexpr PickTable<char> kColorTable = MakePickTable(kColors);
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
-        *p = Pick(kColors, Draw(c.row_key[i], column));
+        *p = Pick(kColorTable, Draw(c.row_key[i], column));
         return p + 1;
       });
     }
     case kBrowserLanguage:
       return Fill(c, bytes, ends,
-                  [&](char* p, size_t i) { return Put(p, kLanguages[LanguageOf(c.user_key[i])]); });
+                  [&](char* p, size_t i) { return Put(p, kLanguages[c.language[i]]); });
     case kBrowserCountry:
       return Fill(c, bytes, ends,
-                  [&](char* p, size_t i) { return Put(p, kCountries[LanguageOf(c.user_key[i])]); });
+                  [&](char* p, size_t i) { return Put(p, kCountries[c.language[i]]); });
     case kSocialNetwork: {
       static constexpr std::string_view kNetworks[] = {"vkontakte", "facebook", "odnoklassniki",
                                                        "twitter"};
