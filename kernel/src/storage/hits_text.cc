@@ -7,6 +7,9 @@
 
 #include <climits>
 #include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "src/storage/hits_random.h"
@@ -24,24 +27,159 @@ uint64_t PageKey(int32_t counter_id, uint32_t page) {
                kPageSalt);
 }
 
-char* PutDomain(char* p, uint16_t slot, int32_t counter_id) {
-  if (slot != kTailCounterSlot) {
-    size_t num_heavy = 0;
-    return Put(p, HeavyCounters(&num_heavy)[slot].domain);
+// A word list laid out for fixed-size copies: word i zero padded in a slot of Width bytes, so
+// writing it is one fixed-size copy of the slot (a few vector moves, no length-dependent
+// branch) plus an advance by its length.
+template <size_t Width>
+struct Slotted {
+  static constexpr size_t kWidth = Width;
+  const char* slots;
+  const uint8_t* lengths;
+  uint32_t size;
+  // Writes word i, then returns the end. Writes Width bytes.
+  char* Put(char* p, size_t i) const {
+    std::memcpy(p, slots + i * Width, Width);
+    return p + lengths[i];
   }
+  // Word i followed by `separator`, kept only when `keep` (else p is returned and what was
+  // written is overwritten by the next text): lets a variable word count run as a fixed loop.
+  char* PutIf(char* p, size_t i, char separator, bool keep) const {
+    std::memcpy(p, slots + i * Width, Width);
+    p[lengths[i]] = separator;
+    return p + (keep ? lengths[i] + 1 : 0);
+  }
+};
+
+template <size_t Width>
+Slotted<Width> MakeSlotted(WordList words) {
+  char* slots = new char[words.size * Width]();
+  uint8_t* lengths = new uint8_t[words.size];
+  for (size_t i = 0; i < words.size; ++i) {
+    // The vocabularies are fixed: a word that does not fit its slot is a programming error.
+    if (words[i].size() >= Width) __builtin_trap();
+    std::memcpy(slots + i * Width, words[i].data(), words[i].size());
+    lengths[i] = static_cast<uint8_t>(words[i].size());
+  }
+  return Slotted<Width>{slots, lengths, static_cast<uint32_t>(words.size)};
+}
+
+// The vocabularies in slots, built once on first use (thread-safe static initialisation) and
+// kept for the whole program. Each slot is wider than its longest word (26 bytes of Cyrillic
+// UTF-8, 78 percent-encoded, 21 for a site name), leaving room for a separator.
+struct TextTables {
+  Slotted<32> cyrillic = MakeSlotted<32>(CyrillicWords());
+  Slotted<80> encoded = MakeSlotted<80>(CyrillicEncoded());
+  Slotted<16> latin = MakeSlotted<16>(LatinWords());
+  Slotted<8> syllables = MakeSlotted<8>(DomainSyllables());
+  Slotted<8> zones = MakeSlotted<8>(DomainZones());
+  Slotted<32> external = MakeSlotted<32>(ExternalSites());
+  Slotted<32> heavy_domains = MakeHeavyDomains();
+
+  static Slotted<32> MakeHeavyDomains() {
+    size_t num_heavy = 0;
+    const HeavyCounter* heavy = HeavyCounters(&num_heavy);
+    static std::string_view names[64];
+    if (num_heavy > 64) __builtin_trap();
+    for (size_t i = 0; i < num_heavy; ++i) names[i] = heavy[i].domain;
+    return MakeSlotted<32>(WordList{names, num_heavy});
+  }
+};
+const TextTables& Tables() {
+  static const TextTables* const kTables = new TextTables();
+  return *kTables;
+}
+
+// Index in [0, n) from 16 bits of x (multiply-shift).
+inline uint32_t Index16(uint64_t x, uint32_t n) { return static_cast<uint32_t>(((x & 0xffff) * n) >> 16); }
+
+char* PutDomain(char* p, const TextTables& t, uint16_t slot, int32_t counter_id) {
+  if (slot != kTailCounterSlot) return t.heavy_domains.Put(p, slot);
   // A small site: two or three syllables and a zone, e.g. "miraltorg.ru".
   const uint64_t h = Mix64(static_cast<uint64_t>(counter_id) ^ kDomainSalt);
-  const WordList syllables = DomainSyllables();
-  const WordList zones = DomainZones();
-  const int parts = 2 + static_cast<int>(h & 1);
-  for (int s = 0; s < parts; ++s) p = Put(p, syllables[(h >> (8 + 8 * s)) % syllables.size]);
-  return Put(p, zones[(h >> 40) % zones.size]);
+  p = t.syllables.Put(p, (h >> 8) % t.syllables.size);
+  p = t.syllables.Put(p, (h >> 16) % t.syllables.size);
+  char* const third = t.syllables.Put(p, (h >> 24) % t.syllables.size);
+  p = (h & 1) ? third : p;
+  return t.zones.Put(p, (h >> 40) % t.zones.size);
+}
+
+// A literal of up to 15 bytes as one 16-byte copy (the array includes the padding).
+template <size_t N>
+inline char* PutShort(char* p, const char (&text)[N]) {
+  static_assert(N <= 16, "PutShort copies 16 bytes");
+  char block[16] = {};
+  std::memcpy(block, text, N);
+  std::memcpy(p, block, 16);
+  return p + N - 1;
 }
 
 uint8_t QueryWordsOf(uint16_t slot, int32_t counter_id) {
   if (slot == kTailCounterSlot) return (Mix64(counter_id ^ kDomainSalt) >> 62) == 3 ? 2 : 0;
   size_t num_heavy = 0;
   return HeavyCounters(&num_heavy)[slot].query_words;
+}
+
+// A search phrase: 1-4 words, each from a 16-bit field of one hash.
+char* PutPhraseWith(char* p, const TextTables& t, uint32_t phrase, bool url_encoded) {
+  const uint64_t h = Mix64(phrase ^ kPhraseSalt);
+  // The most frequent phrases (small ids) are short, the long tail has three or four words:
+  // so the tail's texts rarely collide and about 45 % of the phrase rows stay distinct, as in
+  // the real data. One word in eight is Latin (brands, "mp3", "online").
+  const int words = (phrase <= 64 ? 1 : phrase <= 4096 ? 2 : 3) + static_cast<int>(h & 1);
+  const uint64_t x = Mix64(h + 1);
+  const char separator = url_encoded ? '+' : ' ';
+  for (int w = 0; w < 4; ++w) {
+    const uint64_t field = x >> (16 * w);
+    const bool keep = w < words;
+    if ((field & 7) == 0) {
+      p = t.latin.PutIf(p, Index16(field, t.latin.size), separator, keep);
+    } else if (url_encoded) {
+      p = t.encoded.PutIf(p, Index16(field, t.encoded.size), separator, keep);
+    } else {
+      p = t.cyrillic.PutIf(p, Index16(field, t.cyrillic.size), separator, keep);
+    }
+  }
+  return p - 1;  // the last word's separator
+}
+
+char* PutPageUrlWith(char* p, const TextTables& t, uint16_t slot, int32_t counter_id,
+                     uint32_t page) {
+  p = PutShort(p, "http://");
+  p = PutDomain(p, t, slot, counter_id);
+  *p++ = '/';
+  if (page == 0) return p;
+  const uint64_t h = PageKey(counter_id, page);
+  p = t.latin.PutIf(p, h % t.latin.size, '/', true);
+  // Either a slug page ("news/kino-online-12345.html") or a script with an id.
+  const bool slug = h >> 8 & 1;
+  if (slug) {
+    const int words = 1 + static_cast<int>(h >> 9 & 3);
+    for (int w = 0; w < 4; ++w) {
+      p = t.latin.PutIf(p, (h >> (12 + 6 * w)) % t.latin.size, '-', w < words);
+    }
+    p = PutDecimal(p, page);
+    p = PutShort(p, ".html");
+  } else {
+    p = PutShort(p, "view.php?id=");
+    p = PutDecimal(p, page);
+  }
+  // Some sites carry long query strings of percent-encoded Cyrillic (the real data's URLs
+  // average from ~50 to ~470 bytes per counter).
+  const uint8_t query_words = QueryWordsOf(slot, counter_id);
+  if (query_words != 0) {
+    uint64_t q = Mix64(h);
+    const int count = query_words / 2 + static_cast<int>(q % (query_words + 1u));
+    *p++ = slug ? '?' : '&';
+    for (int w = 0; w < count; ++w) {
+      // The next word's draw: a 64-bit LCG step (one multiply; the words need no more).
+      q = q * 6364136223846793005ULL + 1442695040888963407ULL;
+      std::memcpy(p, "q0=", 4);
+      p[1] = static_cast<char>('0' + w % 10);
+      p = t.encoded.PutIf(p + 3, Index16(q >> 40, t.encoded.size), '&', true);
+    }
+    p -= count != 0;  // the last '&'
+  }
+  return p;
 }
 
 }  // namespace
@@ -85,77 +223,16 @@ AlignedBuffer ByteSink::Take() {
   return taken;
 }
 
-char* PutDecimal(char* p, uint64_t value) {
-  char digits[20];
-  int n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + value % 10);
-    value /= 10;
-  } while (value != 0);
-  while (n > 0) *p++ = digits[--n];
-  return p;
-}
-
 char* PutSiteName(char* p, uint16_t slot, int32_t counter_id) {
-  return PutDomain(p, slot, counter_id);
+  return PutDomain(p, Tables(), slot, counter_id);
 }
 
 char* PutPageUrl(char* p, uint16_t slot, int32_t counter_id, uint32_t page) {
-  p = Put(p, "http://");
-  p = PutDomain(p, slot, counter_id);
-  *p++ = '/';
-  if (page == 0) return p;
-  const uint64_t h = PageKey(counter_id, page);
-  const WordList latin = LatinWords();
-  p = Put(p, latin[h % latin.size]);
-  *p++ = '/';
-  // Either a slug page ("news/kino-online-12345.html") or a script with an id.
-  if (h >> 8 & 1) {
-    const int words = 1 + static_cast<int>(h >> 9 & 3);
-    for (int w = 0; w < words; ++w) {
-      p = Put(p, latin[(h >> (12 + 6 * w)) % latin.size]);
-      *p++ = '-';
-    }
-    p = PutDecimal(p, page);
-    p = Put(p, ".html");
-  } else {
-    p = Put(p, "view.php?id=");
-    p = PutDecimal(p, page);
-  }
-  // Some sites carry long query strings of percent-encoded Cyrillic (the real data's URLs
-  // average from ~50 to ~470 bytes per counter).
-  const uint8_t query_words = QueryWordsOf(slot, counter_id);
-  if (query_words != 0) {
-    const uint64_t q = Mix64(h);
-    const int count = query_words / 2 + static_cast<int>(q % (query_words + 1u));
-    const WordList encoded = CyrillicEncoded();
-    *p++ = (h >> 8 & 1) ? '?' : '&';
-    for (int w = 0; w < count; ++w) {
-      if (w != 0) *p++ = '&';
-      *p++ = 'q';
-      *p++ = static_cast<char>('0' + w % 10);
-      *p++ = '=';
-      p = Put(p, encoded[Mix64(q + w) % encoded.size]);
-    }
-  }
-  return p;
+  return PutPageUrlWith(p, Tables(), slot, counter_id, page);
 }
 
 char* PutPhrase(char* p, uint32_t phrase, bool url_encoded) {
-  const uint64_t h = Mix64(phrase ^ kPhraseSalt);
-  // The most frequent phrases (small ids) are short, the long tail has three or four words:
-  // so the tail's texts rarely collide and about 45 % of the phrase rows stay distinct, as in
-  // the real data. One word in eight is Latin (brands, "mp3", "online").
-  const int words = (phrase <= 64 ? 1 : phrase <= 4096 ? 2 : 3) + static_cast<int>(h & 1);
-  const WordList cyrillic = url_encoded ? CyrillicEncoded() : CyrillicWords();
-  const WordList latin = LatinWords();
-  for (int w = 0; w < words; ++w) {
-    if (w != 0) *p++ = url_encoded ? '+' : ' ';
-    const uint64_t x = Mix64(h + w + 1);
-    p = (x & 7) == 0 ? Put(p, latin[(x >> 8) % latin.size])
-                     : Put(p, cyrillic[(x >> 8) % cyrillic.size]);
-  }
-  return p;
+  return PutPhraseWith(p, Tables(), phrase, url_encoded);
 }
 
 char* PutGoogleUrl(char* p, uint64_t row_key, uint32_t phrase) {
@@ -179,56 +256,46 @@ char* PutGoogleUrl(char* p, uint64_t row_key, uint32_t phrase) {
 }
 
 char* PutTitle(char* p, uint16_t slot, int32_t counter_id, uint32_t page) {
+  const TextTables& t = Tables();
   const uint64_t h = Mix64(PageKey(counter_id, page) + 1);
-  const WordList cyrillic = CyrillicWords();
   const int words = 2 + static_cast<int>(h & 3);
-  for (int w = 0; w < words; ++w) {
-    p = Put(p, cyrillic[(h >> (4 + 7 * w)) % cyrillic.size]);
-    *p++ = ' ';
+  for (int w = 0; w < 5; ++w) {
+    p = t.cyrillic.PutIf(p, (h >> (4 + 7 * w)) % t.cyrillic.size, ' ', w < words);
   }
   // About 1 % of pages mention Google (never a home page: the heaviest pages stay plain, so
   // the share does not hinge on one page).
   if (page != 0 && (h >> 40) % 100 == 0) p = Put(p, "в Google ");
-  p = Put(p, "- ");
-  return PutDomain(p, slot, counter_id);
+  p = PutShort(p, "- ");
+  return PutDomain(p, t, slot, counter_id);
 }
 
 char* PutReferer(char* p, const RowChunk& chunk, size_t i) {
+  const TextTables& t = Tables();
   const uint32_t item = chunk.referer_item[i];
   switch (chunk.referer_kind[i]) {
     case kRefererInternal:
       if (item == kHubReferer) {
-        p = Put(p, "http://");
-        p = PutDomain(p, chunk.counter_slot[i], chunk.counter_id[i]);
-        return Put(p, "/novosti/");
+        p = PutShort(p, "http://");
+        p = PutDomain(p, t, chunk.counter_slot[i], chunk.counter_id[i]);
+        return PutShort(p, "/novosti/");
       }
-      return PutPageUrl(p, chunk.counter_slot[i], chunk.counter_id[i], item);
-    case kRefererSearch:
-      switch (chunk.search_engine[i]) {
-        case 2:
-          p = Put(p, "http://yandex.ru/yandsearch?text=");
-          break;
-        case 3:
-          p = Put(p, "http://www.google.ru/search?q=");
-          break;
-        case 4:
-          p = Put(p, "http://go.mail.ru/search?q=");
-          break;
-        default:
-          p = Put(p, "http://nova.rambler.ru/search?query=");
-          break;
-      }
-      p = PutPhrase(p, chunk.phrase[i], true);
-      p = Put(p, "&lr=");
+      return PutPageUrlWith(p, t, chunk.counter_slot[i], chunk.counter_id[i], item);
+    case kRefererSearch: {
+      // The engines' search pages, each padded to one 48-byte copy.
+      static constexpr char kPrefixes[4][48] = {
+          "http://yandex.ru/yandsearch?text=", "http://www.google.ru/search?q=",
+          "http://go.mail.ru/search?q=", "http://nova.rambler.ru/search?query="};
+      const int engine = chunk.search_engine[i] <= 4 ? chunk.search_engine[i] - 2 : 3;
+      std::memcpy(p, kPrefixes[engine], 48);
+      p += std::char_traits<char>::length(kPrefixes[engine]);
+      p = PutPhraseWith(p, t, chunk.phrase[i], true);
+      p = PutShort(p, "&lr=");
       return PutDecimal(p, static_cast<uint64_t>(chunk.region[i]));
+    }
     case kRefererExternal: {
-      const WordList sites = ExternalSites();
-      const WordList latin = LatinWords();
-      p = Put(p, "http://");
-      p = Put(p, sites[(item >> 20) % sites.size]);
-      *p++ = '/';
-      p = Put(p, latin[item % latin.size]);
-      *p++ = '/';
+      p = PutShort(p, "http://");
+      p = t.external.PutIf(p, (item >> 20) % t.external.size, '/', true);
+      p = t.latin.PutIf(p, item % t.latin.size, '/', true);
       return PutDecimal(p, item & 0xfffff);
     }
     default:

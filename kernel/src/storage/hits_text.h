@@ -80,9 +80,55 @@ inline char* Put(char* p, std::string_view s) {
   }
   return p + n;
 }
-char* PutDecimal(char* p, uint64_t value);
+// Writes value in decimal and returns the end: the digit count first (from the bit length),
+// then two digits per step from the right, so no per-digit loop with a data-dependent exit.
+inline char* PutDecimal(char* p, uint64_t value) {
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  static constexpr uint64_t kPowers[20] = {1ULL,
+                                           10ULL,
+                                           100ULL,
+                                           1000ULL,
+                                           10000ULL,
+                                           100000ULL,
+                                           1000000ULL,
+                                           10000000ULL,
+                                           100000000ULL,
+                                           1000000000ULL,
+                                           10000000000ULL,
+                                           100000000000ULL,
+                                           1000000000000ULL,
+                                           10000000000000ULL,
+                                           100000000000000ULL,
+                                           1000000000000000ULL,
+                                           10000000000000000ULL,
+                                           100000000000000000ULL,
+                                           1000000000000000000ULL,
+                                           10000000000000000000ULL};
+  // floor(log10) from floor(log2): 1233 / 4096 is just above log10(2).
+  const int log2 = 63 - __builtin_clzll(value | 1);
+  const int guess = (log2 + 1) * 1233 >> 12;
+  const int digits = guess + (value >= kPowers[guess]);
+  char* const end = p + (digits == 0 ? 1 : digits);
+  char* q = end;
+  while (value >= 100) {
+    q -= 2;
+    std::memcpy(q, kPairs + 2 * (value % 100), 2);
+    value /= 100;
+  }
+  if (value >= 10) {
+    std::memcpy(q - 2, kPairs + 2 * value, 2);
+  } else {
+    q[-1] = static_cast<char>('0' + value);
+  }
+  return end;
+}
 
-// The texts; each returns the new end. At most kMaxValueBytes bytes each.
+// The texts; each returns the new end. At most kMaxValueBytes bytes each. They copy words in
+// fixed-size blocks that may run up to 96 bytes past the text's end (never past the room a
+// ByteSink guarantees; the next value or Take() overwrites those bytes).
 char* PutPageUrl(char* p, uint16_t slot, int32_t counter_id, uint32_t page);
 char* PutGoogleUrl(char* p, uint64_t row_key, uint32_t phrase);
 char* PutTitle(char* p, uint16_t slot, int32_t counter_id, uint32_t page);
