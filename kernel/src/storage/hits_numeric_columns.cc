@@ -38,12 +38,8 @@ void FillSparseSkewed(const RowChunk& c, int column, uint32_t zero_per_million, 
                       void* out) {
   Fill<int32_t>(out, c.count, [&](size_t i) -> int32_t {
     const uint64_t h = Draw(c.row_key[i], column);
-    return Chance(h, zero_per_million) ? 0 : 1 + static_cast<int32_t>(SteepIndex(h, range));
+    return KeepIf(!Chance(h, zero_per_million), 1 + static_cast<int32_t>(SteepIndex(h, range)));
   });
-}
-
-uint64_t CounterKey(int32_t counter_id, int column) {
-  return KeyOf(static_cast<uint32_t>(counter_id), column);
 }
 
 }  // namespace
@@ -71,7 +67,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
     case kUserID: return Fill<int64_t>(out, n, [&](size_t i) { return c.user_id[i]; });
     case kCounterClass:
       return Fill<int16_t>(out, n,
-                           [&](size_t i) { return CounterKey(c.counter_id[i], column) % 3; });
+                           [&](size_t i) { return Draw(c.site_key[i], column) % 3; });
     case kOS: {
       static constexpr Weighted<int16_t> kOs[] = {{2, 350000}, {6, 150000}, {44, 120000},
                                                   {56, 80000}, {52, 60000}, {3, 50000},
@@ -92,7 +88,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
     case kIsRefresh: return FillFlag<int16_t>(c, kFlagRefresh, out);
     case kRefererCategoryID:
       return Fill<int16_t>(out, n, [&](size_t i) {
-        return c.referer_kind[i] == kRefererEmpty ? 0 : 1 + RefererHashOf(c, i) % 20;
+        return c.referer_kind[i] == kRefererEmpty ? 0 : 1 + c.referer_hash[i] % 20;
       });
     case kRefererRegionID:
       return Fill<int32_t>(out, n, [&](size_t i) {
@@ -100,7 +96,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
       });
     case kURLCategoryID:
       return Fill<int16_t>(out, n,
-                           [&](size_t i) { return CounterKey(c.counter_id[i], column) % 40; });
+                           [&](size_t i) { return Draw(c.site_key[i], column) % 40; });
     case kURLRegionID:
       return Fill<int32_t>(out, n, [&](size_t i) {
         return Chance(Draw(c.row_key[i], column), 700000) ? c.region[i] : 0;
@@ -199,7 +195,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
     case kCodeVersion:
       return Fill<int32_t>(out, n,
                            [&](size_t i) {
-                             return 200 + CounterKey(c.counter_id[i], column) % 1000;
+                             return 200 + Draw(c.site_key[i], column) % 1000;
                            });
     case kIsLink: return FillFlag<int16_t>(c, kFlagLink, out);
     case kIsDownload: return FillFlag<int16_t>(c, kFlagDownload, out);
@@ -213,7 +209,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
       return Fill<int32_t>(out, n, [&](size_t i) { return Draw(c.row_key[i], column) >> 33; });
     case kIsOldCounter:
       return Fill<int16_t>(out, n,
-                           [&](size_t i) { return CounterKey(c.counter_id[i], column) % 10 == 0; });
+                           [&](size_t i) { return Draw(c.site_key[i], column) % 10 == 0; });
     case kIsEvent: return FillFlag<int16_t>(c, kFlagEvent, out);
     case kIsParameter: return FillRowChance<int16_t>(c, column, 10000, out);
     case kDontCountHits: return FillFlag<int16_t>(c, kFlagDontCount, out);
@@ -290,7 +286,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
         return c.adv_engine[i] != 0 && Chance(Draw(c.row_key[i], column), 300000);
       });
     case kRefererHash:
-      return Fill<int64_t>(out, n, [&](size_t i) { return RefererHashOf(c, i); });
+      return Fill<int64_t>(out, n, [&](size_t i) { return c.referer_hash[i]; });
     case kURLHash: return Fill<int64_t>(out, n, [&](size_t i) { return UrlHashOf(c, i); });
     case kCLID:
       return Fill<int32_t>(out, n, [&](size_t i) {

@@ -53,11 +53,18 @@ inline uint64_t SkewedIndex(uint64_t h, uint64_t n) {
   const uint64_t i = static_cast<uint64_t>(static_cast<double>(n) * u * __builtin_sqrt(u));
   return i < n ? i : n - 1;
 }
-// Steeper: n * u^3 (a heavier head), for choices where a few values dominate.
+// Steeper: n * u^3 (a heavier head), for choices where a few values dominate; n < 2^32. In
+// 32-bit fixed point from the high 32 bits: four multiplies, no floating point.
 inline uint64_t SteepIndex(uint64_t h, uint64_t n) {
-  const double u = Unit(h);
-  const uint64_t i = static_cast<uint64_t>(static_cast<double>(n) * u * u * u);
-  return i < n ? i : n - 1;
+  const uint64_t u = h >> 32;
+  const uint64_t u3 = (((u * u) >> 32) * u) >> 32;
+  return (u3 * n) >> 32;
+}
+// `value` when keep, else 0, without a branch (the choices are coin flips a branch predictor
+// cannot learn).
+template <class T>
+inline T KeepIf(bool keep, T value) {
+  return static_cast<T>(value & -static_cast<T>(keep));
 }
 
 // A choice among a few values with fixed weights: entries in decreasing weight, the weights

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "src/storage/hits_random.h"
+#include "src/storage/hits_text.h"
 #include "src/storage/hits_user_traits.h"
 #include "src/storage/hits_vocabulary.h"
 
@@ -28,6 +29,7 @@ enum RowStream : uint64_t {
   kStreamAdv,
   kStreamReferer,
   kStreamRefererItem,
+  kStreamTagged,
 };
 
 // ClickBench's Q19 looks up this UserID; it belongs to a fairly active user.
@@ -130,6 +132,7 @@ void FillRowChunk(const HitsParams& params, size_t first_row, size_t count, RowC
         slot == kTailCounterSlot
             ? 300000 + 7 * static_cast<int32_t>(SkewedIndex(Draw(key, kStreamTailCounter), 20000))
             : heavy[slot].id;
+    chunk->site_key[i] = KeyOf(0x73697465ULL, static_cast<uint32_t>(chunk->counter_id[i]));
 
     const uint64_t f1 = Draw(key, kStreamFlags1);
     const uint64_t f2 = Draw(key, kStreamFlags2);
@@ -179,6 +182,9 @@ void FillRowChunk(const HitsParams& params, size_t first_row, size_t count, RowC
     const uint64_t a = Draw(key, kStreamAdv);
     const bool adv = Chance(a, 7300);  // of the non-search 87 %: 0.63 % of all rows
     if (adv) chunk->adv_engine[i] = Pick(kAdvEngineTable, a);
+    // Ad campaigns' marks on some of the ad and external visits.
+    const bool tagged_source = adv || Below(r, 100) >= 65;
+    if (tagged_source && Chance(Draw(key, kStreamTagged), 150000)) chunk->flags[i] |= kFlagTagged;
     const uint32_t kind = Below(r, 100);
     if (kind < 29) {
       chunk->referer_kind[i] = kRefererEmpty;
@@ -196,6 +202,7 @@ void FillRowChunk(const HitsParams& params, size_t first_row, size_t count, RowC
       chunk->referer_item[i] = site << 20 | (static_cast<uint32_t>(item >> 8) & 0xfffff);
     }
   }
+  for (size_t i = 0; i < count; ++i) chunk->referer_hash[i] = RefererHashOf(*chunk, i);
   for (size_t i = 0; i < count; ++i) {
     const UserTraits traits = UserTraitsOf(chunk->user_key[i]);
     chunk->mobile[i] = traits.mobile;

@@ -38,6 +38,7 @@ enum RowFlag : uint8_t {
   kFlagNotBounce = 16,
   kFlagEvent = 32,
   kFlagGoogleUrl = 64,  // the URL is a google.* page rather than the counter's own
+  kFlagTagged = 128,    // an ad campaign's row: Openstat / UTM marks
 };
 
 struct RowChunk {
@@ -47,6 +48,7 @@ struct RowChunk {
   int64_t user_id[kChunkRows];
   int32_t region[kChunkRows];
   int32_t counter_id[kChunkRows];
+  uint64_t site_key[kChunkRows];  // the counter's random stream (the same for every seed)
   uint16_t counter_slot[kChunkRows];  // index into HeavyCounters() or kTailCounterSlot
   uint32_t page[kChunkRows];          // page of the counter's site; 0 = its home page
   uint8_t referer_kind[kChunkRows];
@@ -57,6 +59,7 @@ struct RowChunk {
   int8_t trafic_source[kChunkRows];
   uint8_t flags[kChunkRows];
   int64_t event_time[kChunkRows];  // seconds since 1970-01-01 UTC
+  uint64_t referer_hash[kChunkRows];  // RefererHashOf, read by two columns
   // The user's traits (hits_user_traits.h), worked out once per row for the columns that
   // share them.
   bool mobile[kChunkRows];

@@ -53,10 +53,7 @@ constexpr std::string_view kCountries[] = {"ru", "ua", "ua", "by", "kz",
                                            "us", "tr", "de", "gb", "kz"};
 
 // The rows of ad campaigns carry Openstat / UTM marks (some of the ad and external visits).
-bool IsTagged(const RowChunk& c, size_t i) {
-  return (c.adv_engine[i] != 0 || c.referer_kind[i] == kRefererExternal) &&
-         Chance(Draw(c.row_key[i], 900), 150000);
-}
+bool IsTagged(const RowChunk& c, size_t i) { return (c.flags[i] & kFlagTagged) != 0; }
 
 bool TitleIsEmpty(int32_t counter_id, uint32_t page) {
   return (static_cast<uint32_t>(counter_id) * 2654435761u + page * 40503u) % 50 == 7;
@@ -110,7 +107,7 @@ bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* end
     case kPageCharset: {
       static constexpr std::string_view kCharsets[4] = {"utf-8", "windows-1251", "utf-8", ""};
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
-        const uint64_t h = Mix64(static_cast<uint32_t>(c.counter_id[i]) + 0x63686172ULL);
+        const uint64_t h = Draw(c.site_key[i], column);
         return Put(p, kCharsets[h & 3]);
       });
     }
