@@ -44,6 +44,7 @@ void FillSparseSkewed(const RowChunk& c, int column, uint32_t zero_per_million, 
 
 }  // namespace
 
+LANEQL_HITS_MULTIVERSION
 void FillNumericColumn(int column, const RowChunk& c, void* out) {
   const size_t n = c.count;
   switch (column) {

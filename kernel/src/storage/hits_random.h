@@ -7,6 +7,20 @@
 #include <cstddef>
 #include <cstdint>
 
+// The generator's per-column loops are plain C++ that the compiler vectorises. Where the
+// toolchain can pick a function version at load time (GCC and Clang on x86-64 Linux, through
+// ifunc), the fill functions are also compiled for AVX2 and AVX-512, which have the 64-bit
+// multiplies and gathers those loops need; elsewhere they build once for the baseline. The
+// versions give the same bytes: the arithmetic is integer, and the little floating point
+// (products and square roots of exact inputs, never a sum that could fuse into an FMA) rounds
+// the same on every instruction set.
+#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+#define LANEQL_HITS_MULTIVERSION \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define LANEQL_HITS_MULTIVERSION
+#endif
+
 namespace laneql::hits {
 
 // SplitMix64's finaliser: a bijection on 64 bits in which every input bit flips about half of

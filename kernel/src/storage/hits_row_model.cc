@@ -110,6 +110,7 @@ HitsParams MakeHitsParams(uint64_t seed, size_t rows) {
   return params;
 }
 
+LANEQL_HITS_MULTIVERSION
 void FillRowChunk(const HitsParams& params, size_t first_row, size_t count, RowChunk* chunk) {
   size_t num_heavy = 0;
   const HeavyCounter* heavy = HeavyCounters(&num_heavy);

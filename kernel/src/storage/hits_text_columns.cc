@@ -61,6 +61,7 @@ bool TitleIsEmpty(int32_t counter_id, uint32_t page) {
 
 }  // namespace
 
+LANEQL_HITS_MULTIVERSION
 bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* ends) {
   switch (column) {
     case kTitle:
