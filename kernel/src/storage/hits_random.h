@@ -52,20 +52,30 @@ inline uint64_t Draw(uint64_t key, uint64_t stream) {
 inline uint32_t Below(uint64_t h, uint32_t n) {
   return static_cast<uint32_t>(((h >> 32) * n) >> 32);
 }
-// Uniform in [0, 1) with 53 bits.
-inline double Unit(uint64_t h) { return static_cast<double>(h >> 11) * 0x1.0p-53; }
+// Uniform in [0, 1) with 53 bits. (Conversions go through int64: exact here, and without the
+// branches an unsigned conversion takes before AVX-512.)
+inline double Unit(uint64_t h) {
+  return static_cast<double>(static_cast<int64_t>(h >> 11)) * 0x1.0p-53;
+}
 // True with probability per_million / 1e6, from the low 32 bits (independent of Below's).
 inline bool Chance(uint64_t h, uint32_t per_million) {
-  // In 64 bits, so that 1,000,000 (always) does not overflow the 32-bit threshold.
-  return (h & 0xffffffffu) < static_cast<uint64_t>(per_million * 4294.967296);
+  // In 64 bits, so that 1,000,000 (always) does not overflow the 32-bit threshold; integer
+  // arithmetic (a multiply by a reciprocal), which vectorises where a double conversion would
+  // not.
+  return (h & 0xffffffffu) < (static_cast<uint64_t>(per_million) << 32) / 1000000;
 }
 
-// A skewed index in [0, n): n * u^1.5 for uniform u, dense near 0 (a heavy head and a long
-// tail), cheap enough for every row (no logarithms).
+// A skewed index in [0, n), n < 2^32: n * u^1.5 for uniform u, dense near 0 (a heavy head and
+// a long tail). Drawn as n * max(v, w)^3 for uniform v, w, which has the same law
+// (P(max(v, w)^3 < x) = x^(2/3) = P(u^1.5 < x)) and needs no square root: a square root
+// carries an errno branch that keeps the loops around it from vectorising. v is the high half
+// of h, w the high half of a second draw from h; in 32-bit fixed point.
 inline uint64_t SkewedIndex(uint64_t h, uint64_t n) {
-  const double u = Unit(h);
-  const uint64_t i = static_cast<uint64_t>(static_cast<double>(n) * u * __builtin_sqrt(u));
-  return i < n ? i : n - 1;
+  const uint64_t v = h >> 32;
+  const uint64_t w = ((h ^ 0x2545f4914f6cdd1dULL) * 0xd6e8feb86659fd93ULL) >> 32;
+  const uint64_t m = v > w ? v : w;
+  const uint64_t m3 = (((m * m) >> 32) * m) >> 32;
+  return (m3 * n) >> 32;
 }
 // Steeper: n * u^3 (a heavier head), for choices where a few values dominate; n < 2^32. In
 // 32-bit fixed point from the high 32 bits: four multiplies, no floating point.
@@ -113,7 +123,7 @@ constexpr PickTable<T> MakePickTable(const Weighted<T> (&table)[N]) {
 // Uses the top 12 bits of h (Chance uses the low 32, so both may read one draw).
 template <class T>
 inline T Pick(const PickTable<T>& table, uint64_t h) {
-  return table.value[h >> (64 - kPickBits)];
+  return table.value[static_cast<uint32_t>(h >> (64 - kPickBits))];
 }
 
 }  // namespace laneql::hits

@@ -75,23 +75,22 @@ const uint16_t* CounterSlotTable() {
 }
 
 int64_t UserIdOf(uint64_t user_index, uint64_t user_key) {
-  if (user_index == kQueriedUserIndex) return kQueriedUserId;
   // Mostly positive (23 % negative) so that AVG(UserID) lands near the real 2.5e18.
-  int64_t id = static_cast<int64_t>(Draw(user_key, 1) >> 1);
-  if (Chance(Draw(user_key, 2), 230000)) id = ~id;
-  return id;
+  const int64_t id = static_cast<int64_t>(Draw(user_key, 1) >> 1);
+  const int64_t signed_id = Chance(Draw(user_key, 2), 230000) ? ~id : id;
+  return user_index == kQueriedUserIndex ? kQueriedUserId : signed_id;
 }
 
 int32_t RegionOf(uint64_t user_key) {
-  int32_t region = Pick(kRegionTable, Draw(user_key, 3));
-  if (region < 0) region = 1 + static_cast<int32_t>(SkewedIndex(Draw(user_key, 4), 4000));
-  return region;
+  const int32_t region = Pick(kRegionTable, Draw(user_key, 3));
+  const int32_t tail = 1 + static_cast<int32_t>(SkewedIndex(Draw(user_key, 4), 4000));
+  return region < 0 ? tail : region;
 }
 
 // Pages per site: big sites have many (so even one site's rows spread over thousands of URLs).
 uint32_t PagesOf(uint16_t slot) {
-  if (slot == kTailCounterSlot) return 300;
-  return slot < 3 ? 60000 : 8000;
+  const uint32_t heavy_pages = slot < 3 ? 60000 : 8000;
+  return slot == kTailCounterSlot ? 300 : heavy_pages;
 }
 
 }  // namespace
@@ -111,55 +110,77 @@ HitsParams MakeHitsParams(uint64_t seed, size_t rows) {
 }
 
 LANEQL_HITS_MULTIVERSION
-void FillRowChunk(const HitsParams& params, size_t first_row, size_t count, RowChunk* chunk) {
+void FillRowChunk(const HitsParams& params, size_t first_row, size_t count,
+                  RowChunk* __restrict chunk) {
+  // In locals, so the compiler knows the chunk's stores cannot change them (and vectorises).
+  const uint64_t seed_key = params.seed_key;
+  const uint64_t user_seed_key = params.seed_key ^ 0x75736572ULL;
+  const uint64_t users = params.users;
+  const uint64_t phrases = params.phrases;
   size_t num_heavy = 0;
   const HeavyCounter* heavy = HeavyCounters(&num_heavy);
+  int32_t heavy_ids[64] = {};
+  for (size_t c = 0; c < num_heavy && c < 64; ++c) heavy_ids[c] = heavy[c].id;
   const uint16_t* const counter_slots = CounterSlotTable();
   chunk->count = count;
+  // The facts every row has, in a loop without branches so that it vectorises: keys, user,
+  // site, flags, time and page.
+  for (size_t i = 0; i < count; ++i) chunk->row_key[i] = KeyOf(seed_key, first_row + i);
+  // The site: three big counters, a few dozen medium ones, then a long tail. (A loop of its
+  // own: the compiler cannot tell the table lookups from the chunk's stores.)
   for (size_t i = 0; i < count; ++i) {
-    const uint64_t key = KeyOf(params.seed_key, first_row + i);
-    chunk->row_key[i] = key;
+    chunk->counter_slot[i] = counter_slots[Draw(chunk->row_key[i], kStreamCounter) >> (64 - kCounterBits)];
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t key = chunk->row_key[i];
 
-    const uint64_t user = SkewedIndex(Draw(key, kStreamUser), params.users);
-    const uint64_t user_key = KeyOf(params.seed_key ^ 0x75736572ULL, user);
+    const uint64_t user = SkewedIndex(Draw(key, kStreamUser), users);
+    const uint64_t user_key = KeyOf(user_seed_key, user);
     chunk->user_key[i] = user_key;
     chunk->user_id[i] = UserIdOf(user, user_key);
     chunk->region[i] = RegionOf(user_key);
 
-    // The site: three big counters, a few dozen medium ones, then a long tail.
-    const uint16_t slot = counter_slots[Draw(key, kStreamCounter) >> (64 - kCounterBits)];
-    chunk->counter_slot[i] = slot;
-    chunk->counter_id[i] =
-        slot == kTailCounterSlot
-            ? 300000 + 7 * static_cast<int32_t>(SkewedIndex(Draw(key, kStreamTailCounter), 20000))
-            : heavy[slot].id;
-    chunk->site_key[i] = KeyOf(0x73697465ULL, static_cast<uint32_t>(chunk->counter_id[i]));
+    const uint16_t slot = chunk->counter_slot[i];
+    const int32_t tail_id =
+        300000 + 7 * static_cast<int32_t>(SkewedIndex(Draw(key, kStreamTailCounter), 20000));
+    const int32_t heavy_id = heavy_ids[slot & 63];
+    const int32_t counter_id = slot == kTailCounterSlot ? tail_id : heavy_id;
+    chunk->counter_id[i] = counter_id;
+    chunk->site_key[i] = KeyOf(0x73697465ULL, static_cast<uint32_t>(counter_id));
 
     const uint64_t f1 = Draw(key, kStreamFlags1);
     const uint64_t f2 = Draw(key, kStreamFlags2);
-    uint8_t flags = 0;
-    if (Chance(f1, 90000)) flags |= kFlagRefresh;
-    if (Below(f1, 1000) < 40) flags |= kFlagDontCount;
-    if (Chance(f2, 45000)) flags |= kFlagLink;
-    if (Below(f2, 1000) < 8) flags |= kFlagDownload;
-    if ((f1 >> 16 & 1023) < 256) flags |= kFlagNotBounce;
-    if ((f2 >> 16 & 1023) < 20) flags |= kFlagEvent;
+    uint32_t flags = 0;
+    flags |= kFlagRefresh * Chance(f1, 90000);
+    flags |= kFlagDontCount * (Below(f1, 1000) < 40);
+    flags |= kFlagLink * Chance(f2, 45000);
+    flags |= kFlagDownload * (Below(f2, 1000) < 8);
+    flags |= kFlagNotBounce * ((f1 >> 16 & 1023) < 256);
+    flags |= kFlagEvent * ((f2 >> 16 & 1023) < 20);
     // URL LIKE '%google%' on 0.016 % of the real rows.
-    if (Chance(Draw(key, kStreamGoogle), 160)) flags |= kFlagGoogleUrl;
-    chunk->flags[i] = flags;
+    flags |= kFlagGoogleUrl * Chance(Draw(key, kStreamGoogle), 160);
+    chunk->flags[i] = static_cast<uint8_t>(flags);
 
     // Time: days uniform, 60 % of hits in the daytime hours 09:00-22:00.
     const int64_t day = kFirstDay + Below(Draw(key, kStreamDay), kNumDays);
     const uint64_t s = Draw(key, kStreamSecond);
-    const int64_t second = Chance(s, 600000) ? 9 * 3600 + Below(s, 13 * 3600) : Below(s, 86400);
-    chunk->event_time[i] = day * 86400 + second;
+    const int64_t daytime = 9 * 3600 + Below(s, 13 * 3600);
+    const int64_t any_time = Below(s, 86400);
+    chunk->event_time[i] = day * 86400 + (Chance(s, 600000) ? daytime : any_time);
 
     // The page: the home page is common (counter 62's is the single most visited URL, 3.3 %
     // of all rows); other pages skewed over the site's pages.
     const uint64_t p = Draw(key, kStreamPage);
     const uint32_t home_per_million = slot == 0 ? 206000 : 40000;
-    chunk->page[i] = Chance(p, home_per_million) ? 0 : 1 + SkewedIndex(p, PagesOf(slot));
+    const uint32_t other_page = 1 + static_cast<uint32_t>(SkewedIndex(p, PagesOf(slot)));
+    chunk->page[i] = Chance(p, home_per_million) ? 0 : other_page;
+  }
 
+  // How each row's visitor arrived: choices with their own branches.
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t key = chunk->row_key[i];
+    const uint16_t slot = chunk->counter_slot[i];
+    const uint32_t flags = chunk->flags[i];
     // How the visitor came: from a search (13 %, then a search phrase), an ad, a link on the
     // same site, another site, or directly.
     const uint64_t sr = Draw(key, kStreamSearch);
@@ -172,8 +193,8 @@ void FillRowChunk(const HitsParams& params, size_t first_row, size_t count, RowC
     const uint64_t item = Draw(key, kStreamRefererItem);
     if (search) {
       const double u = Unit(Draw(key, kStreamPhrase));
-      uint64_t phrase = static_cast<uint64_t>(static_cast<double>(params.phrases) * u * u);
-      if (phrase >= params.phrases) phrase = params.phrases - 1;
+      uint64_t phrase = static_cast<uint64_t>(static_cast<double>(phrases) * u * u);
+      if (phrase >= phrases) phrase = phrases - 1;
       chunk->phrase[i] = static_cast<uint32_t>(phrase + 1);
       chunk->search_engine[i] = Pick(kSearchEngineTable, Draw(key, kStreamEngine));
       chunk->referer_kind[i] = kRefererSearch;
