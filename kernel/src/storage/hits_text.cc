@@ -41,6 +41,10 @@ struct Slotted {
     std::memcpy(p, slots + i * Width, Width);
     return p + lengths[i];
   }
+  // The word a `bits`-bit field of x picks (multiply-shift: no division by the run-time size).
+  size_t IndexOf(uint64_t x, int bits) const {
+    return static_cast<size_t>(((x & ((uint64_t{1} << bits) - 1)) * size) >> bits);
+  }
   // Word i followed by `separator`, kept only when `keep` (else p is returned and what was
   // written is overwritten by the next text): lets a variable word count run as a fixed loop.
   char* PutIf(char* p, size_t i, char separator, bool keep) const {
@@ -89,18 +93,16 @@ const TextTables& Tables() {
   return *kTables;
 }
 
-// Index in [0, n) from 16 bits of x (multiply-shift).
-inline uint32_t Index16(uint64_t x, uint32_t n) { return static_cast<uint32_t>(((x & 0xffff) * n) >> 16); }
 
 char* PutDomain(char* p, const TextTables& t, uint16_t slot, int32_t counter_id) {
   if (slot != kTailCounterSlot) return t.heavy_domains.Put(p, slot);
   // A small site: two or three syllables and a zone, e.g. "miraltorg.ru".
   const uint64_t h = Mix64(static_cast<uint64_t>(counter_id) ^ kDomainSalt);
-  p = t.syllables.Put(p, (h >> 8) % t.syllables.size);
-  p = t.syllables.Put(p, (h >> 16) % t.syllables.size);
-  char* const third = t.syllables.Put(p, (h >> 24) % t.syllables.size);
+  p = t.syllables.Put(p, t.syllables.IndexOf(h >> 8, 8));
+  p = t.syllables.Put(p, t.syllables.IndexOf(h >> 16, 8));
+  char* const third = t.syllables.Put(p, t.syllables.IndexOf(h >> 24, 8));
   p = (h & 1) ? third : p;
-  return t.zones.Put(p, (h >> 40) % t.zones.size);
+  return t.zones.Put(p, t.zones.IndexOf(h >> 40, 8));
 }
 
 // A literal of up to 15 bytes as one 16-byte copy (the array includes the padding).
@@ -132,11 +134,11 @@ char* PutPhraseWith(char* p, const TextTables& t, uint32_t phrase, bool url_enco
     const uint64_t field = x >> (16 * w);
     const bool keep = w < words;
     if ((field & 7) == 0) {
-      p = t.latin.PutIf(p, Index16(field, t.latin.size), separator, keep);
+      p = t.latin.PutIf(p, t.latin.IndexOf(field, 16), separator, keep);
     } else if (url_encoded) {
-      p = t.encoded.PutIf(p, Index16(field, t.encoded.size), separator, keep);
+      p = t.encoded.PutIf(p, t.encoded.IndexOf(field, 16), separator, keep);
     } else {
-      p = t.cyrillic.PutIf(p, Index16(field, t.cyrillic.size), separator, keep);
+      p = t.cyrillic.PutIf(p, t.cyrillic.IndexOf(field, 16), separator, keep);
     }
   }
   return p - 1;  // the last word's separator
@@ -149,33 +151,32 @@ char* PutPageUrlWith(char* p, const TextTables& t, uint16_t slot, int32_t counte
   *p++ = '/';
   if (page == 0) return p;
   const uint64_t h = PageKey(counter_id, page);
-  p = t.latin.PutIf(p, h % t.latin.size, '/', true);
-  // Either a slug page ("news/kino-online-12345.html") or a script with an id.
+  p = t.latin.PutIf(p, t.latin.IndexOf(h, 8), '/', true);
+  // Either a slug page ("news/kino-online-12345.html") or a script with an id; a coin flip, so
+  // both shapes are written and the cursor advances over the one that applies.
   const bool slug = h >> 8 & 1;
-  if (slug) {
-    const int words = 1 + static_cast<int>(h >> 9 & 3);
-    for (int w = 0; w < 4; ++w) {
-      p = t.latin.PutIf(p, (h >> (12 + 6 * w)) % t.latin.size, '-', w < words);
-    }
-    p = PutDecimal(p, page);
-    p = PutShort(p, ".html");
-  } else {
-    p = PutShort(p, "view.php?id=");
-    p = PutDecimal(p, page);
+  const int words = slug ? 1 + static_cast<int>(h >> 9 & 3) : 0;
+  for (int w = 0; w < 4; ++w) {
+    p = t.latin.PutIf(p, t.latin.IndexOf(h >> (12 + 6 * w), 6), '-', w < words);
   }
+  std::memcpy(p, "view.php?id=\0\0\0", 16);
+  p += slug ? 0 : 12;
+  p = PutDecimal(p, page);
+  std::memcpy(p, ".html\0\0", 8);
+  p += slug ? 5 : 0;
   // Some sites carry long query strings of percent-encoded Cyrillic (the real data's URLs
   // average from ~50 to ~470 bytes per counter).
   const uint8_t query_words = QueryWordsOf(slot, counter_id);
   if (query_words != 0) {
     uint64_t q = Mix64(h);
-    const int count = query_words / 2 + static_cast<int>(q % (query_words + 1u));
+    const int count = query_words / 2 + static_cast<int>(((q & 0xffff) * (query_words + 1u)) >> 16);
     *p++ = slug ? '?' : '&';
     for (int w = 0; w < count; ++w) {
       // The next word's draw: a 64-bit LCG step (one multiply; the words need no more).
       q = q * 6364136223846793005ULL + 1442695040888963407ULL;
       std::memcpy(p, "q0=", 4);
       p[1] = static_cast<char>('0' + w % 10);
-      p = t.encoded.PutIf(p + 3, Index16(q >> 40, t.encoded.size), '&', true);
+      p = t.encoded.PutIf(p + 3, t.encoded.IndexOf(q >> 40, 16), '&', true);
     }
     p -= count != 0;  // the last '&'
   }
@@ -260,7 +261,7 @@ char* PutTitle(char* p, uint16_t slot, int32_t counter_id, uint32_t page) {
   const uint64_t h = Mix64(PageKey(counter_id, page) + 1);
   const int words = 2 + static_cast<int>(h & 3);
   for (int w = 0; w < 5; ++w) {
-    p = t.cyrillic.PutIf(p, (h >> (4 + 7 * w)) % t.cyrillic.size, ' ', w < words);
+    p = t.cyrillic.PutIf(p, t.cyrillic.IndexOf(h >> (4 + 7 * w), 7), ' ', w < words);
   }
   // About 1 % of pages mention Google (never a home page: the heaviest pages stay plain, so
   // the share does not hinge on one page).
@@ -294,8 +295,10 @@ char* PutReferer(char* p, const RowChunk& chunk, size_t i) {
     }
     case kRefererExternal: {
       p = PutShort(p, "http://");
-      p = t.external.PutIf(p, (item >> 20) % t.external.size, '/', true);
-      p = t.latin.PutIf(p, item % t.latin.size, '/', true);
+      // The site number is below 12 by construction (FillRowChunk); clamped all the same.
+      const uint32_t site = item >> 20;
+      p = t.external.PutIf(p, site < t.external.size ? site : 0, '/', true);
+      p = t.latin.PutIf(p, t.latin.IndexOf(item, 8), '/', true);
       return PutDecimal(p, item & 0xfffff);
     }
     default:
