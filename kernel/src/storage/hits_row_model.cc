@@ -142,7 +142,9 @@ void FillRowChunk(const HitsParams& params, size_t first_row, size_t count,
 
     const uint16_t slot = chunk->counter_slot[i];
     const int32_t tail_id =
-        300000 + 7 * static_cast<int32_t>(SkewedIndex(Draw(key, kStreamTailCounter), 20000));
+        kFirstTailCounter +
+        kTailCounterStep *
+            static_cast<int32_t>(SkewedIndex(Draw(key, kStreamTailCounter), kTailCounters));
     const int32_t heavy_id = heavy_ids[slot & 63];
     const int32_t counter_id = slot == kTailCounterSlot ? tail_id : heavy_id;
     chunk->counter_id[i] = counter_id;

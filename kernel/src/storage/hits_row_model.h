@@ -24,6 +24,11 @@ constexpr size_t kChunkRows = 1024;
 
 // The slot of a counter that is not in HeavyCounters().
 constexpr uint16_t kTailCounterSlot = 0xffff;
+// The other counters (the long tail): ids kFirstTailCounter + kTailCounterStep * k for
+// k < kTailCounters.
+constexpr int32_t kFirstTailCounter = 300000;
+constexpr int32_t kTailCounterStep = 7;
+constexpr uint32_t kTailCounters = 20000;
 
 enum RefererKind : uint8_t { kRefererEmpty, kRefererInternal, kRefererSearch, kRefererExternal };
 // referer_item of an internal referer that is counter 62's news hub (ClickBench Q41's

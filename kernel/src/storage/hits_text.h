@@ -141,6 +141,24 @@ inline char* PutDecimal(char* p, uint64_t value) {
   return end;
 }
 
+// A short text (under 16 bytes) padded to 16, so writing one is a single 16-byte copy and an
+// advance by its size: a column choosing among a few such texts per row takes no branch.
+struct ShortText {
+  char bytes[16];
+  uint8_t size;
+};
+constexpr ShortText MakeShortText(std::string_view s) {
+  ShortText t{};
+  for (size_t i = 0; i < s.size() && i < 15; ++i) t.bytes[i] = s[i];
+  t.size = static_cast<uint8_t>(s.size() < 15 ? s.size() : 15);
+  return t;
+}
+// Writes t, or (keep false) nothing: the cursor stays and the bytes are overwritten later.
+inline char* PutShortText(char* p, const ShortText& t, bool keep = true) {
+  std::memcpy(p, t.bytes, 16);
+  return p + (keep ? t.size : 0);
+}
+
 // The texts; each returns the new end. At most kMaxValueBytes bytes each. They copy words in
 // fixed-size blocks that may run up to 96 bytes past the text's end (never past the room a
 // ByteSink guarantees; the next value or Take() overwrites those bytes).

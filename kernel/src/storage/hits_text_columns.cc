@@ -46,11 +46,15 @@ bool FillSparseChoice(const RowChunk& c, int column, uint32_t per_million,
   });
 }
 
-// The (language, country) pairs of LanguageOf.
-constexpr std::string_view kLanguages[] = {"ru", "uk", "ru", "be", "ru",
-                                           "en", "tr", "de", "en", "kk"};
-constexpr std::string_view kCountries[] = {"ru", "ua", "ua", "by", "kz",
-                                           "us", "tr", "de", "gb", "kz"};
+// The (language, country) pairs of UserTraits::language.
+constexpr ShortText kLanguages[] = {
+    MakeShortText("ru"), MakeShortText("uk"), MakeShortText("ru"), MakeShortText("be"),
+    MakeShortText("ru"), MakeShortText("en"), MakeShortText("tr"), MakeShortText("de"),
+    MakeShortText("en"), MakeShortText("kk")};
+constexpr ShortText kCountries[] = {
+    MakeShortText("ru"), MakeShortText("ua"), MakeShortText("ua"), MakeShortText("by"),
+    MakeShortText("kz"), MakeShortText("us"), MakeShortText("tr"), MakeShortText("de"),
+    MakeShortText("gb"), MakeShortText("kz")};
 
 // The rows of ad campaigns carry Openstat / UTM marks (some of the ad and external visits).
 bool IsTagged(const RowChunk& c, size_t i) { return (c.flags[i] & kFlagTagged) != 0; }
@@ -79,14 +83,16 @@ bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* end
     case kFlashMinor2:
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
         const uint64_t h = Draw(c.user_key[i], column);
-        if (c.flash_major[i] == 0 || Chance(h, 300000)) return p;
-        return PutDecimal(p, Below(h, 200));
+        char* const end = PutDecimal(p, Below(h, 200));
+        return c.flash_major[i] == 0 || Chance(h, 300000) ? p : end;
       });
     case kUserAgentMinor: {
-      static constexpr std::string_view kMinors[] = {"0", "0", "0", "1",  "2",
-                                                     "5", "10", "4b", "D4", "a"};
+      static constexpr ShortText kMinors[] = {
+          MakeShortText("0"), MakeShortText("0"),  MakeShortText("0"),  MakeShortText("1"),
+          MakeShortText("2"), MakeShortText("5"),  MakeShortText("10"), MakeShortText("4b"),
+          MakeShortText("D4"), MakeShortText("a")};
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
-        return Put(p, kMinors[Below(Draw(c.user_key[i], column), 10)]);
+        return PutShortText(p, kMinors[Below(Draw(c.user_key[i], column), 10)]);
       });
     }
     case kMobilePhoneModel:
@@ -106,10 +112,12 @@ bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* end
         return c.phrase[i] == 0 ? p : PutPhrase(p, c.phrase[i], false);
       });
     case kPageCharset: {
-      static constexpr std::string_view kCharsets[4] = {"utf-8", "windows-1251", "utf-8", ""};
+      static constexpr ShortText kCharsets[4] = {MakeShortText("utf-8"),
+                                                 MakeShortText("windows-1251"),
+                                                 MakeShortText("utf-8"), MakeShortText("")};
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
         const uint64_t h = Draw(c.site_key[i], column);
-        return Put(p, kCharsets[h & 3]);
+        return PutShortText(p, kCharsets[h & 3]);
       });
     }
     case kOriginalURL:
@@ -128,10 +136,10 @@ bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* end
     }
     case kBrowserLanguage:
       return Fill(c, bytes, ends,
-                  [&](char* p, size_t i) { return Put(p, kLanguages[c.language[i]]); });
+                  [&](char* p, size_t i) { return PutShortText(p, kLanguages[c.language[i]]); });
     case kBrowserCountry:
       return Fill(c, bytes, ends,
-                  [&](char* p, size_t i) { return Put(p, kCountries[c.language[i]]); });
+                  [&](char* p, size_t i) { return PutShortText(p, kCountries[c.language[i]]); });
     case kSocialNetwork: {
       static constexpr std::string_view kNetworks[] = {"vkontakte", "facebook", "odnoklassniki",
                                                        "twitter"};
