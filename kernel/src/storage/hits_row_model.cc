@@ -175,7 +175,9 @@ void FillRowChunk(const HitsParams& params, size_t first_row, size_t count,
     const uint64_t p = Draw(key, kStreamPage);
     const uint32_t home_per_million = slot == 0 ? 206000 : 40000;
     const uint32_t other_page = 1 + static_cast<uint32_t>(SkewedIndex(p, PagesOf(slot)));
-    chunk->page[i] = Chance(p, home_per_million) ? 0 : other_page;
+    const uint32_t page = Chance(p, home_per_million) ? 0 : other_page;
+    chunk->page[i] = page;
+    chunk->page_key[i] = PageKey(counter_id, page);
   }
 
   // How each row's visitor arrived: choices with their own branches.

@@ -56,6 +56,7 @@ struct RowChunk {
   uint64_t site_key[kChunkRows];  // the counter's random stream (the same for every seed)
   uint16_t counter_slot[kChunkRows];  // index into HeavyCounters() or kTailCounterSlot
   uint32_t page[kChunkRows];          // page of the counter's site; 0 = its home page
+  uint64_t page_key[kChunkRows];      // PageKey(counter_id, page)
   uint8_t referer_kind[kChunkRows];
   uint32_t referer_item[kChunkRows];  // internal: a page; external: site << 20 | path number
   uint32_t phrase[kChunkRows];        // 0 = no search phrase, else phrase id + 1

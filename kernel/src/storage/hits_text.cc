@@ -18,14 +18,7 @@
 namespace laneql::hits {
 namespace {
 
-constexpr uint64_t kPageSalt = 0x70616765ULL;
 constexpr uint64_t kPhraseSalt = 0x70687261ULL;
-constexpr uint64_t kDomainSalt = 0x646f6d61ULL;
-
-uint64_t PageKey(int32_t counter_id, uint32_t page) {
-  return Mix64((static_cast<uint64_t>(static_cast<uint32_t>(counter_id)) << 32 | page) ^
-               kPageSalt);
-}
 
 // A word list laid out for fixed-size copies: word i zero padded in a slot of Width bytes, so
 // writing it is one fixed-size copy of the slot (a few vector moves, no length-dependent
@@ -94,10 +87,10 @@ const TextTables& Tables() {
 }
 
 
-char* PutDomain(char* p, const TextTables& t, uint16_t slot, int32_t counter_id) {
+char* PutDomain(char* p, const TextTables& t, uint16_t slot, uint64_t site_key) {
   if (slot != kTailCounterSlot) return t.heavy_domains.Put(p, slot);
   // A small site: two or three syllables and a zone, e.g. "miraltorg.ru".
-  const uint64_t h = Mix64(static_cast<uint64_t>(counter_id) ^ kDomainSalt);
+  const uint64_t h = site_key;
   p = t.syllables.Put(p, t.syllables.IndexOf(h >> 8, 8));
   p = t.syllables.Put(p, t.syllables.IndexOf(h >> 16, 8));
   char* const third = t.syllables.Put(p, t.syllables.IndexOf(h >> 24, 8));
@@ -115,8 +108,9 @@ inline char* PutShort(char* p, const char (&text)[N]) {
   return p + N - 1;
 }
 
-uint8_t QueryWordsOf(uint16_t slot, int32_t counter_id) {
-  if (slot == kTailCounterSlot) return (Mix64(counter_id ^ kDomainSalt) >> 62) == 3 ? 2 : 0;
+uint8_t QueryWordsOf(uint16_t slot, uint64_t site_key) {
+  // One small site in four has short query strings.
+  if (slot == kTailCounterSlot) return (site_key >> 62) == 3 ? 2 : 0;
   size_t num_heavy = 0;
   return HeavyCounters(&num_heavy)[slot].query_words;
 }
@@ -144,13 +138,13 @@ char* PutPhraseWith(char* p, const TextTables& t, uint32_t phrase, bool url_enco
   return p - 1;  // the last word's separator
 }
 
-char* PutPageUrlWith(char* p, const TextTables& t, uint16_t slot, int32_t counter_id,
-                     uint32_t page) {
+char* PutPageUrlWith(char* p, const TextTables& t, const PageRef& ref) {
   p = PutShort(p, "http://");
-  p = PutDomain(p, t, slot, counter_id);
+  p = PutDomain(p, t, ref.slot, ref.site_key);
   *p++ = '/';
+  const uint32_t page = ref.page;
   if (page == 0) return p;
-  const uint64_t h = PageKey(counter_id, page);
+  const uint64_t h = ref.page_key;
   p = t.latin.PutIf(p, t.latin.IndexOf(h, 8), '/', true);
   // Either a slug page ("news/kino-online-12345.html") or a script with an id; a coin flip, so
   // both shapes are written and the cursor advances over the one that applies.
@@ -166,7 +160,7 @@ char* PutPageUrlWith(char* p, const TextTables& t, uint16_t slot, int32_t counte
   p += slug ? 5 : 0;
   // Some sites carry long query strings of percent-encoded Cyrillic (the real data's URLs
   // average from ~50 to ~470 bytes per counter).
-  const uint8_t query_words = QueryWordsOf(slot, counter_id);
+  const uint8_t query_words = QueryWordsOf(ref.slot, ref.site_key);
   if (query_words != 0) {
     uint64_t q = Mix64(h);
     const int count = query_words / 2 + static_cast<int>(((q & 0xffff) * (query_words + 1u)) >> 16);
@@ -224,13 +218,7 @@ AlignedBuffer ByteSink::Take() {
   return taken;
 }
 
-char* PutSiteName(char* p, uint16_t slot, int32_t counter_id) {
-  return PutDomain(p, Tables(), slot, counter_id);
-}
-
-char* PutPageUrl(char* p, uint16_t slot, int32_t counter_id, uint32_t page) {
-  return PutPageUrlWith(p, Tables(), slot, counter_id, page);
-}
+char* PutPageUrl(char* p, const PageRef& page) { return PutPageUrlWith(p, Tables(), page); }
 
 char* PutPhrase(char* p, uint32_t phrase, bool url_encoded) {
   return PutPhraseWith(p, Tables(), phrase, url_encoded);
@@ -256,9 +244,10 @@ char* PutGoogleUrl(char* p, uint64_t row_key, uint32_t phrase) {
   return phrase != 0 ? PutPhrase(p, phrase, true) : PutDecimal(p, h >> 40);
 }
 
-char* PutTitle(char* p, uint16_t slot, int32_t counter_id, uint32_t page) {
+char* PutTitle(char* p, const PageRef& ref) {
   const TextTables& t = Tables();
-  const uint64_t h = Mix64(PageKey(counter_id, page) + 1);
+  const uint64_t h = Draw(ref.page_key, 1);
+  const uint32_t page = ref.page;
   const int words = 2 + static_cast<int>(h & 3);
   for (int w = 0; w < 5; ++w) {
     p = t.cyrillic.PutIf(p, t.cyrillic.IndexOf(h >> (4 + 7 * w), 7), ' ', w < words);
@@ -267,7 +256,7 @@ char* PutTitle(char* p, uint16_t slot, int32_t counter_id, uint32_t page) {
   // the share does not hinge on one page).
   if (page != 0 && (h >> 40) % 100 == 0) p = Put(p, "в Google ");
   p = PutShort(p, "- ");
-  return PutDomain(p, t, slot, counter_id);
+  return PutDomain(p, t, ref.slot, ref.site_key);
 }
 
 char* PutReferer(char* p, const RowChunk& chunk, size_t i) {
@@ -277,10 +266,12 @@ char* PutReferer(char* p, const RowChunk& chunk, size_t i) {
     case kRefererInternal:
       if (item == kHubReferer) {
         p = PutShort(p, "http://");
-        p = PutDomain(p, t, chunk.counter_slot[i], chunk.counter_id[i]);
+        p = PutDomain(p, t, chunk.counter_slot[i], chunk.site_key[i]);
         return PutShort(p, "/novosti/");
       }
-      return PutPageUrlWith(p, t, chunk.counter_slot[i], chunk.counter_id[i], item);
+      return PutPageUrlWith(p, t,
+                            PageRef{chunk.counter_slot[i], chunk.site_key[i], item,
+                                    PageKey(chunk.counter_id[i], item)});
     case kRefererSearch: {
       // The engines' search pages, each padded to one 48-byte copy.
       static constexpr char kPrefixes[4][48] = {
@@ -311,7 +302,7 @@ uint64_t UrlHashOf(const RowChunk& chunk, size_t i) {
     return Mix64(chunk.row_key[i] ^ 0x676f6f67ULL) ^ Mix64(chunk.phrase[i] + 0x1234);
   }
   if (chunk.counter_id[i] == 62 && chunk.page[i] == 0) return kTopUrlHash;
-  return PageKey(chunk.counter_id[i], chunk.page[i]);
+  return chunk.page_key[i];
 }
 
 uint64_t RefererHashOf(const RowChunk& chunk, size_t i) {

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "laneql/aligned_buffer.h"
+#include "src/storage/hits_random.h"
 #include "src/storage/hits_row_model.h"
 
 namespace laneql::hits {
@@ -159,15 +160,29 @@ inline char* PutShortText(char* p, const ShortText& t, bool keep = true) {
   return p + (keep ? t.size : 0);
 }
 
+// A page's key: its words and URLHash derive from it, so equal pages get equal texts.
+inline uint64_t PageKey(int32_t counter_id, uint32_t page) {
+  return Mix64((static_cast<uint64_t>(static_cast<uint32_t>(counter_id)) << 32 | page) ^
+               0x70616765ULL);
+}
+
+// A page as its texts need it: the site (slot and key: the domain) and the page (number and
+// key: the words), the keys worked out once per row by FillRowChunk.
+struct PageRef {
+  uint16_t slot;
+  uint64_t site_key;
+  uint32_t page;
+  uint64_t page_key;
+};
+
 // The texts; each returns the new end. At most kMaxValueBytes bytes each. They copy words in
 // fixed-size blocks that may run up to 96 bytes past the text's end (never past the room a
 // ByteSink guarantees; the next value or Take() overwrites those bytes).
-char* PutPageUrl(char* p, uint16_t slot, int32_t counter_id, uint32_t page);
+char* PutPageUrl(char* p, const PageRef& page);
 char* PutGoogleUrl(char* p, uint64_t row_key, uint32_t phrase);
-char* PutTitle(char* p, uint16_t slot, int32_t counter_id, uint32_t page);
+char* PutTitle(char* p, const PageRef& page);
 char* PutPhrase(char* p, uint32_t phrase, bool url_encoded);
 char* PutReferer(char* p, const RowChunk& chunk, size_t i);
-char* PutSiteName(char* p, uint16_t slot, int32_t counter_id);
 
 // Hashes that agree with the texts: equal texts get equal hashes. ClickBench Q41/Q42 filter
 // on two fixed values, given to counter 62's home page (URL) and news hub (referer).

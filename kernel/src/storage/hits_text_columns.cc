@@ -71,12 +71,12 @@ bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* end
     case kTitle:
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
         if (TitleIsEmpty(c.counter_id[i], c.page[i])) return p;
-        return PutTitle(p, c.counter_slot[i], c.counter_id[i], c.page[i]);
+        return PutTitle(p, PageRef{c.counter_slot[i], c.site_key[i], c.page[i], c.page_key[i]});
       });
     case kURL:
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
         if (c.flags[i] & kFlagGoogleUrl) return PutGoogleUrl(p, c.row_key[i], c.phrase[i]);
-        return PutPageUrl(p, c.counter_slot[i], c.counter_id[i], c.page[i]);
+        return PutPageUrl(p, PageRef{c.counter_slot[i], c.site_key[i], c.page[i], c.page_key[i]});
       });
     case kReferer:
       return Fill(c, bytes, ends, [&](char* p, size_t i) { return PutReferer(p, c, i); });
@@ -123,7 +123,7 @@ bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* end
     case kOriginalURL:
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
         if (!Chance(Draw(c.row_key[i], column), 40000)) return p;
-        return PutPageUrl(p, c.counter_slot[i], c.counter_id[i], c.page[i]);
+        return PutPageUrl(p, PageRef{c.counter_slot[i], c.site_key[i], c.page[i], c.page_key[i]});
       });
     case kHitColor: {
       static constexpr Weighted<char> kColors[] = {{'5', 600000}, {'E', 200000}, {'F', 120000},
