@@ -11,8 +11,10 @@
 namespace laneql::hits {
 namespace {
 
+// The helpers are always inlined so that they become part of FillNumericColumn's AVX2 and
+// AVX-512 versions (LANEQL_HITS_MULTIVERSION) rather than staying baseline code.
 template <class T, class F>
-void Fill(void* out, size_t n, F value_of) {
+__attribute__((always_inline)) inline void Fill(void* out, size_t n, F value_of) {
   T* values = static_cast<T*>(out);
   for (size_t i = 0; i < n; ++i) values[i] = static_cast<T>(value_of(i));
 }
@@ -21,20 +23,20 @@ constexpr int64_t kMicros = 1000000;
 
 // A per-row 0/1 with probability per_million.
 template <class T>
-void FillRowChance(const RowChunk& c, int column, uint32_t per_million, void* out) {
+__attribute__((always_inline)) inline void FillRowChance(const RowChunk& c, int column, uint32_t per_million, void* out) {
   Fill<T>(out, c.count, [&](size_t i) { return Chance(Draw(c.row_key[i], column), per_million); });
 }
 // A per-user 0/1.
 template <class T>
-void FillUserChance(const RowChunk& c, int column, uint32_t per_million, void* out) {
+__attribute__((always_inline)) inline void FillUserChance(const RowChunk& c, int column, uint32_t per_million, void* out) {
   Fill<T>(out, c.count, [&](size_t i) { return Chance(Draw(c.user_key[i], column), per_million); });
 }
 template <class T>
-void FillFlag(const RowChunk& c, uint8_t flag, void* out) {
+__attribute__((always_inline)) inline void FillFlag(const RowChunk& c, uint8_t flag, void* out) {
   Fill<T>(out, c.count, [&](size_t i) { return (c.flags[i] & flag) != 0; });
 }
 // Mostly 0 (share `zero_per_million`), else skewed over [1, range]: timings, counts.
-void FillSparseSkewed(const RowChunk& c, int column, uint32_t zero_per_million, uint32_t range,
+__attribute__((always_inline)) inline void FillSparseSkewed(const RowChunk& c, int column, uint32_t zero_per_million, uint32_t range,
                       void* out) {
   Fill<int32_t>(out, c.count, [&](size_t i) -> int32_t {
     const uint64_t h = Draw(c.row_key[i], column);

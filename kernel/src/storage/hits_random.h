@@ -14,11 +14,14 @@
 // versions give the same bytes: the arithmetic is integer, and the little floating point
 // (products and square roots of exact inputs, never a sum that could fuse into an FMA) rounds
 // the same on every instruction set.
+// (A build may define LANEQL_HITS_MULTIVERSION empty, e.g. to compare the baseline's bytes.)
+#ifndef LANEQL_HITS_MULTIVERSION
 #if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
 #define LANEQL_HITS_MULTIVERSION \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define LANEQL_HITS_MULTIVERSION
+#endif
 #endif
 
 namespace laneql::hits {

@@ -297,14 +297,6 @@ char* PutReferer(char* p, const RowChunk& chunk, size_t i) {
   }
 }
 
-uint64_t UrlHashOf(const RowChunk& chunk, size_t i) {
-  if (chunk.flags[i] & kFlagGoogleUrl) {
-    return Mix64(chunk.row_key[i] ^ 0x676f6f67ULL) ^ Mix64(chunk.phrase[i] + 0x1234);
-  }
-  if (chunk.counter_id[i] == 62 && chunk.page[i] == 0) return kTopUrlHash;
-  return chunk.page_key[i];
-}
-
 uint64_t RefererHashOf(const RowChunk& chunk, size_t i) {
   const uint32_t item = chunk.referer_item[i];
   switch (chunk.referer_kind[i]) {

@@ -186,10 +186,16 @@ char* PutReferer(char* p, const RowChunk& chunk, size_t i);
 
 // Hashes that agree with the texts: equal texts get equal hashes. ClickBench Q41/Q42 filter
 // on two fixed values, given to counter 62's home page (URL) and news hub (referer).
-uint64_t UrlHashOf(const RowChunk& chunk, size_t i);
-uint64_t RefererHashOf(const RowChunk& chunk, size_t i);
 constexpr uint64_t kTopUrlHash = 2868770270353813622ULL;
 constexpr uint64_t kHubRefererHash = 3594120000172545465ULL;
+inline uint64_t UrlHashOf(const RowChunk& chunk, size_t i) {
+  const uint64_t google =
+      Mix64(chunk.row_key[i] ^ 0x676f6f67ULL) ^ Mix64(chunk.phrase[i] + 0x1234);
+  const bool top = chunk.counter_id[i] == 62 && chunk.page[i] == 0;
+  const uint64_t own = top ? kTopUrlHash : chunk.page_key[i];
+  return (chunk.flags[i] & kFlagGoogleUrl) ? google : own;
+}
+uint64_t RefererHashOf(const RowChunk& chunk, size_t i);
 
 }  // namespace laneql::hits
 
