@@ -335,6 +335,53 @@ TEST_F(HitsGeneratorDistribution, TopRefererDomainAndRepeatedWatchIds) {
   EXPECT_GT(watch_ids.size(), kRows * 98 / 100);
 }
 
+// Numbers written as text (the generator formats them itself, without the C library) are plain
+// decimals: digits only, no leading zero, within the column's range.
+bool IsDecimal(std::string_view s, uint64_t max) {
+  if (s.empty() || s.size() > 20 || (s.size() > 1 && s[0] == '0')) return false;
+  uint64_t value = 0;
+  for (char ch : s) {
+    if (ch < '0' || ch > '9') return false;
+    value = value * 10 + static_cast<uint64_t>(ch - '0');
+  }
+  return value <= max;
+}
+
+TEST_F(HitsGeneratorDistribution, TextNumbersAreCanonicalDecimals) {
+  const Column& flash_minor = Col("FlashMinor2");
+  const Column& order = Col("ParamOrderID");
+  const Column& source_page = Col("SocialSourcePage");
+  const Column& url = Col("URL");
+  std::unordered_set<std::string_view> flash_values;
+  size_t script_urls = 0;
+  for (size_t r = 0; r < kRows; ++r) {
+    const std::string_view f = flash_minor.StringAt(r);
+    if (!f.empty()) {
+      ASSERT_TRUE(IsDecimal(f, 199)) << "FlashMinor2 row " << r << ": " << f;
+      flash_values.insert(f);
+    }
+    const std::string_view o = order.StringAt(r);
+    if (!o.empty()) {
+      ASSERT_TRUE(IsDecimal(o, UINT64_MAX >> 40)) << "ParamOrderID row " << r;
+    }
+    const std::string_view s = source_page.StringAt(r);
+    if (!s.empty()) {
+      ASSERT_EQ(s.rfind("http://vk.com/club", 0), 0u) << s;
+      ASSERT_TRUE(IsDecimal(s.substr(18), UINT64_MAX >> 44)) << s;
+    }
+    const std::string_view u = url.StringAt(r);
+    const size_t id = u.find("view.php?id=");
+    if (id != std::string_view::npos) {
+      ++script_urls;
+      std::string_view number = u.substr(id + 12);
+      number = number.substr(0, number.find('&'));
+      ASSERT_TRUE(IsDecimal(number, 60000)) << u;
+    }
+  }
+  EXPECT_EQ(flash_values.size(), 200u);  // every value 0..199 occurs on 200,000 rows
+  EXPECT_GT(script_urls, kRows / 10);
+}
+
 TEST_F(HitsGeneratorDistribution, EveryStringIsValidUtf8) {
   for (size_t c = 0; c < table_->num_columns(); ++c) {
     const Column& column = table_->column(c);
