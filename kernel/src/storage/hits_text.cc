@@ -211,6 +211,21 @@ void AdviseHugePages(AlignedBuffer* buffer) {
 #endif
 }
 
+void PrefaultForWrite(void* begin, size_t bytes) {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  if (bytes == 0) return;
+  constexpr uintptr_t kPage = 4096;
+  // Whole pages only: the ones the range touches at its ends are shared with neighbours, which
+  // populating maps the same way.
+  const uintptr_t first = reinterpret_cast<uintptr_t>(begin) & ~(kPage - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(begin) + bytes + kPage - 1) & ~(kPage - 1);
+  madvise(reinterpret_cast<void*>(first), end - first, MADV_POPULATE_WRITE);
+#else
+  (void)begin;
+  (void)bytes;
+#endif
+}
+
 AlignedBuffer ByteSink::Take() {
   buffer_.Resize(size_, nullptr);  // shrinking: zeroes the unused tail, never fails
   AlignedBuffer taken = std::move(buffer_);
