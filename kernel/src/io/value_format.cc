@@ -3,6 +3,9 @@
 // in the table, CSV, TSV, JSON and Markdown outputs.
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <type_traits>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -101,6 +104,26 @@ void AppendTimestamp(int64_t days, int64_t micros_of_day, std::string* out) {
   AppendPadded(fraction, digits, out);
 }
 
+// The shortest scientific digits that read back as `value` ("-1.5134908e+03"): std::to_chars
+// where the C++ library has it for floats; Emscripten 3.1's libc++ does not, so there the
+// shortest printf precision that round-trips (the same digits for all but rare ties).
+template <class Float>
+size_t ShortestScientific(Float value, char* buf, size_t size) {
+#ifndef __EMSCRIPTEN__
+  return static_cast<size_t>(std::to_chars(buf, buf + size, value, std::chars_format::scientific).ptr - buf);
+#else
+  constexpr int kMaxPrecision = std::is_same_v<Float, float> ? 9 : 17;
+  int length = 0;
+  for (int precision = 0; precision <= kMaxPrecision; ++precision) {
+    length = std::snprintf(buf, size, "%.*e", precision, static_cast<double>(value));
+    const Float back = static_cast<Float>(std::is_same_v<Float, float> ? std::strtof(buf, nullptr)
+                                                                        : std::strtod(buf, nullptr));
+    if (back == value) break;
+  }
+  return static_cast<size_t>(length);
+#endif
+}
+
 // Shortest round-trip digits laid out as DuckDB (and Python's repr) do: positional notation
 // with at least one fractional digit when the decimal exponent is in [-4, 16), otherwise
 // d[.ddd]e+XX with a two-digit minimum exponent.
@@ -115,8 +138,7 @@ void AppendShortestFloat(Float value, std::string* out) {
     return;
   }
   char buf[64];
-  const char* end = std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::scientific).ptr;
-  std::string_view text(buf, static_cast<size_t>(end - buf));  // e.g. "-1.5134908e+03"
+  std::string_view text(buf, ShortestScientific(value, buf, sizeof(buf)));  // "-1.5134908e+03"
   if (!text.empty() && text[0] == '-') {
     out->push_back('-');
     text.remove_prefix(1);

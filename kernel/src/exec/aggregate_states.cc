@@ -1,0 +1,291 @@
+// AggregateStates: per-group update loops, the ungrouped SIMD-kernel path, COUNT(DISTINCT),
+// and the final values in DuckDB's result types.
+#include "src/exec/aggregate_states.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "laneql/aggregate.h"
+#include "laneql/hash.h"
+#include "laneql/predicate.h"
+#include "src/exec/expr_eval.h"
+
+namespace laneql {
+namespace exec {
+
+using plan::AggKind;
+
+namespace {
+
+// The 64-bit word COUNT(DISTINCT) compares: integers widened by value, floats canonical.
+uint64_t DistinctWord(const Vec& vec, size_t i) {
+  uint64_t word = 0;
+  VisitFixed(vec.type, [&](auto tag) {
+    using T = decltype(tag);
+    const T v = vec.Get<T>(i);
+    if constexpr (std::is_same_v<T, double>) {
+      double d = v == 0 ? 0.0 : v;
+      if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
+      std::memcpy(&word, &d, 8);
+    } else if constexpr (std::is_same_v<T, float>) {
+      double d = v == 0 ? 0.0 : static_cast<double>(v);
+      if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
+      std::memcpy(&word, &d, 8);
+    } else if constexpr (std::is_signed_v<T>) {
+      word = static_cast<uint64_t>(static_cast<int64_t>(v));
+    } else {
+      word = static_cast<uint64_t>(v);
+    }
+  });
+  return word;
+}
+
+}  // namespace
+
+AggregateStates::AggregateStates(const std::vector<plan::Aggregate>& aggregates, bool ungrouped)
+    : ungrouped_(ungrouped) {
+  for (const plan::Aggregate& aggregate : aggregates) {
+    State s;
+    s.kind = aggregate.kind;
+    s.result_type = aggregate.type;
+    if (aggregate.arg) s.arg_type = aggregate.arg->type;
+    if (s.kind == AggKind::kCountDistinct) {
+      const bool fixed = !IsString(s.arg_type) && s.arg_type != TypeId::kInt128;
+      if (ungrouped && fixed) s.distinct_fixed = std::make_unique<FixedKeyHashTable>();
+      else if (fixed) s.distinct_wide = std::make_unique<WideKeyHashTable>(2);
+      else s.distinct_strings = std::make_unique<StringKeyHashTable>();
+    }
+    state_.push_back(std::move(s));
+  }
+}
+
+bool AggregateStates::Resize(size_t groups, std::string* error) {
+  (void)error;
+  for (State& s : state_) {
+    if (s.counts.size() >= groups) continue;
+    s.counts.resize(groups, 0);
+    const bool floats = IsFloat(s.arg_type);
+    switch (s.kind) {
+      case AggKind::kSum:
+      case AggKind::kAvg:
+      case AggKind::kMin:
+      case AggKind::kMax:
+        if (IsString(s.arg_type)) s.strings.resize(groups);
+        else if (floats) s.reals.resize(groups, 0.0);
+        else s.ints.resize(groups, 0);
+        break;
+      default: break;
+    }
+  }
+  return true;
+}
+
+bool AggregateStates::Update(size_t a, const Vec* arg, const uint32_t* group_ids, size_t count,
+                             std::string* error) {
+  State& s = state_[a];
+  switch (s.kind) {
+    case AggKind::kCountStar:
+      for (size_t i = 0; i < count; ++i) {
+        if (group_ids[i] != kNoGroup) ++s.counts[group_ids[i]];
+      }
+      return true;
+    case AggKind::kCount:
+      for (size_t i = 0; i < count; ++i) {
+        if (group_ids[i] != kNoGroup && !arg->IsNull(i)) ++s.counts[group_ids[i]];
+      }
+      return true;
+    case AggKind::kCountDistinct: return UpdateDistinct(s, *arg, group_ids, count, error);
+    default: break;
+  }
+  const bool is_min = s.kind == AggKind::kMin;
+  const bool is_sum = s.kind == AggKind::kSum || s.kind == AggKind::kAvg;
+  if (IsString(arg->type)) {
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t g = group_ids[i];
+      if (g == kNoGroup || arg->IsNull(i)) continue;
+      const std::string_view v = arg->Str(i);
+      if (s.counts[g] == 0 || (is_min ? v < s.strings[g] : v > s.strings[g])) s.strings[g].assign(v);
+      ++s.counts[g];
+    }
+    return true;
+  }
+  VisitFixed(arg->type, [&](auto tag) {
+    using T = decltype(tag);
+    const bool nullable = arg->validity != nullptr;
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t g = group_ids[i];
+      if (g == kNoGroup || (nullable && arg->IsNull(i))) continue;
+      const T v = arg->Get<T>(i);
+      if constexpr (std::is_floating_point_v<T>) {
+        const double d = static_cast<double>(v);
+        if (is_sum) s.reals[g] += d;
+        else if (s.counts[g] == 0 || (is_min ? AggLess(d, s.reals[g]) : AggLess(s.reals[g], d))) s.reals[g] = d;
+      } else {
+        const Int128 x = static_cast<Int128>(v);
+        if (is_sum) s.ints[g] += x;
+        else if (s.counts[g] == 0 || (is_min ? x < s.ints[g] : x > s.ints[g])) s.ints[g] = x;
+      }
+      ++s.counts[g];
+    }
+  });
+  return true;
+}
+
+bool AggregateStates::UpdateKernel(size_t a, TypeId type, const void* data, size_t n,
+                                   const uint64_t* select, const uint64_t* validity) {
+  State& s = state_[a];
+  if (s.kind == AggKind::kCount) {
+    uint64_t rows = n;
+    if (select != nullptr && validity != nullptr) rows = CountBitsAnd(select, validity, n);
+    else if (select != nullptr) rows = CountBits(select, n);
+    else if (validity != nullptr) rows = CountBits(validity, n);
+    s.counts[0] += rows;
+    return true;
+  }
+  if (s.kind == AggKind::kCountStar || s.kind == AggKind::kCountDistinct) return false;
+  if (type == TypeId::kInt128 || type == TypeId::kBool || IsString(type)) return false;
+  const bool temporal = IsTemporal(type);
+  if (temporal && (s.kind == AggKind::kSum || s.kind == AggKind::kAvg)) return false;
+  bool handled = true;
+  VisitFixed(type, [&](auto tag) {
+    using T = decltype(tag);
+    const T* values = static_cast<const T*>(data);
+    if (s.kind == AggKind::kSum || s.kind == AggKind::kAvg) {
+      const auto r = AggregateSum(values, n, select, validity);
+      if constexpr (std::is_floating_point_v<T>) s.reals[0] += r.value;
+      else s.ints[0] += r.value;
+      s.counts[0] += static_cast<int64_t>(r.count);
+      return;
+    }
+    const bool is_min = s.kind == AggKind::kMin;
+    const auto r = is_min ? AggregateMin(values, n, select, validity) : AggregateMax(values, n, select, validity);
+    if (!r.any()) return;
+    if constexpr (std::is_floating_point_v<T>) {
+      const double d = static_cast<double>(r.value);
+      if (s.counts[0] == 0 || (is_min ? AggLess(d, s.reals[0]) : AggLess(s.reals[0], d))) s.reals[0] = d;
+    } else {
+      const Int128 x = static_cast<Int128>(r.value);
+      if (s.counts[0] == 0 || (is_min ? x < s.ints[0] : x > s.ints[0])) s.ints[0] = x;
+    }
+    s.counts[0] += static_cast<int64_t>(r.count);
+  });
+  return handled;
+}
+
+bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* group_ids,
+                                     size_t count, std::string* error) {
+  if (count == 0) return true;
+  if (pair_ids_.size() < count) pair_ids_.resize(count);
+  if (hashes_.size() < count) hashes_.resize(count);
+  // Rows that take part: in a group and not NULL.
+  std::vector<uint64_t> selection(BitmaskWords(count) + 1, 0);
+  for (size_t i = 0; i < count; ++i) {
+    if (group_ids[i] != kNoGroup && !arg.IsNull(i)) selection[i / 64] |= uint64_t{1} << (i % 64);
+  }
+  size_t before = 0;
+  if (s.distinct_fixed) {
+    if (words_.size() < count) words_.resize(count);
+    for (size_t i = 0; i < count; ++i) words_[i] = DistinctWord(arg, i);
+    HashKeys(words_.data(), count, nullptr, hashes_.data());
+    if (!s.distinct_fixed->FindOrInsert(words_.data(), hashes_.data(), count, selection.data(),
+                                        pair_ids_.data(), error)) {
+      return false;
+    }
+    s.counts[0] = static_cast<int64_t>(s.distinct_fixed->size());
+    return true;
+  }
+  if (s.distinct_wide) {
+    before = s.distinct_wide->size();
+    if (words_.size() < 2 * count) words_.resize(2 * count);
+    for (size_t i = 0; i < count; ++i) {
+      const uint64_t g = group_ids[i] == kNoGroup ? 0 : group_ids[i];
+      words_[2 * i] = g;
+      words_[2 * i + 1] = DistinctWord(arg, i);
+      hashes_[i] = reference::CombineWord(reference::HashWord(g + kHashGamma), words_[2 * i + 1]);
+    }
+    if (!s.distinct_wide->FindOrInsert(words_.data(), hashes_.data(), count, selection.data(),
+                                       pair_ids_.data(), error)) {
+      return false;
+    }
+  } else {
+    // (group, value) serialised: 4 bytes of group id, then the value's bytes.
+    before = s.distinct_strings->size();
+    if (!ser_offsets_.Resize((count + 1) * sizeof(int32_t), error)) return false;
+    ser_data_.Clear();
+    int32_t* offsets = ser_offsets_.As<int32_t>();
+    offsets[0] = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t g = group_ids[i] == kNoGroup ? 0 : group_ids[i];
+      if (!ser_data_.Append(&g, 4, error)) return false;
+      if (!arg.IsNull(i)) {
+        if (IsString(arg.type)) {
+          const std::string_view v = arg.Str(i);
+          if (!ser_data_.Append(v.data(), v.size(), error)) return false;
+        } else {
+          if (!ser_data_.Append(arg.values + arg.Row(i) * 16, 16, error)) return false;
+        }
+      }
+      offsets[i + 1] = static_cast<int32_t>(ser_data_.size());
+    }
+    HashStrings(offsets, ser_data_.data(), count, nullptr, hashes_.data());
+    if (!s.distinct_strings->FindOrInsert(offsets, ser_data_.data(), nullptr, hashes_.data(), count,
+                                          selection.data(), pair_ids_.data(), error)) {
+      return false;
+    }
+  }
+  // New pairs get ids before, before + 1, ... in the order of their first row.
+  uint32_t next = static_cast<uint32_t>(before);
+  for (size_t i = 0; i < count; ++i) {
+    if (pair_ids_[i] == next) {
+      ++s.counts[group_ids[i]];
+      ++next;
+    }
+  }
+  return true;
+}
+
+bool AggregateStates::Finish(size_t a, size_t groups, Column* out, std::string* error) const {
+  const State& s = state_[a];
+  Column column(s.result_type);
+  if (!column.Reserve(groups, 0, error)) return false;
+  for (size_t g = 0; g < groups; ++g) {
+    const int64_t n = g < s.counts.size() ? s.counts[g] : 0;
+    bool ok = true;
+    switch (s.kind) {
+      case AggKind::kCountStar:
+      case AggKind::kCount:
+      case AggKind::kCountDistinct: ok = column.Append<int64_t>(n, error); break;
+      case AggKind::kSum:
+        if (n == 0) ok = column.AppendNull(error);
+        else if (IsFloat(s.arg_type)) ok = column.Append<double>(s.reals[g], error);
+        else ok = column.Append<Int128>(s.ints[g], error);
+        break;
+      case AggKind::kAvg:
+        if (n == 0) ok = column.AppendNull(error);
+        else if (IsFloat(s.arg_type)) ok = column.Append<double>(s.reals[g] / static_cast<double>(n), error);
+        else ok = column.Append<double>(static_cast<double>(static_cast<long double>(s.ints[g]) / static_cast<long double>(n)), error);
+        break;
+      case AggKind::kMin:
+      case AggKind::kMax:
+        if (n == 0) {
+          ok = column.AppendNull(error);
+        } else if (IsString(s.result_type)) {
+          ok = column.AppendString(s.strings[g], error);
+        } else {
+          VisitFixed(s.result_type, [&](auto tag) {
+            using T = decltype(tag);
+            if constexpr (std::is_floating_point_v<T>) ok = column.Append<T>(static_cast<T>(s.reals[g]), error);
+            else ok = column.Append<T>(static_cast<T>(s.ints[g]), error);
+          });
+        }
+        break;
+    }
+    if (!ok) return false;
+  }
+  *out = std::move(column);
+  return true;
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,68 @@
+// Aggregate states for every group, in flat arrays indexed by group id (no allocation per
+// group except for string MIN / MAX values): COUNT(*), COUNT, SUM (exact 128-bit for integers,
+// double in row order for floats), AVG, MIN / MAX (DuckDB's total float order, byte-wise
+// strings), COUNT(DISTINCT) through one hash set of (group, value) pairs.
+// Single-threaded; Update is the per-batch step a morsel-parallel executor gives each thread.
+#ifndef LANEQL_EXEC_AGGREGATE_STATES_H_
+#define LANEQL_EXEC_AGGREGATE_STATES_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "laneql/column.h"
+#include "laneql/group_hash_table.h"
+#include "laneql/int128.h"
+#include "src/exec/vector.h"
+#include "src/plan/bound_expr.h"
+
+namespace laneql {
+namespace exec {
+
+class AggregateStates {
+ public:
+  // `ungrouped`: a single group (COUNT(DISTINCT) then hashes values alone).
+  AggregateStates(const std::vector<plan::Aggregate>& aggregates, bool ungrouped);
+  // Room for `groups` groups; new ones start empty.
+  bool Resize(size_t groups, std::string* error);
+  // Folds `count` rows into aggregate `a`: row i goes to group_ids[i] (ignored when kNoGroup);
+  // `arg` holds the argument's values (null for COUNT(*)).
+  bool Update(size_t a, const Vec* arg, const uint32_t* group_ids, size_t count,
+              std::string* error);
+  // Ungrouped fast path: rows [0, n) of a fixed-width column slice, under optional select /
+  // validity masks, through the SIMD aggregate kernels. False when the aggregate / type has no
+  // kernel (the caller then uses Update).
+  bool UpdateKernel(size_t a, TypeId type, const void* data, size_t n, const uint64_t* select,
+                    const uint64_t* validity);
+  // Adds `rows` to COUNT(*) / COUNT(non-null column) of the single group without data.
+  void AddCount(size_t a, uint64_t rows) { state_[a].counts[0] += rows; }
+  // The results of aggregate `a` for groups [0, groups), as a column of its result type.
+  bool Finish(size_t a, size_t groups, Column* out, std::string* error) const;
+
+ private:
+  struct State {
+    plan::AggKind kind;
+    TypeId arg_type = TypeId::kInt64;
+    TypeId result_type = TypeId::kInt64;
+    std::vector<int64_t> counts;   // rows counted (all kinds)
+    std::vector<Int128> ints;      // SUM / AVG of integers; MIN / MAX of integer-like types
+    std::vector<double> reals;     // SUM / AVG / MIN / MAX of floats
+    std::vector<std::string> strings;  // MIN / MAX of strings
+    // COUNT(DISTINCT): (group, value) pairs seen.
+    std::unique_ptr<FixedKeyHashTable> distinct_fixed;
+    std::unique_ptr<WideKeyHashTable> distinct_wide;
+    std::unique_ptr<StringKeyHashTable> distinct_strings;
+  };
+  bool UpdateDistinct(State& s, const Vec& arg, const uint32_t* group_ids, size_t count,
+                      std::string* error);
+  std::vector<State> state_;
+  bool ungrouped_;
+  std::vector<uint64_t> words_, hashes_;
+  std::vector<uint32_t> pair_ids_;
+  AlignedBuffer ser_offsets_, ser_data_;
+};
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_AGGREGATE_STATES_H_

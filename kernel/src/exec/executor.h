@@ -1,0 +1,22 @@
+// Runs a bound Plan over its table and builds the Result: scan in batches (filter -> keys ->
+// group ids -> aggregate states), then the group relation (HAVING), the outputs, ORDER BY as a
+// full or top-N sort, OFFSET / LIMIT.
+#ifndef LANEQL_EXEC_EXECUTOR_H_
+#define LANEQL_EXEC_EXECUTOR_H_
+
+#include "laneql/result.h"
+#include "src/plan/bound_expr.h"
+
+namespace laneql {
+namespace exec {
+
+// Rows per batch: a multiple of 4096 (the float SUM block) and of 64 (bitmask words), small
+// enough that a batch's masks, hashes and group ids stay in L2.
+inline constexpr size_t kBatchRows = 16384;
+
+Result Execute(const plan::Plan& plan);
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_EXECUTOR_H_

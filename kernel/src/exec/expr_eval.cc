@@ -1,0 +1,385 @@
+// The evaluator's core: column access (borrow or gather), constants, arithmetic with DuckDB's
+// overflow errors, comparisons in DuckDB's float order, three-valued AND / OR / NOT, IS NULL.
+#include "src/exec/expr_eval.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "laneql/gather.h"
+#include "laneql/result.h"
+
+namespace laneql {
+namespace exec {
+
+using plan::BoundExpr;
+using plan::BoundKind;
+using plan::Fn;
+using plan::Value;
+
+std::string ErrorAt(const BoundExpr& expr, const char* kind, const std::string& message) {
+  return std::string(kind) + " error at line " + std::to_string(expr.pos.line) + ", column " +
+         std::to_string(expr.pos.column) + ": " + message;
+}
+
+Value VecValue(const Vec& vec, size_t i) {
+  if (vec.IsNull(i)) return Value::Null(vec.type);
+  if (IsString(vec.type)) return Value::String(std::string(vec.Str(i)));
+  Value v;
+  VisitFixed(vec.type, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      v = Value::Real(vec.type, vec.Get<T>(i));
+    } else {
+      v = Value::Integer(vec.type, vec.Get<T>(i));
+    }
+  });
+  return v;
+}
+
+namespace {
+
+// Writes one Value into a 1-row constant Vec.
+bool ConstantVec(const Value& value, size_t count, Vec* out, std::string* error) {
+  if (IsString(value.type)) {
+    StringVecBuilder builder;
+    if (!builder.Init(count, true, error)) return false;
+    if (value.is_null) builder.AppendNull(); else if (!builder.Append(value.text, error)) return false;
+    if (!builder.Finish(out, error)) return false;
+    out->count = count;
+    return true;
+  }
+  bool ok = true;
+  VisitFixed(value.type, [&](auto tag) {
+    using T = decltype(tag);
+    T* data = out->InitFixed<T>(value.type, count, true, error);
+    if (data == nullptr) { ok = false; return; }
+    if constexpr (std::is_floating_point_v<T>) {
+      data[0] = static_cast<T>(value.real);
+    } else {
+      data[0] = static_cast<T>(value.integer);
+    }
+    if (value.is_null) {
+      uint64_t* bits = out->InitValidity(error);
+      if (bits == nullptr) { ok = false; return; }
+      bits[0] = 0;
+    }
+  });
+  return ok;
+}
+
+// Validity of a binary result: NULL where either input is NULL. nullptr when neither has any.
+bool MergeValidity(const Vec& a, const Vec& b, Vec* out, std::string* error) {
+  if (a.validity == nullptr && b.validity == nullptr) return true;
+  uint64_t* bits = out->InitValidity(error);
+  if (bits == nullptr) return false;
+  for (size_t i = 0; i < out->stored(); ++i) {
+    if (a.IsNull(i) || b.IsNull(i)) bits[i / 64] &= ~(uint64_t{1} << (i % 64));
+  }
+  return true;
+}
+
+template <class T>
+const char* ShortTypeName() {
+  if constexpr (std::is_same_v<T, int8_t>) return "INT8";
+  if constexpr (std::is_same_v<T, int16_t>) return "INT16";
+  if constexpr (std::is_same_v<T, int32_t>) return "INT32";
+  if constexpr (std::is_same_v<T, int64_t>) return "INT64";
+  if constexpr (std::is_same_v<T, uint8_t>) return "UINT8";
+  if constexpr (std::is_same_v<T, uint16_t>) return "UINT16";
+  if constexpr (std::is_same_v<T, uint32_t>) return "UINT32";
+  if constexpr (std::is_same_v<T, uint64_t>) return "UINT64";
+  return "INT128";
+}
+
+template <class T>
+std::string NumberText(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    std::string s;
+    AppendDouble(static_cast<double>(v), &s);
+    return s;
+  } else {
+    return Int128ToString(static_cast<Int128>(v));
+  }
+}
+
+template <class T>
+bool Arithmetic(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std::string* error) {
+  const size_t n = out->count;
+  const bool constant = a.constant && b.constant;
+  T* dst = out->InitFixed<T>(expr.type, n, constant, error);
+  if (dst == nullptr) return false;
+  if (!MergeValidity(a, b, out, error)) return false;
+  const size_t rows = out->stored();
+  const Fn fn = expr.fn;
+  uint64_t* nulls_from_zero = nullptr;  // integer x % 0 -> NULL
+  for (size_t i = 0; i < rows; ++i) {
+    const T x = a.Get<T>(i), y = b.Get<T>(i);
+    if constexpr (std::is_floating_point_v<T>) {
+      switch (fn) {
+        case Fn::kAdd: dst[i] = x + y; break;
+        case Fn::kSubtract: dst[i] = x - y; break;
+        case Fn::kMultiply: dst[i] = x * y; break;
+        case Fn::kDivide: dst[i] = x / y; break;
+        default: dst[i] = y == 0 ? T(0) : static_cast<T>(std::fmod(x, y)); break;
+      }
+    } else {
+      if (a.IsNull(i) || b.IsNull(i)) { dst[i] = 0; continue; }
+      bool overflow = false;
+      const char* what = "addition";
+      switch (fn) {
+        case Fn::kAdd: overflow = __builtin_add_overflow(x, y, &dst[i]); break;
+        case Fn::kSubtract: overflow = __builtin_sub_overflow(x, y, &dst[i]); what = "subtraction"; break;
+        case Fn::kMultiply: overflow = __builtin_mul_overflow(x, y, &dst[i]); what = "multiplication"; break;
+        default:
+          if (y == 0) {
+            if (nulls_from_zero == nullptr) {
+              nulls_from_zero = out->validity != nullptr ? const_cast<uint64_t*>(out->validity) : out->InitValidity(error);
+              if (nulls_from_zero == nullptr) return false;
+            }
+            nulls_from_zero[i / 64] &= ~(uint64_t{1} << (i % 64));
+            dst[i] = 0;
+          } else if constexpr (std::is_signed_v<T> || std::is_same_v<T, Int128>) {
+            dst[i] = (y == T(-1)) ? T(0) : static_cast<T>(x % y);
+          } else {
+            dst[i] = static_cast<T>(x % y);
+          }
+          break;
+      }
+      if (overflow) {
+        const char symbol = fn == Fn::kAdd ? '+' : fn == Fn::kSubtract ? '-' : '*';
+        *error = ErrorAt(expr, "overflow", std::string("Overflow in ") + what + " of " + ShortTypeName<T>() +
+                                               " (" + NumberText(x) + " " + symbol + " " + NumberText(y) + ")");
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// DuckDB's float order: NaN is the largest value and equal to itself; -0 == +0.
+template <class T>
+int Compare(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const bool xn = std::isnan(x), yn = std::isnan(y);
+    if (xn || yn) return xn == yn ? 0 : (xn ? 1 : -1);
+  }
+  return x < y ? -1 : (y < x ? 1 : 0);
+}
+
+bool CompareResult(Fn fn, int c) {
+  switch (fn) {
+    case Fn::kEquals: return c == 0;
+    case Fn::kNotEquals: return c != 0;
+    case Fn::kLess: return c < 0;
+    case Fn::kLessEquals: return c <= 0;
+    case Fn::kGreater: return c > 0;
+    default: return c >= 0;
+  }
+}
+
+bool Comparison(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std::string* error) {
+  const size_t n = out->count;
+  uint8_t* dst = out->InitFixed<uint8_t>(TypeId::kBool, n, a.constant && b.constant, error);
+  if (dst == nullptr || !MergeValidity(a, b, out, error)) return false;
+  const size_t rows = out->stored();
+  if (IsString(a.type)) {
+    for (size_t i = 0; i < rows; ++i) {
+      const int c = a.Str(i).compare(b.Str(i));
+      dst[i] = CompareResult(expr.fn, c < 0 ? -1 : (c > 0 ? 1 : 0));
+    }
+    return true;
+  }
+  VisitFixed(a.type, [&](auto tag) {
+    using T = decltype(tag);
+    const T* x = a.Data<T>();
+    const T* y = b.Data<T>();
+    const size_t sx = a.constant ? 0 : 1, sy = b.constant ? 0 : 1;
+    for (size_t i = 0; i < rows; ++i) dst[i] = CompareResult(expr.fn, Compare(x[i * sx], y[i * sy]));
+  });
+  return true;
+}
+
+// Three-valued AND / OR: FALSE AND NULL = FALSE, TRUE OR NULL = TRUE, else NULL if any is.
+bool Logic(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std::string* error) {
+  const size_t n = out->count;
+  uint8_t* dst = out->InitFixed<uint8_t>(TypeId::kBool, n, a.constant && b.constant, error);
+  if (dst == nullptr) return false;
+  const size_t rows = out->stored();
+  const bool is_and = expr.fn == Fn::kAnd;
+  uint64_t* bits = nullptr;
+  if (a.validity != nullptr || b.validity != nullptr) {
+    bits = out->InitValidity(error);
+    if (bits == nullptr) return false;
+  }
+  for (size_t i = 0; i < rows; ++i) {
+    const bool an = a.IsNull(i), bn = b.IsNull(i);
+    const bool av = !an && a.Get<uint8_t>(i) != 0, bv = !bn && b.Get<uint8_t>(i) != 0;
+    if (is_and) {
+      if ((!an && !av) || (!bn && !bv)) { dst[i] = 0; continue; }
+      if (an || bn) { dst[i] = 0; bits[i / 64] &= ~(uint64_t{1} << (i % 64)); continue; }
+      dst[i] = 1;
+    } else {
+      if (av || bv) { dst[i] = 1; continue; }
+      if (an || bn) { dst[i] = 0; bits[i / 64] &= ~(uint64_t{1} << (i % 64)); continue; }
+      dst[i] = 0;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool Evaluator::EvalColumn(const BoundExpr& expr, const RowSet& rows, Vec* out, std::string* error) {
+  const Column& column = *columns_[static_cast<size_t>(expr.column)];
+  const TypeId type = column.type();
+  out->count = rows.count;
+  out->constant = false;
+  if (rows.ids == nullptr && rows.begin % 64 == 0 && type != TypeId::kLargeString) {
+    out->type = type;
+    const uint64_t* validity = column.validity();
+    out->validity = validity != nullptr ? validity + rows.begin / 64 : nullptr;
+    if (IsString(type)) {
+      out->offsets = column.Offsets32() + rows.begin;
+      static const uint8_t kEmpty[64] = {};
+      out->values = column.StringData() != nullptr ? column.StringData() : kEmpty;
+    } else {
+      out->values = column.values_buffer().data() + rows.begin * TypeByteWidth(type);
+    }
+    return true;
+  }
+  // Gather (or copy an unaligned range) into owned buffers.
+  std::vector<uint32_t> range;
+  const uint32_t* ids = rows.ids;
+  if (ids == nullptr) {
+    range.resize(rows.count);
+    for (size_t i = 0; i < rows.count; ++i) range[i] = static_cast<uint32_t>(rows.begin + i);
+    ids = range.data();
+  }
+  const size_t n = rows.count;
+  if (IsString(type)) {
+    StringVecBuilder builder;
+    if (!builder.Init(n, false, error)) return false;
+    for (size_t i = 0; i < n; ++i) {
+      if (!column.IsValid(ids[i])) { builder.AppendNull(); continue; }
+      if (!builder.Append(column.StringAt(ids[i]), error)) return false;
+    }
+    return builder.Finish(out, error);
+  }
+  const size_t width = TypeByteWidth(type);
+  out->type = type;
+  if (!out->own_values.Resize(n * width, error)) return false;
+  if (width == 16) {
+    for (size_t i = 0; i < n; ++i) {
+      std::memcpy(out->own_values.data() + i * 16, column.values_buffer().data() + size_t{ids[i]} * 16, 16);
+    }
+  } else if (n != 0) {
+    GatherFixed(width, column.values_buffer().data(), ids, n, out->own_values.data());
+  }
+  out->values = out->own_values.data();
+  out->validity = nullptr;
+  if (column.validity() != nullptr) {
+    if (!out->own_validity.Resize(BitmaskWords(n) * 8 + 8, error)) return false;
+    GatherBitmask(column.validity(), ids, n, out->own_validity.As<uint64_t>());
+    out->validity = out->own_validity.As<uint64_t>();
+  }
+  return true;
+}
+
+bool Evaluator::Eval(const BoundExpr& expr, const RowSet& rows, Vec* out, std::string* error) {
+  switch (expr.kind) {
+    case BoundKind::kColumn: return EvalColumn(expr, rows, out, error);
+    case BoundKind::kConstant: return ConstantVec(expr.constant, rows.count, out, error);
+    case BoundKind::kCall: return EvalCall(expr, rows, out, error);
+  }
+  return false;
+}
+
+bool Evaluator::EvalCall(const BoundExpr& expr, const RowSet& rows, Vec* out, std::string* error) {
+  std::vector<Vec> args(expr.args.size());
+  for (size_t i = 0; i < expr.args.size(); ++i) {
+    if (!Eval(*expr.args[i], rows, &args[i], error)) return false;
+  }
+  out->count = rows.count;
+  switch (expr.fn) {
+    case Fn::kAdd:
+    case Fn::kSubtract:
+    case Fn::kMultiply:
+    case Fn::kDivide:
+    case Fn::kModulo: {
+      bool ok = false;
+      VisitFixed(expr.type, [&](auto tag) {
+        using T = decltype(tag);
+        ok = Arithmetic<T>(expr, args[0], args[1], out, error);
+      });
+      return ok;
+    }
+    case Fn::kNegate: {
+      bool ok = true;
+      VisitFixed(expr.type, [&](auto tag) {
+        using T = decltype(tag);
+        const Vec& a = args[0];
+        T* dst = out->InitFixed<T>(expr.type, rows.count, a.constant, error);
+        if (dst == nullptr) { ok = false; return; }
+        for (size_t i = 0; i < out->stored(); ++i) {
+          const T x = a.Get<T>(i);
+          if constexpr (!std::is_floating_point_v<T>) {
+            if (!a.IsNull(i) && __builtin_sub_overflow(T(0), x, &dst[i])) {
+              *error = ErrorAt(expr, "overflow", std::string("Overflow in negation of ") + ShortTypeName<T>() + " (" + NumberText(x) + ")");
+              ok = false;
+              return;
+            }
+          } else {
+            dst[i] = -x;
+          }
+        }
+        if (a.validity != nullptr) {
+          uint64_t* bits = out->InitValidity(error);
+          for (size_t i = 0; i < out->stored(); ++i) if (a.IsNull(i)) bits[i / 64] &= ~(uint64_t{1} << (i % 64));
+        }
+      });
+      return ok;
+    }
+    case Fn::kEquals:
+    case Fn::kNotEquals:
+    case Fn::kLess:
+    case Fn::kLessEquals:
+    case Fn::kGreater:
+    case Fn::kGreaterEquals: return Comparison(expr, args[0], args[1], out, error);
+    case Fn::kAnd:
+    case Fn::kOr: return Logic(expr, args[0], args[1], out, error);
+    case Fn::kNot: {
+      const Vec& a = args[0];
+      uint8_t* dst = out->InitFixed<uint8_t>(TypeId::kBool, rows.count, a.constant, error);
+      if (dst == nullptr) return false;
+      for (size_t i = 0; i < out->stored(); ++i) dst[i] = a.Get<uint8_t>(i) == 0;
+      if (a.validity != nullptr) {
+        out->own_validity.Assign(a.validity, BitmaskWords(out->stored()) * 8, error);
+        out->validity = out->own_validity.As<uint64_t>();
+      }
+      return true;
+    }
+    case Fn::kIsNull:
+    case Fn::kIsNotNull: {
+      const Vec& a = args[0];
+      uint8_t* dst = out->InitFixed<uint8_t>(TypeId::kBool, rows.count, a.constant, error);
+      if (dst == nullptr) return false;
+      for (size_t i = 0; i < out->stored(); ++i) dst[i] = a.IsNull(i) == (expr.fn == Fn::kIsNull);
+      return true;
+    }
+    default: return EvalFunction(expr, args, rows.count, out, error);
+  }
+}
+
+bool EvaluateConstant(const BoundExpr& expr, Value* out, std::string* error) {
+  Evaluator evaluator({});
+  RowSet one;
+  one.count = 1;
+  Vec vec;
+  if (!evaluator.Eval(expr, one, &vec, error)) return false;
+  *out = VecValue(vec, 0);
+  out->type = expr.type;
+  return true;
+}
+
+}  // namespace exec
+}  // namespace laneql

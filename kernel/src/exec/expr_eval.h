@@ -1,0 +1,77 @@
+// The expression evaluator: a bound expression (src/plan/bound_expr.h) over a set of rows of
+// some columns -> a Vec. Column references over a contiguous, 64-aligned range borrow the
+// column's buffers; everything else is computed into owned buffers, a batch at a time.
+#ifndef LANEQL_EXEC_EXPR_EVAL_H_
+#define LANEQL_EXEC_EXPR_EVAL_H_
+
+#include <string>
+#include <vector>
+
+#include "laneql/column.h"
+#include "laneql/int128.h"
+#include "src/exec/vector.h"
+#include "src/plan/bound_expr.h"
+
+namespace laneql {
+namespace exec {
+
+struct RowSet {
+  size_t begin = 0;               // contiguous rows [begin, begin + count) when ids is null
+  size_t count = 0;
+  const uint32_t* ids = nullptr;  // else the rows ids[0 .. count)
+};
+
+class Evaluator {
+ public:
+  // `columns`: what kColumn indices refer to (a table's columns, or an aggregation's output).
+  explicit Evaluator(std::vector<const Column*> columns) : columns_(std::move(columns)) {}
+  // On failure: false, with "<kind> error at line L, column C: ..." in *error.
+  bool Eval(const plan::BoundExpr& expr, const RowSet& rows, Vec* out, std::string* error);
+
+ private:
+  bool EvalColumn(const plan::BoundExpr& expr, const RowSet& rows, Vec* out, std::string* error);
+  bool EvalCall(const plan::BoundExpr& expr, const RowSet& rows, Vec* out, std::string* error);
+  std::vector<const Column*> columns_;
+};
+
+// Calls f(T{}) with T the C++ type of a fixed-width TypeId (dates int32, timestamps int64,
+// bool uint8, int128 Int128). Returns false for string types.
+template <class F>
+bool VisitFixed(TypeId type, F&& f) {
+  switch (type) {
+    case TypeId::kInt8: f(int8_t{}); return true;
+    case TypeId::kInt16: f(int16_t{}); return true;
+    case TypeId::kInt32:
+    case TypeId::kDate32: f(int32_t{}); return true;
+    case TypeId::kInt64:
+    case TypeId::kTimestampSeconds:
+    case TypeId::kTimestampMicros: f(int64_t{}); return true;
+    case TypeId::kUInt8:
+    case TypeId::kBool: f(uint8_t{}); return true;
+    case TypeId::kUInt16: f(uint16_t{}); return true;
+    case TypeId::kUInt32: f(uint32_t{}); return true;
+    case TypeId::kUInt64: f(uint64_t{}); return true;
+    case TypeId::kInt128: f(Int128{}); return true;
+    case TypeId::kFloat32: f(float{}); return true;
+    case TypeId::kFloat64: f(double{}); return true;
+    default: return false;
+  }
+}
+
+// Evaluates an expression whose leaves are all constants.
+bool EvaluateConstant(const plan::BoundExpr& expr, plan::Value* out, std::string* error);
+// A single value converted to `to`, with DuckDB's rules (range-checked, strings parsed).
+bool CastValue(const plan::Value& in, TypeId to, plan::Value* out, std::string* error);
+// Row i of a Vec as a Value.
+plan::Value VecValue(const Vec& vec, size_t i);
+// "<kind> error at line L, column C: <message>".
+std::string ErrorAt(const plan::BoundExpr& expr, const char* kind, const std::string& message);
+
+// Evaluator pieces in expr_functions.cc (strings, dates, CASE, LIKE, IN, casts).
+bool EvalFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
+                  std::string* error);
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_EXPR_EVAL_H_

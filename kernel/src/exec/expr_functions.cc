@@ -1,0 +1,501 @@
+// The evaluator's functions: casts, IN, BETWEEN, LIKE, CASE, string and date functions,
+// REGEXP_REPLACE.
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "laneql/result.h"
+#include "laneql/string_match.h"
+#include "src/exec/expr_eval.h"
+#include "src/exec/regexp.h"
+
+namespace laneql {
+namespace exec {
+
+using plan::BoundExpr;
+using plan::DatePart;
+using plan::Fn;
+using plan::Value;
+
+namespace {
+
+void ClearBit(uint64_t* bits, size_t i) { bits[i / 64] &= ~(uint64_t{1} << (i % 64)); }
+
+bool ParseInteger(const std::string& text, Int128* out) {
+  size_t i = 0, end = text.size();
+  while (i < end && text[i] == ' ') ++i;
+  while (end > i && text[end - 1] == ' ') --end;
+  bool negative = false;
+  if (i < end && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
+  if (i == end) return false;
+  Int128 v = 0;
+  for (; i < end; ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+    if (v > (plan::TypeMax(TypeId::kInt128) - 9) / 10) return false;
+    v = v * 10 + (text[i] - '0');
+  }
+  *out = negative ? -v : v;
+  return true;
+}
+
+int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+int64_t ToMicros(TypeId type, int64_t v) {
+  if (type == TypeId::kDate32) return v * 86'400'000'000LL;
+  if (type == TypeId::kTimestampSeconds) return v * 1'000'000LL;
+  return v;
+}
+
+}  // namespace
+
+bool CastValue(const Value& in, TypeId to, Value* out, std::string* error) {
+  if (in.is_null) { *out = Value::Null(to); return true; }
+  const TypeId from = in.type;
+  auto fail = [&](const std::string& why) { *error = why; return false; };
+  if (IsString(to)) {
+    *out = Value::String(plan::ValueToText(in));
+    return true;
+  }
+  if (IsString(from)) {
+    const std::string& s = in.text;
+    if (to == TypeId::kDate32) {
+      int32_t days;
+      if (!plan::ParseDate(s, &days)) {
+        int64_t micros;
+        if (!plan::ParseTimestampMicros(s, &micros)) return fail("invalid date '" + s + "' (expected YYYY-MM-DD)");
+        days = static_cast<int32_t>(FloorDiv(micros, 86'400'000'000LL));
+      }
+      *out = Value::Integer(to, days);
+      return true;
+    }
+    if (to == TypeId::kTimestampMicros || to == TypeId::kTimestampSeconds) {
+      int64_t micros;
+      if (!plan::ParseTimestampMicros(s, &micros)) return fail("invalid timestamp '" + s + "' (expected YYYY-MM-DD[ HH:MM:SS[.ffffff]])");
+      *out = Value::Integer(to, to == TypeId::kTimestampSeconds ? FloorDiv(micros, 1'000'000) : micros);
+      return true;
+    }
+    if (to == TypeId::kBool) {
+      std::string l;
+      for (char c : s) if (c != ' ') l += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+      if (l == "true" || l == "t" || l == "1") { *out = Value::Integer(to, 1); return true; }
+      if (l == "false" || l == "f" || l == "0") { *out = Value::Integer(to, 0); return true; }
+      return fail("could not convert string '" + s + "' to BOOLEAN");
+    }
+    if (IsFloat(to)) {
+      char* end = nullptr;
+      const double d = std::strtod(s.c_str(), &end);
+      while (end != nullptr && *end == ' ') ++end;
+      if (s.empty() || end == s.c_str() || *end != '\0') {
+        return fail("could not convert string '" + s + "' to " + DuckDbTypeName(to));
+      }
+      *out = Value::Real(to, to == TypeId::kFloat32 ? static_cast<float>(d) : d);
+      return true;
+    }
+    Int128 v;
+    if (!ParseInteger(s, &v) || v < plan::TypeMin(to) || v > plan::TypeMax(to)) {
+      return fail("could not convert string '" + s + "' to " + DuckDbTypeName(to));
+    }
+    *out = Value::Integer(to, v);
+    return true;
+  }
+  if (IsTemporal(from) || IsTemporal(to)) {
+    if (!IsTemporal(from) || !IsTemporal(to)) {
+      return fail(std::string("cannot cast ") + DuckDbTypeName(from) + " to " + DuckDbTypeName(to));
+    }
+    const int64_t micros = ToMicros(from, static_cast<int64_t>(in.integer));
+    int64_t v = micros;
+    if (to == TypeId::kDate32) v = FloorDiv(micros, 86'400'000'000LL);
+    if (to == TypeId::kTimestampSeconds) v = FloorDiv(micros, 1'000'000);
+    *out = Value::Integer(to, v);
+    return true;
+  }
+  if (IsFloat(to)) {
+    const double d = IsFloat(from) ? in.real : static_cast<double>(in.integer);
+    *out = Value::Real(to, to == TypeId::kFloat32 ? static_cast<double>(static_cast<float>(d)) : d);
+    return true;
+  }
+  if (to == TypeId::kBool) {
+    *out = Value::Integer(to, IsFloat(from) ? in.real != 0 : in.integer != 0);
+    return true;
+  }
+  Int128 v;
+  if (IsFloat(from)) {
+    // Half to even, as DuckDB casts DOUBLE / FLOAT to integers.
+    const double r = std::nearbyint(in.real);
+    if (!(r >= -1.7e38 && r <= 1.7e38)) return fail("value " + plan::ValueToText(in) + " is out of range for " + DuckDbTypeName(to));
+    v = static_cast<Int128>(r);
+  } else {
+    v = in.integer;
+  }
+  if (v < plan::TypeMin(to) || v > plan::TypeMax(to)) {
+    return fail("value " + plan::ValueToText(in) + " is out of range for " + DuckDbTypeName(to));
+  }
+  *out = Value::Integer(to, v);
+  return true;
+}
+
+namespace {
+
+// Vector cast: numbers by templates, everything else value by value.
+bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error) {
+  const TypeId to = expr.type;
+  const size_t rows = in.stored();
+  const bool numeric_fast = !IsString(in.type) && !IsString(to) && !IsTemporal(in.type) && !IsTemporal(to) &&
+                            in.type != TypeId::kBool && to != TypeId::kBool;
+  if (numeric_fast) {
+    bool ok = true;
+    VisitFixed(to, [&](auto to_tag) {
+      using To = decltype(to_tag);
+      To* dst = out->InitFixed<To>(to, in.count, in.constant, error);
+      if (dst == nullptr) { ok = false; return; }
+      VisitFixed(in.type, [&](auto from_tag) {
+        using From = decltype(from_tag);
+        for (size_t i = 0; i < rows && ok; ++i) {
+          const From x = in.Get<From>(i);
+          if constexpr (std::is_floating_point_v<To>) {
+            dst[i] = static_cast<To>(x);
+          } else if constexpr (std::is_floating_point_v<From>) {
+            Value cast;
+            if (in.IsNull(i)) { dst[i] = 0; continue; }
+            if (!CastValue(Value::Real(in.type, x), to, &cast, error)) {
+              *error = ErrorAt(expr, "conversion", *error);
+              ok = false;
+              return;
+            }
+            dst[i] = static_cast<To>(cast.integer);
+          } else {
+            const Int128 wide = static_cast<Int128>(x);
+            if (!in.IsNull(i) && (wide < plan::TypeMin(to) || wide > plan::TypeMax(to))) {
+              *error = ErrorAt(expr, "conversion", "value " + Int128ToString(wide) + " is out of range for " + DuckDbTypeName(to));
+              ok = false;
+              return;
+            }
+            dst[i] = static_cast<To>(x);
+          }
+        }
+      });
+    });
+    if (!ok) return false;
+    if (in.validity != nullptr) {
+      if (!out->own_validity.Assign(in.validity, BitmaskWords(rows) * 8, error)) return false;
+      out->validity = out->own_validity.As<uint64_t>();
+    }
+    return true;
+  }
+  std::vector<Value> values(rows);
+  for (size_t i = 0; i < rows; ++i) {
+    Value cast;
+    if (!CastValue(VecValue(in, i), to, &cast, error)) {
+      *error = ErrorAt(expr, "conversion", *error);
+      return false;
+    }
+    values[i] = std::move(cast);
+  }
+  if (IsString(to)) {
+    StringVecBuilder builder;
+    if (!builder.Init(in.count, in.constant, error)) return false;
+    for (const Value& v : values) {
+      if (v.is_null) builder.AppendNull(); else if (!builder.Append(v.text, error)) return false;
+    }
+    if (!builder.Finish(out, error)) return false;
+    out->count = in.count;
+    return true;
+  }
+  bool ok = true;
+  VisitFixed(to, [&](auto tag) {
+    using T = decltype(tag);
+    T* dst = out->InitFixed<T>(to, in.count, in.constant, error);
+    if (dst == nullptr) { ok = false; return; }
+    uint64_t* bits = nullptr;
+    for (size_t i = 0; i < rows; ++i) {
+      if (values[i].is_null) {
+        if (bits == nullptr) bits = out->InitValidity(error);
+        ClearBit(bits, i);
+        continue;
+      }
+      if constexpr (std::is_floating_point_v<T>) dst[i] = static_cast<T>(values[i].real);
+      else dst[i] = static_cast<T>(values[i].integer);
+    }
+  });
+  return ok;
+}
+
+int64_t ExtractPart(TypeId type, int64_t v, DatePart part) {
+  const int64_t micros = ToMicros(type, v);
+  const int64_t days = FloorDiv(micros, 86'400'000'000LL);
+  const int64_t in_day = micros - days * 86'400'000'000LL;
+  switch (part) {
+    case DatePart::kHour: return in_day / 3'600'000'000LL;
+    case DatePart::kMinute: return in_day / 60'000'000LL % 60;
+    case DatePart::kSecond: return in_day / 1'000'000LL % 60;
+    default: break;
+  }
+  int64_t year;
+  unsigned month, day;
+  plan::CivilFromDays(days, &year, &month, &day);
+  return part == DatePart::kYear ? year : part == DatePart::kMonth ? month : day;
+}
+
+// Truncated value in the result type (date32 days or timestamp micros).
+int64_t TruncatePart(TypeId from, TypeId to, int64_t v, DatePart part) {
+  const int64_t micros = ToMicros(from, v);
+  int64_t days = FloorDiv(micros, 86'400'000'000LL);
+  int64_t result;
+  switch (part) {
+    case DatePart::kSecond: result = FloorDiv(micros, 1'000'000) * 1'000'000; break;
+    case DatePart::kMinute: result = FloorDiv(micros, 60'000'000) * 60'000'000; break;
+    case DatePart::kHour: result = FloorDiv(micros, 3'600'000'000LL) * 3'600'000'000LL; break;
+    default: {
+      int64_t year;
+      unsigned month, day;
+      plan::CivilFromDays(days, &year, &month, &day);
+      if (part == DatePart::kMonth) days = plan::DaysFromCivil(year, month, 1);
+      if (part == DatePart::kYear) days = plan::DaysFromCivil(year, 1, 1);
+      result = days * 86'400'000'000LL;
+    }
+  }
+  return to == TypeId::kDate32 ? FloorDiv(result, 86'400'000'000LL) : result;
+}
+
+bool CopyValidity(const Vec& in, Vec* out, std::string* error) {
+  if (in.validity == nullptr) return true;
+  if (!out->own_validity.Assign(in.validity, BitmaskWords(in.stored()) * 8, error)) return false;
+  out->validity = out->own_validity.As<uint64_t>();
+  return true;
+}
+
+// Lower case for ILIKE: ASCII, and the two-byte UTF-8 capitals of Latin-1, Greek and Cyrillic
+// (DuckDB folds all of Unicode; these cover the text this engine meets, ClickBench's Cyrillic
+// included).
+std::string FoldCase(std::string_view s) {
+  std::string out(s);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(out[i]);
+    if (c >= 'A' && c <= 'Z') {
+      out[i] = static_cast<char>(c + 32);
+    } else if (c >= 0xC3 && c <= 0xD0 && i + 1 < out.size()) {
+      const unsigned cp = ((c & 0x1Fu) << 6) | (static_cast<unsigned char>(out[i + 1]) & 0x3Fu);
+      unsigned lower = cp;
+      if ((cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) || (cp >= 0x391 && cp <= 0x3AB && cp != 0x3A2) ||
+          (cp >= 0x410 && cp <= 0x42F)) {
+        lower = cp + 0x20;
+      } else if (cp >= 0x400 && cp <= 0x40F) {
+        lower = cp + 0x50;
+      }
+      if (lower != cp) {
+        out[i] = static_cast<char>(0xC0 | (lower >> 6));
+        out[i + 1] = static_cast<char>(0x80 | (lower & 0x3F));
+      }
+      ++i;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool EvalFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
+                  std::string* error) {
+  out->count = count;
+  const bool all_constant = [&] {
+    for (const Vec& a : args) if (!a.constant) return false;
+    return true;
+  }();
+  switch (expr.fn) {
+    case Fn::kCast: return CastVec(expr, args[0], out, error);
+    case Fn::kLength:
+    case Fn::kStrlen: {
+      const Vec& a = args[0];
+      int64_t* dst = out->InitFixed<int64_t>(TypeId::kInt64, count, a.constant, error);
+      if (dst == nullptr) return false;
+      if (expr.fn == Fn::kStrlen) StringByteLengths(a.offsets, a.stored(), dst);
+      else StringCodePointLengths(a.offsets, a.values, a.stored(), dst);
+      return CopyValidity(a, out, error);
+    }
+    case Fn::kLower:
+    case Fn::kUpper: {
+      const Vec& a = args[0];
+      StringVecBuilder builder;
+      if (!builder.Init(count, a.constant, error)) return false;
+      std::string tmp;
+      for (size_t i = 0; i < a.stored(); ++i) {
+        if (a.IsNull(i)) { builder.AppendNull(); continue; }
+        tmp.assign(a.Str(i));
+        for (char& c : tmp) {
+          if (expr.fn == Fn::kLower && c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+          if (expr.fn == Fn::kUpper && c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+        }
+        if (!builder.Append(tmp, error)) return false;
+      }
+      if (!builder.Finish(out, error)) return false;
+      out->count = count;
+      return true;
+    }
+    case Fn::kConcat: {
+      StringVecBuilder builder;
+      if (!builder.Init(count, all_constant, error)) return false;
+      std::string tmp;
+      const size_t rows = all_constant ? 1 : count;
+      for (size_t i = 0; i < rows; ++i) {
+        if (args[0].IsNull(i) || args[1].IsNull(i)) { builder.AppendNull(); continue; }
+        tmp.assign(args[0].Str(i));
+        tmp.append(args[1].Str(i));
+        if (!builder.Append(tmp, error)) return false;
+      }
+      if (!builder.Finish(out, error)) return false;
+      out->count = count;
+      return true;
+    }
+    case Fn::kRegexpReplace: {
+      const Vec& a = args[0];
+      const auto* replacer = static_cast<const RegexpReplacer*>(expr.compiled.get());
+      StringVecBuilder builder;
+      if (!builder.Init(count, a.constant, error)) return false;
+      std::string tmp;
+      for (size_t i = 0; i < a.stored(); ++i) {
+        if (a.IsNull(i)) { builder.AppendNull(); continue; }
+        tmp.clear();
+        replacer->Replace(a.Str(i), &tmp);
+        if (!builder.Append(tmp, error)) return false;
+      }
+      if (!builder.Finish(out, error)) return false;
+      out->count = count;
+      return true;
+    }
+    case Fn::kExtract:
+    case Fn::kDateTrunc: {
+      const Vec& a = args[0];
+      const bool extract = expr.fn == Fn::kExtract;
+      int64_t* dst64 = nullptr;
+      int32_t* dst32 = nullptr;
+      if (extract || expr.type != TypeId::kDate32) dst64 = out->InitFixed<int64_t>(expr.type, count, a.constant, error);
+      else dst32 = out->InitFixed<int32_t>(expr.type, count, a.constant, error);
+      if (dst64 == nullptr && dst32 == nullptr) return false;
+      const bool is_date = a.type == TypeId::kDate32;
+      for (size_t i = 0; i < a.stored(); ++i) {
+        const int64_t v = is_date ? a.Get<int32_t>(i) : a.Get<int64_t>(i);
+        const int64_t r = extract ? ExtractPart(a.type, v, expr.part) : TruncatePart(a.type, expr.type, v, expr.part);
+        if (dst64 != nullptr) dst64[i] = r; else dst32[i] = static_cast<int32_t>(r);
+      }
+      return CopyValidity(a, out, error);
+    }
+    case Fn::kLike: {
+      const Vec& a = args[0];
+      const std::string& pattern = args[1].IsNull(0) ? std::string() : std::string(args[1].Str(0));
+      const int escape = args.size() > 2 ? static_cast<unsigned char>(args[2].Str(0)[0]) : kNoLikeEscape;
+      uint8_t* dst = out->InitFixed<uint8_t>(TypeId::kBool, count, a.constant, error);
+      if (dst == nullptr) return false;
+      const size_t rows = a.stored();
+      if (expr.case_insensitive) {
+        const std::string lower_pattern = FoldCase(pattern);
+        for (size_t i = 0; i < rows; ++i) {
+          dst[i] = reference::LikeMatch(FoldCase(a.Str(i)), lower_pattern, escape) != expr.negated;
+        }
+      } else {
+        std::vector<uint64_t> mask(BitmaskWords(rows) + 1);
+        StringLike(a.offsets, a.values, rows, pattern, escape, nullptr, mask.data());
+        for (size_t i = 0; i < rows; ++i) dst[i] = BitmaskGet(mask.data(), i) != expr.negated;
+      }
+      return CopyValidity(a, out, error);
+    }
+    case Fn::kInList:
+    case Fn::kBetween: {
+      const Vec& a = args[0];
+      uint8_t* dst = out->InitFixed<uint8_t>(TypeId::kBool, count, all_constant, error);
+      if (dst == nullptr) return false;
+      const size_t rows = all_constant ? 1 : count;
+      uint64_t* bits = nullptr;
+      auto set_null = [&](size_t i) {
+        if (bits == nullptr) bits = out->InitValidity(error);
+        ClearBit(bits, i);
+      };
+      auto cmp = [&](const Vec& x, const Vec& y, size_t i) -> int {
+        if (IsString(x.type)) {
+          const int c = x.Str(i).compare(y.Str(i));
+          return c < 0 ? -1 : (c > 0 ? 1 : 0);
+        }
+        int c = 0;
+        VisitFixed(x.type, [&](auto tag) {
+          using T = decltype(tag);
+          const T p = x.Get<T>(i), q = y.Get<T>(i);
+          if constexpr (std::is_floating_point_v<T>) {
+            const bool pn = std::isnan(p), qn = std::isnan(q);
+            if (pn || qn) { c = pn == qn ? 0 : (pn ? 1 : -1); return; }
+          }
+          c = p < q ? -1 : (q < p ? 1 : 0);
+        });
+        return c;
+      };
+      for (size_t i = 0; i < rows; ++i) {
+        if (a.IsNull(i)) { dst[i] = 0; set_null(i); continue; }
+        if (expr.fn == Fn::kInList) {
+          bool found = false, saw_null = false;
+          for (size_t k = 1; k < args.size() && !found; ++k) {
+            if (args[k].IsNull(i)) { saw_null = true; continue; }
+            found = cmp(a, args[k], i) == 0;
+          }
+          if (!found && saw_null) { dst[i] = 0; set_null(i); continue; }
+          dst[i] = found != expr.negated;
+        } else {
+          // lo <= a AND a <= hi, three-valued.
+          const bool lo_null = args[1].IsNull(i), hi_null = args[2].IsNull(i);
+          const bool ge = !lo_null && cmp(a, args[1], i) >= 0;
+          const bool le = !hi_null && cmp(a, args[2], i) <= 0;
+          if ((!lo_null && !ge) || (!hi_null && !le)) { dst[i] = expr.negated; continue; }
+          if (lo_null || hi_null) { dst[i] = 0; set_null(i); continue; }
+          dst[i] = !expr.negated;
+        }
+      }
+      return true;
+    }
+    case Fn::kCase: {
+      // args: when0, then0, ..., else. Every branch was evaluated for every row.
+      const size_t branches = (args.size() - 1) / 2;
+      const size_t rows = all_constant ? 1 : count;
+      std::vector<uint32_t> pick(rows);
+      for (size_t i = 0; i < rows; ++i) {
+        size_t chosen = args.size() - 1;
+        for (size_t b = 0; b < branches; ++b) {
+          const Vec& when = args[2 * b];
+          if (!when.IsNull(i) && when.Get<uint8_t>(i) != 0) { chosen = 2 * b + 1; break; }
+        }
+        pick[i] = static_cast<uint32_t>(chosen);
+      }
+      if (IsString(expr.type)) {
+        StringVecBuilder builder;
+        if (!builder.Init(count, all_constant, error)) return false;
+        for (size_t i = 0; i < rows; ++i) {
+          const Vec& src = args[pick[i]];
+          if (src.IsNull(i)) builder.AppendNull(); else if (!builder.Append(src.Str(i), error)) return false;
+        }
+        if (!builder.Finish(out, error)) return false;
+        out->count = count;
+        return true;
+      }
+      bool ok = true;
+      VisitFixed(expr.type, [&](auto tag) {
+        using T = decltype(tag);
+        T* dst = out->InitFixed<T>(expr.type, count, all_constant, error);
+        if (dst == nullptr) { ok = false; return; }
+        uint64_t* bits = nullptr;
+        for (size_t i = 0; i < rows; ++i) {
+          const Vec& src = args[pick[i]];
+          if (src.IsNull(i)) {
+            if (bits == nullptr) bits = out->InitValidity(error);
+            ClearBit(bits, i);
+            dst[i] = 0;
+          } else {
+            dst[i] = src.Get<T>(i);
+          }
+        }
+      });
+      return ok;
+    }
+    default:
+      *error = ErrorAt(expr, "internal", "function not implemented in the evaluator");
+      return false;
+  }
+}
+
+}  // namespace exec
+}  // namespace laneql

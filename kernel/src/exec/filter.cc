@@ -1,0 +1,209 @@
+// Filter: predicate -> bitmask with the predicate / string kernels where the shape allows.
+#include "src/exec/filter.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "laneql/predicate.h"
+#include "laneql/string_match.h"
+
+namespace laneql {
+namespace exec {
+
+using plan::BoundExpr;
+using plan::BoundKind;
+using plan::Fn;
+
+namespace {
+
+std::vector<const Column*> TableColumns(const Table& table) {
+  std::vector<const Column*> columns;
+  for (size_t i = 0; i < table.num_columns(); ++i) columns.push_back(&table.column(i));
+  return columns;
+}
+
+void FlattenAnd(const BoundExpr& expr, std::vector<const BoundExpr*>* out) {
+  if (expr.kind == BoundKind::kCall && expr.fn == Fn::kAnd) {
+    FlattenAnd(*expr.args[0], out);
+    FlattenAnd(*expr.args[1], out);
+  } else {
+    out->push_back(&expr);
+  }
+}
+
+bool IsColumn(const BoundExpr& e) { return e.kind == BoundKind::kColumn; }
+bool IsValue(const BoundExpr& e) { return e.kind == BoundKind::kConstant && !e.constant.is_null; }
+
+bool KernelType(TypeId type) {
+  return IsFixedWidth(type) && type != TypeId::kInt128;
+}
+
+// 0: a fixed-width kernel; 1: a string kernel on offsets / bytes; 2: LIKE or the evaluator.
+int CostClass(const BoundExpr& e) {
+  if (e.kind != BoundKind::kCall) return 2;
+  const bool column_first = !e.args.empty() && IsColumn(*e.args[0]);
+  if (!column_first) return 2;
+  const TypeId type = e.args[0]->type;
+  switch (e.fn) {
+    case Fn::kEquals: case Fn::kNotEquals: case Fn::kLess: case Fn::kLessEquals:
+    case Fn::kGreater: case Fn::kGreaterEquals:
+      if (!IsValue(*e.args[1])) return 2;
+      return KernelType(type) ? 0 : 1;
+    case Fn::kBetween:
+    case Fn::kInList: return KernelType(type) ? 0 : 2;
+    default: return 2;
+  }
+}
+
+CompareOp ToCompareOp(Fn fn) {
+  switch (fn) {
+    case Fn::kEquals: return CompareOp::kEq;
+    case Fn::kNotEquals: return CompareOp::kNe;
+    case Fn::kLess: return CompareOp::kLt;
+    case Fn::kLessEquals: return CompareOp::kLe;
+    case Fn::kGreater: return CompareOp::kGt;
+    default: return CompareOp::kGe;
+  }
+}
+
+template <class T>
+T ConstantAs(const plan::Value& v) {
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(v.real);
+  else return static_cast<T>(v.integer);
+}
+
+// Column types the predicate kernels are compiled for; bool is uint8, dates int32, times int64.
+template <class F>
+bool VisitKernelType(TypeId type, F&& f) {
+  if (!KernelType(type)) return false;
+  return VisitFixed(type, [&](auto tag) {
+    if constexpr (!std::is_same_v<decltype(tag), Int128>) f(tag);
+  });
+}
+
+}  // namespace
+
+Filter::Filter(const Table& table, const BoundExpr& predicate)
+    : table_(table), evaluator_(TableColumns(table)) {
+  std::vector<const BoundExpr*> parts;
+  FlattenAnd(predicate, &parts);
+  for (const BoundExpr* part : parts) conjuncts_.push_back(Conjunct{part, CostClass(*part)});
+  std::stable_sort(conjuncts_.begin(), conjuncts_.end(),
+                   [](const Conjunct& a, const Conjunct& b) { return a.cost_class < b.cost_class; });
+}
+
+bool Filter::Eval(size_t begin, size_t count, uint64_t* mask, std::string* error) {
+  const size_t words = BitmaskWords(count);
+  if (scratch_.size() < words + 1) scratch_.resize(words + 1);
+  for (size_t c = 0; c < conjuncts_.size(); ++c) {
+    Conjunct& conjunct = conjuncts_[c];
+    uint64_t* target = c == 0 ? mask : scratch_.data();
+    if (!EvalOne(*conjunct.expr, begin, count, target, error)) return false;
+    if (c != 0) MaskAnd(mask, target, count, mask);
+    const size_t left = CountBits(mask, count);
+    conjunct.rows_in += count;
+    conjunct.rows_out += c == 0 ? left : CountBits(target, count);
+    if (left == 0) break;
+  }
+  // Most selective first within a cost class, from what the batches so far have shown.
+  std::stable_sort(conjuncts_.begin(), conjuncts_.end(), [](const Conjunct& a, const Conjunct& b) {
+    if (a.cost_class != b.cost_class) return a.cost_class < b.cost_class;
+    const double pa = a.rows_in ? double(a.rows_out) / double(a.rows_in) : 1.0;
+    const double pb = b.rows_in ? double(b.rows_out) / double(b.rows_in) : 1.0;
+    return pa < pb;
+  });
+  return true;
+}
+
+bool Filter::EvalOne(const BoundExpr& expr, size_t begin, size_t count, uint64_t* mask,
+                     std::string* error) {
+  const size_t words = BitmaskWords(count);
+  if (expr.kind == BoundKind::kConstant) {
+    const bool all = !expr.constant.is_null && expr.constant.integer != 0;
+    for (size_t w = 0; w < words; ++w) mask[w] = all ? ~uint64_t{0} : 0;
+    if (all && words != 0) mask[words - 1] &= BitmaskTailMask(count);
+    return true;
+  }
+  if (expr.kind == BoundKind::kCall && !expr.args.empty() && IsColumn(*expr.args[0])) {
+    const Column& column = table_.column(static_cast<size_t>(expr.args[0]->column));
+    const uint64_t* validity = column.validity() != nullptr ? column.validity() + begin / 64 : nullptr;
+    const TypeId type = column.type();
+    const Fn fn = expr.fn;
+    const bool compare = fn == Fn::kEquals || fn == Fn::kNotEquals || fn == Fn::kLess ||
+                         fn == Fn::kLessEquals || fn == Fn::kGreater || fn == Fn::kGreaterEquals;
+    if (compare && IsValue(*expr.args[1])) {
+      const plan::Value& constant = expr.args[1]->constant;
+      if (VisitKernelType(type, [&](auto tag) {
+            using T = decltype(tag);
+            CompareToMask(column.Values<T>() + begin, count, ToCompareOp(fn), ConstantAs<T>(constant),
+                          validity, mask);
+          })) {
+        return true;
+      }
+      if (type == TypeId::kString && (fn == Fn::kEquals || fn == Fn::kNotEquals)) {
+        const int32_t* offsets = column.Offsets32() + begin;
+        const uint8_t* data = column.StringData();
+        if (fn == Fn::kNotEquals && constant.text.empty()) StringNotEmpty(offsets, count, validity, mask);
+        else if (fn == Fn::kEquals) StringEquals(offsets, data, count, constant.text, validity, mask);
+        else StringNotEquals(offsets, data, count, constant.text, validity, mask);
+        return true;
+      }
+    }
+    if (fn == Fn::kBetween && !expr.negated && IsValue(*expr.args[1]) && IsValue(*expr.args[2]) &&
+        VisitKernelType(type, [&](auto tag) {
+          using T = decltype(tag);
+          BetweenToMask(column.Values<T>() + begin, count, ConstantAs<T>(expr.args[1]->constant),
+                        ConstantAs<T>(expr.args[2]->constant), validity, mask);
+        })) {
+      return true;
+    }
+    if (fn == Fn::kInList && !expr.negated) {
+      bool all_values = true;
+      for (size_t i = 1; i < expr.args.size(); ++i) all_values &= IsValue(*expr.args[i]);
+      if (all_values && VisitKernelType(type, [&](auto tag) {
+            using T = decltype(tag);
+            std::vector<T> list;
+            for (size_t i = 1; i < expr.args.size(); ++i) list.push_back(ConstantAs<T>(expr.args[i]->constant));
+            InListToMask(column.Values<T>() + begin, count, list.data(), list.size(), validity, mask);
+          })) {
+        return true;
+      }
+    }
+    if (fn == Fn::kLike && !expr.case_insensitive && type == TypeId::kString &&
+        IsValue(*expr.args[1])) {
+      const int escape = expr.args.size() > 2 ? static_cast<unsigned char>(expr.args[2]->constant.text[0]) : kNoLikeEscape;
+      const int32_t* offsets = column.Offsets32() + begin;
+      if (expr.negated) StringNotLike(offsets, column.StringData(), count, expr.args[1]->constant.text, escape, validity, mask);
+      else StringLike(offsets, column.StringData(), count, expr.args[1]->constant.text, escape, validity, mask);
+      return true;
+    }
+  }
+  if (expr.kind == BoundKind::kCall && expr.fn == Fn::kOr) {
+    std::vector<uint64_t> other(words + 1);
+    if (!EvalOne(*expr.args[0], begin, count, mask, error)) return false;
+    if (!EvalOne(*expr.args[1], begin, count, other.data(), error)) return false;
+    MaskOr(mask, other.data(), count, mask);
+    return true;
+  }
+  if (expr.kind == BoundKind::kCall && expr.fn == Fn::kAnd) {
+    std::vector<uint64_t> other(words + 1);
+    if (!EvalOne(*expr.args[0], begin, count, mask, error)) return false;
+    if (!EvalOne(*expr.args[1], begin, count, other.data(), error)) return false;
+    MaskAnd(mask, other.data(), count, mask);
+    return true;
+  }
+  // Anything else: evaluate to BOOLEAN, TRUE and not NULL selects.
+  RowSet rows;
+  rows.begin = begin;
+  rows.count = count;
+  Vec result;
+  if (!evaluator_.Eval(expr, rows, &result, error)) return false;
+  std::memset(mask, 0, words * sizeof(uint64_t));
+  for (size_t i = 0; i < count; ++i) {
+    if (!result.IsNull(i) && result.Get<uint8_t>(i) != 0) mask[i / 64] |= uint64_t{1} << (i % 64);
+  }
+  return true;
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,43 @@
+// WHERE -> a row bitmask, a batch of rows at a time. Conjuncts of the form column <op>
+// constant, BETWEEN, IN, LIKE, = / <> '' run the SIMD kernels straight on the column; anything
+// else goes through the evaluator. AND chains run cheapest class first and, within a class, in
+// the order of the selectivity observed so far (most selective first), and stop as soon as no
+// row of the batch is left.
+#ifndef LANEQL_EXEC_FILTER_H_
+#define LANEQL_EXEC_FILTER_H_
+
+#include <string>
+#include <vector>
+
+#include "laneql/table.h"
+#include "src/exec/expr_eval.h"
+#include "src/plan/bound_expr.h"
+
+namespace laneql {
+namespace exec {
+
+class Filter {
+ public:
+  Filter(const Table& table, const plan::BoundExpr& predicate);
+  // mask (BitmaskWords(count) words) = rows [begin, begin + count) where the predicate is TRUE.
+  // begin must be a multiple of 64.
+  bool Eval(size_t begin, size_t count, uint64_t* mask, std::string* error);
+
+ private:
+  struct Conjunct {
+    const plan::BoundExpr* expr;
+    int cost_class;
+    uint64_t rows_in = 0, rows_out = 0;
+  };
+  bool EvalOne(const plan::BoundExpr& expr, size_t begin, size_t count, uint64_t* mask,
+               std::string* error);
+  const Table& table_;
+  std::vector<Conjunct> conjuncts_;
+  std::vector<uint64_t> scratch_;
+  Evaluator evaluator_;
+};
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_FILTER_H_

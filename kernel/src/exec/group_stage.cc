@@ -1,0 +1,140 @@
+// GroupStage: constant keys set aside, and the group cap for GROUP BY ... LIMIT.
+#include "src/exec/group_stage.h"
+
+namespace laneql {
+namespace exec {
+
+bool GroupStage::Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_cap,
+                      std::string* error) {
+  keys_ = &keys;
+  cap_ = group_cap;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (keys[k]->IsConstant()) continue;
+    varying_.push_back(k);
+    types_.push_back(keys[k]->type);
+    nullable_.push_back(keys[k]->nullable);
+  }
+  if (varying_.empty()) return true;
+  grouper_ = std::make_unique<Grouper>();
+  return grouper_->Init(types_, nullable_, error);
+}
+
+size_t GroupStage::size() const {
+  if (!grouper_) return any_row_ ? 1 : 0;
+  return frozen_ ? cap_ : grouper_->size();
+}
+
+// A fresh grouper holding exactly the first cap_ groups, with ids 0 .. cap_ - 1.
+bool GroupStage::Refill(std::string* error) {
+  grouper_ = std::make_unique<Grouper>();
+  if (!grouper_->Init(types_, nullable_, error)) return false;
+  std::vector<const Column*> pointers;
+  for (const Column& column : frozen_keys_) pointers.push_back(&column);
+  Evaluator evaluator(pointers);
+  std::vector<Vec> keys(frozen_keys_.size());
+  RowSet rows;
+  rows.count = cap_;
+  for (size_t k = 0; k < frozen_keys_.size(); ++k) {
+    plan::BoundExprPtr ref = plan::MakeColumn(static_cast<int>(k), types_[k], nullable_[k], {});
+    if (!evaluator.Eval(*ref, rows, &keys[k], error)) return false;
+  }
+  std::vector<uint32_t> ids(cap_);
+  return grouper_->Assign(keys, cap_, ids.data(), error);
+}
+
+bool GroupStage::Freeze(std::string* error) {
+  std::vector<Column> all;
+  if (!grouper_->KeyColumns(&all, error)) return false;
+  // Keep the first cap_ rows of each key column.
+  for (Column& column : all) {
+    Column kept(column.type());
+    for (size_t g = 0; g < cap_; ++g) {
+      bool ok;
+      if (!column.IsValid(g)) {
+        ok = kept.AppendNull(error);
+      } else if (IsString(column.type())) {
+        ok = kept.AppendString(column.StringAt(g), error);
+      } else {
+        Vec one;
+        plan::Value v = plan::ValueAt(column, g);
+        ok = plan::AppendValueTo(v, &kept, error);
+      }
+      if (!ok) return false;
+    }
+    frozen_keys_.push_back(std::move(kept));
+  }
+  frozen_ = true;
+  return Refill(error);
+}
+
+bool GroupStage::Assign(Evaluator* evaluator, const RowSet& rows, uint32_t* group_ids,
+                        std::string* error) {
+  if (!grouper_) {
+    for (size_t i = 0; i < rows.count; ++i) group_ids[i] = 0;
+    any_row_ |= rows.count != 0;
+    return true;
+  }
+  batch_keys_.resize(varying_.size());
+  for (size_t k = 0; k < varying_.size(); ++k) {
+    batch_keys_[k] = Vec();
+    if (!evaluator->Eval(*(*keys_)[varying_[k]], rows, &batch_keys_[k], error) ||
+        !ExpandConstant(&batch_keys_[k], error)) {
+      return false;
+    }
+  }
+  if (!grouper_->Assign(batch_keys_, rows.count, group_ids, error)) return false;
+  if (cap_ == 0) return true;
+  if (frozen_) {
+    for (size_t i = 0; i < rows.count; ++i) {
+      if (group_ids[i] >= cap_) group_ids[i] = kNoGroup;
+    }
+    // Keys outside the first cap_ were inserted while probing: start from the cap_ again.
+    if (grouper_->size() > cap_) return Refill(error);
+    return true;
+  }
+  if (grouper_->size() >= cap_) {
+    // Rows of this batch already counted into groups past the cap stay out of the result:
+    // those groups are dropped, the first cap_ keep every row.
+    for (size_t i = 0; i < rows.count; ++i) {
+      if (group_ids[i] >= cap_) group_ids[i] = kNoGroup;
+    }
+    return Freeze(error);
+  }
+  return true;
+}
+
+bool GroupStage::KeyColumns(std::vector<Column>* out, std::string* error) const {
+  std::vector<Column> varying;
+  const size_t groups = size();
+  if (grouper_) {
+    if (frozen_) {
+      for (const Column& column : frozen_keys_) {
+        Column copy(column.type());
+        for (size_t g = 0; g < groups; ++g) {
+          if (!plan::AppendValueTo(plan::ValueAt(column, g), &copy, error)) return false;
+        }
+        varying.push_back(std::move(copy));
+      }
+    } else if (!grouper_->KeyColumns(&varying, error)) {
+      return false;
+    }
+  }
+  out->clear();
+  size_t next = 0;
+  for (size_t k = 0; k < keys_->size(); ++k) {
+    const plan::BoundExpr& key = *(*keys_)[k];
+    if (!key.IsConstant()) {
+      out->push_back(std::move(varying[next++]));
+      continue;
+    }
+    Column column(key.type);
+    for (size_t g = 0; g < groups; ++g) {
+      if (!plan::AppendValueTo(key.constant, &column, error)) return false;
+    }
+    out->push_back(std::move(column));
+  }
+  return true;
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,50 @@
+// The executor's grouping step around Grouper: evaluates the GROUP BY keys of a batch, hashes
+// only the keys that vary (a constant key, as in GROUP BY 1, URL with SELECT 1, is added back
+// at the end), and for GROUP BY ... LIMIT n without ORDER BY or HAVING stops admitting groups
+// once n exist: from then on rows of other keys are skipped, so the hash table stays at n
+// groups (cache-resident) instead of growing to every distinct key. The n groups kept are the
+// first n seen, each with its complete aggregates (SQL leaves which n groups unspecified).
+#ifndef LANEQL_EXEC_GROUP_STAGE_H_
+#define LANEQL_EXEC_GROUP_STAGE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/exec/expr_eval.h"
+#include "src/exec/grouping.h"
+#include "src/plan/bound_expr.h"
+
+namespace laneql {
+namespace exec {
+
+class GroupStage {
+ public:
+  // `group_cap`: stop admitting new groups past this many (0 = no cap).
+  bool Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_cap, std::string* error);
+  // Group ids of `rows` (kNoGroup for rows whose group was not admitted).
+  bool Assign(Evaluator* evaluator, const RowSet& rows, uint32_t* group_ids, std::string* error);
+  size_t size() const;
+  // One column per GROUP BY key (constants included), row g = group g's key.
+  bool KeyColumns(std::vector<Column>* out, std::string* error) const;
+
+ private:
+  bool Freeze(std::string* error);
+  bool Refill(std::string* error);
+
+  const std::vector<plan::BoundExprPtr>* keys_ = nullptr;
+  std::vector<size_t> varying_;  // indices of non-constant keys
+  std::vector<TypeId> types_;
+  std::vector<bool> nullable_;
+  std::unique_ptr<Grouper> grouper_;
+  bool any_row_ = false;  // all keys constant: one group once a row arrived
+  size_t cap_ = 0;
+  bool frozen_ = false;
+  std::vector<Column> frozen_keys_;  // the first cap_ groups' varying keys
+  std::vector<Vec> batch_keys_;
+};
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_GROUP_STAGE_H_

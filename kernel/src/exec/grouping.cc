@@ -1,0 +1,342 @@
+// Grouper: key values -> dense group ids, by lookup table, packed word, wide words or strings.
+#include "src/exec/grouping.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "laneql/hash.h"
+#include "src/exec/expr_eval.h"
+
+namespace laneql {
+namespace exec {
+namespace {
+
+constexpr size_t kDirectSlots = 65536;
+constexpr int32_t kDirectNullSlot = 65536;
+
+bool IsDirectType(TypeId t) {
+  return t == TypeId::kInt8 || t == TypeId::kUInt8 || t == TypeId::kInt16 || t == TypeId::kUInt16 ||
+         t == TypeId::kBool;
+}
+
+int32_t DirectBias(TypeId t) { return t == TypeId::kInt8 ? 128 : t == TypeId::kInt16 ? 32768 : 0; }
+
+// Raw little-endian bytes of row i with floats made canonical (-0 -> +0, one NaN), so that
+// values SQL calls equal have equal bytes.
+void CanonicalBytes(const Vec& vec, size_t i, uint8_t* out) {
+  const size_t width = TypeByteWidth(vec.type);
+  const uint8_t* src = vec.values + vec.Row(i) * width;
+  if (vec.type == TypeId::kFloat64) {
+    double d;
+    std::memcpy(&d, src, 8);
+    if (d == 0) d = 0;
+    if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
+    std::memcpy(out, &d, 8);
+  } else if (vec.type == TypeId::kFloat32) {
+    float f;
+    std::memcpy(&f, src, 4);
+    if (f == 0) f = 0;
+    if (std::isnan(f)) f = std::numeric_limits<float>::quiet_NaN();
+    std::memcpy(out, &f, 4);
+  } else {
+    std::memcpy(out, src, width);
+  }
+}
+
+template <class T>
+bool AppendRaw(const uint8_t* bytes, Column* column, std::string* error) {
+  T v;
+  std::memcpy(&v, bytes, sizeof(T));
+  return column->Append(v, error);
+}
+
+bool AppendFixedBytes(TypeId type, const uint8_t* bytes, Column* column, std::string* error) {
+  bool ok = false;
+  VisitFixed(type, [&](auto tag) { ok = AppendRaw<decltype(tag)>(bytes, column, error); });
+  return ok;
+}
+
+}  // namespace
+
+bool ExpandConstant(Vec* vec, std::string* error) {
+  if (!vec->constant) return true;
+  Vec full;
+  const size_t n = vec->count;
+  if (IsString(vec->type)) {
+    StringVecBuilder builder;
+    if (!builder.Init(n, false, error)) return false;
+    const bool null = vec->IsNull(0);
+    const std::string_view s = vec->Str(0);
+    for (size_t i = 0; i < n; ++i) {
+      if (null) builder.AppendNull(); else if (!builder.Append(s, error)) return false;
+    }
+    if (!builder.Finish(&full, error)) return false;
+  } else {
+    const size_t width = TypeByteWidth(vec->type);
+    full.type = vec->type;
+    full.count = n;
+    if (!full.own_values.Resize(n * width, error)) return false;
+    for (size_t i = 0; i < n; ++i) std::memcpy(full.own_values.data() + i * width, vec->values, width);
+    full.values = full.own_values.data();
+    if (vec->IsNull(0)) {
+      uint64_t* bits = full.InitValidity(error);
+      if (bits == nullptr) return false;
+      std::memset(bits, 0, BitmaskWords(n) * 8);
+    }
+  }
+  *vec = std::move(full);
+  return true;
+}
+
+bool Grouper::Init(const std::vector<TypeId>& key_types, const std::vector<bool>& nullable,
+                   std::string* error) {
+  types_ = key_types;
+  bool any_string = false, any_nullable = false;
+  size_t bytes = 0, words = 0;
+  for (size_t i = 0; i < key_types.size(); ++i) {
+    any_string |= IsString(key_types[i]);
+    any_nullable |= nullable[i];
+    if (!IsString(key_types[i])) {
+      byte_offsets_.push_back(bytes);
+      bytes += TypeByteWidth(key_types[i]);
+      words += key_types[i] == TypeId::kInt128 ? 2 : 1;
+    }
+  }
+  if (key_types.size() == 1 && IsDirectType(key_types[0])) {
+    strategy_ = Strategy::kDirect;
+    slot_group_.assign(kDirectSlots + 1, kNoGroup);
+  } else if (!any_string && !any_nullable && bytes <= 8) {
+    strategy_ = Strategy::kPacked;
+  } else if (!any_string) {
+    strategy_ = Strategy::kWide;
+    null_word_ = any_nullable;
+    words_ = words + (null_word_ ? 1 : 0);
+    wide_ = std::make_unique<WideKeyHashTable>(words_);
+  } else if (key_types.size() == 1) {
+    strategy_ = Strategy::kString;
+  } else {
+    strategy_ = Strategy::kSerialized;
+  }
+  (void)error;
+  return true;
+}
+
+size_t Grouper::size() const {
+  switch (strategy_) {
+    case Strategy::kDirect: return direct_keys_.size();
+    case Strategy::kPacked: return fixed_.size();
+    case Strategy::kWide: return wide_->size();
+    default: return strings_.size();
+  }
+}
+
+bool Grouper::Serialize(const std::vector<Vec>& keys, size_t count, std::string* error) {
+  // Sizes first (a flag byte per key, fixed widths, 4 + length per string), then one buffer.
+  if (!ser_offsets_.Resize((count + 1) * sizeof(int32_t), error)) return false;
+  int32_t* offsets = ser_offsets_.As<int32_t>();
+  size_t fixed_bytes = keys.size();
+  for (const Vec& key : keys) fixed_bytes += IsString(key.type) ? 4 : TypeByteWidth(key.type);
+  size_t total = 0;
+  offsets[0] = 0;
+  for (size_t i = 0; i < count; ++i) {
+    size_t bytes = fixed_bytes;
+    for (const Vec& key : keys) {
+      if (IsString(key.type)) bytes += key.Str(i).size();
+    }
+    total += bytes;
+    if (total > static_cast<size_t>(INT32_MAX)) {
+      *error = "GROUP BY keys of one batch exceed 2 GiB";
+      return false;
+    }
+    offsets[i + 1] = static_cast<int32_t>(total);
+  }
+  if (!ser_data_.ResizeForOverwrite(total, error)) return false;
+  uint8_t* out = ser_data_.data();
+  for (size_t i = 0; i < count; ++i) {
+    uint8_t* p = out + offsets[i];
+    for (const Vec& key : keys) {
+      const bool null = key.IsNull(i);
+      *p++ = null ? 1 : 0;
+      if (IsString(key.type)) {
+        const std::string_view s = null ? std::string_view() : key.Str(i);
+        const uint32_t len = static_cast<uint32_t>(s.size());
+        std::memcpy(p, &len, 4);
+        if (len != 0) std::memcpy(p + 4, s.data(), len);
+        p += 4 + len;
+      } else {
+        // NULL rows keep zero bytes, so every NULL key serialises the same.
+        const size_t width = TypeByteWidth(key.type);
+        if (null) std::memset(p, 0, width); else CanonicalBytes(key, i, p);
+        p += width;
+      }
+    }
+  }
+  return true;
+}
+
+bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group_ids,
+                     std::string* error) {
+  if (count == 0) return true;
+  if (hashes_.size() < count) hashes_.resize(count);
+  switch (strategy_) {
+    case Strategy::kDirect: {
+      const Vec& key = keys[0];
+      const int32_t bias = DirectBias(key.type);
+      const size_t width = TypeByteWidth(key.type);
+      for (size_t i = 0; i < count; ++i) {
+        int32_t slot;
+        if (key.IsNull(i)) {
+          slot = kDirectNullSlot;
+        } else if (width == 1) {
+          slot = key.type == TypeId::kInt8 ? key.Get<int8_t>(i) + bias : key.Get<uint8_t>(i);
+        } else {
+          slot = key.type == TypeId::kInt16 ? key.Get<int16_t>(i) + bias : key.Get<uint16_t>(i);
+        }
+        uint32_t& group = slot_group_[static_cast<size_t>(slot)];
+        if (group == kNoGroup) {
+          group = static_cast<uint32_t>(direct_keys_.size());
+          direct_keys_.push_back(slot);
+        }
+        group_ids[i] = group;
+      }
+      return true;
+    }
+    case Strategy::kPacked: {
+      if (words_buf_.size() < count) words_buf_.resize(count);
+      uint64_t* words = words_buf_.data();
+      if (keys.size() == 1 && TypeByteWidth(keys[0].type) == 8 && !IsFloat(keys[0].type)) {
+        std::memcpy(words, keys[0].values, count * 8);
+      } else {
+        std::memset(words, 0, count * 8);
+        for (size_t k = 0; k < keys.size(); ++k) {
+          const Vec& key = keys[k];
+          const size_t width = TypeByteWidth(key.type);
+          uint8_t* base = reinterpret_cast<uint8_t*>(words) + byte_offsets_[k];
+          if (!IsFloat(key.type)) {
+            for (size_t i = 0; i < count; ++i) std::memcpy(base + i * 8, key.values + i * width, width);
+          } else {
+            for (size_t i = 0; i < count; ++i) CanonicalBytes(key, i, base + i * 8);
+          }
+        }
+      }
+      HashKeys(words, count, nullptr, hashes_.data());
+      return fixed_.FindOrInsert(words, hashes_.data(), count, nullptr, group_ids, error);
+    }
+    case Strategy::kWide: {
+      if (words_buf_.size() < count * words_) words_buf_.resize(count * words_);
+      uint64_t* words = words_buf_.data();
+      std::memset(words, 0, count * words_ * 8);
+      for (size_t i = 0; i < count; ++i) {
+        uint64_t* row = words + i * words_;
+        size_t w = 0;
+        uint64_t nulls = 0;
+        for (size_t k = 0; k < keys.size(); ++k) {
+          const Vec& key = keys[k];
+          if (key.IsNull(i)) nulls |= uint64_t{1} << k;
+          else CanonicalBytes(key, i, reinterpret_cast<uint8_t*>(row + w));
+          w += key.type == TypeId::kInt128 ? 2 : 1;
+        }
+        if (null_word_) row[w] = nulls;
+        uint64_t h = reference::HashWord(row[0] + kHashGamma);
+        for (size_t j = 1; j < words_; ++j) h = reference::CombineWord(h, row[j]);
+        hashes_[i] = h;
+      }
+      return wide_->FindOrInsert(words, hashes_.data(), count, nullptr, group_ids, error);
+    }
+    case Strategy::kString: {
+      const Vec& key = keys[0];
+      HashStrings(key.offsets, key.values, count, key.validity, hashes_.data());
+      return strings_.FindOrInsert(key.offsets, key.values, key.validity, hashes_.data(), count,
+                                   nullptr, group_ids, error);
+    }
+    case Strategy::kSerialized: {
+      if (!Serialize(keys, count, error)) return false;
+      const int32_t* offsets = ser_offsets_.As<int32_t>();
+      static const uint8_t kEmpty[64] = {};
+      const uint8_t* data = ser_data_.data() != nullptr ? ser_data_.data() : kEmpty;
+      HashStrings(offsets, data, count, nullptr, hashes_.data());
+      return strings_.FindOrInsert(offsets, data, nullptr, hashes_.data(), count, nullptr,
+                                   group_ids, error);
+    }
+  }
+  return false;
+}
+
+bool Grouper::KeyColumns(std::vector<Column>* out, std::string* error) const {
+  const size_t groups = size();
+  out->clear();
+  for (TypeId type : types_) {
+    out->emplace_back(type);
+    if (!out->back().Reserve(groups, 0, error)) return false;
+  }
+  for (size_t g = 0; g < groups; ++g) {
+    switch (strategy_) {
+      case Strategy::kDirect: {
+        const int32_t slot = direct_keys_[g];
+        Column& column = (*out)[0];
+        if (slot == kDirectNullSlot) {
+          if (!column.AppendNull(error)) return false;
+          break;
+        }
+        const int32_t v = slot - DirectBias(types_[0]);
+        uint8_t bytes[2];
+        if (TypeByteWidth(types_[0]) == 1) bytes[0] = static_cast<uint8_t>(v);
+        else { const uint16_t u = static_cast<uint16_t>(v); std::memcpy(bytes, &u, 2); }
+        if (!AppendFixedBytes(types_[0], bytes, &column, error)) return false;
+        break;
+      }
+      case Strategy::kPacked: {
+        const uint8_t* word = reinterpret_cast<const uint8_t*>(fixed_.keys() + g);
+        for (size_t k = 0; k < types_.size(); ++k) {
+          if (!AppendFixedBytes(types_[k], word + byte_offsets_[k], &(*out)[k], error)) return false;
+        }
+        break;
+      }
+      case Strategy::kWide: {
+        const uint64_t* row = wide_->key(g);
+        const uint64_t nulls = null_word_ ? row[words_ - 1] : 0;
+        size_t w = 0;
+        for (size_t k = 0; k < types_.size(); ++k) {
+          const bool ok = (nulls >> k) & 1 ? (*out)[k].AppendNull(error)
+                                           : AppendFixedBytes(types_[k], reinterpret_cast<const uint8_t*>(row + w), &(*out)[k], error);
+          if (!ok) return false;
+          w += types_[k] == TypeId::kInt128 ? 2 : 1;
+        }
+        break;
+      }
+      case Strategy::kString: {
+        const bool ok = strings_.is_null(g) ? (*out)[0].AppendNull(error)
+                                            : (*out)[0].AppendString(strings_.key(g), error);
+        if (!ok) return false;
+        break;
+      }
+      case Strategy::kSerialized: {
+        const std::string_view row = strings_.key(g);
+        size_t p = 0;
+        for (size_t k = 0; k < types_.size(); ++k) {
+          Column& column = (*out)[k];
+          const bool null = row[p++] == '\1';
+          bool ok;
+          if (IsString(types_[k])) {
+            uint32_t len;
+            std::memcpy(&len, row.data() + p, 4);
+            p += 4;
+            ok = null ? column.AppendNull(error) : column.AppendString(row.substr(p, len), error);
+            p += len;
+          } else {
+            ok = null ? column.AppendNull(error)
+                      : AppendFixedBytes(types_[k], reinterpret_cast<const uint8_t*>(row.data() + p), &column, error);
+            p += TypeByteWidth(types_[k]);
+          }
+          if (!ok) return false;
+        }
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,64 @@
+// Grouping: GROUP BY key values -> dense group ids (0, 1, 2, ... in first-seen order), the
+// first half of hash aggregation. The strategy follows the key types:
+//  - one 8/16-bit (or bool) key: a direct lookup table of 65,536 slots (+1 for NULL), no hashing;
+//  - fixed-width keys that pack into 8 bytes with no NULLs: one uint64 word per row,
+//    FixedKeyHashTable;
+//  - other fixed-width keys: a word per key (+ a NULL-flags word), WideKeyHashTable;
+//  - one string key: StringKeyHashTable on the strings themselves (keys in its arena);
+//  - strings among several keys: each row's keys serialised into one byte string.
+// A Grouper is single-threaded; the next issue gives each thread its own and merges them.
+#ifndef LANEQL_EXEC_GROUPING_H_
+#define LANEQL_EXEC_GROUPING_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "laneql/column.h"
+#include "laneql/group_hash_table.h"
+#include "src/exec/vector.h"
+
+namespace laneql {
+namespace exec {
+
+class Grouper {
+ public:
+  enum class Strategy { kDirect, kPacked, kWide, kString, kSerialized };
+
+  // `nullable[i]`: whether key i can be NULL.
+  bool Init(const std::vector<TypeId>& key_types, const std::vector<bool>& nullable,
+            std::string* error);
+  // Group ids of `count` rows; keys[i] holds key i for those rows (not constant: see
+  // ExpandConstant).
+  bool Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group_ids, std::string* error);
+  size_t size() const;
+  Strategy strategy() const { return strategy_; }
+  // One column per key, row g = group g's key.
+  bool KeyColumns(std::vector<Column>* out, std::string* error) const;
+
+ private:
+  bool Serialize(const std::vector<Vec>& keys, size_t count, std::string* error);
+
+  Strategy strategy_ = Strategy::kSerialized;
+  std::vector<TypeId> types_;
+  std::vector<size_t> byte_offsets_;  // kPacked: where each key sits in the word
+  size_t words_ = 0;                  // kWide: words per key row (+1 for NULL flags)
+  bool null_word_ = false;
+  // kDirect
+  std::vector<uint32_t> slot_group_;
+  std::vector<int32_t> direct_keys_;  // slot of each group (65536 = NULL)
+  FixedKeyHashTable fixed_;
+  std::unique_ptr<WideKeyHashTable> wide_;
+  StringKeyHashTable strings_;
+  // scratch
+  std::vector<uint64_t> words_buf_, hashes_;
+  AlignedBuffer ser_offsets_, ser_data_;
+};
+
+// Makes a constant Vec an ordinary one with `count` stored rows.
+bool ExpandConstant(Vec* vec, std::string* error);
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_GROUPING_H_

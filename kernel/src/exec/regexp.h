@@ -1,0 +1,31 @@
+// REGEXP_REPLACE through RE2 (Debian's libre2 natively). RE2 matches in linear time, so a
+// hostile pattern cannot hang a query. The WebAssembly builds have no RE2: Compile then fails
+// with "regexp_replace is not available in this build", and the query reports it.
+#ifndef LANEQL_EXEC_REGEXP_H_
+#define LANEQL_EXEC_REGEXP_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace laneql {
+namespace exec {
+
+class RegexpReplacer {
+ public:
+  virtual ~RegexpReplacer() = default;
+  // `options` as DuckDB's: "" (replace the first match), "g" (every match), "i"
+  // (case-insensitive), or both. The replacement uses \1 .. \9 for groups and \0 for the match.
+  // Null with a message on a bad pattern or options.
+  static std::shared_ptr<const RegexpReplacer> Compile(const std::string& pattern,
+                                                       const std::string& replacement,
+                                                       const std::string& options,
+                                                       std::string* error);
+  // `text` with the match(es) replaced, appended to *out.
+  virtual void Replace(std::string_view text, std::string* out) const = 0;
+};
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_REGEXP_H_

@@ -1,0 +1,28 @@
+// ORDER BY over evaluated key vectors: an index permutation, full (stable) or top-N.
+#ifndef LANEQL_EXEC_SORT_ROWS_H_
+#define LANEQL_EXEC_SORT_ROWS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "src/exec/vector.h"
+#include "src/plan/bound_expr.h"
+
+namespace laneql {
+namespace exec {
+
+struct SortColumn {
+  const Vec* keys;
+  bool descending;
+  bool nulls_first;
+};
+
+// Positions 0..n-1 ordered by `columns` (NULLs placed per nulls_first; floats in DuckDB's
+// order, NaN largest; strings byte-wise). Ties keep their input order. When `keep` < n only
+// the first `keep` positions are sorted and returned (top-N).
+std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size_t n, size_t keep);
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_SORT_ROWS_H_

@@ -1,0 +1,85 @@
+// String vector building and Vec -> Column.
+#include "src/exec/vector.h"
+
+#include <cstring>
+
+namespace laneql {
+namespace exec {
+
+bool StringVecBuilder::Init(size_t rows, bool is_constant, std::string* error) {
+  rows_ = is_constant ? 1 : rows;
+  constant_ = is_constant;
+  row_ = 0;
+  null_rows_.clear();
+  if (!offsets_.Resize((rows_ + 1) * sizeof(int32_t), error)) return false;
+  data_.Clear();
+  return true;
+}
+
+bool StringVecBuilder::Append(std::string_view value, std::string* error) {
+  if (data_.size() + value.size() > static_cast<size_t>(INT32_MAX)) {
+    if (error != nullptr) *error = "a string result exceeds 2 GiB in one batch of rows";
+    return false;
+  }
+  if (!value.empty() && !data_.Append(value.data(), value.size(), error)) return false;
+  ++row_;
+  offsets_.As<int32_t>()[row_] = static_cast<int32_t>(data_.size());
+  return true;
+}
+
+bool StringVecBuilder::Finish(Vec* out, std::string* error) {
+  out->type = TypeId::kString;
+  out->constant = constant_;
+  if (!constant_) out->count = rows_;
+  out->own_offsets = std::move(offsets_);
+  out->own_values = std::move(data_);
+  out->offsets = out->own_offsets.As<int32_t>();
+  // An empty data buffer has no storage; offsets are all 0 then, so any non-null base works.
+  static const uint8_t kEmpty[64] = {};
+  out->values = out->own_values.data() != nullptr ? out->own_values.data() : kEmpty;
+  out->validity = nullptr;
+  if (!null_rows_.empty()) {
+    uint64_t* bits = out->InitValidity(error);
+    if (bits == nullptr) return false;
+    for (size_t r : null_rows_) bits[r / 64] &= ~(uint64_t{1} << (r % 64));
+  }
+  return true;
+}
+
+bool VecToColumn(const Vec& vec, Column* out, std::string* error) {
+  const size_t n = vec.count;
+  Column column(vec.type);
+  if (IsString(vec.type)) {
+    size_t bytes = 0;
+    for (size_t i = 0; i < n; ++i) bytes += vec.Str(i).size();
+    if (!column.Reserve(n, bytes, error)) return false;
+    for (size_t i = 0; i < n; ++i) {
+      const bool ok = vec.IsNull(i) ? column.AppendNull(error) : column.AppendString(vec.Str(i), error);
+      if (!ok) return false;
+    }
+  } else {
+    const size_t width = TypeByteWidth(vec.type);
+    AlignedBuffer values;
+    if (!values.Resize(n * width, error)) return false;
+    if (vec.constant) {
+      for (size_t i = 0; i < n; ++i) std::memcpy(values.data() + i * width, vec.values, width);
+    } else if (n != 0) {
+      std::memcpy(values.data(), vec.values, n * width);
+    }
+    AlignedBuffer validity;
+    bool any_null = false;
+    for (size_t i = 0; i < n && !any_null; ++i) any_null = vec.IsNull(i);
+    if (any_null) {
+      if (!validity.Resize(BitmaskWords(n) * 8, error)) return false;
+      for (size_t i = 0; i < n; ++i) {
+        if (!vec.IsNull(i)) BitmaskSet(validity.As<uint64_t>(), i);
+      }
+    }
+    return Column::FromBuffers(vec.type, n, std::move(values), AlignedBuffer(), std::move(validity), out, error);
+  }
+  *out = std::move(column);
+  return true;
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,584 @@
+// Expression-level binding: names to columns, literals to typed constants, and every operator
+// and function typed as DuckDB types it (implicit casts inserted, constants folded).
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "src/exec/expr_eval.h"
+#include "src/exec/regexp.h"
+#include "src/plan/binder_internal.h"
+
+namespace laneql {
+namespace plan {
+
+std::string LowerAscii(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+bool IsAggregateName(const std::string& lower_name) {
+  return lower_name == "count" || lower_name == "sum" || lower_name == "avg" ||
+         lower_name == "min" || lower_name == "max";
+}
+
+bool ContainsAggregate(const sql::Expr& expr) {
+  if (expr.kind == sql::ExprKind::kFunctionCall && IsAggregateName(LowerAscii(expr.text))) return true;
+  for (const sql::Expr* child : {expr.operand.get(), expr.left.get(), expr.right.get(), expr.else_result.get()}) {
+    if (child && ContainsAggregate(*child)) return true;
+  }
+  for (const auto& arg : expr.args) if (ContainsAggregate(*arg)) return true;
+  for (const auto& branch : expr.branches) {
+    if (ContainsAggregate(*branch.when) || ContainsAggregate(*branch.then)) return true;
+  }
+  return false;
+}
+
+bool IsNumeric(TypeId type) { return IsInteger(type) || IsFloat(type); }
+
+namespace {
+
+// Edit distance, case-insensitive, for "did you mean".
+size_t Distance(const std::string& a, const std::string& b) {
+  const std::string x = LowerAscii(a), y = LowerAscii(b);
+  std::vector<size_t> row(y.size() + 1);
+  for (size_t j = 0; j <= y.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= x.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= y.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (x[i - 1] == y[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[y.size()];
+}
+
+int IntegerWidth(TypeId type) {
+  if (type == TypeId::kInt128) return 16;
+  return static_cast<int>(TypeByteWidth(type));
+}
+
+TypeId SignedOfWidth(int width) {
+  switch (width) {
+    case 1: return TypeId::kInt8;
+    case 2: return TypeId::kInt16;
+    case 4: return TypeId::kInt32;
+    case 8: return TypeId::kInt64;
+    default: return TypeId::kInt128;
+  }
+}
+
+bool Fits(const Value& v, TypeId type) {
+  return !v.is_null && v.integer >= TypeMin(type) && v.integer <= TypeMax(type);
+}
+
+// The type both operands of an arithmetic operator or comparison are cast to (DuckDB's rules,
+// with an integer literal taking the other side's type when it fits).
+TypeId CommonNumeric(const BoundExpr& a, const BoundExpr& b) {
+  const TypeId x = a.type, y = b.type;
+  if (IsFloat(x) || IsFloat(y)) {
+    if (x == TypeId::kFloat64 || y == TypeId::kFloat64) return TypeId::kFloat64;
+    return TypeId::kFloat32;
+  }
+  if (a.integer_literal && a.IsConstant() && Fits(a.constant, y)) return y;
+  if (b.integer_literal && b.IsConstant() && Fits(b.constant, x)) return x;
+  if (x == y) return x;
+  const bool xs = IsSignedInteger(x) || x == TypeId::kBool, ys = IsSignedInteger(y) || y == TypeId::kBool;
+  if (xs == ys) return IntegerWidth(x) >= IntegerWidth(y) ? x : y;
+  const TypeId s = xs ? x : y, u = xs ? y : x;
+  if (IntegerWidth(s) > IntegerWidth(u)) return s;
+  return SignedOfWidth(IntegerWidth(u) * 2);
+}
+
+bool IsNullLiteral(const BoundExpr& e) { return e.IsConstant() && e.constant.is_null && !e.string_literal && !e.integer_literal; }
+
+}  // namespace
+
+BoundExprPtr Binder::BindColumnRef(const sql::Expr& expr) {
+  if (!expr.qualifier.empty() && LowerAscii(expr.qualifier) != LowerAscii(table_name_)) {
+    return Fail(expr.pos, "binder", "table \"" + expr.qualifier + "\" is not in the FROM clause (only \"" +
+                                        table_name_ + "\" is)");
+  }
+  const int index = table_->ColumnIndex(expr.text);
+  if (index < 0) {
+    std::vector<std::pair<size_t, std::string>> scored;
+    for (size_t c = 0; c < table_->num_columns(); ++c) {
+      scored.emplace_back(Distance(expr.text, table_->column_name(c)), table_->column_name(c));
+    }
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& l, const auto& r) { return l.first < r.first; });
+    std::string message = "column \"" + expr.text + "\" not found in table \"" + table_name_ + "\"";
+    std::string suggestions;
+    for (size_t i = 0; i < scored.size() && i < 3; ++i) {
+      // Close enough to be a typo: a third of the name (at least one edit), never all of it.
+      if (scored[i].first > std::max<size_t>(1, expr.text.size() / 3) || scored[i].first >= expr.text.size()) break;
+      suggestions += (suggestions.empty() ? "" : ", ") + ("\"" + scored[i].second + "\"");
+    }
+    if (!suggestions.empty()) message += "; did you mean " + suggestions + "?";
+    return Fail(expr.pos, "binder", message);
+  }
+  const Column& column = table_->column(static_cast<size_t>(index));
+  return MakeColumn(index, column.type() == TypeId::kLargeString ? TypeId::kString : column.type(),
+                    column.null_count() != 0, expr.pos);
+}
+
+std::vector<BoundExprPtr> Binder::BindChildren(const sql::Expr& expr, Scope scope) {
+  std::vector<BoundExprPtr> children;
+  auto add = [&](const sql::Expr* child) {
+    if (failed_) return;
+    BoundExprPtr bound = Bind(*child, scope);
+    if (bound) children.push_back(std::move(bound));
+  };
+  if (expr.operand) add(expr.operand.get());
+  if (expr.left) add(expr.left.get());
+  if (expr.right) add(expr.right.get());
+  for (const auto& arg : expr.args) add(arg.get());
+  for (const auto& branch : expr.branches) {
+    add(branch.when.get());
+    add(branch.then.get());
+  }
+  if (expr.else_result) add(expr.else_result.get());
+  return children;
+}
+
+BoundExprPtr Binder::Bind(const sql::Expr& expr, Scope scope) {
+  if (failed_) return nullptr;
+  if (scope == Scope::kGroup) return BindGroupScope(expr);
+  switch (expr.kind) {
+    case sql::ExprKind::kColumnRef: return BindColumnRef(expr);
+    case sql::ExprKind::kStar:
+      return Fail(expr.pos, "binder", "* is allowed only as a SELECT item or in count(*)");
+    case sql::ExprKind::kIntegerLiteral: {
+      Int128 value = 0;
+      const bool negative = !expr.text.empty() && expr.text[0] == '-';
+      for (size_t i = negative ? 1 : 0; i < expr.text.size(); ++i) {
+        const int digit = expr.text[i] - '0';
+        if (value > (TypeMax(TypeId::kInt128) - digit) / 10) {
+          return Fail(expr.pos, "conversion", "integer literal " + expr.text + " is out of range for HUGEINT");
+        }
+        value = value * 10 + digit;
+      }
+      if (negative) value = -value;
+      const TypeId type = (value >= INT32_MIN && value <= INT32_MAX) ? TypeId::kInt32
+                          : (value >= INT64_MIN && value <= INT64_MAX) ? TypeId::kInt64
+                                                                       : TypeId::kInt128;
+      BoundExprPtr constant = MakeConstant(Value::Integer(type, value), expr.pos);
+      constant->integer_literal = true;
+      return constant;
+    }
+    case sql::ExprKind::kDecimalLiteral:
+      return MakeConstant(Value::Real(TypeId::kFloat64, std::strtod(expr.text.c_str(), nullptr)), expr.pos);
+    case sql::ExprKind::kStringLiteral: {
+      BoundExprPtr constant = MakeConstant(Value::String(expr.text), expr.pos);
+      constant->string_literal = true;
+      return constant;
+    }
+    case sql::ExprKind::kBooleanLiteral:
+      return MakeConstant(Value::Integer(TypeId::kBool, expr.bool_value ? 1 : 0), expr.pos);
+    case sql::ExprKind::kNullLiteral: {
+      BoundExprPtr constant = MakeConstant(Value::Null(TypeId::kInt32), expr.pos);
+      return constant;
+    }
+    case sql::ExprKind::kFunctionCall:
+      if (IsAggregateName(LowerAscii(expr.text))) {
+        return Fail(expr.pos, "binder",
+                    in_aggregate_ ? "aggregate function calls cannot be nested (" + LowerAscii(expr.text) + ")"
+                                  : LowerAscii(expr.text) + "() is an aggregate and is not allowed here");
+      }
+      break;
+    default: break;
+  }
+  std::vector<BoundExprPtr> children = BindChildren(expr, scope);
+  if (failed_) return nullptr;
+  return BuildNode(expr, std::move(children));
+}
+
+namespace {
+
+BoundExprPtr MakeCall(Fn fn, TypeId type, SourcePos pos, std::vector<BoundExprPtr> args) {
+  auto node = std::make_unique<BoundExpr>();
+  node->kind = BoundKind::kCall;
+  node->fn = fn;
+  node->type = type;
+  node->pos = pos;
+  node->nullable = false;
+  for (const auto& arg : args) node->nullable |= arg->nullable;
+  node->args = std::move(args);
+  return node;
+}
+
+}  // namespace
+
+BoundExprPtr Binder::CastToAtOwnPos(BoundExprPtr expr, TypeId type) {
+  // The position is read before the pointer is moved into the call (argument evaluation order
+  // is unspecified in C++: GCC and Clang differ).
+  const SourcePos pos = expr ? expr->pos : SourcePos{};
+  return CastTo(std::move(expr), type, pos);
+}
+
+BoundExprPtr Binder::CastTo(BoundExprPtr expr, TypeId type, SourcePos pos) {
+  if (!expr) return nullptr;
+  if (expr->type == type) return expr;
+  const TypeId from = expr->type;
+  const bool ok = from == type || IsString(type) || IsString(from) ||
+                  (IsNumeric(from) || from == TypeId::kBool) == (IsNumeric(type) || type == TypeId::kBool) ||
+                  (IsTemporal(from) && IsTemporal(type));
+  if (!ok || (IsTemporal(from) != IsTemporal(type) && !IsString(from) && !IsString(type))) {
+    return Fail(pos, "type", std::string("cannot cast ") + DuckDbTypeName(from) + " to " + DuckDbTypeName(type));
+  }
+  std::vector<BoundExprPtr> args;
+  args.push_back(std::move(expr));
+  BoundExprPtr cast = MakeCall(Fn::kCast, type, pos, std::move(args));
+  // A string cast to a number or date can fail on bad text (-> error, not NULL).
+  if (cast->args[0]->IsConstant()) return Fold(std::move(cast));
+  return cast;
+}
+
+BoundExprPtr Binder::Fold(BoundExprPtr call) {
+  Value value;
+  std::string message;
+  if (!exec::EvaluateConstant(*call, &value, &message)) {
+    if (!failed_) {
+      failed_ = true;
+      if (silent_ == 0) error_ = BindError{message, call->pos.line, call->pos.column};
+    }
+    return nullptr;
+  }
+  value.type = call->type;
+  return MakeConstant(std::move(value), call->pos);
+}
+
+BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> children) {
+  const SourcePos pos = expr.pos;
+  auto type_name = [](const BoundExpr& e) { return std::string(DuckDbTypeName(e.type)); };
+  // Casts two operands to one comparable type (string literals take the other side's type).
+  auto unify = [&](BoundExprPtr* a, BoundExprPtr* b, SourcePos at) -> bool {
+    BoundExpr& x = **a;
+    BoundExpr& y = **b;
+    TypeId target;
+    if (x.type == y.type) return true;
+    if (IsNullLiteral(x)) target = y.type;
+    else if (IsNullLiteral(y)) target = x.type;
+    else if (IsNumeric(x.type) && IsNumeric(y.type)) target = CommonNumeric(x, y);
+    else if (x.string_literal && !IsString(y.type)) target = y.type;
+    else if (y.string_literal && !IsString(x.type)) target = x.type;
+    else if (IsString(x.type) && IsString(y.type)) target = TypeId::kString;
+    else if (IsTemporal(x.type) && IsTemporal(y.type)) target = TypeId::kTimestampMicros;
+    else if (x.type == TypeId::kBool && y.type == TypeId::kBool) target = TypeId::kBool;
+    else {
+      Fail(at, "type", "cannot compare " + type_name(x) + " and " + type_name(y));
+      return false;
+    }
+    *a = CastToAtOwnPos(std::move(*a), target);
+    if (!*a) return false;
+    *b = CastToAtOwnPos(std::move(*b), target);
+    return *b != nullptr;
+  };
+  auto require_bool = [&](BoundExprPtr* e, const char* what) -> bool {
+    if ((*e)->type == TypeId::kBool) return true;
+    if (IsNullLiteral(**e)) { *e = CastTo(std::move(*e), TypeId::kBool, pos); return *e != nullptr; }
+    Fail((*e)->pos, "type", std::string(what) + " needs a BOOLEAN operand, not " + type_name(**e));
+    return false;
+  };
+  BoundExprPtr node;
+  switch (expr.kind) {
+    case sql::ExprKind::kUnary:
+      if (expr.unary_op == sql::UnaryOp::kNot) {
+        if (!require_bool(&children[0], "NOT")) return nullptr;
+        node = MakeCall(Fn::kNot, TypeId::kBool, pos, std::move(children));
+      } else {
+        if (!IsNumeric(children[0]->type)) return Fail(pos, "type", "cannot negate " + type_name(*children[0]));
+        const TypeId type = children[0]->type;
+        node = MakeCall(Fn::kNegate, type, pos, std::move(children));
+      }
+      break;
+    case sql::ExprKind::kBinary: {
+      const sql::BinaryOp op = expr.binary_op;
+      if (op == sql::BinaryOp::kAnd || op == sql::BinaryOp::kOr) {
+        if (!require_bool(&children[0], op == sql::BinaryOp::kAnd ? "AND" : "OR") ||
+            !require_bool(&children[1], op == sql::BinaryOp::kAnd ? "AND" : "OR")) return nullptr;
+        node = MakeCall(op == sql::BinaryOp::kAnd ? Fn::kAnd : Fn::kOr, TypeId::kBool, pos, std::move(children));
+        break;
+      }
+      if (op == sql::BinaryOp::kConcat) {
+        for (auto& child : children) {
+          child = CastTo(std::move(child), TypeId::kString, pos);
+          if (!child) return nullptr;
+        }
+        node = MakeCall(Fn::kConcat, TypeId::kString, pos, std::move(children));
+        break;
+      }
+      Fn fn;
+      bool compare = true;
+      switch (op) {
+        case sql::BinaryOp::kEquals: fn = Fn::kEquals; break;
+        case sql::BinaryOp::kNotEquals: fn = Fn::kNotEquals; break;
+        case sql::BinaryOp::kLess: fn = Fn::kLess; break;
+        case sql::BinaryOp::kLessEquals: fn = Fn::kLessEquals; break;
+        case sql::BinaryOp::kGreater: fn = Fn::kGreater; break;
+        case sql::BinaryOp::kGreaterEquals: fn = Fn::kGreaterEquals; break;
+        case sql::BinaryOp::kAdd: fn = Fn::kAdd; compare = false; break;
+        case sql::BinaryOp::kSubtract: fn = Fn::kSubtract; compare = false; break;
+        case sql::BinaryOp::kMultiply: fn = Fn::kMultiply; compare = false; break;
+        case sql::BinaryOp::kDivide: fn = Fn::kDivide; compare = false; break;
+        default: fn = Fn::kModulo; compare = false; break;
+      }
+      if (compare) {
+        if (!unify(&children[0], &children[1], pos)) return nullptr;
+        node = MakeCall(fn, TypeId::kBool, pos, std::move(children));
+        break;
+      }
+      BoundExpr& a = *children[0];
+      BoundExpr& b = *children[1];
+      if (a.type == TypeId::kDate32 && IsInteger(b.type) && (fn == Fn::kAdd || fn == Fn::kSubtract)) {
+        children[1] = CastTo(std::move(children[1]), TypeId::kInt32, pos);
+        if (!children[1]) return nullptr;
+        node = MakeCall(fn, TypeId::kDate32, pos, std::move(children));
+        break;
+      }
+      if (IsNullLiteral(a) || IsNullLiteral(b)) {
+        const TypeId type = IsNullLiteral(a) ? b.type : a.type;
+        return MakeConstant(Value::Null(IsNumeric(type) ? type : TypeId::kInt32), pos);
+      }
+      if (!IsNumeric(a.type) || !IsNumeric(b.type)) {
+        return Fail(pos, "type", std::string("cannot apply ") +
+                                     (fn == Fn::kAdd ? "+" : fn == Fn::kSubtract ? "-" : fn == Fn::kMultiply ? "*" : fn == Fn::kDivide ? "/" : "%") +
+                                     " to " + type_name(a) + " and " + type_name(b));
+      }
+      const TypeId type = fn == Fn::kDivide ? TypeId::kFloat64 : CommonNumeric(a, b);
+      for (auto& child : children) {
+        child = CastTo(std::move(child), type, pos);
+        if (!child) return nullptr;
+      }
+      node = MakeCall(fn, type, pos, std::move(children));
+      // x / 0 and x % 0 give NULL for integers (DuckDB), so the result may be NULL.
+      if (fn == Fn::kModulo) node->nullable = true;
+      break;
+    }
+    case sql::ExprKind::kIsNull: {
+      node = MakeCall(expr.negated ? Fn::kIsNotNull : Fn::kIsNull, TypeId::kBool, pos, std::move(children));
+      node->nullable = false;
+      break;
+    }
+    case sql::ExprKind::kBetween: {
+      BoundExprPtr probe = Clone(*children[0]);
+      if (!unify(&children[0], &children[1], pos) || !unify(&probe, &children[2], pos)) return nullptr;
+      if (children[0]->type != probe->type) {
+        // Bring all three to one type (e.g. SMALLINT BETWEEN 1 AND 100000).
+        const TypeId target = CommonNumeric(*children[0], *probe);
+        for (auto& child : children) {
+          child = CastTo(std::move(child), target, pos);
+          if (!child) return nullptr;
+        }
+      } else {
+        children[2] = CastTo(std::move(children[2]), children[0]->type, pos);
+        if (!children[2]) return nullptr;
+      }
+      node = MakeCall(Fn::kBetween, TypeId::kBool, pos, std::move(children));
+      node->negated = expr.negated;
+      break;
+    }
+    case sql::ExprKind::kInList: {
+      // One type for the operand and every element.
+      for (size_t i = 1; i < children.size(); ++i) {
+        if (!unify(&children[0], &children[i], children[i]->pos)) return nullptr;
+      }
+      for (size_t i = 1; i < children.size(); ++i) {
+        children[i] = CastToAtOwnPos(std::move(children[i]), children[0]->type);
+        if (!children[i]) return nullptr;
+      }
+      node = MakeCall(Fn::kInList, TypeId::kBool, pos, std::move(children));
+      node->negated = expr.negated;
+      break;
+    }
+    case sql::ExprKind::kLike: {
+      if (!IsString(children[0]->type)) {
+        return Fail(children[0]->pos, "type", "LIKE needs a VARCHAR operand, not " + type_name(*children[0]));
+      }
+      for (size_t i = 1; i < children.size(); ++i) {
+        if (!children[i]->IsConstant() || !IsString(children[i]->type)) {
+          return Fail(children[i]->pos, "binder", i == 1 ? "the LIKE pattern must be a constant string"
+                                                          : "the ESCAPE character must be a constant string");
+        }
+      }
+      if (children.size() > 2 && children[2]->constant.text.size() != 1) {
+        return Fail(children[2]->pos, "binder", "the ESCAPE string must be one character");
+      }
+      node = MakeCall(Fn::kLike, TypeId::kBool, pos, std::move(children));
+      node->negated = expr.negated;
+      node->case_insensitive = expr.case_insensitive;
+      break;
+    }
+    case sql::ExprKind::kCase: {
+      // children: [operand], when0, then0, ..., [else]
+      std::vector<BoundExprPtr> args;
+      size_t i = 0;
+      BoundExprPtr operand = expr.operand ? std::move(children[i++]) : nullptr;
+      for (size_t b = 0; b < expr.branches.size(); ++b) {
+        BoundExprPtr when = std::move(children[i++]);
+        BoundExprPtr then = std::move(children[i++]);
+        if (operand) {
+          BoundExprPtr left = Clone(*operand);
+          if (!unify(&left, &when, when->pos)) return nullptr;
+          std::vector<BoundExprPtr> pair;
+          pair.push_back(std::move(left));
+          pair.push_back(std::move(when));
+          when = MakeCall(Fn::kEquals, TypeId::kBool, pos, std::move(pair));
+        } else if (!require_bool(&when, "WHEN")) {
+          return nullptr;
+        }
+        args.push_back(std::move(when));
+        args.push_back(std::move(then));
+      }
+      BoundExprPtr otherwise = expr.else_result ? std::move(children[i++])
+                                                : MakeConstant(Value::Null(TypeId::kInt32), pos);
+      args.push_back(std::move(otherwise));
+      // The result type: the common type of every THEN and the ELSE.
+      std::vector<size_t> results;
+      for (size_t r = 1; r + 1 < args.size(); r += 2) results.push_back(r);
+      results.push_back(args.size() - 1);
+      BoundExprPtr type_probe = Clone(*args[results[0]]);
+      for (size_t r : results) {
+        BoundExprPtr other = Clone(*args[r]);
+        if (!unify(&type_probe, &other, args[r]->pos)) return nullptr;
+        type_probe->integer_literal = type_probe->integer_literal && other->integer_literal;
+        type_probe->string_literal = type_probe->string_literal && other->string_literal;
+      }
+      const TypeId type = type_probe->type;
+      for (size_t r = 1; r < args.size(); r += 2) {
+        args[r] = CastToAtOwnPos(std::move(args[r]), type);
+        if (!args[r]) return nullptr;
+      }
+      args.back() = CastToAtOwnPos(std::move(args.back()), type);
+      if (!args.back()) return nullptr;
+      node = MakeCall(Fn::kCase, type, pos, std::move(args));
+      node->nullable = true;
+      break;
+    }
+    case sql::ExprKind::kCast: {
+      TypeId type;
+      if (!TypeFromSqlName(expr.text, &type)) return Fail(pos, "type", "unknown type " + expr.text);
+      if (type == TypeId::kLargeString) type = TypeId::kString;
+      return CastTo(std::move(children[0]), type, pos);
+    }
+    case sql::ExprKind::kExtract: {
+      static const std::pair<const char*, DatePart> kParts[] = {
+          {"year", DatePart::kYear}, {"month", DatePart::kMonth}, {"day", DatePart::kDay},
+          {"hour", DatePart::kHour}, {"minute", DatePart::kMinute}, {"second", DatePart::kSecond}};
+      DatePart part = DatePart::kYear;
+      bool known = false;
+      for (const auto& [name, value] : kParts) if (expr.text == name) { part = value; known = true; }
+      if (!known) return Fail(pos, "binder", "extract does not support the part '" + expr.text +
+                                                 "' (year, month, day, hour, minute, second)");
+      if (children[0]->string_literal) children[0] = CastTo(std::move(children[0]), TypeId::kTimestampMicros, pos);
+      if (!children[0]) return nullptr;
+      if (!IsTemporal(children[0]->type)) {
+        return Fail(children[0]->pos, "type", "extract needs a DATE or TIMESTAMP, not " + type_name(*children[0]));
+      }
+      node = MakeCall(Fn::kExtract, TypeId::kInt64, pos, std::move(children));
+      node->part = part;
+      break;
+    }
+    case sql::ExprKind::kFunctionCall: {
+      const std::string name = LowerAscii(expr.text);
+      auto arity = [&](size_t lo, size_t hi) -> bool {
+        if (children.size() >= lo && children.size() <= hi) return true;
+        Fail(pos, "binder", name + " takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                                " argument" + (hi == 1 ? "" : "s") + ", got " + std::to_string(children.size()));
+        return false;
+      };
+      if (expr.distinct) return Fail(pos, "binder", "DISTINCT is only allowed in aggregates");
+      if (name == "length" || name == "char_length" || name == "character_length" || name == "strlen" ||
+          name == "octet_length" || name == "lower" || name == "upper" || name == "lcase" || name == "ucase") {
+        if (!arity(1, 1)) return nullptr;
+        if (!IsString(children[0]->type)) {
+          if (!IsNullLiteral(*children[0])) {
+            return Fail(children[0]->pos, "type", name + " needs a VARCHAR argument, not " + type_name(*children[0]));
+          }
+          children[0] = CastTo(std::move(children[0]), TypeId::kString, pos);
+        }
+        const bool bytes = name == "strlen" || name == "octet_length";
+        const bool lower = name == "lower" || name == "lcase";
+        const bool upper = name == "upper" || name == "ucase";
+        node = MakeCall(lower ? Fn::kLower : upper ? Fn::kUpper : bytes ? Fn::kStrlen : Fn::kLength,
+                        lower || upper ? TypeId::kString : TypeId::kInt64, pos, std::move(children));
+        break;
+      }
+      if (name == "date_trunc" || name == "datetrunc") {
+        if (!arity(2, 2)) return nullptr;
+        if (!children[0]->IsConstant() || !IsString(children[0]->type)) {
+          return Fail(children[0]->pos, "binder", "the date_trunc part must be a constant string");
+        }
+        const std::string part_name = LowerAscii(children[0]->constant.text);
+        static const std::pair<const char*, DatePart> kParts[] = {
+            {"year", DatePart::kYear}, {"month", DatePart::kMonth}, {"day", DatePart::kDay},
+            {"hour", DatePart::kHour}, {"minute", DatePart::kMinute}, {"second", DatePart::kSecond}};
+        DatePart part = DatePart::kYear;
+        bool known = false;
+        for (const auto& [part_text, value] : kParts) if (part_name == part_text) { part = value; known = true; }
+        if (!known) {
+          return Fail(children[0]->pos, "binder", "date_trunc does not support the part '" + part_name +
+                                                      "' (year, month, day, hour, minute, second)");
+        }
+        if (children[1]->string_literal) children[1] = CastTo(std::move(children[1]), TypeId::kTimestampMicros, pos);
+        if (!children[1]) return nullptr;
+        const TypeId from = children[1]->type;
+        if (!IsTemporal(from)) {
+          return Fail(children[1]->pos, "type", "date_trunc needs a DATE or TIMESTAMP, not " + type_name(*children[1]));
+        }
+        // DuckDB: DATE for year / month / day (from DATE or TIMESTAMP), else TIMESTAMP.
+        const TypeId type = part <= DatePart::kDay ? TypeId::kDate32 : TypeId::kTimestampMicros;
+        (void)from;
+        std::vector<BoundExprPtr> args;
+        args.push_back(std::move(children[1]));
+        node = MakeCall(Fn::kDateTrunc, type, pos, std::move(args));
+        node->part = part;
+        break;
+      }
+      if (name == "regexp_replace") {
+        if (!arity(3, 4)) return nullptr;
+        if (!IsString(children[0]->type)) {
+          return Fail(children[0]->pos, "type", "regexp_replace needs a VARCHAR argument, not " + type_name(*children[0]));
+        }
+        for (size_t i = 1; i < children.size(); ++i) {
+          if (!children[i]->IsConstant() || !IsString(children[i]->type) || children[i]->constant.is_null) {
+            return Fail(children[i]->pos, "binder", "regexp_replace needs a constant string here");
+          }
+        }
+        std::string compile_error;
+        const std::string options = children.size() > 3 ? children[3]->constant.text : "";
+        std::shared_ptr<const exec::RegexpReplacer> replacer = exec::RegexpReplacer::Compile(
+            children[1]->constant.text, children[2]->constant.text, options, &compile_error);
+        if (!replacer) return Fail(children[1]->pos, "binder", compile_error);
+        // The pattern and replacement stay as constant args: they make equal calls fingerprint equal.
+        node = MakeCall(Fn::kRegexpReplace, TypeId::kString, pos, std::move(children));
+        node->compiled = replacer;
+        break;
+      }
+      static const char* const kKnown[] = {"length", "strlen", "lower", "upper", "date_trunc", "regexp_replace",
+                                           "count", "sum", "avg", "min", "max"};
+      std::string message = "unknown function " + name + "()";
+      std::string best;
+      size_t best_distance = 3;
+      for (const char* known : kKnown) {
+        const size_t d = Distance(name, known);
+        if (d < best_distance) { best_distance = d; best = known; }
+      }
+      if (!best.empty()) message += "; did you mean " + best + "()?";
+      return Fail(pos, "binder", message);
+    }
+    default:
+      return Fail(pos, "binder", "unsupported expression " + sql::ToString(expr));
+  }
+  if (!node) return nullptr;
+  bool all_constant = true;
+  for (const auto& arg : node->args) all_constant &= arg->IsConstant();
+  if (all_constant) return Fold(std::move(node));
+  return node;
+}
+
+}  // namespace plan
+}  // namespace laneql

@@ -1,0 +1,32 @@
+// The binder: a parsed SELECT -> a typed logical Plan (src/plan/bound_expr.h), with the
+// rewrites that need no data (constant folding, SUM(x + k) -> SUM(x) + k * COUNT(x)).
+#ifndef LANEQL_PLAN_BINDER_H_
+#define LANEQL_PLAN_BINDER_H_
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "laneql/table.h"
+#include "src/plan/bound_expr.h"
+#include "src/sql/ast.h"
+
+namespace laneql {
+namespace plan {
+
+struct BindError {
+  // "binder error at line L, column C: <what>" (or "type error", "conversion error").
+  std::string message;
+  int line = 0;
+  int column = 0;
+};
+
+using TableResolver = std::function<const Table*(std::string_view name)>;
+
+bool BindSelect(const sql::SelectStatement& statement, const TableResolver& tables, Plan* plan,
+                BindError* error);
+
+}  // namespace plan
+}  // namespace laneql
+
+#endif  // LANEQL_PLAN_BINDER_H_

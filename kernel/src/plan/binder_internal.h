@@ -1,0 +1,69 @@
+// The binder's shared state: the statement-level code (binder.cc) decides scopes, groups and
+// aggregates; the expression-level code (bind_expr.cc) types one node from its bound children.
+#ifndef LANEQL_PLAN_BINDER_INTERNAL_H_
+#define LANEQL_PLAN_BINDER_INTERNAL_H_
+
+#include <string>
+#include <vector>
+
+#include "src/plan/binder.h"
+
+namespace laneql {
+namespace plan {
+
+enum class Scope {
+  kBase,   // table columns; aggregates not allowed
+  kGroup,  // group keys and aggregates of an aggregate query
+};
+
+class Binder {
+ public:
+  Binder(const Table* table, std::string table_name) : table_(table), table_name_(table_name) {}
+
+  bool BindStatement(const sql::SelectStatement& statement, Plan* plan);
+  const BindError& error() const { return error_; }
+
+  // --- used by bind_expr.cc ---
+  BoundExprPtr Bind(const sql::Expr& expr, Scope scope);
+  // Types a non-aggregate node from its already bound children (operand/left/right/args in
+  // AST order, flattened as BindChildren produces them).
+  BoundExprPtr BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> children);
+  // `expr` converted to `type` (a cast node, or a folded constant); null + error on failure.
+  BoundExprPtr CastTo(BoundExprPtr expr, TypeId type, SourcePos pos);
+  BoundExprPtr CastToAtOwnPos(BoundExprPtr expr, TypeId type);  // errors point at expr itself
+  // Evaluates a call whose arguments are all constants; null + error on failure.
+  BoundExprPtr Fold(BoundExprPtr call);
+  std::nullptr_t Fail(SourcePos pos, const std::string& kind, const std::string& message);
+  bool failed() const { return failed_; }
+
+ private:
+  BoundExprPtr BindColumnRef(const sql::Expr& expr);
+  BoundExprPtr BindGroupScope(const sql::Expr& expr);
+  BoundExprPtr BindAggregate(const sql::Expr& expr);
+  int AddAggregate(Aggregate aggregate);
+  std::vector<BoundExprPtr> BindChildren(const sql::Expr& expr, Scope scope);
+  // Binds `expr` in the base scope without reporting errors (null when it does not bind).
+  BoundExprPtr TryBindBase(const sql::Expr& expr);
+  bool BindOrderBy(const sql::SelectStatement& statement, Plan* plan);
+
+  const Table* table_;
+  std::string table_name_;
+  Plan* plan_ = nullptr;
+  std::vector<std::string> group_fingerprints_;
+  std::vector<std::string> aggregate_fingerprints_;
+  const sql::SelectStatement* statement_ = nullptr;
+  bool in_aggregate_ = false;
+  int silent_ = 0;
+  bool failed_ = false;
+  BindError error_;
+};
+
+bool ContainsAggregate(const sql::Expr& expr);
+bool IsAggregateName(const std::string& lower_name);
+std::string LowerAscii(std::string s);
+bool IsNumeric(TypeId type);
+
+}  // namespace plan
+}  // namespace laneql
+
+#endif  // LANEQL_PLAN_BINDER_INTERNAL_H_

@@ -1,0 +1,67 @@
+// Building, copying and fingerprinting bound expressions.
+#include "src/plan/bound_expr.h"
+
+namespace laneql {
+namespace plan {
+
+BoundExprPtr MakeColumn(int column, TypeId type, bool nullable, SourcePos pos) {
+  auto node = std::make_unique<BoundExpr>();
+  node->kind = BoundKind::kColumn;
+  node->column = column;
+  node->type = type;
+  node->nullable = nullable;
+  node->pos = pos;
+  return node;
+}
+
+BoundExprPtr MakeConstant(Value value, SourcePos pos) {
+  auto node = std::make_unique<BoundExpr>();
+  node->kind = BoundKind::kConstant;
+  node->type = value.type;
+  node->nullable = value.is_null;
+  node->constant = std::move(value);
+  node->pos = pos;
+  return node;
+}
+
+BoundExprPtr Clone(const BoundExpr& expr) {
+  auto node = std::make_unique<BoundExpr>();
+  node->kind = expr.kind;
+  node->type = expr.type;
+  node->nullable = expr.nullable;
+  node->integer_literal = expr.integer_literal;
+  node->string_literal = expr.string_literal;
+  node->pos = expr.pos;
+  node->column = expr.column;
+  node->constant = expr.constant;
+  node->fn = expr.fn;
+  node->negated = expr.negated;
+  node->case_insensitive = expr.case_insensitive;
+  node->part = expr.part;
+  node->compiled = expr.compiled;
+  for (const auto& arg : expr.args) node->args.push_back(Clone(*arg));
+  return node;
+}
+
+std::string Fingerprint(const BoundExpr& expr) {
+  std::string out;
+  switch (expr.kind) {
+    case BoundKind::kColumn:
+      out = "#" + std::to_string(expr.column);
+      break;
+    case BoundKind::kConstant:
+      out = std::string("'") + TypeName(expr.type) + ":" + (expr.constant.is_null ? "NULL" : ValueToText(expr.constant)) + "'";
+      break;
+    case BoundKind::kCall:
+      out = "f" + std::to_string(static_cast<int>(expr.fn)) + "/" + TypeName(expr.type) + "/" +
+            std::to_string(expr.negated) + std::to_string(expr.case_insensitive) +
+            std::to_string(static_cast<int>(expr.part)) + "(";
+      for (const auto& arg : expr.args) out += Fingerprint(*arg) + ",";
+      out += ")";
+      break;
+  }
+  return out;
+}
+
+}  // namespace plan
+}  // namespace laneql

@@ -1,0 +1,115 @@
+// Bound expressions and the logical plan of one SELECT: every name resolved to a column
+// position, every node typed (DuckDB's types and implicit casts), aggregates pulled out.
+//
+// Two scopes. "Base" expressions (WHERE, GROUP BY keys, aggregate arguments, and the outputs of
+// a query without aggregates) read the table's columns: kColumn's index is the table column.
+// "Group" expressions (HAVING, and the outputs / ORDER BY of an aggregate query) read the
+// intermediate relation the aggregation produces: its columns are the group keys in GROUP BY
+// order followed by the aggregates in Plan::aggregates order.
+#ifndef LANEQL_PLAN_BOUND_EXPR_H_
+#define LANEQL_PLAN_BOUND_EXPR_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "laneql/table.h"
+#include "laneql/types.h"
+#include "src/plan/value.h"
+#include "src/sql/token.h"
+
+namespace laneql {
+namespace plan {
+
+using sql::SourcePos;
+
+enum class Fn : uint8_t {
+  // Arithmetic over the node's type (integers checked for overflow), and integer division.
+  kAdd, kSubtract, kMultiply, kDivide, kModulo, kNegate,
+  // Comparisons: both arguments have been cast to one comparable type; result BOOLEAN.
+  kEquals, kNotEquals, kLess, kLessEquals, kGreater, kGreaterEquals,
+  kAnd, kOr, kNot,           // three-valued logic
+  kIsNull, kIsNotNull,
+  kInList,                   // args[0] IN (args[1..]); negated = NOT IN
+  kBetween,                  // args[0] BETWEEN args[1] AND args[2]; negated = NOT BETWEEN
+  kLike,                     // args[0] LIKE args[1] (constant); negated, case_insensitive
+  kCase,                     // args: when0, then0, when1, then1, ..., else
+  kCast,                     // args[0] to the node's type
+  kLength,                   // code points (DuckDB length)
+  kStrlen,                   // bytes (DuckDB strlen / octet_length)
+  kExtract,                  // part of args[0] (date or timestamp)
+  kDateTrunc,                // args[0] truncated to part
+  kRegexpReplace,            // args[0], constant pattern args[1], constant replacement args[2]
+  kConcat,                   // args[0] || args[1]
+  kLower, kUpper,
+};
+
+enum class DatePart : uint8_t { kYear, kMonth, kDay, kHour, kMinute, kSecond };
+
+struct BoundExpr;
+using BoundExprPtr = std::unique_ptr<BoundExpr>;
+
+enum class BoundKind : uint8_t { kColumn, kConstant, kCall };
+
+struct BoundExpr {
+  BoundKind kind = BoundKind::kConstant;
+  TypeId type = TypeId::kInt32;
+  bool nullable = true;         // false when no row can be NULL (lets grouping skip null flags)
+  bool integer_literal = false; // a bare integer literal: narrows to the other operand's type
+  bool string_literal = false;  // a bare string literal: casts to the other operand's type
+  SourcePos pos;
+  int column = -1;              // kColumn
+  Value constant;               // kConstant
+  Fn fn = Fn::kAdd;             // kCall
+  bool negated = false;
+  bool case_insensitive = false;
+  DatePart part = DatePart::kYear;
+  std::vector<BoundExprPtr> args;
+  std::shared_ptr<const void> compiled;  // kRegexpReplace: the compiled pattern
+
+  bool IsConstant() const { return kind == BoundKind::kConstant; }
+};
+
+BoundExprPtr MakeColumn(int column, TypeId type, bool nullable, SourcePos pos);
+BoundExprPtr MakeConstant(Value value, SourcePos pos);
+BoundExprPtr Clone(const BoundExpr& expr);  // a deep copy
+// A structural key: equal for expressions that compute the same thing (used to match SELECT
+// expressions with GROUP BY ones and to share equal aggregates).
+std::string Fingerprint(const BoundExpr& expr);
+
+enum class AggKind : uint8_t { kCountStar, kCount, kSum, kAvg, kMin, kMax, kCountDistinct };
+
+struct Aggregate {
+  AggKind kind = AggKind::kCountStar;
+  BoundExprPtr arg;  // base scope; null for COUNT(*)
+  TypeId type = TypeId::kInt64;  // the result type
+};
+
+struct SortKey {
+  int output = 0;  // index into Plan::outputs
+  bool descending = false;
+  bool nulls_first = false;
+};
+
+struct Plan {
+  const Table* table = nullptr;
+  BoundExprPtr where;  // base scope, BOOLEAN; null = every row
+  bool aggregate = false;
+  std::vector<BoundExprPtr> group_keys;  // base scope
+  std::vector<Aggregate> aggregates;
+  BoundExprPtr having;  // group scope
+  // The SELECT list (first num_visible) and then hidden ORDER BY keys; base scope for plain
+  // queries, group scope for aggregate ones.
+  std::vector<BoundExprPtr> outputs;
+  std::vector<std::string> names;
+  size_t num_visible = 0;
+  std::vector<SortKey> order;
+  int64_t limit = -1;  // -1 = none
+  int64_t offset = 0;
+};
+
+}  // namespace plan
+}  // namespace laneql
+
+#endif  // LANEQL_PLAN_BOUND_EXPR_H_
