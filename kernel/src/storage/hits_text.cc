@@ -43,7 +43,7 @@ struct Slotted {
   char* PutIf(char* p, size_t i, char separator, bool keep) const {
     std::memcpy(p, slots + i * Width, Width);
     p[lengths[i]] = separator;
-    return p + (keep ? lengths[i] + 1 : 0);
+    return p + KeptLength(lengths[i] + size_t{1}, keep);
   }
 };
 
@@ -67,6 +67,8 @@ struct TextTables {
   Slotted<32> cyrillic = MakeSlotted<32>(CyrillicWords());
   Slotted<80> encoded = MakeSlotted<80>(CyrillicEncoded());
   Slotted<16> latin = MakeSlotted<16>(LatinWords());
+  Slotted<32> latin32 = MakeSlotted<32>(LatinWords());  // beside Cyrillic in phrases
+  Slotted<80> latin80 = MakeSlotted<80>(LatinWords());  // beside encoded Cyrillic
   Slotted<8> syllables = MakeSlotted<8>(DomainSyllables());
   Slotted<8> zones = MakeSlotted<8>(DomainZones());
   Slotted<32> external = MakeSlotted<32>(ExternalSites());
@@ -86,15 +88,14 @@ const TextTables& Tables() {
   return *kTables;
 }
 
-
 char* PutDomain(char* p, const TextTables& t, uint16_t slot, uint64_t site_key) {
   if (slot != kTailCounterSlot) return t.heavy_domains.Put(p, slot);
   // A small site: two or three syllables and a zone, e.g. "miraltorg.ru".
   const uint64_t h = site_key;
   p = t.syllables.Put(p, t.syllables.IndexOf(h >> 8, 8));
   p = t.syllables.Put(p, t.syllables.IndexOf(h >> 16, 8));
-  char* const third = t.syllables.Put(p, t.syllables.IndexOf(h >> 24, 8));
-  p = (h & 1) ? third : p;
+  p = t.syllables.PutIf(p, t.syllables.IndexOf(h >> 24, 8), '\0', h & 1);
+  p -= h & 1;  // PutIf kept a separator
   return t.zones.Put(p, t.zones.IndexOf(h >> 40, 8));
 }
 
@@ -123,16 +124,20 @@ char* PutPhraseWith(char* p, const TextTables& t, uint32_t phrase, bool url_enco
   // the real data. One word in eight is Latin (brands, "mp3", "online").
   const int words = (phrase <= 64 ? 1 : phrase <= 4096 ? 2 : 3) + static_cast<int>(h & 1);
   const uint64_t x = Mix64(h + 1);
-  const char separator = url_encoded ? '+' : ' ';
-  for (int w = 0; w < 4; ++w) {
-    const uint64_t field = x >> (16 * w);
-    const bool keep = w < words;
-    if ((field & 7) == 0) {
-      p = t.latin.PutIf(p, t.latin.IndexOf(field, 16), separator, keep);
-    } else if (url_encoded) {
-      p = t.encoded.PutIf(p, t.encoded.IndexOf(field, 16), separator, keep);
-    } else {
-      p = t.cyrillic.PutIf(p, t.cyrillic.IndexOf(field, 16), separator, keep);
+  // The word list by index, not by a branch (a word is Latin by a coin flip).
+  if (url_encoded) {
+    const Slotted<80>* const lists[2] = {&t.encoded, &t.latin80};
+    for (int w = 0; w < 4; ++w) {
+      const uint64_t field = x >> (16 * w);
+      const Slotted<80>& list = *lists[(field & 7) == 0];
+      p = list.PutIf(p, list.IndexOf(field, 16), '+', w < words);
+    }
+  } else {
+    const Slotted<32>* const lists[2] = {&t.cyrillic, &t.latin32};
+    for (int w = 0; w < 4; ++w) {
+      const uint64_t field = x >> (16 * w);
+      const Slotted<32>& list = *lists[(field & 7) == 0];
+      p = list.PutIf(p, list.IndexOf(field, 16), ' ', w < words);
     }
   }
   return p - 1;  // the last word's separator
@@ -149,15 +154,15 @@ char* PutPageUrlWith(char* p, const TextTables& t, const PageRef& ref) {
   // Either a slug page ("news/kino-online-12345.html") or a script with an id; a coin flip, so
   // both shapes are written and the cursor advances over the one that applies.
   const bool slug = h >> 8 & 1;
-  const int words = slug ? 1 + static_cast<int>(h >> 9 & 3) : 0;
+  const int words = (1 + static_cast<int>(h >> 9 & 3)) & -static_cast<int>(slug);
   for (int w = 0; w < 4; ++w) {
     p = t.latin.PutIf(p, t.latin.IndexOf(h >> (12 + 6 * w), 6), '-', w < words);
   }
   std::memcpy(p, "view.php?id=\0\0\0", 16);
-  p += slug ? 0 : 12;
+  p += KeptLength(12, !slug);
   p = PutDecimal(p, page);
   std::memcpy(p, ".html\0\0", 8);
-  p += slug ? 5 : 0;
+  p += KeptLength(5, slug);
   // Some sites carry long query strings of percent-encoded Cyrillic (the real data's URLs
   // average from ~50 to ~470 bytes per counter).
   const uint8_t query_words = QueryWordsOf(ref.slot, ref.site_key);

@@ -90,33 +90,10 @@ inline char* Put(char* p, std::string_view s) {
 // Writes value in decimal and returns the end. Values below 10^8 (nearly all of the
 // generator's numbers) take no branch and no division: the eight digits are formed at once in
 // the bytes of a 64-bit word (two 4-digit halves, then 2-digit quarters, then digits, each
-// split by a multiply-shift that is exact in that range), the leading zeros shifted out, and
-// the word stored whole. Writes up to 8 bytes past the end. Others: two digits per step.
+// split by a multiply-shift that is exact in that range), the leading zero digits (the word's
+// low zero bytes) shifted out, and the word stored whole. Writes up to 8 bytes past the end.
+// Larger values: two digits per step.
 inline char* PutDecimal(char* p, uint64_t value) {
-  static constexpr uint64_t kPowers[20] = {1ULL,
-                                           10ULL,
-                                           100ULL,
-                                           1000ULL,
-                                           10000ULL,
-                                           100000ULL,
-                                           1000000ULL,
-                                           10000000ULL,
-                                           100000000ULL,
-                                           1000000000ULL,
-                                           10000000000ULL,
-                                           100000000000ULL,
-                                           1000000000000ULL,
-                                           10000000000000ULL,
-                                           100000000000000ULL,
-                                           1000000000000000ULL,
-                                           10000000000000000ULL,
-                                           100000000000000000ULL,
-                                           1000000000000000000ULL,
-                                           10000000000000000000ULL};
-  // floor(log10) from floor(log2): 1233 / 4096 is just above log10(2).
-  const int log2 = 63 - __builtin_clzll(value | 1);
-  const int guess = (log2 + 1) * 1233 >> 12;
-  const int digits = (guess + (value >= kPowers[guess])) | (value == 0);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   if (value < 100000000) {
     uint64_t x = value / 10000 | (value % 10000) << 32;  // [high 4 digits, low 4 digits]
@@ -124,15 +101,19 @@ inline char* PutDecimal(char* p, uint64_t value) {
     x = q | (x - q * 100) << 16;                                // four 2-digit lanes
     q = ((x * 103) >> 10) & 0x000F000F000F000FULL;             // / 10 in each lane
     x = q | (x - q * 10) << 8;                                  // eight digits, first lowest
-    x = (x + 0x3030303030303030ULL) >> (8 * (8 - digits));      // ASCII, leading zeros out
+    // Leading zero digits, keeping the last digit (so 0 writes "0").
+    const int zeros = __builtin_ctzll(x | uint64_t{1} << 56) >> 3;
+    x = (x + 0x3030303030303030ULL) >> (8 * zeros);  // ASCII, leading zeros out
     std::memcpy(p, &x, 8);
-    return p + digits;
+    return p + 8 - zeros;
   }
 #endif
   static constexpr char kPairs[] =
       "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
       "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
       "8081828384858687888990919293949596979899";
+  int digits = 1;
+  for (uint64_t rest = value; rest >= 10; rest /= 10) ++digits;
   char* const end = p + digits;
   char* q = end;
   while (value >= 100) {
@@ -147,6 +128,10 @@ inline char* PutDecimal(char* p, uint64_t value) {
   }
   return end;
 }
+
+// n when keep, else 0, as arithmetic: compilers turn a plain `keep ? n : 0` into a branch,
+// which the coin flips that decide a text's shape would mispredict half the time.
+inline size_t KeptLength(size_t n, bool keep) { return n & (size_t{0} - keep); }
 
 // A short text (under 16 bytes) padded to 16, so writing one is a single 16-byte copy and an
 // advance by its size: a column choosing among a few such texts per row takes no branch.
@@ -163,7 +148,7 @@ constexpr ShortText MakeShortText(std::string_view s) {
 // Writes t, or (keep false) nothing: the cursor stays and the bytes are overwritten later.
 inline char* PutShortText(char* p, const ShortText& t, bool keep = true) {
   std::memcpy(p, t.bytes, 16);
-  return p + (keep ? t.size : 0);
+  return p + KeptLength(t.size, keep);
 }
 
 // A page's key: its words and URLHash derive from it, so equal pages get equal texts.

@@ -84,7 +84,8 @@ bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* end
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
         const uint64_t h = Draw(c.user_key[i], column);
         char* const end = PutDecimal(p, Below(h, 200));
-        return c.flash_major[i] == 0 || Chance(h, 300000) ? p : end;
+        const bool empty = (c.flash_major[i] == 0) | Chance(h, 300000);
+        return p + KeptLength(static_cast<size_t>(end - p), !empty);
       });
     case kUserAgentMinor: {
       static constexpr ShortText kMinors[] = {
