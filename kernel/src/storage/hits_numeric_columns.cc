@@ -13,8 +13,10 @@ namespace {
 
 // The helpers are always inlined so that they become part of FillNumericColumn's AVX2 and
 // AVX-512 versions (LANEQL_HITS_MULTIVERSION) rather than staying baseline code.
+#define LANEQL_HITS_INLINE __attribute__((always_inline)) inline
+
 template <class T, class F>
-__attribute__((always_inline)) inline void Fill(void* out, size_t n, F value_of) {
+LANEQL_HITS_INLINE void Fill(void* out, size_t n, F value_of) {
   T* values = static_cast<T*>(out);
   for (size_t i = 0; i < n; ++i) values[i] = static_cast<T>(value_of(i));
 }
@@ -23,21 +25,23 @@ constexpr int64_t kMicros = 1000000;
 
 // A per-row 0/1 with probability per_million.
 template <class T>
-__attribute__((always_inline)) inline void FillRowChance(const RowChunk& c, int column, uint32_t per_million, void* out) {
+LANEQL_HITS_INLINE void FillRowChance(const RowChunk& c, int column, uint32_t per_million,
+                                      void* out) {
   Fill<T>(out, c.count, [&](size_t i) { return Chance(Draw(c.row_key[i], column), per_million); });
 }
 // A per-user 0/1.
 template <class T>
-__attribute__((always_inline)) inline void FillUserChance(const RowChunk& c, int column, uint32_t per_million, void* out) {
+LANEQL_HITS_INLINE void FillUserChance(const RowChunk& c, int column, uint32_t per_million,
+                                       void* out) {
   Fill<T>(out, c.count, [&](size_t i) { return Chance(Draw(c.user_key[i], column), per_million); });
 }
 template <class T>
-__attribute__((always_inline)) inline void FillFlag(const RowChunk& c, uint8_t flag, void* out) {
+LANEQL_HITS_INLINE void FillFlag(const RowChunk& c, uint8_t flag, void* out) {
   Fill<T>(out, c.count, [&](size_t i) { return (c.flags[i] & flag) != 0; });
 }
 // Mostly 0 (share `zero_per_million`), else skewed over [1, range]: timings, counts.
-__attribute__((always_inline)) inline void FillSparseSkewed(const RowChunk& c, int column, uint32_t zero_per_million, uint32_t range,
-                      void* out) {
+LANEQL_HITS_INLINE void FillSparseSkewed(const RowChunk& c, int column, uint32_t zero_per_million,
+                                         uint32_t range, void* out) {
   Fill<int32_t>(out, c.count, [&](size_t i) -> int32_t {
     const uint64_t h = Draw(c.row_key[i], column);
     return KeepIf(!Chance(h, zero_per_million), 1 + static_cast<int32_t>(SteepIndex(h, range)));
@@ -45,6 +49,7 @@ __attribute__((always_inline)) inline void FillSparseSkewed(const RowChunk& c, i
 }
 
 }  // namespace
+#undef LANEQL_HITS_INLINE
 
 LANEQL_HITS_MULTIVERSION
 void FillNumericColumn(int column, const RowChunk& c, void* out) {
@@ -70,7 +75,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
     case kUserID: return Fill<int64_t>(out, n, [&](size_t i) { return c.user_id[i]; });
     case kCounterClass:
       return Fill<int16_t>(out, n,
-                           [&](size_t i) { return Draw(c.site_key[i], column) % 3; });
+                           [&](size_t i) { return Below(Draw(c.site_key[i], column), 3); });
     case kOS: {
       static constexpr Weighted<int16_t> kOs[] = {{2, 350000}, {6, 150000}, {44, 120000},
                                                   {56, 80000}, {52, 60000}, {3, 50000},
@@ -91,7 +96,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
     case kIsRefresh: return FillFlag<int16_t>(c, kFlagRefresh, out);
     case kRefererCategoryID:
       return Fill<int16_t>(out, n, [&](size_t i) {
-        return c.referer_kind[i] == kRefererEmpty ? 0 : 1 + c.referer_hash[i] % 20;
+        return c.referer_kind[i] == kRefererEmpty ? 0 : 1 + Below(c.referer_hash[i], 20);
       });
     case kRefererRegionID:
       return Fill<int32_t>(out, n, [&](size_t i) {
@@ -99,7 +104,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
       });
     case kURLCategoryID:
       return Fill<int16_t>(out, n,
-                           [&](size_t i) { return Draw(c.site_key[i], column) % 40; });
+                           [&](size_t i) { return Below(Draw(c.site_key[i], column), 40); });
     case kURLRegionID:
       return Fill<int32_t>(out, n, [&](size_t i) {
         return Chance(Draw(c.row_key[i], column), 700000) ? c.region[i] : 0;
@@ -198,7 +203,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
     case kCodeVersion:
       return Fill<int32_t>(out, n,
                            [&](size_t i) {
-                             return 200 + Draw(c.site_key[i], column) % 1000;
+                             return 200 + Below(Draw(c.site_key[i], column), 1000);
                            });
     case kIsLink: return FillFlag<int16_t>(c, kFlagLink, out);
     case kIsDownload: return FillFlag<int16_t>(c, kFlagDownload, out);
@@ -212,7 +217,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
       return Fill<int32_t>(out, n, [&](size_t i) { return Draw(c.row_key[i], column) >> 33; });
     case kIsOldCounter:
       return Fill<int16_t>(out, n,
-                           [&](size_t i) { return Draw(c.site_key[i], column) % 10 == 0; });
+                           [&](size_t i) { return Below(Draw(c.site_key[i], column), 10) == 0; });
     case kIsEvent: return FillFlag<int16_t>(c, kFlagEvent, out);
     case kIsParameter: return FillRowChance<int16_t>(c, column, 10000, out);
     case kDontCountHits: return FillFlag<int16_t>(c, kFlagDontCount, out);

@@ -66,7 +66,9 @@ const uint16_t* CounterSlotTable() {
     size_t c = 0;
     for (size_t slot = 0; slot < (size_t{1} << kCounterBits); ++slot) {
       const uint64_t middle = (2 * slot + 1) * 1000000 / (size_t{2} << kCounterBits);
-      while (c < num_heavy && middle >= start + heavy[c].per_million) start += heavy[c++].per_million;
+      while (c < num_heavy && middle >= start + heavy[c].per_million) {
+        start += heavy[c++].per_million;
+      }
       table[slot] = c < num_heavy ? static_cast<uint16_t>(c) : kTailCounterSlot;
     }
     return table;
@@ -129,7 +131,8 @@ void FillRowChunk(const HitsParams& params, size_t first_row, size_t count,
   // The site: three big counters, a few dozen medium ones, then a long tail. (A loop of its
   // own: the compiler cannot tell the table lookups from the chunk's stores.)
   for (size_t i = 0; i < count; ++i) {
-    chunk->counter_slot[i] = counter_slots[Draw(chunk->row_key[i], kStreamCounter) >> (64 - kCounterBits)];
+    const uint64_t draw = Draw(chunk->row_key[i], kStreamCounter);
+    chunk->counter_slot[i] = counter_slots[draw >> (64 - kCounterBits)];
   }
   for (size_t i = 0; i < count; ++i) {
     const uint64_t key = chunk->row_key[i];
