@@ -118,7 +118,7 @@ constexpr PickTable<T> MakePickTable(const Weighted<T> (&table)[N]) {
   uint64_t start = 0;  // per million, where entry k's share begins
   size_t k = 0;
   for (size_t slot = 0; slot < (size_t{1} << kPickBits); ++slot) {
-    const uint64_t middle = (2 * slot + 1) * 1000000 / (size_t{2} << kPickBits);
+    const uint64_t middle = (2 * uint64_t{slot} + 1) * 1000000 / (uint64_t{2} << kPickBits);
     while (k + 1 < N && middle >= start + table[k].per_million) start += table[k++].per_million;
     out.value[slot] = table[k].value;
   }

@@ -65,7 +65,7 @@ const uint16_t* CounterSlotTable() {
     uint64_t start = 0;
     size_t c = 0;
     for (size_t slot = 0; slot < (size_t{1} << kCounterBits); ++slot) {
-      const uint64_t middle = (2 * slot + 1) * 1000000 / (size_t{2} << kCounterBits);
+      const uint64_t middle = (2 * uint64_t{slot} + 1) * 1000000 / (uint64_t{2} << kCounterBits);
       while (c < num_heavy && middle >= start + heavy[c].per_million) {
         start += heavy[c++].per_million;
       }
