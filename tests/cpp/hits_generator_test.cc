@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "src/storage/hits_random.h"
+
 namespace laneql {
 namespace {
 
@@ -124,6 +126,24 @@ TEST(HitsGeneratorSchema, MatchesCreateSql) {
     EXPECT_EQ(table.column_name(i), schema[i].name);
     EXPECT_EQ(table.column(i).type(), schema[i].type);
   }
+}
+
+// The weighted choices' lookup tables give each value its share to within one slot (1/4096),
+// the last value the remainder; built in 64-bit arithmetic, so also on 32-bit targets (wasm32).
+TEST(HitsGeneratorRandom, PickTablesKeepTheWeights) {
+  static constexpr hits::Weighted<int> kWeights[] = {{7, 600000}, {3, 250000}, {9, 100000},
+                                                      {1, 41000}, {5, 8000}, {2, 1000}};
+  const hits::PickTable<int> table = hits::MakePickTable(kWeights);
+  const size_t slots = size_t{1} << hits::kPickBits;
+  for (const hits::Weighted<int>& entry : kWeights) {
+    size_t count = 0;
+    for (size_t slot = 0; slot < slots; ++slot) count += table.value[slot] == entry.value;
+    EXPECT_NEAR(static_cast<double>(count) / slots, entry.per_million / 1e6, 1.0 / slots)
+        << "value " << entry.value;
+  }
+  // Pick reads the top bits: the lowest and highest hashes take the first and last slots.
+  EXPECT_EQ(hits::Pick(table, 0), 7);
+  EXPECT_EQ(hits::Pick(table, ~uint64_t{0}), table.value[slots - 1]);
 }
 
 TEST(HitsGeneratorDeterminism, SameSeedSameBytesOtherSeedOtherBytes) {
@@ -314,6 +334,16 @@ TEST_F(HitsGeneratorDistribution, CounterSixtyTwoMeetsTheFilters) {
     links += link[r] != 0;
   }
   EXPECT_GT(Share(rows_62), 0.10);
+  // The three big counters keep their shares of all rows (16 %, 11.6 %, 10.8 %).
+  size_t all_62 = 0, cars = 0, films = 0;
+  for (size_t r = 0; r < kRows; ++r) {
+    all_62 += counter[r] == 62;
+    cars += counter[r] == 1143050;
+    films += counter[r] == 731962;
+  }
+  EXPECT_NEAR(Share(all_62), 0.160, 0.005);
+  EXPECT_NEAR(Share(cars), 0.116, 0.005);
+  EXPECT_NEAR(Share(films), 0.108, 0.005);
   EXPECT_GT(top_url, 1000u);
   EXPECT_GT(hub, 100u);
   EXPECT_GT(links, 200u);
@@ -333,6 +363,53 @@ TEST_F(HitsGeneratorDistribution, TopRefererDomainAndRepeatedWatchIds) {
   EXPECT_GT(Share(top_domain), 0.10);
   EXPECT_LT(watch_ids.size(), kRows);
   EXPECT_GT(watch_ids.size(), kRows * 98 / 100);
+}
+
+// Numbers written as text (the generator formats them itself, without the C library) are plain
+// decimals: digits only, no leading zero, within the column's range.
+bool IsDecimal(std::string_view s, uint64_t max) {
+  if (s.empty() || s.size() > 20 || (s.size() > 1 && s[0] == '0')) return false;
+  uint64_t value = 0;
+  for (char ch : s) {
+    if (ch < '0' || ch > '9') return false;
+    value = value * 10 + static_cast<uint64_t>(ch - '0');
+  }
+  return value <= max;
+}
+
+TEST_F(HitsGeneratorDistribution, TextNumbersAreCanonicalDecimals) {
+  const Column& flash_minor = Col("FlashMinor2");
+  const Column& order = Col("ParamOrderID");
+  const Column& source_page = Col("SocialSourcePage");
+  const Column& url = Col("URL");
+  std::unordered_set<std::string_view> flash_values;
+  size_t script_urls = 0;
+  for (size_t r = 0; r < kRows; ++r) {
+    const std::string_view f = flash_minor.StringAt(r);
+    if (!f.empty()) {
+      ASSERT_TRUE(IsDecimal(f, 199)) << "FlashMinor2 row " << r << ": " << f;
+      flash_values.insert(f);
+    }
+    const std::string_view o = order.StringAt(r);
+    if (!o.empty()) {
+      ASSERT_TRUE(IsDecimal(o, UINT64_MAX >> 40)) << "ParamOrderID row " << r;
+    }
+    const std::string_view s = source_page.StringAt(r);
+    if (!s.empty()) {
+      ASSERT_EQ(s.rfind("http://vk.com/club", 0), 0u) << s;
+      ASSERT_TRUE(IsDecimal(s.substr(18), UINT64_MAX >> 44)) << s;
+    }
+    const std::string_view u = url.StringAt(r);
+    const size_t id = u.find("view.php?id=");
+    if (id != std::string_view::npos) {
+      ++script_urls;
+      std::string_view number = u.substr(id + 12);
+      number = number.substr(0, number.find('&'));
+      ASSERT_TRUE(IsDecimal(number, 60000)) << u;
+    }
+  }
+  EXPECT_EQ(flash_values.size(), 200u);  // every value 0..199 occurs on 200,000 rows
+  EXPECT_GT(script_urls, kRows / 10);
 }
 
 TEST_F(HitsGeneratorDistribution, EveryStringIsValidUtf8) {

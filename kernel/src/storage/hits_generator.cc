@@ -77,7 +77,14 @@ void RunRange(const hits::HitsParams& params, const std::vector<uint8_t*>& fixed
     AlignedBuffer& offsets = job->strings[col].offsets;
     if (!offsets.ResizeForOverwrite((job->count + 1) * sizeof(int32_t), &job->error)) return;
     hits::AdviseHugePages(&offsets);
+    hits::PrefaultForWrite(offsets.data(), offsets.size());
     offsets.As<int32_t>()[0] = 0;
+  }
+  // This range's share of the fixed-width columns, mapped by this thread in one call each.
+  for (int col = 0; col < kNumHitsColumns; ++col) {
+    if (fixed_bases[col] == nullptr) continue;
+    const size_t width = TypeByteWidth(schema[col].type);
+    hits::PrefaultForWrite(fixed_bases[col] + job->out_row * width, job->count * width);
   }
   std::unique_ptr<hits::RowChunk> chunk(new (std::nothrow) hits::RowChunk);
   if (chunk == nullptr) {

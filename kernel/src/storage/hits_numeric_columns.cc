@@ -11,8 +11,12 @@
 namespace laneql::hits {
 namespace {
 
+// The helpers are always inlined so that they become part of FillNumericColumn's AVX2 and
+// AVX-512 versions (LANEQL_HITS_MULTIVERSION) rather than staying baseline code.
+#define LANEQL_HITS_INLINE __attribute__((always_inline)) inline
+
 template <class T, class F>
-void Fill(void* out, size_t n, F value_of) {
+LANEQL_HITS_INLINE void Fill(void* out, size_t n, F value_of) {
   T* values = static_cast<T*>(out);
   for (size_t i = 0; i < n; ++i) values[i] = static_cast<T>(value_of(i));
 }
@@ -21,33 +25,33 @@ constexpr int64_t kMicros = 1000000;
 
 // A per-row 0/1 with probability per_million.
 template <class T>
-void FillRowChance(const RowChunk& c, int column, uint32_t per_million, void* out) {
+LANEQL_HITS_INLINE void FillRowChance(const RowChunk& c, int column, uint32_t per_million,
+                                      void* out) {
   Fill<T>(out, c.count, [&](size_t i) { return Chance(Draw(c.row_key[i], column), per_million); });
 }
 // A per-user 0/1.
 template <class T>
-void FillUserChance(const RowChunk& c, int column, uint32_t per_million, void* out) {
+LANEQL_HITS_INLINE void FillUserChance(const RowChunk& c, int column, uint32_t per_million,
+                                       void* out) {
   Fill<T>(out, c.count, [&](size_t i) { return Chance(Draw(c.user_key[i], column), per_million); });
 }
 template <class T>
-void FillFlag(const RowChunk& c, uint8_t flag, void* out) {
+LANEQL_HITS_INLINE void FillFlag(const RowChunk& c, uint8_t flag, void* out) {
   Fill<T>(out, c.count, [&](size_t i) { return (c.flags[i] & flag) != 0; });
 }
 // Mostly 0 (share `zero_per_million`), else skewed over [1, range]: timings, counts.
-void FillSparseSkewed(const RowChunk& c, int column, uint32_t zero_per_million, uint32_t range,
-                      void* out) {
+LANEQL_HITS_INLINE void FillSparseSkewed(const RowChunk& c, int column, uint32_t zero_per_million,
+                                         uint32_t range, void* out) {
   Fill<int32_t>(out, c.count, [&](size_t i) -> int32_t {
     const uint64_t h = Draw(c.row_key[i], column);
-    return Chance(h, zero_per_million) ? 0 : 1 + static_cast<int32_t>(SteepIndex(h, range));
+    return KeepIf(!Chance(h, zero_per_million), 1 + static_cast<int32_t>(SteepIndex(h, range)));
   });
 }
 
-uint64_t CounterKey(int32_t counter_id, int column) {
-  return KeyOf(static_cast<uint32_t>(counter_id), column);
-}
-
 }  // namespace
+#undef LANEQL_HITS_INLINE
 
+LANEQL_HITS_MULTIVERSION
 void FillNumericColumn(int column, const RowChunk& c, void* out) {
   const size_t n = c.count;
   switch (column) {
@@ -66,30 +70,33 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
       return Fill<int32_t>(out, n, [&](size_t i) { return c.event_time[i] / 86400; });
     case kCounterID: return Fill<int32_t>(out, n, [&](size_t i) { return c.counter_id[i]; });
     case kClientIP:
-      return Fill<int32_t>(out, n, [&](size_t i) { return ClientIpOf(c.user_key[i]); });
+      return Fill<int32_t>(out, n, [&](size_t i) { return c.client_ip[i]; });
     case kRegionID: return Fill<int32_t>(out, n, [&](size_t i) { return c.region[i]; });
     case kUserID: return Fill<int64_t>(out, n, [&](size_t i) { return c.user_id[i]; });
     case kCounterClass:
       return Fill<int16_t>(out, n,
-                           [&](size_t i) { return CounterKey(c.counter_id[i], column) % 3; });
+                           [&](size_t i) { return Below(Draw(c.site_key[i], column), 3); });
     case kOS: {
       static constexpr Weighted<int16_t> kOs[] = {{2, 350000}, {6, 150000}, {44, 120000},
                                                   {56, 80000}, {52, 60000}, {3, 50000},
                                                   {45, 50000}, {7, 50000},  {0, 90000}};
+      static constexpr PickTable<int16_t> kOsTable = MakePickTable(kOs);
       return Fill<int16_t>(out, n,
-                           [&](size_t i) { return Pick(kOs, Draw(c.user_key[i], column)); });
+                           [&](size_t i) { return Pick(kOsTable, Draw(c.user_key[i], column)); });
     }
     case kUserAgent: {
       static constexpr Weighted<int16_t> kAgents[] = {{7, 300000}, {2, 200000}, {3, 150000},
                                                       {4, 100000}, {6, 80000},  {1, 50000},
                                                       {39, 50000}, {40, 40000}, {15, 30000}};
-      return Fill<int16_t>(out, n,
-                           [&](size_t i) { return Pick(kAgents, Draw(c.user_key[i], column)); });
+      static constexpr PickTable<int16_t> kAgentTable = MakePickTable(kAgents);
+      return Fill<int16_t>(out, n, [&](size_t i) {
+        return Pick(kAgentTable, Draw(c.user_key[i], column));
+      });
     }
     case kIsRefresh: return FillFlag<int16_t>(c, kFlagRefresh, out);
     case kRefererCategoryID:
       return Fill<int16_t>(out, n, [&](size_t i) {
-        return c.referer_kind[i] == kRefererEmpty ? 0 : 1 + RefererHashOf(c, i) % 20;
+        return c.referer_kind[i] == kRefererEmpty ? 0 : 1 + Below(c.referer_hash[i], 20);
       });
     case kRefererRegionID:
       return Fill<int32_t>(out, n, [&](size_t i) {
@@ -97,31 +104,33 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
       });
     case kURLCategoryID:
       return Fill<int16_t>(out, n,
-                           [&](size_t i) { return CounterKey(c.counter_id[i], column) % 40; });
+                           [&](size_t i) { return Below(Draw(c.site_key[i], column), 40); });
     case kURLRegionID:
       return Fill<int32_t>(out, n, [&](size_t i) {
         return Chance(Draw(c.row_key[i], column), 700000) ? c.region[i] : 0;
       });
     case kResolutionWidth:
-      return Fill<int16_t>(out, n, [&](size_t i) { return ScreenOf(c.user_key[i]).width; });
+      return Fill<int16_t>(out, n, [&](size_t i) { return c.screen_width[i]; });
     case kResolutionHeight:
-      return Fill<int16_t>(out, n, [&](size_t i) { return ScreenOf(c.user_key[i]).height; });
+      return Fill<int16_t>(out, n, [&](size_t i) { return c.screen_height[i]; });
     case kResolutionDepth: {
       static constexpr Weighted<int16_t> kDepths[] = {{24, 800000}, {32, 180000}, {16, 20000}};
-      return Fill<int16_t>(out, n,
-                           [&](size_t i) { return Pick(kDepths, Draw(c.user_key[i], column)); });
+      static constexpr PickTable<int16_t> kDepthTable = MakePickTable(kDepths);
+      return Fill<int16_t>(out, n, [&](size_t i) {
+        return Pick(kDepthTable, Draw(c.user_key[i], column));
+      });
     }
     case kFlashMajor:
-      return Fill<int16_t>(out, n, [&](size_t i) { return FlashMajorOf(c.user_key[i]); });
+      return Fill<int16_t>(out, n, [&](size_t i) { return c.flash_major[i]; });
     case kFlashMinor:
       return Fill<int16_t>(out, n, [&](size_t i) {
-        return FlashMajorOf(c.user_key[i]) == 0 ? 0 : Below(Draw(c.user_key[i], column), 10);
+        return c.flash_major[i] == 0 ? 0 : Below(Draw(c.user_key[i], column), 10);
       });
     case kNetMajor:
-      return Fill<int16_t>(out, n, [&](size_t i) { return NetMajorOf(c.user_key[i]); });
+      return Fill<int16_t>(out, n, [&](size_t i) { return c.net_major[i]; });
     case kNetMinor:
       return Fill<int16_t>(out, n, [&](size_t i) {
-        return NetMajorOf(c.user_key[i]) == 0 ? 0 : Below(Draw(c.user_key[i], column), 6);
+        return c.net_major[i] == 0 ? 0 : Below(Draw(c.user_key[i], column), 6);
       });
     case kUserAgentMajor:
       return Fill<int16_t>(out, n,
@@ -131,10 +140,10 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
     case kCookieEnable: return FillUserChance<int16_t>(c, column, 980000, out);
     case kJavascriptEnable: return FillUserChance<int16_t>(c, column, 970000, out);
     case kIsMobile:
-      return Fill<int16_t>(out, n, [&](size_t i) { return IsMobileUser(c.user_key[i]); });
+      return Fill<int16_t>(out, n, [&](size_t i) { return c.mobile[i]; });
     case kMobilePhone:
       return Fill<int16_t>(out, n, [&](size_t i) {
-        const int model = MobileModelOf(c.user_key[i]);
+        const int model = c.mobile_model[i];
         // A model's phones come from one or two operators' catalogues.
         return model < 0 ? 0 : 1 + model + 20 * (Draw(c.user_key[i], column) & 1);
       });
@@ -152,21 +161,23 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
       // (ClickBench Q42 skips the first 10,000 of them on one URL).
       return Fill<int16_t>(out, n, [&](size_t i) {
         const uint64_t h = Draw(c.row_key[i], column);
-        const int64_t width = ScreenOf(c.user_key[i]).width;
+        const int64_t width = c.screen_width[i];
         return Chance(h, 30000) ? 0 : width - 16 - static_cast<int64_t>(SteepIndex(h, width / 2));
       });
     case kWindowClientHeight:
       return Fill<int16_t>(out, n, [&](size_t i) {
         const uint64_t h = Draw(c.row_key[i], column);
-        const int64_t height = ScreenOf(c.user_key[i]).height;
+        const int64_t height = c.screen_height[i];
         return Chance(h, 30000) ? 0 : height - 100 - static_cast<int64_t>(SkewedIndex(h, 300));
       });
     case kClientTimeZone: {
       static constexpr Weighted<int16_t> kZones[] = {{4, 650000}, {-1, 100000}, {3, 80000},
                                                      {2, 60000},  {6, 40000},   {5, 40000},
                                                      {7, 30000}};
-      return Fill<int16_t>(out, n,
-                           [&](size_t i) { return Pick(kZones, Draw(c.user_key[i], column)); });
+      static constexpr PickTable<int16_t> kZoneTable = MakePickTable(kZones);
+      return Fill<int16_t>(out, n, [&](size_t i) {
+        return Pick(kZoneTable, Draw(c.user_key[i], column));
+      });
     }
     case kClientEventTime:
       return Fill<int64_t>(out, n, [&](size_t i) {
@@ -192,7 +203,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
     case kCodeVersion:
       return Fill<int32_t>(out, n,
                            [&](size_t i) {
-                             return 200 + CounterKey(c.counter_id[i], column) % 1000;
+                             return 200 + Below(Draw(c.site_key[i], column), 1000);
                            });
     case kIsLink: return FillFlag<int16_t>(c, kFlagLink, out);
     case kIsDownload: return FillFlag<int16_t>(c, kFlagDownload, out);
@@ -206,7 +217,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
       return Fill<int32_t>(out, n, [&](size_t i) { return Draw(c.row_key[i], column) >> 33; });
     case kIsOldCounter:
       return Fill<int16_t>(out, n,
-                           [&](size_t i) { return CounterKey(c.counter_id[i], column) % 10 == 0; });
+                           [&](size_t i) { return Below(Draw(c.site_key[i], column), 10) == 0; });
     case kIsEvent: return FillFlag<int16_t>(c, kFlagEvent, out);
     case kIsParameter: return FillRowChance<int16_t>(c, column, 10000, out);
     case kDontCountHits: return FillFlag<int16_t>(c, kFlagDontCount, out);
@@ -218,8 +229,10 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
     case kAge: {
       static constexpr Weighted<int16_t> kAges[] = {{0, 400000}, {25, 200000}, {35, 150000},
                                                     {18, 120000}, {45, 80000}, {55, 50000}};
-      return Fill<int16_t>(out, n,
-                           [&](size_t i) { return Pick(kAges, Draw(c.user_key[i], column)); });
+      static constexpr PickTable<int16_t> kAgeTable = MakePickTable(kAges);
+      return Fill<int16_t>(out, n, [&](size_t i) {
+        return Pick(kAgeTable, Draw(c.user_key[i], column));
+      });
     }
     case kSex:
       return Fill<int16_t>(out, n, [&](size_t i) { return Below(Draw(c.user_key[i], column), 3); });
@@ -238,7 +251,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
     case kRemoteIP:
       return Fill<int32_t>(out, n, [&](size_t i) {
         const uint64_t h = Draw(c.row_key[i], column);
-        return Chance(h, 900000) ? ClientIpOf(c.user_key[i]) : static_cast<int32_t>(h >> 32);
+        return Chance(h, 900000) ? c.client_ip[i] : static_cast<int32_t>(h >> 32);
       });
     case kWindowName:
     case kOpenerName:
@@ -281,7 +294,7 @@ void FillNumericColumn(int column, const RowChunk& c, void* out) {
         return c.adv_engine[i] != 0 && Chance(Draw(c.row_key[i], column), 300000);
       });
     case kRefererHash:
-      return Fill<int64_t>(out, n, [&](size_t i) { return RefererHashOf(c, i); });
+      return Fill<int64_t>(out, n, [&](size_t i) { return c.referer_hash[i]; });
     case kURLHash: return Fill<int64_t>(out, n, [&](size_t i) { return UrlHashOf(c, i); });
     case kCLID:
       return Fill<int32_t>(out, n, [&](size_t i) {

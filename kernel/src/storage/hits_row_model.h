@@ -24,6 +24,11 @@ constexpr size_t kChunkRows = 1024;
 
 // The slot of a counter that is not in HeavyCounters().
 constexpr uint16_t kTailCounterSlot = 0xffff;
+// The other counters (the long tail): ids kFirstTailCounter + kTailCounterStep * k for
+// k < kTailCounters.
+constexpr int32_t kFirstTailCounter = 300000;
+constexpr int32_t kTailCounterStep = 7;
+constexpr uint32_t kTailCounters = 20000;
 
 enum RefererKind : uint8_t { kRefererEmpty, kRefererInternal, kRefererSearch, kRefererExternal };
 // referer_item of an internal referer that is counter 62's news hub (ClickBench Q41's
@@ -38,6 +43,7 @@ enum RowFlag : uint8_t {
   kFlagNotBounce = 16,
   kFlagEvent = 32,
   kFlagGoogleUrl = 64,  // the URL is a google.* page rather than the counter's own
+  kFlagTagged = 128,    // an ad campaign's row: Openstat / UTM marks
 };
 
 struct RowChunk {
@@ -47,8 +53,10 @@ struct RowChunk {
   int64_t user_id[kChunkRows];
   int32_t region[kChunkRows];
   int32_t counter_id[kChunkRows];
+  uint64_t site_key[kChunkRows];  // the counter's random stream (the same for every seed)
   uint16_t counter_slot[kChunkRows];  // index into HeavyCounters() or kTailCounterSlot
   uint32_t page[kChunkRows];          // page of the counter's site; 0 = its home page
+  uint64_t page_key[kChunkRows];      // PageKey(counter_id, page)
   uint8_t referer_kind[kChunkRows];
   uint32_t referer_item[kChunkRows];  // internal: a page; external: site << 20 | path number
   uint32_t phrase[kChunkRows];        // 0 = no search phrase, else phrase id + 1
@@ -57,6 +65,17 @@ struct RowChunk {
   int8_t trafic_source[kChunkRows];
   uint8_t flags[kChunkRows];
   int64_t event_time[kChunkRows];  // seconds since 1970-01-01 UTC
+  uint64_t referer_hash[kChunkRows];  // RefererHashOf, read by two columns
+  // The user's traits (hits_user_traits.h), worked out once per row for the columns that
+  // share them.
+  bool mobile[kChunkRows];
+  int8_t mobile_model[kChunkRows];  // index into MobileModels(), or -1
+  int16_t screen_width[kChunkRows];
+  int16_t screen_height[kChunkRows];
+  int16_t flash_major[kChunkRows];
+  int16_t net_major[kChunkRows];
+  int8_t language[kChunkRows];
+  int32_t client_ip[kChunkRows];
 };
 
 // Fills rows [first_row, first_row + count) (count <= kChunkRows) of the table.

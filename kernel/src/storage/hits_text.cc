@@ -7,6 +7,9 @@
 
 #include <climits>
 #include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "src/storage/hits_random.h"
@@ -15,33 +18,168 @@
 namespace laneql::hits {
 namespace {
 
-constexpr uint64_t kPageSalt = 0x70616765ULL;
 constexpr uint64_t kPhraseSalt = 0x70687261ULL;
-constexpr uint64_t kDomainSalt = 0x646f6d61ULL;
 
-uint64_t PageKey(int32_t counter_id, uint32_t page) {
-  return Mix64((static_cast<uint64_t>(static_cast<uint32_t>(counter_id)) << 32 | page) ^
-               kPageSalt);
-}
-
-char* PutDomain(char* p, uint16_t slot, int32_t counter_id) {
-  if (slot != kTailCounterSlot) {
-    size_t num_heavy = 0;
-    return Put(p, HeavyCounters(&num_heavy)[slot].domain);
+// A word list laid out for fixed-size copies: word i zero padded in a slot of Width bytes, so
+// writing it is one fixed-size copy of the slot (a few vector moves, no length-dependent
+// branch) plus an advance by its length.
+template <size_t Width>
+struct Slotted {
+  static constexpr size_t kWidth = Width;
+  const char* slots;
+  const uint8_t* lengths;
+  uint32_t size;
+  // Writes word i, then returns the end. Writes Width bytes.
+  char* Put(char* p, size_t i) const {
+    std::memcpy(p, slots + i * Width, Width);
+    return p + lengths[i];
   }
-  // A small site: two or three syllables and a zone, e.g. "miraltorg.ru".
-  const uint64_t h = Mix64(static_cast<uint64_t>(counter_id) ^ kDomainSalt);
-  const WordList syllables = DomainSyllables();
-  const WordList zones = DomainZones();
-  const int parts = 2 + static_cast<int>(h & 1);
-  for (int s = 0; s < parts; ++s) p = Put(p, syllables[(h >> (8 + 8 * s)) % syllables.size]);
-  return Put(p, zones[(h >> 40) % zones.size]);
+  // The word a `bits`-bit field of x picks (multiply-shift: no division by the run-time size).
+  size_t IndexOf(uint64_t x, int bits) const {
+    return static_cast<size_t>(((x & ((uint64_t{1} << bits) - 1)) * size) >> bits);
+  }
+  // Word i followed by `separator`, kept only when `keep` (else p is returned and what was
+  // written is overwritten by the next text): lets a variable word count run as a fixed loop.
+  char* PutIf(char* p, size_t i, char separator, bool keep) const {
+    std::memcpy(p, slots + i * Width, Width);
+    p[lengths[i]] = separator;
+    return p + KeptLength(lengths[i] + size_t{1}, keep);
+  }
+};
+
+template <size_t Width>
+Slotted<Width> MakeSlotted(WordList words) {
+  char* slots = new char[words.size * Width]();
+  uint8_t* lengths = new uint8_t[words.size];
+  for (size_t i = 0; i < words.size; ++i) {
+    // The vocabularies are fixed: a word that does not fit its slot is a programming error.
+    if (words[i].size() >= Width) __builtin_trap();
+    std::memcpy(slots + i * Width, words[i].data(), words[i].size());
+    lengths[i] = static_cast<uint8_t>(words[i].size());
+  }
+  return Slotted<Width>{slots, lengths, static_cast<uint32_t>(words.size)};
 }
 
-uint8_t QueryWordsOf(uint16_t slot, int32_t counter_id) {
-  if (slot == kTailCounterSlot) return (Mix64(counter_id ^ kDomainSalt) >> 62) == 3 ? 2 : 0;
+// The vocabularies in slots, built once on first use (thread-safe static initialisation) and
+// kept for the whole program. Each slot is wider than its longest word (26 bytes of Cyrillic
+// UTF-8, 78 percent-encoded, 21 for a site name), leaving room for a separator.
+struct TextTables {
+  Slotted<32> cyrillic = MakeSlotted<32>(CyrillicWords());
+  Slotted<80> encoded = MakeSlotted<80>(CyrillicEncoded());
+  Slotted<16> latin = MakeSlotted<16>(LatinWords());
+  Slotted<32> latin32 = MakeSlotted<32>(LatinWords());  // beside Cyrillic in phrases
+  Slotted<80> latin80 = MakeSlotted<80>(LatinWords());  // beside encoded Cyrillic
+  Slotted<8> syllables = MakeSlotted<8>(DomainSyllables());
+  Slotted<8> zones = MakeSlotted<8>(DomainZones());
+  Slotted<32> external = MakeSlotted<32>(ExternalSites());
+  Slotted<32> heavy_domains = MakeHeavyDomains();
+
+  static Slotted<32> MakeHeavyDomains() {
+    size_t num_heavy = 0;
+    const HeavyCounter* heavy = HeavyCounters(&num_heavy);
+    static std::string_view names[64];
+    if (num_heavy > 64) __builtin_trap();
+    for (size_t i = 0; i < num_heavy; ++i) names[i] = heavy[i].domain;
+    return MakeSlotted<32>(WordList{names, num_heavy});
+  }
+};
+const TextTables& Tables() {
+  static const TextTables* const kTables = new TextTables();
+  return *kTables;
+}
+
+char* PutDomain(char* p, const TextTables& t, uint16_t slot, uint64_t site_key) {
+  if (slot != kTailCounterSlot) return t.heavy_domains.Put(p, slot);
+  // A small site: two or three syllables and a zone, e.g. "miraltorg.ru".
+  const uint64_t h = site_key;
+  p = t.syllables.Put(p, t.syllables.IndexOf(h >> 8, 8));
+  p = t.syllables.Put(p, t.syllables.IndexOf(h >> 16, 8));
+  p = t.syllables.PutIf(p, t.syllables.IndexOf(h >> 24, 8), '\0', h & 1);
+  p -= h & 1;  // PutIf kept a separator
+  return t.zones.Put(p, t.zones.IndexOf(h >> 40, 8));
+}
+
+// A literal of up to 15 bytes as one 16-byte copy (the array includes the padding).
+template <size_t N>
+inline char* PutShort(char* p, const char (&text)[N]) {
+  static_assert(N <= 16, "PutShort copies 16 bytes");
+  char block[16] = {};
+  std::memcpy(block, text, N);
+  std::memcpy(p, block, 16);
+  return p + N - 1;
+}
+
+uint8_t QueryWordsOf(uint16_t slot, uint64_t site_key) {
+  // One small site in four has short query strings.
+  if (slot == kTailCounterSlot) return (site_key >> 62) == 3 ? 2 : 0;
   size_t num_heavy = 0;
   return HeavyCounters(&num_heavy)[slot].query_words;
+}
+
+// A search phrase: 1-4 words, each from a 16-bit field of one hash.
+char* PutPhraseWith(char* p, const TextTables& t, uint32_t phrase, bool url_encoded) {
+  const uint64_t h = Mix64(phrase ^ kPhraseSalt);
+  // The most frequent phrases (small ids) are short, the long tail has three or four words:
+  // so the tail's texts rarely collide and about 45 % of the phrase rows stay distinct, as in
+  // the real data. One word in eight is Latin (brands, "mp3", "online").
+  const int words = (phrase <= 64 ? 1 : phrase <= 4096 ? 2 : 3) + static_cast<int>(h & 1);
+  const uint64_t x = Mix64(h + 1);
+  // The word list by index, not by a branch (a word is Latin by a coin flip).
+  if (url_encoded) {
+    const Slotted<80>* const lists[2] = {&t.encoded, &t.latin80};
+    for (int w = 0; w < 4; ++w) {
+      const uint64_t field = x >> (16 * w);
+      const Slotted<80>& list = *lists[(field & 7) == 0];
+      p = list.PutIf(p, list.IndexOf(field, 16), '+', w < words);
+    }
+  } else {
+    const Slotted<32>* const lists[2] = {&t.cyrillic, &t.latin32};
+    for (int w = 0; w < 4; ++w) {
+      const uint64_t field = x >> (16 * w);
+      const Slotted<32>& list = *lists[(field & 7) == 0];
+      p = list.PutIf(p, list.IndexOf(field, 16), ' ', w < words);
+    }
+  }
+  return p - 1;  // the last word's separator
+}
+
+char* PutPageUrlWith(char* p, const TextTables& t, const PageRef& ref) {
+  p = PutShort(p, "http://");
+  p = PutDomain(p, t, ref.slot, ref.site_key);
+  *p++ = '/';
+  const uint32_t page = ref.page;
+  if (page == 0) return p;
+  const uint64_t h = ref.page_key;
+  p = t.latin.PutIf(p, t.latin.IndexOf(h, 8), '/', true);
+  // Either a slug page ("news/kino-online-12345.html") or a script with an id; a coin flip, so
+  // both shapes are written and the cursor advances over the one that applies.
+  const bool slug = h >> 8 & 1;
+  const int words = (1 + static_cast<int>(h >> 9 & 3)) & -static_cast<int>(slug);
+  for (int w = 0; w < 4; ++w) {
+    p = t.latin.PutIf(p, t.latin.IndexOf(h >> (12 + 6 * w), 6), '-', w < words);
+  }
+  std::memcpy(p, "view.php?id=\0\0\0", 16);
+  p += KeptLength(12, !slug);
+  p = PutDecimal(p, page);
+  std::memcpy(p, ".html\0\0", 8);
+  p += KeptLength(5, slug);
+  // Some sites carry long query strings of percent-encoded Cyrillic (the real data's URLs
+  // average from ~50 to ~470 bytes per counter).
+  const uint8_t query_words = QueryWordsOf(ref.slot, ref.site_key);
+  if (query_words != 0) {
+    uint64_t q = Mix64(h);
+    const int count = query_words / 2 + static_cast<int>(((q & 0xffff) * (query_words + 1u)) >> 16);
+    *p++ = slug ? '?' : '&';
+    for (int w = 0; w < count; ++w) {
+      // The next word's draw: a 64-bit LCG step (one multiply; the words need no more).
+      q = q * 6364136223846793005ULL + 1442695040888963407ULL;
+      std::memcpy(p, "q0=", 4);
+      p[1] = static_cast<char>('0' + w % 10);
+      p = t.encoded.PutIf(p + 3, t.encoded.IndexOf(q >> 40, 16), '&', true);
+    }
+    p -= count != 0;  // the last '&'
+  }
+  return p;
 }
 
 }  // namespace
@@ -78,6 +216,21 @@ void AdviseHugePages(AlignedBuffer* buffer) {
 #endif
 }
 
+void PrefaultForWrite(void* begin, size_t bytes) {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  if (bytes == 0) return;
+  constexpr uintptr_t kPage = 4096;
+  // Whole pages only: the ones the range touches at its ends are shared with neighbours, which
+  // populating maps the same way.
+  const uintptr_t first = reinterpret_cast<uintptr_t>(begin) & ~(kPage - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(begin) + bytes + kPage - 1) & ~(kPage - 1);
+  madvise(reinterpret_cast<void*>(first), end - first, MADV_POPULATE_WRITE);
+#else
+  (void)begin;
+  (void)bytes;
+#endif
+}
+
 AlignedBuffer ByteSink::Take() {
   buffer_.Resize(size_, nullptr);  // shrinking: zeroes the unused tail, never fails
   AlignedBuffer taken = std::move(buffer_);
@@ -85,77 +238,10 @@ AlignedBuffer ByteSink::Take() {
   return taken;
 }
 
-char* PutDecimal(char* p, uint64_t value) {
-  char digits[20];
-  int n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + value % 10);
-    value /= 10;
-  } while (value != 0);
-  while (n > 0) *p++ = digits[--n];
-  return p;
-}
-
-char* PutSiteName(char* p, uint16_t slot, int32_t counter_id) {
-  return PutDomain(p, slot, counter_id);
-}
-
-char* PutPageUrl(char* p, uint16_t slot, int32_t counter_id, uint32_t page) {
-  p = Put(p, "http://");
-  p = PutDomain(p, slot, counter_id);
-  *p++ = '/';
-  if (page == 0) return p;
-  const uint64_t h = PageKey(counter_id, page);
-  const WordList latin = LatinWords();
-  p = Put(p, latin[h % latin.size]);
-  *p++ = '/';
-  // Either a slug page ("news/kino-online-12345.html") or a script with an id.
-  if (h >> 8 & 1) {
-    const int words = 1 + static_cast<int>(h >> 9 & 3);
-    for (int w = 0; w < words; ++w) {
-      p = Put(p, latin[(h >> (12 + 6 * w)) % latin.size]);
-      *p++ = '-';
-    }
-    p = PutDecimal(p, page);
-    p = Put(p, ".html");
-  } else {
-    p = Put(p, "view.php?id=");
-    p = PutDecimal(p, page);
-  }
-  // Some sites carry long query strings of percent-encoded Cyrillic (the real data's URLs
-  // average from ~50 to ~470 bytes per counter).
-  const uint8_t query_words = QueryWordsOf(slot, counter_id);
-  if (query_words != 0) {
-    const uint64_t q = Mix64(h);
-    const int count = query_words / 2 + static_cast<int>(q % (query_words + 1u));
-    const WordList encoded = CyrillicEncoded();
-    *p++ = (h >> 8 & 1) ? '?' : '&';
-    for (int w = 0; w < count; ++w) {
-      if (w != 0) *p++ = '&';
-      *p++ = 'q';
-      *p++ = static_cast<char>('0' + w % 10);
-      *p++ = '=';
-      p = Put(p, encoded[Mix64(q + w) % encoded.size]);
-    }
-  }
-  return p;
-}
+char* PutPageUrl(char* p, const PageRef& page) { return PutPageUrlWith(p, Tables(), page); }
 
 char* PutPhrase(char* p, uint32_t phrase, bool url_encoded) {
-  const uint64_t h = Mix64(phrase ^ kPhraseSalt);
-  // The most frequent phrases (small ids) are short, the long tail has three or four words:
-  // so the tail's texts rarely collide and about 45 % of the phrase rows stay distinct, as in
-  // the real data. One word in eight is Latin (brands, "mp3", "online").
-  const int words = (phrase <= 64 ? 1 : phrase <= 4096 ? 2 : 3) + static_cast<int>(h & 1);
-  const WordList cyrillic = url_encoded ? CyrillicEncoded() : CyrillicWords();
-  const WordList latin = LatinWords();
-  for (int w = 0; w < words; ++w) {
-    if (w != 0) *p++ = url_encoded ? '+' : ' ';
-    const uint64_t x = Mix64(h + w + 1);
-    p = (x & 7) == 0 ? Put(p, latin[(x >> 8) % latin.size])
-                     : Put(p, cyrillic[(x >> 8) % cyrillic.size]);
-  }
-  return p;
+  return PutPhraseWith(p, Tables(), phrase, url_encoded);
 }
 
 char* PutGoogleUrl(char* p, uint64_t row_key, uint32_t phrase) {
@@ -178,70 +264,57 @@ char* PutGoogleUrl(char* p, uint64_t row_key, uint32_t phrase) {
   return phrase != 0 ? PutPhrase(p, phrase, true) : PutDecimal(p, h >> 40);
 }
 
-char* PutTitle(char* p, uint16_t slot, int32_t counter_id, uint32_t page) {
-  const uint64_t h = Mix64(PageKey(counter_id, page) + 1);
-  const WordList cyrillic = CyrillicWords();
+char* PutTitle(char* p, const PageRef& ref) {
+  const TextTables& t = Tables();
+  const uint64_t h = Draw(ref.page_key, 1);
+  const uint32_t page = ref.page;
   const int words = 2 + static_cast<int>(h & 3);
-  for (int w = 0; w < words; ++w) {
-    p = Put(p, cyrillic[(h >> (4 + 7 * w)) % cyrillic.size]);
-    *p++ = ' ';
+  for (int w = 0; w < 5; ++w) {
+    p = t.cyrillic.PutIf(p, t.cyrillic.IndexOf(h >> (4 + 7 * w), 7), ' ', w < words);
   }
   // About 1 % of pages mention Google (never a home page: the heaviest pages stay plain, so
   // the share does not hinge on one page).
   if (page != 0 && (h >> 40) % 100 == 0) p = Put(p, "в Google ");
-  p = Put(p, "- ");
-  return PutDomain(p, slot, counter_id);
+  p = PutShort(p, "- ");
+  return PutDomain(p, t, ref.slot, ref.site_key);
 }
 
 char* PutReferer(char* p, const RowChunk& chunk, size_t i) {
+  const TextTables& t = Tables();
   const uint32_t item = chunk.referer_item[i];
   switch (chunk.referer_kind[i]) {
     case kRefererInternal:
       if (item == kHubReferer) {
-        p = Put(p, "http://");
-        p = PutDomain(p, chunk.counter_slot[i], chunk.counter_id[i]);
-        return Put(p, "/novosti/");
+        p = PutShort(p, "http://");
+        p = PutDomain(p, t, chunk.counter_slot[i], chunk.site_key[i]);
+        return PutShort(p, "/novosti/");
       }
-      return PutPageUrl(p, chunk.counter_slot[i], chunk.counter_id[i], item);
-    case kRefererSearch:
-      switch (chunk.search_engine[i]) {
-        case 2:
-          p = Put(p, "http://yandex.ru/yandsearch?text=");
-          break;
-        case 3:
-          p = Put(p, "http://www.google.ru/search?q=");
-          break;
-        case 4:
-          p = Put(p, "http://go.mail.ru/search?q=");
-          break;
-        default:
-          p = Put(p, "http://nova.rambler.ru/search?query=");
-          break;
-      }
-      p = PutPhrase(p, chunk.phrase[i], true);
-      p = Put(p, "&lr=");
+      return PutPageUrlWith(p, t,
+                            PageRef{chunk.counter_slot[i], chunk.site_key[i], item,
+                                    PageKey(chunk.counter_id[i], item)});
+    case kRefererSearch: {
+      // The engines' search pages, each padded to one 48-byte copy.
+      static constexpr char kPrefixes[4][48] = {
+          "http://yandex.ru/yandsearch?text=", "http://www.google.ru/search?q=",
+          "http://go.mail.ru/search?q=", "http://nova.rambler.ru/search?query="};
+      const int engine = chunk.search_engine[i] <= 4 ? chunk.search_engine[i] - 2 : 3;
+      std::memcpy(p, kPrefixes[engine], 48);
+      p += std::char_traits<char>::length(kPrefixes[engine]);
+      p = PutPhraseWith(p, t, chunk.phrase[i], true);
+      p = PutShort(p, "&lr=");
       return PutDecimal(p, static_cast<uint64_t>(chunk.region[i]));
+    }
     case kRefererExternal: {
-      const WordList sites = ExternalSites();
-      const WordList latin = LatinWords();
-      p = Put(p, "http://");
-      p = Put(p, sites[(item >> 20) % sites.size]);
-      *p++ = '/';
-      p = Put(p, latin[item % latin.size]);
-      *p++ = '/';
+      p = PutShort(p, "http://");
+      // The site number is below 12 by construction (FillRowChunk); clamped all the same.
+      const uint32_t site = item >> 20;
+      p = t.external.PutIf(p, site < t.external.size ? site : 0, '/', true);
+      p = t.latin.PutIf(p, t.latin.IndexOf(item, 8), '/', true);
       return PutDecimal(p, item & 0xfffff);
     }
     default:
       return p;
   }
-}
-
-uint64_t UrlHashOf(const RowChunk& chunk, size_t i) {
-  if (chunk.flags[i] & kFlagGoogleUrl) {
-    return Mix64(chunk.row_key[i] ^ 0x676f6f67ULL) ^ Mix64(chunk.phrase[i] + 0x1234);
-  }
-  if (chunk.counter_id[i] == 62 && chunk.page[i] == 0) return kTopUrlHash;
-  return PageKey(chunk.counter_id[i], chunk.page[i]);
 }
 
 uint64_t RefererHashOf(const RowChunk& chunk, size_t i) {

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "laneql/aligned_buffer.h"
+#include "src/storage/hits_random.h"
 #include "src/storage/hits_row_model.h"
 
 namespace laneql::hits {
@@ -62,6 +63,12 @@ class ByteSink {
 // of per 4 KiB removes most of the time spent in page faults. Only a hint.
 void AdviseHugePages(AlignedBuffer* buffer);
 
+// Asks the kernel (Linux 5.14+; elsewhere a no-op) to map the pages under [begin, begin + bytes)
+// now, in one call, rather than one page fault per 4 KiB page as the generator first writes
+// them: buffers too small or misaligned for huge pages otherwise take a fault every 4 KiB.
+// Only a hint (older kernels refuse it and the pages fault in as usual).
+void PrefaultForWrite(void* begin, size_t bytes);
+
 // Copies s to p and returns the end. The texts are built from many short words, so the copy
 // is inlined as a few fixed-size moves (overlapping ones for the tail, never reading outside s)
 // instead of a call into the C library per word.
@@ -80,22 +87,106 @@ inline char* Put(char* p, std::string_view s) {
   }
   return p + n;
 }
-char* PutDecimal(char* p, uint64_t value);
+// Writes value in decimal and returns the end. Values below 10^8 (nearly all of the
+// generator's numbers) take no branch and no division: the eight digits are formed at once in
+// the bytes of a 64-bit word (two 4-digit halves, then 2-digit quarters, then digits, each
+// split by a multiply-shift that is exact in that range), the leading zero digits (the word's
+// low zero bytes) shifted out, and the word stored whole. Writes up to 8 bytes past the end.
+// Larger values: two digits per step.
+inline char* PutDecimal(char* p, uint64_t value) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (value < 100000000) {
+    uint64_t x = value / 10000 | (value % 10000) << 32;  // [high 4 digits, low 4 digits]
+    uint64_t q = ((x * 10486) >> 20) & 0x0000007F0000007FULL;  // / 100 in each half
+    x = q | (x - q * 100) << 16;                                // four 2-digit lanes
+    q = ((x * 103) >> 10) & 0x000F000F000F000FULL;             // / 10 in each lane
+    x = q | (x - q * 10) << 8;                                  // eight digits, first lowest
+    // Leading zero digits, keeping the last digit (so 0 writes "0").
+    const int zeros = __builtin_ctzll(x | uint64_t{1} << 56) >> 3;
+    x = (x + 0x3030303030303030ULL) >> (8 * zeros);  // ASCII, leading zeros out
+    std::memcpy(p, &x, 8);
+    return p + 8 - zeros;
+  }
+#endif
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  int digits = 1;
+  for (uint64_t rest = value; rest >= 10; rest /= 10) ++digits;
+  char* const end = p + digits;
+  char* q = end;
+  while (value >= 100) {
+    q -= 2;
+    std::memcpy(q, kPairs + 2 * (value % 100), 2);
+    value /= 100;
+  }
+  if (value >= 10) {
+    std::memcpy(q - 2, kPairs + 2 * value, 2);
+  } else {
+    q[-1] = static_cast<char>('0' + value);
+  }
+  return end;
+}
 
-// The texts; each returns the new end. At most kMaxValueBytes bytes each.
-char* PutPageUrl(char* p, uint16_t slot, int32_t counter_id, uint32_t page);
+// n when keep, else 0, as arithmetic: compilers turn a plain `keep ? n : 0` into a branch,
+// which the coin flips that decide a text's shape would mispredict half the time.
+inline size_t KeptLength(size_t n, bool keep) { return n & (size_t{0} - keep); }
+
+// A short text (under 16 bytes) padded to 16, so writing one is a single 16-byte copy and an
+// advance by its size: a column choosing among a few such texts per row takes no branch.
+struct ShortText {
+  char bytes[16];
+  uint8_t size;
+};
+constexpr ShortText MakeShortText(std::string_view s) {
+  ShortText t{};
+  for (size_t i = 0; i < s.size() && i < 15; ++i) t.bytes[i] = s[i];
+  t.size = static_cast<uint8_t>(s.size() < 15 ? s.size() : 15);
+  return t;
+}
+// Writes t, or (keep false) nothing: the cursor stays and the bytes are overwritten later.
+inline char* PutShortText(char* p, const ShortText& t, bool keep = true) {
+  std::memcpy(p, t.bytes, 16);
+  return p + KeptLength(t.size, keep);
+}
+
+// A page's key: its words and URLHash derive from it, so equal pages get equal texts.
+inline uint64_t PageKey(int32_t counter_id, uint32_t page) {
+  return Mix64((static_cast<uint64_t>(static_cast<uint32_t>(counter_id)) << 32 | page) ^
+               0x70616765ULL);
+}
+
+// A page as its texts need it: the site (slot and key: the domain) and the page (number and
+// key: the words), the keys worked out once per row by FillRowChunk.
+struct PageRef {
+  uint16_t slot;
+  uint64_t site_key;
+  uint32_t page;
+  uint64_t page_key;
+};
+
+// The texts; each returns the new end. At most kMaxValueBytes bytes each. They copy words in
+// fixed-size blocks that may run up to 96 bytes past the text's end (never past the room a
+// ByteSink guarantees; the next value or Take() overwrites those bytes).
+char* PutPageUrl(char* p, const PageRef& page);
 char* PutGoogleUrl(char* p, uint64_t row_key, uint32_t phrase);
-char* PutTitle(char* p, uint16_t slot, int32_t counter_id, uint32_t page);
+char* PutTitle(char* p, const PageRef& page);
 char* PutPhrase(char* p, uint32_t phrase, bool url_encoded);
 char* PutReferer(char* p, const RowChunk& chunk, size_t i);
-char* PutSiteName(char* p, uint16_t slot, int32_t counter_id);
 
 // Hashes that agree with the texts: equal texts get equal hashes. ClickBench Q41/Q42 filter
 // on two fixed values, given to counter 62's home page (URL) and news hub (referer).
-uint64_t UrlHashOf(const RowChunk& chunk, size_t i);
-uint64_t RefererHashOf(const RowChunk& chunk, size_t i);
 constexpr uint64_t kTopUrlHash = 2868770270353813622ULL;
 constexpr uint64_t kHubRefererHash = 3594120000172545465ULL;
+inline uint64_t UrlHashOf(const RowChunk& chunk, size_t i) {
+  const uint64_t google =
+      Mix64(chunk.row_key[i] ^ 0x676f6f67ULL) ^ Mix64(chunk.phrase[i] + 0x1234);
+  const bool top = chunk.counter_id[i] == 62 && chunk.page[i] == 0;
+  const uint64_t own = top ? kTopUrlHash : chunk.page_key[i];
+  return (chunk.flags[i] & kFlagGoogleUrl) ? google : own;
+}
+uint64_t RefererHashOf(const RowChunk& chunk, size_t i);
 
 }  // namespace laneql::hits
 

@@ -46,17 +46,18 @@ bool FillSparseChoice(const RowChunk& c, int column, uint32_t per_million,
   });
 }
 
-// The (language, country) pairs of LanguageOf.
-constexpr std::string_view kLanguages[] = {"ru", "uk", "ru", "be", "ru",
-                                           "en", "tr", "de", "en", "kk"};
-constexpr std::string_view kCountries[] = {"ru", "ua", "ua", "by", "kz",
-                                           "us", "tr", "de", "gb", "kz"};
+// The (language, country) pairs of UserTraits::language.
+constexpr ShortText kLanguages[] = {
+    MakeShortText("ru"), MakeShortText("uk"), MakeShortText("ru"), MakeShortText("be"),
+    MakeShortText("ru"), MakeShortText("en"), MakeShortText("tr"), MakeShortText("de"),
+    MakeShortText("en"), MakeShortText("kk")};
+constexpr ShortText kCountries[] = {
+    MakeShortText("ru"), MakeShortText("ua"), MakeShortText("ua"), MakeShortText("by"),
+    MakeShortText("kz"), MakeShortText("us"), MakeShortText("tr"), MakeShortText("de"),
+    MakeShortText("gb"), MakeShortText("kz")};
 
 // The rows of ad campaigns carry Openstat / UTM marks (some of the ad and external visits).
-bool IsTagged(const RowChunk& c, size_t i) {
-  return (c.adv_engine[i] != 0 || c.referer_kind[i] == kRefererExternal) &&
-         Chance(Draw(c.row_key[i], 900), 150000);
-}
+bool IsTagged(const RowChunk& c, size_t i) { return (c.flags[i] & kFlagTagged) != 0; }
 
 bool TitleIsEmpty(int32_t counter_id, uint32_t page) {
   return (static_cast<uint32_t>(counter_id) * 2654435761u + page * 40503u) % 50 == 7;
@@ -64,36 +65,40 @@ bool TitleIsEmpty(int32_t counter_id, uint32_t page) {
 
 }  // namespace
 
+LANEQL_HITS_MULTIVERSION
 bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* ends) {
   switch (column) {
     case kTitle:
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
         if (TitleIsEmpty(c.counter_id[i], c.page[i])) return p;
-        return PutTitle(p, c.counter_slot[i], c.counter_id[i], c.page[i]);
+        return PutTitle(p, PageRef{c.counter_slot[i], c.site_key[i], c.page[i], c.page_key[i]});
       });
     case kURL:
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
         if (c.flags[i] & kFlagGoogleUrl) return PutGoogleUrl(p, c.row_key[i], c.phrase[i]);
-        return PutPageUrl(p, c.counter_slot[i], c.counter_id[i], c.page[i]);
+        return PutPageUrl(p, PageRef{c.counter_slot[i], c.site_key[i], c.page[i], c.page_key[i]});
       });
     case kReferer:
       return Fill(c, bytes, ends, [&](char* p, size_t i) { return PutReferer(p, c, i); });
     case kFlashMinor2:
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
         const uint64_t h = Draw(c.user_key[i], column);
-        if (FlashMajorOf(c.user_key[i]) == 0 || Chance(h, 300000)) return p;
-        return PutDecimal(p, Below(h, 200));
+        char* const end = PutDecimal(p, Below(h, 200));
+        const bool empty = (c.flash_major[i] == 0) | Chance(h, 300000);
+        return p + KeptLength(static_cast<size_t>(end - p), !empty);
       });
     case kUserAgentMinor: {
-      static constexpr std::string_view kMinors[] = {"0", "0", "0", "1",  "2",
-                                                     "5", "10", "4b", "D4", "a"};
+      static constexpr ShortText kMinors[] = {
+          MakeShortText("0"), MakeShortText("0"),  MakeShortText("0"),  MakeShortText("1"),
+          MakeShortText("2"), MakeShortText("5"),  MakeShortText("10"), MakeShortText("4b"),
+          MakeShortText("D4"), MakeShortText("a")};
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
-        return Put(p, kMinors[Below(Draw(c.user_key[i], column), 10)]);
+        return PutShortText(p, kMinors[Below(Draw(c.user_key[i], column), 10)]);
       });
     }
     case kMobilePhoneModel:
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
-        const int model = MobileModelOf(c.user_key[i]);
+        const int model = c.mobile_model[i];
         return model < 0 ? p : Put(p, MobileModels()[model]);
       });
     case kParams:
@@ -108,31 +113,34 @@ bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* end
         return c.phrase[i] == 0 ? p : PutPhrase(p, c.phrase[i], false);
       });
     case kPageCharset: {
-      static constexpr std::string_view kCharsets[4] = {"utf-8", "windows-1251", "utf-8", ""};
+      static constexpr ShortText kCharsets[4] = {MakeShortText("utf-8"),
+                                                 MakeShortText("windows-1251"),
+                                                 MakeShortText("utf-8"), MakeShortText("")};
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
-        const uint64_t h = Mix64(static_cast<uint32_t>(c.counter_id[i]) + 0x63686172ULL);
-        return Put(p, kCharsets[h & 3]);
+        const uint64_t h = Draw(c.site_key[i], column);
+        return PutShortText(p, kCharsets[h & 3]);
       });
     }
     case kOriginalURL:
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
         if (!Chance(Draw(c.row_key[i], column), 40000)) return p;
-        return PutPageUrl(p, c.counter_slot[i], c.counter_id[i], c.page[i]);
+        return PutPageUrl(p, PageRef{c.counter_slot[i], c.site_key[i], c.page[i], c.page_key[i]});
       });
     case kHitColor: {
       static constexpr Weighted<char> kColors[] = {{'5', 600000}, {'E', 200000}, {'F', 120000},
                                                    {'D', 80000}};
+      static constexpr PickTable<char> kColorTable = MakePickTable(kColors);
       return Fill(c, bytes, ends, [&](char* p, size_t i) {
-        *p = Pick(kColors, Draw(c.row_key[i], column));
+        *p = Pick(kColorTable, Draw(c.row_key[i], column));
         return p + 1;
       });
     }
     case kBrowserLanguage:
       return Fill(c, bytes, ends,
-                  [&](char* p, size_t i) { return Put(p, kLanguages[LanguageOf(c.user_key[i])]); });
+                  [&](char* p, size_t i) { return PutShortText(p, kLanguages[c.language[i]]); });
     case kBrowserCountry:
       return Fill(c, bytes, ends,
-                  [&](char* p, size_t i) { return Put(p, kCountries[LanguageOf(c.user_key[i])]); });
+                  [&](char* p, size_t i) { return PutShortText(p, kCountries[c.language[i]]); });
     case kSocialNetwork: {
       static constexpr std::string_view kNetworks[] = {"vkontakte", "facebook", "odnoklassniki",
                                                        "twitter"};
