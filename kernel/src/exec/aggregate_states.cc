@@ -43,6 +43,30 @@ uint64_t DistinctWord(const Vec& vec, size_t i) {
 
 }  // namespace
 
+template <class T>
+void AggregateStates::KernelUpdate(State* state, const T* values, size_t n, const uint64_t* select,
+                                   const uint64_t* validity) {
+  State& s = *state;
+  if (s.kind == AggKind::kSum || s.kind == AggKind::kAvg) {
+    const auto r = AggregateSum(values, n, select, validity);
+    if constexpr (std::is_floating_point_v<T>) s.reals[0] += r.value;
+    else s.ints[0] += r.value;
+    s.counts[0] += static_cast<int64_t>(r.count);
+    return;
+  }
+  const bool is_min = s.kind == AggKind::kMin;
+  const auto r = is_min ? AggregateMin(values, n, select, validity) : AggregateMax(values, n, select, validity);
+  if (!r.any()) return;
+  if constexpr (std::is_floating_point_v<T>) {
+    const double d = static_cast<double>(r.value);
+    if (s.counts[0] == 0 || (is_min ? AggLess(d, s.reals[0]) : AggLess(s.reals[0], d))) s.reals[0] = d;
+  } else {
+    const Int128 x = static_cast<Int128>(r.value);
+    if (s.counts[0] == 0 || (is_min ? x < s.ints[0] : x > s.ints[0])) s.ints[0] = x;
+  }
+  s.counts[0] += static_cast<int64_t>(r.count);
+}
+
 AggregateStates::AggregateStates(const std::vector<plan::Aggregate>& aggregates, bool ungrouped)
     : ungrouped_(ungrouped) {
   for (const plan::Aggregate& aggregate : aggregates) {
@@ -150,25 +174,13 @@ bool AggregateStates::UpdateKernel(size_t a, TypeId type, const void* data, size
   bool handled = true;
   VisitFixed(type, [&](auto tag) {
     using T = decltype(tag);
-    const T* values = static_cast<const T*>(data);
-    if (s.kind == AggKind::kSum || s.kind == AggKind::kAvg) {
-      const auto r = AggregateSum(values, n, select, validity);
-      if constexpr (std::is_floating_point_v<T>) s.reals[0] += r.value;
-      else s.ints[0] += r.value;
-      s.counts[0] += static_cast<int64_t>(r.count);
-      return;
-    }
-    const bool is_min = s.kind == AggKind::kMin;
-    const auto r = is_min ? AggregateMin(values, n, select, validity) : AggregateMax(values, n, select, validity);
-    if (!r.any()) return;
-    if constexpr (std::is_floating_point_v<T>) {
-      const double d = static_cast<double>(r.value);
-      if (s.counts[0] == 0 || (is_min ? AggLess(d, s.reals[0]) : AggLess(s.reals[0], d))) s.reals[0] = d;
+    // The kernels exist for 1..8-byte types (int128 returned above; the constexpr keeps its
+    // instantiation out of unoptimised builds too).
+    if constexpr (std::is_same_v<T, Int128>) {
+      handled = false;
     } else {
-      const Int128 x = static_cast<Int128>(r.value);
-      if (s.counts[0] == 0 || (is_min ? x < s.ints[0] : x > s.ints[0])) s.ints[0] = x;
+      KernelUpdate(&s, static_cast<const T*>(data), n, select, validity);
     }
-    s.counts[0] += static_cast<int64_t>(r.count);
   });
   return handled;
 }

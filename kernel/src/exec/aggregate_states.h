@@ -59,6 +59,9 @@ class AggregateStates {
   };
   bool UpdateDistinct(State& s, const Vec& arg, const uint32_t* group_ids, size_t count,
                       std::string* error);
+  template <class T>
+  static void KernelUpdate(State* state, const T* values, size_t n, const uint64_t* select,
+                           const uint64_t* validity);
   bool MergeDistinct(State& s, const State& o, const std::vector<uint32_t>& mapping,
                      std::string* error);
   std::vector<State> state_;
