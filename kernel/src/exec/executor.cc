@@ -118,10 +118,22 @@ Result ExecuteAggregate(const Plan& plan) {
     if (plan.where) filter = std::make_unique<Filter>(table, *plan.where);
     std::vector<uint64_t> mask(BitmaskWords(kBatchRows) + 1);
     std::vector<uint32_t> ids(kBatchRows), group_ids(kBatchRows, 0);
+    // The selected rows' ids are made only when something reads rows one by one (keys,
+    // evaluated arguments): COUNT(*) and the kernels' masked aggregates take the mask itself.
+    bool ids_pending = false;
+    auto selected_rows = [&](const RowSet& batch, size_t n, size_t begin) -> const RowSet& {
+      if (ids_pending) {
+        MaskToIndices(mask.data(), n, ids.data());
+        for (size_t i = 0; i < batch.count; ++i) ids[i] += static_cast<uint32_t>(begin);
+        ids_pending = false;
+      }
+      return batch;
+    };
     for (size_t begin = 0; begin < rows; begin += kBatchRows) {
       const size_t n = std::min(kBatchRows, rows - begin);
       const uint64_t* select = nullptr;
       size_t selected = n;
+      ids_pending = false;
       RowSet batch;
       batch.begin = begin;
       batch.count = n;
@@ -131,16 +143,15 @@ Result ExecuteAggregate(const Plan& plan) {
         if (selected == 0) continue;
         if (selected < n) {
           select = mask.data();
-          MaskToIndices(mask.data(), n, ids.data());
-          for (size_t i = 0; i < selected; ++i) ids[i] += static_cast<uint32_t>(begin);
           batch.ids = ids.data();
           batch.count = selected;
+          ids_pending = true;
         }
       }
       if (ungrouped) {
         std::fill(group_ids.begin(), group_ids.begin() + static_cast<std::ptrdiff_t>(selected), 0u);
       } else {
-        if (!grouper.Assign(&evaluator, batch, group_ids.data(), &error) ||
+        if (!grouper.Assign(&evaluator, selected_rows(batch, n, begin), group_ids.data(), &error) ||
             !states.Resize(grouper.size(), &error)) {
           return Result::Error(error);
         }
@@ -159,7 +170,8 @@ Result ExecuteAggregate(const Plan& plan) {
           if (states.UpdateKernel(a, column.type(), data, n, select, validity)) continue;
         }
         Vec arg;
-        if (!evaluator.Eval(*aggregate.arg, batch, &arg, &error) || !ExpandConstant(&arg, &error) ||
+        if (!evaluator.Eval(*aggregate.arg, selected_rows(batch, n, begin), &arg, &error) ||
+            !ExpandConstant(&arg, &error) ||
             !states.Update(a, &arg, group_ids.data(), selected, &error)) {
           return Result::Error(error);
         }

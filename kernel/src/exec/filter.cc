@@ -101,6 +101,7 @@ bool Filter::Eval(size_t begin, size_t count, uint64_t* mask, std::string* error
     if (left == 0) break;
   }
   // Most selective first within a cost class, from what the batches so far have shown.
+  if (conjuncts_.size() < 2) return true;
   std::stable_sort(conjuncts_.begin(), conjuncts_.end(), [](const Conjunct& a, const Conjunct& b) {
     if (a.cost_class != b.cost_class) return a.cost_class < b.cost_class;
     const double pa = a.rows_in ? double(a.rows_out) / double(a.rows_in) : 1.0;
