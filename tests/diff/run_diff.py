@@ -25,7 +25,22 @@ import diff_compare
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-CLICKBENCH = os.path.join(os.path.dirname(REPO), "shared", "clickbench")
+
+
+def find_clickbench():
+    """The folder with ClickBench's create.sql and queries.sql, handed to the project and never
+    copied in: $LANEQL_CLICKBENCH_DIR, ../shared/clickbench next to the checkout, or for a clone
+    elsewhere on the same machine /work/shared/clickbench. None when it is nowhere."""
+    candidates = [os.environ.get("LANEQL_CLICKBENCH_DIR", ""),
+                  os.path.join(os.path.dirname(REPO), "shared", "clickbench"),
+                  "/work/shared/clickbench"]
+    for candidate in candidates:
+        if candidate and os.path.isfile(os.path.join(candidate, "queries.sql")):
+            return candidate
+    return None
+
+
+CLICKBENCH = find_clickbench()
 
 
 def parse_args():
@@ -35,11 +50,11 @@ def parse_args():
     p.add_argument("--tool", default=os.path.join(REPO, "build", "native", "tests", "diff",
                                                   "hits_diff_tool"),
                    help="the hits_diff_tool binary (default build/native/tests/diff/...)")
-    p.add_argument("--queries", default=os.path.join(CLICKBENCH, "queries.sql"),
+    p.add_argument("--queries", default=CLICKBENCH and os.path.join(CLICKBENCH, "queries.sql"),
                    help="queries laneql runs, one per line (default ClickBench's queries.sql)")
     p.add_argument("--oracle-queries", default=None,
                    help="the same queries in DuckDB's dialect, line for line (default: --queries)")
-    p.add_argument("--create", default=os.path.join(CLICKBENCH, "create.sql"),
+    p.add_argument("--create", default=CLICKBENCH and os.path.join(CLICKBENCH, "create.sql"),
                    help="the CREATE TABLE hits statement whose column types DuckDB loads with")
     p.add_argument("--only", default=None, help="comma-separated query indexes to run (0-based)")
     p.add_argument("--workdir", default=None,
@@ -157,6 +172,11 @@ def diff_one(con, oracle_sql, got, self_check):
 
 def main():
     args = parse_args()
+    if args.queries is None or args.create is None:
+        print("SKIPPED: ClickBench's queries.sql / create.sql not found ($LANEQL_CLICKBENCH_DIR, "
+              "../shared/clickbench next to the checkout, /work/shared/clickbench); pass "
+              "--queries and --create")
+        return 0
     queries = read_queries(args.queries)
     oracle_queries = read_queries(args.oracle_queries) if args.oracle_queries else queries
     if len(oracle_queries) != len(queries):
