@@ -531,7 +531,6 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         }
         // DuckDB: DATE for year / month / day (from DATE or TIMESTAMP), else TIMESTAMP.
         const TypeId type = part <= DatePart::kDay ? TypeId::kDate32 : TypeId::kTimestampMicros;
-        (void)from;
         std::vector<BoundExprPtr> args;
         args.push_back(std::move(children[1]));
         node = MakeCall(Fn::kDateTrunc, type, pos, std::move(args));
