@@ -148,13 +148,10 @@ Result ExecuteAggregate(const Plan& plan) {
           ids_pending = true;
         }
       }
-      if (ungrouped) {
-        std::fill(group_ids.begin(), group_ids.begin() + static_cast<std::ptrdiff_t>(selected), 0u);
-      } else {
-        if (!grouper.Assign(&evaluator, selected_rows(batch, n, begin), group_ids.data(), &error) ||
-            !states.Resize(grouper.size(), &error)) {
-          return Result::Error(error);
-        }
+      // Ungrouped: group_ids stay all 0 (the one group).
+      if (!ungrouped && (!grouper.Assign(&evaluator, selected_rows(batch, n, begin), group_ids.data(), &error) ||
+                         !states.Resize(grouper.size(), &error))) {
+        return Result::Error(error);
       }
       for (size_t a = 0; a < plan.aggregates.size(); ++a) {
         const plan::Aggregate& aggregate = plan.aggregates[a];
