@@ -190,6 +190,8 @@ def main():
     only = None if args.only is None else {int(i) for i in args.only.split(",")}
     columns = hits_columns(args.create)
 
+    if args.workdir:
+        os.makedirs(args.workdir, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="laneql-diff-", dir=args.workdir) as workdir:
         csv_path = os.path.join(workdir, "hits.csv")
         results_path = os.path.join(workdir, "laneql.jsonl")
