@@ -39,6 +39,7 @@ namespace laneql {
 inline constexpr uint32_t kNoGroup = UINT32_MAX;
 
 namespace group_hash_table_internal {
+struct TableView;  // what the SIMD loops see (kernel/src/simd/group_hash_table_layout.h)
 // The storage both tables share: control bytes, slot entries, and the hash of every group.
 class SlotStorage {
  public:
@@ -67,6 +68,8 @@ class SlotStorage {
   // moves every used slot there. The per-group arrays must already hold the new growth limit.
   // On failure the table is unchanged.
   bool Rehash(size_t capacity, std::string* error);
+  // The shared fields of the view the SIMD loops work on (the key fields are the caller's).
+  TableView View();
 
   AlignedBuffer ctrl_;    // capacity_ + 16 bytes: the first 16 are mirrored at the end
   AlignedBuffer slots_;   // capacity_ SlotEntry (kernel/src/simd/group_hash_table_layout.h)

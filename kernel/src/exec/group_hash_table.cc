@@ -152,6 +152,19 @@ bool SlotStorage::Rehash(size_t capacity, std::string* error) {
 using group_hash_table_internal::SetError;
 using group_hash_table_internal::TableView;
 
+namespace group_hash_table_internal {
+TableView SlotStorage::View() {
+  TableView view{};
+  view.ctrl = ctrl_.data();
+  view.slots = slots_.As<SlotEntry>();
+  view.mask = capacity_ - 1;
+  view.hashes = hashes_.As<uint64_t>();
+  view.size = size_;
+  view.growth_limit = growth_limit_;
+  return view;
+}
+}  // namespace group_hash_table_internal
+
 // ---------------------------------------------------------------- fixed keys
 
 bool FixedKeyHashTable::GrowTo(size_t capacity, std::string* error) {
@@ -176,13 +189,7 @@ bool FixedKeyHashTable::FindOrInsert(const uint64_t* keys, const uint64_t* hashe
   if (n == 0) return true;
   if (capacity_ == 0 && !GrowTo(group_hash_table_internal::kMinCapacity, error)) return false;
   for (size_t row = 0;;) {
-    TableView view{};
-    view.ctrl = ctrl_.data();
-    view.slots = slots_.As<group_hash_table_internal::SlotEntry>();
-    view.mask = capacity_ - 1;
-    view.hashes = hashes_.As<uint64_t>();
-    view.size = size_;
-    view.growth_limit = growth_limit_;
+    TableView view = View();
     view.keys = keys_.As<uint64_t>();
     row = HWY_DYNAMIC_DISPATCH(FixedFindOrInsertTarget)(&view, keys, hashes, row, n, selection,
                                                         group_ids);
@@ -228,13 +235,7 @@ bool WideKeyHashTable::FindOrInsert(const uint64_t* keys, const uint64_t* hashes
   if (n == 0) return true;
   if (capacity_ == 0 && !GrowTo(group_hash_table_internal::kMinCapacity, error)) return false;
   for (size_t row = 0;;) {
-    TableView view{};
-    view.ctrl = ctrl_.data();
-    view.slots = slots_.As<group_hash_table_internal::SlotEntry>();
-    view.mask = capacity_ - 1;
-    view.hashes = hashes_.As<uint64_t>();
-    view.size = size_;
-    view.growth_limit = growth_limit_;
+    TableView view = View();
     view.keys = keys_.As<uint64_t>();
     view.words_per_key = words_per_key_;
     row = HWY_DYNAMIC_DISPATCH(WideFindOrInsertTarget)(&view, keys, hashes, row, n, selection,
@@ -289,13 +290,7 @@ bool StringKeyHashTable::FindOrInsert(const int32_t* offsets, const uint8_t* byt
   if (n == 0) return true;
   if (capacity_ == 0 && !GrowTo(group_hash_table_internal::kMinCapacity, error)) return false;
   for (size_t row = 0;;) {
-    TableView view{};
-    view.ctrl = ctrl_.data();
-    view.slots = slots_.As<group_hash_table_internal::SlotEntry>();
-    view.mask = capacity_ - 1;
-    view.hashes = hashes_.As<uint64_t>();
-    view.size = size_;
-    view.growth_limit = growth_limit_;
+    TableView view = View();
     view.offsets = offsets_.As<uint64_t>();
     view.arena = arena_.data();
     view.arena_capacity = arena_.size();
