@@ -113,7 +113,7 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
   const bool counts = aggregate.kind == AggKind::kCountStar || aggregate.kind == AggKind::kCount ||
                       aggregate.kind == AggKind::kCountDistinct;
   // SUM(x + k) / SUM(x - k) / SUM(k + x) over integers -> SUM(x) +- k * COUNT(x): one pass
-  // over x serves every such sum (ClickBench Q30 has 90 of them), and the answer is exact.
+  // over x serves every such sum (ClickBench Q29 has 90 of them), and the answer is exact.
   BoundExpr* arg = aggregate.arg.get();
   if (aggregate.kind == AggKind::kSum && arg->kind == BoundKind::kCall &&
       (arg->fn == Fn::kAdd || arg->fn == Fn::kSubtract) && !IsFloat(arg->type)) {
