@@ -133,12 +133,10 @@ bool SlotStorage::Rehash(size_t capacity, std::string* error) {
     return false;
   }
   std::memset(ctrl.data(), kEmpty, capacity + kWindow);
-  TableView view{};
+  TableView view = View();  // then pointed at the new slots
   view.ctrl = ctrl.data();
   view.slots = slots.As<SlotEntry>();
   view.mask = capacity - 1;
-  view.hashes = hashes_.As<uint64_t>();
-  view.size = size_;
   HWY_DYNAMIC_DISPATCH(MoveSlotsTarget)(&view, ctrl_.data(), slots_.As<SlotEntry>(), capacity_);
   ctrl_ = std::move(ctrl);
   slots_ = std::move(slots);

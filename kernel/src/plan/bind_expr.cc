@@ -196,21 +196,6 @@ BoundExprPtr Binder::Bind(const sql::Expr& expr, Scope scope) {
   return BuildNode(expr, std::move(children));
 }
 
-namespace {
-
-BoundExprPtr MakeCall(Fn fn, TypeId type, SourcePos pos, std::vector<BoundExprPtr> args) {
-  auto node = std::make_unique<BoundExpr>();
-  node->kind = BoundKind::kCall;
-  node->fn = fn;
-  node->type = type;
-  node->pos = pos;
-  node->nullable = false;
-  for (const auto& arg : args) node->nullable |= arg->nullable;
-  node->args = std::move(args);
-  return node;
-}
-
-}  // namespace
 
 BoundExprPtr Binder::CastToAtOwnPos(BoundExprPtr expr, TypeId type) {
   // The position is read before the pointer is moved into the call (argument evaluation order

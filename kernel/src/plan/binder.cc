@@ -141,21 +141,10 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
       BoundExprPtr count_ref = CastTo(
           MakeColumn(static_cast<int>(keys) + count_index, TypeId::kInt64, false, pos),
           TypeId::kInt128, pos);
-      auto product = std::make_unique<BoundExpr>();
-      product->kind = BoundKind::kCall;
-      product->fn = Fn::kMultiply;
-      product->type = TypeId::kInt128;
-      product->nullable = false;
-      product->pos = pos;
-      product->args.push_back(MakeConstant(Value::Integer(TypeId::kInt128, k), pos));
-      product->args.push_back(std::move(count_ref));
-      auto total = std::make_unique<BoundExpr>();
-      total->kind = BoundKind::kCall;
-      total->fn = fn;
-      total->type = TypeId::kInt128;
-      total->pos = pos;
-      total->args.push_back(std::move(sum_ref));
-      total->args.push_back(std::move(product));
+      BoundExprPtr total = MakeCall2(
+          fn, TypeId::kInt128, pos, std::move(sum_ref),
+          MakeCall2(Fn::kMultiply, TypeId::kInt128, pos,
+                    MakeConstant(Value::Integer(TypeId::kInt128, k), pos), std::move(count_ref)));
       if (fn == Fn::kSubtract && k != 0) {
         // DuckDB computes x - k row by row and fails when a row overflows x's type; that
         // happens exactly when MIN(x) - k (k > 0) or MAX(x) - k (k < 0) overflows. So the
@@ -165,28 +154,14 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
         extreme.type = x_type;
         extreme.arg = Clone(*plan_->aggregates[static_cast<size_t>(sum_index)].arg);
         const int extreme_index = AddAggregate(std::move(extreme));
-        auto check = std::make_unique<BoundExpr>();
-        check->kind = BoundKind::kCall;
-        check->fn = Fn::kSubtract;
-        check->type = x_type;
-        check->pos = arg_pos;
-        check->args.push_back(MakeColumn(static_cast<int>(keys) + extreme_index, x_type, true, arg_pos));
-        check->args.push_back(MakeConstant(Value::Integer(x_type, k), arg_pos));
-        auto zero_times = std::make_unique<BoundExpr>();
-        zero_times->kind = BoundKind::kCall;
-        zero_times->fn = Fn::kMultiply;
-        zero_times->type = TypeId::kInt128;
-        zero_times->pos = pos;
-        zero_times->args.push_back(MakeConstant(Value::Integer(TypeId::kInt128, 0), pos));
-        zero_times->args.push_back(CastTo(std::move(check), TypeId::kInt128, pos));
-        auto checked = std::make_unique<BoundExpr>();
-        checked->kind = BoundKind::kCall;
-        checked->fn = Fn::kAdd;
-        checked->type = TypeId::kInt128;
-        checked->pos = pos;
-        checked->args.push_back(std::move(total));
-        checked->args.push_back(std::move(zero_times));
-        return checked;
+        BoundExprPtr check = MakeCall2(
+            Fn::kSubtract, x_type, arg_pos,
+            MakeColumn(static_cast<int>(keys) + extreme_index, x_type, true, arg_pos),
+            MakeConstant(Value::Integer(x_type, k), arg_pos));
+        return MakeCall2(Fn::kAdd, TypeId::kInt128, pos, std::move(total),
+                         MakeCall2(Fn::kMultiply, TypeId::kInt128, pos,
+                                   MakeConstant(Value::Integer(TypeId::kInt128, 0), pos),
+                                   CastTo(std::move(check), TypeId::kInt128, pos)));
       }
       return total;
     }

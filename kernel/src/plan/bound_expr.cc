@@ -24,6 +24,25 @@ BoundExprPtr MakeConstant(Value value, SourcePos pos) {
   return node;
 }
 
+BoundExprPtr MakeCall(Fn fn, TypeId type, SourcePos pos, std::vector<BoundExprPtr> args) {
+  auto node = std::make_unique<BoundExpr>();
+  node->kind = BoundKind::kCall;
+  node->fn = fn;
+  node->type = type;
+  node->pos = pos;
+  node->nullable = false;
+  for (const auto& arg : args) node->nullable |= arg->nullable;
+  node->args = std::move(args);
+  return node;
+}
+
+BoundExprPtr MakeCall2(Fn fn, TypeId type, SourcePos pos, BoundExprPtr a, BoundExprPtr b) {
+  std::vector<BoundExprPtr> args;
+  args.push_back(std::move(a));
+  args.push_back(std::move(b));
+  return MakeCall(fn, type, pos, std::move(args));
+}
+
 BoundExprPtr Clone(const BoundExpr& expr) {
   auto node = std::make_unique<BoundExpr>();
   node->kind = expr.kind;

@@ -74,6 +74,9 @@ struct BoundExpr {
 BoundExprPtr MakeColumn(int column, TypeId type, bool nullable, SourcePos pos);
 BoundExprPtr MakeConstant(Value value, SourcePos pos);
 BoundExprPtr Clone(const BoundExpr& expr);  // a deep copy
+// A call node; nullable when any argument is.
+BoundExprPtr MakeCall(Fn fn, TypeId type, SourcePos pos, std::vector<BoundExprPtr> args);
+BoundExprPtr MakeCall2(Fn fn, TypeId type, SourcePos pos, BoundExprPtr a, BoundExprPtr b);
 // A structural key: equal for expressions that compute the same thing (used to match SELECT
 // expressions with GROUP BY ones and to share equal aggregates).
 std::string Fingerprint(const BoundExpr& expr);
