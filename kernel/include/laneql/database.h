@@ -22,9 +22,25 @@
 
 namespace laneql {
 
+namespace exec {
+class ThreadPool;
+}  // namespace exec
+
+struct DatabaseOptions {
+  // Threads a query may use, the calling thread included; 0 = laneql::DefaultThreads() (the
+  // physical cores). Builds without threads (wasm without pthreads) always use 1.
+  int threads = 0;
+  // Record a timeline of every query (a span per morsel and phase, per-thread counters) in the
+  // trace-event JSON that chrome://tracing and Perfetto open: see Database::LastProfileJson.
+  bool profile = false;
+  // With `profile`: also write each query's timeline to this file (replaced per query).
+  std::string profile_path;
+};
+
 class Database {
  public:
   Database();
+  explicit Database(DatabaseOptions options);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -41,12 +57,22 @@ class Database {
   // Parses, binds, plans and runs one SELECT statement.
   Result Query(std::string_view sql) const;
 
+  // The thread count queries run with (options.threads resolved).
+  int threads() const { return threads_; }
+  // The last query's timeline as trace-event JSON ("" unless options.profile).
+  std::string LastProfileJson() const;
+
  private:
   struct Entry {
     std::string name;
     std::shared_ptr<const Table> table;
   };
   std::map<std::string, Entry> tables_;  // by ASCII-lower-cased name
+  DatabaseOptions options_;
+  int threads_ = 1;
+  // Created once, reused by every query (workers sleep between queries).
+  std::unique_ptr<exec::ThreadPool> pool_;
+  mutable std::string last_profile_;
 };
 
 }  // namespace laneql

@@ -3,7 +3,9 @@
 
 #include <utility>
 
+#include "laneql/system_info.h"
 #include "src/exec/query_runner.h"
+#include "src/exec/thread_pool.h"
 
 namespace laneql {
 namespace {
@@ -18,7 +20,14 @@ std::string FoldName(std::string_view name) {
 
 }  // namespace
 
-Database::Database() = default;
+Database::Database() : Database(DatabaseOptions()) {}
+
+Database::Database(DatabaseOptions options) : options_(std::move(options)) {
+  pool_ = std::make_unique<exec::ThreadPool>(options_.threads > 0 ? options_.threads : DefaultThreads());
+  threads_ = pool_->threads();
+}
+
+std::string Database::LastProfileJson() const { return last_profile_; }
 Database::~Database() = default;
 
 bool Database::Register(std::string name, Table table, std::string* error) {
