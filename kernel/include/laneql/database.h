@@ -13,6 +13,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,9 @@ struct DatabaseOptions {
   // Record a timeline of every query (a span per morsel and phase, per-thread counters) in the
   // trace-event JSON that chrome://tracing and Perfetto open: see Database::LastProfileJson.
   bool profile = false;
+  // Tables with fewer rows are queried on the calling thread alone (waking workers costs more
+  // than it saves there); tests set it low to run the parallel paths on small tables.
+  size_t min_parallel_rows = 65536;
   // With `profile`: also write each query's timeline to this file (replaced per query).
   std::string profile_path;
 };
@@ -72,6 +76,7 @@ class Database {
   int threads_ = 1;
   // Created once, reused by every query (workers sleep between queries).
   std::unique_ptr<exec::ThreadPool> pool_;
+  mutable std::mutex profile_mutex_;  // queries may run from several threads at once
   mutable std::string last_profile_;
 };
 

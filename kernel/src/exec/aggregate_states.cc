@@ -299,6 +299,17 @@ bool AggregateStates::MergeDistinct(State& s, const State& o, const std::vector<
   return true;
 }
 
+bool AggregateStates::IsFloatSum(size_t a) const {
+  const State& s = state_[a];
+  return (s.kind == AggKind::kSum || s.kind == AggKind::kAvg) && IsFloat(s.arg_type);
+}
+
+double AggregateStates::TakeFloatSum(size_t a) {
+  const double sum = state_[a].reals[0];
+  state_[a].reals[0] = 0.0;
+  return sum;
+}
+
 bool AggregateStates::Merge(const AggregateStates& other, const std::vector<uint32_t>& mapping,
                             size_t groups, std::string* error) {
   if (!Resize(groups, error)) return false;

@@ -2,7 +2,7 @@
 // group except for string MIN / MAX values): COUNT(*), COUNT, SUM (exact 128-bit for integers,
 // double in row order for floats), AVG, MIN / MAX (DuckDB's total float order, byte-wise
 // strings), COUNT(DISTINCT) through one hash set of (group, value) pairs.
-// Single-threaded; Update is the per-batch step a morsel-parallel executor gives each thread.
+// Not thread-safe: each thread of a query fills its own, and the executor merges them.
 #ifndef LANEQL_EXEC_AGGREGATE_STATES_H_
 #define LANEQL_EXEC_AGGREGATE_STATES_H_
 
@@ -36,6 +36,12 @@ class AggregateStates {
                     const uint64_t* validity);
   // Adds `rows` to COUNT(*) / COUNT(non-null column) of the single group without data.
   void AddCount(size_t a, uint64_t rows) { state_[a].counts[0] += rows; }
+  // Ungrouped float SUM / AVG, whose result must not depend on how rows were split among
+  // threads: the executor takes each batch's partial sum out (TakeFloatSum leaves +0.0), and
+  // after the scan sets the sum of those partials added in batch order.
+  bool IsFloatSum(size_t a) const;
+  double TakeFloatSum(size_t a);
+  void SetFloatSum(size_t a, double sum) { state_[a].reals[0] = sum; }
   // Folds in the states of `other` (built over other rows with the same aggregates), whose
   // group g is this one's mapping[g] (Grouper::Merge); `groups` = this side's group count.
   bool Merge(const AggregateStates& other, const std::vector<uint32_t>& mapping, size_t groups,

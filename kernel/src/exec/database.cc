@@ -1,6 +1,7 @@
 // Database: the table catalog and the entry point of every query.
 #include "laneql/database.h"
 
+#include <mutex>
 #include <utility>
 
 #include "laneql/system_info.h"
@@ -27,7 +28,10 @@ Database::Database(DatabaseOptions options) : options_(std::move(options)) {
   threads_ = pool_->threads();
 }
 
-std::string Database::LastProfileJson() const { return last_profile_; }
+std::string Database::LastProfileJson() const {
+  std::lock_guard<std::mutex> lock(profile_mutex_);
+  return last_profile_;
+}
 Database::~Database() = default;
 
 bool Database::Register(std::string name, Table table, std::string* error) {
@@ -57,7 +61,25 @@ std::vector<std::string> Database::TableNames() const {
 }
 
 Result Database::Query(std::string_view sql) const {
-  return RunQuery(sql, [this](std::string_view name) -> const Table* { return FindTable(name); });
+  auto lookup = [this](std::string_view name) -> const Table* { return FindTable(name); };
+  exec::ExecContext ctx;
+  ctx.pool = pool_.get();
+  ctx.threads = threads_;
+  ctx.min_parallel_rows = options_.min_parallel_rows;
+  if (!options_.profile) return RunQuery(sql, lookup, ctx);
+  exec::Profiler profiler(threads_);
+  profiler.SetQuery(std::string(sql));
+  ctx.profiler = &profiler;
+  Result result = RunQuery(sql, lookup, ctx);
+  std::string json = profiler.TraceJson();
+  std::string error;
+  if (!options_.profile_path.empty() && !profiler.WriteTraceJson(options_.profile_path, &error) &&
+      result.ok()) {
+    result = Result::Error(error);
+  }
+  std::lock_guard<std::mutex> lock(profile_mutex_);
+  last_profile_ = std::move(json);
+  return result;
 }
 
 }  // namespace laneql

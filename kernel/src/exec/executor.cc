@@ -1,15 +1,17 @@
-// The executor: batch scan with filter, grouping and aggregate states; then the output stage.
+// The executor: a morsel-parallel scan (filter, grouping, aggregate states per thread), the
+// merge of the threads' states, then the output stage.
 #include "src/exec/executor.h"
 
 #include <algorithm>
-#include <limits>
+#include <atomic>
+#include <new>
 
 #include "laneql/predicate.h"
-#include "src/exec/aggregate_states.h"
+#include "src/exec/aggregate_worker.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/filter.h"
-#include "src/exec/group_stage.h"
-#include "src/exec/sort_rows.h"
+#include "src/exec/morsel.h"
+#include "src/exec/output_stage.h"
 
 namespace laneql {
 namespace exec {
@@ -20,230 +22,152 @@ using plan::Plan;
 
 namespace {
 
+size_t Batches(size_t rows) { return (rows + kBatchRows - 1) / kBatchRows; }
 
-// ORDER BY, OFFSET / LIMIT over `candidates` rows of the relation the evaluator reads: the rows
-// to output, in order (ids in *storage, or a contiguous range).
-bool ChooseRows(const Plan& plan, Evaluator* evaluator, const RowSet& candidates,
-                std::vector<uint32_t>* storage, RowSet* chosen, std::string* error) {
-  const size_t m = candidates.count;
-  const size_t offset = static_cast<size_t>(std::min<int64_t>(plan.offset, static_cast<int64_t>(m)));
-  const size_t limit = plan.limit < 0 ? m : static_cast<size_t>(plan.limit);
-  const size_t end = std::min(m, offset + std::min(limit, m));
-  *chosen = RowSet();
-  if (!plan.order.empty()) {
-    std::vector<Vec> keys(plan.order.size());
-    std::vector<SortColumn> columns;
-    for (size_t k = 0; k < plan.order.size(); ++k) {
-      if (!evaluator->Eval(*plan.outputs[static_cast<size_t>(plan.order[k].output)], candidates, &keys[k], error)) {
-        return false;
-      }
-      columns.push_back(SortColumn{&keys[k], plan.order[k].descending, plan.order[k].nulls_first});
-    }
-    std::vector<uint32_t> positions = SortPositions(columns, m, end);
-    storage->clear();
-    for (size_t p = offset; p < positions.size(); ++p) {
-      const uint32_t at = positions[p];
-      storage->push_back(candidates.ids ? candidates.ids[at] : static_cast<uint32_t>(candidates.begin + at));
-    }
-    chosen->ids = storage->data();
-    chosen->count = storage->size();
-  } else if (candidates.ids != nullptr) {
-    chosen->ids = candidates.ids + offset;
-    chosen->count = end - offset;
+// Runs body(t) on `threads` threads (t = 0 on the caller).
+template <class Body>
+void RunThreads(const ExecContext& ctx, int threads, const Body& body) {
+  if (threads <= 1 || ctx.pool == nullptr) {
+    body(0);
   } else {
-    chosen->begin = candidates.begin + offset;
-    chosen->count = end - offset;
+    ctx.pool->Run(threads, body);
   }
-  return true;
 }
 
-// The visible outputs over `rows`.
-Result Project(const Plan& plan, Evaluator* evaluator, const RowSet& rows) {
-  std::string error;
-  Result result;
-  for (size_t o = 0; o < plan.num_visible; ++o) {
-    Vec vec;
-    Column column;
-    if (!evaluator->Eval(*plan.outputs[o], rows, &vec, &error) ||
-        !VecToColumn(vec, &column, &error) || !result.AddColumn(plan.names[o], std::move(column), &error)) {
-      return Result::Error(error);
+// The first error of the threads, in thread order (every thread stops at its first).
+bool FirstError(const std::vector<std::string>& errors, std::string* error) {
+  for (const std::string& e : errors) {
+    if (!e.empty()) {
+      *error = e;
+      return true;
     }
   }
-  return result;
+  return false;
 }
 
-void CollectColumns(const plan::BoundExpr& expr, std::vector<bool>* used) {
-  if (expr.kind == BoundKind::kColumn && static_cast<size_t>(expr.column) < used->size()) {
-    (*used)[static_cast<size_t>(expr.column)] = true;
-  }
-  for (const auto& arg : expr.args) CollectColumns(*arg, used);
-}
-
-bool IsKernelColumn(const plan::BoundExpr* arg, const Table& table) {
-  if (arg == nullptr || arg->kind != BoundKind::kColumn) return false;
-  const TypeId type = table.column(static_cast<size_t>(arg->column)).type();
-  return IsFixedWidth(type) && type != TypeId::kInt128 && type != TypeId::kBool;
-}
-
-Result ExecuteAggregate(const Plan& plan) {
+Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   const Table& table = *plan.table;
   const size_t rows = table.num_rows();
+  const size_t batches = Batches(rows);
   const bool ungrouped = plan.group_keys.empty();
   std::string error;
-  AggregateStates states(plan.aggregates, ungrouped);
-  GroupStage grouper;
   // GROUP BY ... LIMIT n without ORDER BY / HAVING: any n complete groups answer it.
   size_t group_cap = 0;
   if (plan.order.empty() && !plan.having && plan.limit >= 0 &&
       plan.offset + plan.limit <= static_cast<int64_t>(kBatchRows)) {
     group_cap = static_cast<size_t>(std::max<int64_t>(1, plan.offset + plan.limit));
   }
-  if (!ungrouped && !grouper.Init(plan.group_keys, group_cap, &error)) return Result::Error(error);
-  if (ungrouped && !states.Resize(1, &error)) return Result::Error(error);
-
   // COUNT(*) (and COUNT of a column without NULLs) with no WHERE: the answer is metadata.
   bool metadata_only = ungrouped && !plan.where;
+  bool float_sums = false;
   for (const auto& aggregate : plan.aggregates) {
     const bool from_metadata =
         aggregate.kind == AggKind::kCountStar ||
         (aggregate.kind == AggKind::kCount && aggregate.arg->kind == BoundKind::kColumn &&
          table.column(static_cast<size_t>(aggregate.arg->column)).null_count() == 0);
     metadata_only &= from_metadata;
+    float_sums |= (aggregate.kind == AggKind::kSum || aggregate.kind == AggKind::kAvg) &&
+                  aggregate.arg && IsFloat(aggregate.arg->type);
   }
   if (metadata_only) {
+    AggregateStates states(plan.aggregates, true);
+    if (!states.Resize(1, &error)) return Result::Error(error);
     for (size_t a = 0; a < plan.aggregates.size(); ++a) states.AddCount(a, rows);
-  } else {
-    Evaluator evaluator(TableColumns(table));
-    std::unique_ptr<Filter> filter;
-    if (plan.where) filter = std::make_unique<Filter>(table, *plan.where);
-    std::vector<uint64_t> mask(BitmaskWords(kBatchRows) + 1);
-    std::vector<uint32_t> ids(kBatchRows), group_ids(kBatchRows, 0);
-    // The selected rows' ids are made only when something reads rows one by one (keys,
-    // evaluated arguments): COUNT(*) and the kernels' masked aggregates take the mask itself.
-    bool ids_pending = false;
-    auto selected_rows = [&](const RowSet& batch, size_t n, size_t begin) -> const RowSet& {
-      if (ids_pending) {
-        MaskToIndices(mask.data(), n, ids.data());
-        for (size_t i = 0; i < batch.count; ++i) ids[i] += static_cast<uint32_t>(begin);
-        ids_pending = false;
-      }
-      return batch;
-    };
-    for (size_t begin = 0; begin < rows; begin += kBatchRows) {
-      const size_t n = std::min(kBatchRows, rows - begin);
-      const uint64_t* select = nullptr;
-      size_t selected = n;
-      ids_pending = false;
-      RowSet batch;
-      batch.begin = begin;
-      batch.count = n;
-      if (filter) {
-        if (!filter->Eval(begin, n, mask.data(), &error)) return Result::Error(error);
-        selected = CountBits(mask.data(), n);
-        if (selected == 0) continue;
-        if (selected < n) {
-          select = mask.data();
-          batch.ids = ids.data();
-          batch.count = selected;
-          ids_pending = true;
-        }
-      }
-      // Ungrouped: group_ids stay all 0 (the one group).
-      if (!ungrouped && (!grouper.Assign(&evaluator, selected_rows(batch, n, begin), group_ids.data(), &error) ||
-                         !states.Resize(grouper.size(), &error))) {
-        return Result::Error(error);
-      }
-      for (size_t a = 0; a < plan.aggregates.size(); ++a) {
-        const plan::Aggregate& aggregate = plan.aggregates[a];
-        if (aggregate.kind == AggKind::kCountStar) {
-          if (ungrouped) states.AddCount(a, selected);
-          else if (!states.Update(a, nullptr, group_ids.data(), selected, &error)) return Result::Error(error);
-          continue;
-        }
-        if (ungrouped && IsKernelColumn(aggregate.arg.get(), table)) {
-          const Column& column = table.column(static_cast<size_t>(aggregate.arg->column));
-          const uint64_t* validity = column.validity() != nullptr ? column.validity() + begin / 64 : nullptr;
-          const void* data = column.values_buffer().data() + begin * TypeByteWidth(column.type());
-          if (states.UpdateKernel(a, column.type(), data, n, select, validity)) continue;
-        }
-        Vec arg;
-        if (!evaluator.Eval(*aggregate.arg, selected_rows(batch, n, begin), &arg, &error) ||
-            !ExpandConstant(&arg, &error) ||
-            !states.Update(a, &arg, group_ids.data(), selected, &error)) {
-          return Result::Error(error);
-        }
-      }
-    }
+    return OutputGroups(plan, nullptr, states, 1, nullptr);
   }
 
-  // The group relation: keys, then aggregates. Keys are copied out of the hash tables only
-  // where HAVING or ORDER BY reads them (then for every group); the outputs read them for the
-  // chosen groups alone.
-  const size_t groups = ungrouped ? 1 : grouper.size();
-  const size_t num_keys = plan.group_keys.size();
-  std::vector<bool> key_needed(num_keys, false);
-  if (plan.having) CollectColumns(*plan.having, &key_needed);
-  for (const auto& key : plan.order) CollectColumns(*plan.outputs[static_cast<size_t>(key.output)], &key_needed);
-  bool any_key_needed = false;
-  for (bool needed : key_needed) any_key_needed |= needed;
-  std::vector<Column> relation;
-  if (any_key_needed) {
-    if (!grouper.KeyColumns(nullptr, &relation, &error)) return Result::Error(error);
-  } else {
-    for (const auto& key : plan.group_keys) relation.emplace_back(key->type);  // never read
+  // One thread where the answer depends on row order: grouped float sums add each group's
+  // values in row order, and the group cap keeps the first groups seen.
+  const bool serial = group_cap != 0 || (!ungrouped && float_sums);
+  const int threads = serial ? 1 : ThreadsFor(rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
+  FloatPartials partials;
+  if (ungrouped && float_sums) {
+    partials.resize(plan.aggregates.size());
+    for (auto& per_batch : partials) per_batch.assign(batches, 0.0);
   }
-  for (size_t a = 0; a < plan.aggregates.size(); ++a) {
-    Column column;
-    if (!states.Finish(a, groups, &column, &error)) return Result::Error(error);
-    relation.push_back(std::move(column));
-  }
-  std::vector<const Column*> pointers;
-  for (const Column& column : relation) pointers.push_back(&column);
-  Evaluator evaluator(pointers);
-  RowSet candidates;
-  candidates.count = groups;
-  std::vector<uint32_t> kept;
-  if (plan.having) {
-    Vec having;
-    if (!evaluator.Eval(*plan.having, candidates, &having, &error)) return Result::Error(error);
-    for (size_t g = 0; g < groups; ++g) {
-      if (!having.IsNull(g) && having.Get<uint8_t>(g) != 0) kept.push_back(static_cast<uint32_t>(g));
-    }
-    candidates.ids = kept.data();
-    candidates.count = kept.size();
-  }
-  std::vector<uint32_t> storage;
-  RowSet chosen;
-  if (!ChooseRows(plan, &evaluator, candidates, &storage, &chosen, &error)) return Result::Error(error);
-  if (any_key_needed || ungrouped) return Project(plan, &evaluator, chosen);
-  // The chosen groups' keys and aggregates as a small relation of their own.
-  std::vector<uint32_t> ids(chosen.count);
-  for (size_t i = 0; i < chosen.count; ++i) {
-    ids[i] = chosen.ids ? chosen.ids[i] : static_cast<uint32_t>(chosen.begin + i);
-  }
-  std::vector<Column> small;
-  if (!grouper.KeyColumns(&ids, &small, &error)) return Result::Error(error);
-  RowSet id_rows;
-  id_rows.ids = ids.data();
-  id_rows.count = ids.size();
-  for (size_t a = 0; a < plan.aggregates.size(); ++a) {
-    plan::BoundExprPtr ref = plan::MakeColumn(static_cast<int>(num_keys + a), relation[num_keys + a].type(), true, {});
-    Vec vec;
-    Column column;
-    if (!evaluator.Eval(*ref, id_rows, &vec, &error) || !VecToColumn(vec, &column, &error)) {
+  std::vector<std::unique_ptr<AggregateWorker>> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.push_back(std::make_unique<AggregateWorker>(plan, t, ctx.profiler));
+    if (!workers.back()->Init(group_cap, threads > 1, partials.empty() ? nullptr : &partials, &error)) {
       return Result::Error(error);
     }
-    small.push_back(std::move(column));
   }
-  std::vector<const Column*> small_pointers;
-  for (const Column& column : small) small_pointers.push_back(&column);
-  Evaluator small_evaluator(small_pointers);
-  RowSet all;
-  all.count = ids.size();
-  return Project(plan, &small_evaluator, all);
+  MorselCursor cursor;
+  const size_t morsel = MorselBatches(batches, threads);
+  std::atomic<bool> failed{false};
+  std::vector<std::string> errors(static_cast<size_t>(threads));
+  RunThreads(ctx, threads, [&](int t) {
+    // Check-before-work: a failed thread stops the others at their next morsel.
+    while (!failed.load(std::memory_order_relaxed)) {
+      const size_t first = cursor.Take() * morsel;
+      if (first >= batches) break;
+      if (!workers[static_cast<size_t>(t)]->ScanBatches(first, std::min(batches, first + morsel),
+                                                         &errors[static_cast<size_t>(t)])) {
+        failed.store(true, std::memory_order_relaxed);
+      }
+    }
+  });
+  if (FirstError(errors, &error)) return Result::Error(error);
+
+  AggregateWorker& result = *workers[0];
+  {
+    ScopedSpan span(ctx.profiler, 0, "merge", "merge");
+    for (int t = 1; t < threads; ++t) {
+      if (!result.Merge(*workers[static_cast<size_t>(t)], &error)) return Result::Error(error);
+      span.counters().rows += workers[static_cast<size_t>(t)]->groups();
+    }
+  }
+  for (size_t a = 0; a < partials.size(); ++a) {
+    if (!result.states().IsFloatSum(a)) continue;
+    double sum = 0.0;  // batch order: the same additions for every thread count
+    for (double partial : partials[a]) sum += partial;
+    result.states().SetFloatSum(a, sum);
+  }
+  ScopedSpan span(ctx.profiler, 0, "output", "output");
+  const bool merged_groups = threads > 1 && !ungrouped;
+  return OutputGroups(plan, ungrouped ? nullptr : &result.grouper(), result.states(), result.groups(),
+                      merged_groups ? &result.first_rows() : nullptr);
 }
 
-Result ExecutePlain(const Plan& plan) {
+// WHERE over morsels in parallel: each morsel's qualifying row ids, concatenated in row order.
+bool FilterRows(const Plan& plan, const ExecContext& ctx, std::vector<uint32_t>* ids,
+                std::string* error) {
+  const Table& table = *plan.table;
+  const size_t rows = table.num_rows();
+  const size_t batches = Batches(rows);
+  const int threads = ThreadsFor(rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
+  const size_t morsel = MorselBatches(batches, threads);
+  const size_t morsels = (batches + morsel - 1) / morsel;
+  std::vector<std::vector<uint32_t>> found(morsels);
+  std::vector<std::string> errors(static_cast<size_t>(threads));
+  MorselCursor cursor;
+  std::atomic<bool> failed{false};
+  RunThreads(ctx, threads, [&](int t) {
+    Filter filter(table, *plan.where);
+    std::vector<uint64_t> mask(BitmaskWords(kBatchRows) + 1);
+    std::vector<uint32_t> batch_ids(kBatchRows);
+    while (!failed.load(std::memory_order_relaxed)) {
+      const size_t m = cursor.Take();
+      if (m >= morsels) break;
+      ScopedSpan span(ctx.profiler, t, "filter", "scan");
+      for (size_t b = m * morsel; b < std::min(batches, (m + 1) * morsel); ++b) {
+        const size_t begin = b * kBatchRows, n = std::min(kBatchRows, rows - begin);
+        if (!filter.Eval(begin, n, mask.data(), &errors[static_cast<size_t>(t)])) {
+          failed.store(true, std::memory_order_relaxed);
+          return;
+        }
+        const size_t selected = MaskToIndices(mask.data(), n, batch_ids.data());
+        for (size_t i = 0; i < selected; ++i) found[m].push_back(static_cast<uint32_t>(begin + batch_ids[i]));
+        span.counters().rows += n;
+      }
+    }
+  });
+  if (FirstError(errors, error)) return false;
+  for (const auto& part : found) ids->insert(ids->end(), part.begin(), part.end());
+  return true;
+}
+
+Result ExecutePlain(const Plan& plan, const ExecContext& ctx) {
   const Table& table = *plan.table;
   const size_t rows = table.num_rows();
   Evaluator evaluator(TableColumns(table));
@@ -258,29 +182,40 @@ Result ExecutePlain(const Plan& plan) {
   std::string error;
   if (!plan.where) {
     candidates.count = needed;
-    if (!ChooseRows(plan, &evaluator, candidates, &storage, &chosen, &error)) return Result::Error(error);
-    return Project(plan, &evaluator, chosen);
+  } else if (needed == rows) {
+    if (!FilterRows(plan, ctx, &ids, &error)) return Result::Error(error);
+  } else {
+    // LIMIT without ORDER BY: the first qualifying rows, on this thread (it stops early).
+    Filter filter(table, *plan.where);
+    std::vector<uint64_t> mask(BitmaskWords(kBatchRows) + 1);
+    std::vector<uint32_t> batch_ids(kBatchRows);
+    for (size_t begin = 0; begin < rows && ids.size() < needed; begin += kBatchRows) {
+      const size_t n = std::min(kBatchRows, rows - begin);
+      if (!filter.Eval(begin, n, mask.data(), &error)) return Result::Error(error);
+      const size_t selected = MaskToIndices(mask.data(), n, batch_ids.data());
+      for (size_t i = 0; i < selected; ++i) ids.push_back(static_cast<uint32_t>(begin + batch_ids[i]));
+    }
+    if (ids.size() > needed) ids.resize(needed);
   }
-  Filter filter(table, *plan.where);
-  std::vector<uint64_t> mask(BitmaskWords(kBatchRows) + 1);
-  std::vector<uint32_t> batch_ids(kBatchRows);
-  for (size_t begin = 0; begin < rows && ids.size() < needed; begin += kBatchRows) {
-    const size_t n = std::min(kBatchRows, rows - begin);
-    if (!filter.Eval(begin, n, mask.data(), &error)) return Result::Error(error);
-    const size_t selected = MaskToIndices(mask.data(), n, batch_ids.data());
-    for (size_t i = 0; i < selected; ++i) ids.push_back(static_cast<uint32_t>(begin + batch_ids[i]));
+  if (plan.where) {
+    candidates.ids = ids.data();
+    candidates.count = ids.size();
   }
-  if (ids.size() > needed) ids.resize(needed);
-  candidates.ids = ids.data();
-  candidates.count = ids.size();
-  if (!ChooseRows(plan, &evaluator, candidates, &storage, &chosen, &error)) return Result::Error(error);
+  ScopedSpan span(ctx.profiler, 0, plan.order.empty() ? "output" : "sort", plan.order.empty() ? "output" : "sort");
+  if (!ChooseRows(plan, &evaluator, candidates, nullptr, false, &storage, &chosen, &error)) {
+    return Result::Error(error);
+  }
   return Project(plan, &evaluator, chosen);
 }
 
 }  // namespace
 
-Result Execute(const Plan& plan) {
-  return plan.aggregate ? ExecuteAggregate(plan) : ExecutePlain(plan);
+Result Execute(const Plan& plan, const ExecContext& ctx) {
+  try {
+    return plan.aggregate ? ExecuteAggregate(plan, ctx) : ExecutePlain(plan, ctx);
+  } catch (const std::bad_alloc&) {
+    return Result::Error("out of memory while running the query");
+  }
 }
 
 }  // namespace exec

@@ -1,10 +1,12 @@
-// Runs a bound Plan over its table and builds the Result: scan in batches (filter -> keys ->
-// group ids -> aggregate states), then the group relation (HAVING), the outputs, ORDER BY as a
-// full or top-N sort, OFFSET / LIMIT.
+// Runs a bound Plan over its table and builds the Result: a morsel-parallel scan in batches
+// (filter -> keys -> group ids -> aggregate states, per thread), the merge of the threads'
+// states, then the group relation (HAVING), the outputs, ORDER BY as a full or top-N sort,
+// OFFSET / LIMIT. Results do not depend on the thread count (see DESIGN in the README).
 #ifndef LANEQL_EXEC_EXECUTOR_H_
 #define LANEQL_EXEC_EXECUTOR_H_
 
 #include "laneql/result.h"
+#include "src/exec/exec_context.h"
 #include "src/plan/bound_expr.h"
 
 namespace laneql {
@@ -14,7 +16,8 @@ namespace exec {
 // enough that a batch's masks, hashes and group ids stay in L2.
 inline constexpr size_t kBatchRows = 16384;
 
-Result Execute(const plan::Plan& plan);
+// Never throws (an allocation failure becomes an error Result).
+Result Execute(const plan::Plan& plan, const ExecContext& ctx);
 
 }  // namespace exec
 }  // namespace laneql

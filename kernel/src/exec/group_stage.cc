@@ -24,6 +24,15 @@ size_t GroupStage::size() const {
   return frozen_ ? cap_ : grouper_->size();
 }
 
+bool GroupStage::Merge(const GroupStage& other, std::vector<uint32_t>* mapping, std::string* error) {
+  if (!grouper_) {
+    mapping->assign(other.any_row_ ? 1 : 0, 0);
+    any_row_ |= other.any_row_;
+    return true;
+  }
+  return grouper_->Merge(*other.grouper_, mapping, error);
+}
+
 // A fresh grouper holding exactly the first cap_ groups, with ids 0 .. cap_ - 1.
 bool GroupStage::Refill(std::string* error) {
   grouper_ = std::make_unique<Grouper>();

@@ -25,6 +25,9 @@ class GroupStage {
   // Group ids of `rows` (kNoGroup for rows whose group was not admitted).
   bool Assign(Evaluator* evaluator, const RowSet& rows, uint32_t* group_ids, std::string* error);
   size_t size() const;
+  // Adds the groups of `other` (the same keys over another thread's rows, no group cap) and
+  // sets (*mapping)[g] = this stage's id for other's group g (AggregateStates::Merge).
+  bool Merge(const GroupStage& other, std::vector<uint32_t>* mapping, std::string* error);
   // One column per GROUP BY key (constants included): row i = the key of group ids[i], or of
   // every group in order when ids is null.
   bool KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,

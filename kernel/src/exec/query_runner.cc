@@ -7,7 +7,7 @@
 
 namespace laneql {
 
-Result RunQuery(std::string_view sql, const TableLookup& lookup) {
+Result RunQuery(std::string_view sql, const TableLookup& lookup, const exec::ExecContext& ctx) {
   sql::SelectStatement statement;
   sql::ParseError parse_error;
   if (!sql::ParseSelect(sql, &statement, &parse_error)) {
@@ -18,7 +18,7 @@ Result RunQuery(std::string_view sql, const TableLookup& lookup) {
   if (!plan::BindSelect(statement, lookup, &plan, &bind_error)) {
     return Result::Error(bind_error.message, bind_error.line, bind_error.column);
   }
-  return exec::Execute(plan);
+  return exec::Execute(plan, ctx);
 }
 
 }  // namespace laneql

@@ -10,7 +10,8 @@
 namespace laneql {
 namespace exec {
 
-std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size_t n, size_t keep) {
+std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size_t n, size_t keep,
+                                    const uint64_t* tiebreak) {
   std::vector<uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
   auto less = [&](uint32_t a, uint32_t b) {
@@ -25,6 +26,7 @@ std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size
       if (c == 0) continue;
       return column.descending ? c > 0 : c < 0;
     }
+    if (tiebreak != nullptr && tiebreak[a] != tiebreak[b]) return tiebreak[a] < tiebreak[b];
     return a < b;  // ties: input order, so the result is deterministic
   };
   if (keep < n) {

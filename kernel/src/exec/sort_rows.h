@@ -18,9 +18,12 @@ struct SortColumn {
 };
 
 // Positions 0..n-1 ordered by `columns` (NULLs placed per nulls_first; floats in DuckDB's
-// order, NaN largest; strings byte-wise). Ties keep their input order. When `keep` < n only
-// the first `keep` positions are sorted and returned (top-N).
-std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size_t n, size_t keep);
+// order, NaN largest; strings byte-wise). Ties are ordered by tiebreak[position] when given
+// (groups by the row they first appeared in, so any thread count gives the one-thread order),
+// then by position. When `keep` < n only the first `keep` positions are sorted and returned
+// (top-N).
+std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size_t n, size_t keep,
+                                    const uint64_t* tiebreak = nullptr);
 
 }  // namespace exec
 }  // namespace laneql

@@ -1,0 +1,181 @@
+// One thread's scan of an aggregation: filter -> keys -> group ids -> aggregate states.
+#include "src/exec/aggregate_worker.h"
+
+#include <algorithm>
+
+#include "laneql/predicate.h"
+#include "src/exec/executor.h"
+
+namespace laneql {
+namespace exec {
+
+using plan::AggKind;
+using plan::BoundKind;
+
+namespace {
+
+constexpr uint64_t kNoRow = UINT64_MAX;
+
+bool IsKernelColumn(const plan::BoundExpr* arg, const Table& table) {
+  if (arg == nullptr || arg->kind != BoundKind::kColumn) return false;
+  const TypeId type = table.column(static_cast<size_t>(arg->column)).type();
+  return IsFixedWidth(type) && type != TypeId::kInt128 && type != TypeId::kBool;
+}
+
+void CollectColumns(const plan::BoundExpr& expr, std::vector<bool>* used) {
+  if (expr.kind == BoundKind::kColumn && static_cast<size_t>(expr.column) < used->size()) {
+    (*used)[static_cast<size_t>(expr.column)] = true;
+  }
+  for (const auto& arg : expr.args) CollectColumns(*arg, used);
+}
+
+// Average bytes of column data per row the plan's scan reads (for the profile's counters).
+uint64_t BytesPerRow(const plan::Plan& plan, const Table& table) {
+  std::vector<bool> used(table.num_columns(), false);
+  if (plan.where) CollectColumns(*plan.where, &used);
+  for (const auto& key : plan.group_keys) CollectColumns(*key, &used);
+  for (const auto& aggregate : plan.aggregates) {
+    if (aggregate.arg) CollectColumns(*aggregate.arg, &used);
+  }
+  uint64_t bytes = 0;
+  for (size_t c = 0; c < used.size(); ++c) {
+    if (!used[c]) continue;
+    const Column& column = table.column(c);
+    if (!IsString(column.type())) bytes += TypeByteWidth(column.type());
+    else if (table.num_rows() != 0) bytes += column.values_buffer().size() / table.num_rows() + 4;
+  }
+  return bytes;
+}
+
+}  // namespace
+
+AggregateWorker::AggregateWorker(const plan::Plan& plan, int thread, Profiler* profiler)
+    : plan_(plan), table_(*plan.table), ungrouped_(plan.group_keys.empty()), thread_(thread),
+      profiler_(profiler), states_(plan.aggregates, plan.group_keys.empty()),
+      evaluator_(TableColumns(*plan.table)) {}
+
+bool AggregateWorker::Init(size_t group_cap, bool track_first_rows, FloatPartials* partials,
+                           std::string* error) {
+  if (!ungrouped_ && !grouper_.Init(plan_.group_keys, group_cap, error)) return false;
+  if (ungrouped_ && !states_.Resize(1, error)) return false;
+  if (plan_.where) filter_ = std::make_unique<Filter>(table_, *plan_.where);
+  partials_ = partials;
+  track_first_rows_ = track_first_rows && !ungrouped_;
+  mask_.assign(BitmaskWords(kBatchRows) + 1, 0);
+  ids_.assign(kBatchRows, 0);
+  group_ids_.assign(kBatchRows, 0);
+  bytes_per_row_ = BytesPerRow(plan_, table_);
+  return true;
+}
+
+bool AggregateWorker::ScanBatches(size_t first, size_t last, std::string* error) {
+  ScopedSpan span(profiler_, thread_, "scan", "scan");
+  const ProfileCounters before = counters_;
+  for (size_t b = first; b < last; ++b) {
+    if (!ScanBatch(b, error)) return false;
+  }
+  span.counters().rows = counters_.rows - before.rows;
+  span.counters().bytes = counters_.bytes - before.bytes;
+  span.counters().probes = counters_.probes - before.probes;
+  return true;
+}
+
+void AggregateWorker::NoteFirstRows(const RowSet& rows, size_t groups_before) {
+  first_rows_.resize(grouper_.size(), kNoRow);
+  for (size_t i = 0; i < rows.count; ++i) {
+    const uint32_t g = group_ids_[i];
+    if (g == kNoGroup || g < groups_before || first_rows_[g] != kNoRow) continue;
+    first_rows_[g] = rows.ids != nullptr ? rows.ids[i] : rows.begin + i;
+  }
+}
+
+bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
+  const size_t rows = table_.num_rows();
+  const size_t begin = batch * kBatchRows;
+  const size_t n = std::min(kBatchRows, rows - begin);
+  counters_.rows += n;
+  counters_.bytes += n * bytes_per_row_;
+  const uint64_t* select = nullptr;
+  size_t selected = n;
+  RowSet selection;
+  selection.begin = begin;
+  selection.count = n;
+  // The selected rows' ids are made only when something reads rows one by one (keys,
+  // evaluated arguments): COUNT(*) and the kernels' masked aggregates take the mask itself.
+  bool ids_pending = false;
+  auto selected_rows = [&]() -> const RowSet& {
+    if (ids_pending) {
+      MaskToIndices(mask_.data(), n, ids_.data());
+      for (size_t i = 0; i < selection.count; ++i) ids_[i] += static_cast<uint32_t>(begin);
+      ids_pending = false;
+    }
+    return selection;
+  };
+  if (filter_) {
+    if (!filter_->Eval(begin, n, mask_.data(), error)) return false;
+    selected = CountBits(mask_.data(), n);
+    if (selected == 0) return true;
+    if (selected < n) {
+      select = mask_.data();
+      selection.ids = ids_.data();
+      selection.count = selected;
+      ids_pending = true;
+    }
+  }
+  // Ungrouped: group_ids stay all 0 (the one group).
+  if (!ungrouped_) {
+    const size_t groups_before = grouper_.size();
+    if (!grouper_.Assign(&evaluator_, selected_rows(), group_ids_.data(), error) ||
+        !states_.Resize(grouper_.size(), error)) {
+      return false;
+    }
+    counters_.probes += selected;
+    if (track_first_rows_ && grouper_.size() != groups_before) NoteFirstRows(selection, groups_before);
+  }
+  for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
+    const plan::Aggregate& aggregate = plan_.aggregates[a];
+    if (aggregate.kind == AggKind::kCountStar) {
+      if (ungrouped_) states_.AddCount(a, selected);
+      else if (!states_.Update(a, nullptr, group_ids_.data(), selected, error)) return false;
+      continue;
+    }
+    bool done = false;
+    if (ungrouped_ && IsKernelColumn(aggregate.arg.get(), table_)) {
+      const Column& column = table_.column(static_cast<size_t>(aggregate.arg->column));
+      const uint64_t* validity = column.validity() != nullptr ? column.validity() + begin / 64 : nullptr;
+      const void* data = column.values_buffer().data() + begin * TypeByteWidth(column.type());
+      done = states_.UpdateKernel(a, column.type(), data, n, select, validity);
+    }
+    if (!done) {
+      Vec arg;
+      if (!evaluator_.Eval(*aggregate.arg, selected_rows(), &arg, error) || !ExpandConstant(&arg, error) ||
+          !states_.Update(a, &arg, group_ids_.data(), selected, error)) {
+        return false;
+      }
+    }
+    if (ungrouped_ && partials_ != nullptr && states_.IsFloatSum(a)) {
+      (*partials_)[a][batch] = states_.TakeFloatSum(a);
+    }
+  }
+  return true;
+}
+
+bool AggregateWorker::Merge(const AggregateWorker& other, std::string* error) {
+  if (ungrouped_) return states_.Merge(other.states_, std::vector<uint32_t>{0}, 1, error);
+  std::vector<uint32_t> mapping;
+  if (!grouper_.Merge(other.grouper_, &mapping, error) ||
+      !states_.Merge(other.states_, mapping, grouper_.size(), error)) {
+    return false;
+  }
+  if (track_first_rows_) {
+    first_rows_.resize(grouper_.size(), kNoRow);
+    for (size_t g = 0; g < mapping.size() && g < other.first_rows_.size(); ++g) {
+      uint64_t& first = first_rows_[mapping[g]];
+      first = std::min(first, other.first_rows_[g]);
+    }
+  }
+  return true;
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,74 @@
+// One thread's share of an aggregation: its own filter, evaluator, grouping and aggregate
+// states over the batches it takes, and the merge of another thread's share into it.
+#ifndef LANEQL_EXEC_AGGREGATE_WORKER_H_
+#define LANEQL_EXEC_AGGREGATE_WORKER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/exec/aggregate_states.h"
+#include "src/exec/expr_eval.h"
+#include "src/exec/filter.h"
+#include "src/exec/group_stage.h"
+#include "src/exec/profile.h"
+#include "src/plan/bound_expr.h"
+
+namespace laneql {
+namespace exec {
+
+// Per-batch partial sums of the ungrouped float SUM / AVG aggregates, [aggregate][batch]:
+// written by whichever thread scans the batch, added up in batch order after the scan, so the
+// result is the same for every thread count.
+using FloatPartials = std::vector<std::vector<double>>;
+
+// alignas(64): the workers of a query are written by different threads all through the scan;
+// starting each on its own cache line keeps one worker's hot fields (counters, vectors' sizes)
+// off the line of another's.
+class alignas(64) AggregateWorker {
+ public:
+  AggregateWorker(const plan::Plan& plan, int thread, Profiler* profiler);
+  // `group_cap`: GroupStage's cap (0 = none). `track_first_rows`: record the row each group
+  // first appears in (needed when several threads' groups are merged). `partials`: see above
+  // (null when there is no ungrouped float sum).
+  bool Init(size_t group_cap, bool track_first_rows, FloatPartials* partials, std::string* error);
+  // Folds batches [first, last) (batch b = rows [b * kBatchRows, ...)) into the states.
+  bool ScanBatches(size_t first, size_t last, std::string* error);
+  // Adds `other`'s groups and states (other rows of the same query) to this worker's.
+  bool Merge(const AggregateWorker& other, std::string* error);
+
+  bool ungrouped() const { return ungrouped_; }
+  size_t groups() const { return ungrouped_ ? 1 : grouper_.size(); }
+  const GroupStage& grouper() const { return grouper_; }
+  AggregateStates& states() { return states_; }
+  const AggregateStates& states() const { return states_; }
+  const std::vector<uint64_t>& first_rows() const { return first_rows_; }
+  const ProfileCounters& counters() const { return counters_; }
+
+ private:
+  bool ScanBatch(size_t batch, std::string* error);
+  void NoteFirstRows(const RowSet& rows, size_t groups_before);
+
+  const plan::Plan& plan_;
+  const Table& table_;
+  const bool ungrouped_;
+  const int thread_;
+  Profiler* profiler_;
+  AggregateStates states_;
+  GroupStage grouper_;
+  Evaluator evaluator_;
+  std::unique_ptr<Filter> filter_;
+  FloatPartials* partials_ = nullptr;
+  bool track_first_rows_ = false;
+  std::vector<uint64_t> first_rows_;  // per group, when tracked
+  std::vector<uint64_t> mask_;
+  std::vector<uint32_t> ids_, group_ids_;
+  uint64_t bytes_per_row_ = 0;
+  ProfileCounters counters_;
+};
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_AGGREGATE_WORKER_H_

@@ -1,0 +1,45 @@
+// Morsel-driven scheduling: a pipeline's rows are cut into morsels of whole batches, and every
+// thread takes the next morsel from one shared atomic cursor until none is left. A thread that
+// runs slower (a busy core, a batch full of matches) simply takes fewer morsels.
+#ifndef LANEQL_EXEC_MORSEL_H_
+#define LANEQL_EXEC_MORSEL_H_
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+
+#include "src/exec/executor.h"
+
+namespace laneql {
+namespace exec {
+
+// The cursor sits alone on its cache line: every thread writes it once per morsel, and a
+// neighbour on the same line would be invalidated on each of those writes.
+struct alignas(64) MorselCursor {
+  std::atomic<size_t> next{0};
+  // The index of the next morsel to run.
+  size_t Take() { return next.fetch_add(1, std::memory_order_relaxed); }
+};
+static_assert(sizeof(MorselCursor) == 64, "the morsel cursor must own a whole cache line");
+
+// The thread count for a pipeline over `rows` rows: 1 below `min_rows` (waking a worker costs
+// tens of microseconds, more than scanning a few batches, and lightweight queries must stay
+// cheap), never more threads than batches.
+inline int ThreadsFor(size_t rows, int threads, size_t min_rows) {
+  if (rows < min_rows || threads <= 1) return 1;
+  const size_t batches = (rows + kBatchRows - 1) / kBatchRows;
+  return static_cast<int>(std::min<size_t>(static_cast<size_t>(threads), batches));
+}
+
+// Batches per morsel: about 8 morsels per thread, so the cursor can even out uneven threads at
+// the end, but at most 64 batches (1 M rows) so the last morsel is not a long tail, and at
+// least one.
+inline size_t MorselBatches(size_t batches, int threads) {
+  const size_t per_thread = batches / (static_cast<size_t>(std::max(threads, 1)) * 8);
+  return std::clamp<size_t>(per_thread, 1, 64);
+}
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_MORSEL_H_

@@ -1,0 +1,155 @@
+// ORDER BY / LIMIT and the SELECT list, over table rows or over groups.
+#include "src/exec/output_stage.h"
+
+#include <algorithm>
+
+#include "src/exec/sort_rows.h"
+
+namespace laneql {
+namespace exec {
+
+using plan::BoundKind;
+using plan::Plan;
+
+namespace {
+
+void CollectColumns(const plan::BoundExpr& expr, std::vector<bool>* used) {
+  if (expr.kind == BoundKind::kColumn && static_cast<size_t>(expr.column) < used->size()) {
+    (*used)[static_cast<size_t>(expr.column)] = true;
+  }
+  for (const auto& arg : expr.args) CollectColumns(*arg, used);
+}
+
+}  // namespace
+
+bool ChooseRows(const Plan& plan, Evaluator* evaluator, const RowSet& candidates,
+                const uint64_t* tiebreak, bool order_by_tiebreak, std::vector<uint32_t>* storage,
+                RowSet* chosen, std::string* error) {
+  const size_t m = candidates.count;
+  const size_t offset = static_cast<size_t>(std::min<int64_t>(plan.offset, static_cast<int64_t>(m)));
+  const size_t limit = plan.limit < 0 ? m : static_cast<size_t>(plan.limit);
+  const size_t end = std::min(m, offset + std::min(limit, m));
+  *chosen = RowSet();
+  if (!plan.order.empty() || (order_by_tiebreak && tiebreak != nullptr)) {
+    std::vector<Vec> keys(plan.order.size());
+    std::vector<SortColumn> columns;
+    for (size_t k = 0; k < plan.order.size(); ++k) {
+      if (!evaluator->Eval(*plan.outputs[static_cast<size_t>(plan.order[k].output)], candidates, &keys[k], error)) {
+        return false;
+      }
+      columns.push_back(SortColumn{&keys[k], plan.order[k].descending, plan.order[k].nulls_first});
+    }
+    std::vector<uint32_t> positions = SortPositions(columns, m, end, tiebreak);
+    storage->clear();
+    for (size_t p = offset; p < positions.size(); ++p) {
+      const uint32_t at = positions[p];
+      storage->push_back(candidates.ids ? candidates.ids[at] : static_cast<uint32_t>(candidates.begin + at));
+    }
+    chosen->ids = storage->data();
+    chosen->count = storage->size();
+  } else if (candidates.ids != nullptr) {
+    chosen->ids = candidates.ids + offset;
+    chosen->count = end - offset;
+  } else {
+    chosen->begin = candidates.begin + offset;
+    chosen->count = end - offset;
+  }
+  return true;
+}
+
+Result Project(const Plan& plan, Evaluator* evaluator, const RowSet& rows) {
+  std::string error;
+  Result result;
+  for (size_t o = 0; o < plan.num_visible; ++o) {
+    Vec vec;
+    Column column;
+    if (!evaluator->Eval(*plan.outputs[o], rows, &vec, &error) ||
+        !VecToColumn(vec, &column, &error) || !result.AddColumn(plan.names[o], std::move(column), &error)) {
+      return Result::Error(error);
+    }
+  }
+  return result;
+}
+
+Result OutputGroups(const Plan& plan, const GroupStage* grouper, const AggregateStates& states,
+                    size_t groups, const std::vector<uint64_t>* first_rows) {
+  std::string error;
+  // The group relation: keys, then aggregates. Keys are copied out of the hash tables only
+  // where HAVING or ORDER BY reads them (then for every group); the outputs read them for the
+  // chosen groups alone.
+  const size_t num_keys = plan.group_keys.size();
+  std::vector<bool> key_needed(num_keys, false);
+  if (plan.having) CollectColumns(*plan.having, &key_needed);
+  for (const auto& key : plan.order) CollectColumns(*plan.outputs[static_cast<size_t>(key.output)], &key_needed);
+  bool any_key_needed = false;
+  for (bool needed : key_needed) any_key_needed |= needed;
+  std::vector<Column> relation;
+  if (any_key_needed) {
+    if (!grouper->KeyColumns(nullptr, &relation, &error)) return Result::Error(error);
+  } else {
+    for (const auto& key : plan.group_keys) relation.emplace_back(key->type);  // never read
+  }
+  for (size_t a = 0; a < plan.aggregates.size(); ++a) {
+    Column column;
+    if (!states.Finish(a, groups, &column, &error)) return Result::Error(error);
+    relation.push_back(std::move(column));
+  }
+  std::vector<const Column*> pointers;
+  for (const Column& column : relation) pointers.push_back(&column);
+  Evaluator evaluator(pointers);
+  RowSet candidates;
+  candidates.count = groups;
+  std::vector<uint32_t> kept;
+  if (plan.having) {
+    Vec having;
+    if (!evaluator.Eval(*plan.having, candidates, &having, &error)) return Result::Error(error);
+    for (size_t g = 0; g < groups; ++g) {
+      if (!having.IsNull(g) && having.Get<uint8_t>(g) != 0) kept.push_back(static_cast<uint32_t>(g));
+    }
+    candidates.ids = kept.data();
+    candidates.count = kept.size();
+  }
+  // Tie order: the first row of each candidate group.
+  std::vector<uint64_t> tiebreak;
+  if (first_rows != nullptr) {
+    tiebreak.resize(candidates.count);
+    for (size_t i = 0; i < candidates.count; ++i) {
+      tiebreak[i] = (*first_rows)[candidates.ids ? candidates.ids[i] : candidates.begin + i];
+    }
+  }
+  std::vector<uint32_t> storage;
+  RowSet chosen;
+  if (!ChooseRows(plan, &evaluator, candidates, first_rows ? tiebreak.data() : nullptr, true, &storage,
+                  &chosen, &error)) {
+    return Result::Error(error);
+  }
+  if (any_key_needed || grouper == nullptr) return Project(plan, &evaluator, chosen);
+  // The chosen groups' keys and aggregates as a small relation of their own.
+  std::vector<uint32_t> ids(chosen.count);
+  for (size_t i = 0; i < chosen.count; ++i) {
+    ids[i] = chosen.ids ? chosen.ids[i] : static_cast<uint32_t>(chosen.begin + i);
+  }
+  std::vector<Column> small;
+  if (!grouper->KeyColumns(&ids, &small, &error)) return Result::Error(error);
+  RowSet id_rows;
+  id_rows.ids = ids.data();
+  id_rows.count = ids.size();
+  for (size_t a = 0; a < plan.aggregates.size(); ++a) {
+    plan::BoundExprPtr ref = plan::MakeColumn(static_cast<int>(num_keys + a), relation[num_keys + a].type(), true, {});
+    Vec vec;
+    Column column;
+    if (!evaluator.Eval(*ref, id_rows, &vec, &error) || !VecToColumn(vec, &column, &error)) {
+      return Result::Error(error);
+    }
+    small.push_back(std::move(column));
+  }
+  std::vector<const Column*> small_pointers;
+  for (const Column& column : small) small_pointers.push_back(&column);
+  Evaluator small_evaluator(small_pointers);
+  RowSet all;
+  all.count = ids.size();
+  return Project(plan, &small_evaluator, all);
+}
+
+}  // namespace exec
+}  // namespace laneql

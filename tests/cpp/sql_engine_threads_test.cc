@@ -1,0 +1,168 @@
+// The morsel-parallel executor: every thread count gives the one-thread result bit for bit
+// (float sums and ORDER BY ties included), and errors still come back as errors.
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "laneql/database.h"
+#include "laneql/hits_generator.h"
+#include "laneql/result_printers.h"
+
+namespace laneql {
+namespace {
+
+const int kThreadCounts[] = {2, 3, 8};
+
+DatabaseOptions Options(int threads) {
+  DatabaseOptions options;
+  options.threads = threads;
+  options.min_parallel_rows = 0;  // small tables must take the parallel paths too
+  return options;
+}
+
+// Bit-identical: names, types, validity, the bytes of fixed-width values, string contents.
+void ExpectIdentical(const Result& expected, const Result& actual, const std::string& what) {
+  ASSERT_EQ(expected.ok(), actual.ok()) << what << ": " << expected.error() << " / " << actual.error();
+  if (!expected.ok()) {
+    EXPECT_EQ(expected.error(), actual.error()) << what;
+    return;
+  }
+  ASSERT_EQ(expected.num_columns(), actual.num_columns()) << what;
+  ASSERT_EQ(expected.num_rows(), actual.num_rows()) << what;
+  for (size_t c = 0; c < expected.num_columns(); ++c) {
+    const Column& e = expected.column(c);
+    const Column& a = actual.column(c);
+    ASSERT_EQ(e.type(), a.type()) << what << " column " << c;
+    for (size_t r = 0; r < e.length(); ++r) {
+      ASSERT_EQ(e.IsValid(r), a.IsValid(r)) << what << " column " << c << " row " << r;
+      if (IsString(e.type())) {
+        ASSERT_EQ(e.StringAt(r), a.StringAt(r)) << what << " column " << c << " row " << r;
+      } else {
+        const size_t w = TypeByteWidth(e.type());
+        ASSERT_EQ(0, std::memcmp(e.values_buffer().data() + r * w, a.values_buffer().data() + r * w, w))
+            << what << " column " << c << " row " << r << ": " << FormatValue(e, r, ValueStyle::kText)
+            << " vs " << FormatValue(a, r, ValueStyle::kText);
+      }
+    }
+  }
+}
+
+std::vector<std::string> ClickBenchQueries() {
+  std::vector<std::string> queries;
+  std::ifstream in(std::string(LANEQL_CLICKBENCH_DIR) + "/queries.sql");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty()) queries.push_back(line);
+  }
+  return queries;
+}
+
+TEST(SqlEngineThreads, ClickBenchQueriesGiveTheOneThreadResult) {
+  const std::vector<std::string> queries = ClickBenchQueries();
+  if (queries.empty()) GTEST_SKIP() << "no ClickBench queries under " LANEQL_CLICKBENCH_DIR;
+  HitsOptions hits;
+  hits.rows = 120'000;  // 8 batches: several morsels per thread
+  auto table = std::make_shared<Table>();
+  std::string error;
+  ASSERT_TRUE(GenerateHits(hits, table.get(), &error)) << error;
+  Database one(Options(1));
+  ASSERT_TRUE(one.Register("hits", table, &error));
+  std::vector<Result> expected;
+  for (const std::string& sql : queries) expected.push_back(one.Query(sql));
+  size_t answered = 0;
+  for (const Result& r : expected) answered += r.ok() && r.num_rows() > 0;
+  // The comparison must mean something: most queries return rows (a few filters, such as
+  // Q36-Q42's CounterID = 62 with a date range, match nothing in a table this small).
+  EXPECT_GE(answered, queries.size() - 8);
+  for (int threads : kThreadCounts) {
+    Database many(Options(threads));
+    ASSERT_EQ(many.threads(), threads);
+    ASSERT_TRUE(many.Register("hits", table, &error));
+    for (size_t q = 0; q < queries.size(); ++q) {
+      ExpectIdentical(expected[q], many.Query(queries[q]), "Q" + std::to_string(q) + " at " + std::to_string(threads) + " threads");
+    }
+  }
+}
+
+// Doubles of every magnitude and sign (so the addition order shows in the low bits), NaN, ±0,
+// NULLs, and few distinct keys so ORDER BY has ties.
+Table FloatTable(size_t rows) {
+  std::mt19937_64 rng(7);
+  Column x(TypeId::kFloat64), k(TypeId::kInt32), s(TypeId::kString);
+  std::string error;
+  for (size_t i = 0; i < rows; ++i) {
+    const int kind = static_cast<int>(rng() % 100);
+    bool ok;
+    if (kind == 0) ok = x.AppendNull(&error);
+    else if (kind == 1) ok = x.Append<double>(-0.0, &error);
+    else if (kind == 2) ok = x.Append<double>(0.0, &error);
+    else if (kind == 3 && i > rows / 2) ok = x.Append<double>(std::numeric_limits<double>::quiet_NaN(), &error);
+    else ok = x.Append<double>(std::ldexp(static_cast<double>(rng() % 1000003) - 500000.0, static_cast<int>(rng() % 80) - 40), &error);
+    EXPECT_TRUE(ok) << error;
+    EXPECT_TRUE(k.Append<int32_t>(static_cast<int32_t>(rng() % 50), &error)) << error;
+    EXPECT_TRUE(s.AppendString(std::string(1, static_cast<char>('a' + rng() % 5)), &error)) << error;
+  }
+  Table table;
+  EXPECT_TRUE(table.AddColumn("x", std::move(x), &error)) << error;
+  EXPECT_TRUE(table.AddColumn("k", std::move(k), &error)) << error;
+  EXPECT_TRUE(table.AddColumn("s", std::move(s), &error)) << error;
+  return table;
+}
+
+TEST(SqlEngineThreads, FloatAggregatesAndTiesAreBitIdentical) {
+  auto table = std::make_shared<Table>(FloatTable(150'000));
+  const char* queries[] = {
+      "SELECT sum(x), avg(x), min(x), max(x), count(x), count(*) FROM t",
+      "SELECT sum(x * 3.5 - 1), avg(x / 7) FROM t WHERE k < 25",
+      "SELECT sum(x) FROM t WHERE x < 0",  // no NaN: the low bits carry the order
+      "SELECT k, sum(x), avg(x), min(x), max(x) FROM t GROUP BY k ORDER BY k",
+      "SELECT s, k, count(*) AS c FROM t GROUP BY s, k ORDER BY c DESC LIMIT 7",
+      "SELECT k, count(*) FROM t GROUP BY k",  // no ORDER BY: first appearance, as one thread
+      "SELECT k, count(DISTINCT s), min(s) FROM t GROUP BY k HAVING count(*) > 10 ORDER BY 2 LIMIT 9",
+      "SELECT k, x FROM t WHERE s = 'b' ORDER BY k LIMIT 40",  // ties between rows
+      "SELECT x FROM t WHERE k = 3 AND s <> 'a'",
+  };
+  std::string error;
+  Database one(Options(1));
+  ASSERT_TRUE(one.Register("t", table, &error));
+  for (int threads : kThreadCounts) {
+    Database many(Options(threads));
+    ASSERT_TRUE(many.Register("t", table, &error));
+    for (const char* sql : queries) {
+      const Result expected = one.Query(sql);
+      ASSERT_TRUE(expected.ok()) << sql << ": " << expected.error();
+      ASSERT_GT(expected.num_rows(), 0u) << sql;
+      ExpectIdentical(expected, many.Query(sql), std::string(sql) + " at " + std::to_string(threads) + " threads");
+    }
+  }
+}
+
+TEST(SqlEngineThreads, ErrorsInWorkersComeBackAsErrors) {
+  auto table = std::make_shared<Table>(FloatTable(100'000));
+  std::string error;
+  Database many(Options(4));
+  ASSERT_TRUE(many.Register("t", table, &error));
+  // 'a'..'e' are not integers: the conversion fails in every thread's first batch.
+  const Result r = many.Query("SELECT sum(CAST(s AS INTEGER)) FROM t GROUP BY k");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("conversion error"), std::string::npos) << r.error();
+  // The database stays usable.
+  const Result ok = many.Query("SELECT count(*) FROM t WHERE k >= 0");
+  ASSERT_TRUE(ok.ok()) << ok.error();
+  EXPECT_EQ(FormatValue(ok.column(0), 0, ValueStyle::kText), "100000");
+}
+
+TEST(SqlEngineThreads, ThreadCountOption) {
+  DatabaseOptions options;
+  options.threads = 3;
+  EXPECT_EQ(Database(options).threads(), 3);
+  EXPECT_GE(Database().threads(), 1);
+}
+
+}  // namespace
+}  // namespace laneql
