@@ -37,6 +37,9 @@ struct DatabaseOptions {
   // Tables with fewer rows are queried on the calling thread alone (waking workers costs more
   // than it saves there); tests set it low to run the parallel paths on small tables.
   size_t min_parallel_rows = 65536;
+  // Threads' GROUP BY tables with more groups than this (together) are merged two-level: 256
+  // partitions merged in parallel. Below it, one after another (cheaper for few groups).
+  size_t two_level_min_groups = 32768;
   // With `profile`: also write each query's timeline to this file (replaced per query).
   std::string profile_path;
 };

@@ -96,6 +96,10 @@ class FixedKeyHashTable : public group_hash_table_internal::SlotStorage {
   // group id for other's group g, so per-thread aggregate states can be merged. `other` must
   // not be this table.
   bool Merge(const FixedKeyHashTable& other, std::vector<uint32_t>* mapping, std::string* error);
+  // Inserts only other's groups groups[0..n) (in that order) and sets ids[i] to this table's
+  // group id for groups[i]: one partition of a two-level merge.
+  bool MergeGroups(const FixedKeyHashTable& other, const uint32_t* groups, size_t n, uint32_t* ids,
+                   std::string* error);
   // Pre-sizes for `groups` groups without growth on the way.
   bool Reserve(size_t groups, std::string* error);
 
@@ -122,6 +126,8 @@ class WideKeyHashTable : public group_hash_table_internal::SlotStorage {
   bool FindOrInsert(const uint64_t* keys, const uint64_t* hashes, size_t n,
                     const uint64_t* selection, uint32_t* group_ids, std::string* error);
   bool Merge(const WideKeyHashTable& other, std::vector<uint32_t>* mapping, std::string* error);
+  bool MergeGroups(const WideKeyHashTable& other, const uint32_t* groups, size_t n, uint32_t* ids,
+                   std::string* error);
   bool Reserve(size_t groups, std::string* error);
 
   size_t words_per_key() const { return words_per_key_; }
@@ -158,6 +164,8 @@ class StringKeyHashTable : public group_hash_table_internal::SlotStorage {
                     const uint64_t* hashes, size_t n, const uint64_t* selection,
                     uint32_t* group_ids, std::string* error);
   bool Merge(const StringKeyHashTable& other, std::vector<uint32_t>* mapping, std::string* error);
+  bool MergeGroups(const StringKeyHashTable& other, const uint32_t* groups, size_t n, uint32_t* ids,
+                   std::string* error);
   // Pre-sizes for `groups` groups whose keys take `key_bytes` bytes in all.
   bool Reserve(size_t groups, size_t key_bytes, std::string* error);
 

@@ -257,47 +257,6 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
   return true;
 }
 
-bool AggregateStates::MergeDistinct(State& s, const State& o, const std::vector<uint32_t>& mapping,
-                                    std::string* error) {
-  if (s.distinct_fixed) {
-    std::vector<uint32_t> ignored;
-    if (!s.distinct_fixed->Merge(*o.distinct_fixed, &ignored, error)) return false;
-    s.counts[0] = static_cast<int64_t>(s.distinct_fixed->size());
-    return true;
-  }
-  // Re-insert other's (group, value) pairs under this side's group ids; a pair that is new
-  // here adds one to its group's count.
-  uint32_t id;
-  if (s.distinct_wide) {
-    for (size_t p = 0; p < o.distinct_wide->size(); ++p) {
-      const uint64_t* pair = o.distinct_wide->key(p);
-      const uint64_t words[2] = {mapping[pair[0]], pair[1]};
-      const uint64_t hash = reference::CombineWord(reference::HashWord(words[0] + kHashGamma), words[1]);
-      const size_t before = s.distinct_wide->size();
-      if (!s.distinct_wide->FindOrInsert(words, &hash, 1, nullptr, &id, error)) return false;
-      if (s.distinct_wide->size() != before) ++s.counts[words[0]];
-    }
-    return true;
-  }
-  std::string row;
-  for (size_t p = 0; p < o.distinct_strings->size(); ++p) {
-    row.assign(o.distinct_strings->key(p));
-    uint32_t g;
-    std::memcpy(&g, row.data(), 4);
-    const uint32_t mapped = mapping[g];
-    std::memcpy(row.data(), &mapped, 4);
-    const int32_t offsets[2] = {0, static_cast<int32_t>(row.size())};
-    uint64_t hash;
-    HashStrings(offsets, reinterpret_cast<const uint8_t*>(row.data()), 1, nullptr, &hash);
-    const size_t before = s.distinct_strings->size();
-    if (!s.distinct_strings->FindOrInsert(offsets, reinterpret_cast<const uint8_t*>(row.data()), nullptr,
-                                          &hash, 1, nullptr, &id, error)) {
-      return false;
-    }
-    if (s.distinct_strings->size() != before) ++s.counts[mapped];
-  }
-  return true;
-}
 
 bool AggregateStates::IsFloatSum(size_t a) const {
   const State& s = state_[a];
@@ -310,40 +269,6 @@ double AggregateStates::TakeFloatSum(size_t a) {
   return sum;
 }
 
-bool AggregateStates::Merge(const AggregateStates& other, const std::vector<uint32_t>& mapping,
-                            size_t groups, std::string* error) {
-  if (!Resize(groups, error)) return false;
-  for (size_t a = 0; a < state_.size(); ++a) {
-    State& s = state_[a];
-    const State& o = other.state_[a];
-    if (s.kind == AggKind::kCountDistinct) {
-      if (!MergeDistinct(s, o, mapping, error)) return false;
-      continue;
-    }
-    const bool is_min = s.kind == AggKind::kMin;
-    const bool is_sum = s.kind == AggKind::kSum || s.kind == AggKind::kAvg;
-    for (size_t g = 0; g < o.counts.size() && g < mapping.size(); ++g) {
-      const size_t t = mapping[g];
-      const int64_t n = o.counts[g];
-      if (n == 0) continue;
-      if (s.kind == AggKind::kCountStar || s.kind == AggKind::kCount) {
-        // counts only
-      } else if (IsString(s.arg_type)) {
-        if (s.counts[t] == 0 || (is_min ? o.strings[g] < s.strings[t] : o.strings[g] > s.strings[t])) {
-          s.strings[t] = o.strings[g];
-        }
-      } else if (IsFloat(s.arg_type)) {
-        if (is_sum) s.reals[t] += o.reals[g];
-        else if (s.counts[t] == 0 || (is_min ? AggLess(o.reals[g], s.reals[t]) : AggLess(s.reals[t], o.reals[g]))) s.reals[t] = o.reals[g];
-      } else {
-        if (is_sum) s.ints[t] += o.ints[g];
-        else if (s.counts[t] == 0 || (is_min ? o.ints[g] < s.ints[t] : o.ints[g] > s.ints[t])) s.ints[t] = o.ints[g];
-      }
-      s.counts[t] += n;
-    }
-  }
-  return true;
-}
 
 bool AggregateStates::Finish(size_t a, size_t groups, Column* out, std::string* error) const {
   const State& s = state_[a];

@@ -46,6 +46,27 @@ class AggregateStates {
   // group g is this one's mapping[g] (Grouper::Merge); `groups` = this side's group count.
   bool Merge(const AggregateStates& other, const std::vector<uint32_t>& mapping, size_t groups,
              std::string* error);
+
+  // --- Two-level merge (group_merge.cc). Threads call these at once, for disjoint groups. ---
+  // Folds other's groups groups[i] into this side's groups targets[i] (room made beforehand by
+  // Resize), for every aggregate but COUNT(DISTINCT).
+  void MergeGroups(const AggregateStates& other, const uint32_t* groups, const uint32_t* targets,
+                   size_t n);
+  size_t num_aggregates() const { return state_.size(); }
+  // Grouped COUNT(DISTINCT) keeps a set of (group, value) pairs: their number, and pair p's group.
+  bool IsDistinctPairs(size_t a) const;
+  size_t DistinctPairs(size_t a) const;
+  uint32_t DistinctPairGroup(size_t a, size_t pair) const;
+  struct PairSource {
+    const AggregateStates* states;
+    const uint32_t* pairs;    // pair indices of states' set
+    size_t n;
+    const uint32_t* targets;  // this side's group for each of states' groups
+  };
+  // Inserts the sources' pairs, under this side's groups, into one fresh set and counts each
+  // new pair for its group: the pairs of one partition's groups.
+  bool MergeDistinctPartition(size_t a, const std::vector<PairSource>& sources, std::string* error);
+
   // The results of aggregate `a` for groups [0, groups), as a column of its result type.
   bool Finish(size_t a, size_t groups, Column* out, std::string* error) const;
 
@@ -70,6 +91,12 @@ class AggregateStates {
                            const uint64_t* validity);
   bool MergeDistinct(State& s, const State& o, const std::vector<uint32_t>& mapping,
                      std::string* error);
+  static void MergeOne(State& s, const State& o, size_t g, size_t t);
+  // Inserts o's pairs pairs[0..n) (all of them when pairs is null), group g becoming
+  // targets[g], into `wide` or `strings`, counting each new pair into s.counts.
+  static bool InsertPairs(State& s, WideKeyHashTable* wide, StringKeyHashTable* strings,
+                          const State& o, const uint32_t* pairs, size_t n, const uint32_t* targets,
+                          std::string* error);
   std::vector<State> state_;
   bool ungrouped_;
   std::vector<uint64_t> words_, hashes_;

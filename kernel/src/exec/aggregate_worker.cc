@@ -177,5 +177,12 @@ bool AggregateWorker::Merge(const AggregateWorker& other, std::string* error) {
   return true;
 }
 
+void AggregateWorker::AdoptMerged(std::vector<std::unique_ptr<Grouper>> parts, AggregateStates states,
+                                  std::vector<uint64_t> first_rows) {
+  grouper_.AdoptPartitions(std::move(parts));
+  states_ = std::move(states);
+  first_rows_ = std::move(first_rows);
+}
+
 }  // namespace exec
 }  // namespace laneql

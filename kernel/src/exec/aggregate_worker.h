@@ -38,7 +38,13 @@ class alignas(64) AggregateWorker {
   // Adds `other`'s groups and states (other rows of the same query) to this worker's.
   bool Merge(const AggregateWorker& other, std::string* error);
 
+  // Replaces this worker's groups and states by a two-level merge's (group_merge.cc).
+  void AdoptMerged(std::vector<std::unique_ptr<Grouper>> parts, AggregateStates states,
+                   std::vector<uint64_t> first_rows);
+
+  const plan::Plan& plan() const { return plan_; }
   bool ungrouped() const { return ungrouped_; }
+  bool tracks_first_rows() const { return track_first_rows_; }
   size_t groups() const { return ungrouped_ ? 1 : grouper_.size(); }
   const GroupStage& grouper() const { return grouper_; }
   AggregateStates& states() { return states_; }

@@ -66,6 +66,7 @@ Result Database::Query(std::string_view sql) const {
   ctx.pool = pool_.get();
   ctx.threads = threads_;
   ctx.min_parallel_rows = options_.min_parallel_rows;
+  ctx.two_level_min_groups = options_.two_level_min_groups;
   if (!options_.profile) return RunQuery(sql, lookup, ctx);
   exec::Profiler profiler(threads_);
   profiler.SetQuery(std::string(sql));

@@ -15,7 +15,8 @@ struct ExecContext {
   ThreadPool* pool = nullptr;  // null: the calling thread alone
   int threads = 1;
   Profiler* profiler = nullptr;
-  size_t min_parallel_rows = 65536;  // DatabaseOptions::min_parallel_rows
+  size_t min_parallel_rows = 65536;     // DatabaseOptions::min_parallel_rows
+  size_t two_level_min_groups = 32768;  // DatabaseOptions::two_level_min_groups
   int ThreadsAvailable() const { return pool != nullptr ? std::min(threads, pool->threads()) : 1; }
 };
 

@@ -10,6 +10,7 @@
 #include "src/exec/aggregate_worker.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/filter.h"
+#include "src/exec/group_merge.h"
 #include "src/exec/morsel.h"
 #include "src/exec/output_stage.h"
 
@@ -110,13 +111,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   if (FirstError(errors, &error)) return Result::Error(error);
 
   AggregateWorker& result = *workers[0];
-  {
-    ScopedSpan span(ctx.profiler, 0, "merge", "merge");
-    for (int t = 1; t < threads; ++t) {
-      if (!result.Merge(*workers[static_cast<size_t>(t)], &error)) return Result::Error(error);
-      span.counters().rows += workers[static_cast<size_t>(t)]->groups();
-    }
-  }
+  if (!MergeWorkers(workers, ctx, threads, &error)) return Result::Error(error);
   for (size_t a = 0; a < partials.size(); ++a) {
     if (!result.states().IsFloatSum(a)) continue;
     double sum = 0.0;  // batch order: the same additions for every thread count

@@ -355,5 +355,74 @@ bool StringKeyHashTable::Merge(const StringKeyHashTable& other, std::vector<uint
   return true;
 }
 
+// ---------------------------------------------------------------- subset merges
+// A few thousand groups at a time gathered into contiguous keys and hashes, then the batched
+// (SIMD-probing) FindOrInsert.
+namespace {
+constexpr size_t kMergeChunk = 4096;
+}  // namespace
+
+bool FixedKeyHashTable::MergeGroups(const FixedKeyHashTable& other, const uint32_t* groups,
+                                    size_t n, uint32_t* ids, std::string* error) {
+  std::vector<uint64_t> keys(std::min(n, kMergeChunk)), hashes(keys.size());
+  for (size_t begin = 0; begin < n; begin += kMergeChunk) {
+    const size_t m = std::min(kMergeChunk, n - begin);
+    for (size_t i = 0; i < m; ++i) {
+      keys[i] = other.keys()[groups[begin + i]];
+      hashes[i] = other.hashes()[groups[begin + i]];
+    }
+    if (!FindOrInsert(keys.data(), hashes.data(), m, nullptr, ids + begin, error)) return false;
+  }
+  return true;
+}
+
+bool WideKeyHashTable::MergeGroups(const WideKeyHashTable& other, const uint32_t* groups, size_t n,
+                                   uint32_t* ids, std::string* error) {
+  const size_t w = words_per_key_;
+  if (other.words_per_key_ != w) {
+    SetError(error, "group hash table: can only merge another table with keys of " + std::to_string(w) + " words");
+    return false;
+  }
+  std::vector<uint64_t> keys(std::min(n, kMergeChunk) * w), hashes(std::min(n, kMergeChunk));
+  for (size_t begin = 0; begin < n; begin += kMergeChunk) {
+    const size_t m = std::min(kMergeChunk, n - begin);
+    for (size_t i = 0; i < m; ++i) {
+      std::memcpy(&keys[i * w], other.key(groups[begin + i]), w * sizeof(uint64_t));
+      hashes[i] = other.hashes()[groups[begin + i]];
+    }
+    if (!FindOrInsert(keys.data(), hashes.data(), m, nullptr, ids + begin, error)) return false;
+  }
+  return true;
+}
+
+bool StringKeyHashTable::MergeGroups(const StringKeyHashTable& other, const uint32_t* groups,
+                                     size_t n, uint32_t* ids, std::string* error) {
+  std::vector<int32_t> offsets(kMergeChunk + 1);
+  std::vector<uint64_t> validity(kMergeChunk / 64), hashes(kMergeChunk);
+  std::string bytes;
+  for (size_t begin = 0; begin < n;) {
+    bytes.clear();
+    offsets[0] = 0;
+    std::fill(validity.begin(), validity.end(), 0);
+    size_t m = 0;
+    while (begin + m < n && m < kMergeChunk) {
+      const uint32_t g = groups[begin + m];
+      const std::string_view key = other.key(g);
+      if (m > 0 && bytes.size() + key.size() > static_cast<size_t>(INT32_MAX)) break;
+      bytes.append(key.data(), key.size());
+      offsets[m + 1] = static_cast<int32_t>(bytes.size());
+      if (!other.is_null(g)) validity[m / 64] |= uint64_t{1} << (m % 64);
+      hashes[m] = other.hashes()[g];
+      ++m;
+    }
+    if (!FindOrInsert(offsets.data(), reinterpret_cast<const uint8_t*>(bytes.data()), validity.data(),
+                      hashes.data(), m, nullptr, ids + begin, error)) {
+      return false;
+    }
+    begin += m;
+  }
+  return true;
+}
+
 }  // namespace laneql
 #endif  // HWY_ONCE

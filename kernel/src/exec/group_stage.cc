@@ -1,6 +1,8 @@
 // GroupStage: constant keys set aside, and the group cap for GROUP BY ... LIMIT.
 #include "src/exec/group_stage.h"
 
+#include <algorithm>
+
 namespace laneql {
 namespace exec {
 
@@ -20,6 +22,7 @@ bool GroupStage::Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_
 }
 
 size_t GroupStage::size() const {
+  if (!parts_.empty()) return part_offsets_.back();
   if (!grouper_) return any_row_ ? 1 : 0;
   return frozen_ ? cap_ : grouper_->size();
 }
@@ -31,6 +34,23 @@ bool GroupStage::Merge(const GroupStage& other, std::vector<uint32_t>* mapping, 
     return true;
   }
   return grouper_->Merge(*other.grouper_, mapping, error);
+}
+
+bool GroupStage::CanMergeByPartition() const {
+  return grouper_ && !frozen_ && cap_ == 0 && parts_.empty() &&
+         grouper_->strategy() != Grouper::Strategy::kDirect;
+}
+
+bool GroupStage::NewGrouper(std::unique_ptr<Grouper>* out, std::string* error) const {
+  *out = std::make_unique<Grouper>();
+  return (*out)->Init(types_, nullable_, error);
+}
+
+void GroupStage::AdoptPartitions(std::vector<std::unique_ptr<Grouper>> parts) {
+  parts_ = std::move(parts);
+  part_offsets_.assign(1, 0);
+  for (const auto& part : parts_) part_offsets_.push_back(part_offsets_.back() + part->size());
+  grouper_.reset();
 }
 
 // A fresh grouper holding exactly the first cap_ groups, with ids 0 .. cap_ - 1.
@@ -115,7 +135,15 @@ bool GroupStage::KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column
                             std::string* error) const {
   std::vector<Column> varying;
   const size_t groups = ids != nullptr ? ids->size() : size();
-  if (grouper_) {
+  if (!parts_.empty()) {
+    if (!parts_[0]->StartKeyColumns(groups, 0, &varying, error)) return false;
+    for (size_t i = 0; i < groups; ++i) {
+      const size_t g = ids != nullptr ? (*ids)[i] : i;
+      const size_t p = static_cast<size_t>(std::upper_bound(part_offsets_.begin(), part_offsets_.end(), g) -
+                                           part_offsets_.begin()) - 1;
+      if (!parts_[p]->AppendKey(g - part_offsets_[p], &varying, error)) return false;
+    }
+  } else if (grouper_) {
     if (frozen_) {
       for (const Column& column : frozen_keys_) {
         Column copy(column.type());

@@ -28,6 +28,15 @@ class GroupStage {
   // Adds the groups of `other` (the same keys over another thread's rows, no group cap) and
   // sets (*mapping)[g] = this stage's id for other's group g (AggregateStates::Merge).
   bool Merge(const GroupStage& other, std::vector<uint32_t>* mapping, std::string* error);
+
+  // Two-level (partitioned) merge, see group_merge.h. Possible for hashed keys without a cap.
+  bool CanMergeByPartition() const;
+  const Grouper& grouper() const { return *grouper_; }
+  // An empty grouper for this stage's keys (one partition of the merged groups).
+  bool NewGrouper(std::unique_ptr<Grouper>* out, std::string* error) const;
+  // Makes the merged partitions this stage's groups: partition p's group i gets the id
+  // (groups of partitions before p) + i.
+  void AdoptPartitions(std::vector<std::unique_ptr<Grouper>> parts);
   // One column per GROUP BY key (constants included): row i = the key of group ids[i], or of
   // every group in order when ids is null.
   bool KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,
@@ -42,6 +51,8 @@ class GroupStage {
   std::vector<TypeId> types_;
   std::vector<bool> nullable_;
   std::unique_ptr<Grouper> grouper_;
+  std::vector<std::unique_ptr<Grouper>> parts_;  // after AdoptPartitions
+  std::vector<size_t> part_offsets_;             // parts_.size() + 1 group id offsets
   bool any_row_ = false;  // all keys constant: one group once a row arrived
   size_t cap_ = 0;
   bool frozen_ = false;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <limits>
 
 #include "laneql/hash.h"
@@ -265,100 +266,133 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
 
 bool Grouper::Merge(const Grouper& other, std::vector<uint32_t>* mapping, std::string* error) {
   switch (strategy_) {
-    case Strategy::kDirect:
-      mapping->resize(other.direct_keys_.size());
-      for (size_t g = 0; g < other.direct_keys_.size(); ++g) {
-        const int32_t slot = other.direct_keys_[g];
-        uint32_t& group = slot_group_[static_cast<size_t>(slot)];
-        if (group == kNoGroup) {
-          group = static_cast<uint32_t>(direct_keys_.size());
-          direct_keys_.push_back(slot);
-        }
-        (*mapping)[g] = group;
-      }
-      return true;
+    case Strategy::kDirect: {
+      std::vector<uint32_t> all(other.direct_keys_.size());
+      std::iota(all.begin(), all.end(), 0u);
+      mapping->resize(all.size());
+      return MergeGroups(other, all.data(), all.size(), mapping->data(), error);
+    }
     case Strategy::kPacked: return fixed_.Merge(other.fixed_, mapping, error);
     case Strategy::kWide: return wide_->Merge(*other.wide_, mapping, error);
     default: return strings_.Merge(other.strings_, mapping, error);
   }
 }
 
-bool Grouper::KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,
-                         std::string* error) const {
-  const size_t rows = ids != nullptr ? ids->size() : size();
+bool Grouper::StartKeyColumns(size_t rows, size_t string_bytes, std::vector<Column>* out,
+                              std::string* error) const {
   out->clear();
-  const size_t string_bytes = strategy_ == Strategy::kString && ids == nullptr ? strings_.arena_bytes() : 0;
   for (TypeId type : types_) {
     out->emplace_back(type);
     if (!out->back().Reserve(rows, IsString(type) ? string_bytes : 0, error)) return false;
   }
-  for (size_t row = 0; row < rows; ++row) {
-    const size_t g = ids != nullptr ? (*ids)[row] : row;
-    switch (strategy_) {
-      case Strategy::kDirect: {
-        const int32_t slot = direct_keys_[g];
-        Column& column = (*out)[0];
-        if (slot == kDirectNullSlot) {
-          if (!column.AppendNull(error)) return false;
-          break;
-        }
-        const int32_t v = slot - DirectBias(types_[0]);
-        uint8_t bytes[2];
-        if (TypeByteWidth(types_[0]) == 1) bytes[0] = static_cast<uint8_t>(v);
-        else { const uint16_t u = static_cast<uint16_t>(v); std::memcpy(bytes, &u, 2); }
-        if (!AppendFixedBytes(types_[0], bytes, &column, error)) return false;
+  return true;
+}
+
+bool Grouper::AppendKey(size_t g, std::vector<Column>* out, std::string* error) const {
+  switch (strategy_) {
+    case Strategy::kDirect: {
+      const int32_t slot = direct_keys_[g];
+      Column& column = (*out)[0];
+      if (slot == kDirectNullSlot) {
+        if (!column.AppendNull(error)) return false;
         break;
       }
-      case Strategy::kPacked: {
-        const uint8_t* word = reinterpret_cast<const uint8_t*>(fixed_.keys() + g);
-        for (size_t k = 0; k < types_.size(); ++k) {
-          if (!AppendFixedBytes(types_[k], word + byte_offsets_[k], &(*out)[k], error)) return false;
-        }
-        break;
+      const int32_t v = slot - DirectBias(types_[0]);
+      uint8_t bytes[2];
+      if (TypeByteWidth(types_[0]) == 1) bytes[0] = static_cast<uint8_t>(v);
+      else { const uint16_t u = static_cast<uint16_t>(v); std::memcpy(bytes, &u, 2); }
+      if (!AppendFixedBytes(types_[0], bytes, &column, error)) return false;
+      break;
+    }
+    case Strategy::kPacked: {
+      const uint8_t* word = reinterpret_cast<const uint8_t*>(fixed_.keys() + g);
+      for (size_t k = 0; k < types_.size(); ++k) {
+        if (!AppendFixedBytes(types_[k], word + byte_offsets_[k], &(*out)[k], error)) return false;
       }
-      case Strategy::kWide: {
-        const uint64_t* row = wide_->key(g);
-        const uint64_t nulls = null_word_ ? row[words_ - 1] : 0;
-        size_t w = 0;
-        for (size_t k = 0; k < types_.size(); ++k) {
-          const bool ok = (nulls >> k) & 1 ? (*out)[k].AppendNull(error)
-                                           : AppendFixedBytes(types_[k], reinterpret_cast<const uint8_t*>(row + w), &(*out)[k], error);
-          if (!ok) return false;
-          w += types_[k] == TypeId::kInt128 ? 2 : 1;
-        }
-        break;
-      }
-      case Strategy::kString: {
-        const bool ok = strings_.is_null(g) ? (*out)[0].AppendNull(error)
-                                            : (*out)[0].AppendString(strings_.key(g), error);
+      break;
+    }
+    case Strategy::kWide: {
+      const uint64_t* row = wide_->key(g);
+      const uint64_t nulls = null_word_ ? row[words_ - 1] : 0;
+      size_t w = 0;
+      for (size_t k = 0; k < types_.size(); ++k) {
+        const bool ok = (nulls >> k) & 1 ? (*out)[k].AppendNull(error)
+                                         : AppendFixedBytes(types_[k], reinterpret_cast<const uint8_t*>(row + w), &(*out)[k], error);
         if (!ok) return false;
-        break;
+        w += types_[k] == TypeId::kInt128 ? 2 : 1;
       }
-      case Strategy::kSerialized: {
-        const std::string_view row = strings_.key(g);
-        size_t p = 0;
-        for (size_t k = 0; k < types_.size(); ++k) {
-          Column& column = (*out)[k];
-          const bool null = row[p++] == '\1';
-          bool ok;
-          if (IsString(types_[k])) {
-            uint32_t len;
-            std::memcpy(&len, row.data() + p, 4);
-            p += 4;
-            ok = null ? column.AppendNull(error) : column.AppendString(row.substr(p, len), error);
-            p += len;
-          } else {
-            ok = null ? column.AppendNull(error)
-                      : AppendFixedBytes(types_[k], reinterpret_cast<const uint8_t*>(row.data() + p), &column, error);
-            p += TypeByteWidth(types_[k]);
-          }
-          if (!ok) return false;
+      break;
+    }
+    case Strategy::kString: {
+      const bool ok = strings_.is_null(g) ? (*out)[0].AppendNull(error)
+                                          : (*out)[0].AppendString(strings_.key(g), error);
+      if (!ok) return false;
+      break;
+    }
+    case Strategy::kSerialized: {
+      const std::string_view row = strings_.key(g);
+      size_t p = 0;
+      for (size_t k = 0; k < types_.size(); ++k) {
+        Column& column = (*out)[k];
+        const bool null = row[p++] == '\1';
+        bool ok;
+        if (IsString(types_[k])) {
+          uint32_t len;
+          std::memcpy(&len, row.data() + p, 4);
+          p += 4;
+          ok = null ? column.AppendNull(error) : column.AppendString(row.substr(p, len), error);
+          p += len;
+        } else {
+          ok = null ? column.AppendNull(error)
+                    : AppendFixedBytes(types_[k], reinterpret_cast<const uint8_t*>(row.data() + p), &column, error);
+          p += TypeByteWidth(types_[k]);
         }
-        break;
+        if (!ok) return false;
       }
+      break;
     }
   }
   return true;
+}
+
+bool Grouper::KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,
+                         std::string* error) const {
+  const size_t rows = ids != nullptr ? ids->size() : size();
+  const size_t string_bytes = strategy_ == Strategy::kString && ids == nullptr ? strings_.arena_bytes() : 0;
+  if (!StartKeyColumns(rows, string_bytes, out, error)) return false;
+  for (size_t row = 0; row < rows; ++row) {
+    if (!AppendKey(ids != nullptr ? (*ids)[row] : row, out, error)) return false;
+  }
+  return true;
+}
+
+const uint64_t* Grouper::GroupHashes() const {
+  switch (strategy_) {
+    case Strategy::kDirect: return nullptr;
+    case Strategy::kPacked: return fixed_.hashes();
+    case Strategy::kWide: return wide_->hashes();
+    default: return strings_.hashes();
+  }
+}
+
+bool Grouper::MergeGroups(const Grouper& other, const uint32_t* groups, size_t n, uint32_t* ids,
+                          std::string* error) {
+  switch (strategy_) {
+    case Strategy::kDirect:
+      for (size_t i = 0; i < n; ++i) {
+        const int32_t slot = other.direct_keys_[groups[i]];
+        uint32_t& group = slot_group_[static_cast<size_t>(slot)];
+        if (group == kNoGroup) {
+          group = static_cast<uint32_t>(direct_keys_.size());
+          direct_keys_.push_back(slot);
+        }
+        ids[i] = group;
+      }
+      return true;
+    case Strategy::kPacked: return fixed_.MergeGroups(other.fixed_, groups, n, ids, error);
+    case Strategy::kWide: return wide_->MergeGroups(*other.wide_, groups, n, ids, error);
+    default: return strings_.MergeGroups(other.strings_, groups, n, ids, error);
+  }
 }
 
 }  // namespace exec

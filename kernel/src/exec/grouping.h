@@ -6,7 +6,7 @@
 //  - other fixed-width keys: a word per key (+ a NULL-flags word), WideKeyHashTable;
 //  - one string key: StringKeyHashTable on the strings themselves (keys in its arena);
 //  - strings among several keys: each row's keys serialised into one byte string.
-// A Grouper is single-threaded; the next issue gives each thread its own and merges them.
+// A Grouper is single-threaded: each thread of a query fills its own, and they are merged.
 #ifndef LANEQL_EXEC_GROUPING_H_
 #define LANEQL_EXEC_GROUPING_H_
 
@@ -40,6 +40,17 @@ class Grouper {
   // null). Materialising only the groups a query outputs saves copying every distinct key.
   bool KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,
                   std::string* error) const;
+  // KeyColumns in pieces: empty key columns with room for `rows`, then group g's key appended.
+  bool StartKeyColumns(size_t rows, size_t string_bytes, std::vector<Column>* out,
+                       std::string* error) const;
+  bool AppendKey(size_t g, std::vector<Column>* out, std::string* error) const;
+
+  // Two-level merge: the hash of every group (what the partition is taken from; null for the
+  // direct table, which is never partitioned), and the merge of other's groups groups[0..n)
+  // alone, ids[i] = this grouper's id for groups[i].
+  const uint64_t* GroupHashes() const;
+  bool MergeGroups(const Grouper& other, const uint32_t* groups, size_t n, uint32_t* ids,
+                   std::string* error);
 
  private:
   bool Serialize(const std::vector<Vec>& keys, size_t count, std::string* error);

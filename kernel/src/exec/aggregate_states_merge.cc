@@ -1,0 +1,168 @@
+// AggregateStates merges: another thread's states folded into these, whole (Merge) or one
+// partition of groups at a time (MergeGroups, MergeDistinctPartition) for the two-level merge.
+#include <algorithm>
+#include <cstring>
+
+#include "laneql/aggregate.h"
+#include "laneql/hash.h"
+#include "src/exec/aggregate_states.h"
+
+namespace laneql {
+namespace exec {
+
+using plan::AggKind;
+
+namespace {
+constexpr size_t kPairChunk = 4096;
+}  // namespace
+
+// Folds o's group g into s's group t.
+void AggregateStates::MergeOne(State& s, const State& o, size_t g, size_t t) {
+  const int64_t n = o.counts[g];
+  if (n == 0) return;
+  const bool is_min = s.kind == AggKind::kMin;
+  const bool is_sum = s.kind == AggKind::kSum || s.kind == AggKind::kAvg;
+  if (s.kind == AggKind::kCountStar || s.kind == AggKind::kCount) {
+    // counts only
+  } else if (IsString(s.arg_type)) {
+    if (s.counts[t] == 0 || (is_min ? o.strings[g] < s.strings[t] : o.strings[g] > s.strings[t])) {
+      s.strings[t] = o.strings[g];
+    }
+  } else if (IsFloat(s.arg_type)) {
+    if (is_sum) s.reals[t] += o.reals[g];
+    else if (s.counts[t] == 0 || (is_min ? AggLess(o.reals[g], s.reals[t]) : AggLess(s.reals[t], o.reals[g]))) s.reals[t] = o.reals[g];
+  } else {
+    if (is_sum) s.ints[t] += o.ints[g];
+    else if (s.counts[t] == 0 || (is_min ? o.ints[g] < s.ints[t] : o.ints[g] > s.ints[t])) s.ints[t] = o.ints[g];
+  }
+  s.counts[t] += n;
+}
+
+bool AggregateStates::InsertPairs(State& s, WideKeyHashTable* wide, StringKeyHashTable* strings,
+                                  const State& o, const uint32_t* pairs, size_t n,
+                                  const uint32_t* targets, std::string* error) {
+  std::vector<uint32_t> ids(std::min(n, kPairChunk)), groups(ids.size());
+  std::vector<uint64_t> hashes(ids.size());
+  std::vector<uint64_t> words;
+  std::vector<int32_t> offsets;
+  std::string bytes;
+  for (size_t begin = 0; begin < n;) {
+    size_t m = 0;
+    size_t before;
+    if (wide != nullptr) {
+      words.resize(2 * ids.size());
+      for (; m < ids.size() && begin + m < n; ++m) {
+        const size_t p = pairs != nullptr ? pairs[begin + m] : begin + m;
+        const uint64_t* pair = o.distinct_wide->key(p);
+        groups[m] = targets[pair[0]];
+        words[2 * m] = groups[m];
+        words[2 * m + 1] = pair[1];
+        hashes[m] = reference::CombineWord(reference::HashWord(words[2 * m] + kHashGamma), pair[1]);
+      }
+      before = wide->size();
+      if (!wide->FindOrInsert(words.data(), hashes.data(), m, nullptr, ids.data(), error)) return false;
+    } else {
+      // (group, value) rows: this side's 4-byte group id, then the value's bytes.
+      bytes.clear();
+      offsets.assign(1, 0);
+      for (; m < ids.size() && begin + m < n; ++m) {
+        const size_t p = pairs != nullptr ? pairs[begin + m] : begin + m;
+        const std::string_view row = o.distinct_strings->key(p);
+        if (m > 0 && bytes.size() + row.size() > static_cast<size_t>(INT32_MAX)) break;
+        uint32_t g;
+        std::memcpy(&g, row.data(), 4);
+        groups[m] = targets[g];
+        bytes.append(reinterpret_cast<const char*>(&groups[m]), 4);
+        bytes.append(row.data() + 4, row.size() - 4);
+        offsets.push_back(static_cast<int32_t>(bytes.size()));
+      }
+      const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes.data());
+      HashStrings(offsets.data(), data, m, nullptr, hashes.data());
+      before = strings->size();
+      if (!strings->FindOrInsert(offsets.data(), data, nullptr, hashes.data(), m, nullptr, ids.data(), error)) {
+        return false;
+      }
+    }
+    // New pairs get ids before, before + 1, ... in order of first appearance.
+    uint32_t next = static_cast<uint32_t>(before);
+    for (size_t i = 0; i < m; ++i) {
+      if (ids[i] == next) {
+        ++s.counts[groups[i]];
+        ++next;
+      }
+    }
+    begin += m;
+  }
+  return true;
+}
+
+bool AggregateStates::MergeDistinct(State& s, const State& o, const std::vector<uint32_t>& mapping,
+                                    std::string* error) {
+  if (s.distinct_fixed) {
+    std::vector<uint32_t> ignored;
+    if (!s.distinct_fixed->Merge(*o.distinct_fixed, &ignored, error)) return false;
+    s.counts[0] = static_cast<int64_t>(s.distinct_fixed->size());
+    return true;
+  }
+  // Re-insert other's (group, value) pairs under this side's group ids; a pair that is new
+  // here adds one to its group's count.
+  const size_t n = o.distinct_wide ? o.distinct_wide->size() : o.distinct_strings->size();
+  return InsertPairs(s, s.distinct_wide.get(), s.distinct_strings.get(), o, nullptr, n, mapping.data(), error);
+}
+
+bool AggregateStates::Merge(const AggregateStates& other, const std::vector<uint32_t>& mapping,
+                            size_t groups, std::string* error) {
+  if (!Resize(groups, error)) return false;
+  for (size_t a = 0; a < state_.size(); ++a) {
+    State& s = state_[a];
+    const State& o = other.state_[a];
+    if (s.kind == AggKind::kCountDistinct) {
+      if (!MergeDistinct(s, o, mapping, error)) return false;
+      continue;
+    }
+    for (size_t g = 0; g < o.counts.size() && g < mapping.size(); ++g) MergeOne(s, o, g, mapping[g]);
+  }
+  return true;
+}
+
+void AggregateStates::MergeGroups(const AggregateStates& other, const uint32_t* groups,
+                                  const uint32_t* targets, size_t n) {
+  for (size_t a = 0; a < state_.size(); ++a) {
+    if (state_[a].kind == AggKind::kCountDistinct) continue;
+    for (size_t i = 0; i < n; ++i) MergeOne(state_[a], other.state_[a], groups[i], targets[i]);
+  }
+}
+
+bool AggregateStates::IsDistinctPairs(size_t a) const {
+  return state_[a].distinct_wide != nullptr || state_[a].distinct_strings != nullptr;
+}
+
+size_t AggregateStates::DistinctPairs(size_t a) const {
+  const State& s = state_[a];
+  return s.distinct_wide ? s.distinct_wide->size() : s.distinct_strings ? s.distinct_strings->size() : 0;
+}
+
+uint32_t AggregateStates::DistinctPairGroup(size_t a, size_t pair) const {
+  const State& s = state_[a];
+  if (s.distinct_wide) return static_cast<uint32_t>(s.distinct_wide->key(pair)[0]);
+  uint32_t g;
+  std::memcpy(&g, s.distinct_strings->key(pair).data(), 4);
+  return g;
+}
+
+bool AggregateStates::MergeDistinctPartition(size_t a, const std::vector<PairSource>& sources,
+                                             std::string* error) {
+  State& s = state_[a];
+  WideKeyHashTable wide(2);
+  StringKeyHashTable strings;
+  for (const PairSource& source : sources) {
+    if (!InsertPairs(s, s.distinct_wide ? &wide : nullptr, s.distinct_wide ? nullptr : &strings,
+                     source.states->state_[a], source.pairs, source.n, source.targets, error)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace exec
+}  // namespace laneql

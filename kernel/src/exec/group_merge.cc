@@ -1,0 +1,185 @@
+// The serial and the two-level merge of per-thread aggregation states (see group_merge.h).
+#include "src/exec/group_merge.h"
+
+#include <algorithm>
+#include <atomic>
+
+#include "src/exec/morsel.h"
+
+namespace laneql {
+namespace exec {
+
+namespace {
+
+constexpr uint64_t kNoRow = UINT64_MAX;
+
+// Bits 32..39: the tables use the low bits for the slot and the top 7 for the tag, so a
+// partition's groups still spread over a partition table's slots and tags.
+size_t PartitionOf(uint64_t hash) { return (hash >> 32) & (kMergePartitions - 1); }
+
+// One thread's groups in partition order. alignas(64): each is filled by its own task.
+struct alignas(64) Converted {
+  std::vector<uint32_t> groups;  // group ids, partition by partition
+  std::vector<size_t> begin;     // kMergePartitions + 1 offsets into groups
+  std::vector<uint32_t> targets;  // final group id per group id
+  // Per aggregate: COUNT(DISTINCT) pair indices by partition, and their offsets.
+  std::vector<std::vector<uint32_t>> pairs;
+  std::vector<std::vector<size_t>> pair_begin;
+};
+
+// Counting sort of `n` items into partitions: order (items by partition) and begin offsets.
+template <class PartitionFn>
+void SortByPartition(size_t n, const PartitionFn& partition, std::vector<uint32_t>* order,
+                     std::vector<size_t>* begin) {
+  begin->assign(kMergePartitions + 1, 0);
+  for (size_t i = 0; i < n; ++i) ++(*begin)[partition(i) + 1];
+  for (size_t p = 0; p < kMergePartitions; ++p) (*begin)[p + 1] += (*begin)[p];
+  std::vector<size_t> next(begin->begin(), begin->end() - 1);
+  order->resize(n);
+  for (size_t i = 0; i < n; ++i) (*order)[next[partition(i)]++] = static_cast<uint32_t>(i);
+}
+
+// Runs task(index, thread) for index in [0, tasks) on `threads` threads, each taking the
+// next index from a shared cursor. False (with the first error by index) if any task failed.
+template <class Task>
+bool RunTasks(const ExecContext& ctx, int threads, size_t tasks, const Task& task, std::string* error) {
+  MorselCursor cursor;
+  std::vector<std::string> errors(tasks);
+  std::atomic<bool> failed{false};
+  auto body = [&](int t) {
+    for (size_t i = cursor.Take(); i < tasks && !failed.load(std::memory_order_relaxed); i = cursor.Take()) {
+      if (!task(i, t, &errors[i])) failed.store(true, std::memory_order_relaxed);
+    }
+  };
+  if (threads <= 1 || ctx.pool == nullptr) body(0);
+  else ctx.pool->Run(threads, body);
+  for (const std::string& e : errors) {
+    if (!e.empty()) {
+      *error = e;
+      return false;
+    }
+  }
+  return !failed.load();
+}
+
+bool MergeSerially(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
+                   const ExecContext& ctx, std::string* error) {
+  ScopedSpan span(ctx.profiler, 0, "merge", "merge");
+  for (size_t t = 1; t < workers.size(); ++t) {
+    if (!workers[0]->Merge(*workers[t], error)) return false;
+    span.counters().rows += workers[t]->groups();
+  }
+  return true;
+}
+
+}  // namespace
+
+bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
+                  const ExecContext& ctx, int threads, std::string* error) {
+  if (workers.size() <= 1) return true;
+  size_t total = 0;
+  bool partitionable = !workers[0]->ungrouped();
+  for (const auto& worker : workers) {
+    total += worker->groups();
+    partitionable &= !worker->ungrouped() && worker->grouper().CanMergeByPartition();
+  }
+  if (!partitionable || total < ctx.two_level_min_groups) return MergeSerially(workers, ctx, error);
+
+  const size_t sources = workers.size();
+  const size_t aggregates = workers[0]->states().num_aggregates();
+  std::vector<Converted> converted(sources);
+  // 1. Convert: each thread's groups (and distinct pairs) sorted by partition.
+  if (!RunTasks(ctx, threads, sources, [&](size_t w, int t, std::string*) {
+        ScopedSpan span(ctx.profiler, t, "convert", "convert");
+        const AggregateWorker& worker = *workers[w];
+        const uint64_t* hashes = worker.grouper().grouper().GroupHashes();
+        Converted& c = converted[w];
+        SortByPartition(worker.groups(), [&](size_t g) { return PartitionOf(hashes[g]); }, &c.groups, &c.begin);
+        c.targets.assign(worker.groups(), 0);
+        c.pairs.resize(aggregates);
+        c.pair_begin.resize(aggregates);
+        const AggregateStates& states = worker.states();
+        for (size_t a = 0; a < aggregates; ++a) {
+          if (!states.IsDistinctPairs(a)) continue;
+          SortByPartition(states.DistinctPairs(a),
+                          [&](size_t p) { return PartitionOf(hashes[states.DistinctPairGroup(a, p)]); },
+                          &c.pairs[a], &c.pair_begin[a]);
+        }
+        span.counters().rows = worker.groups();
+        return true;
+      }, error)) {
+    return false;
+  }
+  // 2. Merge keys: partition p's groups of every thread into one table.
+  std::vector<std::unique_ptr<Grouper>> parts(kMergePartitions);
+  if (!RunTasks(ctx, threads, kMergePartitions, [&](size_t p, int t, std::string* task_error) {
+        ScopedSpan span(ctx.profiler, t, "merge keys", "merge");
+        if (!workers[0]->grouper().NewGrouper(&parts[p], task_error)) return false;
+        std::vector<uint32_t> ids;
+        for (size_t w = 0; w < sources; ++w) {
+          Converted& c = converted[w];
+          const size_t n = c.begin[p + 1] - c.begin[p];
+          const uint32_t* groups = c.groups.data() + c.begin[p];
+          ids.resize(n);
+          if (!parts[p]->MergeGroups(workers[w]->grouper().grouper(), groups, n, ids.data(), task_error)) {
+            return false;
+          }
+          for (size_t i = 0; i < n; ++i) c.targets[groups[i]] = ids[i];
+          span.counters().probes += n;
+        }
+        span.counters().rows = parts[p]->size();
+        return true;
+      }, error)) {
+    return false;
+  }
+  std::vector<size_t> offsets(kMergePartitions + 1, 0);
+  for (size_t p = 0; p < kMergePartitions; ++p) offsets[p + 1] = offsets[p] + parts[p]->size();
+  const size_t groups = offsets.back();
+  const bool track_first_rows = workers[0]->tracks_first_rows();
+  AggregateStates merged(workers[0]->plan().aggregates, false);
+  if (!merged.Resize(groups, error)) return false;
+  std::vector<uint64_t> first_rows(groups, kNoRow);
+  // 3. Merge states, partition by partition, into the final group ids.
+  if (!RunTasks(ctx, threads, kMergePartitions, [&](size_t p, int t, std::string* task_error) {
+        ScopedSpan span(ctx.profiler, t, "merge states", "merge");
+        std::vector<uint32_t> targets;
+        std::vector<AggregateStates::PairSource> pair_sources;
+        for (size_t w = 0; w < sources; ++w) {
+          Converted& c = converted[w];
+          const size_t n = c.begin[p + 1] - c.begin[p];
+          const uint32_t* groups_of_p = c.groups.data() + c.begin[p];
+          targets.resize(n);
+          for (size_t i = 0; i < n; ++i) {
+            uint32_t& target = c.targets[groups_of_p[i]];
+            target += static_cast<uint32_t>(offsets[p]);
+            targets[i] = target;
+          }
+          merged.MergeGroups(workers[w]->states(), groups_of_p, targets.data(), n);
+          const std::vector<uint64_t>& firsts = workers[w]->first_rows();
+          for (size_t i = 0; i < n && groups_of_p[i] < firsts.size(); ++i) {
+            first_rows[targets[i]] = std::min(first_rows[targets[i]], firsts[groups_of_p[i]]);
+          }
+          span.counters().rows += n;
+        }
+        for (size_t a = 0; a < aggregates; ++a) {
+          if (!merged.IsDistinctPairs(a)) continue;
+          pair_sources.clear();
+          for (size_t w = 0; w < sources; ++w) {
+            const Converted& c = converted[w];
+            pair_sources.push_back(AggregateStates::PairSource{
+                &workers[w]->states(), c.pairs[a].data() + c.pair_begin[a][p],
+                c.pair_begin[a][p + 1] - c.pair_begin[a][p], c.targets.data()});
+          }
+          if (!merged.MergeDistinctPartition(a, pair_sources, task_error)) return false;
+        }
+        return true;
+      }, error)) {
+    return false;
+  }
+  workers[0]->AdoptMerged(std::move(parts), std::move(merged),
+                          track_first_rows ? std::move(first_rows) : std::vector<uint64_t>());
+  return true;
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,38 @@
+// Merging the threads' groups and aggregate states after a parallel scan.
+//
+// Few groups: each thread's groups are folded into thread 0's, one thread after another (the
+// cost is a few thousand lookups per thread). Many groups: a two-level merge, with no serial
+// step whose cost grows with the thread count:
+//  1. convert (parallel, one task per thread's table): its groups are split into 256
+//     partitions by bits of their hash (counting sort of group ids), and so are the
+//     COUNT(DISTINCT) (group, value) pairs, by their group's partition;
+//  2. merge keys (parallel, one task per partition): a fresh table per partition takes that
+//     partition's groups from every thread, in thread order;
+//  3. merge states (parallel, one task per partition): each thread's states fold into the
+//     final group ids (partition offset + id in the partition), and each partition's
+//     COUNT(DISTINCT) pairs go through a set of its own. Partitions own disjoint groups, so
+//     no two tasks write the same state.
+#ifndef LANEQL_EXEC_GROUP_MERGE_H_
+#define LANEQL_EXEC_GROUP_MERGE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/exec/aggregate_worker.h"
+#include "src/exec/exec_context.h"
+
+namespace laneql {
+namespace exec {
+
+inline constexpr size_t kMergePartitions = 256;
+
+// Merges workers[1..] into workers[0], on up to `threads` threads; two-level from
+// ctx.two_level_min_groups groups (all threads' together).
+bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
+                  const ExecContext& ctx, int threads, std::string* error);
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_GROUP_MERGE_H_
