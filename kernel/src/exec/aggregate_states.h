@@ -63,6 +63,20 @@ class AggregateStates {
     size_t n;
     const uint32_t* targets;  // this side's group for each of states' groups
   };
+  // Ungrouped COUNT(DISTINCT) keeps a set of values: their number and hashes (by which they
+  // are partitioned), the distinct count of the union of the sources' values items[0..n) (one
+  // partition), and the final count.
+  bool IsDistinctValues(size_t a) const;
+  size_t DistinctValues(size_t a) const;
+  const uint64_t* DistinctValueHashes(size_t a) const;
+  struct ValueSource {
+    const AggregateStates* states;
+    const uint32_t* items;
+    size_t n;
+  };
+  static bool CountDistinctUnion(size_t a, const std::vector<ValueSource>& sources, size_t* count,
+                                 std::string* error);
+  void SetDistinctCount(size_t a, size_t count) { state_[a].counts[0] = static_cast<int64_t>(count); }
   // Inserts the sources' pairs, under this side's groups, into one fresh set and counts each
   // new pair for its group: the pairs of one partition's groups.
   bool MergeDistinctPartition(size_t a, const std::vector<PairSource>& sources, std::string* error);

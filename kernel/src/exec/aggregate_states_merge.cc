@@ -150,6 +150,37 @@ uint32_t AggregateStates::DistinctPairGroup(size_t a, size_t pair) const {
   return g;
 }
 
+bool AggregateStates::IsDistinctValues(size_t a) const {
+  return ungrouped_ && (state_[a].distinct_fixed != nullptr || state_[a].distinct_strings != nullptr);
+}
+
+size_t AggregateStates::DistinctValues(size_t a) const {
+  const State& s = state_[a];
+  return s.distinct_fixed ? s.distinct_fixed->size() : s.distinct_strings ? s.distinct_strings->size() : 0;
+}
+
+const uint64_t* AggregateStates::DistinctValueHashes(size_t a) const {
+  const State& s = state_[a];
+  return s.distinct_fixed ? s.distinct_fixed->hashes() : s.distinct_strings->hashes();
+}
+
+bool AggregateStates::CountDistinctUnion(size_t a, const std::vector<ValueSource>& sources,
+                                         size_t* count, std::string* error) {
+  FixedKeyHashTable fixed;
+  StringKeyHashTable strings;
+  std::vector<uint32_t> ids;
+  for (const ValueSource& source : sources) {
+    const State& o = source.states->state_[a];
+    ids.resize(source.n);
+    const bool ok = o.distinct_fixed
+                        ? fixed.MergeGroups(*o.distinct_fixed, source.items, source.n, ids.data(), error)
+                        : strings.MergeGroups(*o.distinct_strings, source.items, source.n, ids.data(), error);
+    if (!ok) return false;
+  }
+  *count = fixed.size() + strings.size();
+  return true;
+}
+
 bool AggregateStates::MergeDistinctPartition(size_t a, const std::vector<PairSource>& sources,
                                              std::string* error) {
   State& s = state_[a];

@@ -72,16 +72,72 @@ bool MergeSerially(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
   return true;
 }
 
+// Ungrouped with large COUNT(DISTINCT) sets: the other aggregates fold into thread 0's (one
+// group each); every distinct set is split by value hash into partitions, and the partitions'
+// unions are counted in parallel: the count is their sum.
+bool MergeUngroupedDistinct(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
+                            const ExecContext& ctx, int threads, std::string* error) {
+  AggregateStates& result = workers[0]->states();
+  {
+    ScopedSpan span(ctx.profiler, 0, "merge", "merge");
+    const uint32_t zero = 0;
+    for (size_t w = 1; w < workers.size(); ++w) result.MergeGroups(workers[w]->states(), &zero, &zero, 1);
+  }
+  for (size_t a = 0; a < result.num_aggregates(); ++a) {
+    if (!result.IsDistinctValues(a)) continue;
+    std::vector<std::vector<uint32_t>> items(workers.size());
+    std::vector<std::vector<size_t>> begin(workers.size());
+    if (!RunTasks(ctx, threads, workers.size(), [&](size_t w, int t, std::string*) {
+          ScopedSpan span(ctx.profiler, t, "convert", "convert");
+          const AggregateStates& states = workers[w]->states();
+          const uint64_t* hashes = states.DistinctValueHashes(a);
+          SortByPartition(states.DistinctValues(a), [&](size_t i) { return PartitionOf(hashes[i]); },
+                          &items[w], &begin[w]);
+          span.counters().rows = states.DistinctValues(a);
+          return true;
+        }, error)) {
+      return false;
+    }
+    std::vector<size_t> counts(kMergePartitions, 0);
+    if (!RunTasks(ctx, threads, kMergePartitions, [&](size_t p, int t, std::string* task_error) {
+          ScopedSpan span(ctx.profiler, t, "merge distinct", "merge");
+          std::vector<AggregateStates::ValueSource> sources;
+          for (size_t w = 0; w < workers.size(); ++w) {
+            sources.push_back(AggregateStates::ValueSource{&workers[w]->states(), items[w].data() + begin[w][p],
+                                                           begin[w][p + 1] - begin[w][p]});
+            span.counters().probes += sources.back().n;
+          }
+          return AggregateStates::CountDistinctUnion(a, sources, &counts[p], task_error);
+        }, error)) {
+      return false;
+    }
+    size_t total = 0;
+    for (size_t count : counts) total += count;
+    result.SetDistinctCount(a, total);
+  }
+  return true;
+}
+
 }  // namespace
 
 bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
                   const ExecContext& ctx, int threads, std::string* error) {
   if (workers.size() <= 1) return true;
+  if (workers[0]->ungrouped()) {
+    size_t distinct_values = 0;
+    const AggregateStates& states = workers[0]->states();
+    for (size_t a = 0; a < states.num_aggregates(); ++a) {
+      if (!states.IsDistinctValues(a)) continue;
+      for (const auto& worker : workers) distinct_values += worker->states().DistinctValues(a);
+    }
+    if (distinct_values == 0 || distinct_values < ctx.two_level_min_groups) return MergeSerially(workers, ctx, error);
+    return MergeUngroupedDistinct(workers, ctx, threads, error);
+  }
   size_t total = 0;
-  bool partitionable = !workers[0]->ungrouped();
+  bool partitionable = true;
   for (const auto& worker : workers) {
     total += worker->groups();
-    partitionable &= !worker->ungrouped() && worker->grouper().CanMergeByPartition();
+    partitionable &= worker->grouper().CanMergeByPartition();
   }
   if (!partitionable || total < ctx.two_level_min_groups) return MergeSerially(workers, ctx, error);
 
