@@ -1,7 +1,6 @@
 #include "src/exec/thread_pool.h"
 
 #include <algorithm>
-#include <system_error>
 
 namespace laneql {
 namespace exec {
@@ -10,11 +9,17 @@ ThreadPool::ThreadPool(int threads) {
 #if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
   threads = 1;  // no pthreads in this wasm flavour: std::thread cannot start
 #endif
+  // Reserved first: a reallocation failing after some workers started would let the exception
+  // leave the constructor with joinable threads in workers_ (std::terminate) running on a
+  // destroyed pool.
+  if (threads > 1) workers_.reserve(threads - 1);
   for (int i = 1; i < threads; ++i) {
     try {
       workers_.emplace_back([this, i] { WorkerLoop(i); });
-    } catch (const std::system_error&) {
-      break;  // the system refused another thread: run with those started
+    } catch (...) {
+      // The system refused another thread (std::system_error), or std::thread could not
+      // allocate its state (std::bad_alloc): run with those started.
+      break;
     }
   }
 }
