@@ -132,6 +132,9 @@ TEST(SqlEngineThreads, FloatAggregatesAndTiesAreBitIdentical) {
       "SELECT k, count(DISTINCT s), min(s) FROM t GROUP BY k HAVING count(*) > 10 ORDER BY 2 LIMIT 9",
       "SELECT k, x FROM t WHERE s = 'b' ORDER BY k LIMIT 40",  // ties between rows
       "SELECT x FROM t WHERE k = 3 AND s <> 'a'",
+      // Over 65,536 positions: sorted in runs per thread, then merged.
+      "SELECT k, s, x FROM t ORDER BY k, s",   // full sort, many ties
+      "SELECT k, x FROM t ORDER BY x DESC LIMIT 100",  // top-N, NaN and -0.0 among the keys
   };
   std::string error;
   Database one(Options(1));

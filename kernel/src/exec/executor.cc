@@ -74,7 +74,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     AggregateStates states(plan.aggregates, true);
     if (!states.Resize(1, &error)) return Result::Error(error);
     for (size_t a = 0; a < plan.aggregates.size(); ++a) states.AddCount(a, rows);
-    return OutputGroups(plan, nullptr, states, 1, nullptr);
+    return OutputGroups(plan, ctx, nullptr, states, 1, nullptr);
   }
 
   // One thread where the answer depends on row order: grouped float sums add each group's
@@ -120,7 +120,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   }
   ScopedSpan span(ctx.profiler, 0, "output", "output");
   const bool merged_groups = threads > 1 && !ungrouped;
-  return OutputGroups(plan, ungrouped ? nullptr : &result.grouper(), result.states(), result.groups(),
+  return OutputGroups(plan, ctx, ungrouped ? nullptr : &result.grouper(), result.states(), result.groups(),
                       merged_groups ? &result.first_rows() : nullptr);
 }
 
@@ -197,7 +197,7 @@ Result ExecutePlain(const Plan& plan, const ExecContext& ctx) {
     candidates.count = ids.size();
   }
   ScopedSpan span(ctx.profiler, 0, plan.order.empty() ? "output" : "sort", plan.order.empty() ? "output" : "sort");
-  if (!ChooseRows(plan, &evaluator, candidates, nullptr, false, &storage, &chosen, &error)) {
+  if (!ChooseRows(plan, ctx, &evaluator, candidates, nullptr, false, &storage, &chosen, &error)) {
     return Result::Error(error);
   }
   return Project(plan, &evaluator, chosen);

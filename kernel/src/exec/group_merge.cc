@@ -170,7 +170,12 @@ bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
   std::vector<std::unique_ptr<Grouper>> parts(kMergePartitions);
   if (!RunTasks(ctx, threads, kMergePartitions, [&](size_t p, int t, std::string* task_error) {
         ScopedSpan span(ctx.profiler, t, "merge keys", "merge");
-        if (!workers[0]->grouper().NewGrouper(&parts[p], task_error)) return false;
+        size_t upper_bound = 0;  // groups of p if no key repeats across threads
+        for (const Converted& c : converted) upper_bound += c.begin[p + 1] - c.begin[p];
+        if (!workers[0]->grouper().NewGrouper(&parts[p], task_error) ||
+            !parts[p]->Reserve(upper_bound, task_error)) {
+          return false;
+        }
         std::vector<uint32_t> ids;
         for (size_t w = 0; w < sources; ++w) {
           Converted& c = converted[w];

@@ -375,6 +375,15 @@ const uint64_t* Grouper::GroupHashes() const {
   }
 }
 
+bool Grouper::Reserve(size_t groups, std::string* error) {
+  switch (strategy_) {
+    case Strategy::kDirect: return true;
+    case Strategy::kPacked: return fixed_.Reserve(groups, error);
+    case Strategy::kWide: return wide_->Reserve(groups, error);
+    default: return strings_.Reserve(groups, 0, error);
+  }
+}
+
 bool Grouper::MergeGroups(const Grouper& other, const uint32_t* groups, size_t n, uint32_t* ids,
                           std::string* error) {
   switch (strategy_) {

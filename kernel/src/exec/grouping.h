@@ -49,6 +49,8 @@ class Grouper {
   // direct table, which is never partitioned), and the merge of other's groups groups[0..n)
   // alone, ids[i] = this grouper's id for groups[i].
   const uint64_t* GroupHashes() const;
+  // Room for `groups` groups without growing on the way.
+  bool Reserve(size_t groups, std::string* error);
   bool MergeGroups(const Grouper& other, const uint32_t* groups, size_t n, uint32_t* ids,
                    std::string* error);
 

@@ -22,9 +22,9 @@ void CollectColumns(const plan::BoundExpr& expr, std::vector<bool>* used) {
 
 }  // namespace
 
-bool ChooseRows(const Plan& plan, Evaluator* evaluator, const RowSet& candidates,
-                const uint64_t* tiebreak, bool order_by_tiebreak, std::vector<uint32_t>* storage,
-                RowSet* chosen, std::string* error) {
+bool ChooseRows(const Plan& plan, const ExecContext& ctx, Evaluator* evaluator,
+                const RowSet& candidates, const uint64_t* tiebreak, bool order_by_tiebreak,
+                std::vector<uint32_t>* storage, RowSet* chosen, std::string* error) {
   const size_t m = candidates.count;
   const size_t offset = static_cast<size_t>(std::min<int64_t>(plan.offset, static_cast<int64_t>(m)));
   const size_t limit = plan.limit < 0 ? m : static_cast<size_t>(plan.limit);
@@ -39,7 +39,7 @@ bool ChooseRows(const Plan& plan, Evaluator* evaluator, const RowSet& candidates
       }
       columns.push_back(SortColumn{&keys[k], plan.order[k].descending, plan.order[k].nulls_first});
     }
-    std::vector<uint32_t> positions = SortPositions(columns, m, end, tiebreak);
+    std::vector<uint32_t> positions = SortPositions(columns, m, end, tiebreak, &ctx);
     storage->clear();
     for (size_t p = offset; p < positions.size(); ++p) {
       const uint32_t at = positions[p];
@@ -71,7 +71,7 @@ Result Project(const Plan& plan, Evaluator* evaluator, const RowSet& rows) {
   return result;
 }
 
-Result OutputGroups(const Plan& plan, const GroupStage* grouper, const AggregateStates& states,
+Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* grouper, const AggregateStates& states,
                     size_t groups, const std::vector<uint64_t>* first_rows) {
   std::string error;
   // The group relation: keys, then aggregates. Keys are copied out of the hash tables only
@@ -119,7 +119,7 @@ Result OutputGroups(const Plan& plan, const GroupStage* grouper, const Aggregate
   }
   std::vector<uint32_t> storage;
   RowSet chosen;
-  if (!ChooseRows(plan, &evaluator, candidates, first_rows ? tiebreak.data() : nullptr, true, &storage,
+  if (!ChooseRows(plan, ctx, &evaluator, candidates, first_rows ? tiebreak.data() : nullptr, true, &storage,
                   &chosen, &error)) {
     return Result::Error(error);
   }

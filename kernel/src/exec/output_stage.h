@@ -10,6 +10,7 @@
 
 #include "laneql/result.h"
 #include "src/exec/aggregate_states.h"
+#include "src/exec/exec_context.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/group_stage.h"
 #include "src/plan/bound_expr.h"
@@ -20,9 +21,9 @@ namespace exec {
 // The rows to output among `candidates` rows of the relation `evaluator` reads, in order: ids
 // in *storage, or a contiguous range. `tiebreak` (per candidate position, or null) orders
 // ORDER BY ties, and with `order_by_tiebreak` orders the rows when there is no ORDER BY.
-bool ChooseRows(const plan::Plan& plan, Evaluator* evaluator, const RowSet& candidates,
-                const uint64_t* tiebreak, bool order_by_tiebreak, std::vector<uint32_t>* storage,
-                RowSet* chosen, std::string* error);
+bool ChooseRows(const plan::Plan& plan, const ExecContext& ctx, Evaluator* evaluator,
+                const RowSet& candidates, const uint64_t* tiebreak, bool order_by_tiebreak,
+                std::vector<uint32_t>* storage, RowSet* chosen, std::string* error);
 
 // The visible outputs over `rows`.
 Result Project(const plan::Plan& plan, Evaluator* evaluator, const RowSet& rows);
@@ -30,7 +31,7 @@ Result Project(const plan::Plan& plan, Evaluator* evaluator, const RowSet& rows)
 // The result of an aggregation with `groups` groups (grouper null when ungrouped: one group).
 // `first_rows` (per group, or null when group ids already follow first appearance) is the row
 // each group first appeared in: ties and unordered output follow it, as one thread would.
-Result OutputGroups(const plan::Plan& plan, const GroupStage* grouper,
+Result OutputGroups(const plan::Plan& plan, const ExecContext& ctx, const GroupStage* grouper,
                     const AggregateStates& states, size_t groups,
                     const std::vector<uint64_t>* first_rows);
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "src/exec/exec_context.h"
 #include "src/exec/vector.h"
 #include "src/plan/bound_expr.h"
 
@@ -21,9 +22,11 @@ struct SortColumn {
 // order, NaN largest; strings byte-wise). Ties are ordered by tiebreak[position] when given
 // (groups by the row they first appeared in, so any thread count gives the one-thread order),
 // then by position. When `keep` < n only the first `keep` positions are sorted and returned
-// (top-N).
+// (top-N). With `ctx`, large inputs are split among its threads: each sorts (or takes the top
+// N of) a run, and the runs are merged.
 std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size_t n, size_t keep,
-                                    const uint64_t* tiebreak = nullptr);
+                                    const uint64_t* tiebreak = nullptr,
+                                    const ExecContext* ctx = nullptr);
 
 }  // namespace exec
 }  // namespace laneql
