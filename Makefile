@@ -1,7 +1,7 @@
 # laneql: `make run` and `make test` do all set-up on a fresh Debian bookworm machine (as root).
 # Other entry points: setup, build, build-native, build-wasm, build-js, test-native,
-# test-diff, test-wasm-kernels, test-asan, test-js, test-e2e, clean. One wasm flavour alone:
-# make build-wasm WASM_FLAVOURS=simd128
+# test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e, clean. One wasm
+# flavour alone: make build-wasm WASM_FLAVOURS=simd128
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 .DEFAULT_GOAL := help
@@ -22,13 +22,14 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
   -DFETCHCONTENT_FULLY_DISCONNECTED=ON
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js run test test-native \
-  test-diff test-wasm-kernels test-asan test-js test-e2e clean
+  test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e clean
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
 	@echo "make test   set up, build every target, run every test"
 	@echo "also: setup build build-native build-wasm build-wasm-tests build-js"
 	@echo "      test-native test-diff test-wasm-kernels test-asan test-js test-e2e clean"
+	@echo "      test-tsan (ThreadSanitizer; not part of make test)"
 
 setup:
 	@bash tools/setup/setup.sh
@@ -103,6 +104,26 @@ test-asan: setup
 	  >/dev/null
 	cmake --build $(BUILD)/asan -j $(JOBS)
 	ctest --test-dir $(BUILD)/asan --output-on-failure -j $(JOBS)
+
+# The code that runs on several threads (the thread pool, the profiler) and the SQL engine under
+# ThreadSanitizer: no data race and no lock-order inversion. Not part of `make test` (the
+# instrumented build takes a while); run it after touching threads.
+TSAN_FILTER := ThreadPoolTest.*:ProfileTest.*:JsonCheckerTest.*:SqlEngine*
+TSAN_ENV := TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
+test-tsan: setup
+	@echo "==> test: thread pool, profiler and SQL engine under ThreadSanitizer"
+	@# Build type None + -O1 -g as in test-asan. Races do not depend on the vector width, so two
+	@# targets are enough: AVX2 (a real SIMD one) and the portable fallback. The hits generator
+	@# builds once for the baseline (LANEQL_HITS_MULTIVERSION empty): its target_clones ifunc
+	@# resolver, instrumented, runs at relocation before the TSan runtime is up and crashes.
+	cmake -S . -B $(BUILD)/tsan $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=None -DLANEQL_BUILD_CLI=OFF \
+	  -DLANEQL_BUILD_BENCH=OFF \
+	  -DLANEQL_EXTRA_DISABLED_TARGETS="HWY_AVX3_SPR|HWY_AVX3_ZEN4|HWY_AVX3|HWY_SSE4" \
+	  -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=thread -fno-omit-frame-pointer -DLANEQL_HITS_MULTIVERSION=" \
+	  >/dev/null
+	cmake --build $(BUILD)/tsan -j $(JOBS) --target laneql_kernel_tests sql_corpus_runner
+	$(TSAN_ENV) $(BUILD)/tsan/tests/cpp/laneql_kernel_tests --gtest_filter='$(TSAN_FILTER)'
+	$(TSAN_ENV) ctest --test-dir $(BUILD)/tsan -R '^sql_corpus\.' --output-on-failure -j $(JOBS)
 
 # --no-experimental-fetch: this Emscripten's glue would fetch() the .wasm by file path, which Node's
 # fetch rejects; without fetch it reads the file.
