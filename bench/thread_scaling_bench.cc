@@ -13,7 +13,9 @@
 //     thread count the queries identical / total and names any that differ (exit status 1 if
 //     any do). From LastProfileJson() it sums the "dur" of the "convert" and "merge" spans over
 //     all queries, per thread count, with the ratio to the 2-thread figure: the cost of
-//     combining per-thread partial states must not grow faster than the thread count.
+//     combining per-thread partial states must not grow faster than the thread count. Those
+//     sums are thread time; a "wall ms" column adds the phases' wall time per query (first
+//     start to last end), which time slicing does not inflate when threads outnumber cores.
 //
 //   build/native/bench/laneql_thread_scaling_bench [--rows N] [--queries FILE] [--only I]
 //       [--threads-list 1,2,4,8,16,64] [--runs R] [--part speedup|determinism|both]
@@ -318,14 +320,21 @@ struct ThreadCountStats {
   int identical = 0;
   int total = 0;
   std::vector<std::string> differences;  // "Q5: column 0 ..."
-  double convert_us = 0;
+  double convert_us = 0;  // summed over every thread's spans: thread time
   double merge_us = 0;
+  // Per query, from the first convert/merge span's start to the last one's end, summed over the
+  // queries: the wall time of those phases. Where threads outnumber cores, time slicing
+  // stretches every span, so the summed thread time grows with the thread count even when
+  // this does not.
+  double wall_us = 0;
   int spans = 0;  // "X" events of any category
 };
 
 // Adds the convert and merge spans of one query's profile (one event per line; tolerates a
 // profile with no such spans, or an empty one).
 void AddProfile(const std::string& json, ThreadCountStats* stats) {
+  double first = 0, last = 0;
+  bool any = false;
   size_t start = 0;
   while (start < json.size()) {
     size_t end = json.find('\n', start);
@@ -335,9 +344,14 @@ void AddProfile(const std::string& json, ThreadCountStats* stats) {
     if (StringField(line, "ph") != "X") continue;
     ++stats->spans;
     const std::string_view category = StringField(line, "cat");
-    if (category == "convert") stats->convert_us += NumberField(line, "dur");
-    if (category == "merge") stats->merge_us += NumberField(line, "dur");
+    if (category != "convert" && category != "merge") continue;
+    const double ts = NumberField(line, "ts"), dur = NumberField(line, "dur");
+    (category == "convert" ? stats->convert_us : stats->merge_us) += dur;
+    first = any ? std::min(first, ts) : ts;
+    last = any ? std::max(last, ts + dur) : ts + dur;
+    any = true;
   }
+  if (any) stats->wall_us += last - first;
 }
 
 // Returns false if any result differs from the 1-thread one.
@@ -394,8 +408,9 @@ bool RunDeterminism(const Options& options, const std::vector<std::string>& quer
   }
   const double two_ms = two != nullptr ? (two->convert_us + two->merge_us) / 1e3 : 0;
   // "vs 2 thr" next to "linear" (threads / 2): the first must stay well below the second.
-  std::printf("%7s %15s %11s %9s %16s %9s %7s %8s\n", "threads", "identical", "convert ms",
-              "merge ms", "convert+merge ms", "vs 2 thr", "linear", "spans");
+  // "wall ms": the phases' wall time (see ThreadCountStats::wall_us).
+  std::printf("%7s %15s %11s %9s %16s %9s %7s %9s %8s\n", "threads", "identical", "convert ms",
+              "merge ms", "convert+merge ms", "vs 2 thr", "linear", "wall ms", "spans");
   bool all_identical = true;
   int spans = 0;
   for (const ThreadCountStats& s : stats) {
@@ -403,8 +418,9 @@ bool RunDeterminism(const Options& options, const std::vector<std::string>& quer
     char ratio[32] = "-";
     if (two_ms > 0) std::snprintf(ratio, sizeof(ratio), "%.2fx", ms / two_ms);
     const std::string identical = std::to_string(s.identical) + " / " + std::to_string(s.total);
-    std::printf("%7d %15s %11.2f %9.2f %16.2f %9s %6.1fx %8d\n", s.threads, identical.c_str(),
-                s.convert_us / 1e3, s.merge_us / 1e3, ms, ratio, s.threads / 2.0, s.spans);
+    std::printf("%7d %15s %11.2f %9.2f %16.2f %9s %6.1fx %9.2f %8d\n", s.threads,
+                identical.c_str(), s.convert_us / 1e3, s.merge_us / 1e3, ms, ratio,
+                s.threads / 2.0, s.wall_us / 1e3, s.spans);
     all_identical &= s.differences.empty();
     spans += s.spans;
   }
