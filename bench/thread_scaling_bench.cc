@@ -33,8 +33,9 @@
 //   --rows 10000000 --part speedup       about 6-8 minutes (8 passes: 2 warm-ups, 2 x 3 runs)
 //   --rows 10000000 --part determinism   about 4-5 minutes (6 passes: 1, 2, 4, 8, 16, 64 threads)
 //   --rows 1000000                       75 s for both parts (measured: 49 s + 23 s + 1 s to
-//                                        generate)
-//   --rows 200000                        10 s for both parts (measured; a smoke test)
+//                                        generate; with the morsel-parallel executor, on the
+//                                        same machine busy with other builds: 45 s + 40 s)
+//   --rows 200000                        10-13 s for both parts (measured; a smoke test)
 // Generating 10 M rows adds about 5-10 s. The command lines:
 //   build/native/bench/laneql_thread_scaling_bench                      # both parts, 10 M rows
 //   build/native/bench/laneql_thread_scaling_bench --part speedup --runs 5
