@@ -1,10 +1,12 @@
-// The SQL engine end to end (Database::Query: parse, bind, plan, run, Result), one thread:
+// The SQL engine end to end (Database::Query: parse, bind, plan, run, Result), on --threads
+// threads (default 1; 0 = the physical cores):
 //  1. `SELECT count(*) FROM hits`: the fixed cost of a query, median over many runs (target
 //     below 20 µs; the table's size must not matter, count(*) reads no column);
 //  2. the 43 ClickBench queries on a generated hits table: one warm-up run, then min and median
 //     of 3 timed runs, rows returned, and the error of a query that fails.
 //
 //   build/native/bench/laneql_sql_bench [--rows N] [--queries FILE] [--count-runs N] [--only I]
+//                                       [--threads N]
 //
 // Defaults: 10,000,000 rows, ClickBench's queries.sql from ../shared/clickbench, 20,000 runs.
 // 10 M rows take about 8 GB of memory (the table is about 0.75 KB per row) and about 4 minutes on
@@ -32,6 +34,7 @@ struct Options {
   std::string queries_path = LANEQL_CLICKBENCH_DIR "/queries.sql";
   int count_runs = 20'000;
   int only = -1;  // run only this query of the file (0-based); -1 = all
+  int threads = 1;  // DatabaseOptions::threads: 0 = the physical cores
 };
 
 bool ParseArgs(int argc, char** argv, Options* options) {
@@ -47,7 +50,8 @@ bool ParseArgs(int argc, char** argv, Options* options) {
     const bool is_number = *value != '\0' && *end == '\0' && number >= 0;
     if (arg == "--queries") {
       options->queries_path = value;
-    } else if (arg != "--rows" && arg != "--count-runs" && arg != "--only") {
+    } else if (arg != "--rows" && arg != "--count-runs" && arg != "--only" &&
+               arg != "--threads") {
       std::fprintf(stderr, "error: unknown option '%s'\n", arg.c_str());
       return false;
     } else if (!is_number) {
@@ -58,6 +62,8 @@ bool ParseArgs(int argc, char** argv, Options* options) {
       options->rows = static_cast<size_t>(number);
     } else if (arg == "--count-runs") {
       options->count_runs = std::max<int>(1, static_cast<int>(number));
+    } else if (arg == "--threads") {
+      options->threads = static_cast<int>(std::min<long long>(number, 1024));
     } else {
       options->only = static_cast<int>(number);
     }
@@ -96,14 +102,18 @@ int main(int argc, char** argv) {
   if (!ParseArgs(argc, argv, &options)) {
     std::fprintf(stderr,
                  "usage: laneql_sql_bench [--rows N] [--queries FILE] [--count-runs N] "
-                 "[--only I]\n");
+                 "[--only I] [--threads N]\n");
     return 2;
   }
   std::vector<std::string> queries;
   if (!ReadQueries(options.queries_path, &queries)) return 2;
 
-  std::printf("cpu: %s, %d logical cpus; hits: %zu rows; queries run on one thread\n",
-              laneql::CpuModel().c_str(), laneql::LogicalProcessors(), options.rows);
+  laneql::DatabaseOptions db_options;
+  db_options.threads = options.threads;
+  laneql::Database db(db_options);
+  std::printf("cpu: %s, %d logical cpus; hits: %zu rows; queries run on %d thread%s\n",
+              laneql::CpuModel().c_str(), laneql::LogicalProcessors(), options.rows, db.threads(),
+              db.threads() == 1 ? "" : "s");
   auto start = std::chrono::steady_clock::now();
   laneql::HitsOptions hits;
   hits.rows = options.rows;
@@ -114,7 +124,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: generating hits failed: %s\n", error.c_str());
     return 1;
   }
-  laneql::Database db;
   if (!db.Register("hits", std::move(table), &error)) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return 1;

@@ -12,6 +12,11 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
+#include "laneql/database.h"
+#include "laneql/hits_generator.h"
+#include "laneql/result_printers.h"
 #include "laneql/sum.h"
 #include "laneql/system_info.h"
 #include "laneql/targets.h"
@@ -235,6 +240,87 @@ int RunSum(const std::vector<std::string>& args) {
     std::printf("  SIMD kernel vs scalar reference: %.2fx\n", ref_ms / simd_ms);
   }
   return all_match ? kExitOk : kExitDataError;
+}
+
+int RunSql(const std::vector<std::string>& args) {
+  if (args.empty()) {
+    std::fprintf(stderr, "laneql -c: missing SQL (laneql -c \"SELECT ...\"; try laneql --help)\n");
+    return kExitUsage;
+  }
+  const std::string& sql = args[0];
+  if (sql.find_first_not_of(" \t\r\n") == std::string::npos) {
+    std::fprintf(stderr, "laneql -c: the SQL text is empty\n");
+    return kExitUsage;
+  }
+  Flags flags;
+  if (!ParseFlags("-c", std::vector<std::string>(args.begin() + 1, args.end()),
+                  {"--rows", "--seed", "--threads", "--profile", "--format"}, {}, &flags)) {
+    return kExitUsage;
+  }
+  uint64_t rows = 0, seed = 0, threads = 0;
+  if (!ParseCount("-c", "--rows", flags.Get("--rows", "1000000"), 0, uint64_t{1} << 34, &rows) ||
+      !ParseCount("-c", "--seed", flags.Get("--seed", std::to_string(HitsOptions().seed)), 0,
+                  UINT64_MAX, &seed) ||
+      !ParseCount("-c", "--threads", flags.Get("--threads", "0"), 0, 1024, &threads)) {
+    return kExitUsage;
+  }
+  // Without --format: the aligned table for a person at a terminal, TSV for a pipe or a file.
+  const std::string format = flags.Get("--format", isatty(STDOUT_FILENO) ? "table" : "tsv");
+  if (format != "table" && format != "csv" && format != "tsv" && format != "json" &&
+      format != "markdown") {
+    std::fprintf(stderr,
+                 "laneql -c: --format must be table, csv, tsv, json or markdown, got '%s'\n",
+                 format.c_str());
+    return kExitUsage;
+  }
+  const std::string profile_path = flags.Get("--profile", "");
+  if (flags.Has("--profile") && profile_path.empty()) {
+    std::fprintf(stderr, "laneql -c: --profile needs a file name\n");
+    return kExitUsage;
+  }
+
+  DatabaseOptions db_options;
+  db_options.threads = static_cast<int>(threads);  // 0: the physical cores
+  db_options.profile = !profile_path.empty();
+  db_options.profile_path = profile_path;
+  Database db(db_options);
+  HitsOptions hits;
+  hits.rows = static_cast<size_t>(rows);
+  hits.seed = seed;
+  hits.threads = db.threads();  // the bytes are the same for every thread count
+  Table table;
+  std::string error;
+  if (!GenerateHits(hits, &table, &error) || !db.Register("hits", std::move(table), &error)) {
+    std::fprintf(stderr, "laneql -c: generating the hits table failed: %s\n", error.c_str());
+    return kExitDataError;
+  }
+  const Result result = db.Query(sql);
+  if (!result.ok()) {
+    // The message says where in the SQL text the problem is (line and column) when it can.
+    std::fprintf(stderr, "laneql: %s\n", result.error().c_str());
+    return kExitDataError;
+  }
+  std::string out;
+  if (format == "table") {
+    out = PrintTable(result);
+  } else if (format == "csv") {
+    out = PrintCsv(result);
+  } else if (format == "tsv") {
+    out = PrintTsv(result);
+  } else if (format == "json") {
+    out = PrintJson(result);
+  } else {
+    out = PrintMarkdown(result);
+  }
+  if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0) {
+    std::fprintf(stderr, "laneql -c: writing the result failed: %s\n", std::strerror(errno));
+    return kExitDataError;
+  }
+  if (db_options.profile && db.LastProfileJson().empty()) {
+    std::fprintf(stderr, "laneql -c: this build records no query profile; %s was not written\n",
+                 profile_path.c_str());
+  }
+  return kExitOk;
 }
 
 }  // namespace laneql::cli

@@ -14,6 +14,8 @@ inline constexpr int kExitUsage = 2;
 
 int RunInfo(const std::vector<std::string>& args);
 int RunSum(const std::vector<std::string>& args);
+// `laneql -c SQL [flags]`: args[0] is the SQL text, the flags follow it.
+int RunSql(const std::vector<std::string>& args);
 
 }  // namespace laneql::cli
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "laneql/hits_generator.h"
 #include "laneql/version.h"
 
 namespace {
@@ -13,6 +14,13 @@ void PrintUsage(FILE* out) {
   std::fprintf(out,
                "laneql %s: a columnar analytical query kernel (C++ on Google Highway)\n\n"
                "usage:\n"
+               "  laneql -c SQL [--rows N] [--seed S] [--threads N] [--profile FILE]\n"
+               "            [--format table|csv|tsv|json|markdown]\n"
+               "      runs SQL over a generated ClickBench-like `hits` table (--rows, default\n"
+               "      1000000; --seed, default %llu); --threads 0 (the default) = physical cores;\n"
+               "      --profile writes the query's timeline (trace-event JSON for Perfetto or\n"
+               "      chrome://tracing) to FILE; --format defaults to table on a terminal, tsv\n"
+               "      otherwise. Exit status: 0 ok, 1 query error (on stderr), 2 usage error.\n"
                "  laneql info [--json] [--target NAME]\n"
                "      CPU, compiled/supported/dispatched SIMD targets, threads, version\n"
                "  laneql sum [--rows N] [--type float64|int64|both] [--threads N] [--seed S]\n"
@@ -20,7 +28,7 @@ void PrintUsage(FILE* out) {
                "      SUM over a generated column: SIMD kernel vs scalar reference, GB/s\n"
                "  laneql --version | --help\n\n"
                "--target NAME makes dispatch use that SIMD target (e.g. AVX2), for comparisons.\n",
-               laneql::Version());
+               laneql::Version(), static_cast<unsigned long long>(laneql::HitsOptions().seed));
 }
 
 }  // namespace
@@ -42,6 +50,7 @@ int main(int argc, char** argv) {
   }
   if (command == "info") return laneql::cli::RunInfo(args);
   if (command == "sum") return laneql::cli::RunSum(args);
+  if (command == "-c") return laneql::cli::RunSql(args);
   std::fprintf(stderr, "laneql: unknown command '%s' (try laneql --help)\n", command.c_str());
   return laneql::cli::kExitUsage;
 }
