@@ -271,10 +271,17 @@ double AggregateStates::TakeFloatSum(size_t a) {
 
 
 bool AggregateStates::Finish(size_t a, size_t groups, Column* out, std::string* error) const {
+  return Finish(a, nullptr, groups, out, error);
+}
+
+bool AggregateStates::Finish(size_t a, const std::vector<uint32_t>* ids, size_t groups, Column* out,
+                             std::string* error) const {
   const State& s = state_[a];
   Column column(s.result_type);
-  if (!column.Reserve(groups, 0, error)) return false;
-  for (size_t g = 0; g < groups; ++g) {
+  const size_t rows = ids != nullptr ? ids->size() : groups;
+  if (!column.Reserve(rows, 0, error)) return false;
+  for (size_t i = 0; i < rows; ++i) {
+    const size_t g = ids != nullptr ? (*ids)[i] : i;
     const int64_t n = g < s.counts.size() ? s.counts[g] : 0;
     bool ok = true;
     switch (s.kind) {

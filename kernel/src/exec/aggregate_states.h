@@ -48,10 +48,9 @@ class AggregateStates {
              std::string* error);
 
   // --- Two-level merge (group_merge.cc). Threads call these at once, for disjoint groups. ---
-  // Folds other's groups groups[i] into this side's groups targets[i] (room made beforehand by
-  // Resize), for every aggregate but COUNT(DISTINCT).
-  void MergeGroups(const AggregateStates& other, const uint32_t* groups, const uint32_t* targets,
-                   size_t n);
+  // Folds other's groups [begin, end) into this side's groups targets[g] (room made beforehand
+  // by Resize), for every aggregate but COUNT(DISTINCT).
+  void MergeRange(const AggregateStates& other, size_t begin, size_t end, const uint32_t* targets);
   size_t num_aggregates() const { return state_.size(); }
   // Grouped COUNT(DISTINCT) keeps a set of (group, value) pairs: their number, and pair p's group.
   bool IsDistinctPairs(size_t a) const;
@@ -83,6 +82,9 @@ class AggregateStates {
 
   // The results of aggregate `a` for groups [0, groups), as a column of its result type.
   bool Finish(size_t a, size_t groups, Column* out, std::string* error) const;
+  // The same for the groups ids[i] alone (every group in order when ids is null).
+  bool Finish(size_t a, const std::vector<uint32_t>* ids, size_t groups, Column* out,
+              std::string* error) const;
 
  private:
   struct State {

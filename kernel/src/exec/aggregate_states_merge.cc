@@ -125,11 +125,11 @@ bool AggregateStates::Merge(const AggregateStates& other, const std::vector<uint
   return true;
 }
 
-void AggregateStates::MergeGroups(const AggregateStates& other, const uint32_t* groups,
-                                  const uint32_t* targets, size_t n) {
+void AggregateStates::MergeRange(const AggregateStates& other, size_t begin, size_t end,
+                                 const uint32_t* targets) {
   for (size_t a = 0; a < state_.size(); ++a) {
     if (state_[a].kind == AggKind::kCountDistinct) continue;
-    for (size_t i = 0; i < n; ++i) MergeOne(state_[a], other.state_[a], groups[i], targets[i]);
+    for (size_t g = begin; g < end; ++g) MergeOne(state_[a], other.state_[a], g, targets[g]);
   }
 }
 

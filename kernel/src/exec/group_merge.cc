@@ -81,7 +81,7 @@ bool MergeUngroupedDistinct(const std::vector<std::unique_ptr<AggregateWorker>>&
   {
     ScopedSpan span(ctx.profiler, 0, "merge", "merge");
     const uint32_t zero = 0;
-    for (size_t w = 1; w < workers.size(); ++w) result.MergeGroups(workers[w]->states(), &zero, &zero, 1);
+    for (size_t w = 1; w < workers.size(); ++w) result.MergeRange(workers[w]->states(), 0, 1, &zero);
   }
   for (size_t a = 0; a < result.num_aggregates(); ++a) {
     if (!result.IsDistinctValues(a)) continue;
@@ -200,28 +200,47 @@ bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
   AggregateStates merged(workers[0]->plan().aggregates, false);
   if (!merged.Resize(groups, error)) return false;
   std::vector<uint64_t> first_rows(groups, kNoRow);
-  // 3. Merge states, partition by partition, into the final group ids.
-  if (!RunTasks(ctx, threads, kMergePartitions, [&](size_t p, int t, std::string* task_error) {
-        ScopedSpan span(ctx.profiler, t, "merge states", "merge");
-        std::vector<uint32_t> targets;
-        std::vector<AggregateStates::PairSource> pair_sources;
-        for (size_t w = 0; w < sources; ++w) {
-          Converted& c = converted[w];
-          const size_t n = c.begin[p + 1] - c.begin[p];
-          const uint32_t* groups_of_p = c.groups.data() + c.begin[p];
-          targets.resize(n);
-          for (size_t i = 0; i < n; ++i) {
-            uint32_t& target = c.targets[groups_of_p[i]];
-            target += static_cast<uint32_t>(offsets[p]);
-            targets[i] = target;
-          }
-          merged.MergeGroups(workers[w]->states(), groups_of_p, targets.data(), n);
-          const std::vector<uint64_t>& firsts = workers[w]->first_rows();
-          for (size_t i = 0; i < n && groups_of_p[i] < firsts.size(); ++i) {
-            first_rows[targets[i]] = std::min(first_rows[targets[i]], firsts[groups_of_p[i]]);
-          }
-          span.counters().rows += n;
+  // 3. Final group ids: the partition's offset + the id within the partition.
+  if (!RunTasks(ctx, threads, sources, [&](size_t w, int t, std::string*) {
+        ScopedSpan span(ctx.profiler, t, "final ids", "merge");
+        const uint64_t* hashes = workers[w]->grouper().grouper().GroupHashes();
+        std::vector<uint32_t>& targets = converted[w].targets;
+        for (size_t g = 0; g < targets.size(); ++g) {
+          targets[g] += static_cast<uint32_t>(offsets[PartitionOf(hashes[g])]);
         }
+        return true;
+      }, error)) {
+    return false;
+  }
+  // 4. States: one thread's table after another, each read in its own group order (so the
+  // reads stream) in chunks spread over all threads. A table's groups have distinct final ids,
+  // so no two chunks write the same state.
+  constexpr size_t kStateChunk = 16384;
+  for (size_t w = 0; w < sources; ++w) {
+    const AggregateWorker& worker = *workers[w];
+    const uint32_t* targets = converted[w].targets.data();
+    const size_t n = worker.groups();
+    if (!RunTasks(ctx, threads, (n + kStateChunk - 1) / kStateChunk, [&](size_t k, int t, std::string*) {
+          ScopedSpan span(ctx.profiler, t, "merge states", "merge");
+          const size_t begin = k * kStateChunk, end = std::min(n, begin + kStateChunk);
+          merged.MergeRange(worker.states(), begin, end, targets);
+          const std::vector<uint64_t>& firsts = worker.first_rows();
+          for (size_t g = begin; g < end && g < firsts.size(); ++g) {
+            first_rows[targets[g]] = std::min(first_rows[targets[g]], firsts[g]);
+          }
+          span.counters().rows = end - begin;
+          return true;
+        }, error)) {
+      return false;
+    }
+  }
+  // 5. COUNT(DISTINCT) pairs, partition by partition, each through a set of its own.
+  bool any_distinct = false;
+  for (size_t a = 0; a < aggregates; ++a) any_distinct |= merged.IsDistinctPairs(a);
+  if (any_distinct &&
+      !RunTasks(ctx, threads, kMergePartitions, [&](size_t p, int t, std::string* task_error) {
+        ScopedSpan span(ctx.profiler, t, "merge distinct", "merge");
+        std::vector<AggregateStates::PairSource> pair_sources;
         for (size_t a = 0; a < aggregates; ++a) {
           if (!merged.IsDistinctPairs(a)) continue;
           pair_sources.clear();
@@ -230,6 +249,7 @@ bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
             pair_sources.push_back(AggregateStates::PairSource{
                 &workers[w]->states(), c.pairs[a].data() + c.pair_begin[a][p],
                 c.pair_begin[a][p + 1] - c.pair_begin[a][p], c.targets.data()});
+            span.counters().probes += pair_sources.back().n;
           }
           if (!merged.MergeDistinctPartition(a, pair_sources, task_error)) return false;
         }

@@ -8,10 +8,13 @@
 //     COUNT(DISTINCT) (group, value) pairs, by their group's partition;
 //  2. merge keys (parallel, one task per partition): a fresh table per partition takes that
 //     partition's groups from every thread, in thread order;
-//  3. merge states (parallel, one task per partition): each thread's states fold into the
-//     final group ids (partition offset + id in the partition), and each partition's
-//     COUNT(DISTINCT) pairs go through a set of its own. Partitions own disjoint groups, so
-//     no two tasks write the same state.
+//  3. final ids (parallel, one task per thread's table): a group's final id is its partition's
+//     offset + its id in the partition table;
+//  4. merge states: one thread's table after another, read in its own group order (streaming
+//     reads), in chunks over all threads; a table's groups have distinct final ids, so no two
+//     chunks write the same state, and there are no locks;
+//  5. COUNT(DISTINCT) (parallel, one task per partition): a partition's (group, value) pairs of
+//     every thread go through a set of their own, each new pair counting for its group.
 #ifndef LANEQL_EXEC_GROUP_MERGE_H_
 #define LANEQL_EXEC_GROUP_MERGE_H_
 

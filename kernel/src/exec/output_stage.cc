@@ -74,15 +74,15 @@ Result Project(const Plan& plan, Evaluator* evaluator, const RowSet& rows) {
 Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* grouper, const AggregateStates& states,
                     size_t groups, const std::vector<uint64_t>* first_rows) {
   std::string error;
-  // The group relation: keys, then aggregates. Keys are copied out of the hash tables only
-  // where HAVING or ORDER BY reads them (then for every group); the outputs read them for the
-  // chosen groups alone.
+  // The group relation: keys, then aggregates. Keys are copied out of the hash tables, and
+  // aggregates finished, for every group only where HAVING or ORDER BY reads them; the outputs
+  // read the rest for the chosen groups alone.
   const size_t num_keys = plan.group_keys.size();
-  std::vector<bool> key_needed(num_keys, false);
-  if (plan.having) CollectColumns(*plan.having, &key_needed);
-  for (const auto& key : plan.order) CollectColumns(*plan.outputs[static_cast<size_t>(key.output)], &key_needed);
+  std::vector<bool> needed(num_keys + plan.aggregates.size(), false);
+  if (plan.having) CollectColumns(*plan.having, &needed);
+  for (const auto& key : plan.order) CollectColumns(*plan.outputs[static_cast<size_t>(key.output)], &needed);
   bool any_key_needed = false;
-  for (bool needed : key_needed) any_key_needed |= needed;
+  for (size_t k = 0; k < num_keys; ++k) any_key_needed |= needed[k];
   std::vector<Column> relation;
   if (any_key_needed) {
     if (!grouper->KeyColumns(nullptr, &relation, &error)) return Result::Error(error);
@@ -90,8 +90,11 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
     for (const auto& key : plan.group_keys) relation.emplace_back(key->type);  // never read
   }
   for (size_t a = 0; a < plan.aggregates.size(); ++a) {
-    Column column;
-    if (!states.Finish(a, groups, &column, &error)) return Result::Error(error);
+    Column column(plan.aggregates[a].type);  // never read unless needed
+    if ((any_key_needed || grouper == nullptr || needed[num_keys + a]) &&
+        !states.Finish(a, groups, &column, &error)) {
+      return Result::Error(error);
+    }
     relation.push_back(std::move(column));
   }
   std::vector<const Column*> pointers;
@@ -135,11 +138,15 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
   id_rows.ids = ids.data();
   id_rows.count = ids.size();
   for (size_t a = 0; a < plan.aggregates.size(); ++a) {
-    plan::BoundExprPtr ref = plan::MakeColumn(static_cast<int>(num_keys + a), relation[num_keys + a].type(), true, {});
-    Vec vec;
     Column column;
-    if (!evaluator.Eval(*ref, id_rows, &vec, &error) || !VecToColumn(vec, &column, &error)) {
-      return Result::Error(error);
+    if (!needed[num_keys + a]) {
+      if (!states.Finish(a, &ids, groups, &column, &error)) return Result::Error(error);
+    } else {
+      plan::BoundExprPtr ref = plan::MakeColumn(static_cast<int>(num_keys + a), relation[num_keys + a].type(), true, {});
+      Vec vec;
+      if (!evaluator.Eval(*ref, id_rows, &vec, &error) || !VecToColumn(vec, &column, &error)) {
+        return Result::Error(error);
+      }
     }
     small.push_back(std::move(column));
   }
