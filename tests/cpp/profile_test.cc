@@ -258,7 +258,7 @@ TEST(ProfileTest, ConcurrentThreadsLandOnTheirTracks) {
   for (int t = 0; t < kThreads; ++t) {
     const uint64_t rows = static_cast<uint64_t>(t) * 1000 * kSpans + kSpans * (kSpans - 1) / 2;
     std::string expected = R"({"name": "totals", "ph": "C", "pid": 1, "tid": )" +
-                           std::to_string(t) + R"(, "ts": 199.500, "args": {"rows": )" +
+                           std::to_string(t) + R"(, "id": )" + std::to_string(t) + R"(, "ts": 199.500, "args": {"rows": )" +
                            std::to_string(rows) + ", \"bytes\": " + std::to_string(t * kSpans) +
                            ", \"probes\": " + std::to_string(7 * kSpans) + "}}";
     if (t + 1 < kThreads) expected += ",";
@@ -307,8 +307,8 @@ TEST(ProfileTest, TotalsAreTheSumOfSpanCounters) {
   EXPECT_TRUE(JsonChecker::Valid(json)) << json;
   const std::vector<std::string> totals = EventLines(json, "C");
   ASSERT_EQ(totals.size(), 2u);
-  EXPECT_EQ(totals[0], R"({"name": "totals", "ph": "C", "pid": 1, "tid": 0, "ts": 0.350, "args": {"rows": 32768, "bytes": 65536, "probes": 16384}},)");
-  EXPECT_EQ(totals[1], R"({"name": "totals", "ph": "C", "pid": 1, "tid": 1, "ts": 0.350, "args": {"rows": 100, "bytes": 400, "probes": 3}})");
+  EXPECT_EQ(totals[0], R"({"name": "totals", "ph": "C", "pid": 1, "tid": 0, "id": 0, "ts": 0.350, "args": {"rows": 32768, "bytes": 65536, "probes": 16384}},)");
+  EXPECT_EQ(totals[1], R"({"name": "totals", "ph": "C", "pid": 1, "tid": 1, "id": 1, "ts": 0.350, "args": {"rows": 100, "bytes": 400, "probes": 3}})");
   EXPECT_EQ(Lines(json).back(), R"("otherData": {"query": "", "threads": 2}})");
 }
 

@@ -127,9 +127,10 @@ std::string Profiler::TraceJson() const {
   }
   // The totals of every track at the end of the query (the latest span end on any track);
   // a profiler that recorded nothing has no query end, so only the metadata is written.
+  // Viewers key counters by process, name and "id" (not tid): the id keeps tracks apart.
   for (int t = 0; any_span && t < threads(); ++t) {
     std::string e = "{\"name\": \"totals\", \"ph\": \"C\", \"pid\": 1, \"tid\": " +
-                    std::to_string(t) + ", \"ts\": ";
+                    std::to_string(t) + ", \"id\": " + std::to_string(t) + ", \"ts\": ";
     AppendMicros(&e, query_end);
     e += ", \"args\": ";
     AppendCounters(&e, tracks_[t]->totals);
