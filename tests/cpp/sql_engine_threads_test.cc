@@ -68,7 +68,7 @@ TEST(SqlEngineThreads, ClickBenchQueriesGiveTheOneThreadResult) {
   const std::vector<std::string> queries = ClickBenchQueries();
   if (queries.empty()) GTEST_SKIP() << "no ClickBench queries under " LANEQL_CLICKBENCH_DIR;
   HitsOptions hits;
-  hits.rows = 120'000;  // 8 batches: several morsels per thread
+  hits.rows = 80'000;  // 5 batches: several morsels per thread
   auto table = std::make_shared<Table>();
   std::string error;
   ASSERT_TRUE(GenerateHits(hits, table.get(), &error)) << error;
