@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <thread>
 
 namespace laneql::bench {
@@ -34,6 +35,19 @@ void Row(const std::string& kernel, const std::string& target, int threads, size
   const double gbs = bytes / seconds / 1e9;
   std::printf("%-28s %-9s %2d  %8.2f GB/s  %8.0f Mrows/s  %5.0f%%\n", kernel.c_str(),
               target.c_str(), threads, gbs, rows / seconds / 1e6, 100.0 * gbs / probe_gbs);
+}
+
+bool ReadQueries(const std::string& path, std::vector<std::string>* queries) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "error: cannot read %s (pass --queries FILE)\n", path.c_str());
+    return false;
+  }
+  std::string line;  // one query per line, as ClickBench's queries.sql
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") != std::string::npos) queries->push_back(line);
+  }
+  return true;
 }
 
 }  // namespace laneql::bench

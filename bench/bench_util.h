@@ -34,6 +34,15 @@ void PrintHeader();
 void Row(const std::string& kernel, const std::string& target, int threads, size_t bytes,
          size_t rows, double seconds, double probe_gbs);
 
+// The SQL benchmarks' query file: one query per non-blank line, as ClickBench's queries.sql.
+// False, with a message on stderr, when the file cannot be read.
+bool ReadQueries(const std::string& path, std::vector<std::string>* queries);
+
+// Seconds since `start`.
+inline double Seconds(const std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // Keeps a computed value alive so the optimiser cannot drop the work that produced it.
 template <class T>
 void KeepAlive(const T& value) {

@@ -71,23 +71,6 @@ bool ParseArgs(int argc, char** argv, Options* options) {
   return true;
 }
 
-bool ReadQueries(const std::string& path, std::vector<std::string>* queries) {
-  std::ifstream in(path);
-  if (!in) {
-    std::fprintf(stderr, "error: cannot read %s (pass --queries FILE)\n", path.c_str());
-    return false;
-  }
-  std::string line;  // one query per line, as ClickBench's queries.sql
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") != std::string::npos) queries->push_back(line);
-  }
-  return true;
-}
-
-double Seconds(const std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // The first line of an error message, cut so the table stays readable.
 std::string ShortError(const std::string& message) {
   std::string text = message.substr(0, message.find('\n'));
@@ -106,7 +89,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<std::string> queries;
-  if (!ReadQueries(options.queries_path, &queries)) return 2;
+  if (!laneql::bench::ReadQueries(options.queries_path, &queries)) return 2;
 
   laneql::DatabaseOptions db_options;
   db_options.threads = options.threads;
@@ -128,7 +111,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return 1;
   }
-  std::printf("generated in %.1f s\n\n", Seconds(start));
+  std::printf("generated in %.1f s\n\n", laneql::bench::Seconds(start));
 
   // 1. The fixed cost of a query.
   const std::string count_sql = "SELECT count(*) FROM hits";
@@ -166,7 +149,7 @@ int main(int argc, char** argv) {
     for (int run = 0; run < kTimedRuns; ++run) {
       start = std::chrono::steady_clock::now();
       const laneql::Result result = db.Query(queries[i]);
-      ms.push_back(Seconds(start) * 1e3);
+      ms.push_back(laneql::bench::Seconds(start) * 1e3);
       laneql::bench::KeepAlive(result.num_rows());
     }
     std::sort(ms.begin(), ms.end());

@@ -135,23 +135,6 @@ bool ParseArgs(int argc, char** argv, Options* options) {
   return true;
 }
 
-bool ReadQueries(const std::string& path, std::vector<std::string>* queries) {
-  std::ifstream in(path);
-  if (!in) {
-    std::fprintf(stderr, "error: cannot read %s (pass --queries FILE)\n", path.c_str());
-    return false;
-  }
-  std::string line;  // one query per line, as ClickBench's queries.sql
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") != std::string::npos) queries->push_back(line);
-  }
-  return true;
-}
-
-double Seconds(const std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const size_t n = values.size();
@@ -211,7 +194,7 @@ bool RunSpeedup(const Options& options, const std::vector<std::string>& queries,
       for (int side = 0; side < 2; ++side) {
         const auto start = std::chrono::steady_clock::now();
         const laneql::Result result = (side == 0 ? db1 : db2)->Query(queries[i]);
-        (side == 0 ? ms1 : ms2).push_back(Seconds(start) * 1e3);
+        (side == 0 ? ms1 : ms2).push_back(laneql::bench::Seconds(start) * 1e3);
         laneql::bench::KeepAlive(result.num_rows());
       }
     }
@@ -451,7 +434,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<std::string> queries;
-  if (!ReadQueries(options.queries_path, &queries)) return 2;
+  if (!laneql::bench::ReadQueries(options.queries_path, &queries)) return 2;
 
   std::printf("cpu: %s, %d logical cpus, default threads %d; hits: %zu rows\n",
               laneql::CpuModel().c_str(), laneql::LogicalProcessors(), laneql::DefaultThreads(),
@@ -467,18 +450,18 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::shared_ptr<const laneql::Table> table = std::move(generated);
-  std::printf("generated in %.1f s\n\n", Seconds(start));
+  std::printf("generated in %.1f s\n\n", laneql::bench::Seconds(start));
 
   bool ok = true;
   if (options.speedup) {
     const auto part_start = std::chrono::steady_clock::now();
     ok &= RunSpeedup(options, queries, table);
-    std::printf("speed-up part took %.1f s\n\n", Seconds(part_start));
+    std::printf("speed-up part took %.1f s\n\n", laneql::bench::Seconds(part_start));
   }
   if (options.determinism) {
     const auto part_start = std::chrono::steady_clock::now();
     ok &= RunDeterminism(options, queries, table);
-    std::printf("determinism part took %.1f s\n", Seconds(part_start));
+    std::printf("determinism part took %.1f s\n", laneql::bench::Seconds(part_start));
   }
   return ok ? 0 : 1;
 }

@@ -246,14 +246,7 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
       return false;
     }
   }
-  // New pairs get ids before, before + 1, ... in the order of their first row.
-  uint32_t next = static_cast<uint32_t>(before);
-  for (size_t i = 0; i < count; ++i) {
-    if (pair_ids_[i] == next) {
-      ++s.counts[group_ids[i]];
-      ++next;
-    }
-  }
+  CountNewPairs(pair_ids_.data(), group_ids, count, before, &s.counts);
   return true;
 }
 

@@ -108,6 +108,11 @@ class AggregateStates {
   bool MergeDistinct(State& s, const State& o, const std::vector<uint32_t>& mapping,
                      std::string* error);
   static void MergeOne(State& s, const State& o, size_t g, size_t t);
+  // After a FindOrInsert of n (group, value) pairs into a set that held `before` pairs: new
+  // pairs got ids before, before + 1, ... in order of first appearance; each counts once for
+  // its group.
+  static void CountNewPairs(const uint32_t* ids, const uint32_t* groups, size_t n, size_t before,
+                            std::vector<int64_t>* counts);
   // Inserts o's pairs pairs[0..n) (all of them when pairs is null), group g becoming
   // targets[g], into `wide` or `strings`, counting each new pair into s.counts.
   static bool InsertPairs(State& s, WideKeyHashTable* wide, StringKeyHashTable* strings,

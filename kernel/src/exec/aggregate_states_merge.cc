@@ -38,6 +38,17 @@ void AggregateStates::MergeOne(State& s, const State& o, size_t g, size_t t) {
   s.counts[t] += n;
 }
 
+void AggregateStates::CountNewPairs(const uint32_t* ids, const uint32_t* groups, size_t n,
+                                    size_t before, std::vector<int64_t>* counts) {
+  uint32_t next = static_cast<uint32_t>(before);
+  for (size_t i = 0; i < n; ++i) {
+    if (ids[i] == next) {
+      ++(*counts)[groups[i]];
+      ++next;
+    }
+  }
+}
+
 bool AggregateStates::InsertPairs(State& s, WideKeyHashTable* wide, StringKeyHashTable* strings,
                                   const State& o, const uint32_t* pairs, size_t n,
                                   const uint32_t* targets, std::string* error) {
@@ -83,14 +94,7 @@ bool AggregateStates::InsertPairs(State& s, WideKeyHashTable* wide, StringKeyHas
         return false;
       }
     }
-    // New pairs get ids before, before + 1, ... in order of first appearance.
-    uint32_t next = static_cast<uint32_t>(before);
-    for (size_t i = 0; i < m; ++i) {
-      if (ids[i] == next) {
-        ++s.counts[groups[i]];
-        ++next;
-      }
-    }
+    CountNewPairs(ids.data(), groups.data(), m, before, &s.counts);
     begin += m;
   }
   return true;
