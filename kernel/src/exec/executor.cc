@@ -13,6 +13,7 @@
 #include "src/exec/group_merge.h"
 #include "src/exec/morsel.h"
 #include "src/exec/output_stage.h"
+#include "src/exec/sort_rows.h"
 
 namespace laneql {
 namespace exec {
@@ -124,8 +125,32 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
                       merged_groups ? &result.first_rows() : nullptr);
 }
 
-// WHERE over morsels in parallel: each morsel's qualifying row ids, concatenated in row order.
-bool FilterRows(const Plan& plan, const ExecContext& ctx, std::vector<uint32_t>* ids,
+// Keeps the `keep` first of `ids` in ORDER BY order (ties: row order), as ascending row ids.
+bool KeepTopRows(const Plan& plan, Evaluator* evaluator, size_t keep, std::vector<uint32_t>* ids,
+                 std::string* error) {
+  RowSet rows;
+  rows.ids = ids->data();
+  rows.count = ids->size();
+  std::vector<Vec> keys(plan.order.size());
+  std::vector<SortColumn> columns;
+  for (size_t k = 0; k < plan.order.size(); ++k) {
+    if (!evaluator->Eval(*plan.outputs[static_cast<size_t>(plan.order[k].output)], rows, &keys[k], error)) {
+      return false;
+    }
+    columns.push_back(SortColumn{&keys[k], plan.order[k].descending, plan.order[k].nulls_first});
+  }
+  std::vector<uint32_t> kept;
+  for (uint32_t position : SortPositions(columns, ids->size(), keep)) kept.push_back((*ids)[position]);
+  std::sort(kept.begin(), kept.end());
+  *ids = std::move(kept);
+  return true;
+}
+
+// WHERE over morsels in parallel (every row when there is none): each morsel's qualifying row
+// ids, concatenated in row order. With `top_n` > 0 (ORDER BY ... LIMIT), each morsel keeps only
+// its top_n first rows in ORDER BY order, which contain the query's: per-thread top-N, so
+// the final sort sees a few rows per morsel.
+bool FilterRows(const Plan& plan, const ExecContext& ctx, size_t top_n, std::vector<uint32_t>* ids,
                 std::string* error) {
   const Table& table = *plan.table;
   const size_t rows = table.num_rows();
@@ -138,22 +163,33 @@ bool FilterRows(const Plan& plan, const ExecContext& ctx, std::vector<uint32_t>*
   MorselCursor cursor;
   std::atomic<bool> failed{false};
   RunThreads(ctx, threads, [&](int t) {
-    Filter filter(table, *plan.where);
+    std::unique_ptr<Filter> filter;
+    if (plan.where) filter = std::make_unique<Filter>(table, *plan.where);
+    Evaluator evaluator(TableColumns(table));
     std::vector<uint64_t> mask(BitmaskWords(kBatchRows) + 1);
     std::vector<uint32_t> batch_ids(kBatchRows);
+    std::string& thread_error = errors[static_cast<size_t>(t)];
     while (!failed.load(std::memory_order_relaxed)) {
       const size_t m = cursor.Take();
       if (m >= morsels) break;
-      ScopedSpan span(ctx.profiler, t, "filter", "scan");
+      ScopedSpan span(ctx.profiler, t, plan.where ? "filter" : "scan", "scan");
       for (size_t b = m * morsel; b < std::min(batches, (m + 1) * morsel); ++b) {
         const size_t begin = b * kBatchRows, n = std::min(kBatchRows, rows - begin);
-        if (!filter.Eval(begin, n, mask.data(), &errors[static_cast<size_t>(t)])) {
+        span.counters().rows += n;
+        if (!filter) {
+          for (size_t i = 0; i < n; ++i) found[m].push_back(static_cast<uint32_t>(begin + i));
+          continue;
+        }
+        if (!filter->Eval(begin, n, mask.data(), &thread_error)) {
           failed.store(true, std::memory_order_relaxed);
           return;
         }
         const size_t selected = MaskToIndices(mask.data(), n, batch_ids.data());
         for (size_t i = 0; i < selected; ++i) found[m].push_back(static_cast<uint32_t>(begin + batch_ids[i]));
-        span.counters().rows += n;
+      }
+      if (top_n > 0 && found[m].size() > top_n && !KeepTopRows(plan, &evaluator, top_n, &found[m], &thread_error)) {
+        failed.store(true, std::memory_order_relaxed);
+        return;
       }
     }
   });
@@ -175,10 +211,16 @@ Result ExecutePlain(const Plan& plan, const ExecContext& ctx) {
   std::vector<uint32_t> ids, storage;
   RowSet chosen;
   std::string error;
-  if (!plan.where) {
+  // ORDER BY ... LIMIT n: per-thread top-N (when n is small enough to be worth it).
+  const int64_t top_n = plan.limit >= 0 ? plan.offset + plan.limit : -1;
+  const bool per_thread_top_n = !plan.order.empty() && top_n >= 0 && top_n <= static_cast<int64_t>(kBatchRows) &&
+                                ThreadsFor(rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows) > 1;
+  if (!plan.where && !per_thread_top_n) {
     candidates.count = needed;
   } else if (needed == rows) {
-    if (!FilterRows(plan, ctx, &ids, &error)) return Result::Error(error);
+    if (!FilterRows(plan, ctx, per_thread_top_n ? static_cast<size_t>(top_n) : 0, &ids, &error)) {
+      return Result::Error(error);
+    }
   } else {
     // LIMIT without ORDER BY: the first qualifying rows, on this thread (it stops early).
     Filter filter(table, *plan.where);
@@ -192,7 +234,7 @@ Result ExecutePlain(const Plan& plan, const ExecContext& ctx) {
     }
     if (ids.size() > needed) ids.resize(needed);
   }
-  if (plan.where) {
+  if (plan.where || per_thread_top_n) {
     candidates.ids = ids.data();
     candidates.count = ids.size();
   }
