@@ -10,9 +10,11 @@ ROOT := $(abspath .)
 BUILD := $(ROOT)/build
 HWY_SRC := $(ROOT)/.deps/highway-1.2.0
 JOBS ?= $(shell nproc)
-WASM_FLAVOURS ?= simd128 simd128-mt-web simd128-mt-node scalar
-# The C++ kernel tests compiled to wasm, one build per wasm SIMD target.
-WASM_TEST_FLAVOURS ?= tests-simd128 tests-scalar
+# simd128-mt builds both threaded modules (simd128-mt-web, simd128-mt-node) from one compile.
+WASM_FLAVOURS ?= simd128 simd128-mt scalar
+# The C++ kernel tests compiled to wasm, one build per wasm SIMD target (the simd128 ones come
+# with the simd128-mt build, which compiles with the same flags).
+WASM_TEST_FLAVOURS ?= simd128-mt tests-scalar
 EMSCRIPTEN_TOOLCHAIN ?= /usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
 LANEQL := $(BUILD)/native/native-cli/laneql
 WASM_DIST := $(ROOT)/bindings-js/dist/wasm
@@ -47,8 +49,12 @@ build-wasm: setup
 	  cmake -S . -B $(BUILD)/wasm-$$f $(CMAKE_COMMON) -DCMAKE_TOOLCHAIN_FILE=$(EMSCRIPTEN_TOOLCHAIN) \
 	    -DLANEQL_WASM_FLAVOUR=$$f >/dev/null; \
 	  cmake --build $(BUILD)/wasm-$$f -j $(JOBS); \
-	  mkdir -p $(WASM_DIST)/$$f; \
-	  cp $(BUILD)/wasm-$$f/out/laneql-$$f.* $(WASM_DIST)/$$f/; \
+	  for glue in $(BUILD)/wasm-$$f/out/laneql-*.js; do \
+	    m=$$(basename $$glue .js); m=$${m#laneql-}; \
+	    case $$m in *.worker) continue;; esac; \
+	    mkdir -p $(WASM_DIST)/$$m; \
+	    cp $(BUILD)/wasm-$$f/out/laneql-$$m.* $(WASM_DIST)/$$m/; \
+	  done; \
 	done
 	@# The Node threaded glue and its pthread worker are CommonJS inside an ESM package.
 	@if [ -d $(WASM_DIST)/simd128-mt-node ]; then \

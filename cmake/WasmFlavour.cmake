@@ -3,16 +3,18 @@
 # module and JavaScript picks one at load time).
 #
 #   simd128          wasm SIMD, one thread; ES module for browsers (and Node, given the bytes)
-#   simd128-mt-web   wasm SIMD + pthreads; ES module for a browser Worker (cross-origin isolated)
-#   simd128-mt-node  wasm SIMD + pthreads; CommonJS module for Node (worker_threads)
+#   simd128-mt       wasm SIMD + pthreads, compiled once and linked twice:
+#                    simd128-mt-web, an ES module for a browser Worker (cross-origin isolated),
+#                    and simd128-mt-node, a CommonJS module for Node (worker_threads)
 #   scalar           no SIMD (Highway's EMU128), one thread: engines without wasm SIMD
 #   tests-simd128    the C++ kernel tests (GoogleTest) for the simd128 target, run under Node
+#                    (the simd128-mt build makes them too: `make test-wasm-kernels` uses those)
 #   tests-scalar     the same for the scalar (EMU128) target
 # The test builds add pthreads (the tests exercise the parallel drivers) and run main() on a
 # pthread (PROXY_TO_PTHREAD), so Node's main thread stays free to start Workers on demand.
 set(LANEQL_WASM_FLAVOUR "simd128" CACHE STRING
-    "simd128 | simd128-mt-web | simd128-mt-node | scalar | tests-simd128 | tests-scalar")
-set(_flavours simd128 simd128-mt-web simd128-mt-node scalar tests-simd128 tests-scalar)
+    "simd128 | simd128-mt | scalar | tests-simd128 | tests-scalar")
+set(_flavours simd128 simd128-mt scalar tests-simd128 tests-scalar)
 if(NOT LANEQL_WASM_FLAVOUR IN_LIST _flavours)
   message(FATAL_ERROR "LANEQL_WASM_FLAVOUR must be one of ${_flavours}, got '${LANEQL_WASM_FLAVOUR}'")
 endif()
@@ -23,7 +25,7 @@ set(LANEQL_WASM_POOL_SIZE 4)
 
 set(LANEQL_WASM_THREADS OFF)
 set(LANEQL_WASM_TESTS OFF)
-if(LANEQL_WASM_FLAVOUR MATCHES "-mt-")
+if(LANEQL_WASM_FLAVOUR STREQUAL "simd128-mt")
   set(LANEQL_WASM_THREADS ON)
 endif()
 if(LANEQL_WASM_FLAVOUR MATCHES "^tests-")

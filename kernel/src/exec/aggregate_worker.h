@@ -74,6 +74,9 @@ class alignas(64) AggregateWorker {
   ProfileCounters counters_;
 };
 
+static_assert(alignof(AggregateWorker) == 64,
+              "each thread's worker starts on its own cache line (no false sharing in the scan)");
+
 }  // namespace exec
 }  // namespace laneql
 

@@ -26,6 +26,7 @@ struct alignas(64) Converted {
   std::vector<std::vector<uint32_t>> pairs;
   std::vector<std::vector<size_t>> pair_begin;
 };
+static_assert(alignof(Converted) == 64, "each convert task writes its own cache lines");
 
 // Counting sort of `n` items into partitions: order (items by partition) and begin offsets.
 template <class PartitionFn>
