@@ -131,14 +131,9 @@ bool KeepTopRows(const Plan& plan, Evaluator* evaluator, size_t keep, std::vecto
   RowSet rows;
   rows.ids = ids->data();
   rows.count = ids->size();
-  std::vector<Vec> keys(plan.order.size());
+  std::vector<Vec> keys;
   std::vector<SortColumn> columns;
-  for (size_t k = 0; k < plan.order.size(); ++k) {
-    if (!evaluator->Eval(*plan.outputs[static_cast<size_t>(plan.order[k].output)], rows, &keys[k], error)) {
-      return false;
-    }
-    columns.push_back(SortColumn{&keys[k], plan.order[k].descending, plan.order[k].nulls_first});
-  }
+  if (!EvalOrderKeys(plan, evaluator, rows, &keys, &columns, error)) return false;
   std::vector<uint32_t> kept;
   for (uint32_t position : SortPositions(columns, ids->size(), keep)) kept.push_back((*ids)[position]);
   std::sort(kept.begin(), kept.end());

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "src/exec/sort_rows.h"
 
 namespace laneql {
 namespace exec {
@@ -22,6 +21,20 @@ void CollectColumns(const plan::BoundExpr& expr, std::vector<bool>* used) {
 
 }  // namespace
 
+bool EvalOrderKeys(const Plan& plan, Evaluator* evaluator, const RowSet& rows,
+                   std::vector<Vec>* keys, std::vector<SortColumn>* columns, std::string* error) {
+  keys->clear();
+  keys->resize(plan.order.size());
+  columns->clear();
+  for (size_t k = 0; k < plan.order.size(); ++k) {
+    if (!evaluator->Eval(*plan.outputs[static_cast<size_t>(plan.order[k].output)], rows, &(*keys)[k], error)) {
+      return false;
+    }
+    columns->push_back(SortColumn{&(*keys)[k], plan.order[k].descending, plan.order[k].nulls_first});
+  }
+  return true;
+}
+
 bool ChooseRows(const Plan& plan, const ExecContext& ctx, Evaluator* evaluator,
                 const RowSet& candidates, const uint64_t* tiebreak, bool order_by_tiebreak,
                 std::vector<uint32_t>* storage, RowSet* chosen, std::string* error) {
@@ -31,14 +44,9 @@ bool ChooseRows(const Plan& plan, const ExecContext& ctx, Evaluator* evaluator,
   const size_t end = std::min(m, offset + std::min(limit, m));
   *chosen = RowSet();
   if (!plan.order.empty() || (order_by_tiebreak && tiebreak != nullptr)) {
-    std::vector<Vec> keys(plan.order.size());
+    std::vector<Vec> keys;
     std::vector<SortColumn> columns;
-    for (size_t k = 0; k < plan.order.size(); ++k) {
-      if (!evaluator->Eval(*plan.outputs[static_cast<size_t>(plan.order[k].output)], candidates, &keys[k], error)) {
-        return false;
-      }
-      columns.push_back(SortColumn{&keys[k], plan.order[k].descending, plan.order[k].nulls_first});
-    }
+    if (!EvalOrderKeys(plan, evaluator, candidates, &keys, &columns, error)) return false;
     std::vector<uint32_t> positions = SortPositions(columns, m, end, tiebreak, &ctx);
     storage->clear();
     for (size_t p = offset; p < positions.size(); ++p) {

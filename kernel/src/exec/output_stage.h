@@ -13,10 +13,15 @@
 #include "src/exec/exec_context.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/group_stage.h"
+#include "src/exec/sort_rows.h"
 #include "src/plan/bound_expr.h"
 
 namespace laneql {
 namespace exec {
+
+// The ORDER BY keys over `rows` (*keys must outlive *columns, which point into it).
+bool EvalOrderKeys(const plan::Plan& plan, Evaluator* evaluator, const RowSet& rows,
+                   std::vector<Vec>* keys, std::vector<SortColumn>* columns, std::string* error);
 
 // The rows to output among `candidates` rows of the relation `evaluator` reads, in order: ids
 // in *storage, or a contiguous range. `tiebreak` (per candidate position, or null) orders
