@@ -4,6 +4,8 @@
 #define LANEQL_EXEC_EXEC_CONTEXT_H_
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "src/exec/profile.h"
 #include "src/exec/thread_pool.h"
@@ -19,6 +21,27 @@ struct ExecContext {
   size_t two_level_min_groups = 32768;  // DatabaseOptions::two_level_min_groups
   int ThreadsAvailable() const { return pool != nullptr ? std::min(threads, pool->threads()) : 1; }
 };
+
+// Runs body(t) on `threads` threads (t = 0 on the caller).
+template <class Body>
+void RunThreads(const ExecContext& ctx, int threads, const Body& body) {
+  if (threads <= 1 || ctx.pool == nullptr) {
+    body(0);
+  } else {
+    ctx.pool->Run(threads, body);
+  }
+}
+
+// The first of the threads' (or tasks') errors, in index order; false when there is none.
+inline bool FirstError(const std::vector<std::string>& errors, std::string* error) {
+  for (const std::string& e : errors) {
+    if (!e.empty()) {
+      *error = e;
+      return true;
+    }
+  }
+  return false;
+}
 
 }  // namespace exec
 }  // namespace laneql

@@ -26,27 +26,6 @@ namespace {
 
 size_t Batches(size_t rows) { return (rows + kBatchRows - 1) / kBatchRows; }
 
-// Runs body(t) on `threads` threads (t = 0 on the caller).
-template <class Body>
-void RunThreads(const ExecContext& ctx, int threads, const Body& body) {
-  if (threads <= 1 || ctx.pool == nullptr) {
-    body(0);
-  } else {
-    ctx.pool->Run(threads, body);
-  }
-}
-
-// The first error of the threads, in thread order (every thread stops at its first).
-bool FirstError(const std::vector<std::string>& errors, std::string* error) {
-  for (const std::string& e : errors) {
-    if (!e.empty()) {
-      *error = e;
-      return true;
-    }
-  }
-  return false;
-}
-
 Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   const Table& table = *plan.table;
   const size_t rows = table.num_rows();
@@ -125,6 +104,20 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
                       merged_groups ? &result.first_rows() : nullptr);
 }
 
+// Appends the ids of the rows of batch [begin, begin + n) that pass `filter` (all of them when
+// it is null); `mask` and `batch_ids` are a batch's scratch.
+bool AppendBatchRows(Filter* filter, size_t begin, size_t n, std::vector<uint64_t>* mask,
+                     std::vector<uint32_t>* batch_ids, std::vector<uint32_t>* ids, std::string* error) {
+  if (filter == nullptr) {
+    for (size_t i = 0; i < n; ++i) ids->push_back(static_cast<uint32_t>(begin + i));
+    return true;
+  }
+  if (!filter->Eval(begin, n, mask->data(), error)) return false;
+  const size_t selected = MaskToIndices(mask->data(), n, batch_ids->data());
+  for (size_t i = 0; i < selected; ++i) ids->push_back(static_cast<uint32_t>(begin + (*batch_ids)[i]));
+  return true;
+}
+
 // Keeps the `keep` first of `ids` in ORDER BY order (ties: row order), as ascending row ids.
 bool KeepTopRows(const Plan& plan, Evaluator* evaluator, size_t keep, std::vector<uint32_t>* ids,
                  std::string* error) {
@@ -171,16 +164,10 @@ bool FilterRows(const Plan& plan, const ExecContext& ctx, size_t top_n, std::vec
       for (size_t b = m * morsel; b < std::min(batches, (m + 1) * morsel); ++b) {
         const size_t begin = b * kBatchRows, n = std::min(kBatchRows, rows - begin);
         span.counters().rows += n;
-        if (!filter) {
-          for (size_t i = 0; i < n; ++i) found[m].push_back(static_cast<uint32_t>(begin + i));
-          continue;
-        }
-        if (!filter->Eval(begin, n, mask.data(), &thread_error)) {
+        if (!AppendBatchRows(filter.get(), begin, n, &mask, &batch_ids, &found[m], &thread_error)) {
           failed.store(true, std::memory_order_relaxed);
           return;
         }
-        const size_t selected = MaskToIndices(mask.data(), n, batch_ids.data());
-        for (size_t i = 0; i < selected; ++i) found[m].push_back(static_cast<uint32_t>(begin + batch_ids[i]));
       }
       if (top_n > 0 && found[m].size() > top_n && !KeepTopRows(plan, &evaluator, top_n, &found[m], &thread_error)) {
         failed.store(true, std::memory_order_relaxed);
@@ -222,10 +209,9 @@ Result ExecutePlain(const Plan& plan, const ExecContext& ctx) {
     std::vector<uint64_t> mask(BitmaskWords(kBatchRows) + 1);
     std::vector<uint32_t> batch_ids(kBatchRows);
     for (size_t begin = 0; begin < rows && ids.size() < needed; begin += kBatchRows) {
-      const size_t n = std::min(kBatchRows, rows - begin);
-      if (!filter.Eval(begin, n, mask.data(), &error)) return Result::Error(error);
-      const size_t selected = MaskToIndices(mask.data(), n, batch_ids.data());
-      for (size_t i = 0; i < selected; ++i) ids.push_back(static_cast<uint32_t>(begin + batch_ids[i]));
+      if (!AppendBatchRows(&filter, begin, std::min(kBatchRows, rows - begin), &mask, &batch_ids, &ids, &error)) {
+        return Result::Error(error);
+      }
     }
     if (ids.size() > needed) ids.resize(needed);
   }

@@ -52,15 +52,8 @@ bool RunTasks(const ExecContext& ctx, int threads, size_t tasks, const Task& tas
       if (!task(i, t, &errors[i])) failed.store(true, std::memory_order_relaxed);
     }
   };
-  if (threads <= 1 || ctx.pool == nullptr) body(0);
-  else ctx.pool->Run(threads, body);
-  for (const std::string& e : errors) {
-    if (!e.empty()) {
-      *error = e;
-      return false;
-    }
-  }
-  return !failed.load();
+  RunThreads(ctx, threads, body);
+  return !FirstError(errors, error) && !failed.load();
 }
 
 bool MergeSerially(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
