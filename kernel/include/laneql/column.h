@@ -111,6 +111,11 @@ class Column {
   // Row `row` of a string column of either offset width. Null rows read as "".
   std::string_view StringAt(size_t row) const;
 
+  // Checks a column whose buffers are views of a file (laneql/table_file.h) against the file's
+  // checksums, once: later calls return the first answer at no cost. Columns built in memory
+  // always pass. Thread-safe. Queries call it for every column they read, before reading it.
+  bool Verify(std::string* error) const;
+
   // The buffers themselves (for the bindings and for kernels that use the padding).
   const AlignedBuffer& values_buffer() const { return values_; }
   const AlignedBuffer& offsets_buffer() const { return offsets_; }

@@ -1,0 +1,38 @@
+// The native columnar file format, `.laneql`: a table as it lies in memory, so that opening it
+// is an mmap and a header check, not a parse or a copy.
+//
+// Layout (all integers little-endian; see kernel/src/storage/table_file_format.h):
+//  - a fixed header: magic, format version, row and column counts, where the column directory
+//    lies, and a checksum of the header and of the directory;
+//  - the column directory: per column its name, type, length, null count and, per buffer
+//    (values, offsets, validity), its file offset, size and checksum;
+//  - the buffers, each at a 64-byte-aligned offset and followed by zero bytes up to the next
+//    multiple of 64, so that a mapped buffer keeps AlignedBuffer's padding guarantee.
+//
+// Opening checks the header, the directory and that every buffer lies inside the file, in
+// microseconds whatever the file's size. A column's data checksums are checked the first time a
+// query reads that column (Column::Verify), before any kernel touches it: `SELECT count(*)`
+// reads no column and checks none. Corruption is reported as an error naming the file and
+// column, never a crash. Files are written to a temporary name, flushed and renamed into place.
+#ifndef LANEQL_TABLE_FILE_H_
+#define LANEQL_TABLE_FILE_H_
+
+#include <string>
+
+#include "laneql/table.h"
+
+namespace laneql {
+
+// Writes every column of `table` (any types, nulls, zero rows) to `path` atomically.
+bool WriteTableFile(const Table& table, const std::string& path, std::string* error);
+
+// Maps the file at `path` and returns its columns as views of the mapping (no copy); the mapping
+// lives as long as any column of it does. Checks the header and directory only.
+bool OpenTableFile(const std::string& path, Table* out, std::string* error);
+
+// Checks every column's checksums now (what a full `laneql import` check or a test wants).
+bool VerifyTableFile(const std::string& path, std::string* error);
+
+}  // namespace laneql
+
+#endif  // LANEQL_TABLE_FILE_H_
