@@ -1,0 +1,59 @@
+// The registry of extra table-file readers (laneql/file_readers.h). A handful of entries at
+// most, registered at start-up and read per query, so a mutex-guarded vector is plenty.
+#include "laneql/file_readers.h"
+
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace laneql {
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::vector<std::pair<std::string, TableFileReader>> readers;  // lower-case extension
+};
+
+Registry& GetRegistry() {
+  static Registry* registry = new Registry;  // never destroyed: readers may run at exit
+  return *registry;
+}
+
+std::string AsciiLower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return lower;
+}
+
+}  // namespace
+
+void RegisterTableFileReader(std::string_view extension, TableFileReader reader) {
+  Registry& registry = GetRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  const std::string key = AsciiLower(extension);
+  for (auto& entry : registry.readers) {
+    if (entry.first == key) {
+      entry.second = reader;
+      return;
+    }
+  }
+  registry.readers.emplace_back(key, reader);
+}
+
+TableFileReader FindTableFileReader(std::string_view path) {
+  const std::string lower = AsciiLower(path);
+  Registry& registry = GetRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  for (const auto& entry : registry.readers) {
+    const std::string& ext = entry.first;
+    if (lower.size() >= ext.size() && lower.compare(lower.size() - ext.size(), ext.size(), ext) == 0) {
+      return entry.second;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace laneql
