@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "laneql/column.h"
+#include "laneql/table.h"
 #include "laneql/types.h"
 
 namespace laneql {
@@ -46,6 +47,10 @@ class Result {
   // Appends a column. Fails (returns false, message in *error if not null, result unchanged)
   // on an error result or when the column's length differs from the columns already added.
   bool AddColumn(std::string name, Column column, std::string* error);
+  // Moves the columns into `out` (a table needs unique, non-empty names: fails naming the
+  // first that is not, and then leaves this result as it was). On success the result is left
+  // with no columns.
+  bool MoveToTable(Table* out, std::string* error);
 
  private:
   bool ok_ = true;

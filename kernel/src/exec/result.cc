@@ -31,4 +31,25 @@ bool Result::AddColumn(std::string name, Column column, std::string* error) {
   return true;
 }
 
+bool Result::MoveToTable(Table* out, std::string* error) {
+  if (!ok_) {
+    if (error != nullptr) *error = "an error result has no columns to make a table of";
+    return false;
+  }
+  // Names first, so that a failure leaves the columns where they are.
+  Table probe;
+  for (size_t i = 0; i < names_.size(); ++i) {
+    Column empty(columns_[i].type());
+    if (!probe.AddColumn(names_[i], std::move(empty), error)) return false;
+  }
+  Table table;
+  for (size_t i = 0; i < names_.size(); ++i) {
+    if (!table.AddColumn(names_[i], std::move(columns_[i]), error)) return false;
+  }
+  names_.clear();
+  columns_.clear();
+  *out = std::move(table);
+  return true;
+}
+
 }  // namespace laneql

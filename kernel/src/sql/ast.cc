@@ -151,8 +151,19 @@ std::string ToString(const SelectStatement& statement) {
     if (!item.alias.empty()) out += " AS " + QuoteIdentifier(item.alias);
   }
   if (statement.has_from) {
-    out += " FROM " + QuoteIdentifier(statement.from.name);
-    if (!statement.from.alias.empty()) out += " AS " + QuoteIdentifier(statement.from.alias);
+    const TableRef& from = statement.from;
+    if (from.kind == TableRefKind::kNamed) {
+      out += " FROM " + QuoteIdentifier(from.name);
+    } else if (from.kind == TableRefKind::kFile) {
+      out += " FROM " + QuoteString(from.path);
+    } else {
+      out += " FROM " + QuoteIdentifier(from.function) + "(" + QuoteString(from.path);
+      for (const TableOption& option : from.options) {
+        out += ", " + QuoteIdentifier(option.name) + " => " + ToString(*option.value);
+      }
+      out += ")";
+    }
+    if (!from.alias.empty()) out += " AS " + QuoteIdentifier(from.alias);
   }
   if (statement.where) out += " WHERE " + ToString(*statement.where);
   if (!statement.group_by.empty()) {
@@ -170,6 +181,18 @@ std::string ToString(const SelectStatement& statement) {
   }
   if (statement.has_limit) out += " LIMIT " + std::to_string(statement.limit);
   if (statement.has_offset) out += " OFFSET " + std::to_string(statement.offset);
+  return out;
+}
+
+std::string ToString(const CopyStatement& statement) {
+  std::string out = "COPY (" + ToString(statement.query) + ") TO " + QuoteString(statement.path);
+  for (size_t i = 0; i < statement.options.size(); ++i) {
+    const TableOption& option = statement.options[i];
+    out += i == 0 ? " (" : ", ";
+    out += QuoteIdentifier(option.name);
+    if (option.value) out += " " + ToString(*option.value);
+  }
+  if (!statement.options.empty()) out += ")";
   return out;
 }
 

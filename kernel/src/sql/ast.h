@@ -104,8 +104,28 @@ struct OrderItem {
   NullsOrder nulls = NullsOrder::kDefault;
 };
 
+// A named option of a table function or of COPY: read_csv('x.csv', delim => '\t'),
+// COPY ... TO 'x.csv' (HEADER false, DELIMITER '|').
+struct TableOption {
+  std::string name;  // as written
+  ExprPtr value;     // a literal; null for a bare COPY option (HEADER alone means true)
+  SourcePos pos;
+};
+
+enum class TableRefKind : uint8_t {
+  kNamed,     // FROM hits: a registered table
+  kFile,      // FROM 'hits.csv': the reader chosen by the extension
+  kFunction,  // FROM read_csv('hits.csv', ...): the reader the function names
+};
+
 struct TableRef {
+  TableRefKind kind = TableRefKind::kNamed;
+  // kNamed: the table's name. kFile / kFunction: the file's name without folders and extension
+  // ('data/hits.csv' -> hits), which qualifies columns as DuckDB's implicit alias does.
   std::string name;
+  std::string path;      // kFile / kFunction: the file path as written
+  std::string function;  // kFunction: its name, lower case (read_csv, read_parquet, ...)
+  std::vector<TableOption> options;  // kFunction: the named arguments
   std::string alias;  // empty without one
   SourcePos pos;
 };
@@ -128,12 +148,30 @@ struct SelectStatement {
   SourcePos offset_pos;
 };
 
+// COPY (SELECT ...) TO 'path' [[WITH] (option [value], ...)], or COPY table TO 'path' ...,
+// which is read as COPY (SELECT * FROM table) TO ....
+struct CopyStatement {
+  SourcePos pos;  // of COPY
+  SelectStatement query;
+  std::string path;
+  SourcePos path_pos;
+  std::vector<TableOption> options;
+};
+
+// One statement of either kind.
+struct Statement {
+  bool is_copy = false;
+  SelectStatement select;  // !is_copy
+  CopyStatement copy;      // is_copy
+};
+
 // Canonical, fully parenthesised SQL for tests and diagnostics: every unary, binary and
 // predicate node in parentheses, keywords upper case, function names lower case, names quoted
 // only when they must be. Deterministic; parsing the output and printing it again gives the
 // same text.
 std::string ToString(const Expr& expr);
 std::string ToString(const SelectStatement& statement);
+std::string ToString(const CopyStatement& statement);
 // Names as SQL: as is when possible, else double-quoted with " doubled.
 std::string QuoteIdentifier(const std::string& name);
 

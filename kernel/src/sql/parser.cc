@@ -110,7 +110,29 @@ bool Parser::ExpectEnd() {
 
 // ---- Statements ----
 
-bool Parser::ParseStatement(SelectStatement* out) {
+bool Parser::ParseStatement(Statement* out) {
+  *out = Statement();
+  if (IsWord(Current(), "COPY")) {
+    out->is_copy = true;
+    if (!ParseCopy(&out->copy)) return false;
+  } else if (!ParseSelectBody(&out->select)) {
+    return false;
+  }
+  return ParseStatementEnd();
+}
+
+bool Parser::ParseStatementEnd() {
+  if (At(TokenKind::kSemicolon)) {
+    Next();
+    if (!At(TokenKind::kEnd)) {
+      return Fail(Current(), "unexpected " + DescribeToken(Current()) +
+                                 " after ';': only one statement is supported");
+    }
+  }
+  return ExpectEnd();
+}
+
+bool Parser::ParseSelectBody(SelectStatement* out) {
   *out = SelectStatement();
   out->pos = Current().pos;
   if (!ExpectKeyword("SELECT", "")) return false;
@@ -135,15 +157,7 @@ bool Parser::ParseStatement(SelectStatement* out) {
   if (AcceptKeyword("ORDER")) {
     if (!ExpectKeyword("BY", " after 'ORDER'") || !ParseOrderBy(out)) return false;
   }
-  if (!ParseLimitOffset(out)) return false;
-  if (At(TokenKind::kSemicolon)) {
-    Next();
-    if (!At(TokenKind::kEnd)) {
-      return Fail(Current(), "unexpected " + DescribeToken(Current()) +
-                                 " after ';': only one statement is supported");
-    }
-  }
-  return ExpectEnd();
+  return ParseLimitOffset(out);
 }
 
 bool Parser::ParseSelectList(SelectStatement* out) {
@@ -165,25 +179,6 @@ bool Parser::ParseSelectList(SelectStatement* out) {
     }
     out->select_list.push_back(std::move(item));
   } while (Accept(TokenKind::kComma));
-  return true;
-}
-
-bool Parser::ParseFrom(SelectStatement* out) {
-  Next();  // FROM
-  if (At(TokenKind::kLeftParen)) {
-    return Fail(Current(), "unexpected '(': subqueries in FROM are not supported");
-  }
-  out->has_from = true;
-  if (!ParseName(&out->from.name, &out->from.pos, "a table name")) return false;
-  if (AcceptKeyword("AS")) {
-    return ParseName(&out->from.alias, nullptr, "an alias after 'AS'");
-  }
-  if (At(TokenKind::kIdentifier) || At(TokenKind::kQuotedIdentifier)) {
-    return ParseName(&out->from.alias, nullptr, "an alias");
-  }
-  if (At(TokenKind::kComma)) {
-    return Fail(Current(), "unexpected ',' after the table: joins are not supported");
-  }
   return true;
 }
 
@@ -260,11 +255,24 @@ bool Parser::ParseCount(const char* clause, int64_t* value, SourcePos* pos) {
 
 // ---- Entry points ----
 
-bool ParseSelect(std::string_view sql, SelectStatement* out, ParseError* error) {
+bool ParseStatement(std::string_view sql, Statement* out, ParseError* error) {
   std::vector<Token> tokens;
   if (!Tokenize(sql, &tokens, error)) return false;
   Parser parser(sql, std::move(tokens), error);
   return parser.ParseStatement(out);
+}
+
+bool ParseSelect(std::string_view sql, SelectStatement* out, ParseError* error) {
+  Statement statement;
+  if (!ParseStatement(sql, &statement, error)) return false;
+  if (statement.is_copy) {
+    if (error != nullptr) {
+      SetParseError(sql, 0, statement.copy.pos, "expected a SELECT statement, not COPY", error);
+    }
+    return false;
+  }
+  *out = std::move(statement.select);
+  return true;
 }
 
 bool ParseExpression(std::string_view sql, ExprPtr* out, ParseError* error) {

@@ -20,10 +20,19 @@ inline constexpr int kMaxNestingDepth = 256;
 //   frames in every later pass over the tree, including its destructor).
 inline constexpr int kMaxExpressionHeight = 1000;
 
-// Parses one SELECT statement, optionally ended by ';':
-//   SELECT [DISTINCT] item [[AS] alias], ... [FROM table [[AS] alias]] [WHERE expr]
+// Parses one SELECT or COPY statement, optionally ended by ';':
+//   SELECT ... (as ParseSelect)
+//   COPY (SELECT ...) TO 'path' [[WITH] (option [value], ...)]
+//   COPY table TO 'path' [...]   (= COPY (SELECT * FROM table) TO ...)
+// On failure returns false and fills `error` (when not null). Never crashes or throws.
+bool ParseStatement(std::string_view sql, Statement* out, ParseError* error);
+
+// Parses one SELECT statement, optionally ended by ';' (a COPY statement is an error):
+//   SELECT [DISTINCT] item [[AS] alias], ... [FROM source [[AS] alias]] [WHERE expr]
 //   [GROUP BY expr, ...] [HAVING expr] [ORDER BY expr [ASC|DESC] [NULLS FIRST|LAST], ...]
 //   [LIMIT n] [OFFSET n]   (LIMIT and OFFSET in either order)
+// where source is a table name, a file path ('hits.csv', 'hits.laneql', 'x.parquet') or a
+// table function: read_csv('path', name => value, ...), read_csv_auto, read_parquet.
 // On failure returns false and fills `error` (when not null); `out` is then unspecified.
 // Never crashes or throws, whatever the input.
 bool ParseSelect(std::string_view sql, SelectStatement* out, ParseError* error);

@@ -40,7 +40,8 @@ class Parser {
   Parser(std::string_view sql, std::vector<Token> tokens, ParseError* error)
       : sql_(sql), tokens_(std::move(tokens)), error_(error) {}
 
-  bool ParseStatement(SelectStatement* out);
+  // One SELECT or COPY statement, optionally ended by ';', then the end of the input.
+  bool ParseStatement(Statement* out);
   // Any expression, OR being the loosest operator. Null after an error.
   ExprPtr ParseExpr();
   // Succeeds at the end of the input; otherwise reports the current token.
@@ -90,8 +91,18 @@ class Parser {
   static std::string Where(SourcePos pos);  // "line L, column C"
 
   // Statements (parser.cc).
+  bool ParseStatementEnd();  // an optional ';', then the end
+  bool ParseSelectBody(SelectStatement* out);
   bool ParseSelectList(SelectStatement* out);
+  // FROM sources and COPY (parser_sources.cc).
   bool ParseFrom(SelectStatement* out);
+  bool ParseTableFunction(TableRef* ref);
+  // `name => value` (or `name = value`) after a table function's path.
+  bool ParseFunctionOption(TableOption* option);
+  bool ParseCopy(CopyStatement* out);
+  // COPY's `(name [value], ...)`; names may be keywords (NULL 'x'), bare words as values are
+  // read as strings (FORMAT csv).
+  bool ParseCopyOptions(std::vector<TableOption>* options);
   bool ParseOrderBy(SelectStatement* out);
   bool ParseLimitOffset(SelectStatement* out);
   bool ParseCount(const char* clause, int64_t* value, SourcePos* pos);
