@@ -105,7 +105,7 @@ test-asan: setup
 	@# vector width (AVX3_SPR, AVX2, SSE4, SCALAR): AVX3 and AVX3_ZEN4 read and write exactly as
 	@# AVX3_SPR does; instrumented code for all six took 12 minutes to compile in a CI run here.
 	cmake -S . -B $(BUILD)/asan $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=None -DLANEQL_BUILD_CLI=OFF \
-	  -DLANEQL_BUILD_BENCH=OFF -DLANEQL_EXTRA_DISABLED_TARGETS="HWY_AVX3|HWY_AVX3_ZEN4" \
+	  -DLANEQL_BUILD_BENCH=OFF -DLANEQL_PARQUET=OFF -DLANEQL_EXTRA_DISABLED_TARGETS="HWY_AVX3|HWY_AVX3_ZEN4" \
 	  -DCMAKE_CXX_FLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  >/dev/null
 	cmake --build $(BUILD)/asan -j $(JOBS)
@@ -123,7 +123,7 @@ test-tsan: setup
 	@# builds once for the baseline (LANEQL_HITS_MULTIVERSION empty): its target_clones ifunc
 	@# resolver, instrumented, runs at relocation before the TSan runtime is up and crashes.
 	cmake -S . -B $(BUILD)/tsan $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=None -DLANEQL_BUILD_CLI=OFF \
-	  -DLANEQL_BUILD_BENCH=OFF \
+	  -DLANEQL_BUILD_BENCH=OFF -DLANEQL_PARQUET=OFF \
 	  -DLANEQL_EXTRA_DISABLED_TARGETS="HWY_AVX3_SPR|HWY_AVX3_ZEN4|HWY_AVX3|HWY_SSE4" \
 	  -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=thread -fno-omit-frame-pointer -DLANEQL_HITS_MULTIVERSION=" \
 	  >/dev/null

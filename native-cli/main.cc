@@ -7,6 +7,9 @@
 #include "commands.h"
 #include "laneql/hits_generator.h"
 #include "laneql/version.h"
+#ifdef LANEQL_HAVE_PARQUET
+#include "laneql/parquet.h"
+#endif
 
 namespace {
 
@@ -34,6 +37,9 @@ void PrintUsage(FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef LANEQL_HAVE_PARQUET
+  laneql::InstallParquetReader();  // FROM 'x.parquet' and read_parquet() in SQL
+#endif
   if (argc < 2) {
     PrintUsage(stderr);
     return laneql::cli::kExitUsage;
