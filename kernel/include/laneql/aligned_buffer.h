@@ -1,4 +1,5 @@
-// An owned, 64-byte-aligned byte buffer: the storage under every column buffer.
+// A 64-byte-aligned byte buffer, owned or a read-only View of memory owned elsewhere: the
+// storage under every column buffer.
 //
 // Padding guarantee (what kernels may rely on): the capacity is a multiple of 64 bytes and every
 // byte from size() up to capacity() is zero. So a kernel may read whole aligned 64-byte vectors
@@ -9,11 +10,20 @@
 //
 // Allocation never throws and never aborts: the functions that allocate return false and set
 // *error (when error is not null) to a message naming the size, and leave the buffer unchanged.
+//
+// Views: View() makes a buffer that reads memory it does not own (a mapped .laneql file), kept
+// alive by a shared owner, with no copy. A view is read-only memory, so everything that writes
+// copies it into owned memory first (copy-on-write): Reserve, Resize, ResizeForOverwrite,
+// Append, Assign (which just drops the view), MakeOwned, and the non-const data() / As<T>().
+// The first ones report a failed copy like any allocation; the non-const accessors cannot, so
+// they abort on out-of-memory: call MakeOwned() first where that matters. Clear() on a view drops
+// it (capacity 0). The const accessors are plain loads on both kinds.
 #ifndef LANEQL_ALIGNED_BUFFER_H_
 #define LANEQL_ALIGNED_BUFFER_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace laneql {
@@ -31,6 +41,16 @@ class AlignedBuffer {
   AlignedBuffer(const AlignedBuffer&) = delete;
   AlignedBuffer& operator=(const AlignedBuffer&) = delete;
 
+  // A read-only view of `size` bytes at `data`, which the caller guarantees are followed by zero
+  // bytes up to `capacity` (a multiple of 64, >= size) and stay valid while `owner` (never null)
+  // lives; `data` is 64-byte aligned. size 0 gives an empty, unallocated buffer (no owner kept).
+  static AlignedBuffer View(const uint8_t* data, size_t size, size_t capacity,
+                            std::shared_ptr<const void> owner);
+  // True for a view (memory owned elsewhere, copied on the first write).
+  bool is_view() const { return owner_ != nullptr; }
+  // Turns a view into an owned copy (same size, capacity rounded up to 64); no-op when owned.
+  bool MakeOwned(std::string* error);
+
   // Capacity for at least `capacity` bytes (exactly, rounded up to 64); never shrinks.
   bool Reserve(size_t capacity, std::string* error);
   // Sets the size, keeping the first min(old, new) bytes; bytes gained read as zero. Grows the
@@ -47,7 +67,10 @@ class AlignedBuffer {
   // Size 0, capacity kept (and zeroed, keeping the padding guarantee).
   void Clear();
 
-  uint8_t* data() { return data_; }
+  uint8_t* data() {
+    if (__builtin_expect(owner_ != nullptr, 0)) CopyViewForWrite();
+    return data_;
+  }
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
   size_t capacity() const { return capacity_; }
@@ -56,7 +79,7 @@ class AlignedBuffer {
   // The bytes as an array of T (the buffer is 64-byte aligned, so any T's alignment holds).
   template <class T>
   T* As() {
-    return reinterpret_cast<T*>(data_);
+    return reinterpret_cast<T*>(data());
   }
   template <class T>
   const T* As() const {
@@ -66,10 +89,15 @@ class AlignedBuffer {
  private:
   // zero_from: where zeroing of the new capacity starts (size_ or beyond, up to capacity).
   bool Reallocate(size_t capacity, size_t zero_from, std::string* error);
+  // MakeOwned for the non-const accessors, which have no way to report a failure.
+  void CopyViewForWrite();
+  // Frees owned memory or lets go of a view's owner; leaves the buffer empty.
+  void Release();
 
-  uint8_t* data_ = nullptr;
+  uint8_t* data_ = nullptr;  // a view's memory is never written through this
   size_t size_ = 0;
   size_t capacity_ = 0;
+  std::shared_ptr<const void> owner_;  // null for owned memory
 };
 
 }  // namespace laneql

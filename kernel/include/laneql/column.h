@@ -19,6 +19,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,11 @@
 #include "laneql/types.h"
 
 namespace laneql {
+
+namespace internal {
+struct ColumnFileCheck;  // kernel/src/storage/table_file_check.h
+struct TableFileColumns;  // the .laneql reader, which builds columns of a mapped file
+}  // namespace internal
 
 class Column {
  public:
@@ -134,12 +140,17 @@ class Column {
                              size_t length, const uint64_t* validity, Column* out,
                              std::string* error);
 
+  friend struct internal::TableFileColumns;
+
   TypeId type_;
   size_t length_ = 0;
   size_t null_count_ = 0;
   AlignedBuffer values_;
   AlignedBuffer offsets_;
   AlignedBuffer validity_;
+  // Columns read from a .laneql file: what Verify checks, once (shared by moved-to columns).
+  // Null for columns built in memory.
+  std::shared_ptr<const internal::ColumnFileCheck> file_check_;
 };
 
 }  // namespace laneql

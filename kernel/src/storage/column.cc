@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "src/storage/table_file_check.h"
+
 namespace laneql {
 namespace {
 
@@ -340,7 +342,9 @@ std::string_view Column::StringAt(size_t row) const {
   return std::string_view(bytes + o[row], static_cast<size_t>(o[row + 1] - o[row]));
 }
 
-// TODO(table_file): file-backed columns check their checksums here (being written).
-bool Column::Verify(std::string* /*error*/) const { return true; }
+bool Column::Verify(std::string* error) const {
+  if (file_check_ == nullptr) return true;  // built in memory: nothing to check
+  return internal::RunColumnFileCheck(*file_check_, error);
+}
 
 }  // namespace laneql
