@@ -121,12 +121,13 @@ bool ReadText(std::string_view input, const CsvReadOptions& options, Table* out,
   settings.skip_bad_rows = options.skip_bad_rows;
 
   // Chunks: one per thread, none smaller than kMinChunkBytes.
-  int threads = options.threads > 0 ? options.threads : DefaultThreads();
-#ifndef LANEQL_CSV_THREADS
-  threads = 1;
-#endif
   const size_t begin = sniff.data_begin;
   const size_t bytes = text.size() - begin;
+  int threads = 1;
+#ifdef LANEQL_CSV_THREADS
+  // DefaultThreads() reads the CPU topology, which costs more than parsing a small text.
+  if (bytes >= 2 * kMinChunkBytes) threads = options.threads > 0 ? options.threads : DefaultThreads();
+#endif
   const size_t chunks = std::max<size_t>(
       1, std::min(static_cast<size_t>(std::max(threads, 1)), bytes / kMinChunkBytes));
   std::vector<size_t> nominal(chunks + 1);
