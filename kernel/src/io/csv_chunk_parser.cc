@@ -54,8 +54,8 @@ std::string Quoted(std::string_view value) {
 }
 
 // Appends a non-NULL value; false with *problem when it does not parse or is out of range.
-bool PushValue(TypeId type, bool inferred, std::string_view value, ColumnPart* part,
-               std::string* problem) {
+bool PushValue(TypeId type, bool inferred, bool may_have_non_ascii, std::string_view value,
+               ColumnPart* part, std::string* problem) {
   ParseStatus status = ParseStatus::kOk;
   switch (type) {
     case TypeId::kInt8:
@@ -130,7 +130,7 @@ bool PushValue(TypeId type, bool inferred, std::string_view value, ColumnPart* p
     }
     case TypeId::kString:
     case TypeId::kLargeString:
-      if (!IsValidUtf8(value)) {
+      if (may_have_non_ascii && !IsValidUtf8(value)) {
         *problem = "invalid UTF-8 in a VARCHAR value";
         return false;
       }
@@ -174,8 +174,8 @@ class ChunkParser {
       bool quoted = false;
       std::string problem;
       const TypeId type = s_.columns[c].type;
-      bool ok = UnquoteField(raw, s_.quote, record.unterminated && c + 1 == n, &scratch_, &value,
-                             &quoted, &problem);
+      bool ok = UnquoteField(raw, s_.quote, record.unterminated && c + 1 == n,
+                             record.may_have_quotes, &scratch_, &value, &quoted, &problem);
       if (ok) {
         const bool null = quoted ? (value.empty() && !IsString(type))
                                  : (value.empty() || (!s_.null_string.empty() &&
@@ -183,7 +183,8 @@ class ChunkParser {
         if (null) {
           PushNull(type, &out_->columns[c]);
         } else {
-          ok = PushValue(type, s_.types_inferred, value, &out_->columns[c], &problem);
+          ok = PushValue(type, s_.types_inferred, record.may_have_non_ascii, value,
+                         &out_->columns[c], &problem);
           if (!ok && s_.types_inferred && problem.find("UTF-8") == std::string::npos) {
             problem += " (the column's type was inferred from the first " +
                        std::to_string(s_.sampled_rows) +

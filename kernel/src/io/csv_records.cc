@@ -51,6 +51,8 @@ bool RecordSplitter::Next(Record* record) {
   if (pos_ >= limit_ || pos_ >= text_.size()) return false;
   record->begin = pos_;
   record->unterminated = false;
+  record->may_have_quotes = block_has_quotes_;
+  record->may_have_non_ascii = block_has_non_ascii_;
   record->fields.clear();
   size_t field_begin = pos_;
   const auto finish_last_field = [&](size_t end) {
@@ -73,6 +75,10 @@ bool RecordSplitter::Next(Record* record) {
       in_quotes_carry_ = (inside >> 63) != 0 ? ~uint64_t{0} : 0;
       pending_ = (m.delimiters | m.newlines) & ~inside;
       newline_bits_ = m.newlines;
+      block_has_quotes_ = m.quotes != 0;
+      block_has_non_ascii_ = m.non_ascii != 0;
+      record->may_have_quotes |= block_has_quotes_;
+      record->may_have_non_ascii |= block_has_non_ascii_;
       cur_base_ = window_begin_ + 64 * block_;
       ++block_;
     }
@@ -90,11 +96,12 @@ bool RecordSplitter::Next(Record* record) {
   }
 }
 
-bool UnquoteField(std::string_view raw, char quote, bool unterminated, std::string* scratch,
-                  std::string_view* value, bool* quoted, std::string* problem) {
+bool UnquoteField(std::string_view raw, char quote, bool unterminated, bool may_have_quotes,
+                  std::string* scratch, std::string_view* value, bool* quoted,
+                  std::string* problem) {
   if (raw.empty() || raw[0] != quote) {
     *quoted = false;
-    if (raw.find(quote) != std::string_view::npos) {
+    if (may_have_quotes && raw.find(quote) != std::string_view::npos) {
       *problem = "a quote inside an unquoted field (quote the whole field and double the quote)";
       return false;
     }
