@@ -185,7 +185,13 @@ TEST(CsvReader, InferredBigintContradictedOrOverflowing) {
   Read word = ReadText(text + "abc\n", small);
   ASSERT_FALSE(word.ok);
   EXPECT_NE(word.error.find("'abc' is not a valid BIGINT"), std::string::npos) << word.error;
-  // Within the sample it simply widens the type.
+  // Within the sample it simply widens the type (a sample without limit too).
+  CsvReadOptions unlimited;
+  unlimited.sample_rows = SIZE_MAX;
+  Read all = ReadText(text + "abc\n", unlimited);
+  ASSERT_TRUE(all.ok) << all.error;
+  EXPECT_EQ(all.table.column(0).type(), TypeId::kString);
+  EXPECT_EQ(all.table.num_rows(), 51u);
   Read widened = ReadText(text + "1.5\n");
   ASSERT_TRUE(widened.ok) << widened.error;
   EXPECT_EQ(widened.table.column(0).type(), TypeId::kFloat64);

@@ -228,8 +228,10 @@ bool Sniff(std::string_view text, const CsvReadOptions& options, SniffResult* ou
   out->delimiter = options.delimiter != 0 ? options.delimiter : DetectDelimiter(text, options);
   const bool explicit_schema = !options.schema.empty();
   Sample sample;
-  ReadSample(text, out->delimiter, options,
-             explicit_schema ? 1 : options.sample_rows + 1, &sample);
+  // The first record (a header or not) plus sample_rows more, without overflowing SIZE_MAX.
+  const size_t sample_records =
+      explicit_schema ? 1 : options.sample_rows + (options.sample_rows < SIZE_MAX ? 1 : 0);
+  ReadSample(text, out->delimiter, options, sample_records, &sample);
   if (sample.rows.empty()) {  // empty text
     out->columns = options.schema;
     return true;
