@@ -35,12 +35,19 @@ struct CsvReadOptions {
   // Field separator; '\t' for TSV. 0 = detect from the first lines (',', '\t', '|', ';').
   char delimiter = 0;
   char quote = '"';
-  // The escape inside quotes; '"' means a doubled quote, as RFC 4180 says.
+  // The escape inside quotes; '"' means a doubled quote, as RFC 4180 says. Only escape ==
+  // quote is supported (another escape fails the read with a message). A quote may only open
+  // and close a field: one inside an unquoted field, or text after a closing quote, is a bad
+  // row.
   char escape = '"';
+  // kDetect: the rules are in kernel/src/io/csv_sniffer.h (in short: a first row that does not
+  // fit the types of the rows below it, or distinct non-numeric names above all-VARCHAR data).
   enum class Header { kDetect, kYes, kNo };
   Header header = Header::kDetect;
   // An unquoted field equal to this reads as NULL (for every type). An empty unquoted field is
-  // NULL too (DuckDB's default); a quoted empty field ("") is an empty string.
+  // NULL too (DuckDB's default); a quoted empty field ("") is an empty string in a VARCHAR
+  // column and NULL in any other. An empty line is skipped when rows have several fields and
+  // is a NULL row when they have one.
   std::string null_string;
   // The columns' names and types. Empty = names from the header (or column0, column1, ...)
   // and types inferred from the first sample_rows rows. When given, the file must have exactly

@@ -1,0 +1,370 @@
+// Typed field parsers for the CSV reader (see csv_field_parse.h). Hand-written rather than
+// strtoll & co: those skip leading spaces, accept hex and need NUL-terminated text, and the
+// reader must reject anything that is not exactly a value of the column's type.
+#include "src/io/csv_field_parse.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include "src/io/utf8.h"
+
+namespace laneql {
+namespace csv {
+namespace {
+
+constexpr int64_t kMicrosPerSecond = 1000000;
+constexpr int64_t kSecondsPerDay = 86400;
+// DuckDB's infinite dates and timestamps (value_format.cc prints them as infinity).
+constexpr int32_t kDateInfinity = std::numeric_limits<int32_t>::max();
+constexpr int64_t kTimestampInfinity = std::numeric_limits<int64_t>::max();
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+// Digits only (at least one) into a magnitude; false on overflow of uint64.
+ParseStatus ParseMagnitude(std::string_view digits, uint64_t* out) {
+  if (digits.empty()) return ParseStatus::kSyntax;
+  uint64_t value = 0;
+  bool overflow = false;
+  for (char c : digits) {
+    if (!IsDigit(c)) return ParseStatus::kSyntax;
+    const uint64_t d = static_cast<uint64_t>(c - '0');
+    if (value > (std::numeric_limits<uint64_t>::max() - d) / 10) overflow = true;
+    value = value * 10 + d;
+  }
+  *out = value;
+  return overflow ? ParseStatus::kOutOfRange : ParseStatus::kOk;
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (the era arithmetic: 400-year cycles of
+// 146097 days, years starting in March so the leap day comes last).
+int64_t DaysFromCivil(int64_t year, int64_t month, int64_t day) {
+  year -= month <= 2 ? 1 : 0;
+  const int64_t era = (year >= 0 ? year : year - 399) / 400;
+  const int64_t year_of_era = year - era * 400;
+  const int64_t day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  return era * 146097 + day_of_era - 719468;
+}
+
+int DaysInMonth(int64_t year, int64_t month) {
+  static const int kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
+// Fixed-width digits at text[pos, pos + width).
+bool Digits(std::string_view text, size_t pos, size_t width, int64_t* out) {
+  if (pos + width > text.size()) return false;
+  int64_t value = 0;
+  for (size_t i = pos; i < pos + width; ++i) {
+    if (!IsDigit(text[i])) return false;
+    value = value * 10 + (text[i] - '0');
+  }
+  *out = value;
+  return true;
+}
+
+// Strips a trailing " (BC)".
+bool StripBc(std::string_view* text) {
+  constexpr std::string_view kBc = " (BC)";
+  if (text->size() > kBc.size() && text->substr(text->size() - kBc.size()) == kBc) {
+    text->remove_suffix(kBc.size());
+    return true;
+  }
+  return false;
+}
+
+// The date at the start of `text`; *used = its length.
+ParseStatus ParseDatePrefix(std::string_view text, bool bc, int64_t* days, size_t* used) {
+  size_t year_digits = 0;
+  while (year_digits < text.size() && IsDigit(text[year_digits])) ++year_digits;
+  if (year_digits < 4 || year_digits > 9) return ParseStatus::kSyntax;
+  int64_t year, month, day;
+  if (!Digits(text, 0, year_digits, &year)) return ParseStatus::kSyntax;
+  const size_t p = year_digits;
+  if (p + 6 > text.size() || text[p] != '-' || text[p + 3] != '-') return ParseStatus::kSyntax;
+  if (!Digits(text, p + 1, 2, &month) || !Digits(text, p + 4, 2, &day)) {
+    return ParseStatus::kSyntax;
+  }
+  if (bc) {
+    if (year == 0) return ParseStatus::kSyntax;
+    year = 1 - year;
+  }
+  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month)) {
+    return ParseStatus::kOutOfRange;
+  }
+  *days = DaysFromCivil(year, month, day);
+  *used = p + 6;
+  return ParseStatus::kOk;
+}
+
+// An infinity spelling: +1 / -1, or 0 for none.
+int Infinity(std::string_view text) {
+  if (EqualsIgnoreCase(text, "infinity")) return 1;
+  if (EqualsIgnoreCase(text, "-infinity")) return -1;
+  return 0;
+}
+
+// Timestamp text as whole days plus micros of the day.
+ParseStatus ParseTimestampParts(std::string_view text, int64_t* days, int64_t* micros_of_day) {
+  const bool bc = StripBc(&text);
+  size_t used = 0;
+  const ParseStatus date = ParseDatePrefix(text, bc, days, &used);
+  if (date != ParseStatus::kOk) return date;
+  *micros_of_day = 0;
+  if (used == text.size()) return ParseStatus::kOk;
+  if (text[used] != ' ' && text[used] != 'T') return ParseStatus::kSyntax;
+  const size_t p = used + 1;
+  int64_t h, m, s;
+  if (p + 8 > text.size() || text[p + 2] != ':' || text[p + 5] != ':' || !Digits(text, p, 2, &h) ||
+      !Digits(text, p + 3, 2, &m) || !Digits(text, p + 6, 2, &s)) {
+    return ParseStatus::kSyntax;
+  }
+  if (h > 23 || m > 59 || s > 59) return ParseStatus::kOutOfRange;
+  int64_t fraction = 0;
+  size_t q = p + 8;
+  if (q < text.size()) {
+    if (text[q] != '.') return ParseStatus::kSyntax;
+    const size_t digits = text.size() - q - 1;
+    if (digits == 0 || digits > 6 || !Digits(text, q + 1, digits, &fraction)) {
+      return ParseStatus::kSyntax;
+    }
+    for (size_t i = digits; i < 6; ++i) fraction *= 10;
+  }
+  *micros_of_day = ((h * 60 + m) * 60 + s) * kMicrosPerSecond + fraction;
+  return ParseStatus::kOk;
+}
+
+// The characters strtod may see: digits, sign, point, exponent (no hex, no spaces).
+bool LooksDecimal(std::string_view text) {
+  size_t i = 0;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  bool digits = false;
+  while (i < text.size() && IsDigit(text[i])) { ++i; digits = true; }
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    while (i < text.size() && IsDigit(text[i])) { ++i; digits = true; }
+  }
+  if (!digits) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    bool exponent = false;
+    while (i < text.size() && IsDigit(text[i])) { ++i; exponent = true; }
+    if (!exponent) return false;
+  }
+  return i == text.size();
+}
+
+// inf / nan spellings; true if `text` is one.
+template <class Float>
+bool ParseSpecialFloat(std::string_view text, Float* out) {
+  bool negative = false;
+  std::string_view body = text;
+  if (!body.empty() && (body[0] == '-' || body[0] == '+')) {
+    negative = body[0] == '-';
+    body.remove_prefix(1);
+  }
+  if (EqualsIgnoreCase(body, "inf") || EqualsIgnoreCase(body, "infinity")) {
+    *out = negative ? -std::numeric_limits<Float>::infinity()
+                    : std::numeric_limits<Float>::infinity();
+    return true;
+  }
+  if (EqualsIgnoreCase(body, "nan")) {
+    *out = negative ? -std::numeric_limits<Float>::quiet_NaN()
+                    : std::numeric_limits<Float>::quiet_NaN();
+    return true;
+  }
+  return false;
+}
+
+template <class Float>
+ParseStatus ParseFloating(std::string_view text, Float* out) {
+  if (ParseSpecialFloat(text, out)) return ParseStatus::kOk;
+  if (!LooksDecimal(text)) return ParseStatus::kSyntax;
+  char stack[128];
+  std::string heap;
+  const char* cstr;
+  if (text.size() < sizeof(stack)) {
+    std::memcpy(stack, text.data(), text.size());
+    stack[text.size()] = '\0';
+    cstr = stack;
+  } else {
+    heap.assign(text);
+    cstr = heap.c_str();
+  }
+  errno = 0;
+  char* end = nullptr;
+  Float value;
+  if constexpr (sizeof(Float) == 4) {
+    value = std::strtof(cstr, &end);
+  } else {
+    value = std::strtod(cstr, &end);
+  }
+  if (end != cstr + text.size()) return ParseStatus::kSyntax;
+  // ERANGE also flags underflow to tiny values, which are fine; only overflow is out of range.
+  if (errno == ERANGE && std::isinf(value)) return ParseStatus::kOutOfRange;
+  *out = value;
+  return ParseStatus::kOk;
+}
+
+}  // namespace
+
+ParseStatus ParseSigned(std::string_view text, int64_t min, int64_t max, int64_t* out) {
+  bool negative = false;
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+    negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  uint64_t magnitude;
+  const ParseStatus status = ParseMagnitude(text, &magnitude);
+  if (status != ParseStatus::kOk) return status;
+  const uint64_t limit = negative ? static_cast<uint64_t>(-(min + 1)) + 1 : static_cast<uint64_t>(max);
+  if (magnitude > limit) return ParseStatus::kOutOfRange;
+  *out = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
+  return ParseStatus::kOk;
+}
+
+ParseStatus ParseUnsigned(std::string_view text, uint64_t max, uint64_t* out) {
+  bool negative = false;
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+    negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  uint64_t magnitude;
+  const ParseStatus status = ParseMagnitude(text, &magnitude);
+  if (status != ParseStatus::kOk) return status;
+  if (magnitude > max || (negative && magnitude != 0)) return ParseStatus::kOutOfRange;
+  *out = magnitude;
+  return ParseStatus::kOk;
+}
+
+ParseStatus ParseInt128(std::string_view text, Int128* out) {
+  bool negative = false;
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+    negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  if (text.empty()) return ParseStatus::kSyntax;
+  using U128 = unsigned __int128;
+  const U128 limit = (U128{1} << 127) - (negative ? 0 : 1);
+  U128 value = 0;
+  bool overflow = false;
+  for (char c : text) {
+    if (!IsDigit(c)) return ParseStatus::kSyntax;
+    const U128 d = static_cast<U128>(c - '0');
+    if (value > (limit - d) / 10) overflow = true;
+    if (!overflow) value = value * 10 + d;
+  }
+  if (overflow) return ParseStatus::kOutOfRange;
+  *out = negative ? static_cast<Int128>(U128{0} - value) : static_cast<Int128>(value);
+  return ParseStatus::kOk;
+}
+
+ParseStatus ParseDouble(std::string_view text, double* out) { return ParseFloating(text, out); }
+ParseStatus ParseFloat(std::string_view text, float* out) { return ParseFloating(text, out); }
+
+ParseStatus ParseBool(std::string_view text, bool strict, bool* out) {
+  if (EqualsIgnoreCase(text, "true")) { *out = true; return ParseStatus::kOk; }
+  if (EqualsIgnoreCase(text, "false")) { *out = false; return ParseStatus::kOk; }
+  if (!strict) {
+    if (EqualsIgnoreCase(text, "t") || text == "1") { *out = true; return ParseStatus::kOk; }
+    if (EqualsIgnoreCase(text, "f") || text == "0") { *out = false; return ParseStatus::kOk; }
+  }
+  return ParseStatus::kSyntax;
+}
+
+ParseStatus ParseDate(std::string_view text, int32_t* days) {
+  if (const int inf = Infinity(text)) {
+    *days = inf > 0 ? kDateInfinity : -kDateInfinity;
+    return ParseStatus::kOk;
+  }
+  const bool bc = StripBc(&text);
+  int64_t value;
+  size_t used = 0;
+  const ParseStatus status = ParseDatePrefix(text, bc, &value, &used);
+  if (status != ParseStatus::kOk) return status;
+  if (used != text.size()) return ParseStatus::kSyntax;
+  if (value <= -kDateInfinity || value >= kDateInfinity) return ParseStatus::kOutOfRange;
+  *days = static_cast<int32_t>(value);
+  return ParseStatus::kOk;
+}
+
+ParseStatus ParseTimestampMicros(std::string_view text, int64_t* micros) {
+  if (const int inf = Infinity(text)) {
+    *micros = inf > 0 ? kTimestampInfinity : -kTimestampInfinity;
+    return ParseStatus::kOk;
+  }
+  int64_t days, micros_of_day;
+  const ParseStatus status = ParseTimestampParts(text, &days, &micros_of_day);
+  if (status != ParseStatus::kOk) return status;
+  int64_t value;
+  if (__builtin_mul_overflow(days, kSecondsPerDay * kMicrosPerSecond, &value) ||
+      __builtin_add_overflow(value, micros_of_day, &value) || value == kTimestampInfinity ||
+      value == -kTimestampInfinity) {
+    return ParseStatus::kOutOfRange;
+  }
+  *micros = value;
+  return ParseStatus::kOk;
+}
+
+ParseStatus ParseTimestampSeconds(std::string_view text, int64_t* seconds) {
+  if (const int inf = Infinity(text)) {
+    *seconds = inf > 0 ? kTimestampInfinity : -kTimestampInfinity;
+    return ParseStatus::kOk;
+  }
+  int64_t days, micros_of_day;
+  const ParseStatus status = ParseTimestampParts(text, &days, &micros_of_day);
+  if (status != ParseStatus::kOk) return status;
+  if (micros_of_day % kMicrosPerSecond != 0) return ParseStatus::kSyntax;
+  int64_t value;
+  if (__builtin_mul_overflow(days, kSecondsPerDay, &value) ||
+      __builtin_add_overflow(value, micros_of_day / kMicrosPerSecond, &value)) {
+    return ParseStatus::kOutOfRange;
+  }
+  *seconds = value;
+  return ParseStatus::kOk;
+}
+
+bool IsValidUtf8(std::string_view text) {
+  size_t i = 0;
+  const size_t n = text.size();
+  while (i < n) {
+    // Eight ASCII bytes at a time: the common case in every text column.
+    if (i + 8 <= n) {
+      uint64_t word;
+      std::memcpy(&word, text.data() + i, 8);
+      if ((word & 0x8080808080808080ull) == 0) {
+        i += 8;
+        continue;
+      }
+    }
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const size_t length = utf8::ValidSequenceLength(text.substr(i));
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
+const char* SqlTypeName(TypeId type) { return DuckDbTypeName(type); }
+
+}  // namespace csv
+}  // namespace laneql
