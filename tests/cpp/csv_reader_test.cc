@@ -287,9 +287,10 @@ TEST(CsvReader, HeaderDetection) {
 }
 
 TEST(CsvReader, DelimiterDetectionAndTsv) {
-  Read semi = ReadText("a;b;c\n1;2;3\n4;5;6\n");
+  Read semi = ReadText("a;b;c\r\n\r\n\r\n1;2;3\r\n\r\n4;5;6\r\n");  // empty CRLF lines
   ASSERT_TRUE(semi.ok) << semi.error;
   EXPECT_EQ(semi.table.num_columns(), 3u);
+  EXPECT_EQ(semi.table.num_rows(), 2u);
   Read pipe = ReadText("a|b\nx,y|2\n");
   ASSERT_TRUE(pipe.ok) << pipe.error;
   EXPECT_EQ(Str(pipe.table, 0, 0), "x,y");

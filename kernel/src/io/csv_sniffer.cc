@@ -129,7 +129,9 @@ char DetectDelimiter(std::string_view text, const CsvReadOptions& options) {
     std::map<size_t, size_t> count_of_field_count;
     size_t records = 0;
     while (records < kDelimiterSampleRecords && splitter.Next(&record)) {
-      if (record.end == record.begin) continue;  // empty line
+      if (record.fields.size() == 1 && record.fields[0].begin == record.fields[0].end) {
+        continue;  // an empty line (CR already dropped)
+      }
       ++count_of_field_count[record.fields.size()];
       ++records;
     }
