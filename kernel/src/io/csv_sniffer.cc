@@ -95,8 +95,8 @@ void ReadSample(std::string_view text, char delimiter, const CsvReadOptions& opt
       bool quoted = false;
       SampleValue v;
       const bool last = f + 1 == record.fields.size();
-      if (!UnquoteField(raw, options.quote, record.unterminated && last, true, &scratch, &value,
-                        &quoted, &problem)) {
+      if (!UnquoteField(raw, options.quote, record.unterminated && last, span.has_quote, &scratch,
+                        &value, &quoted, &problem)) {
         v.null = true;  // the parse reports it; the sample just does not learn from it
       } else if (IsNull(value, quoted, options)) {
         v.null = true;
