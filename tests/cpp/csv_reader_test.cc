@@ -121,6 +121,14 @@ TEST(CsvReader, UnterminatedQuoteAndStrayQuotes) {
   ASSERT_FALSE(s.ok);
   EXPECT_NE(s.error.find("t.csv:2:3: field 2 (\"b\"): a quote inside an unquoted field"),
             std::string::npos) << s.error;
+  // Quotes in a long unquoted field, blocks after its start (the scanner's 64-byte blocks).
+  for (size_t lead : {1, 60, 63, 64, 100, 200}) {
+    Read far = ReadText("a,b\n1," + std::string(lead, 'x') + "\"\"" + std::string(70, 'y') +
+                        "\n2,ok\n");
+    ASSERT_FALSE(far.ok) << lead;
+    EXPECT_NE(far.error.find("t.csv:2:3: field 2 (\"b\"): a quote inside an unquoted field"),
+              std::string::npos) << far.error;
+  }
   Read t = ReadText("a,b\nx,\"y\"z\"\"\n");
   ASSERT_FALSE(t.ok);
   EXPECT_NE(t.error.find("text after the closing quote"), std::string::npos) << t.error;
@@ -287,9 +295,10 @@ TEST(CsvReader, HeaderDetection) {
 }
 
 TEST(CsvReader, DelimiterDetectionAndTsv) {
-  Read semi = ReadText("a;b;c\n1;2;3\n4;5;6\n");
+  Read semi = ReadText("a;b;c\r\n\r\n\r\n1;2;3\r\n\r\n4;5;6\r\n");  // empty CRLF lines
   ASSERT_TRUE(semi.ok) << semi.error;
   EXPECT_EQ(semi.table.num_columns(), 3u);
+  EXPECT_EQ(semi.table.num_rows(), 2u);
   Read pipe = ReadText("a|b\nx,y|2\n");
   ASSERT_TRUE(pipe.ok) << pipe.error;
   EXPECT_EQ(Str(pipe.table, 0, 0), "x,y");

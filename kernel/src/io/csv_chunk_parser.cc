@@ -175,7 +175,7 @@ class ChunkParser {
       std::string problem;
       const TypeId type = s_.columns[c].type;
       bool ok = UnquoteField(raw, s_.quote, record.unterminated && c + 1 == n,
-                             record.may_have_quotes, &scratch_, &value, &quoted, &problem);
+                             span.has_quote, &scratch_, &value, &quoted, &problem);
       if (ok) {
         const bool null = quoted ? (value.empty() && !IsString(type))
                                  : (value.empty() || (!s_.null_string.empty() &&

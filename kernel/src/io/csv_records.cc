@@ -51,14 +51,21 @@ bool RecordSplitter::Next(Record* record) {
   if (pos_ >= limit_ || pos_ >= text_.size()) return false;
   record->begin = pos_;
   record->unterminated = false;
-  record->may_have_quotes = block_has_quotes_;
   record->may_have_non_ascii = block_has_non_ascii_;
   record->fields.clear();
   size_t field_begin = pos_;
-  const auto finish_last_field = [&](size_t end) {
+  // Whether a quote lies in [field_begin, cur_base_ + bit): the last quote before that point,
+  // from the current block's bits below `bit` or else from the earlier blocks.
+  const auto quote_since_field_begin = [&](unsigned bit) {
+    const uint64_t below = bit == 64 ? quote_bits_ : quote_bits_ & ((uint64_t{1} << bit) - 1);
+    const size_t last_end = below != 0 ? cur_base_ + 64 - static_cast<size_t>(__builtin_clzll(below))
+                                       : quote_end_before_block_;
+    return last_end > field_begin;
+  };
+  const auto finish_last_field = [&](size_t end, bool has_quote) {
     // A CR before the line feed (or the end) belongs to the line end, not the value.
     if (!record->unterminated && end > field_begin && text_[end - 1] == '\r') --end;
-    record->fields.push_back({field_begin, end});
+    record->fields.push_back({field_begin, end, has_quote});
   };
   while (true) {
     while (pending_ == 0) {
@@ -66,7 +73,7 @@ bool RecordSplitter::Next(Record* record) {
         exhausted_ = true;
         record->end = text_.size();
         record->unterminated = in_quotes_carry_ != 0;
-        finish_last_field(text_.size());
+        finish_last_field(text_.size(), quote_since_field_begin(64));
         pos_ = text_.size();
         return true;
       }
@@ -75,9 +82,11 @@ bool RecordSplitter::Next(Record* record) {
       in_quotes_carry_ = (inside >> 63) != 0 ? ~uint64_t{0} : 0;
       pending_ = (m.delimiters | m.newlines) & ~inside;
       newline_bits_ = m.newlines;
-      block_has_quotes_ = m.quotes != 0;
+      if (quote_bits_ != 0) {
+        quote_end_before_block_ = cur_base_ + 64 - static_cast<size_t>(__builtin_clzll(quote_bits_));
+      }
+      quote_bits_ = m.quotes;
       block_has_non_ascii_ = m.non_ascii != 0;
-      record->may_have_quotes |= block_has_quotes_;
       record->may_have_non_ascii |= block_has_non_ascii_;
       cur_base_ = window_begin_ + 64 * block_;
       ++block_;
@@ -87,21 +96,21 @@ bool RecordSplitter::Next(Record* record) {
     const size_t p = cur_base_ + bit;
     if ((newline_bits_ >> bit) & 1) {
       record->end = p;
-      finish_last_field(p);
+      finish_last_field(p, quote_since_field_begin(bit));
       pos_ = p + 1;
       return true;
     }
-    record->fields.push_back({field_begin, p});
+    record->fields.push_back({field_begin, p, quote_since_field_begin(bit)});
     field_begin = p + 1;
   }
 }
 
-bool UnquoteField(std::string_view raw, char quote, bool unterminated, bool may_have_quotes,
+bool UnquoteField(std::string_view raw, char quote, bool unterminated, bool has_quote,
                   std::string* scratch, std::string_view* value, bool* quoted,
                   std::string* problem) {
   if (raw.empty() || raw[0] != quote) {
     *quoted = false;
-    if (may_have_quotes && raw.find(quote) != std::string_view::npos) {
+    if (has_quote) {
       *problem = "a quote inside an unquoted field (quote the whole field and double the quote)";
       return false;
     }

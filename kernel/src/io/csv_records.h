@@ -25,16 +25,15 @@ namespace csv {
 struct FieldSpan {
   size_t begin;
   size_t end;
+  bool has_quote;  // some byte of it is the quote (from the block masks)
 };
 
 struct Record {
   size_t begin = 0;  // first byte
   size_t end = 0;    // the terminating '\n', or the text size
   bool unterminated = false;  // ends at the end of the text inside a quoted field
-  // False when no byte of the record is a quote / is >= 0x80 (from the block masks; true may
-  // be a false alarm from a neighbouring record in a shared block). Lets the parser skip the
-  // quote search of unquoted fields and the UTF-8 check of ASCII ones.
-  bool may_have_quotes = true;
+  // False when no byte of the record is >= 0x80 (from the block masks; true may be a false
+  // alarm from a neighbouring record in a shared block): the parser skips the UTF-8 check.
   bool may_have_non_ascii = true;
   std::vector<FieldSpan> fields;
 };
@@ -64,8 +63,9 @@ class RecordSplitter {
   uint64_t pending_ = 0;     // structural bits of the current block not yet consumed
   uint64_t newline_bits_ = 0;  // which of them are line feeds
   uint64_t in_quotes_carry_ = 0;  // all ones when the previous block ended inside quotes
-  bool block_has_quotes_ = false;     // the block being consumed has a quote
-  bool block_has_non_ascii_ = false;  // ... a byte >= 0x80
+  bool block_has_non_ascii_ = false;  // the block being consumed has a byte >= 0x80
+  uint64_t quote_bits_ = 0;           // the quotes of the block being consumed
+  size_t quote_end_before_block_ = 0;  // 1 + the offset of the last quote before it; 0: none
   bool exhausted_ = false;
   std::vector<CsvBlockMasks> masks_;
 };
@@ -73,8 +73,8 @@ class RecordSplitter {
 // The value of a raw field: for a quoted field its content with doubled quotes undoubled
 // (stored in *scratch when it had any). Returns false with *problem for a quote inside an
 // unquoted field, text after a closing quote, or (when `unterminated`) a missing closing quote.
-// `may_have_quotes` false (Record::may_have_quotes) skips the search for a stray quote.
-bool UnquoteField(std::string_view raw, char quote, bool unterminated, bool may_have_quotes,
+// `has_quote` false (FieldSpan::has_quote) skips the search for a stray quote.
+bool UnquoteField(std::string_view raw, char quote, bool unterminated, bool has_quote,
                   std::string* scratch, std::string_view* value, bool* quoted,
                   std::string* problem);
 

@@ -95,8 +95,8 @@ void ReadSample(std::string_view text, char delimiter, const CsvReadOptions& opt
       bool quoted = false;
       SampleValue v;
       const bool last = f + 1 == record.fields.size();
-      if (!UnquoteField(raw, options.quote, record.unterminated && last, true, &scratch, &value,
-                        &quoted, &problem)) {
+      if (!UnquoteField(raw, options.quote, record.unterminated && last, span.has_quote, &scratch,
+                        &value, &quoted, &problem)) {
         v.null = true;  // the parse reports it; the sample just does not learn from it
       } else if (IsNull(value, quoted, options)) {
         v.null = true;
@@ -129,7 +129,9 @@ char DetectDelimiter(std::string_view text, const CsvReadOptions& options) {
     std::map<size_t, size_t> count_of_field_count;
     size_t records = 0;
     while (records < kDelimiterSampleRecords && splitter.Next(&record)) {
-      if (record.end == record.begin) continue;  // empty line
+      if (record.fields.size() == 1 && record.fields[0].begin == record.fields[0].end) {
+        continue;  // an empty line (CR already dropped)
+      }
       ++count_of_field_count[record.fields.size()];
       ++records;
     }
