@@ -8,6 +8,8 @@
 #include <cstring>
 #include <string>
 
+#include <unistd.h>
+
 #include "laneql/csv.h"
 #include "laneql/result.h"
 
@@ -96,7 +98,8 @@ bool WriteFile(const Columns& columns, const std::string& path, const CsvWriteOp
     if (error != nullptr) *error = what + " '" + path + "': " + why;
     return false;
   };
-  const std::string temp = path + ".tmp-csv";
+  // Unique per process, so two processes writing the same path never share a temporary file.
+  const std::string temp = path + ".tmp-csv-" + std::to_string(static_cast<long>(getpid()));
   std::FILE* file = std::fopen(temp.c_str(), "wb");
   if (file == nullptr) return fail("cannot write", "", nullptr);
   std::string buffer, value;
