@@ -1,4 +1,5 @@
-// A column: one typed array in Arrow's layout, owned in 64-byte-aligned buffers.
+// A column: one typed array in Arrow's layout, in 64-byte-aligned buffers: owned, or for a
+// column read from a .laneql file read-only views of the mapped file (see Verify).
 //
 // Buffers (see laneql/types.h for the value layouts):
 //  - values:   fixed-width types: length() values; string types: the UTF-8 bytes of all rows;

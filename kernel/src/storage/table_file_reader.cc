@@ -249,44 +249,45 @@ bool ReadColumn(const std::string& path, const FileBytes& file, const FileHeader
   const uint8_t* dir = file.data + header.directory_offset;
   ColumnEntry entry;
   std::memcpy(&entry, dir + index * sizeof(ColumnEntry), sizeof(entry));
-  const std::string where = path + " is corrupt (column " + std::to_string(index);
+  // The messages' beginnings, built only on failure (opening builds none).
+  auto where = [&] { return path + " is corrupt (column " + std::to_string(index); };
   const uint64_t names_start = header.num_columns * sizeof(ColumnEntry);
   if (entry.name_offset < names_start || entry.name_offset > header.directory_size ||
       entry.name_size > header.directory_size - entry.name_offset) {
-    *error = where + ": its name lies outside the directory)";
+    *error = where() + ": its name lies outside the directory)";
     return false;
   }
   name->assign(reinterpret_cast<const char*>(dir + entry.name_offset),
                static_cast<size_t>(entry.name_size));
-  const std::string named = where + " '" + *name + "': ";
+  auto named = [&] { return where() + " '" + *name + "': "; };
   if (entry.type >= static_cast<uint64_t>(kNumTypeIds)) {
-    *error = named + "unknown type id " + std::to_string(entry.type) + ")";
+    *error = named() + "unknown type id " + std::to_string(entry.type) + ")";
     return false;
   }
   if (entry.length != header.num_rows) {
-    *error = named + std::to_string(entry.length) + " rows, the table has " +
+    *error = named() + std::to_string(entry.length) + " rows, the table has " +
              std::to_string(header.num_rows) + ")";
     return false;
   }
   uint64_t expected[internal::kNumBufferKinds];
   std::string why;
   if (!ExpectedSizes(entry, expected, &why)) {
-    *error = named + why + ")";
+    *error = named() + why + ")";
     return false;
   }
   auto check = std::make_shared<internal::ColumnFileCheck>();
   AlignedBuffer views[internal::kNumBufferKinds];
   for (int k = 0; k < internal::kNumBufferKinds; ++k) {
     const BufferEntry& b = entry.buffers[k];
-    const std::string kind = internal::kBufferKindNames[k];
+    const char* kind = internal::kBufferKindNames[k];
     if (b.size != expected[k]) {
-      *error = named + kind + " buffer has " + std::to_string(b.size) + " bytes, expected " +
+      *error = named() + kind + " buffer has " + std::to_string(b.size) + " bytes, expected " +
                std::to_string(expected[k]) + ")";
       return false;
     }
     if (b.size == 0) {
       if (b.offset != 0 || b.checksum != 0) {
-        *error = named + "empty " + kind + " buffer with an offset or checksum)";
+        *error = named() + "empty " + kind + " buffer with an offset or checksum)";
         return false;
       }
       continue;
@@ -295,7 +296,7 @@ bool ReadColumn(const std::string& path, const FileBytes& file, const FileHeader
     const uint64_t end = header.directory_offset;
     if (b.offset % internal::kTableFileAlignment != 0 || b.offset < sizeof(FileHeader) ||
         b.size > end || b.offset > end - internal::RoundUpToAlignment(b.size)) {
-      *error = named + kind + " buffer at offset " + std::to_string(b.offset) + " with " +
+      *error = named() + kind + " buffer at offset " + std::to_string(b.offset) + " with " +
                std::to_string(b.size) + " bytes lies outside the data area)";
       return false;
     }
