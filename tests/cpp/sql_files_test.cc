@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,11 @@
 namespace laneql {
 namespace {
 
-std::string TempPath(const std::string& name) { return ::testing::TempDir() + "sql_files_" + name; }
+// A random tag per process: test processes in other PID namespaces may share the directory.
+std::string TempPath(const std::string& name) {
+  static const std::string tag = std::to_string(std::random_device()());
+  return ::testing::TempDir() + "sql_files_" + tag + "_" + name;
+}
 
 void WriteText(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -55,7 +60,11 @@ class SqlFiles : public ::testing::Test {
     GTEST_SKIP() << "file tests run natively (the wasm test build has no real file system)";
 #endif
   }
-  Database db_{DatabaseOptions{2}};
+  Database db_{[] {
+    DatabaseOptions options;
+    options.threads = 2;
+    return options;
+  }()};
   Result Query(const std::string& sql) { return db_.Query(sql); }
 };
 
@@ -71,11 +80,12 @@ Table Hits(size_t rows, uint64_t seed) {
 
 TEST_F(SqlFiles, CsvAndTsvByExtension) {
   const std::string csv = TempPath("people.csv");
+  const std::string stem = csv.substr(csv.rfind('/') + 1, csv.size() - csv.rfind('/') - 5);
   WriteText(csv, "name,age,joined\nada,36,2020-01-02\n\"b, c\",,2021-03-04\n");
   EXPECT_EQ(Rows(Query("SELECT name, age, joined FROM '" + csv + "' ORDER BY name")),
             (Lines{"ada|36|2020-01-02", "b, c|NULL|2021-03-04"}));
   // The implicit alias is the file's stem.
-  EXPECT_EQ(Rows(Query("SELECT sql_files_people.age + 1 FROM '" + csv + "' WHERE age IS NOT NULL")),
+  EXPECT_EQ(Rows(Query("SELECT \"" + stem + "\".age + 1 FROM '" + csv + "' WHERE age IS NOT NULL")),
             (Lines{"37"}));
   const std::string tsv = TempPath("t.tsv");
   WriteText(tsv, "k\tv\nx\t1.5\ny\t2.5\n");

@@ -53,8 +53,19 @@ const TypeId kAllTypes[] = {
     TypeId::kBool};
 static_assert(sizeof(kAllTypes) / sizeof(kAllTypes[0]) == kNumTypeIds, "list every type");
 
+// Names of this process's files: the pid alone is not unique where test runs in other PID
+// namespaces share the temporary directory (sandboxes, containers), so a random tag joins it.
+const std::string& FilePrefix() {
+  static const std::string prefix = [] {
+    std::random_device random;
+    return "laneql_table_file_" + std::to_string(::getpid()) + "_" + std::to_string(random()) +
+           "_";
+  }();
+  return prefix;
+}
+
 std::string TempPath(const std::string& name) {
-  return ::testing::TempDir() + "laneql_table_file_" + std::to_string(::getpid()) + "_" + name;
+  return ::testing::TempDir() + FilePrefix() + name;
 }
 
 std::string ReadBytes(const std::string& path) {
@@ -339,8 +350,7 @@ TEST(TableFile, OverwritingKeepsOpenedTablesIntact) {
   ASSERT_TRUE(OpenTableFile(path, &opened_second, &error)) << error;
   ExpectSameTable(second, opened_second);
   EXPECT_TRUE(FilesStartingWith(::testing::TempDir(),
-                                "laneql_table_file_" + std::to_string(::getpid()) +
-                                    "_overwrite.laneql.tmp-")
+                                FilePrefix() + "overwrite.laneql.tmp-")
                   .empty());
   ::unlink(path.c_str());
 }
@@ -366,8 +376,7 @@ TEST(TableFileWrite, FailureLeavesTheTargetAndNoTemporary) {
   EXPECT_NE(std::string::npos, error.find("cannot write " + target)) << error;
   EXPECT_EQ("kept", ReadBytes(inside));
   EXPECT_TRUE(FilesStartingWith(::testing::TempDir(),
-                                "laneql_table_file_" + std::to_string(::getpid()) +
-                                    "_target_is_a_dir.tmp-")
+                                FilePrefix() + "target_is_a_dir.tmp-")
                   .empty());
   ::unlink(inside.c_str());
   ::rmdir(target.c_str());
