@@ -13,6 +13,7 @@
 
 #include "laneql/database.h"
 #include "laneql/result.h"
+#include "result_rows.h"
 #include "src/plan/binder.h"
 #include "src/sql/parser.h"
 
@@ -49,19 +50,7 @@ Column Strings(const std::vector<std::string>& values, const std::vector<bool>& 
   return column;
 }
 
-// Every row of a result as "v1|v2|..." in DuckDB's text spelling.
-std::vector<std::string> Rows(const Result& result) {
-  std::vector<std::string> rows;
-  for (size_t r = 0; r < result.num_rows(); ++r) {
-    std::string row;
-    for (size_t c = 0; c < result.num_columns(); ++c) {
-      if (c != 0) row += "|";
-      row += FormatValue(result.column(c), r, ValueStyle::kText);
-    }
-    rows.push_back(row);
-  }
-  return rows;
-}
+std::vector<std::string> Rows(const Result& result) { return testing::ResultRows(result); }
 
 class SqlEngineTest : public ::testing::Test {
  protected:

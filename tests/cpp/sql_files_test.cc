@@ -14,6 +14,7 @@
 #include "laneql/database.h"
 #include "laneql/hits_generator.h"
 #include "laneql/result.h"
+#include "result_rows.h"
 #include "laneql/table_file.h"
 
 namespace laneql {
@@ -36,20 +37,7 @@ std::string ReadText(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// Every row as "v1|v2|...", DuckDB's text spelling; an error as "ERROR <message>".
-std::vector<std::string> Rows(const Result& result) {
-  if (!result.ok()) return {"ERROR " + result.error()};
-  std::vector<std::string> rows;
-  for (size_t r = 0; r < result.num_rows(); ++r) {
-    std::string row;
-    for (size_t c = 0; c < result.num_columns(); ++c) {
-      if (c != 0) row += "|";
-      row += FormatValue(result.column(c), r, ValueStyle::kText);
-    }
-    rows.push_back(row);
-  }
-  return rows;
-}
+std::vector<std::string> Rows(const Result& result) { return testing::ResultRows(result); }
 
 using Lines = std::vector<std::string>;
 

@@ -8,6 +8,7 @@
 #include "laneql/database.h"
 #include "laneql/parquet.h"
 #include "laneql/result.h"
+#include "../cpp/result_rows.h"
 
 namespace laneql {
 namespace {
@@ -16,19 +17,7 @@ std::string TestFile(const std::string& name) {
   return std::string(LANEQL_PARQUET_TEST_DIR) + "/" + name;
 }
 
-std::vector<std::string> Rows(const Result& result) {
-  if (!result.ok()) return {"ERROR " + result.error()};
-  std::vector<std::string> rows;
-  for (size_t r = 0; r < result.num_rows(); ++r) {
-    std::string row;
-    for (size_t c = 0; c < result.num_columns(); ++c) {
-      if (c != 0) row += "|";
-      row += FormatValue(result.column(c), r, ValueStyle::kText);
-    }
-    rows.push_back(row);
-  }
-  return rows;
-}
+std::vector<std::string> Rows(const Result& result) { return testing::ResultRows(result); }
 
 TEST(ParquetSqlTest, FromFileEqualsTheRegisteredTable) {
   InstallParquetReader();

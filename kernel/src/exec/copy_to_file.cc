@@ -7,23 +7,14 @@
 #include "laneql/csv.h"
 #include "laneql/table_file.h"
 #include "src/exec/file_tables.h"
+#include "src/common/ascii.h"
 
 namespace laneql {
 namespace exec {
 namespace {
 
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return lower;
-}
-
-bool EndsWith(const std::string& text, std::string_view suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
+using ascii::EndsWith;
+using ascii::Lower;
 
 Result ErrorAt(sql::SourcePos pos, const std::string& what) {
   return Result::Error("binder error at line " + std::to_string(pos.line) + ", column " +

@@ -10,23 +10,14 @@
 #include "laneql/csv.h"
 #include "laneql/file_readers.h"
 #include "laneql/table_file.h"
+#include "src/common/ascii.h"
 
 namespace laneql {
 namespace exec {
 namespace {
 
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return lower;
-}
-
-bool EndsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
+using ascii::EndsWith;
+using ascii::Lower;
 
 enum class FileKind { kCsv, kTsv, kLaneql, kOther };
 

@@ -10,6 +10,7 @@
 
 #include "src/io/csv_field_parse.h"
 #include "src/io/csv_records.h"
+#include "src/common/ascii.h"
 
 namespace laneql {
 namespace csv {
@@ -154,22 +155,9 @@ char DetectDelimiter(std::string_view text, const CsvReadOptions& options) {
   return best;
 }
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-std::string FoldCase(std::string_view s) {
-  std::string folded(s);
-  for (char& c : folded) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return folded;
-}
+using ascii::EqualsIgnoreCase;
+// Names are unique in a Table in ASCII case folding (Table::AddColumn).
+std::string FoldCase(std::string_view s) { return ascii::Lower(s); }
 
 // Whether a non-NULL value parses as an explicit column type.
 bool FitsType(std::string_view value, TypeId type) {

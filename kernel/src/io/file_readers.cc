@@ -1,6 +1,7 @@
 // The registry of extra table-file readers (laneql/file_readers.h). A handful of entries at
 // most, registered at start-up and read per query, so a mutex-guarded vector is plenty.
 #include "laneql/file_readers.h"
+#include "src/common/ascii.h"
 
 #include <mutex>
 #include <string>
@@ -20,20 +21,12 @@ Registry& GetRegistry() {
   return *registry;
 }
 
-std::string AsciiLower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return lower;
-}
-
 }  // namespace
 
 void RegisterTableFileReader(std::string_view extension, TableFileReader reader) {
   Registry& registry = GetRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  const std::string key = AsciiLower(extension);
+  const std::string key = ascii::Lower(extension);
   for (auto& entry : registry.readers) {
     if (entry.first == key) {
       entry.second = reader;
@@ -44,14 +37,11 @@ void RegisterTableFileReader(std::string_view extension, TableFileReader reader)
 }
 
 TableFileReader FindTableFileReader(std::string_view path) {
-  const std::string lower = AsciiLower(path);
+  const std::string lower = ascii::Lower(path);
   Registry& registry = GetRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
   for (const auto& entry : registry.readers) {
-    const std::string& ext = entry.first;
-    if (lower.size() >= ext.size() && lower.compare(lower.size() - ext.size(), ext.size(), ext) == 0) {
-      return entry.second;
-    }
+    if (ascii::EndsWith(lower, entry.first)) return entry.second;
   }
   return nullptr;
 }

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "src/sql/parser_internal.h"
+#include "src/common/ascii.h"
 
 namespace laneql {
 namespace sql {
@@ -18,13 +19,6 @@ std::string FileStem(const std::string& path) {
   const size_t dot = name.find('.');
   if (dot != std::string::npos && dot > 0) name.resize(dot);
   return name.empty() ? path : name;
-}
-
-std::string LowerAscii(std::string text) {
-  for (char& c : text) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return text;
 }
 
 }  // namespace
@@ -64,7 +58,7 @@ bool Parser::ParseFrom(SelectStatement* out) {
 bool Parser::ParseTableFunction(TableRef* ref) {
   const Token& name = Current();
   ref->kind = TableRefKind::kFunction;
-  ref->function = LowerAscii(name.value);
+  ref->function = ascii::Lower(name.value);
   Next();
   const Token& open = Current();
   Next();  // (

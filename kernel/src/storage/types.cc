@@ -1,5 +1,6 @@
 // Names, widths and classes of the column types: one table, indexed by TypeId.
 #include "laneql/types.h"
+#include "src/common/ascii.h"
 
 #include <cctype>
 #include <string>
@@ -47,16 +48,7 @@ static_assert(TableIsInTypeIdOrder(), "kTypes must list the types in TypeId orde
 
 const TypeInfo& InfoFor(TypeId type) { return kTypes[static_cast<int>(type)]; }
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
+using ascii::EqualsIgnoreCase;
 
 std::string_view TrimSpaces(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
