@@ -20,10 +20,17 @@
 namespace laneql {
 namespace {
 
+// Every path handed out, removed when the test ends (SqlFiles::TearDown).
+std::vector<std::string>& TempPaths() {
+  static std::vector<std::string> paths;
+  return paths;
+}
+
 // A random tag per process: test processes in other PID namespaces may share the directory.
 std::string TempPath(const std::string& name) {
   static const std::string tag = std::to_string(std::random_device()());
-  return ::testing::TempDir() + "sql_files_" + tag + "_" + name;
+  TempPaths().push_back(::testing::TempDir() + "sql_files_" + tag + "_" + name);
+  return TempPaths().back();
 }
 
 void WriteText(const std::string& path, const std::string& text) {
@@ -53,6 +60,10 @@ class SqlFiles : public ::testing::Test {
     options.threads = 2;
     return options;
   }()};
+  void TearDown() override {
+    for (const std::string& path : TempPaths()) std::remove(path.c_str());
+    TempPaths().clear();
+  }
   Result Query(const std::string& sql) { return db_.Query(sql); }
 };
 
