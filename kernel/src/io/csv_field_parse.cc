@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "src/io/utf8.h"
+#include "src/common/ascii.h"
 
 namespace laneql {
 namespace csv {
@@ -23,16 +24,7 @@ constexpr int64_t kTimestampInfinity = std::numeric_limits<int64_t>::max();
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
+using ascii::EqualsIgnoreCase;
 
 // Digits only (at least one) into a magnitude; false on overflow of uint64.
 ParseStatus ParseMagnitude(std::string_view digits, uint64_t* out) {
