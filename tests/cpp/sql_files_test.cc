@@ -161,10 +161,23 @@ TEST_F(SqlFiles, ErrorsNameTheFileAndThePlaceInTheQuery) {
   const Result function = Query("SELECT * FROM read_json('x.json')");
   ASSERT_FALSE(function.ok());
   EXPECT_NE(function.error().find("unknown table function read_json()"), std::string::npos);
-  const Result copy_format = Query("COPY (SELECT 1 FROM 'x.csv') TO 'y.csv' (FORMAT xml)");
-  ASSERT_FALSE(copy_format.ok());  // the query fails first: x.csv does not exist
-  const Result copy_dir = Query("COPY (SELECT 1 AS a) TO '/no/such/dir/out.csv'");
+  // COPY's own errors, on a query that works.
+  const std::string source = TempPath("source.csv");
+  WriteText(source, "a\n1\n");
+  const Result copy_format =
+      Query("COPY (SELECT a FROM '" + source + "') TO '" + TempPath("y.csv") + "' (FORMAT xml)");
+  ASSERT_FALSE(copy_format.ok());
+  EXPECT_NE(copy_format.error().find("COPY writes FORMAT csv, tsv or laneql, not 'xml'"),
+            std::string::npos)
+      << copy_format.error();
+  const Result copy_dir = Query("COPY (SELECT a FROM '" + source + "') TO '/no/such/dir/out.csv'");
   ASSERT_FALSE(copy_dir.ok());
+  EXPECT_NE(copy_dir.error().find("/no/such/dir/out.csv"), std::string::npos) << copy_dir.error();
+  const Result copy_laneql_dir =
+      Query("COPY (SELECT a FROM '" + source + "') TO '/no/such/dir/out.laneql'");
+  ASSERT_FALSE(copy_laneql_dir.ok());
+  EXPECT_NE(copy_laneql_dir.error().find("/no/such/dir/out.laneql"), std::string::npos)
+      << copy_laneql_dir.error();
 }
 
 TEST_F(SqlFiles, CorruptTableFileFailsTheQueryThatReadsTheColumn) {
