@@ -11,6 +11,9 @@
 #ifndef LANEQL_DATABASE_H_
 #define LANEQL_DATABASE_H_
 
+#include <atomic>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -61,8 +64,21 @@ class Database {
   // Registered names, in their original spelling, sorted.
   std::vector<std::string> TableNames() const;
 
-  // Parses, binds, plans and runs one SELECT statement.
+  // Called with a table name that no registered table has, before a query fails on it: it may
+  // return a table to use for that name (nullptr: none), as DuckDB's replacement scans do. The
+  // laneql CLI generates `hits` this way, only when a query names it. It is called from the
+  // thread running the query (several at once if queries run concurrently); the table it
+  // returns is kept alive by the query that asked for it.
+  using TableProvider = std::function<std::shared_ptr<const Table>(std::string_view name)>;
+  void SetTableProvider(TableProvider provider) { provider_ = std::move(provider); }
+
+  // Parses, binds, plans and runs one SELECT (or COPY) statement.
   Result Query(std::string_view sql) const;
+
+  // Stops the queries running now, from any thread or a signal handler (it is one lock-free
+  // atomic increment): each stops at its next morsel and returns the error "query
+  // interrupted". Queries that start afterwards run normally.
+  void Interrupt() const { interrupts_.fetch_add(1, std::memory_order_relaxed); }
 
   // The thread count queries run with (options.threads resolved).
   int threads() const { return threads_; }
@@ -79,6 +95,11 @@ class Database {
   int threads_ = 1;
   // Created once, reused by every query (workers sleep between queries).
   std::unique_ptr<exec::ThreadPool> pool_;
+  TableProvider provider_;
+  // Async-signal-safe only if lock-free: Interrupt is meant for SIGINT handlers.
+  mutable std::atomic<uint64_t> interrupts_{0};
+  static_assert(std::atomic<uint64_t>::is_always_lock_free,
+                "Interrupt() must be callable from a signal handler");
   mutable std::mutex profile_mutex_;  // queries may run from several threads at once
   mutable std::string last_profile_;
 };

@@ -1,8 +1,10 @@
 // Database: the table catalog and the entry point of every query.
 #include "laneql/database.h"
 
+#include <memory>
 #include <mutex>
 #include <utility>
+#include <vector>
 
 #include "laneql/system_info.h"
 #include "src/exec/query_runner.h"
@@ -61,8 +63,19 @@ std::vector<std::string> Database::TableNames() const {
 }
 
 Result Database::Query(std::string_view sql) const {
-  auto lookup = [this](std::string_view name) -> const Table* { return FindTable(name); };
+  // Tables the provider hands this query live as long as the query.
+  std::vector<std::shared_ptr<const Table>> provided;
+  auto lookup = [this, &provided](std::string_view name) -> const Table* {
+    if (const Table* table = FindTable(name)) return table;
+    if (!provider_) return nullptr;
+    std::shared_ptr<const Table> table = provider_(name);
+    if (table == nullptr) return nullptr;
+    provided.push_back(std::move(table));
+    return provided.back().get();
+  };
   exec::ExecContext ctx;
+  ctx.interrupts = &interrupts_;
+  ctx.interrupts_at_start = interrupts_.load(std::memory_order_relaxed);
   ctx.pool = pool_.get();
   ctx.threads = threads_;
   ctx.min_parallel_rows = options_.min_parallel_rows;

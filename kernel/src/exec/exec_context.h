@@ -4,6 +4,8 @@
 #define LANEQL_EXEC_EXEC_CONTEXT_H_
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,8 +21,17 @@ struct ExecContext {
   Profiler* profiler = nullptr;
   size_t min_parallel_rows = 65536;     // DatabaseOptions::min_parallel_rows
   size_t two_level_min_groups = 32768;  // DatabaseOptions::two_level_min_groups
+  // Database::Interrupt counts calls here; a query that sees the count move past the value it
+  // started with stops at its next morsel (or merge task) and fails with "query interrupted".
+  const std::atomic<uint64_t>* interrupts = nullptr;
+  uint64_t interrupts_at_start = 0;
   int ThreadsAvailable() const { return pool != nullptr ? std::min(threads, pool->threads()) : 1; }
+  bool Interrupted() const {
+    return interrupts != nullptr && interrupts->load(std::memory_order_relaxed) != interrupts_at_start;
+  }
 };
+
+inline constexpr const char* kInterruptedMessage = "query interrupted";
 
 // Runs body(t) on `threads` threads (t = 0 on the caller).
 template <class Body>

@@ -78,8 +78,8 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   std::atomic<bool> failed{false};
   std::vector<std::string> errors(static_cast<size_t>(threads));
   RunThreads(ctx, threads, [&](int t) {
-    // Check-before-work: a failed thread stops the others at their next morsel.
-    while (!failed.load(std::memory_order_relaxed)) {
+    // Check-before-work: a failed thread (or an interrupt) stops the others at their next morsel.
+    while (!failed.load(std::memory_order_relaxed) && !ctx.Interrupted()) {
       const size_t first = cursor.Take() * morsel;
       if (first >= batches) break;
       if (!workers[static_cast<size_t>(t)]->ScanBatches(first, std::min(batches, first + morsel),
@@ -157,7 +157,7 @@ bool FilterRows(const Plan& plan, const ExecContext& ctx, size_t top_n, std::vec
     std::vector<uint64_t> mask(BitmaskWords(kBatchRows) + 1);
     std::vector<uint32_t> batch_ids(kBatchRows);
     std::string& thread_error = errors[static_cast<size_t>(t)];
-    while (!failed.load(std::memory_order_relaxed)) {
+    while (!failed.load(std::memory_order_relaxed) && !ctx.Interrupted()) {
       const size_t m = cursor.Take();
       if (m >= morsels) break;
       ScopedSpan span(ctx.profiler, t, plan.where ? "filter" : "scan", "scan");

@@ -48,7 +48,8 @@ bool RunTasks(const ExecContext& ctx, int threads, size_t tasks, const Task& tas
   std::vector<std::string> errors(tasks);
   std::atomic<bool> failed{false};
   auto body = [&](int t) {
-    for (size_t i = cursor.Take(); i < tasks && !failed.load(std::memory_order_relaxed); i = cursor.Take()) {
+    for (size_t i = cursor.Take(); i < tasks && !failed.load(std::memory_order_relaxed) && !ctx.Interrupted();
+         i = cursor.Take()) {
       if (!task(i, t, &errors[i])) failed.store(true, std::memory_order_relaxed);
     }
   };

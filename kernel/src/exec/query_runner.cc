@@ -3,6 +3,7 @@
 #include "src/exec/query_runner.h"
 
 #include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -74,9 +75,14 @@ Result RunQuery(std::string_view sql, const TableLookup& lookup, const exec::Exe
     return Result::Error(parse_error.ToString(), parse_error.line, parse_error.column);
   }
   if (statement.is_copy) {
-    return exec::CopyResultToFile(statement.copy, RunSelect(statement.copy.query, lookup, ctx));
+    Result result = RunSelect(statement.copy.query, lookup, ctx);
+    // An interrupted query stopped part-way: its rows are not the answer and are not written.
+    if (ctx.Interrupted()) return Result::Error(exec::kInterruptedMessage);
+    return exec::CopyResultToFile(statement.copy, std::move(result));
   }
-  return RunSelect(statement.select, lookup, ctx);
+  Result result = RunSelect(statement.select, lookup, ctx);
+  if (ctx.Interrupted()) return Result::Error(exec::kInterruptedMessage);
+  return result;
 }
 
 }  // namespace laneql
