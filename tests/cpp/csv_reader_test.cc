@@ -3,6 +3,8 @@
 // mode), and identical results for every thread count.
 #include <cstdint>
 #include <cstdio>
+#include <mutex>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -415,6 +417,31 @@ TEST(CsvReader, ReadsAFile) {
   std::remove(path.c_str());
 }
 #endif
+
+TEST(CsvReader, ProgressReachesTheTotalAndNeverPassesIt) {
+  std::string text = "a,b\n";
+  for (int i = 0; i < 50000; ++i) text += std::to_string(i) + ",x" + std::to_string(i % 7) + "\n";
+  for (int threads : {1, 2}) {
+    CsvReadOptions options;
+    options.threads = threads;
+    std::mutex mutex;
+    std::vector<std::pair<size_t, size_t>> calls;
+    options.progress = [&](size_t done, size_t total) {
+      std::lock_guard<std::mutex> lock(mutex);
+      calls.emplace_back(done, total);
+    };
+    Table table;
+    std::string error;
+    ASSERT_TRUE(ReadCsvText(text, options, &table, nullptr, &error)) << error;
+    ASSERT_EQ(table.num_rows(), 50000u);
+    ASSERT_GE(calls.size(), 2u) << "50,000 rows: a call every 1024 rows and one at the end";
+    for (const auto& [done, total] : calls) {
+      EXPECT_EQ(total, text.size());
+      EXPECT_LE(done, total);
+    }
+    EXPECT_EQ(calls.back().first, text.size());
+  }
+}
 
 }  // namespace
 }  // namespace laneql

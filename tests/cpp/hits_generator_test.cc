@@ -9,12 +9,13 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 #include <unordered_set>
 #include <utility>
-#include <vector>
 
 #include "src/storage/hits_random.h"
 
@@ -191,6 +192,29 @@ TEST(HitsGeneratorDeterminism, ThreadCountDoesNotChangeTheBytes) {
   const Table three = Generate(5, 70001, 3);
   EXPECT_TRUE(SameBytes(one, two));
   EXPECT_TRUE(SameBytes(one, three));
+}
+
+TEST(HitsGeneratorDeterminism, ProgressCountsEveryRowAndChangesNothing) {
+  for (int threads : {1, 3}) {
+    HitsOptions options;
+    options.rows = 70000;
+    options.threads = threads;
+    std::mutex mutex;
+    std::vector<size_t> reports;
+    HitsOptions reporting = options;
+    reporting.progress = [&](size_t rows_done) {
+      std::lock_guard<std::mutex> lock(mutex);
+      reports.push_back(rows_done);
+    };
+    Table plain, reported;
+    std::string error;
+    ASSERT_TRUE(GenerateHits(options, &plain, &error)) << error;
+    ASSERT_TRUE(GenerateHits(reporting, &reported, &error)) << error;
+    EXPECT_TRUE(SameBytes(plain, reported));
+    ASSERT_FALSE(reports.empty());
+    EXPECT_EQ(*std::max_element(reports.begin(), reports.end()), options.rows);
+    for (size_t done : reports) EXPECT_LE(done, options.rows);
+  }
 }
 
 TEST(HitsGeneratorEdges, ZeroRows) {

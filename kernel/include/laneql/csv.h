@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,10 @@ struct CsvReadOptions {
   // Threads that parse chunks of the file (natively); 0 = laneql::DefaultThreads(). Builds
   // without threads use 1.
   int threads = 0;
+  // Called now and then while rows are parsed (every 1024 rows per thread, and once at the
+  // end with bytes_done == bytes_total), from the parsing threads: it must be thread-safe and
+  // quick. The laneql CLI draws its progress bar with it.
+  std::function<void(size_t bytes_done, size_t bytes_total)> progress;
 };
 
 struct CsvReadStats {
@@ -99,8 +104,11 @@ bool WriteCsvFile(const Result& result, const std::string& path, const CsvWriteO
                   std::string* error);
 bool WriteCsvFile(const Table& table, const std::string& path, const CsvWriteOptions& options,
                   std::string* error);
-// The same into a string.
+// The same into a string (the header only with options.header). For a table, only rows
+// [first_row, end_row): `laneql gen` formats a big table's CSV in slices, on several threads.
 void AppendCsv(const Result& result, const CsvWriteOptions& options, std::string* out);
+void AppendCsv(const Table& table, const CsvWriteOptions& options, std::string* out,
+               size_t first_row = 0, size_t end_row = SIZE_MAX);
 
 }  // namespace laneql
 

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct HitsOptions {
   // Threads to generate with (values < 1 mean 1). At most one thread per 16,384 rows is used;
   // the bytes are the same for every thread count.
   int threads = 1;
+  // Called after every few thousand rows (from the generating threads: it must be thread-safe
+  // and quick) with the rows this call has generated so far: the CLI's progress bar.
+  std::function<void(size_t rows_done)> progress;
 };
 
 // Generates options.rows rows into *out (replacing its contents). Returns false with a message

@@ -226,6 +226,7 @@ void ParseChunk(const ParseSettings& settings, size_t begin, size_t end, size_t 
   RecordSplitter splitter(settings.text, settings.delimiter, settings.quote, begin, end);
   Record record;
   size_t records = 0;
+  size_t reported = begin;  // progress is reported up to here
   while (splitter.Next(&record)) {
     if (!parser.ParseRecord(record) && !settings.skip_bad_rows) {
       size_t expected = first_failed_chunk->load();
@@ -234,9 +235,14 @@ void ParseChunk(const ParseSettings& settings, size_t begin, size_t end, size_t 
       }
       return;
     }
-    if (++records % kStopCheckInterval == 0 && !settings.skip_bad_rows &&
-        first_failed_chunk->load(std::memory_order_relaxed) < chunk_index) {
+    if (++records % kStopCheckInterval != 0) continue;
+    if (!settings.skip_bad_rows && first_failed_chunk->load(std::memory_order_relaxed) < chunk_index) {
       return;
+    }
+    if (settings.progress && settings.parsed != nullptr) {
+      const size_t done = settings.parsed->fetch_add(record.end - reported) + record.end - reported;
+      reported = record.end;
+      settings.progress(done, settings.text.size());
     }
   }
 }

@@ -5,6 +5,7 @@
 #define LANEQL_SRC_IO_CSV_CHUNK_PARSER_H_
 
 #include <atomic>
+#include <functional>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -27,6 +28,9 @@ struct ParseSettings {
   bool types_inferred = false;
   size_t sampled_rows = 0;
   bool skip_bad_rows = false;
+  // CsvReadOptions::progress; `parsed` sums the bytes every chunk has got through.
+  std::function<void(size_t bytes_done, size_t bytes_total)> progress;
+  std::atomic<size_t>* parsed = nullptr;
 };
 
 // One column's values from one chunk, in growable vectors (joined by JoinParts).

@@ -119,6 +119,9 @@ bool ReadText(std::string_view input, const CsvReadOptions& options, Table* out,
   settings.types_inferred = sniff.types_inferred;
   settings.sampled_rows = sniff.sampled_rows;
   settings.skip_bad_rows = options.skip_bad_rows;
+  std::atomic<size_t> parsed{0};
+  settings.progress = options.progress;
+  settings.parsed = &parsed;
 
   // Chunks: one per thread, none smaller than kMinChunkBytes.
   const size_t begin = sniff.data_begin;
@@ -154,6 +157,7 @@ bool ReadText(std::string_view input, const CsvReadOptions& options, Table* out,
   RunParallel(threads, chunks, [&](size_t t) {
     csv::ParseChunk(settings, starts[t], starts[t + 1], t, &first_failed_chunk, &results[t]);
   });
+  if (options.progress) options.progress(text.size(), text.size());
 
   CsvReadStats local;
   local.bytes = input.size();

@@ -3,6 +3,7 @@
 // values. A field is quoted when it holds the delimiter, the quote, CR or LF, or when it would
 // otherwise read back as NULL (an empty string, or one equal to the NULL string); a NULL is the
 // NULL string, unquoted (by default an empty field).
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -135,12 +136,26 @@ bool WriteCsvFile(const Table& table, const std::string& path, const CsvWriteOpt
   return WriteFile(TableColumns{table}, path, options, error);
 }
 
-void AppendCsv(const Result& result, const CsvWriteOptions& options, std::string* out) {
-  if (!result.ok()) return;
-  const ResultColumns columns{result};
+namespace {
+
+template <class Columns>
+void AppendRows(const Columns& columns, size_t first_row, size_t end_row,
+                const CsvWriteOptions& options, std::string* out) {
   AppendHeader(columns, options, out);
   std::string value;
-  for (size_t row = 0; row < columns.rows(); ++row) AppendRow(columns, row, options, &value, out);
+  end_row = std::min(end_row, columns.rows());
+  for (size_t row = first_row; row < end_row; ++row) AppendRow(columns, row, options, &value, out);
+}
+
+}  // namespace
+
+void AppendCsv(const Result& result, const CsvWriteOptions& options, std::string* out) {
+  if (result.ok()) AppendRows(ResultColumns{result}, 0, result.num_rows(), options, out);
+}
+
+void AppendCsv(const Table& table, const CsvWriteOptions& options, std::string* out,
+               size_t first_row, size_t end_row) {
+  AppendRows(TableColumns{table}, first_row, end_row, options, out);
 }
 
 }  // namespace laneql

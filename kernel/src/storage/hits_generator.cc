@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstring>
 #include <memory>
@@ -68,8 +69,9 @@ struct RangeJob {
   std::string error;                // empty = success
 };
 
+// `done` counts the rows every range has finished, for options.progress.
 void RunRange(const hits::HitsParams& params, const std::vector<uint8_t*>& fixed_bases,
-              RangeJob* job) {
+              const HitsOptions& options, std::atomic<size_t>* done, RangeJob* job) {
   const std::vector<HitsColumnSpec>& schema = HitsSchema();
   job->strings.resize(kNumHitsColumns);
   for (int col = 0; col < kNumHitsColumns; ++col) {
@@ -110,6 +112,8 @@ void RunRange(const hits::HitsParams& params, const std::vector<uint8_t*>& fixed
         return;
       }
     }
+    const size_t rows_done = done->fetch_add(n, std::memory_order_relaxed) + n;
+    if (options.progress) options.progress(rows_done);
   }
 }
 
@@ -255,7 +259,8 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
     jobs[t].count = end - begin;
     jobs[t].out_row = begin;
   }
-  RunTasks(threads, [&](size_t t) { RunRange(params, fixed_bases, &jobs[t]); });
+  std::atomic<size_t> done{0};
+  RunTasks(threads, [&](size_t t) { RunRange(params, fixed_bases, options, &done, &jobs[t]); });
   for (const RangeJob& job : jobs) {
     if (!job.error.empty()) {
       SetError(error, job.error);
