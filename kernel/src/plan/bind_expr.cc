@@ -103,6 +103,9 @@ BoundExprPtr Binder::BindColumnRef(const sql::Expr& expr) {
                                         table_name_ + "\" is)");
   }
   const int index = table_->ColumnIndex(expr.text);
+  if (index < 0 && table_name_.empty()) {  // SELECT without FROM
+    return Fail(expr.pos, "binder", "column \"" + expr.text + "\" not found (the query has no FROM)");
+  }
   if (index < 0) {
     std::vector<std::pair<size_t, std::string>> scored;
     for (size_t c = 0; c < table_->num_columns(); ++c) {
