@@ -72,13 +72,19 @@ build-js: setup
 	@echo "==> build: TypeScript package"
 	npm run build:js --silent
 
+# The dataset `make run` tours, generated once (about 2 s per million rows here).
+RUN_ROWS ?= 10000000
+RUN_DATA := $(ROOT)/data/hits-$(RUN_ROWS).laneql
 run: build-native
 	@echo; echo "==> laneql info"; $(LANEQL) info
-	@echo; echo "==> SUM kernels on 20 M generated rows, all threads"; $(LANEQL) sum --rows 20000000
-	@echo; echo "==> the same, single thread, dispatch forced to AVX2 where this CPU has it"
-	@if $(LANEQL) info --target AVX2 >/dev/null 2>&1; then \
-	  $(LANEQL) sum --rows 20000000 --threads 1 --target AVX2; \
-	else $(LANEQL) sum --rows 20000000 --threads 1; fi
+	@if [ ! -f $(RUN_DATA) ]; then \
+	  echo; echo "==> generating the hits table once: $(RUN_ROWS) rows into $(RUN_DATA)"; \
+	  mkdir -p $(dir $(RUN_DATA)); \
+	  $(LANEQL) gen hits --rows $(RUN_ROWS) --out $(RUN_DATA); fi
+	@echo; echo "==> a tour of ClickBench-shaped queries on $(RUN_ROWS) rows ($$($(LANEQL) info --json \
+	  | sed -n 's/.*"dispatched_target": "\([^"]*\)".*"threads": \([0-9]*\).*/target \1, \2 threads/p'))"
+	$(LANEQL) native-cli/tour.sql --table hits=$(RUN_DATA) --timer --format table
+	@echo; echo "==> try it: $(LANEQL) --table hits=$(RUN_DATA)   (an interactive shell; .help)"
 
 test: build test-native test-diff test-asan test-wasm-kernels test-js test-e2e
 	@echo "==> make test: all suites passed"

@@ -14,38 +14,54 @@
 namespace {
 
 void PrintUsage(FILE* out) {
-  std::fprintf(out,
-               "laneql %s: a columnar analytical query kernel (C++ on Google Highway)\n\n"
-               "usage:\n"
-               "  laneql -c SQL [--rows N] [--seed S] [--threads N] [--profile FILE]\n"
-               "            [--format table|csv|tsv|json|markdown]\n"
-               "      runs SQL over a generated ClickBench-like `hits` table (--rows, default\n"
-               "      1000000; --seed, default %llu); --threads 0 (the default) = physical cores;\n"
-               "      --profile writes the query's timeline (trace-event JSON for Perfetto or\n"
-               "      chrome://tracing) to FILE; --format defaults to table on a terminal, tsv\n"
-               "      otherwise. Exit status: 0 ok, 1 query error (on stderr), 2 usage error.\n"
-               "  laneql info [--json] [--target NAME]\n"
-               "      CPU, compiled/supported/dispatched SIMD targets, threads, version\n"
-               "  laneql sum [--rows N] [--type float64|int64|both] [--threads N] [--seed S]\n"
-               "             [--runs R] [--target NAME]\n"
-               "      SUM over a generated column: SIMD kernel vs scalar reference, GB/s\n"
-               "  laneql --version | --help\n\n"
-               "--target NAME makes dispatch use that SIMD target (e.g. AVX2), for comparisons.\n",
-               laneql::Version(), static_cast<unsigned long long>(laneql::HitsOptions().seed));
+  std::fprintf(
+      out,
+      "laneql %s: a columnar analytical query kernel (C++ on Google Highway)\n\n"
+      "usage:\n"
+      "  laneql [OPTIONS] -c SQL     run SQL (one statement or several, ';'-separated)\n"
+      "  laneql [OPTIONS] FILE.sql   run the statements in FILE ('-' = stdin)\n"
+      "  laneql [OPTIONS]            an interactive shell on a terminal, else SQL from stdin\n"
+      "    --table NAME=PATH         query the file at PATH as NAME (.laneql, .csv, .tsv,\n"
+      "                              .parquet); repeatable. SQL can also name files directly:\n"
+      "                              SELECT ... FROM 'x.csv'\n"
+      "    --format FORMAT           table, csv, tsv, json or markdown (default: table on a\n"
+      "                              terminal, tsv otherwise)\n"
+      "    --threads N               threads per query; 0 (default) = the physical cores\n"
+      "    --target NAME             make dispatch use that SIMD target (e.g. AVX2)\n"
+      "    --profile FILE            write each query's timeline (trace-event JSON for\n"
+      "                              Perfetto or chrome://tracing) to FILE\n"
+      "    --timer                   print each statement's run time\n"
+      "    --rows N, --seed S        the generated table `hits`, made when a query names hits\n"
+      "                              and no --table does (default 1000000 rows, seed %llu)\n"
+      "    Dot commands (in the shell and in scripts): .tables .schema .timer .mode .threads\n"
+      "    .help .quit\n"
+      "  laneql gen hits --rows N --out PATH [--seed S] [--threads N]\n"
+      "      generate the hits table into PATH: .laneql, .csv or .tsv\n"
+      "  laneql import IN OUT.laneql [--schema create.sql] [--delimiter C] [--threads N]\n"
+      "      convert a .csv/.tsv (or .parquet) file to .laneql\n"
+      "  laneql bench --queries FILE --table NAME=PATH [--runs N] [--threads N] [--json OUT]\n"
+      "               [--target NAME]\n"
+      "      time each query (one per line, or ';'-separated): rows, min and median ms\n"
+      "  laneql info [--json] [--target NAME]\n"
+      "      CPU, compiled/supported/dispatched SIMD targets, threads, version\n"
+      "  laneql sum [--rows N] [--type float64|int64|both] [--threads N] [--seed S]\n"
+      "             [--runs R] [--target NAME]\n"
+      "      SUM over a generated column: SIMD kernel vs scalar reference, GB/s\n"
+      "  laneql --version | --help\n\n"
+      "Exit status: 0 ok, 1 query or data error (message on stderr, with line:column),\n"
+      "2 usage error.\n",
+      laneql::Version(), static_cast<unsigned long long>(laneql::HitsOptions().seed));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
 #ifdef LANEQL_HAVE_PARQUET
-  laneql::InstallParquetReader();  // FROM 'x.parquet' and read_parquet() in SQL
+  laneql::InstallParquetReader();  // FROM 'x.parquet', read_parquet() and --table x.parquet
 #endif
-  if (argc < 2) {
-    PrintUsage(stderr);
-    return laneql::cli::kExitUsage;
-  }
-  const std::string command = argv[1];
-  const std::vector<std::string> args(argv + 2, argv + argc);
+  const std::vector<std::string> all(argv + 1, argv + argc);
+  const std::string command = all.empty() ? "" : all[0];
+  const std::vector<std::string> rest(all.empty() ? all.end() : all.begin() + 1, all.end());
   if (command == "--help" || command == "-h" || command == "help") {
     PrintUsage(stdout);
     return laneql::cli::kExitOk;
@@ -54,9 +70,10 @@ int main(int argc, char** argv) {
     std::printf("laneql %s\n", laneql::Version());
     return laneql::cli::kExitOk;
   }
-  if (command == "info") return laneql::cli::RunInfo(args);
-  if (command == "sum") return laneql::cli::RunSum(args);
-  if (command == "-c") return laneql::cli::RunSql(args);
-  std::fprintf(stderr, "laneql: unknown command '%s' (try laneql --help)\n", command.c_str());
-  return laneql::cli::kExitUsage;
+  if (command == "info") return laneql::cli::RunInfo(rest);
+  if (command == "sum") return laneql::cli::RunSum(rest);
+  if (command == "gen") return laneql::cli::RunGen(rest);
+  if (command == "import") return laneql::cli::RunImport(rest);
+  if (command == "bench") return laneql::cli::RunBench(rest);
+  return laneql::cli::RunSql(all);  // -c SQL, FILE.sql, stdin or the shell
 }

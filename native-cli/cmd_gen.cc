@@ -1,0 +1,168 @@
+// `laneql gen hits --rows N --out PATH [--seed S] [--threads N]`: the ClickBench-like table our
+// generator makes, written as .laneql (the whole table built in memory, then written) or as
+// CSV/TSV (a slice of rows at a time: memory stays bounded for any row count).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "commands.h"
+#include "flags.h"
+#include "laneql/csv.h"
+#include "laneql/hits_generator.h"
+#include "laneql/system_info.h"
+#include "laneql/table_file.h"
+#include "progress.h"
+
+namespace laneql::cli {
+namespace {
+
+constexpr size_t kCsvSliceRows = size_t{1} << 18;
+
+enum class OutFormat { kLaneql, kCsv, kTsv, kUnknown };
+
+OutFormat FormatOf(const std::string& path) {
+  auto ends = [&](const char* ext) {
+    const size_t n = std::strlen(ext);
+    return path.size() > n && path.compare(path.size() - n, n, ext) == 0;
+  };
+  if (ends(".laneql")) return OutFormat::kLaneql;
+  if (ends(".csv")) return OutFormat::kCsv;
+  if (ends(".tsv")) return OutFormat::kTsv;
+  return OutFormat::kUnknown;
+}
+
+// `slice` as CSV, formatted by `threads` threads in row ranges
+// and concatenated in order (the bytes do not depend on the thread count).
+std::string FormatSlice(const Table& slice, const CsvWriteOptions& options, int threads) {
+  const size_t rows = slice.num_rows();
+  const size_t parts = std::max<size_t>(1, std::min<size_t>(threads, rows / 4096));
+  std::vector<std::string> texts(parts);
+  auto format_part = [&](size_t p) {
+    CsvWriteOptions part_options = options;
+    part_options.header = options.header && p == 0;
+    AppendCsv(slice, part_options, &texts[p], rows * p / parts, rows * (p + 1) / parts);
+  };
+  std::vector<std::thread> workers;
+  for (size_t p = 1; p < parts; ++p) workers.emplace_back(format_part, p);
+  format_part(0);
+  for (std::thread& worker : workers) worker.join();
+  std::string out;
+  for (const std::string& text : texts) out += text;
+  return out;
+}
+
+bool WriteDelimited(const HitsOptions& hits, const std::string& path, char delimiter,
+                    ProgressBar* bar, uint64_t* bytes, std::string* error) {
+  const std::string temp = path + ".tmp-gen-" + std::to_string(static_cast<long>(getpid()));
+  std::FILE* file = std::fopen(temp.c_str(), "wb");
+  if (file == nullptr) {
+    *error = "cannot write '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  const auto fail = [&](const std::string& message) {
+    std::fclose(file);
+    std::remove(temp.c_str());
+    *error = message;
+    return false;
+  };
+  CsvWriteOptions options;
+  options.delimiter = delimiter;
+  for (size_t first = 0; first < hits.rows || first == 0; first += kCsvSliceRows) {
+    const size_t count = std::min(kCsvSliceRows, hits.rows - first);
+    Table slice;
+    if (!GenerateHitsRange(hits, first, count, &slice, error)) return fail(*error);
+    options.header = first == 0;
+    const std::string text = FormatSlice(slice, options, hits.threads);
+    if (std::fwrite(text.data(), 1, text.size(), file) != text.size()) {
+      return fail("cannot write '" + path + "': " + std::strerror(errno));
+    }
+    *bytes += text.size();
+    bar->Update(first + count, first + count, *bytes);
+    if (hits.rows == 0) break;
+  }
+  if (std::fclose(file) != 0) {
+    std::remove(temp.c_str());
+    *error = "cannot write '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    std::remove(temp.c_str());
+    *error = "cannot rename into '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int RunGen(const std::vector<std::string>& args) {
+  Flags flags;
+  if (!ParseFlags("gen", args, {{"--rows", "--out", "--seed", "--threads"}, {}, 1}, &flags)) {
+    return kExitUsage;
+  }
+  if (flags.positionals.empty() || flags.positionals[0] != "hits") {
+    std::fprintf(stderr, "laneql gen: say which table: laneql gen hits --rows N --out PATH\n");
+    return kExitUsage;
+  }
+  if (!flags.Has("--rows") || !flags.Has("--out")) {
+    std::fprintf(stderr, "laneql gen: --rows N and --out PATH are required\n");
+    return kExitUsage;
+  }
+  const std::string path = flags.Get("--out", "");
+  const OutFormat format = FormatOf(path);
+  if (format == OutFormat::kUnknown) {
+    std::fprintf(stderr, "laneql gen: --out must end in .laneql, .csv or .tsv, got '%s'\n",
+                 path.c_str());
+    return kExitUsage;
+  }
+  uint64_t rows = 0, seed = 0, threads = 0;
+  if (!ParseCount("gen", "--rows", flags.Get("--rows", ""), 0, uint64_t{1} << 34, &rows) ||
+      !ParseCount("gen", "--seed", flags.Get("--seed", std::to_string(HitsOptions().seed)), 0,
+                  UINT64_MAX, &seed) ||
+      !ParseCount("gen", "--threads", flags.Get("--threads", "0"), 0, 1024, &threads)) {
+    return kExitUsage;
+  }
+  HitsOptions hits;
+  hits.rows = static_cast<size_t>(rows);
+  hits.seed = seed;
+  hits.threads = threads == 0 ? DefaultThreads() : static_cast<int>(threads);
+
+  const auto start = std::chrono::steady_clock::now();
+  std::string error;
+  uint64_t bytes = 0;
+  {
+    ProgressBar bar("generating " + path, hits.rows);
+    if (format == OutFormat::kLaneql) {
+      if (bar.enabled()) hits.progress = [&bar](size_t done) { bar.Update(done, done, 0); };
+      Table table;
+      if (!GenerateHits(hits, &table, &error) || !WriteTableFile(table, path, &error)) {
+        bar.Finish();
+        std::fprintf(stderr, "laneql gen: %s\n", error.c_str());
+        return kExitDataError;
+      }
+    } else if (!WriteDelimited(hits, path, format == OutFormat::kTsv ? '\t' : ',', &bar, &bytes,
+                               &error)) {
+      bar.Finish();
+      std::fprintf(stderr, "laneql gen: %s\n", error.c_str());
+      return kExitDataError;
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::error_code size_error;
+  bytes = std::filesystem::file_size(path, size_error);
+  std::printf("wrote %llu rows to %s (%.1f MB) in %.2f s: %.2f M rows/s, %d threads\n",
+              static_cast<unsigned long long>(rows), path.c_str(), bytes / 1e6, seconds,
+              seconds > 0 ? rows / seconds / 1e6 : 0.0, hits.threads);
+  return kExitOk;
+}
+
+}  // namespace laneql::cli

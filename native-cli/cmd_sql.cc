@@ -1,0 +1,121 @@
+// `laneql [OPTIONS] -c SQL`, `laneql [OPTIONS] FILE.sql`, SQL on stdin, and the REPL.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "flags.h"
+#include "laneql/hits_generator.h"
+#include "repl.h"
+#include "session.h"
+#include "table_loader.h"
+
+namespace laneql::cli {
+namespace {
+
+bool ReadAll(std::istream& in, std::string* text) {
+  text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return !in.bad();
+}
+
+}  // namespace
+
+int RunSql(const std::vector<std::string>& args) {
+  if (!args.empty() && args.back() == "-c") {
+    std::fprintf(stderr, "laneql -c: missing SQL (laneql -c \"SELECT ...\"; try laneql --help)\n");
+    return kExitUsage;
+  }
+  const FlagSpec spec{{"-c", "--table", "--format", "--threads", "--target", "--profile", "--rows",
+                       "--seed"},
+                      {"--timer"},
+                      1};
+  Flags flags;
+  if (!ParseFlags("", args, spec, &flags)) return kExitUsage;
+  const bool inline_sql = flags.Has("-c");
+  if (inline_sql && !flags.positionals.empty()) {
+    std::fprintf(stderr, "laneql -c: unexpected argument '%s' (the SQL is the text after -c)\n",
+                 flags.positionals[0].c_str());
+    return kExitUsage;
+  }
+  const std::string sql = flags.Get("-c", "");
+  if (inline_sql && sql.find_first_not_of(" \t\r\n") == std::string::npos) {
+    std::fprintf(stderr, "laneql -c: the SQL text is empty\n");
+    return kExitUsage;
+  }
+  uint64_t rows = 0, seed = 0, threads = 0;
+  if (!ParseCount("", "--rows", flags.Get("--rows", "1000000"), 0, uint64_t{1} << 34, &rows) ||
+      !ParseCount("", "--seed", flags.Get("--seed", std::to_string(HitsOptions().seed)), 0,
+                  UINT64_MAX, &seed) ||
+      !ParseCount("", "--threads", flags.Get("--threads", "0"), 0, 1024, &threads)) {
+    return kExitUsage;
+  }
+  SessionOptions options;
+  // Without --format: the aligned table for a person at a terminal, TSV for a pipe or a file.
+  options.format = flags.Get("--format", isatty(STDOUT_FILENO) ? "table" : "tsv");
+  if (!Session::IsFormat(options.format)) {
+    std::fprintf(stderr, "laneql: --format must be table, csv, tsv, json or markdown, got '%s'\n",
+                 options.format.c_str());
+    return kExitUsage;
+  }
+  options.profile_path = flags.Get("--profile", "");
+  if (flags.Has("--profile") && options.profile_path.empty()) {
+    std::fprintf(stderr, "laneql: --profile needs a file name\n");
+    return kExitUsage;
+  }
+  options.threads = static_cast<int>(threads);
+  options.timer = flags.Has("--timer");
+  options.hits_rows = static_cast<size_t>(rows);
+  options.hits_seed = seed;
+  std::vector<std::pair<std::string, std::string>> specs;
+  for (const std::string& spec_text : flags.All("--table")) {
+    std::string name, path, error;
+    if (!ParseTableSpec(spec_text, &name, &path, &error)) {
+      std::fprintf(stderr, "laneql: %s\n", error.c_str());
+      return kExitUsage;
+    }
+    specs.emplace_back(name, path);
+  }
+  if (!ApplyTarget("", flags)) return kExitUsage;
+
+  Session session(options);
+  for (const auto& [name, path] : specs) {
+    std::shared_ptr<const Table> table;
+    std::string error;
+    if (!LoadTable(path, session.threads(), {}, 0, &table, &error)) {
+      std::fprintf(stderr, "laneql: --table %s: %s\n", name.c_str(), error.c_str());
+      return kExitDataError;
+    }
+    session.AddTable(name, std::move(table));
+  }
+
+  if (inline_sql) return session.RunScript(sql, "", true) ? kExitOk : kExitDataError;
+  std::string script, source;
+  if (!flags.positionals.empty() && flags.positionals[0] != "-") {
+    source = flags.positionals[0];
+    std::ifstream in(source, std::ios::binary);
+    if (!in || !ReadAll(in, &script)) {
+      std::fprintf(stderr, "laneql: cannot read '%s': %s\n", source.c_str(), std::strerror(errno));
+      return kExitDataError;
+    }
+  } else if (flags.positionals.empty() && isatty(STDIN_FILENO)) {
+    return RunRepl(&session);
+  } else {
+    source = "<stdin>";
+    if (!ReadAll(std::cin, &script)) {
+      std::fprintf(stderr, "laneql: reading stdin failed: %s\n", std::strerror(errno));
+      return kExitDataError;
+    }
+  }
+  return session.RunScript(script, source, true) ? kExitOk : kExitDataError;
+}
+
+}  // namespace laneql::cli
