@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -118,23 +117,17 @@ int RunBench(const std::vector<std::string>& args) {
       !ParseCount("bench", "--threads", flags.Get("--threads", "0"), 0, 1024, &threads)) {
     return kExitUsage;
   }
-  std::vector<std::pair<std::string, std::string>> specs;
-  for (const std::string& spec : flags.All("--table")) {
-    std::string name, path, error;
-    if (!ParseTableSpec(spec, &name, &path, &error)) {
-      std::fprintf(stderr, "laneql bench: %s\n", error.c_str());
-      return kExitUsage;
-    }
-    specs.emplace_back(name, path);
+  std::vector<TableSpec> specs;
+  std::string error, text;
+  if (!ParseTableSpecs(flags.All("--table"), &specs, &error)) {
+    std::fprintf(stderr, "laneql bench: %s\n", error.c_str());
+    return kExitUsage;
   }
   if (!ApplyTarget("bench", flags)) return kExitUsage;
-  const std::string queries_path = flags.Get("--queries", "");
-  std::ifstream file(queries_path, std::ios::binary);
-  if (!file) {
-    std::fprintf(stderr, "laneql bench: cannot read '%s'\n", queries_path.c_str());
+  if (!ReadTextFile(flags.Get("--queries", ""), &text, &error)) {
+    std::fprintf(stderr, "laneql bench: %s\n", error.c_str());
     return kExitDataError;
   }
-  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   const std::vector<std::string> queries = SplitQueries(text);
 
   DatabaseOptions db_options;
@@ -143,19 +136,18 @@ int RunBench(const std::vector<std::string>& args) {
   size_t table_rows = 0;
   for (size_t i = 0; i < specs.size(); ++i) {
     std::shared_ptr<const Table> table;
-    std::string error;
-    if (!LoadTable(specs[i].second, db.threads(), {}, 0, &table, &error)) {
-      std::fprintf(stderr, "laneql bench: --table %s: %s\n", specs[i].first.c_str(), error.c_str());
+    if (!LoadTable(specs[i].path, db.threads(), {}, 0, &table, &error)) {
+      std::fprintf(stderr, "laneql bench: --table %s: %s\n", specs[i].name.c_str(), error.c_str());
       return kExitDataError;
     }
     if (i == 0) table_rows = table->num_rows();
-    db.Register(specs[i].first, std::move(table), &error);
+    db.Register(specs[i].name, std::move(table), &error);
   }
 
   std::printf("laneql %s bench: %zu queries, %llu runs each after a warm-up, target %s, %d threads, "
               "%zu rows in %s\n",
               Version(), queries.size(), static_cast<unsigned long long>(runs),
-              DispatchedTarget().name.c_str(), db.threads(), table_rows, specs[0].first.c_str());
+              DispatchedTarget().name.c_str(), db.threads(), table_rows, specs[0].name.c_str());
   std::printf("%5s %12s %12s %12s  %s\n", "query", "rows", "min ms", "median ms", "sql");
   std::vector<QueryTiming> timings;
   for (size_t i = 0; i < queries.size(); ++i) {

@@ -4,8 +4,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <system_error>
@@ -15,6 +13,7 @@
 #include "flags.h"
 #include "laneql/csv.h"
 #include "laneql/table_file.h"
+#include "script.h"
 #include "table_loader.h"
 
 namespace laneql::cli {
@@ -64,13 +63,11 @@ int RunImport(const std::vector<std::string>& args) {
   std::vector<ColumnSpec> schema;
   if (flags.Has("--schema")) {
     const std::string schema_path = flags.Get("--schema", "");
-    std::ifstream file(schema_path, std::ios::binary);
-    if (!file) {
-      std::fprintf(stderr, "laneql import: cannot read the schema file '%s'\n", schema_path.c_str());
+    std::string sql, table_name, error;
+    if (!ReadTextFile(schema_path, &sql, &error)) {
+      std::fprintf(stderr, "laneql import: --schema: %s\n", error.c_str());
       return kExitDataError;
     }
-    const std::string sql((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    std::string table_name, error;
     if (!ParseCreateTable(sql, &table_name, &schema, &error)) {
       std::fprintf(stderr, "laneql import: %s: %s\n", schema_path.c_str(), error.c_str());
       return kExitDataError;

@@ -4,11 +4,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,15 +14,16 @@
 #include "flags.h"
 #include "laneql/hits_generator.h"
 #include "repl.h"
+#include "script.h"
 #include "session.h"
 #include "table_loader.h"
 
 namespace laneql::cli {
 namespace {
 
-bool ReadAll(std::istream& in, std::string* text) {
-  text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return !in.bad();
+bool ReadStdin(std::string* text) {
+  text->assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  return !std::cin.bad();
 }
 
 }  // namespace
@@ -75,42 +74,37 @@ int RunSql(const std::vector<std::string>& args) {
   options.timer = flags.Has("--timer");
   options.hits_rows = static_cast<size_t>(rows);
   options.hits_seed = seed;
-  std::vector<std::pair<std::string, std::string>> specs;
-  for (const std::string& spec_text : flags.All("--table")) {
-    std::string name, path, error;
-    if (!ParseTableSpec(spec_text, &name, &path, &error)) {
-      std::fprintf(stderr, "laneql: %s\n", error.c_str());
-      return kExitUsage;
-    }
-    specs.emplace_back(name, path);
+  std::vector<TableSpec> specs;
+  std::string error;
+  if (!ParseTableSpecs(flags.All("--table"), &specs, &error)) {
+    std::fprintf(stderr, "laneql: %s\n", error.c_str());
+    return kExitUsage;
   }
   if (!ApplyTarget("", flags)) return kExitUsage;
 
   Session session(options);
-  for (const auto& [name, path] : specs) {
+  for (const TableSpec& spec : specs) {
     std::shared_ptr<const Table> table;
-    std::string error;
-    if (!LoadTable(path, session.threads(), {}, 0, &table, &error)) {
-      std::fprintf(stderr, "laneql: --table %s: %s\n", name.c_str(), error.c_str());
+    if (!LoadTable(spec.path, session.threads(), {}, 0, &table, &error)) {
+      std::fprintf(stderr, "laneql: --table %s: %s\n", spec.name.c_str(), error.c_str());
       return kExitDataError;
     }
-    session.AddTable(name, std::move(table));
+    session.AddTable(spec.name, std::move(table));
   }
 
   if (inline_sql) return session.RunScript(sql, "", true) ? kExitOk : kExitDataError;
   std::string script, source;
   if (!flags.positionals.empty() && flags.positionals[0] != "-") {
     source = flags.positionals[0];
-    std::ifstream in(source, std::ios::binary);
-    if (!in || !ReadAll(in, &script)) {
-      std::fprintf(stderr, "laneql: cannot read '%s': %s\n", source.c_str(), std::strerror(errno));
+    if (!ReadTextFile(source, &script, &error)) {
+      std::fprintf(stderr, "laneql: %s\n", error.c_str());
       return kExitDataError;
     }
   } else if (flags.positionals.empty() && isatty(STDIN_FILENO)) {
     return RunRepl(&session);
   } else {
     source = "<stdin>";
-    if (!ReadAll(std::cin, &script)) {
+    if (!ReadStdin(&script)) {
       std::fprintf(stderr, "laneql: reading stdin failed: %s\n", std::strerror(errno));
       return kExitDataError;
     }

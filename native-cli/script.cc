@@ -1,5 +1,10 @@
 #include "script.h"
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
 namespace laneql::cli {
 namespace {
 
@@ -112,6 +117,16 @@ std::string PositionedSql(const ScriptItem& item) {
   std::string sql(static_cast<size_t>(item.line - 1), '\n');
   sql.append(static_cast<size_t>(item.column - 1), ' ');
   return sql + item.text;
+}
+
+bool ReadTextFile(const std::string& path, std::string* text, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (in) text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) {
+    *error = "cannot read '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace laneql::cli

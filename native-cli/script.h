@@ -29,6 +29,9 @@ std::vector<ScriptItem> SplitScript(std::string_view script);
 // it), so the line and column the engine reports in an error are those of the script.
 std::string PositionedSql(const ScriptItem& item);
 
+// The whole file at `path`; false with "cannot read 'path': why" in *error.
+bool ReadTextFile(const std::string& path, std::string* text, std::string* error);
+
 }  // namespace laneql::cli
 
 #endif  // LANEQL_NATIVE_CLI_SCRIPT_H_

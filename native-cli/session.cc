@@ -188,8 +188,11 @@ bool Session::ShowSchema(const std::string& name) {
 bool Session::RunDotCommand(const ScriptItem& item, const std::string& source) {
   const auto [command, argument] = SplitCommand(item.text);
   const auto fail = [&](const std::string& why) {
-    std::fprintf(stderr, "laneql: %s%sline %d: %s\n", source.c_str(), source.empty() ? "" : ":",
-                 item.line, why.c_str());
+    if (source.empty()) {  // typed at the shell or given with -c
+      std::fprintf(stderr, "laneql: %s\n", why.c_str());
+    } else {
+      std::fprintf(stderr, "laneql: %s: line %d: %s\n", source.c_str(), item.line, why.c_str());
+    }
     return false;
   };
   bool ok = true;

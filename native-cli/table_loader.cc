@@ -26,15 +26,16 @@ bool HasExtension(const std::string& path, const char* extension) {
 
 }  // namespace
 
-bool ParseTableSpec(const std::string& spec, std::string* name, std::string* path,
-                    std::string* error) {
-  const size_t eq = spec.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
-    *error = "--table takes NAME=PATH (e.g. --table hits=hits.laneql), got '" + spec + "'";
-    return false;
+bool ParseTableSpecs(const std::vector<std::string>& specs, std::vector<TableSpec>* out,
+                     std::string* error) {
+  for (const std::string& spec : specs) {
+    const size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+      *error = "--table takes NAME=PATH (e.g. --table hits=hits.laneql), got '" + spec + "'";
+      return false;
+    }
+    out->push_back({spec.substr(0, eq), spec.substr(eq + 1)});
   }
-  *name = spec.substr(0, eq);
-  *path = spec.substr(eq + 1);
   return true;
 }
 

@@ -12,9 +12,15 @@
 
 namespace laneql::cli {
 
-// NAME=PATH, split; false with a message when either side is empty or '=' is missing.
-bool ParseTableSpec(const std::string& spec, std::string* name, std::string* path,
-                    std::string* error);
+struct TableSpec {
+  std::string name;
+  std::string path;
+};
+
+// Each `--table NAME=PATH`, split; false with a message on the first one whose name or path is
+// empty or that lacks the '='.
+bool ParseTableSpecs(const std::vector<std::string>& specs, std::vector<TableSpec>* out,
+                     std::string* error);
 
 // Reads PATH: .csv/.txt and .tsv/.tab (the delimiter detected, or '\t'), .laneql (mapped, no
 // copy), and any extension with a registered reader (.parquet). CSV parsing uses `threads`
