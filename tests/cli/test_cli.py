@@ -14,12 +14,11 @@ import json
 import os
 import pty
 import subprocess
-import sys
 import tempfile
 import unittest
 
-LANEQL = None  # set from --laneql in main()
-ROWS = 1000
+import cli_harness
+from cli_harness import ROWS, laneql, query, scalar
 
 # Queries whose whole output is fixed by their ORDER BY (no ties left to the engine), with float
 # sums and averages (AVG), strings and dates, so that thread counts can be compared byte for byte.
@@ -33,31 +32,6 @@ DETERMINISTIC_QUERIES = [
     "SELECT CounterID, avg(length(URL)) AS l, count(*) AS c FROM hits WHERE URL <> '' "
     "GROUP BY CounterID ORDER BY l DESC, CounterID LIMIT 25",
 ]
-
-
-def laneql(*args, check=None):
-    """Runs laneql with args; returns the CompletedProcess (text). check: expected exit status."""
-    proc = subprocess.run([LANEQL, *args], capture_output=True, text=True, timeout=300)
-    if check is not None and proc.returncode != check:
-        raise AssertionError(
-            f"laneql {' '.join(args)!r}: exit {proc.returncode}, wanted {check}\n"
-            f"stdout: {proc.stdout[:2000]}\nstderr: {proc.stderr[:2000]}")
-    return proc
-
-
-def query(sql, *flags, rows=ROWS):
-    """Runs SQL with --format tsv; returns (header, rows) with every field a string."""
-    out = laneql("-c", sql, "--rows", str(rows), "--format", "tsv", *flags, check=0).stdout
-    lines = out.split("\n")
-    assert lines[-1] == "", f"TSV output must end with a newline: {out!r}"
-    table = [line.split("\t") for line in lines[:-1]]
-    return table[0], table[1:]
-
-
-def scalar(sql, *flags, rows=ROWS):
-    header, body = query(sql, *flags, rows=rows)
-    assert len(header) == 1 and len(body) == 1, (header, body)
-    return body[0][0]
 
 
 class QueryResults(unittest.TestCase):
@@ -139,8 +113,8 @@ class Formats(unittest.TestCase):
         except OSError as e:  # a sandbox without /dev/pts
             self.skipTest(f"no pseudo-terminal here: {e}")
         try:
-            proc = subprocess.Popen([LANEQL, "-c", self.SQL, "--rows", str(ROWS)], stdout=slave,
-                                    stderr=subprocess.PIPE)
+            proc = subprocess.Popen([cli_harness.LANEQL, "-c", self.SQL, "--rows", str(ROWS)],
+                                    stdout=slave, stderr=subprocess.PIPE)
             os.close(slave)
             slave = None
             out = b""
@@ -246,19 +220,5 @@ class Profile(unittest.TestCase):
             self.assertGreaterEqual(span["ts"], 0)
 
 
-def main():
-    global LANEQL
-    argv = sys.argv[1:]
-    if "--laneql" in argv:
-        i = argv.index("--laneql")
-        LANEQL = argv[i + 1]
-        del argv[i:i + 2]
-    else:
-        LANEQL = os.environ.get("LANEQL", "build/native/native-cli/laneql")
-    if not os.access(LANEQL, os.X_OK):
-        sys.exit(f"test_cli.py: no laneql program at {LANEQL} (pass --laneql PATH)")
-    unittest.main(argv=[sys.argv[0], *argv], verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    cli_harness.main()
