@@ -2,8 +2,9 @@
 
 Every test file runs as a script with `--laneql PATH` (or $LANEQL) and calls cli_harness.main(),
 which sets LANEQL and runs unittest. The helpers run the binary in a subprocess (laneql, query,
-scalar), parse its TSV output, and drive it through a pseudo-terminal (Terminal, run_with_tty_stderr)
-for what only happens on a terminal: the REPL, the default table format, progress bars.
+scalar), parse its TSV output, and drive it through a pseudo-terminal (Terminal,
+run_with_tty_stderr) for what only happens on a terminal: the REPL, the default table format,
+progress bars.
 """
 import errno
 import fcntl
