@@ -13,6 +13,7 @@ import io
 import json
 import os
 import pty
+import re
 import subprocess
 import tempfile
 import unittest
@@ -58,10 +59,10 @@ class QueryResults(unittest.TestCase):
         a = scalar(sql, "--seed", "7")
         self.assertEqual(scalar(sql, "--seed", "7"), a)
         self.assertNotEqual(scalar(sql, "--seed", "8"), a)
-        # The default seed is the one --help names.
+        # The default seed is the one --help names ("... (default 1000000 rows, seed 1)").
         help_text = laneql("--help", check=0).stdout
-        self.assertIn("laneql -c SQL", help_text)
-        default_seed = help_text.split("--seed, default ")[1].split(")")[0]
+        self.assertIn("-c SQL", help_text)
+        default_seed = re.search(r"(?:--seed, default |seed )(\d+)\)", help_text).group(1)
         self.assertEqual(scalar(sql), scalar(sql, "--seed", default_seed))
 
     def test_flag_spellings(self):
