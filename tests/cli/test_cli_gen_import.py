@@ -142,26 +142,43 @@ class Gen(Case):
                           "--seed")
         self.assert_fails(2, ["gen", "hits", "--rows", "100", "--out", out, "--bogus"],
                           "--bogus")
-        self.assert_fails(2, ["gen", "nothits", "--rows", "100", "--out", out], "nothits")
         for bad in ("x.json", "x.parquet.tmp", "x"):
             bad_out = self.path(bad)
             self.assert_fails(2, ["gen", "hits", "--rows", "100", "--out", bad_out], bad)
             self.assertFalse(os.path.exists(bad_out), bad)
         self.assertFalse(os.path.exists(out))
 
+    def test_unknown_table_exits_2_naming_it(self):
+        out = self.path("x.laneql")
+        self.assert_fails(2, ["gen", "nothits", "--rows", "100", "--out", out], "nothits")
+        self.assertFalse(os.path.exists(out))
+
     def test_progress_bar_only_on_a_terminal(self):
+        # (Without a terminal, Case.gen checks that stderr stays empty.)
         out = self.path("big.laneql")
         # Large enough to take a noticeable time, so that a bar is drawn at least once.
         status, stdout, tty = run_with_tty_stderr(
-            self, ["gen", "hits", "--rows", "1000000", "--out", out, "--threads", "2"])
+            self, ["gen", "hits", "--rows", "300000", "--out", out, "--threads", "2"])
         self.assertEqual(status, 0, tty)
-        self.assertTrue(nonempty_lines(stdout)[0].startswith(f"wrote 1000000 rows to {out}"))
+        self.assertTrue(nonempty_lines(stdout)[0].startswith(f"wrote 300000 rows to {out}"))
         # A bar redraws one line: carriage returns (or erase sequences) and the row count.
         self.assertTrue(b"\r" in tty or b"\x1b[" in tty, tty[:500])
         self.assertIn(b"rows", tty)
         self.assertNotIn(b"wrote", tty, "the summary belongs on stdout")
+        # Erased when done: what is drawn last is blank (spaces or an erase-line sequence).
+        last = [part for part in tty.split(b"\r") if part][-1]
+        self.assertTrue(last.strip() == b"" or re.fullmatch(rb"\s*\x1b\[[012]?K\s*", last),
+                        tty[-300:])
         self.assertEqual(nonempty_lines(self.on_table(out, "SELECT count(*) AS n FROM t")),
-                         ["n", "1000000"])
+                         ["n", "300000"])
+
+    def test_progress_bar_shows_rate_and_eta(self):
+        # The contract's bar: "(rows, MB/s, ETA)".
+        status, _, tty = run_with_tty_stderr(
+            self, ["gen", "hits", "--rows", "300000", "--out", self.path("b.laneql")])
+        self.assertEqual(status, 0, tty)
+        self.assertIn(b"MB/s", tty, tty[-300:])
+        self.assertIn(b"ETA", tty, tty[-300:])
 
 
 class Import(Case):
