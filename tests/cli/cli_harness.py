@@ -151,11 +151,23 @@ class Terminal:
             if self.eof or time.monotonic() > deadline:
                 raise AssertionError(
                     f"{'laneql exited' if self.eof else 'timed out'} waiting for {pattern!r}; "
-                    f"output since the last match:\n{self.text[self.pos:]!r}")
+                    f"output since the last match:\n{self.text[self.pos:]!r}\n"
+                    f"(the output before it: {self.text[max(0, self.pos - 500):self.pos]!r})")
             self._read(deadline - time.monotonic())
 
     def since(self, start):
         return self.text[start:self.pos]
+
+    def settle(self, timeout=0.5):
+        """Waits (briefly) until the line editor has the terminal in its raw mode. The prompt can
+        appear a few milliseconds before that; keys typed in between are read by the kernel's
+        line discipline instead (and Ctrl-P, or Ctrl-C mid-line, do not reach the editor)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not termios.tcgetattr(self.fd)[3] & termios.ICANON:
+                return True
+            time.sleep(0.005)
+        return False
 
     def send(self, data):
         if isinstance(data, str):
