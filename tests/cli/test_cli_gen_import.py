@@ -153,32 +153,45 @@ class Gen(Case):
         self.assert_fails(2, ["gen", "nothits", "--rows", "100", "--out", out], "nothits")
         self.assertFalse(os.path.exists(out))
 
+    def assert_bar_drawn_and_erased(self, tty, what):
+        # A bar redraws one line: carriage returns, a percentage and a measure of the work done
+        # (the contract names rows, MB/s and ETA; which of them a bar shows is the program's
+        # choice: the ETA, for one, is left out of short runs).
+        self.assertIn(b"\r", tty, what)
+        self.assertRegex(tty, rb"\d+%", what)
+        self.assertTrue(b"rows" in tty or b"MB/s" in tty, (what, tty[-300:]))
+        # Erased when done: what is drawn last is blank (spaces or an erase-line sequence).
+        last = [part for part in tty.split(b"\r") if part][-1]
+        self.assertTrue(last.strip() == b"" or re.fullmatch(rb"\s*\x1b\[[012]?K\s*", last),
+                        (what, tty[-300:]))
+
     def test_progress_bar_only_on_a_terminal(self):
-        # (Without a terminal, Case.gen checks that stderr stays empty.)
+        # (Without a terminal, Case.gen checks that stderr stays empty.) The bar is redrawn at
+        # intervals: 300000 rows take long enough for at least one drawing.
         out = self.path("big.laneql")
-        # Large enough to take a noticeable time, so that a bar is drawn at least once.
         status, stdout, tty = run_with_tty_stderr(
             self, ["gen", "hits", "--rows", "300000", "--out", out, "--threads", "2"])
         self.assertEqual(status, 0, tty)
         self.assertTrue(nonempty_lines(stdout)[0].startswith(f"wrote 300000 rows to {out}"))
-        # A bar redraws one line: carriage returns (or erase sequences) and the row count.
-        self.assertTrue(b"\r" in tty or b"\x1b[" in tty, tty[:500])
-        self.assertIn(b"rows", tty)
+        self.assert_bar_drawn_and_erased(tty, "gen")
         self.assertNotIn(b"wrote", tty, "the summary belongs on stdout")
-        # Erased when done: what is drawn last is blank (spaces or an erase-line sequence).
-        last = [part for part in tty.split(b"\r") if part][-1]
-        self.assertTrue(last.strip() == b"" or re.fullmatch(rb"\s*\x1b\[[012]?K\s*", last),
-                        tty[-300:])
         self.assertEqual(nonempty_lines(self.on_table(out, "SELECT count(*) AS n FROM t")),
                          ["n", "300000"])
 
-    def test_progress_bar_shows_rate_and_eta(self):
-        # The contract's bar: "(rows, MB/s, ETA)".
-        status, _, tty = run_with_tty_stderr(
-            self, ["gen", "hits", "--rows", "300000", "--out", self.path("b.laneql")])
-        self.assertEqual(status, 0, tty)
-        self.assertIn(b"MB/s", tty, tty[-300:])
-        self.assertIn(b"ETA", tty, tty[-300:])
+    def test_csv_progress_bars_on_a_terminal(self):
+        # gen to CSV, import and loading a --table CSV draw a bar too, only on stderr.
+        src = self.path("m.csv")
+        cases = [(["gen", "hits", "--rows", "60000", "--out", src], None),
+                 (["import", src, self.path("m.laneql")], None),
+                 (["--table", f"t={src}", "-c", "SELECT count(*) AS n FROM t"], ["n", "60000"])]
+        for args, expected in cases:
+            status, stdout, tty = run_with_tty_stderr(self, args)
+            self.assertEqual(status, 0, tty)
+            self.assert_bar_drawn_and_erased(tty, args[0])
+            if expected is None:  # the one summary line
+                self.assertEqual(len(nonempty_lines(stdout)), 1, stdout)
+            else:
+                self.assertEqual(nonempty_lines(stdout), expected)
 
 
 class Import(Case):
