@@ -19,12 +19,12 @@ from cli_harness import laneql, nonempty_lines, write_text
 
 TABLE_ROWS = 5000
 
-# One per line (no `;` anywhere), with a blank line and a failing query (3rd).
+# One per line (a `;` only inside a string), with a blank line and a failing query (3rd).
 LINE_QUERIES = [
     "SELECT count(*) FROM h",
     "SELECT RegionID, count(*) AS c FROM h GROUP BY RegionID ORDER BY c DESC, RegionID LIMIT 5",
     "SELECT nope FROM h",
-    "SELECT SearchPhrase FROM h WHERE SearchPhrase <> '' LIMIT 7",
+    "SELECT SearchPhrase FROM h WHERE SearchPhrase <> '' AND SearchPhrase <> ';' LIMIT 7",
 ]
 
 # `;`-separated: multi-line queries, a comment and a string holding `;`.

@@ -237,6 +237,15 @@ class Import(Case):
             self.assertEqual(self.on_table(out, sql.format(t="t")),
                              self.on_hits(sql.format(t="hits"), 3000, "--seed", "2"), sql)
 
+    def test_laneql_input(self):
+        # IN may be a .laneql file too: the copy holds the same table.
+        src, out = self.path("g.laneql"), self.path("copy.laneql")
+        self.gen(src, 3000)
+        self.import_(src, out)
+        for sql in HITS_CHECKS:
+            self.assertEqual(self.on_table(out, sql.format(t="t")),
+                             self.on_table(src, sql.format(t="t")), sql)
+
     def test_schema_file_names_and_types_the_columns(self):
         create = write_text(self.path("create.sql"),
                             "CREATE TABLE people (\n  who VARCHAR,\n  years DOUBLE,\n"
@@ -275,6 +284,10 @@ class Import(Case):
         self.assert_fails(2, ["import", self.csv, self.path("o.laneql"), "--bogus"], "--bogus")
         self.assert_fails(2, ["import", self.csv, self.path("o.laneql"), "--schema"],
                           "--schema")
+        self.assert_fails(2, ["import", self.csv, self.path("o.laneql"), "--delimiter", ";;"],
+                          "--delimiter")
+        self.assert_fails(2, ["import", self.csv, self.path("o.laneql"), "--threads", "x"],
+                          "--threads")
         missing = self.path("missing.csv")
         self.assert_fails(1, ["import", missing, self.path("o.laneql")], missing)
         missing_schema = self.path("missing.sql")

@@ -140,6 +140,12 @@ class FilesAndStdin(ScriptCase):
         header, body = parse_tsv(laneql(path, "--rows", "1000", check=0).stdout)
         self.assertEqual([[str(o[k]) for k in header] for o in json.loads(json_out)], body)
 
+    def test_script_without_statements_prints_nothing(self):
+        # Empty statements are skipped: nothing to run is not an error.
+        self.assertEqual(laneql("-", input="", check=0).stdout, "")
+        path = self.script("comments.sql", "-- only a comment;\n/* and ; another */\n;\n")
+        self.assertEqual(laneql(path, check=0).stdout, "")
+
     def test_missing_file_exits_1_naming_it(self):
         missing = self.path("no_such_script.sql")
         self.assert_fails(1, [missing, "--rows", "10"], missing)
