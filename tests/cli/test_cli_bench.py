@@ -173,6 +173,7 @@ class Bench(unittest.TestCase):
                   f"h={os.path.join(self.tmp, 'none.laneql')}"], "none.laneql")):
             proc = laneql(*missing_args, check=1)
             self.assertIn(name, proc.stderr)
+            self.assertEqual(proc.stdout, "")
 
 
 class Info(unittest.TestCase):

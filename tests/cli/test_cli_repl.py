@@ -65,6 +65,7 @@ class Repl(unittest.TestCase):
         return t.text[start:t.pos - len(prompt.replace("\\", ""))]
 
     def quit(self, t, command=".quit"):
+        t.settle()
         t.sendline(command)
         self.assertEqual(t.wait(), 0, t.text[-2000:])
 

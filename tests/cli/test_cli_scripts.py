@@ -295,13 +295,20 @@ class DotCommands(ScriptCase):
     def test_unknown_dot_command_or_bad_argument_stops_the_script(self):
         first = "SELECT count(*) AS first_result FROM p;\n"
         never = "SELECT count(*) AS never_printed FROM p;\n"
-        for bad in (".bogus", ".mode xml", ".threads many", ".timer maybe"):
+        for bad in (".bogus", ".mode xml", ".threads many", ".threads 1025", ".timer maybe"):
             proc = self.run_script(f"{first}{bad}\n{never}", check=1)
             self.assertIn("first_result", proc.stdout, bad)
             self.assertNotIn("never_printed", proc.stdout, bad)
             self.assertTrue(proc.stderr.strip(), bad)
-        proc = self.run_script(f"{first}.bogus\n{never}", check=1)
+        proc = self.run_script(f"{first}\n.bogus\n{never}", check=1)
         self.assertIn(".bogus", proc.stderr)
+        self.assertIn("line 3", proc.stderr)  # where it is in the file
+
+    def test_quit_ends_a_script(self):
+        proc = self.run_script("SELECT count(*) AS before_quit FROM p;\n.quit\n"
+                               "SELECT count(*) AS after_quit FROM p;\n")
+        self.assertIn("before_quit", proc.stdout)
+        self.assertNotIn("after_quit", proc.stdout)
 
 
 class Errors(ScriptCase):
