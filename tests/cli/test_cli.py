@@ -15,12 +15,11 @@ import os
 import pty
 import re
 import subprocess
-import sys
 import tempfile
 import unittest
 
-LANEQL = None  # set from --laneql in main()
-ROWS = 1000
+import cli_harness
+from cli_harness import ROWS, laneql, query, scalar
 
 # Queries whose whole output is fixed by their ORDER BY (no ties left to the engine), with float
 # sums and averages (AVG), strings and dates, so that thread counts can be compared byte for byte.
@@ -34,31 +33,6 @@ DETERMINISTIC_QUERIES = [
     "SELECT CounterID, avg(length(URL)) AS l, count(*) AS c FROM hits WHERE URL <> '' "
     "GROUP BY CounterID ORDER BY l DESC, CounterID LIMIT 25",
 ]
-
-
-def laneql(*args, check=None):
-    """Runs laneql with args; returns the CompletedProcess (text). check: expected exit status."""
-    proc = subprocess.run([LANEQL, *args], capture_output=True, text=True, timeout=300)
-    if check is not None and proc.returncode != check:
-        raise AssertionError(
-            f"laneql {' '.join(args)!r}: exit {proc.returncode}, wanted {check}\n"
-            f"stdout: {proc.stdout[:2000]}\nstderr: {proc.stderr[:2000]}")
-    return proc
-
-
-def query(sql, *flags, rows=ROWS):
-    """Runs SQL with --format tsv; returns (header, rows) with every field a string."""
-    out = laneql("-c", sql, "--rows", str(rows), "--format", "tsv", *flags, check=0).stdout
-    lines = out.split("\n")
-    assert lines[-1] == "", f"TSV output must end with a newline: {out!r}"
-    table = [line.split("\t") for line in lines[:-1]]
-    return table[0], table[1:]
-
-
-def scalar(sql, *flags, rows=ROWS):
-    header, body = query(sql, *flags, rows=rows)
-    assert len(header) == 1 and len(body) == 1, (header, body)
-    return body[0][0]
 
 
 class QueryResults(unittest.TestCase):
@@ -85,10 +59,10 @@ class QueryResults(unittest.TestCase):
         a = scalar(sql, "--seed", "7")
         self.assertEqual(scalar(sql, "--seed", "7"), a)
         self.assertNotEqual(scalar(sql, "--seed", "8"), a)
-        # The default seed is the one --help names.
+        # The default seed is the one --help names ("... (default 1000000 rows, seed 1)").
         help_text = laneql("--help", check=0).stdout
         self.assertIn("-c SQL", help_text)
-        default_seed = re.search(r"\bseed (\d+)\)", help_text).group(1)
+        default_seed = re.search(r"(?:--seed, default |seed )(\d+)\)", help_text).group(1)
         self.assertEqual(scalar(sql), scalar(sql, "--seed", default_seed))
 
     def test_flag_spellings(self):
@@ -140,8 +114,8 @@ class Formats(unittest.TestCase):
         except OSError as e:  # a sandbox without /dev/pts
             self.skipTest(f"no pseudo-terminal here: {e}")
         try:
-            proc = subprocess.Popen([LANEQL, "-c", self.SQL, "--rows", str(ROWS)], stdout=slave,
-                                    stderr=subprocess.PIPE)
+            proc = subprocess.Popen([cli_harness.LANEQL, "-c", self.SQL, "--rows", str(ROWS)],
+                                    stdout=slave, stderr=subprocess.PIPE)
             os.close(slave)
             slave = None
             out = b""
@@ -247,19 +221,5 @@ class Profile(unittest.TestCase):
             self.assertGreaterEqual(span["ts"], 0)
 
 
-def main():
-    global LANEQL
-    argv = sys.argv[1:]
-    if "--laneql" in argv:
-        i = argv.index("--laneql")
-        LANEQL = argv[i + 1]
-        del argv[i:i + 2]
-    else:
-        LANEQL = os.environ.get("LANEQL", "build/native/native-cli/laneql")
-    if not os.access(LANEQL, os.X_OK):
-        sys.exit(f"test_cli.py: no laneql program at {LANEQL} (pass --laneql PATH)")
-    unittest.main(argv=[sys.argv[0], *argv], verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    cli_harness.main()
