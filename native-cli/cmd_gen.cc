@@ -109,8 +109,13 @@ int RunGen(const std::vector<std::string>& args) {
   if (!ParseFlags("gen", args, {{"--rows", "--out", "--seed", "--threads"}, {}, 1}, &flags)) {
     return kExitUsage;
   }
-  if (flags.positionals.empty() || flags.positionals[0] != "hits") {
+  if (flags.positionals.empty()) {
     std::fprintf(stderr, "laneql gen: say which table: laneql gen hits --rows N --out PATH\n");
+    return kExitUsage;
+  }
+  if (flags.positionals[0] != "hits") {
+    std::fprintf(stderr, "laneql gen: no generator for a table '%s' (there is one: hits)\n",
+                 flags.positionals[0].c_str());
     return kExitUsage;
   }
   if (!flags.Has("--rows") || !flags.Has("--out")) {
