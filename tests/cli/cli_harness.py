@@ -59,7 +59,7 @@ def scalar(sql, *flags, rows=ROWS):
 
 def nonempty_lines(text):
     """The lines of text without the empty ones: how several results are separated (a blank
-    line or not) is left open by the contract, their lines and order are not."""
+    line or not) is not specified, their lines and order are not."""
     return [line for line in text.split("\n") if line.strip()]
 
 

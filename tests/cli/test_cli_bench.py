@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end tests of `laneql bench` and `laneql info` (/work/cli-contract.md): the report per
+"""End-to-end tests of `laneql bench` and `laneql info` (README, "The `laneql` program"): the report per
 query, the --json document (keys and types), how a query file is split into queries, a failing
 query reported without failing the command, and the option errors.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end tests of `laneql gen hits` and `laneql import` (/work/cli-contract.md): the files
+"""End-to-end tests of `laneql gen hits` and `laneql import` (README, "The `laneql` program"): the files
 they write (.laneql, .csv, .tsv), their determinism, that they hold the same data as the lazily
 generated `hits` or the CSV they came from, their errors and exit statuses, and the progress bar
 (only when stderr is a terminal).
@@ -155,7 +155,7 @@ class Gen(Case):
 
     def assert_bar_drawn_and_erased(self, tty, what):
         # A bar redraws one line: carriage returns, a percentage and a measure of the work done
-        # (the contract names rows, MB/s and ETA; which of them a bar shows is the program's
+        # (the issue names rows, MB/s and ETA; which of them a bar shows is the program's
         # choice: the ETA, for one, is left out of short runs).
         self.assertIn(b"\r", tty, what)
         self.assertRegex(tty, rb"\d+%", what)

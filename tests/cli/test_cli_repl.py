@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end tests of the laneql REPL (/work/cli-contract.md, "REPL"), driven through a
+"""End-to-end tests of the laneql REPL (README, "The `laneql` program"), driven through a
 pseudo-terminal as a user types: prompts, results as tables, statements over several lines, dot
 commands, errors that keep it running, Ctrl-C while typing and while a query runs, .quit and
 Ctrl-D, and the history file.

@@ -2,7 +2,7 @@
 """End-to-end tests of laneql running SQL scripts: several statements in `-c`, FILE.sql, `-` and
 SQL on stdin, `--table NAME=PATH` (.csv, .tsv, .laneql), the lazily generated `hits`, `--timer`,
 dot commands in scripts, error positions in the whole script and the exit statuses
-(/work/cli-contract.md, "SQL modes").
+(README, "The `laneql` program").
 
     python3 tests/cli/test_cli_scripts.py --laneql build/native/native-cli/laneql
 
