@@ -52,7 +52,7 @@ bool LoadTable(const std::string& path, int threads, const std::vector<ColumnSpe
     const uint64_t size = std::filesystem::file_size(path, size_error);
     ProgressBar bar("reading " + path, size_error ? 0 : size);
     if (bar.enabled()) {
-      options.progress = [&bar](size_t done, size_t) { bar.Update(done, 0, done); };
+      options.progress = [&bar](size_t done, size_t, size_t rows) { bar.Update(done, rows, done); };
     }
     if (!ReadCsvFile(path, options, &table, nullptr, error)) return false;
   } else if (HasExtension(path, ".laneql")) {

@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
-#include <utility>
 #include <string>
 #include <vector>
 
@@ -424,22 +423,27 @@ TEST(CsvReader, ProgressReachesTheTotalAndNeverPassesIt) {
   for (int threads : {1, 2}) {
     CsvReadOptions options;
     options.threads = threads;
+    struct Call {
+      size_t done, total, rows;
+    };
     std::mutex mutex;
-    std::vector<std::pair<size_t, size_t>> calls;
-    options.progress = [&](size_t done, size_t total) {
+    std::vector<Call> calls;
+    options.progress = [&](size_t done, size_t total, size_t rows) {
       std::lock_guard<std::mutex> lock(mutex);
-      calls.emplace_back(done, total);
+      calls.push_back({done, total, rows});
     };
     Table table;
     std::string error;
     ASSERT_TRUE(ReadCsvText(text, options, &table, nullptr, &error)) << error;
     ASSERT_EQ(table.num_rows(), 50000u);
     ASSERT_GE(calls.size(), 2u) << "50,000 rows: a call every 1024 rows and one at the end";
-    for (const auto& [done, total] : calls) {
-      EXPECT_EQ(total, text.size());
-      EXPECT_LE(done, total);
+    for (const Call& call : calls) {
+      EXPECT_EQ(call.total, text.size());
+      EXPECT_LE(call.done, call.total);
+      EXPECT_LE(call.rows, table.num_rows());
     }
-    EXPECT_EQ(calls.back().first, text.size());
+    EXPECT_EQ(calls.back().done, text.size());
+    EXPECT_EQ(calls.back().rows, table.num_rows());
   }
 }
 

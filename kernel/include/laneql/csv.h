@@ -65,7 +65,8 @@ struct CsvReadOptions {
   // Called now and then while rows are parsed (every 1024 rows per thread, and once at the
   // end with bytes_done == bytes_total), from the parsing threads: it must be thread-safe and
   // quick. The laneql CLI draws its progress bar with it.
-  std::function<void(size_t bytes_done, size_t bytes_total)> progress;
+  // rows_done counts the records read so far (bad ones skipped included, until the last call).
+  std::function<void(size_t bytes_done, size_t bytes_total, size_t rows_done)> progress;
 };
 
 struct CsvReadStats {

@@ -239,10 +239,11 @@ void ParseChunk(const ParseSettings& settings, size_t begin, size_t end, size_t 
     if (!settings.skip_bad_rows && first_failed_chunk->load(std::memory_order_relaxed) < chunk_index) {
       return;
     }
-    if (settings.progress && settings.parsed != nullptr) {
+    if (settings.progress && settings.parsed != nullptr && settings.parsed_rows != nullptr) {
       const size_t done = settings.parsed->fetch_add(record.end - reported) + record.end - reported;
+      const size_t rows = settings.parsed_rows->fetch_add(kStopCheckInterval) + kStopCheckInterval;
       reported = record.end;
-      settings.progress(done, settings.text.size());
+      settings.progress(done, settings.text.size(), rows);
     }
   }
 }

@@ -28,9 +28,10 @@ struct ParseSettings {
   bool types_inferred = false;
   size_t sampled_rows = 0;
   bool skip_bad_rows = false;
-  // CsvReadOptions::progress; `parsed` sums the bytes every chunk has got through.
-  std::function<void(size_t bytes_done, size_t bytes_total)> progress;
+  // CsvReadOptions::progress; `parsed` and `parsed_rows` sum what every chunk has got through.
+  std::function<void(size_t bytes_done, size_t bytes_total, size_t rows_done)> progress;
   std::atomic<size_t>* parsed = nullptr;
+  std::atomic<size_t>* parsed_rows = nullptr;
 };
 
 // One column's values from one chunk, in growable vectors (joined by JoinParts).

@@ -119,9 +119,10 @@ bool ReadText(std::string_view input, const CsvReadOptions& options, Table* out,
   settings.types_inferred = sniff.types_inferred;
   settings.sampled_rows = sniff.sampled_rows;
   settings.skip_bad_rows = options.skip_bad_rows;
-  std::atomic<size_t> parsed{0};
+  std::atomic<size_t> parsed{0}, parsed_rows{0};
   settings.progress = options.progress;
   settings.parsed = &parsed;
+  settings.parsed_rows = &parsed_rows;
 
   // Chunks: one per thread, none smaller than kMinChunkBytes.
   const size_t begin = sniff.data_begin;
@@ -157,7 +158,11 @@ bool ReadText(std::string_view input, const CsvReadOptions& options, Table* out,
   RunParallel(threads, chunks, [&](size_t t) {
     csv::ParseChunk(settings, starts[t], starts[t + 1], t, &first_failed_chunk, &results[t]);
   });
-  if (options.progress) options.progress(text.size(), text.size());
+  if (options.progress) {
+    size_t rows = 0;
+    for (const csv::ChunkResult& r : results) rows += r.rows;
+    options.progress(text.size(), text.size(), rows);
+  }
 
   CsvReadStats local;
   local.bytes = input.size();
