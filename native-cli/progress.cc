@@ -40,9 +40,14 @@ std::string Render(const std::string& label, uint64_t done, uint64_t total, uint
     }
   }
   if (rows > 0) line += "  " + Count(rows) + " rows";
-  if (bytes > 0 && seconds > 0) {
+  if (seconds > 0 && (bytes > 0 || rows > 0)) {
+    // MB/s where the bytes are known; rows/s for generation into memory, where they are not.
     char rate[32];
-    std::snprintf(rate, sizeof(rate), "  %.0f MB/s", bytes / seconds / 1e6);
+    if (bytes > 0) {
+      std::snprintf(rate, sizeof(rate), "  %.0f MB/s", bytes / seconds / 1e6);
+    } else {
+      std::snprintf(rate, sizeof(rate), "  %.2f M rows/s", rows / seconds / 1e6);
+    }
     line += rate;
   }
   return line;

@@ -1,5 +1,5 @@
 // A one-line progress bar on stderr for long loads, imports and generation: done/total, rows,
-// MB/s and the time left. It draws only when stderr is a terminal (a pipe or a log file gets
+// MB/s (rows/s where the bytes are not known yet) and the time left. It draws only when stderr is a terminal (a pipe or a log file gets
 // nothing), at most ten times a second, and erases itself when finished.
 #ifndef LANEQL_NATIVE_CLI_PROGRESS_H_
 #define LANEQL_NATIVE_CLI_PROGRESS_H_
