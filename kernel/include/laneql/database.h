@@ -68,7 +68,7 @@ class Database {
   // return a table to use for that name (nullptr: none), as DuckDB's replacement scans do. The
   // laneql CLI generates `hits` this way, only when a query names it. It is called from the
   // thread running the query (several at once if queries run concurrently); the table it
-  // returns is kept alive by the query that asked for it.
+  // returns is kept alive by the query that asked for it. Set it before queries run.
   using TableProvider = std::function<std::shared_ptr<const Table>(std::string_view name)>;
   void SetTableProvider(TableProvider provider) { provider_ = std::move(provider); }
 
