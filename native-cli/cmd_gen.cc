@@ -21,6 +21,7 @@
 #include "laneql/system_info.h"
 #include "laneql/table_file.h"
 #include "progress.h"
+#include "table_loader.h"
 
 namespace laneql::cli {
 namespace {
@@ -30,13 +31,9 @@ constexpr size_t kCsvSliceRows = size_t{1} << 18;
 enum class OutFormat { kLaneql, kCsv, kTsv, kUnknown };
 
 OutFormat FormatOf(const std::string& path) {
-  auto ends = [&](const char* ext) {
-    const size_t n = std::strlen(ext);
-    return path.size() > n && path.compare(path.size() - n, n, ext) == 0;
-  };
-  if (ends(".laneql")) return OutFormat::kLaneql;
-  if (ends(".csv")) return OutFormat::kCsv;
-  if (ends(".tsv")) return OutFormat::kTsv;
+  if (HasExtension(path, ".laneql")) return OutFormat::kLaneql;
+  if (HasExtension(path, ".csv")) return OutFormat::kCsv;
+  if (HasExtension(path, ".tsv")) return OutFormat::kTsv;
   return OutFormat::kUnknown;
 }
 

@@ -19,10 +19,6 @@
 namespace laneql::cli {
 namespace {
 
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // --delimiter: one character, or "\t" / "tab" for a tab.
 bool ParseDelimiter(const std::string& text, char* delimiter) {
   if (text == "\\t" || text == "tab") {
@@ -46,7 +42,7 @@ int RunImport(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   const std::string in = flags.positionals[0], out = flags.positionals[1];
-  if (!EndsWith(out, ".laneql")) {
+  if (!HasExtension(out, ".laneql")) {
     std::fprintf(stderr, "laneql import: the output must be a .laneql file, got '%s'\n", out.c_str());
     return kExitUsage;
   }

@@ -11,7 +11,6 @@
 #include "progress.h"
 
 namespace laneql::cli {
-namespace {
 
 bool HasExtension(const std::string& path, const char* extension) {
   const std::string ext(extension);
@@ -23,8 +22,6 @@ bool HasExtension(const std::string& path, const char* extension) {
   }
   return true;
 }
-
-}  // namespace
 
 bool ParseTableSpecs(const std::vector<std::string>& specs, std::vector<TableSpec>* out,
                      std::string* error) {

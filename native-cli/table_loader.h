@@ -22,6 +22,9 @@ struct TableSpec {
 bool ParseTableSpecs(const std::vector<std::string>& specs, std::vector<TableSpec>* out,
                      std::string* error);
 
+// Whether `path` ends in `extension` (".csv"; letter case ignored).
+bool HasExtension(const std::string& path, const char* extension);
+
 // Reads PATH: .csv/.txt and .tsv/.tab (the delimiter detected, or '\t'), .laneql (mapped, no
 // copy), and any extension with a registered reader (.parquet). CSV parsing uses `threads`
 // (0 = all cores) and draws a progress bar on a terminal. `csv_schema`, when not empty, gives
