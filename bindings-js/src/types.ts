@@ -1,0 +1,93 @@
+// The package's public data types: what goes into register() and what comes out of a query.
+import type { Flavour } from './platform.js';
+
+/**
+ * A column type, as DuckDB names it (laneql's result types use the same names).
+ * TIMESTAMP holds microseconds since 1970-01-01 UTC, TIMESTAMP_S seconds, DATE days.
+ */
+export type ColumnType =
+  | 'TINYINT'
+  | 'SMALLINT'
+  | 'INTEGER'
+  | 'BIGINT'
+  | 'HUGEINT'
+  | 'UTINYINT'
+  | 'USMALLINT'
+  | 'UINTEGER'
+  | 'UBIGINT'
+  | 'FLOAT'
+  | 'DOUBLE'
+  | 'BOOLEAN'
+  | 'DATE'
+  | 'TIMESTAMP'
+  | 'TIMESTAMP_S'
+  | 'VARCHAR';
+
+/** The typed arrays register() accepts, each standing for one column type. */
+export type NumericArray =
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | BigInt64Array
+  | Uint8Array
+  | Uint16Array
+  | Uint32Array
+  | BigUint64Array
+  | Float32Array
+  | Float64Array;
+
+/** One value of a column in a plain array (null = SQL NULL). */
+export type CellValue = number | bigint | string | boolean | Date | null;
+
+/**
+ * A column with its type stated, for types a typed array cannot say (DATE, TIMESTAMP, BOOLEAN,
+ * HUGEINT, ...) or to choose another than the default. `values` holds the type's physical values
+ * (see ColumnType) as a typed array of the matching width or a plain array; in a plain array
+ * null is NULL, and DATE / TIMESTAMP also take Date objects and ISO strings.
+ * `valid` (optional, one entry per row, 0/false = NULL) marks NULLs in a typed array.
+ */
+export interface TypedColumn {
+  type: ColumnType;
+  values: NumericArray | readonly CellValue[];
+  valid?: Uint8Array | readonly boolean[];
+}
+
+/**
+ * A column for register(). Types are inferred:
+ * - typed arrays: Int8Array TINYINT, Int16Array SMALLINT, Int32Array INTEGER, BigInt64Array BIGINT,
+ *   Uint8Array UTINYINT, Uint16Array USMALLINT, Uint32Array UINTEGER, BigUint64Array UBIGINT,
+ *   Float32Array FLOAT, Float64Array DOUBLE;
+ * - plain arrays (null = NULL): strings VARCHAR; bigints BIGINT; booleans BOOLEAN; Dates TIMESTAMP;
+ *   numbers BIGINT when every one is a safe integer, else DOUBLE; all null: VARCHAR.
+ */
+export type ColumnInput = NumericArray | readonly CellValue[] | TypedColumn;
+
+/** A table for register(): columns by name, all of the same length. */
+export type ColumnsInput = Record<string, ColumnInput>;
+
+/**
+ * What a query column reads as in JavaScript (QueryResult.column()):
+ * TINYINT Int8Array, SMALLINT Int16Array, INTEGER Int32Array, BIGINT BigInt64Array,
+ * UTINYINT Uint8Array, USMALLINT Uint16Array, UINTEGER Uint32Array, UBIGINT BigUint64Array,
+ * FLOAT Float32Array, DOUBLE Float64Array, BOOLEAN Uint8Array (0/1), DATE Int32Array (days),
+ * TIMESTAMP / TIMESTAMP_S BigInt64Array (micro / seconds), HUGEINT bigint[],
+ * VARCHAR (string | null)[].
+ * In typed arrays a NULL reads as 0: QueryResult.isNull() / nullMask() tell them apart.
+ */
+export type ColumnValues = NumericArray | bigint[] | (string | null)[];
+
+/** One row of QueryResult.toArray(). */
+export type Row = Record<string, CellValue>;
+
+/** What a database reports about itself. */
+export interface LaneQLInfo {
+  version: string;
+  flavour: Flavour;
+  /** The Highway target the kernels run on: 'WASM' (SIMD) or 'EMU128' (scalar). */
+  target: string;
+  compiledTargets: string[];
+  /** Threads a query uses: 1, or the calling thread plus the module's Worker pool. */
+  threads: number;
+  /** The memory limit in MB (memoryLimitMB, or the 4096 MB wasm32 can address). */
+  memoryLimitMB: number;
+}
