@@ -24,7 +24,7 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
   -DFETCHCONTENT_FULLY_DISCONNECTED=ON
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js run test test-native \
-  test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e clean
+  test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack clean
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -32,6 +32,7 @@ help:
 	@echo "also: setup build build-native build-wasm build-wasm-tests build-js"
 	@echo "      test-native test-diff test-wasm-kernels test-asan test-js test-e2e clean"
 	@echo "      test-tsan (ThreadSanitizer; not part of make test)"
+	@echo "      pack (the npm package as a .tgz, with its wasm sizes)"
 
 setup:
 	@bash tools/setup/setup.sh
@@ -148,6 +149,14 @@ test-wasm-kernels: build-wasm-tests
 test-js: build-wasm build-js
 	@echo "==> test: npm package in Node (Vitest, every wasm flavour that runs in Node)"
 	npm run test:js --silent
+
+# The npm package as it would be published: build/laneql-<version>.tgz, and each wasm module's raw
+# and gzipped size against the 2 MB (gzipped) budget.
+pack: build-wasm build-js
+	@echo "==> npm pack: the laneql package"
+	@mkdir -p $(BUILD)
+	cd bindings-js && npm pack --silent --pack-destination $(BUILD) >/dev/null
+	node tools/pack/pack-report.mjs
 
 test-e2e: build-wasm build-js
 	@echo "==> test: browser flavours in headless Chromium"

@@ -20,8 +20,16 @@ if(NOT LANEQL_WASM_FLAVOUR IN_LIST _flavours)
 endif()
 
 # Workers started with the module. A synchronous join on a thread whose Worker is not running
-# yet would wait forever, so the bindings never use more threads than the pool has plus one.
-set(LANEQL_WASM_POOL_SIZE 4)
+# yet would wait forever, so no call may need more threads than the pool has. A database keeps
+# threads - 1 of them for its queries while the hits generator and the CSV reader start up to
+# threads - 1 more of their own, so the bindings use at most POOL_SIZE / 2 + 1 threads (5).
+set(LANEQL_WASM_POOL_SIZE 8)
+
+# Wasm exceptions (zero-cost unwinding, in Node 17+ and every current browser): a failed
+# allocation deep in a query throws std::bad_alloc, which must unwind to the C ABI and become an
+# error instead of aborting the module (bindings-js/capi/laneql_capi.cc).
+add_compile_options(-fwasm-exceptions)
+add_link_options(-fwasm-exceptions)
 
 set(LANEQL_WASM_THREADS OFF)
 set(LANEQL_WASM_TESTS OFF)

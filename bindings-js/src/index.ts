@@ -1,5 +1,25 @@
 // laneql's public API. Everything else in dist/ is internal.
-export { LaneQL, type CreateOptions, type SumOptions } from './laneql.js';
-export type { LaneQLInfo } from './bindings.js';
+export {
+  LaneQL,
+  type CreateOptions,
+  type CsvOptions,
+  type HitsOptions,
+  type SumOptions,
+  type TableInput,
+} from './laneql.js';
+export { QueryResult } from './result-data.js';
+export type { LaneQLWorker } from './worker-proxy.js';
+export type { ArrowTableLike } from './arrow.js';
+export type {
+  CellValue,
+  ColumnInput,
+  ColumnType,
+  ColumnValues,
+  ColumnsInput,
+  LaneQLInfo,
+  NumericArray,
+  Row,
+  TypedColumn,
+} from './types.js';
 export { LaneQLError } from './errors.js';
 export { detectFlavour, wasmSimdSupported, type Flavour } from './platform.js';

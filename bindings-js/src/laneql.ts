@@ -1,14 +1,22 @@
-// The LaneQL class: one loaded wasm module with its options, and argument checking.
-import { LaneQLBindings, type LaneQLInfo } from './bindings.js';
+// The LaneQL class: one wasm module with one database, and the checking of every argument.
+import { isArrowTable, prepareArrowTable, type ArrowTableLike } from './arrow.js';
+import { LaneQLBindings, type CsvCall } from './bindings.js';
+import { prepareColumns, type PreparedColumn } from './columns.js';
 import { LaneQLError } from './errors.js';
 import { loadModule } from './module.js';
 import { detectFlavour, FLAVOURS, flavourUnsupportedReason, isFlavour, type Flavour } from './platform.js';
+import { QueryResult } from './result-data.js';
+import { typeIdOf } from './type-ids.js';
+import type { ColumnsInput, ColumnType, LaneQLInfo } from './types.js';
 
 export interface CreateOptions {
   /** The wasm build to load; default: the fastest this platform runs (see detectFlavour()). */
   flavour?: Flavour;
-  /** Threads per call unless a call says otherwise; 'auto' (default): all the module allows. */
+  /** Threads per query; 'auto' (default): all the module has (info().threads). */
   threads?: number | 'auto';
+  /** The most memory the database may use, in MB (whole numbers, 16 to 4096; default 4096, all
+   *  that wasm32 addresses). Registering or querying beyond it throws LaneQLError. */
+  memoryLimitMB?: number;
 }
 
 export interface SumOptions {
@@ -16,14 +24,49 @@ export interface SumOptions {
   threads?: number;
 }
 
+export interface CsvOptions {
+  /** One character; default: detected from the first lines (',', '\t', '|', ';'). */
+  delimiter?: string;
+  /** Whether the first line names the columns; default: detected. */
+  header?: boolean;
+  /** An unquoted field equal to this is NULL (an empty unquoted field is NULL anyway). */
+  nullString?: string;
+  /** The columns' names and types, in file order; default: names from the header, types inferred. */
+  columns?: Record<string, ColumnType>;
+  /** Or the columns as a CREATE TABLE statement (e.g. ClickBench's create.sql). */
+  createTable?: string;
+  /** Skip rows that do not parse instead of throwing (default false). */
+  skipBadRows?: boolean;
+}
+
+/** What register() takes: columns by name, or an apache-arrow Table. */
+export type TableInput = ColumnsInput | ArrowTableLike;
+
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+const WASM32_MB = 4096;
+const MIN_MEMORY_MB = 16;
 
 function checkThreads(threads: unknown): number {
   if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1) {
     throw new LaneQLError(`threads must be a positive integer, got ${String(threads)}`);
   }
   return threads;
+}
+
+function checkMemoryLimit(mb: unknown): number {
+  if (mb === undefined) return WASM32_MB;
+  if (typeof mb !== 'number' || !Number.isInteger(mb) || mb < MIN_MEMORY_MB || mb > WASM32_MB) {
+    throw new LaneQLError(
+      `memoryLimitMB must be a whole number from ${MIN_MEMORY_MB} to ${WASM32_MB} (wasm32's limit), got ${String(mb)}`,
+    );
+  }
+  return mb;
+}
+
+function checkName(what: string, name: unknown): string {
+  if (typeof name !== 'string' || name === '') throw new LaneQLError(`${what} must be a non-empty string`);
+  return name;
 }
 
 function toFloat64Array(values: Float64Array | number[]): Float64Array {
@@ -48,23 +91,81 @@ function toBigInt64Array(values: BigInt64Array | bigint[]): BigInt64Array {
   return out;
 }
 
+/** The C ABI's CSV arguments from CsvOptions, checked. */
+export function csvCall(options: CsvOptions = {}): CsvCall {
+  const { delimiter, header, nullString = '', columns, createTable, skipBadRows = false } = options;
+  if (delimiter !== undefined && (typeof delimiter !== 'string' || delimiter.length !== 1 || delimiter.charCodeAt(0) > 127)) {
+    throw new LaneQLError(`delimiter must be one ASCII character, got ${JSON.stringify(delimiter)}`);
+  }
+  if (columns !== undefined && createTable !== undefined) {
+    throw new LaneQLError('give the CSV columns either as columns or as createTable, not both');
+  }
+  let create = createTable ?? '';
+  if (columns !== undefined) {
+    const defs = Object.entries(columns).map(([name, type]) => {
+      if (typeIdOf(String(type)) === undefined) throw new LaneQLError(`column '${name}': unknown type '${String(type)}'`);
+      return `"${name.replaceAll('"', '""')}" ${type}`;
+    });
+    if (defs.length === 0) throw new LaneQLError('columns must name at least one column');
+    create = `CREATE TABLE csv (${defs.join(', ')})`;
+  }
+  return {
+    delimiter: delimiter === undefined ? 0 : delimiter.charCodeAt(0),
+    header: header === undefined ? 0 : header ? 1 : 2,
+    nullString,
+    createTable: create,
+    skipBadRows,
+  };
+}
+
+export interface HitsOptions {
+  /** Only these columns (names in any letter case); default: all 105. Each has the same values
+   *  as in the whole table, which at 10 M rows (about 6 GB) does not fit in wasm32. */
+  columns?: string[];
+}
+
+/** generateHits()'s arguments, checked; returns the columns to keep ([] = all). */
+export function checkHitsArguments(rows: unknown, seed: unknown, options: HitsOptions): string[] {
+  if (!Number.isSafeInteger(rows) || (rows as number) < 0) {
+    throw new LaneQLError(`rows must be a whole number >= 0, got ${String(rows)}`);
+  }
+  if (!Number.isSafeInteger(seed) || (seed as number) < 0) {
+    throw new LaneQLError(`seed must be a whole number >= 0, got ${String(seed)}`);
+  }
+  const columns = options.columns ?? [];
+  if (!Array.isArray(columns) || columns.some((c) => typeof c !== 'string' || c === '' || c.includes(','))) {
+    throw new LaneQLError('columns must be an array of column names');
+  }
+  return columns;
+}
+
+/** register()'s input in laneql's layout. */
+export function prepareTable(table: TableInput): PreparedColumn[] {
+  return isArrowTable(table) ? prepareArrowTable(table) : prepareColumns(table);
+}
+
 // Lets the package's own tests reach the bindings of an instance (see bindingsOf below).
 let bindingsOfInstance: (db: LaneQL) => LaneQLBindings;
 
 export class LaneQL {
   #bindings: LaneQLBindings | null;
+  readonly #db: number;
   readonly #threads: number;
+  readonly #memoryLimitMB: number;
 
-  private constructor(bindings: LaneQLBindings, threads: number) {
+  private constructor(bindings: LaneQLBindings, db: number, memoryLimitMB: number) {
     this.#bindings = bindings;
-    this.#threads = threads;
+    this.#db = db;
+    this.#threads = bindings.databaseThreads(db);
+    this.#memoryLimitMB = memoryLimitMB;
   }
 
   static {
     bindingsOfInstance = (db) => db.#open();
   }
 
-  /** Loads a wasm flavour; rejects with LaneQLError for an unknown flavour or one this platform cannot run. */
+  /** Loads a wasm flavour and opens a database in it. Rejects with LaneQLError for an unknown
+   *  flavour, one this platform cannot run, or bad options. */
   static async create(options: CreateOptions = {}): Promise<LaneQL> {
     const flavour = options.flavour ?? detectFlavour();
     if (!isFlavour(flavour)) {
@@ -74,6 +175,7 @@ export class LaneQL {
     if (unsupported !== null) throw new LaneQLError(unsupported);
     const threadsOption = options.threads ?? 'auto';
     const threads = threadsOption === 'auto' ? null : checkThreads(threadsOption);
+    const memoryLimitMB = checkMemoryLimit(options.memoryLimitMB);
 
     let bindings: LaneQLBindings;
     try {
@@ -83,8 +185,17 @@ export class LaneQL {
       const reason = cause instanceof Error ? cause.message : String(cause);
       throw new LaneQLError(`cannot load the '${flavour}' wasm module: ${reason}`, { cause });
     }
+    if (memoryLimitMB < WASM32_MB) bindings.setMemoryLimit(memoryLimitMB * 2 ** 20);
     const max = bindings.info.threads;
-    return new LaneQL(bindings, threads === null ? max : Math.min(threads, max));
+    const db = bindings.open(threads === null ? max : Math.min(threads, max));
+    return new LaneQL(bindings, db, memoryLimitMB);
+  }
+
+  /** The same API in a Worker (a module Worker in browsers, worker_threads in Node), every
+   *  method returning a Promise. Threaded wasm belongs in a Worker in browsers. */
+  static async createWorker(options: CreateOptions = {}): Promise<import('./worker-proxy.js').LaneQLWorker> {
+    const { LaneQLWorker } = await import('./worker-proxy.js');
+    return LaneQLWorker.start(options);
   }
 
   #open(): LaneQLBindings {
@@ -92,10 +203,63 @@ export class LaneQL {
     return this.#bindings;
   }
 
-  #callThreads(options?: SumOptions): number {
-    // Clamped here as well as in C: a huge count would wrap around as a 32-bit argument.
-    const requested = options?.threads === undefined ? this.#threads : checkThreads(options.threads);
-    return Math.min(requested, this.#open().info.threads);
+  // Says which limit a failed allocation ran into.
+  #explainMemory(error: unknown): unknown {
+    if (error instanceof LaneQLError && /out of memory/.test(error.message)) {
+      error.message +=
+        this.#memoryLimitMB < WASM32_MB
+          ? ` (the memory limit is ${this.#memoryLimitMB} MB: memoryLimitMB)`
+          : ` (the memory limit is ${WASM32_MB} MB, all that wasm32 addresses)`;
+    }
+    return error;
+  }
+
+  #call<T>(body: (bindings: LaneQLBindings) => T): T {
+    const bindings = this.#open();
+    try {
+      return body(bindings);
+    } catch (error) {
+      throw this.#explainMemory(error);
+    }
+  }
+
+  /** Registers a table under `name` (SQL finds it in any letter case), replacing one of that
+   *  name. The values are copied into wasm memory once. */
+  register(name: string, table: TableInput): void {
+    checkName('the table name', name);
+    this.#open();
+    const columns = prepareTable(table);
+    this.#call((b) => b.register(this.#db, name, columns));
+  }
+
+  /** @internal Registers columns already in laneql's layout (the Worker does). */
+  registerPrepared(name: string, columns: PreparedColumn[]): void {
+    checkName('the table name', name);
+    this.#call((b) => b.register(this.#db, name, columns));
+  }
+
+  /** Reads CSV text into a table registered as `name`; returns the rows read. */
+  registerCSV(name: string, csv: string | Uint8Array, options?: CsvOptions): number {
+    checkName('the table name', name);
+    if (typeof csv !== 'string' && !(csv instanceof Uint8Array)) {
+      throw new LaneQLError('registerCSV takes the CSV as a string or a Uint8Array');
+    }
+    const call = csvCall(options);
+    return this.#call((b) => b.registerCsv(this.#db, name, csv, call));
+  }
+
+  /** Registers `rows` rows of laneql's generated ClickBench `hits` data (105 columns, or just
+   *  `options.columns`; the same bytes as the native generator for the same rows and seed). */
+  generateHits(name: string, rows: number, seed = 1, options: HitsOptions = {}): void {
+    checkName('the table name', name);
+    const columns = checkHitsArguments(rows, seed, options);
+    this.#call((b) => b.generateHits(this.#db, name, rows, seed, columns));
+  }
+
+  /** Runs one SQL statement. Errors throw LaneQLError with the line and column in `sql`. */
+  query(sql: string): QueryResult {
+    if (typeof sql !== 'string') throw new LaneQLError('query takes the SQL as a string');
+    return new QueryResult(this.#call((b) => b.query(this.#db, sql)));
   }
 
   /** laneql's version, as compiled into the wasm module. */
@@ -105,26 +269,43 @@ export class LaneQL {
 
   info(): LaneQLInfo {
     const info = this.#open().info;
-    return { ...info, compiledTargets: [...info.compiledTargets] };
+    return {
+      version: info.version,
+      flavour: info.flavour,
+      target: info.target,
+      compiledTargets: [...info.compiledTargets],
+      threads: this.#threads,
+      memoryLimitMB: this.#memoryLimitMB,
+    };
   }
 
   /** SUM in laneql's fixed order: the same bits for every flavour and thread count. */
   sumFloat64(values: Float64Array | number[], options?: SumOptions): number {
-    const bindings = this.#open();
-    return bindings.sumFloat64(toFloat64Array(values), this.#callThreads(options));
+    const threads = this.#callThreads(options);
+    return this.#call((b) => b.sumFloat64(toFloat64Array(values), threads));
   }
 
   /** Exact SUM (no overflow: the result may exceed 64 bits). */
   sumInt64(values: BigInt64Array | bigint[], options?: SumOptions): bigint {
-    const bindings = this.#open();
-    return bindings.sumInt64(toBigInt64Array(values), this.#callThreads(options));
+    const threads = this.#callThreads(options);
+    return this.#call((b) => b.sumInt64(toBigInt64Array(values), threads));
   }
 
-  /** Ends the module's threads and releases it; later calls throw LaneQLError. Idempotent. */
+  #callThreads(options?: SumOptions): number {
+    // Clamped here as well as in C: a huge count would wrap around as a 32-bit argument.
+    const requested = options?.threads === undefined ? this.#threads : checkThreads(options.threads);
+    return Math.min(requested, this.#open().info.threads);
+  }
+
+  /** Frees the database, ends the module's threads and releases it; later calls throw
+   *  LaneQLError. Idempotent. */
   close(): void {
     const bindings = this.#bindings;
     this.#bindings = null;
-    bindings?.terminateThreads();
+    if (bindings !== null) {
+      bindings.closeDatabase(this.#db);
+      bindings.terminateThreads();
+    }
   }
 }
 

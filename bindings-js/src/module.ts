@@ -11,9 +11,43 @@ export interface LaneQLModule {
   _laneql_free(ptr: number): void;
   _laneql_sum_f64(ptr: number, n: number, threads: number): number;
   _laneql_sum_i64(ptr: number, n: number, threads: number, outPtr: number): void;
+  _laneql_error_message(): number;
+  _laneql_error_line(): number;
+  _laneql_error_column(): number;
+  _laneql_set_memory_limit(bytes: number): void;
+  _laneql_open(threads: number): number;
+  _laneql_close(db: number): void;
+  _laneql_db_threads(db: number): number;
+  _laneql_builder_new(): number;
+  _laneql_builder_free(builder: number): void;
+  _laneql_builder_add_column(
+    builder: number, name: number, type: number, length: number, stringBytes: number, hasValidity: number,
+  ): number;
+  _laneql_builder_values(builder: number): number;
+  _laneql_builder_offsets(builder: number): number;
+  _laneql_builder_validity(builder: number): number;
+  _laneql_register(db: number, name: number, builder: number): number;
+  _laneql_register_csv(
+    db: number, name: number, text: number, length: number, delimiter: number, header: number,
+    nullString: number, createTable: number, skipBadRows: number,
+  ): number;
+  _laneql_generate_hits(db: number, name: number, rows: number, seed: number, columns: number): number;
+  _laneql_query(db: number, sql: number, length: number): number;
+  _laneql_result_free(result: number): void;
+  _laneql_result_rows(result: number): number;
+  _laneql_result_columns(result: number): number;
+  _laneql_result_name(result: number, i: number): number;
+  _laneql_result_type(result: number, i: number): number;
+  _laneql_result_values(result: number, i: number): number;
+  _laneql_result_values_bytes(result: number, i: number): number;
+  _laneql_result_offsets(result: number, i: number): number;
+  _laneql_result_validity(result: number, i: number): number;
   UTF8ToString(ptr: number): string;
   /** A view of all wasm memory; replaced when memory grows, so re-read it after every call. */
   HEAPU8: Uint8Array;
+  /** Only in the threaded flavours: the shared memory. A thread of the pool that grows it does
+   *  not refresh HEAPU8 on the main thread, so the bindings view `wasmMemory.buffer` afresh. */
+  wasmMemory?: WebAssembly.Memory;
   /** Only in the threaded flavours: the pool of Workers that run the module's threads. */
   PThread?: { terminateAllThreads(): void };
 }

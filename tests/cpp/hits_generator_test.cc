@@ -217,6 +217,45 @@ TEST(HitsGeneratorDeterminism, ProgressCountsEveryRowAndChangesNothing) {
   }
 }
 
+TEST(HitsGeneratorDeterminism, AColumnSubsetHasTheWholeTablesValues) {
+  const Table full = Generate(9, 40000);
+  for (int threads : {1, 2}) {
+    HitsOptions options;
+    options.seed = 9;
+    options.rows = 40000;
+    options.threads = threads;
+    // Any letter case; the table keeps the schema's order (URL before Referer before
+    // SearchPhrase), whatever order the names come in.
+    options.columns = {"searchphrase", "URL", "UserID", "eventdate", "Referer"};
+    Table part;
+    std::string error;
+    ASSERT_TRUE(GenerateHits(options, &part, &error)) << error;
+    ASSERT_EQ(part.num_columns(), 5u);
+    EXPECT_EQ(part.num_rows(), 40000u);
+    const char* order[] = {"EventDate", "UserID", "URL", "Referer", "SearchPhrase"};
+    for (size_t i = 0; i < 5; ++i) {
+      ASSERT_EQ(part.column_name(i), order[i]);
+      const AlignedBuffer& x = part.column(i).values_buffer();
+      const AlignedBuffer& y = full.FindColumn(order[i])->values_buffer();
+      ASSERT_EQ(x.size(), y.size()) << order[i];
+      EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size()), 0) << order[i];
+      if (IsString(part.column(i).type())) {
+        EXPECT_EQ(std::memcmp(part.column(i).Offsets32(), full.FindColumn(order[i])->Offsets32(),
+                              (40000 + 1) * sizeof(int32_t)),
+                  0)
+            << order[i];
+      }
+    }
+  }
+  HitsOptions bad;
+  bad.rows = 10;
+  bad.columns = {"URL", "NoSuchColumn"};
+  Table table;
+  std::string error;
+  EXPECT_FALSE(GenerateHits(bad, &table, &error));
+  EXPECT_EQ(error, "hits has no column 'NoSuchColumn'");
+}
+
 TEST(HitsGeneratorEdges, ZeroRows) {
   const Table table = Generate(1, 0);
   EXPECT_EQ(table.num_rows(), 0u);

@@ -46,6 +46,19 @@ const CASES = [
     expect: { isolated: false, flavour: 'scalar', target: 'EMU128', threaded: false },
   },
   {
+    // The package's own Worker API: the threaded flavour in the Worker it starts.
+    name: 'isolated-package-worker',
+    path: '/isolated/page/index.html',
+    query: { where: 'package-worker' },
+    expect: { isolated: true, flavour: 'simd128-mt', target: 'WASM', threaded: true, sqlOnly: true },
+  },
+  {
+    name: 'plain-package-worker',
+    path: '/plain/page/index.html',
+    query: { where: 'package-worker' },
+    expect: { isolated: false, flavour: 'simd128', target: 'WASM', threaded: false, sqlOnly: true },
+  },
+  {
     name: 'plain-main-forced-mt',
     path: '/plain/page/index.html',
     query: { where: 'main', flavour: 'simd128-mt' },
@@ -87,6 +100,14 @@ function checkCase(testCase, result, expected) {
     check(`${name}: threads is ${want.threaded ? 'at least 1' : '1'}`,
       want.threaded ? info.threads >= 1 : info.threads === 1, `threads ${info.threads}`);
   }
+  check(`${name}: SQL on generated hits equals Node's answers`,
+    JSON.stringify(result.sql) === JSON.stringify(expected.sql), JSON.stringify(result.sql));
+  if (want.sqlOnly) {
+    const e = result.queryError ?? {};
+    check(`${name}: a bad query rejects with LaneQLError at line 1, column 8`,
+      e.name === 'LaneQLError' && e.line === 1 && e.column === 8 && /"nope"/.test(e.message), JSON.stringify(e));
+    return;
+  }
   check(`${name}: sumFloat64 bits equal the reference (${expected.float64})`,
     result.sumFloat64 === expected.float64, result.sumFloat64);
   check(`${name}: sumInt64 equals the exact sum (${expected.int64})`,
@@ -117,12 +138,26 @@ async function runCase(browser, origin, testCase, expected) {
   }
 }
 
+// The SQL answers of the package in Node (single-threaded SIMD), which every browser case must
+// reproduce.
+async function nodeAnswers() {
+  const { LaneQL } = await import('../../bindings-js/dist/index.js');
+  const { runQueries } = await import('./page/sql-cases.js');
+  const db = await LaneQL.create({ flavour: 'simd128' });
+  try {
+    return await runQueries(db, SEED);
+  } finally {
+    db.close();
+  }
+}
+
 async function main() {
   const { cancellationFloat64, extremeInt64 } = await importSharedModule('data');
   const { referenceSumFloat64, referenceSumInt64, float64Bits } = await importSharedModule('reference');
   const expected = {
     float64: float64Bits(referenceSumFloat64(cancellationFloat64(ROWS, SEED))),
     int64: referenceSumInt64(extremeInt64(ROWS, SEED)).toString(),
+    sql: await nodeAnswers(),
   };
   await mkdir(ARTIFACTS, { recursive: true });
   console.log(`browser test: ${ROWS} rows, seed ${SEED}, ${cpus().length} CPUs here`);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "laneql/aligned_buffer.h"
+#include "src/common/ascii.h"
 #include "src/storage/hits_column_fill.h"
 #include "src/storage/hits_columns.h"
 #include "src/storage/hits_row_model.h"
@@ -70,12 +71,14 @@ struct RangeJob {
 };
 
 // `done` counts the rows every range has finished, for options.progress.
+// `wanted[col]`: the column is generated (HitsOptions::columns).
 void RunRange(const hits::HitsParams& params, const std::vector<uint8_t*>& fixed_bases,
-              const HitsOptions& options, std::atomic<size_t>* done, RangeJob* job) {
+              const std::vector<bool>& wanted, const HitsOptions& options,
+              std::atomic<size_t>* done, RangeJob* job) {
   const std::vector<HitsColumnSpec>& schema = HitsSchema();
   job->strings.resize(kNumHitsColumns);
   for (int col = 0; col < kNumHitsColumns; ++col) {
-    if (!IsString(schema[col].type)) continue;
+    if (!wanted[col] || !IsString(schema[col].type)) continue;
     AlignedBuffer& offsets = job->strings[col].offsets;
     if (!offsets.ResizeForOverwrite((job->count + 1) * sizeof(int32_t), &job->error)) return;
     hits::AdviseHugePages(&offsets);
@@ -97,6 +100,7 @@ void RunRange(const hits::HitsParams& params, const std::vector<uint8_t*>& fixed
     const size_t n = std::min(kChunkRows, job->count - start);
     hits::FillRowChunk(params, job->first_row + start, n, chunk.get());
     for (int col = 0; col < kNumHitsColumns; ++col) {
+      if (!wanted[col]) continue;
       if (fixed_bases[col] != nullptr) {
         const size_t width = TypeByteWidth(schema[col].type);
         hits::FillNumericColumn(col, *chunk, fixed_bases[col] + (job->out_row + start) * width);
@@ -209,6 +213,23 @@ bool CheckSize(size_t count, std::string* error) {
   return true;
 }
 
+// Which columns to generate: `names` in any letter case, or all when empty.
+bool WantedColumns(const std::vector<std::string>& names, std::vector<bool>* wanted,
+                   std::string* error) {
+  wanted->assign(kColumns, names.empty());
+  const std::vector<HitsColumnSpec>& schema = HitsSchema();
+  for (const std::string& name : names) {
+    size_t col = 0;
+    while (col < kColumns && !ascii::EqualsIgnoreCase(schema[col].name, name)) ++col;
+    if (col == kColumns) {
+      SetError(error, "hits has no column '" + name + "'");
+      return false;
+    }
+    (*wanted)[col] = true;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t count, Table* out,
@@ -221,6 +242,8 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
   }
   if (!CheckSize(count, error)) return false;
   const std::vector<HitsColumnSpec>& schema = HitsSchema();
+  std::vector<bool> wanted;
+  if (!WantedColumns(options.columns, &wanted, error)) return false;
   const hits::HitsParams params = hits::MakeHitsParams(options.seed, options.rows);
 
   size_t threads = options.threads < 1 ? 1 : static_cast<size_t>(options.threads);
@@ -242,7 +265,7 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
   std::vector<AlignedBuffer> fixed(kNumHitsColumns);
   std::vector<uint8_t*> fixed_bases(kNumHitsColumns, nullptr);
   for (size_t col = 0; col < kColumns; ++col) {
-    if (IsString(schema[col].type)) continue;
+    if (!wanted[col] || IsString(schema[col].type)) continue;
     if (!fixed[col].ResizeForOverwrite(count * TypeByteWidth(schema[col].type), error)) {
       return false;
     }
@@ -260,7 +283,8 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
     jobs[t].out_row = begin;
   }
   std::atomic<size_t> done{0};
-  RunTasks(threads, [&](size_t t) { RunRange(params, fixed_bases, options, &done, &jobs[t]); });
+  RunTasks(threads,
+           [&](size_t t) { RunRange(params, fixed_bases, wanted, options, &done, &jobs[t]); });
   for (const RangeJob& job : jobs) {
     if (!job.error.empty()) {
       SetError(error, job.error);
@@ -272,6 +296,7 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
   // fixed-width ones take over their filled buffers.
   RunTasks(threads, [&](size_t t) {
     for (size_t col = t; col < kColumns; col += threads) {
+      if (!wanted[col]) continue;
       if (!IsString(schema[col].type)) {
         if (!Column::FromBuffers(schema[col].type, count, std::move(fixed[col]), AlignedBuffer(),
                                  AlignedBuffer(), &columns[col], &errors[t])) {
@@ -286,6 +311,7 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
 
   Table table;
   for (int col = 0; col < kNumHitsColumns; ++col) {
+    if (!wanted[col]) continue;
     if (!table.AddColumn(schema[col].name, std::move(columns[col]), error)) return false;
   }
   *out = std::move(table);

@@ -2,13 +2,10 @@
 import { detectFlavour, LaneQL, wasmSimdSupported } from '../dist/index.js';
 import { cancellationFloat64, extremeInt64 } from '../shared/data.js';
 import { float64Bits } from '../shared/reference.js';
+import { runQueries } from './sql-cases.js';
 
 const THREAD_COUNTS = [1, 2, 3, 4];
 
-/**
- * `params`: { flavour?: string, rows: number, seed: number }. Resolves to a plain object (it is
- * posted from a Worker): the environment, info(), and the sums, floats as their bits in hex.
- */
 export async function compute(params) {
   const environment = {
     crossOriginIsolated: globalThis.crossOriginIsolated === true,
@@ -35,8 +32,37 @@ export async function compute(params) {
       sumInt64: db.sumInt64(ints).toString(),
       sumFloat64ByThreads: THREAD_COUNTS.map((threads) => float64Bits(db.sumFloat64(floats, { threads }))),
       sumInt64ByThreads: THREAD_COUNTS.map((threads) => db.sumInt64(ints, { threads }).toString()),
+      sql: await runQueries(db, params.seed),
     };
   } finally {
     db.close();
+  }
+}
+
+/** The case `where=package-worker`: the package's own Worker API (LaneQL.createWorker). */
+export async function computeInPackageWorker(params) {
+  const environment = {
+    crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    hardwareConcurrency: navigator.hardwareConcurrency,
+    inWorker: false,
+    detectedFlavour: detectFlavour(),
+    wasmSimd: wasmSimdSupported(),
+  };
+  let db;
+  try {
+    db = await LaneQL.createWorker(params.flavour ? { flavour: params.flavour } : {});
+  } catch (error) {
+    return { environment, error: { name: error?.name, message: String(error?.message ?? error) } };
+  }
+  try {
+    let queryError;
+    try {
+      await db.query('SELECT nope FROM hits');
+    } catch (error) {
+      queryError = { name: error?.name, message: error?.message, line: error?.line, column: error?.column };
+    }
+    return { environment, info: await db.info(), sql: await runQueries(db, params.seed), queryError };
+  } finally {
+    await db.close();
   }
 }

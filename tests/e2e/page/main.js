@@ -1,6 +1,6 @@
 // Reads the case from the query string (?where=main|worker&flavour=&rows=&seed=), runs it and
 // shows a summary; the test reads window.laneqlResult once body[data-state] is 'done'.
-import { compute } from './compute.js';
+import { compute, computeInPackageWorker } from './compute.js';
 
 function runInWorker(params) {
   return new Promise((resolve) => {
@@ -29,11 +29,16 @@ function render(where, result) {
       ['target', info.target],
       ['threads', String(info.threads)],
       ['version', info.version],
+    );
+  }
+  if (result.info && result.sumFloat64) {
+    rows.push(
       ['sumFloat64', `${result.sumFloat64Value} (0x${result.sumFloat64})`],
       ['sumInt64', result.sumInt64],
       ['float bits, threads 1–4', result.sumFloat64ByThreads.join(' ')],
     );
   }
+  if (result.sql) rows.push(['SQL on generated hits', result.sql.map((text) => text.split('\n')[0]).join(' | ')]);
   if (result.error) rows.push(['error', `${result.error.name}: ${result.error.message}`]);
   const table = document.getElementById('summary');
   for (const [name, value] of rows) {
@@ -49,7 +54,7 @@ function render(where, result) {
 }
 
 const query = new URLSearchParams(location.search);
-const where = query.get('where') === 'worker' ? 'worker' : 'main';
+const where = ['worker', 'package-worker'].includes(query.get('where')) ? query.get('where') : 'main';
 const params = {
   flavour: query.get('flavour') || undefined,
   rows: Number(query.get('rows') ?? 1000),
@@ -57,10 +62,15 @@ const params = {
 };
 let result;
 try {
-  result = where === 'worker' ? await runInWorker(params) : await compute(params);
+  result =
+    where === 'worker'
+      ? await runInWorker(params)
+      : where === 'package-worker'
+        ? await computeInPackageWorker(params)
+        : await compute(params);
 } catch (error) {
   result = { error: { name: error?.name, message: String(error?.message ?? error) } };
 }
-render(where === 'worker' ? 'module Worker' : 'main thread', result);
+render({ worker: 'module Worker', 'package-worker': 'LaneQL.createWorker()', main: 'main thread' }[where], result);
 window.laneqlResult = result;
 document.body.dataset.state = 'done';

@@ -1,0 +1,240 @@
+// Apache Arrow in and out. apache-arrow is an optional peer dependency: tables coming in are read
+// through the few structural fields every Arrow JS version has, and the library itself is only
+// imported (dynamically) by toArrow().
+import type { Table as ArrowTable } from 'apache-arrow';
+import { checkColumns, newValidity, prepareColumn, type PreparedColumn } from './columns.js';
+import { LaneQLError } from './errors.js';
+import type { RawColumn } from './result-data.js';
+import { TypeId, typeName, typeWidth } from './type-ids.js';
+import type { CellValue } from './types.js';
+
+// Arrow's Type enum values (apache-arrow/enum.d.ts) and units, as stored in its DataType objects.
+const ArrowType = { Int: 2, Float: 3, Utf8: 5, Bool: 6, Decimal: 7, Date: 8, Timestamp: 10, LargeUtf8: 20, Dictionary: -1 };
+
+/** The parts of an Arrow DataType and Data chunk laneql reads. */
+interface ArrowDataType {
+  typeId: number;
+  bitWidth?: number;
+  isSigned?: boolean;
+  precision?: number;
+  scale?: number;
+  unit?: number;
+  toString(): string;
+}
+interface ArrowData {
+  type: ArrowDataType;
+  length: number;
+  offset: number;
+  nullCount: number;
+  nullBitmap?: Uint8Array | null;
+  values: ArrayLike<number | bigint> & ArrayBufferView;
+  valueOffsets?: Int32Array | BigInt64Array;
+}
+interface ArrowVectorLike {
+  data: readonly ArrowData[];
+  length: number;
+  get(index: number): unknown;
+}
+/** What register() recognises as an Arrow table. */
+export interface ArrowTableLike {
+  schema: { fields: readonly { name: string; type: ArrowDataType }[] };
+  numRows: number;
+  getChildAt(index: number): ArrowVectorLike | null;
+}
+
+export function isArrowTable(value: unknown): value is ArrowTableLike {
+  const t = value as Partial<ArrowTableLike> | null;
+  return typeof t === 'object' && t !== null && typeof t.getChildAt === 'function' && Array.isArray(t.schema?.fields);
+}
+
+/** laneql's type for an Arrow type whose values it can copy as they are; undefined otherwise. */
+function directTypeId(type: ArrowDataType): number | undefined {
+  switch (type.typeId) {
+    case ArrowType.Int: {
+      const ids: Record<number, [number, number]> = {
+        8: [TypeId.Int8, TypeId.UInt8],
+        16: [TypeId.Int16, TypeId.UInt16],
+        32: [TypeId.Int32, TypeId.UInt32],
+        64: [TypeId.Int64, TypeId.UInt64],
+      };
+      const pair = ids[type.bitWidth ?? 0];
+      return pair === undefined ? undefined : type.isSigned ? pair[0] : pair[1];
+    }
+    case ArrowType.Float:
+      return type.precision === 1 ? TypeId.Float32 : type.precision === 2 ? TypeId.Float64 : undefined;
+    case ArrowType.Date:
+      return type.unit === 0 ? TypeId.Date32 : undefined;
+    case ArrowType.Timestamp:
+      return type.unit === 0 ? TypeId.TimestampSeconds : type.unit === 2 ? TypeId.TimestampMicros : undefined;
+    case ArrowType.Decimal:
+      return type.scale === 0 && type.bitWidth === 128 ? TypeId.Int128 : undefined;
+    case ArrowType.Bool:
+      return TypeId.Bool;
+    case ArrowType.Utf8:
+    case ArrowType.LargeUtf8:
+      return TypeId.String;
+    default:
+      return undefined;
+  }
+}
+
+function getBit(bits: Uint8Array, index: number): boolean {
+  return ((bits[index >> 3]! >> (index & 7)) & 1) === 1;
+}
+
+/** Copies the column's chunks, back to back, into laneql's layout. */
+function copyChunks(name: string, typeId: number, chunks: readonly ArrowData[], length: number): PreparedColumn {
+  const anyNulls = chunks.some((c) => c.nullCount > 0);
+  const validity = anyNulls ? newValidity(length) : null;
+  let row = 0;
+  if (typeId === TypeId.String) {
+    let bytes = 0;
+    for (const c of chunks) {
+      const o = c.valueOffsets!;
+      bytes += Number(o[c.offset + c.length]!) - Number(o[c.offset]!);
+    }
+    if (bytes > 0x7fffffff) throw new LaneQLError(`column '${name}': more than 2 GiB of text`);
+    const data = new Uint8Array(bytes);
+    const offsets = new Int32Array(length + 1);
+    let at = 0;
+    for (const c of chunks) {
+      const o = c.valueOffsets!;
+      const start = Number(o[c.offset]!);
+      const end = Number(o[c.offset + c.length]!);
+      data.set(new Uint8Array(c.values.buffer, c.values.byteOffset + start, end - start), at);
+      for (let i = 0; i < c.length; i++) {
+        offsets[row + i + 1] = at + Number(o[c.offset + i + 1]!) - start;
+        if (validity && (!c.nullBitmap || c.nullCount === 0 || getBit(c.nullBitmap, c.offset + i))) {
+          validity[(row + i) >> 3]! |= 1 << ((row + i) & 7);
+        }
+      }
+      at += end - start;
+      row += c.length;
+    }
+    return { name, typeId, length, data, offsets, validity };
+  }
+  const width = typeWidth(typeId);
+  const data = new Uint8Array(length * width);
+  for (const c of chunks) {
+    if (typeId === TypeId.Bool) {
+      // Arrow packs booleans in bits; laneql keeps one byte per value.
+      const bits = new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength);
+      for (let i = 0; i < c.length; i++) data[row + i] = getBit(bits, c.offset + i) ? 1 : 0;
+    } else {
+      data.set(new Uint8Array(c.values.buffer, c.values.byteOffset + c.offset * width, c.length * width), row * width);
+    }
+    if (validity) {
+      for (let i = 0; i < c.length; i++) {
+        if (!c.nullBitmap || c.nullCount === 0 || getBit(c.nullBitmap, c.offset + i)) {
+          validity[(row + i) >> 3]! |= 1 << ((row + i) & 7);
+        }
+      }
+    }
+    row += c.length;
+  }
+  return { name, typeId, length, data, offsets: null, validity };
+}
+
+/** An Arrow table's columns in laneql's layout. Dictionary-encoded, millisecond and nanosecond
+ *  columns are converted value by value; types laneql has no counterpart for are refused. */
+export function prepareArrowTable(table: ArrowTableLike): PreparedColumn[] {
+  const columns = table.schema.fields.map((field, i) => {
+    const vector = table.getChildAt(i);
+    if (vector === null) throw new LaneQLError(`column '${field.name}': missing in the Arrow table`);
+    const typeId = directTypeId(field.type);
+    if (typeId !== undefined) return copyChunks(field.name, typeId, vector.data, vector.length);
+    const values: CellValue[] = [];
+    for (let row = 0; row < vector.length; row++) values.push(arrowValue(field.name, field.type, vector.get(row)));
+    return prepareColumn(field.name, { type: convertedType(field.name, field.type), values });
+  });
+  checkColumns(columns);
+  return columns;
+}
+
+function convertedType(name: string, type: ArrowDataType): 'VARCHAR' | 'TIMESTAMP' {
+  if (type.typeId === ArrowType.Dictionary && /Utf8/.test(type.toString())) return 'VARCHAR';
+  if (type.typeId === ArrowType.Date || type.typeId === ArrowType.Timestamp) return 'TIMESTAMP';
+  throw new LaneQLError(`column '${name}': Arrow type ${type.toString()} is not supported`);
+}
+
+function arrowValue(name: string, type: ArrowDataType, value: unknown): CellValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  // Date (milliseconds) is a number of milliseconds; timestamps in ms / ns come as numbers / bigints.
+  if (type.typeId === ArrowType.Date) return new Date(Number(value));
+  if (type.typeId === ArrowType.Timestamp) {
+    const micros = type.unit === 1 ? BigInt(Math.round(Number(value))) * 1000n : BigInt(value as bigint) / 1000n;
+    return micros;
+  }
+  throw new LaneQLError(`column '${name}': cannot read Arrow value ${String(value)}`);
+}
+
+/** A result as an apache-arrow Table (the library is imported on first use). */
+export async function toArrowTable(numRows: number, columns: readonly RawColumn[]): Promise<ArrowTable> {
+  let arrow: typeof import('apache-arrow');
+  try {
+    arrow = await import('apache-arrow');
+  } catch (cause) {
+    throw new LaneQLError('toArrow() needs the apache-arrow package: npm install apache-arrow', { cause });
+  }
+  const vectors: Record<string, import('apache-arrow').Vector> = {};
+  for (const column of columns) {
+    const nullBitmap = column.validity === null ? undefined : new Uint8Array(column.validity);
+    const nullCount = nullBitmap === undefined ? 0 : countNulls(nullBitmap, numRows);
+    const values = column.values;
+    const common = { length: numRows, nullCount, nullBitmap };
+    let data: import('apache-arrow').Data;
+    switch (column.typeId) {
+      case TypeId.String:
+        data = arrow.makeData({ type: new arrow.Utf8(), ...common, data: new Uint8Array(values), valueOffsets: new Int32Array(column.offsets!) });
+        break;
+      case TypeId.LargeString:
+        data = arrow.makeData({ type: new arrow.LargeUtf8(), ...common, data: new Uint8Array(values), valueOffsets: new BigInt64Array(column.offsets!) });
+        break;
+      case TypeId.Bool: {
+        const bytes = new Uint8Array(values);
+        const bits = new Uint8Array(Math.ceil(numRows / 8));
+        for (let i = 0; i < numRows; i++) if (bytes[i]) bits[i >> 3]! |= 1 << (i & 7);
+        data = arrow.makeData({ type: new arrow.Bool(), ...common, data: bits });
+        break;
+      }
+      case TypeId.Int128:
+        data = arrow.makeData({ type: new arrow.Decimal(0, 38, 128), ...common, data: new Uint32Array(values, 0, numRows * 4) });
+        break;
+      default:
+        data = makeFixed(arrow, column.typeId, values, common);
+    }
+    vectors[column.name] = arrow.makeVector(data);
+  }
+  return new arrow.Table(vectors);
+}
+
+type ArrowModule = typeof import('apache-arrow');
+interface Common { length: number; nullCount: number; nullBitmap: Uint8Array | undefined }
+
+function makeFixed(arrow: ArrowModule, typeId: number, values: ArrayBuffer, common: Common): import('apache-arrow').Data {
+  const n = common.length;
+  switch (typeId) {
+    case TypeId.Int8: return arrow.makeData({ type: new arrow.Int8(), ...common, data: new Int8Array(values, 0, n) });
+    case TypeId.Int16: return arrow.makeData({ type: new arrow.Int16(), ...common, data: new Int16Array(values, 0, n) });
+    case TypeId.Int32: return arrow.makeData({ type: new arrow.Int32(), ...common, data: new Int32Array(values, 0, n) });
+    case TypeId.Int64: return arrow.makeData({ type: new arrow.Int64(), ...common, data: new BigInt64Array(values, 0, n) });
+    case TypeId.UInt8: return arrow.makeData({ type: new arrow.Uint8(), ...common, data: new Uint8Array(values, 0, n) });
+    case TypeId.UInt16: return arrow.makeData({ type: new arrow.Uint16(), ...common, data: new Uint16Array(values, 0, n) });
+    case TypeId.UInt32: return arrow.makeData({ type: new arrow.Uint32(), ...common, data: new Uint32Array(values, 0, n) });
+    case TypeId.UInt64: return arrow.makeData({ type: new arrow.Uint64(), ...common, data: new BigUint64Array(values, 0, n) });
+    case TypeId.Float32: return arrow.makeData({ type: new arrow.Float32(), ...common, data: new Float32Array(values, 0, n) });
+    case TypeId.Float64: return arrow.makeData({ type: new arrow.Float64(), ...common, data: new Float64Array(values, 0, n) });
+    case TypeId.Date32: return arrow.makeData({ type: new arrow.DateDay(), ...common, data: new Int32Array(values, 0, n) });
+    case TypeId.TimestampSeconds: return arrow.makeData({ type: new arrow.TimestampSecond(), ...common, data: new BigInt64Array(values, 0, n) });
+    case TypeId.TimestampMicros: return arrow.makeData({ type: new arrow.TimestampMicrosecond(), ...common, data: new BigInt64Array(values, 0, n) });
+    default:
+      throw new LaneQLError(`toArrow: no Arrow type for ${typeName(typeId)}`);
+  }
+}
+
+function countNulls(bits: Uint8Array, n: number): number {
+  let nulls = 0;
+  for (let i = 0; i < n; i++) if (!getBit(bits, i)) nulls++;
+  return nulls;
+}

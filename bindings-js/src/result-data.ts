@@ -1,0 +1,172 @@
+// A query result as JavaScript holds it: each column's buffers, copied out of wasm memory once
+// (bindings.ts), read lazily into typed arrays, strings and row objects.
+import type { Table as ArrowTable } from 'apache-arrow';
+import { toArrowTable } from './arrow.js';
+import { LaneQLError } from './errors.js';
+import { isStringType, TypeId, typeName } from './type-ids.js';
+import type { CellValue, ColumnType, ColumnValues, Row } from './types.js';
+
+/** One result column's buffers in laneql's layout (see PreparedColumn). Plain data: a Worker
+ *  can post it (its ArrayBuffers transferred). */
+export interface RawColumn {
+  name: string;
+  typeId: number;
+  values: ArrayBuffer;
+  offsets: ArrayBuffer | null;
+  validity: ArrayBuffer | null;
+}
+
+export interface RawResult {
+  numRows: number;
+  columns: RawColumn[];
+}
+
+const MS_PER_DAY = 86_400_000;
+
+export class QueryResult {
+  readonly numRows: number;
+  readonly columnNames: string[];
+  readonly columnTypes: ColumnType[];
+  readonly #raw: RawResult;
+  readonly #decoded = new Map<number, ColumnValues>();
+
+  constructor(raw: RawResult) {
+    this.#raw = raw;
+    this.numRows = raw.numRows;
+    this.columnNames = raw.columns.map((c) => c.name);
+    this.columnTypes = raw.columns.map((c) => typeName(c.typeId));
+  }
+
+  /** @internal The buffers, for posting the result from a Worker. */
+  get raw(): RawResult {
+    return this.#raw;
+  }
+
+  #index(column: string | number): number {
+    if (typeof column === 'number') {
+      if (Number.isInteger(column) && column >= 0 && column < this.#raw.columns.length) return column;
+      throw new LaneQLError(`no column ${column}: the result has ${this.#raw.columns.length}`);
+    }
+    const i = this.columnNames.indexOf(column);
+    if (i >= 0) return i;
+    const folded = column.toLowerCase();
+    const j = this.columnNames.findIndex((n) => n.toLowerCase() === folded);
+    if (j >= 0) return j;
+    throw new LaneQLError(`no column '${column}' in the result (${this.columnNames.join(', ')})`);
+  }
+
+  /** A column's values (see ColumnValues in types.ts); NULL reads as 0 in typed arrays. */
+  column(column: string | number): ColumnValues {
+    const i = this.#index(column);
+    let values = this.#decoded.get(i);
+    if (values === undefined) {
+      values = decodeColumn(this.#raw.columns[i]!, this.numRows);
+      this.#decoded.set(i, values);
+    }
+    return values;
+  }
+
+  isNull(column: string | number, row: number): boolean {
+    const validity = this.#raw.columns[this.#index(column)]!.validity;
+    if (!Number.isInteger(row) || row < 0 || row >= this.numRows) {
+      throw new LaneQLError(`no row ${row}: the result has ${this.numRows}`);
+    }
+    return validity !== null && ((new Uint8Array(validity)[row >> 3]! >> (row & 7)) & 1) === 0;
+  }
+
+  /** One byte per row, 1 where the value is NULL; null when the column has no NULLs. */
+  nullMask(column: string | number): Uint8Array | null {
+    const validity = this.#raw.columns[this.#index(column)]!.validity;
+    if (validity === null) return null;
+    const bits = new Uint8Array(validity);
+    const mask = new Uint8Array(this.numRows);
+    for (let row = 0; row < this.numRows; row++) mask[row] = 1 - ((bits[row >> 3]! >> (row & 7)) & 1);
+    return mask;
+  }
+
+  /** Rows as objects keyed by column name (see Row in types.ts for the value kinds). */
+  toArray(): Row[] {
+    const columns = this.#raw.columns.map((c, i) => ({
+      name: c.name,
+      typeId: c.typeId,
+      values: this.column(i),
+      nulls: this.nullMask(i),
+    }));
+    const rows: Row[] = [];
+    for (let row = 0; row < this.numRows; row++) {
+      const out: Row = {};
+      for (const c of columns) out[c.name] = c.nulls?.[row] ? null : cellValue(c.typeId, c.values, row);
+      rows.push(out);
+    }
+    return rows;
+  }
+
+  /** The result as an apache-arrow Table (an optional peer dependency, imported on first use). */
+  toArrow(): Promise<ArrowTable> {
+    return toArrowTable(this.numRows, this.#raw.columns);
+  }
+}
+
+function cellValue(typeId: number, values: ColumnValues, row: number): CellValue {
+  const v = values[row]!;
+  switch (typeId) {
+    case TypeId.Bool:
+      return v === 1;
+    case TypeId.Date32:
+      return new Date(Number(v) * MS_PER_DAY);
+    case TypeId.TimestampMicros:
+      return new Date(Number((v as bigint) / 1000n) - ((v as bigint) % 1000n < 0n ? 1 : 0));
+    case TypeId.TimestampSeconds:
+      return new Date(Number(v as bigint) * 1000);
+    default:
+      return v;
+  }
+}
+
+const decoder = new TextDecoder();
+
+function decodeColumn(column: RawColumn, n: number): ColumnValues {
+  const v = column.values;
+  switch (column.typeId) {
+    case TypeId.Int8: return new Int8Array(v, 0, n);
+    case TypeId.Int16: return new Int16Array(v, 0, n);
+    case TypeId.Int32: return new Int32Array(v, 0, n);
+    case TypeId.Int64: return new BigInt64Array(v, 0, n);
+    case TypeId.UInt8: return new Uint8Array(v, 0, n);
+    case TypeId.UInt16: return new Uint16Array(v, 0, n);
+    case TypeId.UInt32: return new Uint32Array(v, 0, n);
+    case TypeId.UInt64: return new BigUint64Array(v, 0, n);
+    case TypeId.Float32: return new Float32Array(v, 0, n);
+    case TypeId.Float64: return new Float64Array(v, 0, n);
+    case TypeId.Date32: return new Int32Array(v, 0, n);
+    case TypeId.TimestampSeconds:
+    case TypeId.TimestampMicros: return new BigInt64Array(v, 0, n);
+    case TypeId.Bool: return new Uint8Array(v, 0, n);
+    case TypeId.Int128: {
+      const words = new BigUint64Array(v, 0, n * 2);
+      const out: bigint[] = new Array<bigint>(n);
+      for (let i = 0; i < n; i++) out[i] = (BigInt.asIntN(64, words[2 * i + 1]!) << 64n) | words[2 * i]!;
+      return out;
+    }
+    default:
+      if (isStringType(column.typeId)) return decodeStrings(column, n);
+      throw new LaneQLError(`cannot read a result column of type id ${column.typeId}`);
+  }
+}
+
+function decodeStrings(column: RawColumn, n: number): (string | null)[] {
+  const bytes = new Uint8Array(column.values);
+  const offsets = column.typeId === TypeId.String ? new Int32Array(column.offsets!) : new BigInt64Array(column.offsets!);
+  const validity = column.validity === null ? null : new Uint8Array(column.validity);
+  const out: (string | null)[] = new Array<string | null>(n);
+  for (let row = 0; row < n; row++) {
+    if (validity !== null && ((validity[row >> 3]! >> (row & 7)) & 1) === 0) {
+      out[row] = null;
+      continue;
+    }
+    const start = Number(offsets[row]!);
+    const end = Number(offsets[row + 1]!);
+    out[row] = start === end ? '' : decoder.decode(bytes.subarray(start, end));
+  }
+  return out;
+}

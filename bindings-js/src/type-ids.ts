@@ -1,0 +1,69 @@
+// laneql's column type ids (kernel/include/laneql/types.h, enum TypeId) and their DuckDB names.
+import type { ColumnType } from './types.js';
+
+/** The kernel's TypeId values, in its enum order. */
+export const TypeId = {
+  Int8: 0,
+  Int16: 1,
+  Int32: 2,
+  Int64: 3,
+  UInt8: 4,
+  UInt16: 5,
+  UInt32: 6,
+  UInt64: 7,
+  Float32: 8,
+  Float64: 9,
+  Date32: 10,
+  TimestampSeconds: 11,
+  TimestampMicros: 12,
+  String: 13,
+  LargeString: 14,
+  Int128: 15,
+  Bool: 16,
+} as const;
+
+/** By type id: the DuckDB name and the bytes per value (0 for strings). */
+const TYPES: readonly { name: ColumnType; width: number }[] = [
+  { name: 'TINYINT', width: 1 },
+  { name: 'SMALLINT', width: 2 },
+  { name: 'INTEGER', width: 4 },
+  { name: 'BIGINT', width: 8 },
+  { name: 'UTINYINT', width: 1 },
+  { name: 'USMALLINT', width: 2 },
+  { name: 'UINTEGER', width: 4 },
+  { name: 'UBIGINT', width: 8 },
+  { name: 'FLOAT', width: 4 },
+  { name: 'DOUBLE', width: 8 },
+  { name: 'DATE', width: 4 },
+  { name: 'TIMESTAMP_S', width: 8 },
+  { name: 'TIMESTAMP', width: 8 },
+  { name: 'VARCHAR', width: 0 },
+  { name: 'VARCHAR', width: 0 },
+  { name: 'HUGEINT', width: 16 },
+  { name: 'BOOLEAN', width: 1 },
+];
+
+export function typeName(typeId: number): ColumnType {
+  const type = TYPES[typeId];
+  if (type === undefined) throw new Error(`unknown laneql type id ${typeId}`);
+  return type.name;
+}
+
+export function typeWidth(typeId: number): number {
+  return TYPES[typeId]?.width ?? 0;
+}
+
+export function isStringType(typeId: number): boolean {
+  return typeId === TypeId.String || typeId === TypeId.LargeString;
+}
+
+const BY_NAME: ReadonlyMap<string, number> = new Map(
+  TYPES.map((t, id) => [t.name, id] as [string, number]).filter(([, id]) => id !== TypeId.LargeString),
+);
+
+/** The type id of a ColumnType; undefined for a name that is not one. */
+export function typeIdOf(name: string): number | undefined {
+  return BY_NAME.get(name);
+}
+
+export const COLUMN_TYPES: readonly ColumnType[] = [...BY_NAME.keys()] as ColumnType[];

@@ -1,0 +1,32 @@
+// The messages between LaneQLWorker (worker-proxy.ts) and the Worker it starts (worker-entry.ts).
+import type { CreateOptions } from './laneql.js';
+
+export type WorkerMethod =
+  | 'create'
+  | 'registerPrepared'
+  | 'registerCSV'
+  | 'generateHits'
+  | 'query'
+  | 'info'
+  | 'version'
+  | 'close';
+
+export interface WorkerRequest {
+  id: number;
+  method: WorkerMethod;
+  args: unknown[];
+}
+
+export type WorkerResponse =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: { message: string; line: number | undefined; column: number | undefined; laneql: boolean } };
+
+export type { CreateOptions };
+
+/** The two kinds of Worker, reduced to what the protocol needs. */
+export interface Endpoint {
+  post(message: unknown, transfer: Transferable[]): void;
+  onMessage(handler: (message: unknown) => void): void;
+  onError(handler: (error: unknown) => void): void;
+  terminate(): void;
+}
