@@ -1,0 +1,224 @@
+// Result values spelled as the corpus expects them: laneql's FormatValue(ValueStyle::kText)
+// (kernel/src/io/value_format.cc), which is DuckDB's CAST(x AS VARCHAR). The wasm runner must
+// spell values itself because the package hands out raw column values (typed arrays), and it
+// must spell them exactly as the native runner does, or the two runners would disagree on
+// files both should pass. Checked against the native CLI in format-value.test.ts.
+import { shortestFloat32 } from './exact-float.js';
+
+// DuckDB's infinities of DATE and TIMESTAMP: the type's maximum and its negation.
+const DATE_INFINITY = 2 ** 31 - 1;
+const TIMESTAMP_INFINITY = 2n ** 63n - 1n;
+const MICROS_PER_SECOND = 1_000_000n;
+const SECONDS_PER_DAY = 86_400n;
+const MICROS_PER_DAY = SECONDS_PER_DAY * MICROS_PER_SECOND;
+
+function padded(value: number, width: number): string {
+  return String(value).padStart(width, '0');
+}
+
+// Shortest round-trip digits laid out as DuckDB (and Python's repr) do: positional with at least
+// one fractional digit when the decimal exponent is in [-4, 16), else d[.ddd]e+XX with a
+// two-digit minimum exponent. `digits` has no '.' and no trailing zeros; `exponent` is the
+// power of ten of its first digit.
+function layout(negative: boolean, digits: string, exponent: number): string {
+  const sign = negative ? '-' : '';
+  const count = digits.length;
+  if (exponent >= -4 && exponent < 16) {
+    if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
+    if (count > exponent + 1) {
+      return `${sign}${digits.slice(0, exponent + 1)}.${digits.slice(exponent + 1)}`;
+    }
+    return `${sign}${digits}${'0'.repeat(exponent + 1 - count)}.0`;
+  }
+  const mantissa = count > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+  return `${sign}${mantissa}e${exponent < 0 ? '-' : '+'}${padded(Math.abs(exponent), 2)}`;
+}
+
+function special(x: number, negativeNaN: boolean): string | null {
+  if (Number.isNaN(x)) return negativeNaN ? '-nan' : 'nan';
+  if (x === Infinity) return 'inf';
+  if (x === -Infinity) return '-inf';
+  return null;
+}
+
+/**
+ * A DOUBLE. `negativeNaN`: the NaN's sign bit (DuckDB prints it, as "-nan"; read it from the
+ * array's bytes with nanSignAt, since a JS number may not keep it).
+ */
+export function formatDouble(x: number, negativeNaN = false): string {
+  const text = special(x, negativeNaN);
+  if (text !== null) return text;
+  const negative = x < 0 || Object.is(x, -0);
+  // toExponential() without digits gives the shortest digits that read back as x, the closest
+  // to x among those: what std::to_chars gives natively.
+  const match = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(Math.abs(x).toExponential())!;
+  const digits = (match[1]! + (match[2] ?? '')).replace(/(?<=.)0+$/, '');
+  return layout(negative, digits, Number(match[3]));
+}
+
+/** A FLOAT (x must be a float32 value): shortest digits that read back as that float32. */
+export function formatFloat(x: number, negativeNaN = false): string {
+  const text = special(x, negativeNaN);
+  if (text !== null) return text;
+  const negative = x < 0 || Object.is(x, -0);
+  if (x === 0) return negative ? '-0.0' : '0.0';
+  const { digits, exponent } = shortestFloat32(Math.abs(x));
+  return layout(negative, digits, exponent);
+}
+
+/** Whether element `row` of a float array is a NaN with its sign bit set, read from its bytes. */
+export function nanSignAt(values: Float32Array | Float64Array, row: number): boolean {
+  const view = new DataView(values.buffer, values.byteOffset, values.byteLength);
+  // Typed arrays use the platform's byte order; every platform Node runs on is little-endian.
+  const high = view.getUint8((row + 1) * values.BYTES_PER_ELEMENT - 1);
+  return Number.isNaN(values[row]!) && high >= 0x80;
+}
+
+// Proleptic Gregorian date of a day count from 1970-01-01, counting 400-year eras that start on
+// March 1st (value_format.cc's CivilFromDays). The year is astronomical: 0 is 1 BC.
+function civilFromDays(days: number): { year: number; month: number; day: number } {
+  const shifted = days + 719468; // days from 0000-03-01
+  const era = Math.floor(shifted / 146097);
+  const dayOfEra = shifted - era * 146097;
+  const yearOfEra = Math.trunc(
+    (dayOfEra -
+      Math.trunc(dayOfEra / 1460) +
+      Math.trunc(dayOfEra / 36524) -
+      Math.trunc(dayOfEra / 146096)) /
+      365,
+  );
+  const dayOfYear =
+    dayOfEra - (365 * yearOfEra + Math.trunc(yearOfEra / 4) - Math.trunc(yearOfEra / 100));
+  const monthFromMarch = Math.trunc((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.trunc((153 * monthFromMarch + 2) / 5) + 1;
+  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
+  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day };
+}
+
+// "YYYY-MM-DD", with " (BC)" for years before 1: year 0 prints as 0001 (BC), -1 as 0002 (BC).
+function civilDate(days: number): string {
+  const { year, month, day } = civilFromDays(days);
+  const bc = year <= 0;
+  const text = `${padded(bc ? 1 - year : year, 4)}-${padded(month, 2)}-${padded(day, 2)}`;
+  return bc ? `${text} (BC)` : text;
+}
+
+/** A DATE, days since 1970-01-01. */
+export function formatDate(days: number): string {
+  if (days === DATE_INFINITY) return 'infinity';
+  if (days === -DATE_INFINITY) return '-infinity';
+  return civilDate(days);
+}
+
+// Splits value into whole units, rounded towards minus infinity (instants before the epoch),
+// and the non-negative remainder.
+function floorDivMod(value: bigint, unit: bigint): [bigint, bigint] {
+  let units = value / unit;
+  let remainder = value % unit;
+  if (remainder < 0n) {
+    units -= 1n;
+    remainder += unit;
+  }
+  return [units, remainder];
+}
+
+// "YYYY-MM-DD[ (BC)] HH:MM:SS[.ffffff]", the fraction without trailing zeros.
+function timestamp(days: bigint, microsOfDay: bigint): string {
+  const seconds = Number(microsOfDay / MICROS_PER_SECOND);
+  let text =
+    `${civilDate(Number(days))} ${padded(Math.trunc(seconds / 3600), 2)}:` +
+    `${padded(Math.trunc(seconds / 60) % 60, 2)}:${padded(seconds % 60, 2)}`;
+  const fraction = Number(microsOfDay % MICROS_PER_SECOND);
+  if (fraction !== 0) text += `.${padded(fraction, 6).replace(/0+$/, '')}`;
+  return text;
+}
+
+/** A TIMESTAMP, microseconds since 1970-01-01 00:00:00 UTC. */
+export function formatTimestampMicros(micros: bigint): string {
+  if (micros === TIMESTAMP_INFINITY) return 'infinity';
+  if (micros === -TIMESTAMP_INFINITY) return '-infinity';
+  const [days, microsOfDay] = floorDivMod(micros, MICROS_PER_DAY);
+  return timestamp(days, microsOfDay);
+}
+
+/** A TIMESTAMP_S, seconds since 1970-01-01 00:00:00 UTC. */
+export function formatTimestampSeconds(seconds: bigint): string {
+  if (seconds === TIMESTAMP_INFINITY) return 'infinity';
+  if (seconds === -TIMESTAMP_INFINITY) return '-infinity';
+  const [days, secondsOfDay] = floorDivMod(seconds, SECONDS_PER_DAY);
+  return timestamp(days, secondsOfDay * MICROS_PER_SECOND);
+}
+
+/**
+ * What QueryResult.column() returns for each result type, per the package contract
+ * (bindings-js/src/types.ts, ColumnValues). The runner insists on it: reading a column in
+ * some other shape could make a value print right by accident, or wrong for the wrong reason.
+ */
+const COLUMN_KINDS: Record<string, string> = {
+  TINYINT: 'Int8Array',
+  SMALLINT: 'Int16Array',
+  INTEGER: 'Int32Array',
+  BIGINT: 'BigInt64Array',
+  UTINYINT: 'Uint8Array',
+  USMALLINT: 'Uint16Array',
+  UINTEGER: 'Uint32Array',
+  UBIGINT: 'BigUint64Array',
+  FLOAT: 'Float32Array',
+  DOUBLE: 'Float64Array',
+  BOOLEAN: 'Uint8Array',
+  DATE: 'Int32Array',
+  TIMESTAMP: 'BigInt64Array',
+  TIMESTAMP_S: 'BigInt64Array',
+  HUGEINT: 'Array',
+  VARCHAR: 'Array',
+};
+
+/** Throws when `values` is not the container the contract names for `type`. */
+export function checkColumnKind(type: string, values: unknown): void {
+  const kind = COLUMN_KINDS[type];
+  if (kind === undefined) throw new Error(`result type ${type} is not one the runner knows`);
+  const actual = Array.isArray(values) ? 'Array' : (values as object)?.constructor?.name;
+  if (actual !== kind) {
+    throw new Error(`a ${type} column reads as ${actual}, the package contract says ${kind}`);
+  }
+}
+
+/**
+ * The text of the non-NULL value at `row` of a result column of `type` (a DuckDB type name),
+ * given the column as QueryResult.column() returns it. VARCHAR values come back as they are;
+ * spelling "" as "(empty)" is the record checker's business, as natively.
+ */
+export function formatCell(type: string, values: ArrayLike<unknown>, row: number): string {
+  const value = values[row];
+  switch (type) {
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INTEGER':
+    case 'BIGINT':
+    case 'UTINYINT':
+    case 'USMALLINT':
+    case 'UINTEGER':
+    case 'UBIGINT':
+    case 'HUGEINT':
+      if (typeof value !== 'number' && typeof value !== 'bigint') break;
+      return String(value);
+    case 'FLOAT':
+      return formatFloat(value as number, nanSignAt(values as Float32Array, row));
+    case 'DOUBLE':
+      return formatDouble(value as number, nanSignAt(values as Float64Array, row));
+    case 'BOOLEAN':
+      return value !== 0 ? 'true' : 'false';
+    case 'DATE':
+      return formatDate(value as number);
+    case 'TIMESTAMP':
+      return formatTimestampMicros(value as bigint);
+    case 'TIMESTAMP_S':
+      return formatTimestampSeconds(value as bigint);
+    case 'VARCHAR':
+      if (typeof value !== 'string') break;
+      return value;
+    default:
+      throw new Error(`result type ${type} is not one the runner knows`);
+  }
+  throw new Error(`row ${row} of a ${type} column holds ${String(value)} (${typeof value})`);
+}
