@@ -55,13 +55,14 @@ export async function computeInPackageWorker(params) {
     return { environment, error: { name: error?.name, message: String(error?.message ?? error) } };
   }
   try {
+    const sql = await runQueries(db, params.seed);
     let queryError;
     try {
       await db.query('SELECT nope FROM hits');
     } catch (error) {
       queryError = { name: error?.name, message: error?.message, line: error?.line, column: error?.column };
     }
-    return { environment, info: await db.info(), sql: await runQueries(db, params.seed), queryError };
+    return { environment, info: await db.info(), sql, queryError };
   } finally {
     await db.close();
   }
