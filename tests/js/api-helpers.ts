@@ -7,8 +7,8 @@ export type QueryResult = ReturnType<LaneQL['query']>;
 
 /** The methods every LaneQL and LaneQLWorker has: enough to check that a database still works. */
 interface Answering {
-  register: LaneQL['register'];
-  query: (sql: string) => QueryResult | Promise<QueryResult>;
+  register(name: string, table: { v: Int32Array }): unknown;
+  query(sql: string): QueryResult | Promise<QueryResult>;
 }
 
 /** Calls fn, which must throw a LaneQLError, and returns that error for further checks. */
