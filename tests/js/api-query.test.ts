@@ -114,8 +114,8 @@ describe.each(NODE_FLAVOURS)('flavour %s: query()', (flavour) => {
     expect(empty.column('s')).toEqual([]);
     expect(empty.nullMask('a')).toBeNull();
     expect(empty.toArray()).toEqual([]);
-    const aggregates = db().query('SELECT COUNT(*) AS n, SUM(a) AS s, MAX(s) AS m FROM t WHERE a > 100');
-    expect(aggregates.toArray()).toEqual([{ n: 0n, s: null, m: null }]);
+    const aggregates = db().query('SELECT COUNT(*) AS n, SUM(a) AS total, MAX(s) AS m FROM t WHERE a > 100');
+    expect(aggregates.toArray()).toEqual([{ n: 0n, total: null, m: null }]);
     db().register('no_rows', { v: new Int32Array(0), w: [] });
     expect(db().query('SELECT COUNT(*) AS n FROM no_rows').toArray()).toEqual([{ n: 0n }]);
     expect(db().query('SELECT * FROM no_rows').numRows).toBe(0);
@@ -156,11 +156,11 @@ describe.each(NODE_FLAVOURS)('flavour %s: query()', (flavour) => {
     });
 
     it('groups a large table', () => {
-      const result = db().query('SELECT i % 1000 AS k, COUNT(*) AS c, SUM(i) AS s FROM big GROUP BY k ORDER BY k');
+      const result = db().query('SELECT i % 1000 AS k, COUNT(*) AS c, SUM(i) AS total FROM big GROUP BY k ORDER BY k');
       expect(result.numRows).toBe(1000);
       expect(valuesOf(result.column('k'))).toEqual(Array.from({ length: 1000 }, (_, k) => k));
       expect(new Set(result.column('c') as BigInt64Array)).toEqual(new Set([100n]));
-      const sums = result.column('s') as bigint[];
+      const sums = result.column('total') as bigint[];
       // Group k holds k, k + 1000, ..., k + 99000: 100 k + 1000 * (0 + ... + 99).
       sums.forEach((sum, k) => {
         if (sum !== BigInt(100 * k + 1000 * 4950)) expect({ k, sum }).toEqual({ k, sum: BigInt(100 * k + 1000 * 4950) });
