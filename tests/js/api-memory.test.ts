@@ -21,7 +21,7 @@ describe.each(NODE_FLAVOURS)(`flavour %s: memoryLimitMB ${LIMIT_MB}`, (flavour) 
     const error = catchLaneQLError(() => db().register('huge', { x: huge }));
     expect(error.message).toMatch(/memory limit/);
     catchLaneQLError(() => db().query('SELECT COUNT(*) FROM huge'));
-    const strings = Array.from({ length: 400_000 }, (_, i) => `${i}`.padStart(200, '#')); // 80 MB of text
+    const strings = Array.from({ length: 10 }, (_, i) => `${i}`.padStart(7_000_000, '#')); // 70 MB of text
     expect(catchLaneQLError(() => db().register('huge', { s: strings })).message).toMatch(/memory limit/);
     await expectUsable(db());
   });
@@ -55,7 +55,7 @@ describe.each(NODE_FLAVOURS)(`flavour %s: memoryLimitMB ${LIMIT_MB}`, (flavour) 
 });
 
 describe('memoryLimitMB option', () => {
-  it.each([0, -1, 15, 4097, 5000, NaN, Infinity, '64'])('rejects %j', async (memoryLimitMB) => {
+  it.each([0, -1, 15, 4097, 5000, NaN, Infinity, '64'])('rejects %s', async (memoryLimitMB) => {
     const error = await rejectionOf(LaneQL.create({ flavour: 'simd128', memoryLimitMB: memoryLimitMB as number }));
     expect(error.message).toMatch(/memory/i);
   });
