@@ -155,6 +155,23 @@ describe.each(NODE_FLAVOURS)('flavour %s: Arrow', (flavour) => {
     ]);
   });
 
+  it('registers what tableFromArrays() makes', () => {
+    const table = arrow.tableFromArrays({
+      n: Int16Array.of(3, -4, 5),
+      f: Float32Array.of(0.25, -0, 1e-45),
+      big: BigUint64Array.of(U64_MAX, 1n, 0n),
+      s: ['x', 'yy', 'x'], // apache-arrow makes this Dictionary<Int32, Utf8>
+    });
+    db().register('from_arrays', table);
+    const result = db().query('SELECT * FROM from_arrays');
+    expect(result.columnTypes).toEqual(['SMALLINT', 'FLOAT', 'UBIGINT', 'VARCHAR']);
+    expect(result.toArray()).toEqual([
+      { n: 3, f: 0.25, big: U64_MAX, s: 'x' },
+      { n: -4, f: -0, big: 1n, s: 'yy' },
+      { n: 5, f: Math.fround(1e-45), big: 0n, s: 'x' },
+    ]);
+  });
+
   it('reads LargeUtf8 strings as VARCHAR', () => {
     db().register('large', new arrow.Table({ s: arrow.vectorFromArray(['p', null, 'ёж'], new arrow.LargeUtf8()) }));
     const result = db().query('SELECT s FROM large');
