@@ -35,11 +35,12 @@ interface ArrowVectorLike {
   length: number;
   get(index: number): unknown;
 }
-/** What register() recognises as an Arrow table. */
+/** What register() recognises as an Arrow table: any apache-arrow Table (read through the
+ *  fields above, which every Arrow JS version has; loosely typed so that every version fits). */
 export interface ArrowTableLike {
-  schema: { fields: readonly { name: string; type: ArrowDataType }[] };
+  schema: { fields: readonly { name: string; type: unknown }[] };
   numRows: number;
-  getChildAt(index: number): ArrowVectorLike | null;
+  getChildAt(index: number): unknown;
 }
 
 export function isArrowTable(value: unknown): value is ArrowTableLike {
@@ -82,7 +83,9 @@ function getBit(bits: Uint8Array, index: number): boolean {
   return ((bits[index >> 3]! >> (index & 7)) & 1) === 1;
 }
 
-/** Copies the column's chunks, back to back, into laneql's layout. */
+/** Copies the column's chunks, back to back, into laneql's layout. Arrow JS slices fixed-width
+ *  values and string offsets along with a Data (so they start at the slice's first row), but
+ *  not booleans' bits or the null bitmap, which are read from bit `offset` on. */
 function copyChunks(name: string, typeId: number, chunks: readonly ArrowData[], length: number): PreparedColumn {
   const anyNulls = chunks.some((c) => c.nullCount > 0);
   const validity = anyNulls ? newValidity(length) : null;
@@ -91,7 +94,7 @@ function copyChunks(name: string, typeId: number, chunks: readonly ArrowData[], 
     let bytes = 0;
     for (const c of chunks) {
       const o = c.valueOffsets!;
-      bytes += Number(o[c.offset + c.length]!) - Number(o[c.offset]!);
+      bytes += Number(o[c.length]!) - Number(o[0]!);
     }
     if (bytes > 0x7fffffff) throw new LaneQLError(`column '${name}': more than 2 GiB of text`);
     const data = new Uint8Array(bytes);
@@ -99,11 +102,11 @@ function copyChunks(name: string, typeId: number, chunks: readonly ArrowData[], 
     let at = 0;
     for (const c of chunks) {
       const o = c.valueOffsets!;
-      const start = Number(o[c.offset]!);
-      const end = Number(o[c.offset + c.length]!);
+      const start = Number(o[0]!);
+      const end = Number(o[c.length]!);
       data.set(new Uint8Array(c.values.buffer, c.values.byteOffset + start, end - start), at);
       for (let i = 0; i < c.length; i++) {
-        offsets[row + i + 1] = at + Number(o[c.offset + i + 1]!) - start;
+        offsets[row + i + 1] = at + Number(o[i + 1]!) - start;
         if (validity && (!c.nullBitmap || c.nullCount === 0 || getBit(c.nullBitmap, c.offset + i))) {
           validity[(row + i) >> 3]! |= 1 << ((row + i) & 7);
         }
@@ -121,12 +124,14 @@ function copyChunks(name: string, typeId: number, chunks: readonly ArrowData[], 
       const bits = new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength);
       for (let i = 0; i < c.length; i++) data[row + i] = getBit(bits, c.offset + i) ? 1 : 0;
     } else {
-      data.set(new Uint8Array(c.values.buffer, c.values.byteOffset + c.offset * width, c.length * width), row * width);
+      data.set(new Uint8Array(c.values.buffer, c.values.byteOffset, c.length * width), row * width);
     }
     if (validity) {
       for (let i = 0; i < c.length; i++) {
         if (!c.nullBitmap || c.nullCount === 0 || getBit(c.nullBitmap, c.offset + i)) {
           validity[(row + i) >> 3]! |= 1 << ((row + i) & 7);
+        } else {
+          data.fill(0, (row + i) * width, (row + i + 1) * width); // laneql keeps 0 under a NULL
         }
       }
     }
@@ -139,13 +144,14 @@ function copyChunks(name: string, typeId: number, chunks: readonly ArrowData[], 
  *  columns are converted value by value; types laneql has no counterpart for are refused. */
 export function prepareArrowTable(table: ArrowTableLike): PreparedColumn[] {
   const columns = table.schema.fields.map((field, i) => {
-    const vector = table.getChildAt(i);
+    const vector = table.getChildAt(i) as ArrowVectorLike | null;
     if (vector === null) throw new LaneQLError(`column '${field.name}': missing in the Arrow table`);
-    const typeId = directTypeId(field.type);
+    const type = field.type as ArrowDataType;
+    const typeId = directTypeId(type);
     if (typeId !== undefined) return copyChunks(field.name, typeId, vector.data, vector.length);
     const values: CellValue[] = [];
-    for (let row = 0; row < vector.length; row++) values.push(arrowValue(field.name, field.type, vector.get(row)));
-    return prepareColumn(field.name, { type: convertedType(field.name, field.type), values });
+    for (let row = 0; row < vector.length; row++) values.push(arrowValue(field.name, type, vector.get(row)));
+    return prepareColumn(field.name, { type: convertedType(field.name, type), values });
   });
   checkColumns(columns);
   return columns;

@@ -4,7 +4,7 @@ import { LaneQLError } from './errors.js';
 import type { LaneQLModule } from './module.js';
 import { isFlavour, type Flavour } from './platform.js';
 import type { RawColumn, RawResult } from './result-data.js';
-import { isStringType } from './type-ids.js';
+import { isStringType, TypeId } from './type-ids.js';
 
 /** What a loaded module reports about itself (before a database is opened). */
 export interface ModuleInfo {
@@ -119,6 +119,9 @@ export class LaneQLBindings {
     const line = m._laneql_error_line();
     const column = m._laneql_error_column();
     if (line > 0) return new LaneQLError(message, { line, column });
+    // Errors raised while a query runs name their place only in the text.
+    const position = /\bat line (\d+), column (\d+)\b/.exec(message);
+    if (position) return new LaneQLError(`${context}${message}`, { line: Number(position[1]), column: Number(position[2]) });
     // CSV errors say where in the text: "<csv>:LINE:COLUMN: ...".
     const at = /^<csv>:(\d+):(\d+): /.exec(message);
     if (at) return new LaneQLError(`${context}${message}`, { line: Number(at[1]), column: Number(at[2]) });
@@ -234,7 +237,7 @@ export class LaneQLBindings {
         const copy = (ptr: number, bytes: number): ArrayBuffer =>
           bytes === 0 ? new ArrayBuffer(0) : this.#heap().slice(ptr >>> 0, (ptr >>> 0) + bytes).buffer;
         const values = copy(m._laneql_result_values(result, i), m._laneql_result_values_bytes(result, i) >>> 0);
-        const offsetWidth = typeId === 13 ? 4 : 8;
+        const offsetWidth = typeId === TypeId.String ? 4 : 8;
         const offsets = isStringType(typeId)
           ? copy(m._laneql_result_offsets(result, i), (numRows + 1) * offsetWidth)
           : null;

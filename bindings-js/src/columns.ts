@@ -131,7 +131,9 @@ function toInteger(typeId: number, value: CellValue): bigint | undefined {
 }
 
 function describe(value: CellValue): string {
-  return typeof value === 'string' ? JSON.stringify(value) : value instanceof Date ? value.toISOString() : String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid Date' : value.toISOString();
+  return String(value);
 }
 
 /** A plain array (null = NULL) converted to the column's physical values. */
@@ -228,6 +230,15 @@ function validityFromMask(name: string, valid: Uint8Array | readonly boolean[], 
   return anyNull ? validity : null;
 }
 
+/** Zeroes the values under NULLs (the column model keeps 0 there: a NULL reads as 0). */
+function zeroNulls(data: Uint8Array, width: number, validity: Uint8Array): Uint8Array {
+  const rows = data.length / width;
+  for (let row = 0; row < rows; row++) {
+    if (((validity[row >> 3]! >> (row & 7)) & 1) === 0) data.fill(0, row * width, (row + 1) * width);
+  }
+  return data;
+}
+
 function isTypedColumn(input: ColumnInput): input is TypedColumn {
   return typeof input === 'object' && input !== null && !Array.isArray(input) && !ArrayBuffer.isView(input) && 'type' in input;
 }
@@ -246,7 +257,8 @@ export function prepareColumn(name: string, input: ColumnInput): PreparedColumn 
         );
       }
       const validity = input.valid === undefined ? null : validityFromMask(name, input.valid, values.length);
-      return { name, typeId, length: values.length, data: bytesOf(values), offsets: null, validity };
+      const data = validity === null ? bytesOf(values) : zeroNulls(bytesOf(values).slice(), width, validity);
+      return { name, typeId, length: values.length, data, offsets: null, validity };
     }
     if (!Array.isArray(values)) throw new LaneQLError(`column '${name}': values must be a typed array or an array`);
     const prepared = preparePlain(name, typeId, values);
@@ -255,6 +267,7 @@ export function prepareColumn(name: string, input: ColumnInput): PreparedColumn 
       if (mask !== null) {
         if (prepared.validity === null) prepared.validity = mask;
         else for (let i = 0; i < mask.length; i++) prepared.validity[i]! &= mask[i]!;
+        if (!isStringType(typeId)) zeroNulls(prepared.data, typeWidth(typeId), prepared.validity);
       }
     }
     return prepared;
