@@ -83,6 +83,16 @@ std::string JsonString(const std::string& s) {
 
 int ClampThreads(int threads);
 
+// Registers `table` as `name`; 1, or 0 with the error set.
+int RegisterTable(laneql_db* db, const char* name, laneql::Table table) {
+  std::string error;
+  if (!db->db.Register(name, std::move(table), &error)) {
+    SetError(error);
+    return 0;
+  }
+  return 1;
+}
+
 }  // namespace
 
 extern "C" {
@@ -230,11 +240,7 @@ EMSCRIPTEN_KEEPALIVE int laneql_register(laneql_db* db, const char* name,
         return 0;
       }
     }
-    if (!db->db.Register(name, std::move(table), &error)) {
-      SetError(error);
-      return 0;
-    }
-    return 1;
+    return RegisterTable(db, name, std::move(table));
   } catch (...) {
     SetError(kOutOfMemory);
     return 0;
@@ -296,12 +302,11 @@ EMSCRIPTEN_KEEPALIVE int laneql_generate_hits(laneql_db* db, const char* name, d
     }
     laneql::Table table;
     std::string error;
-    if (!laneql::GenerateHits(options, &table, &error) ||
-        !db->db.Register(name, std::move(table), &error)) {
+    if (!laneql::GenerateHits(options, &table, &error)) {
       SetError(error);
       return 0;
     }
-    return 1;
+    return RegisterTable(db, name, std::move(table));
   } catch (...) {
     SetError(kOutOfMemory);
     return 0;

@@ -6,19 +6,29 @@ import { runQueries } from './sql-cases.js';
 
 const THREAD_COUNTS = [1, 2, 3, 4];
 
-export async function compute(params) {
-  const environment = {
+/** What the page (or Worker) runs on, as the checks in run.mjs read it. */
+function environmentHere() {
+  return {
     crossOriginIsolated: globalThis.crossOriginIsolated === true,
     hardwareConcurrency: navigator.hardwareConcurrency,
     inWorker: typeof window === 'undefined',
     detectedFlavour: detectFlavour(),
     wasmSimd: wasmSimdSupported(),
   };
+}
+
+/** An error as plain data (it may be posted from a Worker). */
+function errorOf(error) {
+  return { name: error?.name, message: String(error?.message ?? error) };
+}
+
+export async function compute(params) {
+  const environment = environmentHere();
   let db;
   try {
     db = await LaneQL.create(params.flavour ? { flavour: params.flavour } : {});
   } catch (error) {
-    return { environment, error: { name: error?.name, message: String(error?.message ?? error) } };
+    return { environment, error: errorOf(error) };
   }
   try {
     const floats = cancellationFloat64(params.rows, params.seed);
@@ -41,18 +51,12 @@ export async function compute(params) {
 
 /** The case `where=package-worker`: the package's own Worker API (LaneQL.createWorker). */
 export async function computeInPackageWorker(params) {
-  const environment = {
-    crossOriginIsolated: globalThis.crossOriginIsolated === true,
-    hardwareConcurrency: navigator.hardwareConcurrency,
-    inWorker: false,
-    detectedFlavour: detectFlavour(),
-    wasmSimd: wasmSimdSupported(),
-  };
+  const environment = environmentHere();
   let db;
   try {
     db = await LaneQL.createWorker(params.flavour ? { flavour: params.flavour } : {});
   } catch (error) {
-    return { environment, error: { name: error?.name, message: String(error?.message ?? error) } };
+    return { environment, error: errorOf(error) };
   }
   try {
     const sql = await runQueries(db, params.seed);
