@@ -137,7 +137,7 @@ class LaneqlEngine {
 }
 
 class DuckdbEngine {
-  async load({ arrowPath }) {
+  async load({ arrowPath, columns }) {
     const require = createRequire(path.join(HERE, 'package.json'));
     arrow = await import(pathToFileURL(require.resolve('apache-arrow')).href);
     const duckdb = await import(pathToFileURL(require.resolve('@duckdb/duckdb-wasm/blocking')).href);
@@ -158,15 +158,15 @@ class DuckdbEngine {
     };
     const start = performance.now();
     try {
-      // The Arrow IPC stream csv_to_arrow.py wrote, a batch at a time (the whole file at 10 M
-      // rows would not fit in wasm memory twice).
+      // The Arrow IPC stream csv_to_arrow.py wrote (every column of the run), a batch at a time
+      // (the whole file at 10 M rows would not fit in wasm memory twice), this pass's columns.
       const reader = await arrow.RecordBatchReader.from(fs.createReadStream(arrowPath));
       let first = true;
       let pending = [];
       let pendingRows = 0;
       const flush = () => {
         if (!pending.length) return;
-        this.conn.insertArrowTable(new arrow.Table(pending), { name: 'hits', create: first });
+        this.conn.insertArrowTable(new arrow.Table(pending).select(columns), { name: 'hits', create: first });
         first = false;
         pending = [];
         pendingRows = 0;
@@ -276,4 +276,6 @@ process.on('message', async (message) => {
   const reply = await handle(message);
   process.send({ id: message.id, ...reply });
 });
+// run.mjs gone (ended, killed, its output pipe closed): go too, not left holding gigabytes.
+process.on('disconnect', () => process.exit(0));
 process.send({ ready: true });

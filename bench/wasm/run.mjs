@@ -30,7 +30,10 @@ const USAGE = `usage: node --no-experimental-fetch bench/wasm/run.mjs [options]
   --timeout S         seconds one run of one query may take (default 120); an engine past
                       it is ended, marked timeout, and restarted for the next query
   --slow-ms MS        a warm-up slower than this leaves 1 timed run, not --repeat (default 30000)
-  --all-columns       load all 105 columns (default: only those the queries name)
+  --all-columns       load all 105 columns in one pass (default: only the columns the
+                      queries name, in passes that fit --budget-mb)
+  --budget-mb MB      the most data (estimated) one wasm load may hold (default 1500); the
+                      queries are grouped into passes, each loading only its columns
   --flavour F         laneql-wasm flavour (default: the package's pick for Node)
   --no-check          skip the answer check (timings only)
   --self-check        also make sure the check rejects wrong variants of each answer
@@ -47,7 +50,7 @@ const USAGE = `usage: node --no-experimental-fetch bench/wasm/run.mjs [options]
 function parseArgs(argv) {
   const a = {
     rows: 1000000, seed: 1, threads: 1, repeat: 3, queries: null, engines: ENGINES, out: null,
-    timeout: 120, slowMs: 30000, allColumns: false, flavour: null, check: true, selfCheck: false, keepCsv: false,
+    timeout: 120, slowMs: 30000, budgetMB: 1500, allColumns: false, flavour: null, check: true, selfCheck: false, keepCsv: false,
     cache: path.join(REPO, 'build', 'bench-wasm'),
     laneql: path.join(REPO, 'build', 'native', 'native-cli', 'laneql'),
     python: path.join(REPO, '.venv', 'bin', 'python'),
@@ -75,6 +78,7 @@ function parseArgs(argv) {
       case '--timeout': a.timeout = int(i); i++; break;
       case '--slow-ms': a.slowMs = int(i, 0); i++; break;
       case '--all-columns': a.allColumns = true; break;
+      case '--budget-mb': a.budgetMB = int(i); i++; break;
       case '--flavour': a.flavour = take(i); i++; break;
       case '--no-check': a.check = false; break;
       case '--self-check': a.selfCheck = true; break;
@@ -162,18 +166,12 @@ function runChecked(cmd, args, what) {
   if (r.status !== 0) fail(`${what} failed (${r.error?.message ?? `exit ${r.status}`})`, 1);
 }
 
-function prepareData(a, columns) {
+function prepareArrowFile(a, columns) {
   fs.mkdirSync(a.cache, { recursive: true });
   const base = path.join(a.cache, `hits-${a.rows}-s${a.seed}`);
-  const laneqlFile = `${base}.laneql`;
   const tag = crypto.createHash('sha1').update(columns.join(',')).digest('hex').slice(0, 8);
   const arrowFile = `${base}-${columns.length}cols-${tag}.arrows`;
-  const need = (engine) => a.engines.includes(engine);
-  if (need('native') && !fs.existsSync(laneqlFile)) {
-    runChecked(a.laneql, ['gen', 'hits', '--rows', String(a.rows), '--seed', String(a.seed), '--out', `${laneqlFile}.tmp.laneql`], 'laneql gen');
-    fs.renameSync(`${laneqlFile}.tmp.laneql`, laneqlFile);
-  }
-  if (need('duckdb-wasm') && !fs.existsSync(arrowFile)) {
+  if (!fs.existsSync(arrowFile)) {
     const csv = `${base}.csv`;
     if (!fs.existsSync(csv)) {
       runChecked(a.laneql, ['gen', 'hits', '--rows', String(a.rows), '--seed', String(a.seed), '--out', `${csv}.tmp.csv`], 'laneql gen');
@@ -182,9 +180,14 @@ function prepareData(a, columns) {
     runChecked(a.python, [path.join(HERE, 'csv_to_arrow.py'), '--csv', csv, '--create', a.createPath,
       '--columns', columns.join(','), '--out', `${arrowFile}.tmp`], 'csv_to_arrow.py');
     fs.renameSync(`${arrowFile}.tmp`, arrowFile);
-    if (!a.keepCsv) fs.rmSync(csv);
   }
-  return { laneqlFile, arrowFile };
+  return arrowFile;
+}
+
+/** The generator's CSV, once the Arrow file is made (unless --keep-csv). */
+function removeCsv(a) {
+  const csv = path.join(a.cache, `hits-${a.rows}-s${a.seed}.csv`);
+  if (!a.keepCsv && fs.existsSync(csv)) fs.rmSync(csv);
 }
 
 function ensureNodeModules() {
@@ -324,7 +327,10 @@ function machineInfo() {
   } catch {
     cpu = os.cpus()[0]?.model ?? 'unknown';
   }
-  return { cpu, logicalCpus: os.cpus().length, memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1), node: process.version, platform: `${os.type()} ${os.release()} ${os.arch()}` };
+  return {
+    cpu, logicalCpus: os.cpus().length, memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1), node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`, loadAtStart: os.loadavg()[0].toFixed(2),
+  };
 }
 
 /** A query over every loaded column whose answer must be the same in both wasm engines: the two
@@ -342,6 +348,41 @@ function fingerprintSql(columns, schema) {
   return `SELECT ${items.join(', ')} FROM hits`;
 }
 
+// --- Passes: which columns each wasm load holds ----------------------------------------------------
+
+/** Bytes per row of each column as the wasm engines hold it: the type's width, and for strings
+ *  their mean length in the generated data (native laneql over the .laneql) plus a 4-byte offset. */
+function columnBytes(a, schema, laneqlFile) {
+  const widths = { BIGINT: 8, INTEGER: 4, SMALLINT: 2, DATE: 4, TIMESTAMP: 8 };
+  const bytes = new Map(schema.map(([n, t]) => [n, widths[t] ?? 68]));
+  const strings = schema.filter(([, t]) => t === 'VARCHAR').map(([n]) => n);
+  if (laneqlFile && fs.existsSync(laneqlFile)) {
+    const sql = `SELECT ${strings.map((n) => `AVG(strlen(${n}))`).join(', ')} FROM hits`;
+    const r = spawnSync(a.laneql, ['-c', sql, '--table', `hits=${laneqlFile}`, '--format', 'csv'], { encoding: 'utf8' });
+    const values = r.status === 0 ? r.stdout.trim().split('\n').pop().split(',').map(Number) : [];
+    if (values.length === strings.length) strings.forEach((n, i) => bytes.set(n, values[i] + 4));
+  }
+  return bytes;
+}
+
+/** Groups the selected queries into passes whose columns fit the budget (first fit, in query
+ *  order). A query whose own columns exceed it gets a pass of its own (and may not fit). */
+function planPasses(a, selected, queryColumns, bytes, schemaNames) {
+  const budget = a.budgetMB * 1e6;
+  const size = (cols) => [...cols].reduce((s, c) => s + bytes.get(c), 0) * a.rows;
+  const inOrder = (cols) => schemaNames.filter((n) => cols.has(n));
+  if (a.allColumns) return [{ queries: selected, columns: schemaNames, bytes: size(new Set(schemaNames)) }];
+  const passes = [];
+  for (const q of selected) {
+    const cols = queryColumns[q - 1];
+    let pass = passes.find((p) => size(new Set([...p.columnSet, ...cols])) <= budget);
+    if (!pass) passes.push((pass = { queries: [], columnSet: new Set() }));
+    pass.queries.push(q);
+    for (const c of cols) pass.columnSet.add(c);
+  }
+  return passes.map((p) => ({ queries: p.queries, columns: inOrder(p.columnSet), bytes: size(p.columnSet) }));
+}
+
 // --- The run -------------------------------------------------------------------------------------
 
 async function main() {
@@ -351,18 +392,69 @@ async function main() {
   const allQueries = fs.readFileSync(path.join(clickbench, 'queries.sql'), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
   const selected = parseQueryList(a.queries, allQueries.length);
   const schema = hitsSchema(a.createPath);
-  const used = usedColumns(allQueries, schema);
-  const columns = a.allColumns ? schema.map(([n]) => n) : used.columns;
+  const schemaNames = schema.map(([n]) => n);
+  const queryColumns = allQueries.map((sql) => new Set(usedColumns([sql], schema).columns));
   for (const e of a.engines) {
     if (e === 'native' && !fs.existsSync(a.laneql)) fail(`no native laneql at ${a.laneql} (make build-native, or --laneql PATH)`, 1);
     if (e === 'laneql-wasm' && !fs.existsSync(a.package)) fail(`no laneql npm package at ${a.package} (make build-wasm build-js, or --package PATH)`, 1);
   }
   if (a.engines.includes('duckdb-wasm')) ensureNodeModules();
   const machine = machineInfo();
-  log(`==> hits: ${a.rows} rows, seed ${a.seed}; ${columns.length} of ${schema.length} columns loaded into the wasm engines`);
+  const laneqlFile = fs.existsSync(a.laneql) ? prepareLaneqlFile(a) : null;
+  const passes = planPasses(a, selected, queryColumns, columnBytes(a, schema, laneqlFile), schemaNames);
+  log(`==> hits: ${a.rows} rows, seed ${a.seed}; ${selected.length} queries in ${passes.length} pass(es) (wasm data budget ${a.budgetMB} MB):`);
+  for (const [i, p] of passes.entries()) log(`   pass ${i + 1}: queries ${p.queries.join(',')}: ${p.columns.length} columns, ~${Math.round(p.bytes / 1e6)} MB`);
+  let nativeInfo = null;
+  if (a.engines.includes('native')) {
+    const r = spawnSync(a.laneql, ['info', '--json'], { encoding: 'utf8' });
+    try { nativeInfo = JSON.parse(r.stdout); } catch { nativeInfo = null; }
+  }
+
+  // One Arrow file with every column a pass needs; each pass loads its columns from it.
+  const needed = new Set(passes.flatMap((p) => p.columns));
   const t0 = performance.now();
-  const data = prepareData(a, columns);
+  const arrowFile = a.engines.includes('duckdb-wasm') ? prepareArrowFile(a, schemaNames.filter((n) => needed.has(n))) : null;
   log(`   data ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  removeCsv(a);
+
+  const results = [];
+  for (const [i, pass] of passes.entries()) {
+    log(`==> pass ${i + 1} of ${passes.length}`);
+    const done = await runPass(a, pass, { allQueries, schema, laneqlFile, arrowFile });
+    pass.engines = done.engines;
+    pass.fingerprint = done.fingerprint;
+    results.push(...done.results);
+  }
+  results.sort((x, y) => x.q - y.q);
+
+  const report = renderReport(a, { results, passes, machine, nativeInfo, schema });
+  if (a.out) {
+    fs.mkdirSync(path.dirname(a.out), { recursive: true });
+    fs.writeFileSync(a.out, report);
+    const json = {
+      rows: a.rows, seed: a.seed, threads: a.threads, repeat: a.repeat, machine, nativeInfo,
+      passes: passes.map((p) => ({ queries: p.queries, columns: p.columns, estimatedBytes: p.bytes, fingerprint: p.fingerprint, engines: p.engines })),
+      results,
+    };
+    fs.writeFileSync(a.out.replace(/\.md$/, '') + '.json', JSON.stringify(json, (_, v) => (typeof v === 'bigint' ? String(v) : v), 1));
+    log(`==> wrote ${a.out}`);
+  }
+  process.stdout.write(report);
+}
+
+function prepareLaneqlFile(a) {
+  fs.mkdirSync(a.cache, { recursive: true });
+  const laneqlFile = path.join(a.cache, `hits-${a.rows}-s${a.seed}.laneql`);
+  if (!fs.existsSync(laneqlFile)) {
+    runChecked(a.laneql, ['gen', 'hits', '--rows', String(a.rows), '--seed', String(a.seed), '--out', `${laneqlFile}.tmp.laneql`], 'laneql gen');
+    fs.renameSync(`${laneqlFile}.tmp.laneql`, laneqlFile);
+  }
+  return laneqlFile;
+}
+
+/** One pass: both wasm engines loaded with the pass's columns, its queries run, engines ended. */
+async function runPass(a, pass, { allQueries, schema, laneqlFile, arrowFile }) {
+  const columns = pass.columns;
 
   // Start the wasm engines one after the other (their loads peak in memory).
   const engines = {};
@@ -371,17 +463,12 @@ async function main() {
       packagePath: a.package, rows: a.rows, seed: a.seed, columns: a.allColumns ? null : columns, threads: a.threads, flavour: a.flavour,
     });
   }
-  if (a.engines.includes('duckdb-wasm')) engines['duckdb-wasm'] = new EngineProcess('duckdb-wasm', { arrowPath: data.arrowFile });
+  if (a.engines.includes('duckdb-wasm')) engines['duckdb-wasm'] = new EngineProcess('duckdb-wasm', { arrowPath: arrowFile, columns });
   for (const e of Object.values(engines)) {
     log(`==> loading ${e.kind}`);
     const loaded = await e.start();
     if (loaded.ok) log(`   ${e.kind}: ${loaded.columns.length} columns in ${(loaded.loadMs / 1000).toFixed(1)} s${loaded.note ? `; ${loaded.note}` : ''}`);
     else log(`   ${e.kind}: ${loaded.error}`);
-  }
-  let nativeInfo = null;
-  if (a.engines.includes('native')) {
-    const r = spawnSync(a.laneql, ['info', '--json'], { encoding: 'utf8' });
-    try { nativeInfo = JSON.parse(r.stdout); } catch { nativeInfo = null; }
   }
 
   // Same data in both wasm engines?
@@ -405,13 +492,13 @@ async function main() {
 
   const results = [];
   const order = a.engines;
-  for (const [k, q] of selected.entries()) {
+  for (const q of pass.queries) {
     const sql = allQueries[q - 1];
     const r = { q, sql, engines: {}, check: null, notes: [] };
-    const rotated = order.map((_, i) => order[(i + k) % order.length]);
+    const rotated = order.map((_, i) => order[(i + q) % order.length]);
     for (const kind of rotated) {
       if (kind === 'native') {
-        r.engines.native = await runNative(a, data.laneqlFile, q, sql);
+        r.engines.native = await runNative(a, laneqlFile, q, sql);
         continue;
       }
       const e = engines[kind];
@@ -458,7 +545,7 @@ async function main() {
       r.notes.push(`native ${N.numRows} rows, duckdb-wasm ${D.numRows}`);
     }
     for (const kind of a.engines) if (r.engines[kind]?.error) r.notes.push(`${kind}: ${r.engines[kind].error}`);
-    if (/SELECT\s+\*/i.test(sql) && !a.allColumns) r.notes.push(`* = the ${columns.length} loaded columns`);
+    if (/SELECT\s+\*/i.test(sql) && !a.allColumns) r.notes.push(`* = the ${columns.length} columns loaded in its pass (native: all ${schema.length})`);
     for (const kind of ['laneql-wasm', 'duckdb-wasm']) {
       if (r.engines[kind]?.timesMs && r.engines[kind].timesMs.length < a.repeat) r.notes.push(`${kind}: 1 timed run (warm-up over ${a.slowMs / 1000} s)`);
     }
@@ -468,23 +555,11 @@ async function main() {
     results.push(r);
   }
   for (const e of Object.values(engines)) e.stop();
-
-  const report = renderReport(a, { results, columns, used, machine, engines, nativeInfo, fingerprint, schema });
-  if (a.out) {
-    fs.mkdirSync(path.dirname(a.out), { recursive: true });
-    fs.writeFileSync(a.out, report);
-    const json = {
-      rows: a.rows, seed: a.seed, threads: a.threads, repeat: a.repeat, columns, machine, nativeInfo, fingerprint,
-      engines: Object.fromEntries(Object.entries(engines).map(([k, e]) => [k, e.loaded && { ...e.loaded, id: undefined }])),
-      results,
-    };
-    fs.writeFileSync(a.out.replace(/\.md$/, '') + '.json', JSON.stringify(json, (_, v) => (typeof v === 'bigint' ? String(v) : v), 1));
-    log(`==> wrote ${a.out}`);
-  }
-  process.stdout.write(report);
+  const info = Object.fromEntries(Object.entries(engines).map(([k, e]) => [k, e.loaded ? { ...e.loaded, id: undefined, dead: e.dead, restarts: e.restarts } : { dead: e.dead }]));
+  return { results, engines: info, fingerprint };
 }
 
-function renderReport(a, { results, columns, used, machine, engines, nativeInfo, fingerprint, schema }) {
+function renderReport(a, { results, passes, machine, nativeInfo, schema }) {
   const has = (e) => a.engines.includes(e);
   const lines = [];
   const rowsText = a.rows >= 1e6 && a.rows % 1e6 === 0 ? `${a.rows / 1e6} M` : String(a.rows);
@@ -551,27 +626,37 @@ function renderReport(a, { results, columns, used, machine, engines, nativeInfo,
     lines.push('', `† one timed run only: the warm-up took over ${a.slowMs / 1000} s.`);
   }
   // Set-up.
-  const L = engines['laneql-wasm']?.loaded;
-  const D = engines['duckdb-wasm']?.loaded;
+  const first = (kind) => passes.map((p) => p.engines?.[kind]).find((x) => x?.ok);
+  const L = first('laneql-wasm');
+  const D = first('duckdb-wasm');
   lines.push('', '### Set-up', '');
-  lines.push(`- machine: ${machine.cpu}, ${machine.logicalCpus} logical CPUs, ${machine.memoryGiB} GiB; ${machine.platform}; Node ${machine.node}`);
-  lines.push(`- data: laneql's hits generator, ${a.rows} rows, seed ${a.seed}. Loaded into the wasm engines: ${columns.length} of ${schema.length} columns` +
-    (a.allColumns ? ' (--all-columns)' : ` (those the queries name${used.star ? '; #24\'s SELECT * returns these' : ''}: ${columns.join(', ')})`) + '.');
+  lines.push(`- machine: ${machine.cpu}, ${machine.logicalCpus} logical CPUs, ${machine.memoryGiB} GiB; ${machine.platform}; Node ${machine.node}; ` +
+    `1-minute load average ${machine.loadAtStart} at the start, ${os.loadavg()[0].toFixed(2)} at the end`);
+  lines.push(`- data: laneql's hits generator, ${a.rows} rows, seed ${a.seed}. The wasm engines load only the columns their queries name` +
+    (a.allColumns ? ' — here all of them (--all-columns)' : `, in ${passes.length} pass(es) of at most ~${a.budgetMB} MB of column data each (estimated; wasm32 has 4 GB in all)`) + ':');
+  for (const [i, p] of passes.entries()) {
+    const load = (kind) => {
+      const x = p.engines?.[kind];
+      if (!x) return null;
+      return x.ok ? `${kind} ${(x.loadMs / 1000).toFixed(1)} s` : `${kind} **${x.error ?? x.dead}**`;
+    };
+    const loads = ['laneql-wasm', 'duckdb-wasm'].map(load).filter(Boolean).join(', ');
+    lines.push(`  - pass ${i + 1}: #${p.queries.join(',')}: ${p.columns.length} columns, ~${Math.round(p.bytes / 1e6)} MB (${p.columns.join(', ')}); load: ${loads}; same data in both wasm engines: ${p.fingerprint}`);
+  }
   if (has('laneql-wasm')) {
-    lines.push(L?.ok
-      ? `- laneql-wasm: npm package laneql ${L.info.version}, flavour ${L.info.flavour} (target ${L.info.target}), ${L.info.threads} thread(s), memory limit ${L.info.memoryLimitMB} MB; data made in wasm by generateHits(rows, seed, { columns }) in ${(L.loadMs / 1000).toFixed(1)} s${L.note ? `; ${L.note}` : ''}`
-      : `- laneql-wasm: ${engines['laneql-wasm']?.dead ?? 'not started'}`);
+    lines.push(L
+      ? `- laneql-wasm: npm package laneql ${L.info.version}, flavour ${L.info.flavour} (target ${L.info.target}), ${L.info.threads} thread(s), memory limit ${L.info.memoryLimitMB} MB; data made in wasm by generateHits(name, rows, seed, { columns })${L.note ? `; ${L.note}` : ''}`
+      : '- laneql-wasm: did not load (see the passes)');
   }
   if (has('duckdb-wasm')) {
-    lines.push(D?.ok
-      ? `- duckdb-wasm: ${D.info.package} (DuckDB ${D.info.duckdb}), the blocking Node bundle: ${D.info.threads} thread, memory_limit ${D.info.memoryLimit}; data: the native generator's CSV → Arrow IPC (Python duckdb, create.sql's types) → insertArrowTable, ${(D.loadMs / 1000).toFixed(1)} s`
-      : `- duckdb-wasm: ${engines['duckdb-wasm']?.dead ?? 'not started'}`);
+    lines.push(D
+      ? `- duckdb-wasm: ${D.info.package} (DuckDB ${D.info.duckdb}), the blocking Node bundle: ${D.info.threads} thread, memory_limit ${D.info.memoryLimit}; data: the native generator's CSV → Arrow IPC (Python duckdb, create.sql's types) → insertArrowTable (not Parquet: the npm duckdb-wasm fetches its parquet extension online)`
+      : '- duckdb-wasm: did not load (see the passes)');
   }
   if (has('native')) {
-    lines.push(`- native: laneql ${nativeInfo?.version ?? '?'} \`laneql bench --threads ${a.threads}\` on the generated .laneql file (all ${schema.length} columns, mapped), target ${nativeInfo?.dispatched_target ?? '?'}; one process per query (the file mapping is not timed)`);
+    lines.push(`- native: laneql ${nativeInfo?.version ?? '?'} \`laneql bench --threads ${a.threads}\` on the generated .laneql file (all ${schema.length} columns, mapped), target ${nativeInfo?.dispatched_target ?? '?'}; one process per query, its own warm-up and ${a.repeat} runs`);
   }
   lines.push(`- threads: laneql-wasm and native at ${a.threads}, duckdb-wasm at 1 (its blocking Node bundle has no threads)${a.threads === 1 ? ': a one-thread comparison' : ''}.`);
-  lines.push(`- same data in both wasm engines (fingerprint): ${fingerprint}`);
   lines.push(`- queries: ClickBench's queries.sql as is for all three (laneql's length() counts code points as DuckDB's does).`);
   lines.push(`- command: \`node --no-experimental-fetch bench/wasm/run.mjs ${process.argv.slice(2).join(' ')}\`; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
   return `${lines.join('\n')}\n`;
