@@ -35,6 +35,10 @@ const USAGE = `usage: node --no-experimental-fetch bench/wasm/run.mjs [options]
   --budget-mb MB      the most data (estimated) one wasm load may hold (default 1500); the
                       queries are grouped into passes, each loading only its columns
   --flavour F         laneql-wasm flavour (default: the package's pick for Node)
+  --laneql-data HOW   generate: generateHits in wasm (default; when it refuses, as it does
+                      at 10 M rows today, register() the Arrow file duckdb-wasm loads);
+                      arrow: always register() that Arrow file
+  --prepare-only      make the data and print the passes, run nothing
   --no-check          skip the answer check (timings only)
   --self-check        also make sure the check rejects wrong variants of each answer
   --keep-csv          keep the generator's CSV in the cache
@@ -50,7 +54,7 @@ const USAGE = `usage: node --no-experimental-fetch bench/wasm/run.mjs [options]
 function parseArgs(argv) {
   const a = {
     rows: 1000000, seed: 1, threads: 1, repeat: 3, queries: null, engines: ENGINES, out: null,
-    timeout: 120, slowMs: 30000, budgetMB: 1500, allColumns: false, flavour: null, check: true, selfCheck: false, keepCsv: false,
+    timeout: 120, slowMs: 30000, budgetMB: 1500, allColumns: false, prepareOnly: false, flavour: null, laneqlData: 'generate', check: true, selfCheck: false, keepCsv: false,
     cache: path.join(REPO, 'build', 'bench-wasm'),
     laneql: path.join(REPO, 'build', 'native', 'native-cli', 'laneql'),
     python: path.join(REPO, '.venv', 'bin', 'python'),
@@ -80,7 +84,9 @@ function parseArgs(argv) {
       case '--all-columns': a.allColumns = true; break;
       case '--budget-mb': a.budgetMB = int(i); i++; break;
       case '--flavour': a.flavour = take(i); i++; break;
+      case '--laneql-data': a.laneqlData = take(i); i++; break;
       case '--no-check': a.check = false; break;
+      case '--prepare-only': a.prepareOnly = true; break;
       case '--self-check': a.selfCheck = true; break;
       case '--keep-csv': a.keepCsv = true; break;
       case '--cache': a.cache = path.resolve(take(i)); i++; break;
@@ -93,6 +99,7 @@ function parseArgs(argv) {
     }
   }
   for (const e of a.engines) if (!ENGINES.includes(e)) fail(`unknown engine ${e} (${ENGINES.join(', ')})`);
+  if (!['generate', 'arrow'].includes(a.laneqlData)) fail('--laneql-data: generate or arrow');
   return a;
 }
 
@@ -413,9 +420,11 @@ async function main() {
   // One Arrow file with every column a pass needs; each pass loads its columns from it.
   const needed = new Set(passes.flatMap((p) => p.columns));
   const t0 = performance.now();
-  const arrowFile = a.engines.includes('duckdb-wasm') ? prepareArrowFile(a, schemaNames.filter((n) => needed.has(n))) : null;
+  const arrowFile = a.engines.includes('duckdb-wasm') || a.laneqlData === 'arrow'
+    ? prepareArrowFile(a, schemaNames.filter((n) => needed.has(n))) : null;
   log(`   data ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   removeCsv(a);
+  if (a.prepareOnly) return;
 
   const results = [];
   for (const [i, pass] of passes.entries()) {
@@ -461,6 +470,7 @@ async function runPass(a, pass, { allQueries, schema, laneqlFile, arrowFile }) {
   if (a.engines.includes('laneql-wasm')) {
     engines['laneql-wasm'] = new EngineProcess('laneql-wasm', {
       packagePath: a.package, rows: a.rows, seed: a.seed, columns: a.allColumns ? null : columns, threads: a.threads, flavour: a.flavour,
+      data: a.laneqlData, arrowPath: arrowFile,
     });
   }
   if (a.engines.includes('duckdb-wasm')) engines['duckdb-wasm'] = new EngineProcess('duckdb-wasm', { arrowPath: arrowFile, columns });
@@ -638,14 +648,15 @@ function renderReport(a, { results, passes, machine, nativeInfo, schema }) {
     const load = (kind) => {
       const x = p.engines?.[kind];
       if (!x) return null;
-      return x.ok ? `${kind} ${(x.loadMs / 1000).toFixed(1)} s` : `${kind} **${x.error ?? x.dead}**`;
+      if (!x.ok) return `${kind} **${x.error ?? x.dead}**`;
+      return `${kind} ${(x.loadMs / 1000).toFixed(1)} s${x.via ? ` by ${x.via}` : ''}${x.note ? ` (${x.note})` : ''}`;
     };
     const loads = ['laneql-wasm', 'duckdb-wasm'].map(load).filter(Boolean).join(', ');
     lines.push(`  - pass ${i + 1}: #${p.queries.join(',')}: ${p.columns.length} columns, ~${Math.round(p.bytes / 1e6)} MB (${p.columns.join(', ')}); load: ${loads}; same data in both wasm engines: ${p.fingerprint}`);
   }
   if (has('laneql-wasm')) {
     lines.push(L
-      ? `- laneql-wasm: npm package laneql ${L.info.version}, flavour ${L.info.flavour} (target ${L.info.target}), ${L.info.threads} thread(s), memory limit ${L.info.memoryLimitMB} MB; data made in wasm by generateHits(name, rows, seed, { columns })${L.note ? `; ${L.note}` : ''}`
+      ? `- laneql-wasm: npm package laneql ${L.info.version}, flavour ${L.info.flavour} (target ${L.info.target}), ${L.info.threads} thread(s), memory limit ${L.info.memoryLimitMB} MB; ${a.laneqlData === 'arrow' ? 'data: register() of the Arrow file duckdb-wasm loads (--laneql-data arrow)' : 'data made in wasm by generateHits(name, rows, seed, { columns }) where it can (see the passes)'}`
       : '- laneql-wasm: did not load (see the passes)');
   }
   if (has('duckdb-wasm')) {
