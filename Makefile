@@ -24,7 +24,7 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
   -DFETCHCONTENT_FULLY_DISCONNECTED=ON
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js run test test-native \
-  test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack clean
+  test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm clean
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -33,6 +33,7 @@ help:
 	@echo "      test-native test-diff test-wasm-kernels test-asan test-js test-e2e clean"
 	@echo "      test-tsan (ThreadSanitizer; not part of make test)"
 	@echo "      pack (the npm package as a .tgz, with its wasm sizes)"
+	@echo "      bench-wasm (ClickBench in Node: laneql-wasm vs duckdb-wasm vs native; BENCH_ROWS=)"
 
 setup:
 	@bash tools/setup/setup.sh
@@ -160,6 +161,13 @@ pack: build-wasm build-js
 	@mkdir -p $(BUILD)
 	cd bindings-js && npm pack --silent --pack-destination $(BUILD) >/dev/null
 	node tools/pack/pack-report.mjs
+
+# ClickBench in Node: laneql-wasm vs duckdb-wasm vs laneql native (bench/wasm/README.md); not part
+# of make test. BENCH_ROWS rows (default 1 M); installs bench/wasm's own npm project on first use.
+BENCH_ROWS ?= 1000000
+bench-wasm: build-native build-wasm build-js
+	node --no-experimental-fetch bench/wasm/run.mjs --rows $(BENCH_ROWS) --laneql $(LANEQL) \
+	  --python $(ROOT)/.venv/bin/python --out $(BUILD)/bench-wasm/wasm-$(BENCH_ROWS).md
 
 test-e2e: build-wasm build-js
 	@echo "==> test: browser flavours in headless Chromium"

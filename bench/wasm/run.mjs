@@ -4,7 +4,7 @@
 // laneql-wasm answer checked against duckdb-wasm's. See README.md.
 //
 //   node --no-experimental-fetch bench/wasm/run.mjs --rows 1000000 [--threads 1] [--repeat 3]
-//        [--queries 1-43] [--out bench/results/wasm-1m.md]
+//        [--queries 1-43] [--out bench/wasm/results/wasm-1m.md]
 
 import { spawn, spawnSync, fork } from 'node:child_process';
 import crypto from 'node:crypto';
