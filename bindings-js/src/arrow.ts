@@ -2,7 +2,8 @@
 // through the few structural fields every Arrow JS version has, and the library itself is only
 // imported (dynamically) by toArrow().
 import type { Table as ArrowTable } from 'apache-arrow';
-import { checkColumns, newValidity, prepareColumn, type PreparedColumn } from './columns.js';
+import { getBit, newValidity, setBit } from './bits.js';
+import { checkColumns, prepareColumn, type PreparedColumn } from './columns.js';
 import { LaneQLError } from './errors.js';
 import type { RawColumn } from './result-data.js';
 import { TypeId, typeName, typeWidth } from './type-ids.js';
@@ -79,10 +80,6 @@ function directTypeId(type: ArrowDataType): number | undefined {
   }
 }
 
-function getBit(bits: Uint8Array, index: number): boolean {
-  return ((bits[index >> 3]! >> (index & 7)) & 1) === 1;
-}
-
 /** Copies the column's chunks, back to back, into laneql's layout. Arrow JS slices fixed-width
  *  values and string offsets along with a Data (so they start at the slice's first row), but
  *  not booleans' bits or the null bitmap, which are read from bit `offset` on. */
@@ -108,7 +105,7 @@ function copyChunks(name: string, typeId: number, chunks: readonly ArrowData[], 
       for (let i = 0; i < c.length; i++) {
         offsets[row + i + 1] = at + Number(o[i + 1]!) - start;
         if (validity && (!c.nullBitmap || c.nullCount === 0 || getBit(c.nullBitmap, c.offset + i))) {
-          validity[(row + i) >> 3]! |= 1 << ((row + i) & 7);
+          setBit(validity, row + i);
         }
       }
       at += end - start;
@@ -129,7 +126,7 @@ function copyChunks(name: string, typeId: number, chunks: readonly ArrowData[], 
     if (validity) {
       for (let i = 0; i < c.length; i++) {
         if (!c.nullBitmap || c.nullCount === 0 || getBit(c.nullBitmap, c.offset + i)) {
-          validity[(row + i) >> 3]! |= 1 << ((row + i) & 7);
+          setBit(validity, row + i);
         } else {
           data.fill(0, (row + i) * width, (row + i + 1) * width); // laneql keeps 0 under a NULL
         }
@@ -200,7 +197,7 @@ export async function toArrowTable(numRows: number, columns: readonly RawColumn[
       case TypeId.Bool: {
         const bytes = new Uint8Array(values);
         const bits = new Uint8Array(Math.ceil(numRows / 8));
-        for (let i = 0; i < numRows; i++) if (bytes[i]) bits[i >> 3]! |= 1 << (i & 7);
+        for (let i = 0; i < numRows; i++) if (bytes[i]) setBit(bits, i);
         data = arrow.makeData({ type: new arrow.Bool(), ...common, data: bits });
         break;
       }
@@ -218,25 +215,34 @@ export async function toArrowTable(numRows: number, columns: readonly RawColumn[
 type ArrowModule = typeof import('apache-arrow');
 interface Common { length: number; nullCount: number; nullBitmap: Uint8Array | undefined }
 
-function makeFixed(arrow: ArrowModule, typeId: number, values: ArrayBuffer, common: Common): import('apache-arrow').Data {
-  const n = common.length;
+// The Arrow type and typed array of each fixed-width laneql type (the values are the same bytes).
+function fixedArrowType(arrow: ArrowModule, typeId: number): [import('apache-arrow').DataType, TypedArrayOf] | undefined {
   switch (typeId) {
-    case TypeId.Int8: return arrow.makeData({ type: new arrow.Int8(), ...common, data: new Int8Array(values, 0, n) });
-    case TypeId.Int16: return arrow.makeData({ type: new arrow.Int16(), ...common, data: new Int16Array(values, 0, n) });
-    case TypeId.Int32: return arrow.makeData({ type: new arrow.Int32(), ...common, data: new Int32Array(values, 0, n) });
-    case TypeId.Int64: return arrow.makeData({ type: new arrow.Int64(), ...common, data: new BigInt64Array(values, 0, n) });
-    case TypeId.UInt8: return arrow.makeData({ type: new arrow.Uint8(), ...common, data: new Uint8Array(values, 0, n) });
-    case TypeId.UInt16: return arrow.makeData({ type: new arrow.Uint16(), ...common, data: new Uint16Array(values, 0, n) });
-    case TypeId.UInt32: return arrow.makeData({ type: new arrow.Uint32(), ...common, data: new Uint32Array(values, 0, n) });
-    case TypeId.UInt64: return arrow.makeData({ type: new arrow.Uint64(), ...common, data: new BigUint64Array(values, 0, n) });
-    case TypeId.Float32: return arrow.makeData({ type: new arrow.Float32(), ...common, data: new Float32Array(values, 0, n) });
-    case TypeId.Float64: return arrow.makeData({ type: new arrow.Float64(), ...common, data: new Float64Array(values, 0, n) });
-    case TypeId.Date32: return arrow.makeData({ type: new arrow.DateDay(), ...common, data: new Int32Array(values, 0, n) });
-    case TypeId.TimestampSeconds: return arrow.makeData({ type: new arrow.TimestampSecond(), ...common, data: new BigInt64Array(values, 0, n) });
-    case TypeId.TimestampMicros: return arrow.makeData({ type: new arrow.TimestampMicrosecond(), ...common, data: new BigInt64Array(values, 0, n) });
-    default:
-      throw new LaneQLError(`toArrow: no Arrow type for ${typeName(typeId)}`);
+    case TypeId.Int8: return [new arrow.Int8(), Int8Array];
+    case TypeId.Int16: return [new arrow.Int16(), Int16Array];
+    case TypeId.Int32: return [new arrow.Int32(), Int32Array];
+    case TypeId.Int64: return [new arrow.Int64(), BigInt64Array];
+    case TypeId.UInt8: return [new arrow.Uint8(), Uint8Array];
+    case TypeId.UInt16: return [new arrow.Uint16(), Uint16Array];
+    case TypeId.UInt32: return [new arrow.Uint32(), Uint32Array];
+    case TypeId.UInt64: return [new arrow.Uint64(), BigUint64Array];
+    case TypeId.Float32: return [new arrow.Float32(), Float32Array];
+    case TypeId.Float64: return [new arrow.Float64(), Float64Array];
+    case TypeId.Date32: return [new arrow.DateDay(), Int32Array];
+    case TypeId.TimestampSeconds: return [new arrow.TimestampSecond(), BigInt64Array];
+    case TypeId.TimestampMicros: return [new arrow.TimestampMicrosecond(), BigInt64Array];
+    default: return undefined;
   }
+}
+
+type TypedArrayOf = new (buffer: ArrayBuffer, byteOffset: number, length: number) => ArrayBufferView;
+
+function makeFixed(arrow: ArrowModule, typeId: number, values: ArrayBuffer, common: Common): import('apache-arrow').Data {
+  const fixed = fixedArrowType(arrow, typeId);
+  if (fixed === undefined) throw new LaneQLError(`toArrow: no Arrow type for ${typeName(typeId)}`);
+  const [type, Values] = fixed;
+  // makeData has one overload per Arrow type; fixedArrowType keeps the type and the array paired.
+  return arrow.makeData({ type, ...common, data: new Values(values, 0, common.length) } as never);
 }
 
 function countNulls(bits: Uint8Array, n: number): number {

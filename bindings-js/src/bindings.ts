@@ -119,9 +119,6 @@ export class LaneQLBindings {
     const line = m._laneql_error_line();
     const column = m._laneql_error_column();
     if (line > 0) return new LaneQLError(message, { line, column });
-    // Errors raised while a query runs name their place only in the text.
-    const position = /\bat line (\d+), column (\d+)\b/.exec(message);
-    if (position) return new LaneQLError(`${context}${message}`, { line: Number(position[1]), column: Number(position[2]) });
     // CSV errors say where in the text: "<csv>:LINE:COLUMN: ...".
     const at = /^<csv>:(\d+):(\d+): /.exec(message);
     if (at) return new LaneQLError(`${context}${message}`, { line: Number(at[1]), column: Number(at[2]) });

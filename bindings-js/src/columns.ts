@@ -1,5 +1,6 @@
 // register()'s input (plain objects of typed arrays or arrays) -> columns in laneql's physical
 // layout, ready to be copied into wasm memory in one pass per buffer (bindings.ts).
+import { clearBit, getBit, newValidity, setBit } from './bits.js';
 import { LaneQLError } from './errors.js';
 import { isStringType, TypeId, typeIdOf, typeName, typeWidth } from './type-ids.js';
 import type { CellValue, ColumnInput, ColumnsInput, NumericArray, TypedColumn } from './types.js';
@@ -39,11 +40,6 @@ function typedArrayTypeId(values: unknown): number | undefined {
 
 function bytesOf(values: ArrayBufferView): Uint8Array {
   return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-}
-
-/** A validity bitmask for `length` rows, in whole 64-bit words (the kernel's bitmask layout). */
-export function newValidity(length: number): Uint8Array {
-  return new Uint8Array(Math.ceil(length / 64) * 8);
 }
 
 /** The type a plain array's values imply (see ColumnInput in types.ts). */
@@ -143,7 +139,7 @@ function preparePlain(name: string, typeId: number, values: readonly CellValue[]
   const isNull = (row: number, v: CellValue): boolean => {
     if (v !== null && v !== undefined) return false;
     validity ??= newValidity(length).fill(0xff);
-    validity[row >> 3]! &= ~(1 << (row & 7));
+    clearBit(validity, row);
     return true;
   };
   const bad = (row: number, v: CellValue): LaneQLError =>
@@ -213,7 +209,7 @@ function writeInteger(view: DataView, at: number, width: number, n: bigint): voi
 /** The bits past the last row must be 0 (the kernel's bitmask convention). */
 function finish(validity: Uint8Array | null, length: number): Uint8Array | null {
   if (validity === null) return null;
-  for (let bit = length; bit < validity.length * 8; bit++) validity[bit >> 3]! &= ~(1 << (bit & 7));
+  for (let bit = length; bit < validity.length * 8; bit++) clearBit(validity, bit);
   return validity;
 }
 
@@ -224,7 +220,7 @@ function validityFromMask(name: string, valid: Uint8Array | readonly boolean[], 
   let anyNull = false;
   const validity = newValidity(length);
   for (let row = 0; row < length; row++) {
-    if (valid[row]) validity[row >> 3]! |= 1 << (row & 7);
+    if (valid[row]) setBit(validity, row);
     else anyNull = true;
   }
   return anyNull ? validity : null;
@@ -234,7 +230,7 @@ function validityFromMask(name: string, valid: Uint8Array | readonly boolean[], 
 function zeroNulls(data: Uint8Array, width: number, validity: Uint8Array): Uint8Array {
   const rows = data.length / width;
   for (let row = 0; row < rows; row++) {
-    if (((validity[row >> 3]! >> (row & 7)) & 1) === 0) data.fill(0, row * width, (row + 1) * width);
+    if (!getBit(validity, row)) data.fill(0, row * width, (row + 1) * width);
   }
   return data;
 }

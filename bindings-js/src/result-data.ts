@@ -2,6 +2,7 @@
 // (bindings.ts), read lazily into typed arrays, strings and row objects.
 import type { Table as ArrowTable } from 'apache-arrow';
 import { toArrowTable } from './arrow.js';
+import { getBit } from './bits.js';
 import { LaneQLError } from './errors.js';
 import { isStringType, TypeId, typeName } from './type-ids.js';
 import type { CellValue, ColumnType, ColumnValues, Row } from './types.js';
@@ -71,7 +72,7 @@ export class QueryResult {
     if (!Number.isInteger(row) || row < 0 || row >= this.numRows) {
       throw new LaneQLError(`no row ${row}: the result has ${this.numRows}`);
     }
-    return validity !== null && ((new Uint8Array(validity)[row >> 3]! >> (row & 7)) & 1) === 0;
+    return validity !== null && !getBit(new Uint8Array(validity), row);
   }
 
   /** One byte per row, 1 where the value is NULL; null when the column has no NULLs. */
@@ -80,7 +81,7 @@ export class QueryResult {
     if (validity === null) return null;
     const bits = new Uint8Array(validity);
     const mask = new Uint8Array(this.numRows);
-    for (let row = 0; row < this.numRows; row++) mask[row] = 1 - ((bits[row >> 3]! >> (row & 7)) & 1);
+    for (let row = 0; row < this.numRows; row++) mask[row] = getBit(bits, row) ? 0 : 1;
     return mask;
   }
 
@@ -160,7 +161,7 @@ function decodeStrings(column: RawColumn, n: number): (string | null)[] {
   const validity = column.validity === null ? null : new Uint8Array(column.validity);
   const out: (string | null)[] = new Array<string | null>(n);
   for (let row = 0; row < n; row++) {
-    if (validity !== null && ((validity[row >> 3]! >> (row & 7)) & 1) === 0) {
+    if (validity !== null && !getBit(validity, row)) {
       out[row] = null;
       continue;
     }

@@ -1,6 +1,4 @@
 // The messages between LaneQLWorker (worker-proxy.ts) and the Worker it starts (worker-entry.ts).
-import type { CreateOptions } from './laneql.js';
-
 export type WorkerMethod =
   | 'create'
   | 'registerPrepared'
@@ -20,8 +18,6 @@ export interface WorkerRequest {
 export type WorkerResponse =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: { message: string; line: number | undefined; column: number | undefined; laneql: boolean } };
-
-export type { CreateOptions };
 
 /** The two kinds of Worker, reduced to what the protocol needs. */
 export interface Endpoint {

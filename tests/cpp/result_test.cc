@@ -89,6 +89,24 @@ TEST(Result, ColumnsAndErrors) {
   EXPECT_EQ("Error: no such table: hits2\n", PrintTsv(failed));
   EXPECT_EQ("Error: no such table: hits2\n", PrintMarkdown(failed));
   EXPECT_EQ("{\"error\":\"no such table: hits2\"}\n", PrintJson(failed));
+  EXPECT_EQ(0, failed.error_line());
+}
+
+// Errors raised while a query runs travel as text; their place comes from it.
+TEST(Result, ErrorPositionFromTheLocatedMessage) {
+  const Result located = Result::Error("conversion error at line 3, column 14: could not convert");
+  EXPECT_EQ(3, located.error_line());
+  EXPECT_EQ(14, located.error_column());
+  const Result given = Result::Error("type error at line 3, column 14: x", 1, 2);
+  EXPECT_EQ(1, given.error_line());
+  EXPECT_EQ(2, given.error_column());
+  for (const char* text : {"out of memory while running the query",
+                           "hits.csv:12:7: a binder error at line 1, column 2: inside",
+                           "binder error at line x, column 2: bad", "error at line 1, column 2"}) {
+    const Result r = Result::Error(text);
+    EXPECT_EQ(0, r.error_line()) << text;
+    EXPECT_EQ(0, r.error_column()) << text;
+  }
 }
 
 // ------------------------------------------------------------------ FormatValue

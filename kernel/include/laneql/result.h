@@ -27,6 +27,8 @@ class Result {
 
   // A failed query. ok() is false and the result has no columns. `line` and `column` (1-based)
   // say where in the SQL text the problem is; 0 when it is not tied to a place in the text.
+  // Without them, a message in the engine's located form ("<kind> error at line L, column C:
+  // ...", as errors raised while a query runs are passed up as text) gives them.
   static Result Error(std::string message, int line = 0, int column = 0);
 
   bool ok() const { return ok_; }

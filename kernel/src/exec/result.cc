@@ -1,11 +1,32 @@
 // Result: the columns a query produced, or why it produced none.
 #include "laneql/result.h"
 
+#include <cstdio>
 #include <utility>
 
 namespace laneql {
+namespace {
+
+// Reads L and C of "<kind> error at line L, column C: ..." (the only place they are written
+// before the message starts); false for any other message.
+bool LocatedMessage(const std::string& message, int* line, int* column) {
+  const size_t at = message.find(" error at line ");
+  const size_t colon = message.find(':');
+  if (at == std::string::npos || (colon != std::string::npos && colon < at)) return false;
+  int l = 0, c = 0, consumed = 0;
+  if (std::sscanf(message.c_str() + at, " error at line %d, column %d:%n", &l, &c, &consumed) != 2 ||
+      consumed == 0 || l <= 0 || c <= 0) {
+    return false;
+  }
+  *line = l;
+  *column = c;
+  return true;
+}
+
+}  // namespace
 
 Result Result::Error(std::string message, int line, int column) {
+  if (line == 0) LocatedMessage(message, &line, &column);
   Result result;
   result.ok_ = false;
   result.error_ = std::move(message);
