@@ -57,7 +57,7 @@ void RunRows(const plan::Plan& plan, const Table& table, size_t begin, size_t en
     types.push_back(key->type);
     nullable.push_back(key->nullable);
   }
-  ASSERT_TRUE(pass->grouper.Init(types, nullable, &error));
+  ASSERT_TRUE(pass->grouper.Init(types, nullable, /*lookup_table=*/true, &error));
   pass->states = std::make_unique<exec::AggregateStates>(plan.aggregates, false);
   exec::Evaluator evaluator(exec::TableColumns(table));
   std::vector<uint32_t> ids(end - begin), groups(end - begin);

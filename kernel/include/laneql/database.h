@@ -47,6 +47,17 @@ struct DatabaseOptions {
   std::string profile_path;
 };
 
+// Settings of one query (Database::Query's second argument).
+struct QueryOptions {
+  // Threads for this query: 0 = the database's; more than the database has are clamped to them.
+  int threads = 0;
+  // Record this query's timeline (LastProfileJson) even when the database does not profile all.
+  bool profile = false;
+  // GROUP BY on one 8/16-bit or boolean key: a direct lookup table of 65,536 slots (true: the
+  // fast path) or the hash table like any other key (false: same results; for comparing them).
+  bool small_key_lookup = true;
+};
+
 class Database {
  public:
   Database();
@@ -74,6 +85,7 @@ class Database {
 
   // Parses, binds, plans and runs one SELECT (or COPY) statement.
   Result Query(std::string_view sql) const;
+  Result Query(std::string_view sql, const QueryOptions& options) const;
 
   // Stops the queries running now, from any thread or a signal handler (it is one lock-free
   // atomic increment): each stops at its next morsel and returns the error "query
@@ -82,7 +94,8 @@ class Database {
 
   // The thread count queries run with (options.threads resolved).
   int threads() const { return threads_; }
-  // The last query's timeline as trace-event JSON ("" unless options.profile).
+  // The last profiled query's timeline as trace-event JSON ("" until a query is profiled:
+  // DatabaseOptions::profile or QueryOptions::profile).
   std::string LastProfileJson() const;
 
  private:

@@ -31,8 +31,9 @@ class alignas(64) AggregateWorker {
   AggregateWorker(const plan::Plan& plan, int thread, Profiler* profiler);
   // `group_cap`: GroupStage's cap (0 = none). `track_first_rows`: record the row each group
   // first appears in (needed when several threads' groups are merged). `partials`: see above
-  // (null when there is no ungrouped float sum).
-  bool Init(size_t group_cap, bool track_first_rows, FloatPartials* partials, std::string* error);
+  // (null when there is no ungrouped float sum). `lookup_table`: see Grouper::Init.
+  bool Init(size_t group_cap, bool track_first_rows, FloatPartials* partials, bool lookup_table,
+            std::string* error);
   // Folds batches [first, last) (batch b = rows [b * kBatchRows, ...)) into the states.
   bool ScanBatches(size_t first, size_t last, std::string* error);
   // Adds `other`'s groups and states (other rows of the same query) to this worker's.

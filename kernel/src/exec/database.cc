@@ -1,6 +1,7 @@
 // Database: the table catalog and the entry point of every query.
 #include "laneql/database.h"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -62,7 +63,9 @@ std::vector<std::string> Database::TableNames() const {
   return names;
 }
 
-Result Database::Query(std::string_view sql) const {
+Result Database::Query(std::string_view sql) const { return Query(sql, QueryOptions()); }
+
+Result Database::Query(std::string_view sql, const QueryOptions& options) const {
   // Tables the provider hands this query live as long as the query.
   std::vector<std::shared_ptr<const Table>> provided;
   auto lookup = [this, &provided](std::string_view name) -> const Table* {
@@ -77,11 +80,12 @@ Result Database::Query(std::string_view sql) const {
   ctx.interrupts = &interrupts_;
   ctx.interrupts_at_start = interrupts_.load(std::memory_order_relaxed);
   ctx.pool = pool_.get();
-  ctx.threads = threads_;
+  ctx.threads = options.threads > 0 ? std::min(options.threads, threads_) : threads_;
   ctx.min_parallel_rows = options_.min_parallel_rows;
   ctx.two_level_min_groups = options_.two_level_min_groups;
-  if (!options_.profile) return RunQuery(sql, lookup, ctx);
-  exec::Profiler profiler(threads_);
+  ctx.small_key_lookup = options.small_key_lookup;
+  if (!options_.profile && !options.profile) return RunQuery(sql, lookup, ctx);
+  exec::Profiler profiler(ctx.threads);
   profiler.SetQuery(std::string(sql));
   ctx.profiler = &profiler;
   Result result = RunQuery(sql, lookup, ctx);

@@ -69,7 +69,8 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   std::vector<std::unique_ptr<AggregateWorker>> workers;
   for (int t = 0; t < threads; ++t) {
     workers.push_back(std::make_unique<AggregateWorker>(plan, t, ctx.profiler));
-    if (!workers.back()->Init(group_cap, threads > 1, partials.empty() ? nullptr : &partials, &error)) {
+    if (!workers.back()->Init(group_cap, threads > 1, partials.empty() ? nullptr : &partials,
+                              ctx.small_key_lookup, &error)) {
       return Result::Error(error);
     }
   }

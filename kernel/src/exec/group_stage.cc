@@ -7,9 +7,10 @@ namespace laneql {
 namespace exec {
 
 bool GroupStage::Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_cap,
-                      std::string* error) {
+                      bool lookup_table, std::string* error) {
   keys_ = &keys;
   cap_ = group_cap;
+  lookup_table_ = lookup_table;
   for (size_t k = 0; k < keys.size(); ++k) {
     if (keys[k]->IsConstant()) continue;
     varying_.push_back(k);
@@ -18,7 +19,7 @@ bool GroupStage::Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_
   }
   if (varying_.empty()) return true;
   grouper_ = std::make_unique<Grouper>();
-  return grouper_->Init(types_, nullable_, error);
+  return grouper_->Init(types_, nullable_, lookup_table_, error);
 }
 
 size_t GroupStage::size() const {
@@ -43,7 +44,7 @@ bool GroupStage::CanMergeByPartition() const {
 
 bool GroupStage::NewGrouper(std::unique_ptr<Grouper>* out, std::string* error) const {
   *out = std::make_unique<Grouper>();
-  return (*out)->Init(types_, nullable_, error);
+  return (*out)->Init(types_, nullable_, lookup_table_, error);
 }
 
 void GroupStage::AdoptPartitions(std::vector<std::unique_ptr<Grouper>> parts) {
@@ -56,7 +57,7 @@ void GroupStage::AdoptPartitions(std::vector<std::unique_ptr<Grouper>> parts) {
 // A fresh grouper holding exactly the first cap_ groups, with ids 0 .. cap_ - 1.
 bool GroupStage::Refill(std::string* error) {
   grouper_ = std::make_unique<Grouper>();
-  if (!grouper_->Init(types_, nullable_, error)) return false;
+  if (!grouper_->Init(types_, nullable_, lookup_table_, error)) return false;
   std::vector<const Column*> pointers;
   for (const Column& column : frozen_keys_) pointers.push_back(&column);
   Evaluator evaluator(pointers);

@@ -20,8 +20,10 @@ namespace exec {
 
 class GroupStage {
  public:
-  // `group_cap`: stop admitting new groups past this many (0 = no cap).
-  bool Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_cap, std::string* error);
+  // `group_cap`: stop admitting new groups past this many (0 = no cap). `lookup_table`: see
+  // Grouper::Init.
+  bool Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_cap, bool lookup_table,
+            std::string* error);
   // Group ids of `rows` (kNoGroup for rows whose group was not admitted).
   bool Assign(Evaluator* evaluator, const RowSet& rows, uint32_t* group_ids, std::string* error);
   size_t size() const;
@@ -55,6 +57,7 @@ class GroupStage {
   std::vector<size_t> part_offsets_;             // parts_.size() + 1 group id offsets
   bool any_row_ = false;  // all keys constant: one group once a row arrived
   size_t cap_ = 0;
+  bool lookup_table_ = true;  // Grouper::Init
   bool frozen_ = false;
   std::vector<Column> frozen_keys_;  // the first cap_ groups' varying keys
   std::vector<Vec> batch_keys_;

@@ -91,7 +91,7 @@ bool ExpandConstant(Vec* vec, std::string* error) {
 }
 
 bool Grouper::Init(const std::vector<TypeId>& key_types, const std::vector<bool>& nullable,
-                   std::string* error) {
+                   bool lookup_table, std::string* error) {
   types_ = key_types;
   bool any_string = false, any_nullable = false;
   size_t bytes = 0, words = 0;
@@ -104,7 +104,7 @@ bool Grouper::Init(const std::vector<TypeId>& key_types, const std::vector<bool>
       words += key_types[i] == TypeId::kInt128 ? 2 : 1;
     }
   }
-  if (key_types.size() == 1 && IsDirectType(key_types[0])) {
+  if (lookup_table && key_types.size() == 1 && IsDirectType(key_types[0])) {
     strategy_ = Strategy::kDirect;
     slot_group_.assign(kDirectSlots + 1, kNoGroup);
   } else if (!any_string && !any_nullable && bytes <= 8) {

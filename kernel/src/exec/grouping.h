@@ -25,9 +25,10 @@ class Grouper {
  public:
   enum class Strategy { kDirect, kPacked, kWide, kString, kSerialized };
 
-  // `nullable[i]`: whether key i can be NULL.
+  // `nullable[i]`: whether key i can be NULL. `lookup_table`: false sends a single 8/16-bit key
+  // through the hash table too (same groups, in the same order; to compare the two's speed).
   bool Init(const std::vector<TypeId>& key_types, const std::vector<bool>& nullable,
-            std::string* error);
+            bool lookup_table, std::string* error);
   // Group ids of `count` rows; keys[i] holds key i for those rows (not constant: see
   // ExpandConstant).
   bool Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group_ids, std::string* error);
