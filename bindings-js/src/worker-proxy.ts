@@ -20,8 +20,8 @@ import type { LaneQLInfo, LikePrefilterCounts, QueryOptions } from './types.js';
 import type { Endpoint, WorkerMethod, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
 async function startEndpoint(): Promise<Endpoint> {
-  const script = new URL('./worker-entry.js', import.meta.url);
   if (isNode()) {
+    const script = new URL('./worker-entry.js', import.meta.url);
     const { Worker } = (await import(/* @vite-ignore */ 'node:worker_threads' as string)) as typeof import('node:worker_threads');
     const worker = new Worker(script);
     return {
@@ -31,7 +31,9 @@ async function startEndpoint(): Promise<Endpoint> {
       terminate: () => void worker.terminate(),
     };
   }
-  const worker = new Worker(script, { type: 'module' });
+  // In one expression, as bundlers (Vite, webpack) recognise it: they then bundle the Worker's
+  // script with its imports. A URL held in a variable is copied as a bare file instead.
+  const worker = new Worker(new URL('./worker-entry.js', import.meta.url), { type: 'module' });
   return {
     post: (message, transfer) => worker.postMessage(message, transfer),
     onMessage: (handler) => worker.addEventListener('message', (event) => handler(event.data)),

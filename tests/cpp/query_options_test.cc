@@ -136,5 +136,33 @@ TEST(QueryOptionsTest, ProfileOneQueryOfADatabaseThatDoesNotProfile) {
   EXPECT_EQ(db.LastProfileJson(), profile);
 }
 
+// The bytes a filter's spans read: its WHERE columns' widths for every row, as aggregate scans
+// count them (the demo's GB/s divides these by the time).
+TEST(QueryOptionsTest, FilterSpansCountTheBytesOfTheirColumns) {
+  const auto table = SmallKeys();
+  std::string error;
+  Database db(Threads(2));
+  ASSERT_TRUE(db.Register("t", table, &error)) << error;
+  QueryOptions profiled;
+  profiled.profile = true;
+  ASSERT_TRUE(db.Query("SELECT v, i16 FROM t WHERE v > 5 AND i16 < 0 ORDER BY v LIMIT 3", profiled)
+                  .ok());
+  const std::string profile = db.LastProfileJson();
+  uint64_t rows = 0, bytes = 0;
+  size_t spans = 0;
+  for (size_t at = profile.find("\"name\": \"filter\""); at != std::string::npos;
+       at = profile.find("\"name\": \"filter\"", at + 1)) {
+    const size_t r = profile.find("\"rows\": ", at), b = profile.find("\"bytes\": ", at);
+    ASSERT_NE(r, std::string::npos);
+    ASSERT_NE(b, std::string::npos);
+    rows += std::stoull(profile.substr(r + 8));
+    bytes += std::stoull(profile.substr(b + 9));
+    ++spans;
+  }
+  EXPECT_GT(spans, 0u) << profile;
+  EXPECT_EQ(rows, 100'000u);
+  EXPECT_EQ(bytes, 100'000u * (8 + 2));  // v BIGINT and i16 SMALLINT
+}
+
 }  // namespace
 }  // namespace laneql

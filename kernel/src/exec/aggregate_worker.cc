@@ -29,8 +29,9 @@ void CollectColumns(const plan::BoundExpr& expr, std::vector<bool>* used) {
   for (const auto& arg : expr.args) CollectColumns(*arg, used);
 }
 
-// Average bytes of column data per row the plan's scan reads (for the profile's counters).
-uint64_t BytesPerRow(const plan::Plan& plan, const Table& table) {
+}  // namespace
+
+uint64_t ScanBytesPerRow(const plan::Plan& plan, const Table& table) {
   std::vector<bool> used(table.num_columns(), false);
   if (plan.where) CollectColumns(*plan.where, &used);
   for (const auto& key : plan.group_keys) CollectColumns(*key, &used);
@@ -47,8 +48,6 @@ uint64_t BytesPerRow(const plan::Plan& plan, const Table& table) {
   return bytes;
 }
 
-}  // namespace
-
 AggregateWorker::AggregateWorker(const plan::Plan& plan, int thread, Profiler* profiler)
     : plan_(plan), table_(*plan.table), ungrouped_(plan.group_keys.empty()), thread_(thread),
       profiler_(profiler), states_(plan.aggregates, plan.group_keys.empty()),
@@ -64,7 +63,7 @@ bool AggregateWorker::Init(size_t group_cap, bool track_first_rows, FloatPartial
   mask_.assign(BitmaskWords(kBatchRows) + 1, 0);
   ids_.assign(kBatchRows, 0);
   group_ids_.assign(kBatchRows, 0);
-  bytes_per_row_ = BytesPerRow(plan_, table_);
+  bytes_per_row_ = ScanBytesPerRow(plan_, table_);
   return true;
 }
 

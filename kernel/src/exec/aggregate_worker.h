@@ -26,6 +26,11 @@ using FloatPartials = std::vector<std::vector<double>>;
 // alignas(64): the workers of a query are written by different threads all through the scan;
 // starting each on its own cache line keeps one worker's hot fields (counters, vectors' sizes)
 // off the line of another's.
+// Average bytes of column data per row that a scan for `plan` reads: the columns its WHERE, group
+// keys and aggregate arguments name (a string column: its offset and average text). For the
+// profile's byte counters, from which GB/s figures are drawn.
+uint64_t ScanBytesPerRow(const plan::Plan& plan, const Table& table);
+
 class alignas(64) AggregateWorker {
  public:
   AggregateWorker(const plan::Plan& plan, int thread, Profiler* profiler);

@@ -151,6 +151,7 @@ bool FilterRows(const Plan& plan, const ExecContext& ctx, size_t top_n, std::vec
   std::vector<std::string> errors(static_cast<size_t>(threads));
   MorselCursor cursor;
   std::atomic<bool> failed{false};
+  const uint64_t bytes_per_row = ScanBytesPerRow(plan, table);
   RunThreads(ctx, threads, [&](int t) {
     std::unique_ptr<Filter> filter;
     if (plan.where) filter = std::make_unique<Filter>(table, *plan.where);
@@ -165,6 +166,7 @@ bool FilterRows(const Plan& plan, const ExecContext& ctx, size_t top_n, std::vec
       for (size_t b = m * morsel; b < std::min(batches, (m + 1) * morsel); ++b) {
         const size_t begin = b * kBatchRows, n = std::min(kBatchRows, rows - begin);
         span.counters().rows += n;
+        span.counters().bytes += n * bytes_per_row;
         if (!AppendBatchRows(filter.get(), begin, n, &mask, &batch_ids, &found[m], &thread_error)) {
           failed.store(true, std::memory_order_relaxed);
           return;

@@ -81,14 +81,20 @@ Profiler::~Profiler() = default;
 
 int Profiler::threads() const { return static_cast<int>(tracks_.size()); }
 
-uint64_t Profiler::Now() const { return SteadyNs() - origin_ns_; }
+// Clamped at 0: a thread's clock may read a little behind the thread that made the profiler
+// (seen in wasm, where each Worker's clock has its own origin), and an unsigned difference would
+// wrap to a time 584 years on.
+uint64_t Profiler::Now() const {
+  const uint64_t now = SteadyNs();
+  return now > origin_ns_ ? now - origin_ns_ : 0;
+}
 
 void Profiler::AddSpan(int thread, const char* name, const char* category, uint64_t start,
                        uint64_t end, const ProfileCounters& counters) {
   // A bad index is a caller's bug, but profiling must never take a query down with it.
   if (thread < 0 || thread >= threads()) return;
   Track& track = *tracks_[thread];
-  track.spans.push_back({name, category, start, end, counters});
+  track.spans.push_back({name, category, start, end < start ? start : end, counters});
   track.totals.rows += counters.rows;
   track.totals.bytes += counters.bytes;
   track.totals.probes += counters.probes;
