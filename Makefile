@@ -118,19 +118,19 @@ test-diff: build-native
 	$(ROOT)/.venv/bin/python tests/diff/run_diff.py --rows $(DIFF_ROWS) \
 	  --tool $(BUILD)/native/tests/diff/hits_diff_tool --workdir $(BUILD)/diff-work
 
-# The kernel tests again under AddressSanitizer and UBSan, every native target: no kernel may read
+# The kernel tests again under AddressSanitizer and UBSan, on AVX2 and SCALAR: no kernel may read
 # or write outside its buffers, even in the tails Highway's partial loads handle.
 test-asan: setup
 	@echo "==> test: native kernel tests under ASan + UBSan"
-	@# Build type None + -O1 keeps assertions on and compiles faster than -O3. Three targets:
-	@# AVX3_SPR (64-byte vectors), AVX2 (32) and SCALAR: AVX3 and AVX3_ZEN4 read and write
-	@# exactly as AVX3_SPR does, and SSE4's 16-byte tails are the wasm SIMD target's, which
-	@# test-wasm-kernels runs; instrumented code for all six took 12 minutes to compile in a CI
-	@# run here. LANEQL_SANITIZE instruments the kernel library (kernel/CMakeLists.txt), not the
-	@# tests.
+	@# Build type None + -O1 keeps assertions on and compiles faster than -O3. Two targets:
+	@# AVX2 (32-byte vectors) and SCALAR. The AVX-512 targets read and write as AVX2 does with
+	@# wider vectors, and SSE4's 16-byte tails are the wasm SIMD target's, which
+	@# test-wasm-kernels runs; every instrumented target costs minutes of compile in CI here
+	@# (all six took 12). LANEQL_SANITIZE instruments the kernel library
+	@# (kernel/CMakeLists.txt), not the tests.
 	cmake -S . -B $(BUILD)/asan $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=None -DLANEQL_BUILD_CLI=OFF \
 	  -DLANEQL_BUILD_BENCH=OFF -DLANEQL_PARQUET=OFF \
-	  -DLANEQL_EXTRA_DISABLED_TARGETS="HWY_AVX3|HWY_AVX3_ZEN4|HWY_SSE4" \
+	  -DLANEQL_EXTRA_DISABLED_TARGETS="HWY_AVX3_SPR|HWY_AVX3|HWY_AVX3_ZEN4|HWY_SSE4" \
 	  -DLANEQL_SANITIZE=address,undefined -DCMAKE_CXX_FLAGS="-O1" >/dev/null
 	cmake --build $(BUILD)/asan -j $(JOBS)
 	ctest --test-dir $(BUILD)/asan --output-on-failure -j $(JOBS)
@@ -157,11 +157,19 @@ test-tsan: setup
 
 # --no-experimental-fetch: this Emscripten's glue would fetch() the .wasm by file path, which Node's
 # fetch rejects; without fetch it reads the file.
+# The flavours run side by side (each is mostly one thread: about a minute each here); their
+# output is printed one after the other, and any failure fails the target.
 test-wasm-kernels: build-wasm-tests
-	@for f in $(WASM_TEST_FLAVOURS); do \
-	  echo "==> test: C++ kernel tests on wasm ($$f) under Node"; \
-	  (cd $(BUILD)/wasm-$$f/tests/cpp && node --no-experimental-fetch laneql_kernel_tests.js); \
-	done
+	@echo "==> test: C++ kernel tests on wasm ($(WASM_TEST_FLAVOURS)) under Node, side by side"
+	@status=0; for f in $(WASM_TEST_FLAVOURS); do \
+	  (cd $(BUILD)/wasm-$$f/tests/cpp && node --no-experimental-fetch laneql_kernel_tests.js \
+	    > $(BUILD)/wasm-$$f/kernel-tests.log 2>&1) & \
+	done; \
+	for f in $(WASM_TEST_FLAVOURS); do wait -n || status=1; done; \
+	for f in $(WASM_TEST_FLAVOURS); do \
+	  echo "==> C++ kernel tests on wasm ($$f):"; cat $(BUILD)/wasm-$$f/kernel-tests.log; \
+	done; \
+	exit $$status
 
 test-js: build-wasm build-js
 	@echo "==> test: npm package in Node (Vitest, every wasm flavour that runs in Node)"

@@ -188,17 +188,19 @@ void BenchColumn(const StringColumn& col, const char* label, int runs, int repea
   laneql::reference::StringByteLengths(off, n, want_len.data());
   laneql::reference::StringCodePointLengths(off, data, n, want_cp.data());
 
-  // How many starts pass each prefilter: what the verification step pays for.
+  // How many starts pass each stage: what the verification step pays for.
   for (laneql::SubstringPrefilter pf :
        {laneql::SubstringPrefilter::kFirstSecond, laneql::SubstringPrefilter::kFirstLast,
         laneql::SubstringPrefilter::kRarestPair}) {
-    size_t i1, i2, candidates = 0;
+    size_t i1, i2;
     laneql::SubstringPrefilterPositions(pf, "google", &i1, &i2);
-    for (size_t p = 0; p + 6 <= col.data.size(); ++p) {
-      candidates += data[p + i1] == "google"[i1] && data[p + i2] == "google"[i2];
-    }
-    std::printf("prefilter %-12s (positions %zu, %zu): %.2f candidates per KB\n",
-                PrefilterName(pf), i1, i2, 1000.0 * candidates / col.data.size());
+    const laneql::SubstringCandidateCounts c =
+        laneql::CountSubstringCandidates(pf, off, data, n, "google", nullptr);
+    const double kb = col.data.size() / 1000.0;
+    std::printf("prefilter %-12s (positions %zu, %zu): per KB %.2f pass byte %zu, %.2f both, "
+                "%.2f verified (%llu rows)\n",
+                PrefilterName(pf), i1, i2, c.first_byte / kb, i1, c.two_byte / kb,
+                c.verified / kb, static_cast<unsigned long long>(c.rows));
   }
 
   for (const laneql::SimdTarget& target : laneql::SupportedTargets()) {
@@ -274,6 +276,11 @@ double CachedProbeGBs(size_t bytes, int repeats, int runs) {
 int main(int argc, char** argv) {
   const size_t rows = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10000000;
   const int runs = argc > 2 ? std::atoi(argv[2]) : 5;
+  if (rows < 1000 || runs < 1) {
+    std::fprintf(stderr, "usage: %s [rows >= 1000, default 10000000] [runs >= 1, default 5]\n",
+                 argv[0]);
+    return 2;
+  }
   const StringColumn col = MakeUrls(rows, 42);
   std::printf("cpu: %s, median of %d, one thread\n", laneql::CpuModel().c_str(), runs);
   const double probe = laneql::bench::ProbeReadGBs(col.data.size(), 1, runs);

@@ -24,6 +24,7 @@
 #include "laneql/database.h"
 #include "laneql/hits_generator.h"
 #include "laneql/result.h"
+#include "laneql/string_match.h"
 #include "laneql/sum.h"
 #include "laneql/system_info.h"
 #include "laneql/table.h"
@@ -38,6 +39,13 @@ extern "C" size_t malloc_set_footprint_limit(size_t bytes);
 struct laneql_db {
   explicit laneql_db(laneql::DatabaseOptions options) : db(std::move(options)) {}
   laneql::Database db;
+  std::string profile;  // laneql_last_profile's text, kept until the next call
+};
+
+// laneql_query_with's flags.
+enum : int {
+  kQueryProfile = 1,             // record the timeline (laneql_last_profile)
+  kQueryNoSmallKeyLookup = 2,    // 8/16-bit GROUP BY keys through the hash table
 };
 
 // Columns being filled by JavaScript, straight in their final buffers, before registration.
@@ -315,11 +323,18 @@ EMSCRIPTEN_KEEPALIVE int laneql_generate_hits(laneql_db* db, const char* name, d
 
 // --- Queries and their results ---
 
-// Runs one statement (`length` UTF-8 bytes at `sql`). Returns the result (free it with
-// laneql_result_free), or null with the error (and its line and column in the SQL) set.
-EMSCRIPTEN_KEEPALIVE laneql::Result* laneql_query(laneql_db* db, const char* sql, size_t length) {
+// Runs one statement (`length` UTF-8 bytes at `sql`) with at most `threads` threads (0: the
+// database's) and kQuery* `flags`. Returns the result (free it with laneql_result_free), or null
+// with the error (and its line and column in the SQL) set.
+EMSCRIPTEN_KEEPALIVE laneql::Result* laneql_query_with(laneql_db* db, const char* sql, size_t length,
+                                                       int threads, int flags) {
   try {
-    auto result = std::make_unique<laneql::Result>(db->db.Query(std::string_view(sql, length)));
+    laneql::QueryOptions options;
+    options.threads = std::max(0, threads);
+    options.profile = (flags & kQueryProfile) != 0;
+    options.small_key_lookup = (flags & kQueryNoSmallKeyLookup) == 0;
+    auto result =
+        std::make_unique<laneql::Result>(db->db.Query(std::string_view(sql, length), options));
     if (!result->ok()) {
       SetError(result->error(), result->error_line(), result->error_column());
       return nullptr;
@@ -329,6 +344,20 @@ EMSCRIPTEN_KEEPALIVE laneql::Result* laneql_query(laneql_db* db, const char* sql
     SetError(std::string(kOutOfMemory) + " while running the query");
     return nullptr;
   }
+}
+
+EMSCRIPTEN_KEEPALIVE laneql::Result* laneql_query(laneql_db* db, const char* sql, size_t length) {
+  return laneql_query_with(db, sql, length, 0, 0);
+}
+
+// The last profiled query's timeline (trace-event JSON; "" if none), valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* laneql_last_profile(laneql_db* db) {
+  try {
+    db->profile = db->db.LastProfileJson();
+  } catch (...) {
+    db->profile.clear();
+  }
+  return db->profile.c_str();
 }
 
 EMSCRIPTEN_KEEPALIVE void laneql_result_free(laneql::Result* result) { delete result; }
@@ -365,6 +394,56 @@ EMSCRIPTEN_KEEPALIVE const uint64_t* laneql_result_validity(const laneql::Result
 }
 
 // --- Kernels called directly ---
+
+// The substring search's prefilter stages for LIKE '%needle%' on VARCHAR column `column` of
+// table `table` (laneql::CountSubstringCandidates with the engine's prefilter). Writes into
+// out[0..8]: rows, bytes, positions, first_byte, two_byte, verified, matching rows, and the two
+// needle positions the prefilter compares. 1, or 0 with the error set.
+EMSCRIPTEN_KEEPALIVE int laneql_like_counts(laneql_db* db, const char* table_name,
+                                            const char* column_name, const char* needle,
+                                            size_t needle_length, double* out) {
+  const laneql::Table* table = db->db.FindTable(table_name);
+  if (table == nullptr) {
+    SetError(std::string("no table named '") + table_name + "'");
+    return 0;
+  }
+  const laneql::Column* column = table->FindColumn(column_name);
+  if (column == nullptr) {
+    SetError(std::string("table '") + table_name + "' has no column '" + column_name + "'");
+    return 0;
+  }
+  if (column->type() != laneql::TypeId::kString) {
+    SetError(std::string("column '") + column_name + "' is " + laneql::DuckDbTypeName(column->type()) +
+             ": LIKE counts need a VARCHAR column");
+    return 0;
+  }
+  const std::string_view text(needle, needle_length);
+  if (text.empty()) {
+    SetError("LIKE counts need a needle of at least one byte");
+    return 0;
+  }
+  const laneql::SubstringPrefilter prefilter = laneql::kDefaultSubstringPrefilter;
+  const size_t n = column->length();
+  const int32_t* offsets = column->Offsets32();
+  laneql::SubstringCandidateCounts counts;
+  if (n != 0) {  // an empty column may have no offsets at all
+    counts = laneql::CountSubstringCandidates(prefilter, offsets, column->values_buffer().data(), n,
+                                              text, column->validity());
+  }
+  size_t first = 0, second = 0;
+  laneql::SubstringPrefilterPositions(prefilter, text, &first, &second);
+  const double values[] = {static_cast<double>(n),
+                           n == 0 ? 0.0 : static_cast<double>(offsets[n] - offsets[0]),
+                           static_cast<double>(counts.positions),
+                           static_cast<double>(counts.first_byte),
+                           static_cast<double>(counts.two_byte),
+                           static_cast<double>(counts.verified),
+                           static_cast<double>(counts.rows),
+                           static_cast<double>(first),
+                           static_cast<double>(second)};
+  std::copy(std::begin(values), std::end(values), out);
+  return 1;
+}
 
 EMSCRIPTEN_KEEPALIVE double laneql_sum_f64(const double* data, size_t n, int threads) {
   return laneql::SumFloat64Parallel(data, n, ClampThreads(threads));

@@ -4,6 +4,7 @@ import { LaneQLError } from './errors.js';
 import type { LaneQLModule } from './module.js';
 import { isFlavour, type Flavour } from './platform.js';
 import type { RawColumn, RawResult } from './result-data.js';
+import type { LikePrefilterCounts } from './types.js';
 import { isStringType, TypeId } from './type-ids.js';
 
 /** What a loaded module reports about itself (before a database is opened). */
@@ -47,6 +48,9 @@ function parseInfo(json: string): ModuleInfo {
   }
   return { version, flavour, target, compiledTargets: compiled, threads };
 }
+
+/** laneql_query_with's flags (bindings-js/capi/laneql_capi.cc). */
+export const QueryFlags = { Profile: 1, NoSmallKeyLookup: 2 } as const;
 
 export class LaneQLBindings {
   readonly info: ModuleInfo;
@@ -220,10 +224,17 @@ export class LaneQLBindings {
     if (!ok) throw this.#lastError(`cannot generate '${name}': `);
   }
 
-  /** Runs one statement; the result's buffers are copied out of wasm memory and freed there. */
-  query(db: number, sql: string): RawResult {
+  /** Runs one statement; the result's buffers are copied out of wasm memory and freed there.
+   *  `threads` 0 = the database's; `flags` QueryFlags. */
+  query(db: number, sql: string, threads = 0, flags = 0): RawResult {
     const m = this.#module;
-    const result = this.#withStrings([sql], ([sqlPtr], [length]) => m._laneql_query(db, sqlPtr!, length!) >>> 0);
+    let elapsedMs = 0;
+    const result = this.#withStrings([sql], ([sqlPtr], [length]) => {
+      const start = performance.now();
+      const handle = m._laneql_query_with(db, sqlPtr!, length!, threads, flags) >>> 0;
+      elapsedMs = performance.now() - start;
+      return handle;
+    });
     if (result === 0) throw this.#lastError('');
     try {
       const numRows = m._laneql_result_rows(result);
@@ -242,9 +253,33 @@ export class LaneQLBindings {
         const validity = validityPtr === 0 ? null : copy(validityPtr, Math.ceil(numRows / 64) * 8);
         columns.push({ name: m.UTF8ToString(m._laneql_result_name(result, i)), typeId, values, offsets, validity });
       }
-      return { numRows, columns };
+      const profile = flags & QueryFlags.Profile ? m.UTF8ToString(m._laneql_last_profile(db)) : null;
+      return { numRows, columns, elapsedMs, profile };
     } finally {
       m._laneql_result_free(result);
+    }
+  }
+
+  /** The substring prefilter's stages for LIKE '%needle%' on a VARCHAR column. */
+  likeCounts(db: number, table: string, column: string, needle: string): LikePrefilterCounts {
+    const m = this.#module;
+    const out = this.alloc(9 * 8);
+    try {
+      let elapsedMs = 0;
+      const ok = this.#withStrings([table, column, needle], ([t, c, n], [, , length]) => {
+        const start = performance.now();
+        const done = m._laneql_like_counts(db, t!, c!, n!, length!, out);
+        elapsedMs = performance.now() - start;
+        return done;
+      });
+      if (!ok) throw this.#lastError('');
+      const v = Array.from(new Float64Array(this.#heap().buffer, out, 9));
+      return {
+        rows: v[0]!, bytes: v[1]!, positions: v[2]!, firstByte: v[3]!, twoByte: v[4]!, verified: v[5]!,
+        matchingRows: v[6]!, prefilterPositions: [v[7]!, v[8]!], elapsedMs,
+      };
+    } finally {
+      this.free(out);
     }
   }
 

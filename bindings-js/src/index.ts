@@ -17,8 +17,13 @@ export type {
   ColumnValues,
   ColumnsInput,
   LaneQLInfo,
+  LikePrefilterCounts,
   NumericArray,
+  ProfileCounters,
+  ProfileTrace,
+  QueryOptions,
   Row,
+  TraceEvent,
   TypedColumn,
 } from './types.js';
 export { LaneQLError } from './errors.js';

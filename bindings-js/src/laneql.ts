@@ -1,13 +1,13 @@
 // The LaneQL class: one wasm module with one database, and the checking of every argument.
 import { isArrowTable, prepareArrowTable, type ArrowTableLike } from './arrow.js';
-import { LaneQLBindings, type CsvCall } from './bindings.js';
+import { LaneQLBindings, QueryFlags, type CsvCall } from './bindings.js';
 import { prepareColumns, type PreparedColumn } from './columns.js';
 import { LaneQLError } from './errors.js';
 import { loadModule } from './module.js';
 import { detectFlavour, FLAVOURS, flavourUnsupportedReason, isFlavour, type Flavour } from './platform.js';
 import { QueryResult } from './result-data.js';
 import { typeIdOf } from './type-ids.js';
-import type { ColumnsInput, ColumnType, LaneQLInfo } from './types.js';
+import type { ColumnsInput, ColumnType, LaneQLInfo, LikePrefilterCounts, QueryOptions } from './types.js';
 
 export interface CreateOptions {
   /** The wasm build to load; default: the fastest this platform runs (see detectFlavour()). */
@@ -122,6 +122,31 @@ export interface HitsOptions {
   /** Only these columns (names in any letter case); default: all 105. Each has the same values
    *  as in the whole table, which at 10 M rows (about 6 GB) does not fit in wasm32. */
   columns?: string[];
+}
+
+/** query()'s options, checked, as the C ABI takes them (threads 0 = all). */
+export function queryCall(options: QueryOptions | undefined): { threads: number; flags: number } {
+  if (options === undefined) return { threads: 0, flags: 0 };
+  if (typeof options !== 'object' || options === null) {
+    throw new LaneQLError('query options must be an object: { threads?, profile?, smallKeyLookup? }');
+  }
+  for (const key of ['profile', 'smallKeyLookup'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'boolean') {
+      throw new LaneQLError(`query option ${key} must be a boolean, got ${String(options[key])}`);
+    }
+  }
+  const threads = options.threads === undefined ? 0 : Math.min(checkThreads(options.threads), 1 << 16);
+  const flags = (options.profile ? QueryFlags.Profile : 0) |
+    (options.smallKeyLookup === false ? QueryFlags.NoSmallKeyLookup : 0);
+  return { threads, flags };
+}
+
+/** likePrefilterCounts()'s arguments, checked. */
+export function checkLikeArguments(table: unknown, column: unknown, needle: unknown): void {
+  if (typeof table !== 'string' || typeof column !== 'string' || typeof needle !== 'string') {
+    throw new LaneQLError('likePrefilterCounts takes a table name, a column name and a needle, all strings');
+  }
+  if (needle.length === 0) throw new LaneQLError('likePrefilterCounts needs a needle of at least one character');
 }
 
 /** generateHits()'s arguments, checked; returns the columns to keep ([] = all). */
@@ -257,9 +282,17 @@ export class LaneQL {
   }
 
   /** Runs one SQL statement. Errors throw LaneQLError with the line and column in `sql`. */
-  query(sql: string): QueryResult {
+  query(sql: string, options?: QueryOptions): QueryResult {
     if (typeof sql !== 'string') throw new LaneQLError('query takes the SQL as a string');
-    return new QueryResult(this.#call((b) => b.query(this.#db, sql)));
+    const { threads, flags } = queryCall(options);
+    return new QueryResult(this.#call((b) => b.query(this.#db, sql, threads, flags)));
+  }
+
+  /** Counts what each stage of the substring search lets through for `column` LIKE
+   *  '%needle%' (positions, one- and two-character prefilter candidates, verified matches). */
+  likePrefilterCounts(table: string, column: string, needle: string): LikePrefilterCounts {
+    checkLikeArguments(table, column, needle);
+    return this.#call((b) => b.likeCounts(this.#db, table, column, needle));
   }
 
   /** laneql's version, as compiled into the wasm module. */

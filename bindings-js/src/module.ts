@@ -33,6 +33,9 @@ export interface LaneQLModule {
   ): number;
   _laneql_generate_hits(db: number, name: number, rows: number, seed: number, columns: number): number;
   _laneql_query(db: number, sql: number, length: number): number;
+  _laneql_query_with(db: number, sql: number, length: number, threads: number, flags: number): number;
+  _laneql_last_profile(db: number): number;
+  _laneql_like_counts(db: number, table: number, column: number, needle: number, length: number, out: number): number;
   _laneql_result_free(result: number): void;
   _laneql_result_rows(result: number): number;
   _laneql_result_columns(result: number): number;

@@ -5,7 +5,7 @@ import { toArrowTable } from './arrow.js';
 import { getBit } from './bits.js';
 import { LaneQLError } from './errors.js';
 import { isStringType, TypeId, typeName } from './type-ids.js';
-import type { CellValue, ColumnType, ColumnValues, Row } from './types.js';
+import type { CellValue, ColumnType, ColumnValues, ProfileTrace, Row } from './types.js';
 
 /** One result column's buffers in laneql's layout (see PreparedColumn). Plain data: a Worker
  *  can post it (its ArrayBuffers transferred). */
@@ -20,6 +20,10 @@ export interface RawColumn {
 export interface RawResult {
   numRows: number;
   columns: RawColumn[];
+  /** Milliseconds inside the engine (parse to result, in wasm memory). */
+  elapsedMs: number;
+  /** The trace-event JSON text when the query was profiled, else null. */
+  profile: string | null;
 }
 
 const MS_PER_DAY = 86_400_000;
@@ -28,14 +32,27 @@ export class QueryResult {
   readonly numRows: number;
   readonly columnNames: string[];
   readonly columnTypes: ColumnType[];
+  /** Milliseconds the query took inside the engine: parse to result in wasm memory (not the
+   *  copy out of it, nor a Worker's messages). */
+  readonly elapsedMs: number;
   readonly #raw: RawResult;
   readonly #decoded = new Map<number, ColumnValues>();
+  #profile: ProfileTrace | null | undefined;
 
   constructor(raw: RawResult) {
     this.#raw = raw;
+    this.elapsedMs = raw.elapsedMs;
     this.numRows = raw.numRows;
     this.columnNames = raw.columns.map((c) => c.name);
     this.columnTypes = raw.columns.map((c) => typeName(c.typeId));
+  }
+
+  /** The query's timeline when it ran with { profile: true } (parsed on first use), else null. */
+  get profile(): ProfileTrace | null {
+    if (this.#profile === undefined) {
+      this.#profile = this.#raw.profile ? (JSON.parse(this.#raw.profile) as ProfileTrace) : null;
+    }
+    return this.#profile;
   }
 
   /** @internal The buffers, for posting the result from a Worker. */

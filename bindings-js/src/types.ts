@@ -91,3 +91,62 @@ export interface LaneQLInfo {
   /** The memory limit in MB (memoryLimitMB, or the 4096 MB wasm32 can address). */
   memoryLimitMB: number;
 }
+
+/** Settings of one query: query()'s second argument. */
+export interface QueryOptions {
+  /** Threads for this query: 1 .. info().threads (more are clamped to it). Default: all. */
+  threads?: number;
+  /** Record this query's timeline: QueryResult.profile is then its trace (else null). */
+  profile?: boolean;
+  /**
+   * false: GROUP BY on one 8/16-bit or boolean key goes through the hash table instead of the
+   * 65,536-slot lookup table (same results; for comparing the two). Default true.
+   */
+  smallKeyLookup?: boolean;
+}
+
+/** A profile span's counters: rows read, bytes of column data read, hash-table probes. */
+export interface ProfileCounters {
+  rows: number;
+  bytes: number;
+  probes: number;
+}
+
+/**
+ * One event of a query's timeline (trace-event format): a thread track's name ('M'), a span
+ * ('X': a morsel of a scan, or a convert / merge / sort / output phase) or a track's totals at
+ * the end ('C'). ts and dur are microseconds from the start of the query.
+ */
+export type TraceEvent =
+  | { name: 'thread_name'; ph: 'M'; pid: number; tid: number; args: { name: string } }
+  | { name: string; cat: string; ph: 'X'; pid: number; tid: number; ts: number; dur: number; args: ProfileCounters }
+  | { name: 'totals'; ph: 'C'; pid: number; tid: number; id: number; ts: number; args: ProfileCounters };
+
+/** A query's timeline (QueryOptions.profile) in the JSON that chrome://tracing and Perfetto open. */
+export interface ProfileTrace {
+  traceEvents: TraceEvent[];
+  displayTimeUnit: string;
+  otherData: { query: string; threads: number };
+}
+
+/** How many start positions each stage of the substring search lets through for LIKE '%needle%'. */
+export interface LikePrefilterCounts {
+  /** Rows of the column. */
+  rows: number;
+  /** Bytes of string data scanned. */
+  bytes: number;
+  /** Start positions the scan considers: max(0, bytes - needle bytes + 1). */
+  positions: number;
+  /** Positions where the needle's first byte matches (a one-character prefilter). */
+  firstByte: number;
+  /** Positions passing the engine's two-character prefilter. */
+  twoByte: number;
+  /** Positions where the whole needle lies inside one row. */
+  verified: number;
+  /** Non-NULL rows containing the needle (what WHERE column LIKE '%needle%' selects). */
+  matchingRows: number;
+  /** The two needle byte positions the prefilter compares. */
+  prefilterPositions: [number, number];
+  /** Milliseconds the counting pass took. */
+  elapsedMs: number;
+}

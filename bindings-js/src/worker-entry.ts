@@ -5,6 +5,7 @@ import { LaneQL } from './laneql.js';
 import { isNode } from './platform.js';
 import type { PreparedColumn } from './columns.js';
 import type { CsvOptions, CreateOptions, HitsOptions } from './laneql.js';
+import type { QueryOptions } from './types.js';
 import type { WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
 let db: LaneQL | null = null;
@@ -29,7 +30,7 @@ async function handle(request: WorkerRequest): Promise<[unknown, Transferable[]]
       open().generateHits(a[0] as string, a[1] as number, a[2] as number | undefined, a[3] as HitsOptions | undefined);
       return [undefined, []];
     case 'query': {
-      const raw = open().query(a[0] as string).raw;
+      const raw = open().query(a[0] as string, a[1] as QueryOptions | undefined).raw;
       const transfer: ArrayBuffer[] = [];
       for (const c of raw.columns) {
         transfer.push(c.values);
@@ -38,6 +39,8 @@ async function handle(request: WorkerRequest): Promise<[unknown, Transferable[]]
       }
       return [raw, transfer.filter((b) => b.byteLength > 0)];
     }
+    case 'likePrefilterCounts':
+      return [open().likePrefilterCounts(a[0] as string, a[1] as string, a[2] as string), []];
     case 'info':
       return [open().info(), []];
     case 'version':

@@ -5,6 +5,7 @@ export type WorkerMethod =
   | 'registerCSV'
   | 'generateHits'
   | 'query'
+  | 'likePrefilterCounts'
   | 'info'
   | 'version'
   | 'close';

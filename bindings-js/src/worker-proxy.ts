@@ -5,8 +5,10 @@
 import { LaneQLError } from './errors.js';
 import {
   checkHitsArguments,
+  checkLikeArguments,
   csvCall,
   prepareTable,
+  queryCall,
   type CreateOptions,
   type CsvOptions,
   type HitsOptions,
@@ -14,7 +16,7 @@ import {
 } from './laneql.js';
 import { isNode } from './platform.js';
 import { QueryResult, type RawResult } from './result-data.js';
-import type { LaneQLInfo } from './types.js';
+import type { LaneQLInfo, LikePrefilterCounts, QueryOptions } from './types.js';
 import type { Endpoint, WorkerMethod, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
 async function startEndpoint(): Promise<Endpoint> {
@@ -110,8 +112,14 @@ export class LaneQLWorker {
     await this.#request('generateHits', [name, rows, seed, options]);
   }
 
-  async query(sql: string): Promise<QueryResult> {
-    return new QueryResult((await this.#request('query', [sql])) as RawResult);
+  async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
+    queryCall(options); // checked here, where the mistake was made
+    return new QueryResult((await this.#request('query', [sql, options])) as RawResult);
+  }
+
+  async likePrefilterCounts(table: string, column: string, needle: string): Promise<LikePrefilterCounts> {
+    checkLikeArguments(table, column, needle);
+    return (await this.#request('likePrefilterCounts', [table, column, needle])) as LikePrefilterCounts;
   }
 
   async info(): Promise<LaneQLInfo> {

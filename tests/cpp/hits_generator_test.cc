@@ -277,6 +277,36 @@ TEST(HitsGeneratorEdges, HugeTablesFailCleanly) {
   EXPECT_FALSE(error.empty());
 }
 
+TEST(HitsGeneratorEdges, RowBytesEstimateCountsTheChosenColumns) {
+  const size_t all = EstimateHitsRowBytes({});
+  EXPECT_EQ(EstimateHitsRowBytes({"AdvEngineID"}), 2u);  // SMALLINT
+  EXPECT_EQ(EstimateHitsRowBytes({"userid", "EventTime"}), 16u);
+  EXPECT_EQ(EstimateHitsRowBytes({"NoSuchColumn"}), 0u);
+  size_t sum = 0;
+  for (const HitsColumnSpec& spec : HitsSchema()) sum += EstimateHitsRowBytes({spec.name});
+  EXPECT_EQ(sum, all);
+  // Against what a table really holds: at least its bytes, not far above them.
+  HitsOptions options;
+  options.rows = 50'000;
+  for (const std::vector<std::string>& columns :
+       {std::vector<std::string>{}, std::vector<std::string>{"URL", "Title"},
+        std::vector<std::string>{"SearchPhrase", "RegionID"}}) {
+    options.columns = columns;
+    Table table;
+    std::string error;
+    ASSERT_TRUE(GenerateHits(options, &table, &error)) << error;
+    double bytes = 0;
+    for (size_t c = 0; c < table.num_columns(); ++c) {
+      const Column& column = table.column(c);
+      bytes += column.values_buffer().size();
+      if (column.type() == TypeId::kString) bytes += 4.0 * (column.length() + 1);
+    }
+    const double estimate = static_cast<double>(EstimateHitsRowBytes(columns)) * options.rows;
+    EXPECT_GE(estimate, bytes) << columns.size() << " columns";
+    EXPECT_LE(estimate, 1.6 * bytes) << columns.size() << " columns";
+  }
+}
+
 TEST(HitsGeneratorEdges, RangesOutsideTheTableFail) {
   HitsOptions options;
   options.rows = 100;

@@ -482,5 +482,98 @@ TEST_P(StringMatchTest, LikePatternsMatchReference) {
   }
 }
 
+
+// --- The substring search's stage counts (CountSubstringCandidates) ---
+
+void ExpectSameCounts(const SubstringCandidateCounts& want, const SubstringCandidateCounts& got,
+                      const std::string& where) {
+  EXPECT_EQ(want.positions, got.positions) << where;
+  EXPECT_EQ(want.first_byte, got.first_byte) << where;
+  EXPECT_EQ(want.two_byte, got.two_byte) << where;
+  EXPECT_EQ(want.verified, got.verified) << where;
+  EXPECT_EQ(want.rows, got.rows) << where;
+}
+
+TEST_P(StringMatchTest, CandidateCountsMatchReference) {
+  const std::vector<std::string> needles = {"google", "g", "go", "oo", ".ru/", "яндекс", "я",
+                                            "ab", "aba", "\xC3\xA9", "abababababab", "",
+                                            "zzzzzzzzzz"};
+  uint64_t verified_somewhere = 0;
+  for (Data kind : {Data::kUrl, Data::kCyrillic, Data::kTiny}) {
+    for (size_t si = 0; si < kSizes.size(); si += 2) {
+      const size_t n = kSizes[si];
+      const std::vector<std::string> rows = RandomRows(kind, n, 77 * si + static_cast<int>(kind));
+      const Column col(rows, si % 3, si % 5);
+      const Nulls nulls = si % 4 == 0 ? Nulls::kRandom : Nulls::kNone;
+      const std::vector<uint64_t> valid = MakeValidity(nulls, n, si);
+      const uint64_t* v = ValidityPtr(nulls, valid);
+      for (const std::string& needle : needles) {
+        const auto selected = RunMask(n, [&](uint64_t* o) {
+          StringContains(col.offsets(), col.data(), n, needle, v, o);
+        });
+        for (SubstringPrefilter pf : kPrefilters) {
+          const std::string where = "needle '" + needle + "' n=" + std::to_string(n) + " data " +
+                                    std::to_string(static_cast<int>(kind)) + " prefilter " +
+                                    std::to_string(static_cast<int>(pf));
+          const SubstringCandidateCounts want =
+              reference::CountSubstringCandidates(pf, col.offsets(), col.data(), n, needle, v);
+          const SubstringCandidateCounts got =
+              CountSubstringCandidates(pf, col.offsets(), col.data(), n, needle, v);
+          ExpectSameCounts(want, got, where);
+          // Each stage only narrows the previous one, and the rows are LIKE's rows.
+          EXPECT_LE(got.first_byte, got.positions) << where;
+          EXPECT_LE(got.two_byte, got.first_byte) << where;
+          EXPECT_LE(got.verified, got.two_byte) << where;
+          EXPECT_EQ(got.rows, CountBits(selected)) << where;
+          verified_somewhere += got.verified;
+        }
+      }
+    }
+  }
+  EXPECT_GT(verified_somewhere, 1000u);  // the data really contains the needles
+}
+
+TEST_P(StringMatchTest, CandidateCountsByHand) {
+  // Buffer "abcab" "cab" "" "ab" "xa" "bx": 'a' starts at 0, 3, 6, 8, 11; each is followed by
+  // 'b', but the last "ab" straddles rows 4 and 5, so it is no match.
+  const Column col({"abcab", "cab", "", "ab", "xa", "bx"}, 2, 1);
+  const SubstringCandidateCounts c = CountSubstringCandidates(
+      SubstringPrefilter::kFirstLast, col.offsets(), col.data(), col.n(), "ab", nullptr);
+  EXPECT_EQ(c.positions, 13u);  // 14 bytes, needle of 2
+  EXPECT_EQ(c.first_byte, 5u);
+  EXPECT_EQ(c.two_byte, 5u);
+  EXPECT_EQ(c.verified, 4u);
+  EXPECT_EQ(c.rows, 3u);
+  // "cab" (first 'c', last 'b'): 'c' at 2 and 5, 'b' two bytes later at 4 and 7.
+  const SubstringCandidateCounts cab = CountSubstringCandidates(
+      SubstringPrefilter::kFirstLast, col.offsets(), col.data(), col.n(), "cab", nullptr);
+  EXPECT_EQ(cab.first_byte, 2u);
+  EXPECT_EQ(cab.two_byte, 2u);
+  EXPECT_EQ(cab.verified, 2u);
+  EXPECT_EQ(cab.rows, 2u);
+  // Row 1 NULL: its match still counts as a position, not as a row.
+  std::vector<uint64_t> valid = MakeValidity(Nulls::kAllValid, col.n(), 0);
+  valid[0] &= ~uint64_t{2};
+  EXPECT_EQ(CountSubstringCandidates(SubstringPrefilter::kFirstLast, col.offsets(), col.data(),
+                                     col.n(), "cab", valid.data())
+                .rows,
+            1u);
+  // An empty needle tests no position and matches every non-NULL row.
+  const SubstringCandidateCounts empty = CountSubstringCandidates(
+      SubstringPrefilter::kFirstLast, col.offsets(), col.data(), col.n(), "", valid.data());
+  EXPECT_EQ(empty.positions + empty.first_byte + empty.two_byte + empty.verified, 0u);
+  EXPECT_EQ(empty.rows, 5u);
+  // A needle longer than the whole buffer, and no rows at all.
+  const SubstringCandidateCounts longer = CountSubstringCandidates(
+      SubstringPrefilter::kFirstLast, col.offsets(), col.data(), col.n(), "abcabcababxabxz",
+      nullptr);
+  EXPECT_EQ(longer.positions + longer.rows, 0u);
+  const Column none({}, 0, 0);
+  EXPECT_EQ(CountSubstringCandidates(SubstringPrefilter::kFirstLast, none.offsets(), none.data(),
+                                     0, "ab", nullptr)
+                .positions,
+            0u);
+}
+
 }  // namespace
 }  // namespace laneql

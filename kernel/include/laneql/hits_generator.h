@@ -47,6 +47,12 @@ struct HitsOptions {
   std::function<void(size_t rows_done)> progress;
 };
 
+// About how many bytes a row of GenerateHits' table takes while it is built, for these columns
+// (HitsOptions::columns: empty = all 105; names in any letter case; unknown names add nothing).
+// GenerateHits refuses a table whose rows times this exceed the machine's memory; callers can
+// bound a row count with it (the web demo's slider).
+size_t EstimateHitsRowBytes(const std::vector<std::string>& columns);
+
 // Generates options.rows rows into *out (replacing its contents). Returns false with a message
 // in *error (if not null) when the table cannot be built: too many rows for int32 string
 // offsets or memory. *out is left empty on failure.

@@ -59,6 +59,24 @@ void StringContainsWith(SubstringPrefilter prefilter, const int32_t* offsets, co
 void SubstringPrefilterPositions(SubstringPrefilter prefilter, std::string_view needle,
                                  size_t* first, size_t* second);
 
+// What each stage of the substring search lets through for one needle (k bytes): the web demo and
+// the benchmark show how much verification work the two-byte prefilter saves. Every start
+// position of the column's byte buffer is counted, with no skipping ahead after a match, so the
+// counts depend only on the data, not on the kernel's strategy.
+struct SubstringCandidateCounts {
+  uint64_t positions = 0;   // start positions: bytes - k + 1 (0 if fewer bytes than k)
+  uint64_t first_byte = 0;  // positions p with needle[i1] at p + i1 (a one-byte prefilter)
+  uint64_t two_byte = 0;    // ... and needle[i2] at p + i2 (the prefilter's pair)
+  uint64_t verified = 0;    // ... and the whole needle at p, inside one row
+  uint64_t rows = 0;        // non-NULL rows containing the needle (what LIKE selects)
+};
+// The counts for `prefilter`'s pair (i1, i2: SubstringPrefilterPositions). An empty needle has
+// no positions to test: every count is 0 except rows, which is every non-NULL row.
+SubstringCandidateCounts CountSubstringCandidates(SubstringPrefilter prefilter,
+                                                  const int32_t* offsets, const uint8_t* data,
+                                                  size_t n, std::string_view needle,
+                                                  const uint64_t* validity);
+
 // LIKE 'prefix%' and LIKE '%suffix'.
 void StringStartsWith(const int32_t* offsets, const uint8_t* data, size_t n,
                       std::string_view prefix, const uint64_t* validity, uint64_t* out);
@@ -111,6 +129,10 @@ void StringNotLike(const int32_t* offsets, const uint8_t* data, size_t n, std::s
                    int escape, const uint64_t* validity, uint64_t* out);
 void StringByteLengths(const int32_t* offsets, size_t n, int64_t* out);
 void StringCodePointLengths(const int32_t* offsets, const uint8_t* data, size_t n, int64_t* out);
+SubstringCandidateCounts CountSubstringCandidates(SubstringPrefilter prefilter,
+                                                  const int32_t* offsets, const uint8_t* data,
+                                                  size_t n, std::string_view needle,
+                                                  const uint64_t* validity);
 // One string against a LIKE pattern, by dynamic programming over (pattern, string) positions.
 bool LikeMatch(std::string_view text, std::string_view pattern, int escape);
 }  // namespace reference

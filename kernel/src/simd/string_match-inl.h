@@ -192,6 +192,56 @@ HWY_INLINE void ContainsImpl(const int32_t* HWY_RESTRICT offsets, const uint8_t*
   }
 }
 
+// CountSubstringCandidates' per-target part (k >= 1, at least k bytes): adds to counts[0..2]
+// the positions passing the first byte, both bytes, and verification; sets in `rows` (zeroed by
+// the caller) the bit of every row with a verified match. Unlike ContainsImpl it never skips
+// ahead, and it counts every lane rather than testing for any, so it is slower: a measuring tool.
+HWY_INLINE void CountCandidatesImpl(const int32_t* HWY_RESTRICT offsets,
+                                    const uint8_t* HWY_RESTRICT data, size_t n,
+                                    const uint8_t* HWY_RESTRICT needle, size_t k, size_t i1,
+                                    size_t i2, uint64_t* HWY_RESTRICT counts,
+                                    uint64_t* HWY_RESTRICT rows) {
+  const size_t begin = static_cast<size_t>(offsets[0]);
+  const size_t end = static_cast<size_t>(offsets[n]);
+  const size_t last_start = end - k;
+  StrRowCursor cursor(offsets, n);
+  uint64_t first = 0, two = 0, verified = 0;
+  const auto verify = [&](size_t s) {  // s: a two-byte candidate, in increasing order
+    if (memcmp(data + s, needle, k) != 0) return;
+    const size_t r = cursor.Seek(s);
+    if (s + k > static_cast<size_t>(offsets[r + 1])) return;  // straddles two rows
+    ++verified;
+    rows[r / 64] |= uint64_t{1} << (r % 64);
+  };
+
+  const StrByteTag d;
+  const size_t N = hn::Lanes(d);
+  const auto c1 = hn::Set(d, needle[i1]);
+  const auto c2 = hn::Set(d, needle[i2]);
+  size_t p = begin;
+  // Starts p .. p + N - 1 all <= last_start, so every load (reach < k) stays before end.
+  for (; p + N <= last_start + 1; p += N) {
+    const auto m1 = hn::Eq(hn::LoadU(d, data + p + i1), c1);
+    first += hn::CountTrue(d, m1);
+    const auto m2 = hn::And(m1, hn::Eq(hn::LoadU(d, data + p + i2), c2));
+    if (hn::AllFalse(d, m2)) continue;
+    two += hn::CountTrue(d, m2);
+    for (uint64_t bits = StrMaskBits(d, m2); bits != 0; bits &= bits - 1) {
+      verify(p + hwy::Num0BitsBelowLS1Bit_Nonzero64(bits));
+    }
+  }
+  for (; p <= last_start; ++p) {  // the last starts, fewer than a vector
+    if (data[p + i1] != needle[i1]) continue;
+    ++first;
+    if (data[p + i2] != needle[i2]) continue;
+    ++two;
+    verify(p);
+  }
+  counts[0] += first;
+  counts[1] += two;
+  counts[2] += verified;
+}
+
 enum StrAffixMode : int { kStrPrefix = 0, kStrSuffix = 1, kStrEquals = 2 };
 
 // needle[from, from + count) (count <= 8) placed at byte `at` of an 8-byte little-endian window,

@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "laneql/bitmask.h"
 #include "src/simd/string_match_pattern.h"
@@ -22,6 +23,11 @@ namespace HWY_NAMESPACE {
 void ContainsTarget(const int32_t* offsets, const uint8_t* data, size_t n, const uint8_t* needle,
                     size_t k, size_t i1, size_t i2, uint64_t* out) {
   ContainsImpl(offsets, data, n, needle, k, i1, i2, out);
+}
+void CountCandidatesTarget(const int32_t* offsets, const uint8_t* data, size_t n,
+                           const uint8_t* needle, size_t k, size_t i1, size_t i2,
+                           uint64_t* counts, uint64_t* rows) {
+  CountCandidatesImpl(offsets, data, n, needle, k, i1, i2, counts, rows);
 }
 void AffixTarget(const int32_t* offsets, const uint8_t* data, size_t n, const uint8_t* needle,
                  size_t k, int mode, uint64_t* out) {
@@ -51,6 +57,7 @@ HWY_AFTER_NAMESPACE();
 namespace laneql {
 
 HWY_EXPORT(ContainsTarget);
+HWY_EXPORT(CountCandidatesTarget);
 HWY_EXPORT(AffixTarget);
 HWY_EXPORT(NotEmptyTarget);
 HWY_EXPORT(ByteLengthsTarget);
@@ -217,6 +224,30 @@ void Like(const int32_t* offsets, const uint8_t* data, size_t n, std::string_vie
 void SubstringPrefilterPositions(SubstringPrefilter prefilter, std::string_view needle,
                                  size_t* first, size_t* second) {
   PrefilterPositions(prefilter, Bytes(needle), needle.size(), first, second);
+}
+
+SubstringCandidateCounts CountSubstringCandidates(SubstringPrefilter prefilter,
+                                                  const int32_t* offsets, const uint8_t* data,
+                                                  size_t n, std::string_view needle,
+                                                  const uint64_t* validity) {
+  SubstringCandidateCounts counts;
+  std::vector<uint64_t> rows(BitmaskWords(n), needle.empty() ? ~uint64_t{0} : 0);
+  const size_t k = needle.size();
+  const size_t bytes = n == 0 ? 0 : static_cast<size_t>(offsets[n] - offsets[0]);
+  if (k != 0 && bytes >= k) {
+    counts.positions = bytes - k + 1;
+    size_t i1, i2;
+    PrefilterPositions(prefilter, Bytes(needle), k, &i1, &i2);
+    uint64_t stages[3] = {0, 0, 0};
+    HWY_DYNAMIC_DISPATCH(CountCandidatesTarget)(offsets, data, n, Bytes(needle), k, i1, i2,
+                                                stages, rows.data());
+    counts.first_byte = stages[0];
+    counts.two_byte = stages[1];
+    counts.verified = stages[2];
+  }
+  Finish(n, validity, false, rows.data());
+  for (const uint64_t word : rows) counts.rows += static_cast<uint64_t>(hwy::PopCount(word));
+  return counts;
 }
 
 void StringContainsWith(SubstringPrefilter prefilter, const int32_t* offsets, const uint8_t* data,

@@ -138,6 +138,35 @@ void StringNotLike(const int32_t* offsets, const uint8_t* data, size_t n, std::s
          [&](size_t i) { return LikeMatch(Row(offsets, data, i), pattern, escape); });
 }
 
+SubstringCandidateCounts CountSubstringCandidates(SubstringPrefilter prefilter,
+                                                  const int32_t* offsets, const uint8_t* data,
+                                                  size_t n, std::string_view needle,
+                                                  const uint64_t* validity) {
+  SubstringCandidateCounts counts;
+  for (size_t i = 0; i < n; ++i) {
+    const bool valid = validity == nullptr || BitmaskGet(validity, i);
+    counts.rows += valid && NaiveContains(Row(offsets, data, i), needle);
+  }
+  const size_t k = needle.size();
+  if (n == 0 || k == 0) return counts;
+  size_t i1, i2;
+  SubstringPrefilterPositions(prefilter, needle, &i1, &i2);
+  const auto byte_at = [&](size_t pos) { return static_cast<char>(data[pos]); };
+  for (size_t p = static_cast<size_t>(offsets[0]); p + k <= static_cast<size_t>(offsets[n]); ++p) {
+    ++counts.positions;
+    if (byte_at(p + i1) != needle[i1]) continue;
+    ++counts.first_byte;
+    if (byte_at(p + i2) != needle[i2]) continue;
+    ++counts.two_byte;
+    // The row holding byte p: the last row starting at or before it.
+    const size_t row = static_cast<size_t>(
+        std::upper_bound(offsets, offsets + n + 1, static_cast<int32_t>(p)) - offsets - 1);
+    const bool inside = p + k <= static_cast<size_t>(offsets[row + 1]);
+    counts.verified += inside && std::memcmp(data + p, needle.data(), k) == 0;
+  }
+  return counts;
+}
+
 void StringByteLengths(const int32_t* offsets, size_t n, int64_t* out) {
   for (size_t i = 0; i < n; ++i) out[i] = offsets[i + 1] - offsets[i];
 }
