@@ -95,6 +95,7 @@ export class DataPanel {
   /** Reads a CSV (registerCSV, parsed in the engine) or Parquet file (hyparquet, then register). */
   async loadFile(file: File): Promise<void> {
     const table = tableNameFor(file.name);
+    let note = '';
     const buffer = await file.arrayBuffer();
     const bytes = new Uint8Array(buffer);
     if (/\.parquet$/i.test(file.name)) {
@@ -102,15 +103,16 @@ export class DataPanel {
         // Loaded on demand: most visits never read a Parquet file.
         const { readParquet } = await import('./parquet-columns.js');
         const parsed = await readParquet(buffer);
-        if (parsed.skipped.length > 0) this.#context.status(`Left out: ${parsed.skipped.join(', ')}`);
+        if (parsed.skipped.length > 0) note = ` Left out (laneql has no such type): ${parsed.skipped.join(', ')}.`;
         return { kind: 'columns', table, fileName: file.name, columns: parsed.columns };
-      }, `Reading ${file.name} (${formatBytes(bytes.length)}, Parquet)…`);
+      }, `Reading ${file.name} (${formatBytes(bytes.length)}, Parquet)…`, () => note);
     } else {
       await this.#load({ kind: 'csv', table, fileName: file.name, bytes }, `Reading ${file.name} (${formatBytes(bytes.length)}, CSV)…`);
     }
   }
 
-  async #load(source: DataSource | (() => Promise<DataSource>), message: string): Promise<void> {
+  /** Loads `source` into the engines; `note` adds to the final status line. */
+  async #load(source: DataSource | (() => Promise<DataSource>), message: string, note = () => ''): Promise<void> {
     this.#context.status(message);
     const started = performance.now();
     try {
@@ -125,7 +127,7 @@ export class DataPanel {
         this.#show(stats, resolved);
         this.#context.tableChanged(stats);
       });
-      this.#context.status(`Loaded in ${((performance.now() - started) / 1000).toFixed(2)} s.`);
+      this.#context.status(`Loaded in ${((performance.now() - started) / 1000).toFixed(2)} s.${note()}`);
     } catch (error) {
       this.#context.status(`Could not load the data: ${error instanceof Error ? error.message : String(error)}`);
     }

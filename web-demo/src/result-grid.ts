@@ -42,6 +42,15 @@ function floatCell(v: number): Cell {
   return v;
 }
 
+/** A FLOAT as its shortest decimal that reads back as the same float32 (0.1, not 0.10000000149). */
+function shortestFloat32(v: number): number {
+  for (let digits = 1; digits <= 9; digits++) {
+    const candidate = Number(v.toPrecision(digits));
+    if (Math.fround(candidate) === v) return candidate;
+  }
+  return v;
+}
+
 function cell(type: ColumnType, values: ArrayLike<unknown>, row: number): Cell {
   const v = values[row];
   switch (type) {
@@ -49,7 +58,7 @@ function cell(type: ColumnType, values: ArrayLike<unknown>, row: number): Cell {
     case 'DATE': return formatDate(v as number);
     case 'TIMESTAMP': return formatTimestamp(v as bigint);
     case 'TIMESTAMP_S': return formatTimestamp((v as bigint) * 1_000_000n);
-    case 'FLOAT':
+    case 'FLOAT': return floatCell(Number.isFinite(v) ? shortestFloat32(v as number) : (v as number));
     case 'DOUBLE': return floatCell(v as number);
     case 'BIGINT':
     case 'UBIGINT':
