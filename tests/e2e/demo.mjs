@@ -10,8 +10,8 @@ import { mkdir } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
 import { startDemoServer } from '../../web-demo/scripts/serve.mjs';
+import { Checks, closeBrowser, launchChromium } from './harness.mjs';
 
 const DEADLINE_MS = 120_000;
 const STEP_TIMEOUT_MS = 40_000;
@@ -19,10 +19,6 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEMO_DIST = `${ROOT}web-demo/dist/`;
 const LANEQL = process.env.LANEQL ?? `${ROOT}build/native/native-cli/laneql`;
 const ARTIFACTS = new URL('./artifacts/', import.meta.url);
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
-];
 // Not a multiple of the 16,384-row batch, so the last morsel is a partial one.
 const ROWS = 100003;
 const SEED = 2024;
@@ -32,13 +28,8 @@ const SEED = 2024;
 const CHECKED_PRESETS = ['top-N ORDER BY', 'GROUP BY RegionID', 'SUM / AVG'];
 const run = promisify(execFile);
 
-let passed = 0;
-let failed = 0;
-function check(label, ok, detail = '') {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? 'PASS' : 'FAIL'} ${label}${!ok && detail ? ` (${detail})` : ''}`);
-}
+const checks = new Checks();
+const check = checks.check.bind(checks);
 
 // JSON.parse would round integers beyond 2^53 (SUM gives 128-bit ones): quote long integer
 // literals first, so they compare as exact decimal strings.
@@ -235,30 +226,18 @@ async function main() {
     servers.push(isolated);
     const plain = await startDemoServer({ root: DEMO_DIST, port: 0, isolated: false });
     servers.push(plain);
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, timeout: 30_000 });
+    browser = await launchChromium();
     console.log(`chromium ${browser.version()}, serving ${isolated.url} (isolated) and ${plain.url} (plain)`);
     await runPage(browser, 'isolated', isolated.url, true);
     await runPage(browser, 'plain', plain.url, false);
   } catch (error) {
     check('demo test set-up', false, error.message.split('\n')[0]);
   } finally {
-    // A browser that will not close must not hold the test up; the timer is cleared when it does,
-    // or it would keep Node alive for its full length.
-    let timer;
-    await Promise.race([browser?.close(), new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
-    clearTimeout(timer);
+    await closeBrowser(browser);
     await Promise.all(servers.map((s) => s.close()));
   }
 }
 
 const started = Date.now();
-const deadline = setTimeout(() => {
-  console.log(`FAIL demo test did not finish within ${DEADLINE_MS / 1000} s`);
-  console.log(`${passed} passed, ${failed + 1} failed`);
-  process.exit(1); // Playwright kills the browser it launched when this process exits
-}, DEADLINE_MS);
-
-await main();
-clearTimeout(deadline);
-console.log(`${passed} passed, ${failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-process.exitCode = failed > 0 || passed === 0 ? 1 : 0;
+await checks.underDeadline(DEADLINE_MS, 'demo test', main);
+checks.finish(` (${((Date.now() - started) / 1000).toFixed(1)} s)`);
