@@ -196,10 +196,12 @@ async function runPage(browser, name, url, isolated) {
       await checkLike(page, name);
       await checkSmallKey(page, name);
     }
-    await page.getByRole('button', { name: 'GROUP BY RegionID', exact: true }).click();
-    await checkError(page, name);
+    await clickAndSettle(page, '#query-panel', () => page.getByRole('button', { name: 'GROUP BY RegionID', exact: true }).click());
     await checkLayout(page, name, 1280, 800);
     await checkLayout(page, name, 390, 844);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await checkError(page, name);
+    await page.locator('#query-panel').screenshot({ path: fileURLToPath(new URL(`demo-${name}-error.png`, ARTIFACTS)) });
     check(`${name}: no page errors`, log.length === 0, log.join(' | '));
   } catch (error) {
     check(`${name}: page runs to the end`, false, `${error.message.split('\n')[0]}; ${log.join(' | ')}`);
