@@ -198,7 +198,7 @@ void BenchColumn(const StringColumn& col, const char* label, int runs, int repea
         laneql::CountSubstringCandidates(pf, off, data, n, "google", nullptr);
     const double kb = col.data.size() / 1000.0;
     std::printf("prefilter %-12s (positions %zu, %zu): per KB %.2f pass byte %zu, %.2f both, "
-                "%.2f verified (%llu rows)\n",
+                "%.4f verified (%llu rows)\n",
                 PrefilterName(pf), i1, i2, c.first_byte / kb, i1, c.two_byte / kb,
                 c.verified / kb, static_cast<unsigned long long>(c.rows));
   }
