@@ -1,7 +1,7 @@
 # laneql: `make run` and `make test` do all set-up on a fresh Debian bookworm machine (as root).
-# Other entry points: setup, build, build-native, build-wasm, build-js, test-native,
-# test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e, clean. One wasm
-# flavour alone: make build-wasm WASM_FLAVOURS=simd128
+# Other entry points: setup, build, build-native, build-wasm, build-js, build-demo, demo,
+# test-native, test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e, clean. One
+# wasm flavour alone: make build-wasm WASM_FLAVOURS=simd128
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 .DEFAULT_GOAL := help
@@ -23,22 +23,23 @@ export NODE_PATH := /usr/share/nodejs
 CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HWY=$(HWY_SRC) \
   -DFETCHCONTENT_FULLY_DISCONNECTED=ON
 
-.PHONY: help setup build build-native build-wasm build-wasm-tests build-js run test test-native \
-  test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm clean
+.PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
+  test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm clean
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
 	@echo "make test   set up, build every target, run every test"
-	@echo "also: setup build build-native build-wasm build-wasm-tests build-js"
+	@echo "also: setup build build-native build-wasm build-wasm-tests build-js build-demo"
 	@echo "      test-native test-diff test-wasm-kernels test-asan test-js test-e2e clean"
 	@echo "      test-tsan (ThreadSanitizer; not part of make test)"
 	@echo "      pack (the npm package as a .tgz, with its wasm sizes)"
 	@echo "      bench-wasm (ClickBench in Node: laneql-wasm vs duckdb-wasm vs native; BENCH_ROWS=)"
+	@echo "make demo   build the web demo and serve it on 127.0.0.1 (cross-origin isolated; PORT=)"
 
 setup:
 	@bash tools/setup/setup.sh
 
-build: build-native build-wasm build-js
+build: build-native build-wasm build-js build-demo
 
 build-native: setup
 	@echo "==> build: native (Highway dynamic dispatch)"
@@ -73,6 +74,18 @@ build-wasm-tests: setup
 build-js: setup
 	@echo "==> build: TypeScript package"
 	npm run build:js --silent
+
+# The web demo (web-demo/): type check, then Vite bundles it with the package's wasm modules
+# into web-demo/dist/.
+build-demo: build-wasm build-js
+	@echo "==> build: web demo"
+	npm run build -w web-demo --silent
+
+# Serves web-demo/dist on 127.0.0.1 with COOP/COEP (threads on); PORT=N picks the port (default
+# 5173, the next free one if busy). Ctrl+C stops it.
+demo: build-demo
+	@echo "==> web demo"
+	node web-demo/scripts/serve.mjs
 
 # The dataset `make run` tours, generated once (about 2 s per million rows here).
 RUN_ROWS ?= 10000000
@@ -177,9 +190,13 @@ bench-wasm: build-native build-wasm build-js
 	node --no-experimental-fetch bench/wasm/run.mjs --rows $(BENCH_ROWS) --laneql $(LANEQL) \
 	  --python $(ROOT)/.venv/bin/python --out $(BUILD)/bench-wasm/wasm-$(BENCH_ROWS).md
 
-test-e2e: build-wasm build-js
+# The package's browser flavours, then the web demo through its UI (answers checked against the
+# native laneql, hence build-native).
+test-e2e: build-wasm build-js build-demo build-native
 	@echo "==> test: browser flavours in headless Chromium"
 	npm run test:e2e --silent
+	@echo "==> test: the web demo in headless Chromium"
+	npm run test:e2e-demo --silent
 
 clean:
-	rm -rf $(BUILD) bindings-js/dist
+	rm -rf $(BUILD) bindings-js/dist web-demo/dist

@@ -4,17 +4,13 @@
 // "N passed, M failed"; exits 1 on any failure. Never hangs: everything runs under a deadline.
 import { mkdir } from 'node:fs/promises';
 import { cpus } from 'node:os';
-import { chromium } from 'playwright-core';
+import { Checks, closeBrowser, launchChromium } from './harness.mjs';
 import { startServer } from './server.mjs';
 import { importSharedModule } from './shared-ts.mjs';
 
 const DEADLINE_MS = 120_000;
 const PAGE_TIMEOUT_MS = 60_000;
 const ARTIFACTS = new URL('./artifacts/', import.meta.url);
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
-];
 // Enough rows for several 4096-row blocks per thread; the data is order-sensitive.
 const ROWS = 100003;
 const SEED = 2024;
@@ -66,13 +62,8 @@ const CASES = [
   },
 ];
 
-let passed = 0;
-let failed = 0;
-function check(label, ok, detail = '') {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? 'PASS' : 'FAIL'} ${label}${!ok && detail ? ` (${detail})` : ''}`);
-}
+const checks = new Checks();
+const check = checks.check.bind(checks);
 
 function checkCase(testCase, result, expected) {
   const { name, expect: want } = testCase;
@@ -166,24 +157,16 @@ async function main() {
   let browser;
   try {
     server = await startServer();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, timeout: 30_000 });
+    browser = await launchChromium();
     console.log(`chromium ${browser.version()}, serving ${server.origin}`);
     for (const testCase of CASES) await runCase(browser, server.origin, testCase, expected);
   } catch (error) {
     check('browser test set-up', false, error.message.split('\n')[0]);
   } finally {
-    await Promise.race([browser?.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    await closeBrowser(browser);
     await server?.close();
   }
 }
 
-const deadline = setTimeout(() => {
-  console.log(`FAIL browser test did not finish within ${DEADLINE_MS / 1000} s`);
-  console.log(`${passed} passed, ${failed + 1} failed`);
-  process.exit(1); // Playwright kills the browser it launched when this process exits
-}, DEADLINE_MS);
-
-await main();
-clearTimeout(deadline);
-console.log(`${passed} passed, ${failed} failed`);
-process.exitCode = failed > 0 || passed === 0 ? 1 : 0;
+await checks.underDeadline(DEADLINE_MS, 'browser test', main);
+checks.finish();

@@ -1,0 +1,83 @@
+// A query's profile (trace-event JSON from QueryOptions.profile) read into what the page draws:
+// one lane per thread, a span per morsel or phase, and the bytes and rows the scan read.
+import type { ProfileTrace, TraceEvent } from 'laneql';
+
+/** Colour groups of the timeline: reading columns vs building per-thread tables vs combining. */
+export type Phase = 'scan' | 'convert' | 'merge';
+
+export const PHASE_LABELS: Record<Phase, string> = {
+  scan: 'scan / filter / aggregate (per morsel)',
+  convert: 'convert (partition a thread’s groups)',
+  merge: 'merge / sort / output',
+};
+
+export interface Span {
+  tid: number;
+  name: string;
+  phase: Phase;
+  /** Microseconds from the start of the query's first span. */
+  start: number;
+  duration: number;
+  rows: number;
+  bytes: number;
+  probes: number;
+}
+
+export interface Timeline {
+  threads: { tid: number; name: string }[];
+  spans: Span[];
+  /** End of the last span, microseconds. */
+  endUs: number;
+  /** Rows and bytes of column data the scan spans read (all threads). */
+  scannedRows: number;
+  scannedBytes: number;
+}
+
+type SpanEvent = Extract<TraceEvent, { ph: 'X' }>;
+
+// The profiler writes unsigned 64-bit nanoseconds as microseconds. In the threaded wasm build
+// each pthread's clock is its own Worker's, which can read a few microseconds before the query's
+// start: the difference then wraps around 2^64 ns. Such values are small negatives.
+const WRAP_US = 2 ** 64 / 1000;
+function unwrap(us: number): number {
+  return us > WRAP_US / 2 ? us - WRAP_US : us;
+}
+
+function phaseOf(event: SpanEvent): Phase {
+  if (event.cat === 'scan') return 'scan';
+  if (event.cat === 'convert') return 'convert';
+  return 'merge';
+}
+
+export function readProfile(trace: ProfileTrace): Timeline {
+  const names = new Map<number, string>();
+  const spans: Span[] = [];
+  for (const event of trace.traceEvents) {
+    if (event.ph === 'M') names.set(event.tid, event.args.name);
+    if (event.ph !== 'X') continue;
+    spans.push({
+      tid: event.tid,
+      name: event.name,
+      phase: phaseOf(event),
+      start: unwrap(event.ts),
+      duration: Math.max(0, unwrap(event.dur)),
+      rows: event.args.rows,
+      bytes: event.args.bytes,
+      probes: event.args.probes,
+    });
+  }
+  // Times count from the profiler's start, which may precede the query: start at its first span.
+  const origin = spans.reduce((min, s) => Math.min(min, s.start), Infinity);
+  for (const span of spans) {
+    span.start -= origin;
+    if (!names.has(span.tid)) names.set(span.tid, `thread ${span.tid}`);
+  }
+  const scans = spans.filter((s) => s.phase === 'scan');
+  return {
+    threads: [...names].sort((a, b) => a[0] - b[0]).map(([tid, name]) => ({ tid, name })),
+    spans,
+    endUs: spans.reduce((end, s) => Math.max(end, s.start + s.duration), 0),
+    scannedRows: scans.reduce((sum, s) => sum + s.rows, 0),
+    scannedBytes: scans.reduce((sum, s) => sum + s.bytes, 0),
+  };
+}
