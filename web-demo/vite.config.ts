@@ -12,25 +12,6 @@ const ISOLATION_HEADERS = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-// laneql's worker-proxy.js starts its Worker from a URL held in a variable, a form Vite does not
-// recognise as a Worker: it would copy worker-entry.js as a plain file whose own imports are
-// missing from the build. Writing the URL inside `new Worker(...)` lets Vite bundle the Worker
-// with the engine. A no-op once the package writes it that way itself.
-function laneqlWorkerUrl(): Plugin {
-  return {
-    name: 'laneql-worker-url',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!/[\\/]bindings-js[\\/]dist[\\/]worker-proxy\.js$/.test(id)) return null;
-      const inlined = code.replace(
-        /new Worker\(script, \{ type: 'module' \}\)/,
-        "new Worker(new URL('./worker-entry.js', import.meta.url), { type: 'module' })",
-      );
-      return inlined === code ? null : { code: inlined, map: null };
-    },
-  };
-}
-
 // Emscripten's pthread script (laneql-*.worker.js) runs as a classic Worker. The dev server
 // would rewrite it as an ES module (adding import statements) and break it: serve it untouched.
 // (The build copies it as an asset, untouched anyway.)
@@ -58,13 +39,13 @@ const devAllow = [searchForWorkspaceRoot(process.cwd()), ...(existsSync(packageD
 
 export default defineConfig({
   base: './',
-  plugins: [laneqlWorkerUrl(), rawPthreadScript(() => process.cwd())],
+  plugins: [rawPthreadScript(() => process.cwd())],
   // The package's glue must stay where its .wasm files are, not be pre-bundled elsewhere.
   // apache-arrow is only the package's optional toArrow(), which the demo never calls: left out
   // of the dev server's pre-bundling (finding it late would reload the page).
   optimizeDeps: { exclude: ['laneql', 'apache-arrow'] },
   // The engine's Worker loads its flavour with a dynamic import: code splitting needs ES workers.
-  worker: { format: 'es', plugins: () => [laneqlWorkerUrl()] },
+  worker: { format: 'es' },
   build: {
     target: 'es2022',
     outDir: 'dist',

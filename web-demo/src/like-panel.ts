@@ -80,14 +80,14 @@ export class LikePanel {
     };
     renderBars(this.#bars, [
       { label: 'start positions', value: counts.positions, text: formatCount(counts.positions), tone: 'slow' },
-      { label: `first byte ${byteText(0)}`, value: counts.firstByte, text: formatCount(counts.firstByte), tone: 'mid' },
+      { label: `one byte ${byteText(i1)}`, value: counts.firstByte, text: formatCount(counts.firstByte), tone: 'mid' },
       { label: `two bytes ${byteText(i1)} + ${byteText(i2)}`, value: counts.twoByte, text: formatCount(counts.twoByte), tone: 'fast' },
       { label: 'verified matches', value: counts.verified, text: formatCount(counts.verified), tone: 'fast' },
       { label: 'matching rows', value: counts.matchingRows, text: formatCount(counts.matchingRows), tone: 'fast' },
     ], { scale: 'log', caption: 'Candidates left after each stage (log scale; the numbers are exact).' });
     this.#explain.textContent =
       `${column} holds ${formatCount(counts.bytes)} bytes in ${formatCount(counts.rows)} rows, so '%${needle}%' could start at ` +
-      `${formatCount(counts.positions)} positions. Testing only the first byte would leave ${formatCount(counts.firstByte)} ` +
+      `${formatCount(counts.positions)} positions. Testing only byte ${i1} (${byteText(i1)}) would leave ${formatCount(counts.firstByte)} ` +
       `candidates to compare in full; testing bytes ${i1} and ${i2} of the needle together (${byteText(i1)} and ${byteText(i2)}, ` +
       `16 positions per SIMD compare) leaves ${formatCount(counts.twoByte)}, ${ratio(counts.firstByte, counts.twoByte)}× fewer. ` +
       `${formatCount(counts.verified)} of them are whole matches inside one row, in ${formatCount(counts.matchingRows)} rows ` +

@@ -35,14 +35,6 @@ export interface Timeline {
 
 type SpanEvent = Extract<TraceEvent, { ph: 'X' }>;
 
-// The profiler writes unsigned 64-bit nanoseconds as microseconds. In the threaded wasm build
-// each pthread's clock is its own Worker's, which can read a few microseconds before the query's
-// start: the difference then wraps around 2^64 ns. Such values are small negatives.
-const WRAP_US = 2 ** 64 / 1000;
-function unwrap(us: number): number {
-  return us > WRAP_US / 2 ? us - WRAP_US : us;
-}
-
 function phaseOf(event: SpanEvent): Phase {
   if (event.cat === 'scan') return 'scan';
   if (event.cat === 'convert') return 'convert';
@@ -59,8 +51,8 @@ export function readProfile(trace: ProfileTrace): Timeline {
       tid: event.tid,
       name: event.name,
       phase: phaseOf(event),
-      start: unwrap(event.ts),
-      duration: Math.max(0, unwrap(event.dur)),
+      start: event.ts,
+      duration: event.dur,
       rows: event.args.rows,
       bytes: event.args.bytes,
       probes: event.args.probes,
