@@ -4,8 +4,8 @@
   glibc's memchr streaming once over a buffer far larger than the caches, split over 1 or 2
   threads, median of 5), read from the first lines laneql_sum_bench prints; the program is
   stopped once they are out (the SUM kernels it goes on to time are not needed here).
-- The bytes a query reads: laneql's own profile (`laneql --profile`), the sum of the `bytes`
-  counters of its scan spans (the column bytes its morsels read).
+- The bytes a query reads: laneql's own profile (`laneql --profile`), the sum of its threads'
+  `totals` counters (the column bytes its scan and filter spans read).
 - GB/s = those bytes / laneql's best time at that thread count; the share is of the probe at the
   same thread count. A query's columns smaller than the last-level cache (at 1 M rows, 2-8 MB)
   may be read from cache after the warm-up, so its share can pass 100 %: then it says nothing
@@ -48,7 +48,7 @@ def probe(sum_bench, rows=50_000_000, runs=5, max_threads=2, timeout_s=300):
 
 
 def scan_bytes(laneql, table_path, sql, profile_path):
-    """The bytes laneql's scan spans read for `sql` (its profile), or None when it has none."""
+    """The column bytes laneql reads for `sql` (its profile), or None when it has none."""
     if os.path.exists(profile_path):
         os.remove(profile_path)
     done = subprocess.run([laneql, "-c", sql, "--table", "hits=" + table_path, "--profile",
@@ -58,8 +58,8 @@ def scan_bytes(laneql, table_path, sql, profile_path):
     with open(profile_path) as f:
         trace = json.load(f)
     events = trace["traceEvents"] if isinstance(trace, dict) else trace
-    return sum(e.get("args", {}).get("bytes", 0) for e in events
-               if e.get("ph") == "X" and e.get("name") == "scan")
+    return sum(e.get("args", {}).get("bytes", 0) for e in events  # each thread's totals
+               if e.get("ph") == "C" and e.get("name") == "totals")
 
 
 def table(results_by_threads, bytes_by_query, probe_gbs):

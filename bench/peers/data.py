@@ -7,11 +7,17 @@
 
 The CSV in between is `hits-<rows>-s<seed>.csv`, the name bench/wasm/run.mjs caches its CSV
 under, so the wasm benchmark reuses it when it runs on the same folder. Before the Parquet file
-is used, a fingerprint (COUNT, and SUM/MIN/MAX or their string and time equivalents of all 105
-columns) must come out the same from laneql over the .laneql file and from DuckDB over the
+is used, a fingerprint (COUNT, and SUM/MIN/MAX or their string and time equivalents of every
+column) must come out the same from laneql over the .laneql file and from DuckDB over the
 Parquet file: the peers and laneql read the same rows.
+
+Where all 105 columns would not fit in memory in every engine at once (10 M rows on a 24 GB
+machine), both files hold only the columns the queries name, `hits-<rows>-s<seed>-<n>cols-<hash>`:
+laneql copies them out of its full file, DuckDB out of the CSV. `SELECT *` (#24) then returns
+those columns in every engine alike.
 """
 
+import hashlib
 import json
 import os
 import subprocess
@@ -24,6 +30,7 @@ sys.path.insert(0, os.path.join(REPO, "tests", "diff"))
 sys.path.insert(0, os.path.join(REPO, "bench", "wasm"))
 
 import checks  # noqa: E402
+import dialects  # noqa: E402
 import diff_compare  # noqa: E402
 from run_diff import find_clickbench, read_queries  # noqa: E402,F401  (re-exported)
 from csv_to_arrow import hits_columns  # noqa: E402  (name, DuckDB type) of create.sql
@@ -76,13 +83,15 @@ def csv_source(csv_path, schema):
             % (csv_path.replace("'", "''"), columns))
 
 
-def write_parquet(csv_path, parquet_path, schema):
+def write_parquet(csv_path, parquet_path, schema, columns):
+    """The CSV's `columns` (all of `schema`'s when None) as Parquet, with create.sql's types."""
     import duckdb
     tmp = parquet_path + ".tmp"
     start = time.perf_counter()
     con = duckdb.connect()
-    con.execute("COPY (SELECT * FROM %s) TO '%s' (FORMAT parquet, COMPRESSION snappy)"
-                % (csv_source(csv_path, schema), tmp.replace("'", "''")))
+    select = "*" if columns is None else ", ".join('"%s"' % c for c in columns)
+    con.execute("COPY (SELECT %s FROM %s) TO '%s' (FORMAT parquet, COMPRESSION snappy)"
+                % (select, csv_source(csv_path, schema), tmp.replace("'", "''")))
     con.close()
     os.replace(tmp, parquet_path)
     log("   %s: %.0f MB in %.1f s" % (os.path.basename(parquet_path),
@@ -139,17 +148,58 @@ def check_same_rows(laneql, laneql_path, parquet_path, schema):
     return [n for n, a, b in zip(names, got, duck) if not diff_compare.values_match(a, b)]
 
 
-def prepare(laneql, folder, rows, seed, create_path, keep_csv):
-    """Makes (or finds) the .laneql and Parquet files; returns their paths and the schema."""
+def memory_available():
+    with open("/proc/meminfo") as f:
+        fields = dict(line.split(":", 1) for line in f)
+    return int(fields["MemAvailable"].split()[0]) * 1024
+
+
+def choose_columns(mode, laneql_path):
+    """'all' or 'used': with 'auto', all columns when about five times the table's bytes
+    (three peers holding it in memory, with their overheads, and laneql's mapped file) fit in
+    70 % of the memory available now, else only the columns the queries name."""
+    if mode != "auto":
+        return mode, "--columns %s" % mode
+    need = 5 * os.path.getsize(laneql_path)
+    room = 0.7 * memory_available()
+    if need <= room:
+        return "all", "auto: ~%.1f GB needed for all columns, %.1f GB at hand" % (need / 1e9, room / 1e9)
+    return "used", ("auto: all columns would need ~%.1f GB (5 x the table), more than the %.1f GB at "
+                    "hand (70 %% of the available memory)" % (need / 1e9, room / 1e9))
+
+
+def subset_laneql(laneql, full_path, path, columns):
+    """The .laneql file of only `columns`, copied by laneql from the full one."""
+    if os.path.exists(path):
+        return
+    tmp = path + ".tmp.laneql"
+    sql = "COPY (SELECT %s FROM hits) TO '%s' (FORMAT laneql)" % (", ".join(columns), tmp.replace("'", "''"))
+    run_checked([laneql, "-c", sql, "--table", "hits=" + full_path], "laneql COPY (column subset)")
+    os.replace(tmp, path)
+
+
+def prepare(laneql, folder, rows, seed, create_path, keep_csv, columns_mode="all", queries=()):
+    """Makes (or finds) the .laneql and Parquet files; returns their paths and the schema.
+    columns_mode: all, used (only the columns `queries` name, in both files) or auto."""
     os.makedirs(folder, exist_ok=True)
-    schema = hits_columns(create_path)
+    full_schema = hits_columns(create_path)
     start = time.perf_counter()
     laneql_path = ensure_laneql_file(laneql, folder, rows, seed)
-    parquet_path = os.path.join(folder, base_name(rows, seed) + ".parquet")
+    mode, why = choose_columns(columns_mode, laneql_path)
+    schema, columns, name = full_schema, None, base_name(rows, seed)
+    if mode == "used":
+        columns = dialects.used_columns(queries, full_schema)
+        schema = [(n, t) for n, t in full_schema if n in columns]
+        name += "-%dcols-%s" % (len(columns), hashlib.sha1(",".join(columns).encode()).hexdigest()[:8])
+        full_path, laneql_path = laneql_path, os.path.join(folder, name + ".laneql")
+        subset_laneql(laneql, full_path, laneql_path, columns)
+    log("   columns: %s (%s)" % ("all %d" % len(full_schema) if columns is None else
+                                 "the %d the queries name" % len(columns), why))
+    parquet_path = os.path.join(folder, name + ".parquet")
     checked = parquet_path + ".same-rows"
     if not os.path.exists(parquet_path):
         csv_path = ensure_csv(laneql, folder, rows, seed)
-        write_parquet(csv_path, parquet_path, schema)
+        write_parquet(csv_path, parquet_path, full_schema, columns)
         if not keep_csv:
             os.remove(csv_path)
     if not os.path.exists(checked) or os.path.getmtime(checked) < os.path.getmtime(parquet_path):
@@ -163,4 +213,5 @@ def prepare(laneql, folder, rows, seed, create_path, keep_csv):
         % (time.perf_counter() - start, laneql_path, parquet_path,
            len(fingerprint_sql(schema).split(", "))))
     return {"laneql": laneql_path, "parquet": parquet_path, "schema": schema,
-            "fingerprint_aggregates": len(fingerprint_sql(schema).split(", "))}
+            "fingerprint_aggregates": len(fingerprint_sql(schema).split(", ")),
+            "columns": "all" if columns is None else columns, "columns_why": why}

@@ -7,6 +7,8 @@ dialect; a query an engine cannot run as written, nor with an adjustment listed 
 as n/a (Polars) or as an error (the others), with the engine's message, never dropped.
 """
 
+import re
+
 # engine -> query number (1-based line of queries.sql) -> ([(old, new), ...], why)
 ADJUSTMENTS = {
     "chdb": {
@@ -53,3 +55,15 @@ def adapt(engine, number, sql):
                              % (number, engine, old))
         out = out.replace(old, new)
     return out, why
+
+
+def used_columns(queries, schema):
+    """The columns of `schema` ([(name, type)]) the queries name (words outside string
+    literals, case-insensitive), in the schema's order."""
+    by_lower = {name.lower(): name for name, _ in schema}
+    used = set()
+    for sql in queries:
+        bare = re.sub(r"'(?:[^']|'')*'", "''", sql)
+        used.update(by_lower[w.lower()] for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", bare)
+                    if w.lower() in by_lower)
+    return [name for name, _ in schema if name in used]

@@ -188,7 +188,7 @@ def bandwidth_section(bw):
                          t, "" if str(t) == "1" else "s", g,
                          " / ".join("%.1f" % x for x in bw.get("probe_runs", {}).get(str(t), [])))
                          for t, g in sorted(probe.items()))))
-    lines += ["", "laneql's scan-bound queries: bytes read (laneql's profile: its scan spans), "
+    lines += ["", "laneql's scan-bound queries: bytes read (laneql's profile: its threads' totals), "
               "GB/s at laneql's best time, and the share of the probe at the same thread count.", ""]
     threads = sorted({t for q in bw.get("queries", []) for t in q["threads"]}, key=int)
     head = ["#", "MB read"] + sum([["%s th ms" % t, "%s th GB/s" % t, "%s th %% of probe" % t] for t in threads], [])
@@ -217,9 +217,14 @@ def setup_section(doc):
     d = doc.get("data", {})
     lines.append("- data: laneql's hits generator, %d rows, seed %d: `%s` for laneql, `%s` for the "
                  "peers (the generator's CSV → DuckDB with create.sql's types → Parquet); the same rows "
-                 "in both (a %s-aggregate fingerprint over all columns agrees)" % (
+                 "in both (a %s-aggregate fingerprint over every column agrees)" % (
                      doc["rows"], doc["seed"], d.get("laneql"), d.get("parquet"),
                      d.get("fingerprint_aggregates", "?")))
+    cols = d.get("columns", "all")
+    lines.append("- columns: %s (%s)" % (
+        "all 105 of create.sql" if cols == "all" else
+        "the %d the queries name, in every engine (so `SELECT *` returns these): %s" % (len(cols), ", ".join(cols)),
+        d.get("columns_why", "")))
     lines.append("- timing: a warm-up run, then %d timed runs per query and engine, the engines taking "
                  "turns within each round (order rotated per query and round); times are each engine's "
                  "own, around the query and the materialisation of its answer (see bench/peers/README.md)"

@@ -54,6 +54,9 @@ def parse_args(argv=None):
     p.add_argument("--timeout", type=int, default=600, help="seconds one run of one query may take")
     p.add_argument("--slow-ms", type=float, default=30000,
                    help="a warm-up slower than this leaves 1 timed run, not --repeat (default 30000)")
+    p.add_argument("--columns", choices=["auto", "all", "used"], default="auto",
+                   help="the table's columns every engine loads: all 105, only those the queries "
+                        "name, or auto (all when they fit in memory; default)")
     p.add_argument("--no-wasm", action="store_true", help="skip laneql-wasm vs duckdb-wasm")
     p.add_argument("--wasm-package", default=os.path.join(REPO, "bindings-js", "dist", "index.js"),
                    help="laneql's built npm package (for run.mjs)")
@@ -148,7 +151,8 @@ def main(argv=None):
 
     data.log("==> data: %d rows, seed %d, into %s" % (args.rows, args.seed, args.data))
     dataset = data.prepare(args.laneql, args.data, args.rows, args.seed,
-                           os.path.join(clickbench, "create.sql"), keep_csv=do_wasm)
+                           os.path.join(clickbench, "create.sql"), keep_csv=do_wasm,
+                           columns_mode=args.columns, queries=[queries[q - 1] for q in selected])
 
     probe_runs = {}
     sum_bench_ok = not args.no_bandwidth and os.access(args.sum_bench, os.X_OK)
@@ -210,7 +214,8 @@ def main(argv=None):
            "wasm": wasm_summary, "bandwidth": bw, "machine": machine, "conditions": args.conditions,
            "data": {"laneql": os.path.relpath(dataset["laneql"], REPO),
                     "parquet": os.path.relpath(dataset["parquet"], REPO),
-                    "fingerprint_aggregates": dataset["fingerprint_aggregates"]},
+                    "fingerprint_aggregates": dataset["fingerprint_aggregates"],
+                    "columns": dataset["columns"], "columns_why": dataset["columns_why"]},
            "command": command, "started": datetime.datetime.fromtimestamp(started, datetime.timezone.utc)
            .strftime("%Y-%m-%d %H:%M UTC"), "duration_s": time.time() - started}
     doc = json.loads(json.dumps(doc))  # the Markdown and the chart are made from the JSON as written

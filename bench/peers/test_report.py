@@ -193,6 +193,13 @@ class DialectTest(unittest.TestCase):
         self.assertEqual(dialects.adapt("duckdb", 29, q29), (q29, None))
         self.assertEqual(dialects.adapt("chdb", 1, "SELECT 1"), ("SELECT 1", None))
 
+    def test_used_columns(self):
+        schema = [("WatchID", "BIGINT"), ("Title", "VARCHAR"), ("URL", "VARCHAR"), ("UserID", "BIGINT")]
+        queries = ["SELECT url, COUNT(*) FROM hits WHERE Title <> 'UserID' GROUP BY URL"]
+        self.assertEqual(dialects.used_columns(queries, schema), ["Title", "URL"])
+        self.assertEqual(dialects.used_columns(queries + ["SELECT UserID FROM hits"], schema),
+                         ["Title", "URL", "UserID"])
+
     def test_a_changed_query_is_an_error(self):
         with self.assertRaises(ValueError):
             dialects.adapt("chdb", 28, "SELECT strlen(URL) FROM hits")

@@ -37,6 +37,7 @@ class DuckDBWorker:
         import duckdb
         self.con = duckdb.connect()  # in memory
         self.con.execute("SET threads = %d" % self.config["threads"])
+        self.con.execute("SET enable_progress_bar = false")
         start = time.perf_counter()
         self.con.execute("CREATE TABLE hits AS SELECT * FROM read_parquet('%s')"
                          % self.config["parquet"].replace("'", "''"))
