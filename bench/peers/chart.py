@@ -44,21 +44,23 @@ def panels_from(doc):
 
 
 def decades(panels):
-    """k such that every ratio lies in [10^-k, 10^k] (1 <= k <= 4; beyond is clipped)."""
-    worst = 1.0
+    """(lo, hi): the powers of ten the axis spans, covering every ratio and 1/10..10 at least
+    (at most 10^-4..10^4; beyond is clipped)."""
+    lo, hi = -1, 1
     for _, rows in panels:
         for _, bars in rows:
             for _, x, _ in bars:
                 if x:
-                    worst = max(worst, abs(math.log10(x)))
-    return max(1, min(4, math.ceil(worst)))
+                    v = math.log10(x)
+                    lo, hi = min(lo, math.floor(v)), max(hi, math.ceil(v))
+    return max(lo, -4), min(hi, 4)
 
 
 def render(doc):
     panels = panels_from(doc)
     if not panels:
         return '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>\n'
-    k = decades(panels)
+    lo, hi = decades(panels)
     queries = max(len(rows) for _, rows in panels)
     per_row = max(len(bars) for _, rows in panels for _, bars in rows) * BAR + ROW_GAP
     height = TOP + queries * per_row + 40
@@ -67,7 +69,7 @@ def render(doc):
            'font-size="10">' % (width, height),
            '<rect width="100%" height="100%" fill="white"/>',
            '<text x="8" y="16" font-size="13" font-weight="bold">laneql / peer, per query (median '
-           'times, log scale; left of 1: laneql faster) — %s rows</text>' % escape(stats.rows_label(doc["rows"]))]
+           'times, log scale; left of 1: laneql faster) — %s rows</text>' % escape(stats.rows_text(doc["rows"]))]
     legend_x = 8
     for p in [e for e in doc["engines"] if e != "laneql"] + (["duckdb-wasm"] if len(panels) > len(doc["phases"]) else []):
         out.append('<rect x="%d" y="26" width="10" height="8" fill="%s"/>' % (legend_x, COLORS.get(p, "#666")))
@@ -78,13 +80,13 @@ def render(doc):
         x0 = 8 + i * (LABEL_W + PANEL_W + 24) + LABEL_W
 
         def xpos(ratio, x0=x0):
-            v = max(-k, min(k, math.log10(ratio)))
-            return x0 + (v + k) / (2 * k) * PANEL_W
+            v = max(lo, min(hi, math.log10(ratio)))
+            return x0 + (v - lo) / (hi - lo) * PANEL_W
 
         out.append('<text x="%.1f" y="54" text-anchor="middle" font-weight="bold">%s</text>'
                    % (x0 + PANEL_W / 2, escape(title)))
         bottom = TOP + len(rows) * per_row
-        for d in range(-k, k + 1):
+        for d in range(lo, hi + 1):
             x = xpos(10.0 ** d)
             out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s"/>'
                        % (x, TOP - 4, x, bottom, "#333" if d == 0 else "#ddd"))
@@ -95,11 +97,12 @@ def render(doc):
         one = xpos(1.0)
         for row_index, (q, bars) in enumerate(rows):
             y = TOP + row_index * per_row
-            out.append('<text x="%d" y="%d" text-anchor="end">#%d</text>' % (x0 - 4, y + len(bars) * BAR - 1, q))
+            out.append('<text x="%d" y="%.1f" text-anchor="end">#%d</text>' % (x0 - 4, y + (per_row - ROW_GAP) / 2 + 3, q))
+            y += (per_row - ROW_GAP - len(bars) * BAR) // 2  # bars centred in the row
             for j, (peer, ratio, ok) in enumerate(bars):
                 if ratio is None:
-                    out.append('<text x="%.1f" y="%d" fill="#999" font-size="8">%s: no time</text>'
-                               % (one + 3, y + j * BAR + BAR, escape(DISPLAY.get(peer, peer))))
+                    out.append('<text x="%.1f" y="%d" fill="#999" font-size="8">no ratio (%s or laneql: '
+                               'no time)</text>' % (one + 3, y + j * BAR + BAR, escape(DISPLAY.get(peer, peer))))
                     continue
                 x = xpos(ratio)
                 left, w = min(x, one), max(abs(x - one), 1.0)

@@ -247,7 +247,7 @@ def render(doc):
     engines = doc["engines"]
     lines = ["# laneql vs %s: ClickBench's %d queries on %s rows" % (
         ", ".join(DISPLAY[p] for p in peers_of(engines)), doc.get("query_count", 43),
-        stats.rows_label(doc["rows"]).upper().replace("M", " M").replace("K", " k")), ""]
+        stats.rows_text(doc["rows"])), ""]
     lines.append("Times in ms (median of %d after a warm-up; geomeans also of the best). Ratios are "
                  "laneql / peer: below 1, laneql is faster. Every answer is checked against DuckDB's "
                  "(integers exact, floats to 1e-9, order as the query defines it, ties at a LIMIT as "

@@ -92,3 +92,9 @@ def rows_label(rows):
     if rows % 1000 == 0:
         return "%dk" % (rows // 1000)
     return str(rows)
+
+
+def rows_text(rows):
+    """1000000 -> '1 M', 200000 -> '200 k', as the report's titles say it."""
+    label = rows_label(rows)
+    return label[:-1] + " " + label[-1].upper().replace("K", "k") if label[-1] in "mk" else label

@@ -116,6 +116,8 @@ class StatsTest(unittest.TestCase):
         self.assertEqual(stats.rows_label(10_000_000), "10m")
         self.assertEqual(stats.rows_label(200_000), "200k")
         self.assertEqual(stats.rows_label(1234), "1234")
+        self.assertEqual(stats.rows_text(1_000_000), "1 M")
+        self.assertEqual(stats.rows_text(200_000), "200 k")
 
 
 class ReportTest(unittest.TestCase):
@@ -172,13 +174,14 @@ class ChartTest(unittest.TestCase):
         self.assertIn("wasm in Node, 1 thread", svg)
         self.assertEqual(svg.count('fill="none" stroke="#c00"'), 1)   # q3's chDB bar, hollow
         self.assertIn("<title>#3 chDB: 2.00</title>", svg)
-        self.assertIn("Polars: no time", svg)                         # q2's n/a
+        self.assertIn("no ratio (Polars or laneql: no time)", svg)    # q2's n/a
         self.assertEqual(svg.count("<rect x=") - 4, 3 + 2 + 3 + 1)    # 4 legend swatches
 
     def test_scale_covers_the_ratios(self):
-        self.assertEqual(chart.decades([("p", [(1, [("duckdb", 0.002, True)])])]), 3)
-        self.assertEqual(chart.decades([("p", [(1, [("duckdb", 1.5, True)])])]), 1)
-        self.assertEqual(chart.decades([("p", [(1, [("duckdb", 1e-9, True)])])]), 4)
+        self.assertEqual(chart.decades([("p", [(1, [("duckdb", 0.002, True)])])]), (-3, 1))
+        self.assertEqual(chart.decades([("p", [(1, [("duckdb", 1.5, True), ("chdb", None, True)])])]), (-1, 1))
+        self.assertEqual(chart.decades([("p", [(1, [("duckdb", 1e-9, True)]), (2, [("chdb", 30, True)])])]),
+                         (-4, 2))
 
 
 class DialectTest(unittest.TestCase):
