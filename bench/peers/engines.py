@@ -37,6 +37,7 @@ class LaneqlEngine:
         done = subprocess.run([self.laneql, "info", "--json"], capture_output=True, text=True)
         native = json.loads(done.stdout)
         self.info = {"version": "laneql %s" % native.get("version", "?"), "load_s": 0.0,
+                     "file_mb": os.path.getsize(self.table_path) / 1e6,
                      "threads": self.threads, "target": native.get("dispatched_target"),
                      "form": ".laneql file, mapped (no copy); one `laneql bench --runs 1` process "
                              "per repetition, warmed up inside"}

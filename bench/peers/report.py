@@ -235,7 +235,9 @@ def setup_section(doc):
             lines.append("- %d thread%s, %s: %s (threads: %s), %s; load %.1f s, RSS %s; `SELECT 1` %s ms" % (
                 phase["threads"], "" if phase["threads"] == 1 else "s", DISPLAY[name],
                 info.get("version"), info.get("threads"), info.get("form"), info.get("load_s", 0),
-                "%.0f MB" % info["rss_mb"] if info.get("rss_mb") else "-", stats.fmt_ms(floor)))
+                "%.0f MB" % info["rss_mb"] if info.get("rss_mb") else
+                "- (maps a %.0f MB file)" % info["file_mb"] if info.get("file_mb") else "-",
+                stats.fmt_ms(floor)))
     lines.append("- queries: ClickBench's queries.sql as it is, except the adjustments of "
                  "bench/peers/dialects.py (noted per query)")
     lines.append("- command: `%s`; %s, %.0f s in all" % (doc.get("command"), doc.get("started"),

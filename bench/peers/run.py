@@ -16,6 +16,7 @@ import datetime
 import json
 import os
 import platform
+import shlex
 import subprocess
 import sys
 import time
@@ -64,6 +65,8 @@ def parse_args(argv=None):
     p.add_argument("--conditions", default=None,
                    help="a sentence on how the machine was shared, printed in the report")
     p.add_argument("--clickbench", default=None, help="folder with queries.sql and create.sql")
+    p.add_argument("--render", metavar="JSON", default=None,
+                   help="run nothing: write the .md and .svg again from a run's .json")
     args = p.parse_args(argv)
     args.thread_counts = [int(t) for t in args.threads.split(",")]
     args.engine_list = [e for e in ENGINES if e in args.engines.split(",")]
@@ -129,6 +132,11 @@ def start_engines(args, dataset, threads):
 
 def main(argv=None):
     args = parse_args(argv)
+    if args.render:  # only the Markdown and the chart again, from a run's JSON
+        with open(args.render) as f:
+            doc = json.load(f)
+        write_report(args.render[:-5] if args.render.endswith(".json") else args.render, doc)
+        return 0
     started = time.time()
     os.environ["TZ"] = "UTC"  # the worker processes inherit it (chDB's DateTime)
     clickbench = args.clickbench or data.find_clickbench()
@@ -205,10 +213,11 @@ def main(argv=None):
         os.remove(csv)
 
     machine["load_end"] = "%.2f" % os.getloadavg()[0]
-    command = " ".join([os.path.relpath(sys.executable, REPO) if sys.executable.startswith(REPO) else "python",
-                        os.path.relpath(os.path.abspath(__file__), REPO)] +
-                       [os.path.relpath(a, REPO) if a.startswith(REPO) else a
-                        for a in (argv if argv is not None else sys.argv[1:])])
+    command = " ".join(shlex.quote(a) for a in (
+        [os.path.relpath(sys.executable, REPO) if sys.executable.startswith(REPO) else "python",
+         os.path.relpath(os.path.abspath(__file__), REPO)] +
+        [os.path.relpath(a, REPO) if a.startswith(REPO) else a
+         for a in (argv if argv is not None else sys.argv[1:])]))
     doc = {"rows": args.rows, "seed": args.seed, "repeat": args.repeat, "engines": [e for e in args.engine_list],
            "query_count": len(selected), "threads": args.thread_counts, "phases": phases,
            "wasm": wasm_summary, "bandwidth": bw, "machine": machine, "conditions": args.conditions,
@@ -222,13 +231,18 @@ def main(argv=None):
     base = os.path.join(args.out_dir, name)
     with open(base + ".json", "w") as f:
         json.dump(doc, f, indent=1)
+    write_report(base, doc)
+    data.log("==> wrote %s.{md,json,svg} in %.0f s" % (os.path.relpath(base, REPO), doc["duration_s"]))
+    print("\n".join(report.summary_table(doc)))
+    return 0
+
+
+def write_report(base, doc):
+    """base.md and base.svg from the document (as base.json holds it)."""
     with open(base + ".md", "w") as f:
         f.write(report.render(doc))
     with open(base + ".svg", "w") as f:
         f.write(chart.render(doc))
-    data.log("==> wrote %s.{md,json,svg} in %.0f s" % (os.path.relpath(base, REPO), doc["duration_s"]))
-    print("\n".join(report.summary_table(doc)))
-    return 0
 
 
 if __name__ == "__main__":
