@@ -240,8 +240,14 @@ def setup_section(doc):
                 stats.fmt_ms(floor)))
     lines.append("- queries: ClickBench's queries.sql as it is, except the adjustments of "
                  "bench/peers/dialects.py (noted per query)")
-    lines.append("- command: `%s`; %s, %.0f s in all" % (doc.get("command"), doc.get("started"),
-                                                          doc.get("duration_s", 0)))
+    parts = ["data %.0f s" % d["duration_s"]] if "duration_s" in d else []
+    parts += ["%d thread%s %.0f s" % (p["threads"], "" if p["threads"] == 1 else "s", p["duration_s"])
+              for p in doc["phases"] if "duration_s" in p]
+    if (doc.get("wasm") or {}).get("duration_s"):
+        parts.append("wasm %.0f s" % doc["wasm"]["duration_s"])
+    lines.append("- command: `%s`; %s, %.0f s in all%s" % (
+        doc.get("command"), doc.get("started"), doc.get("duration_s", 0),
+        " (%s)" % ", ".join(parts) if parts else ""))
     return lines
 
 

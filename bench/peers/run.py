@@ -158,10 +158,12 @@ def main(argv=None):
         do_wasm = False
 
     data.log("==> data: %d rows, seed %d, into %s" % (args.rows, args.seed, args.data))
+    data_start = time.time()
     dataset = data.prepare(args.laneql, args.data, args.rows, args.seed,
                            os.path.join(clickbench, "create.sql"), keep_csv=do_wasm,
                            columns_mode=args.columns, queries=[queries[q - 1] for q in selected])
 
+    data_s = time.time() - data_start
     probe_runs = {}
     sum_bench_ok = not args.no_bandwidth and os.access(args.sum_bench, os.X_OK)
     if sum_bench_ok:
@@ -171,6 +173,7 @@ def main(argv=None):
 
     phases = []
     for threads in args.thread_counts:
+        phase_start = time.time()
         engines = start_engines(args, dataset, threads)
         try:
             data.log("==> %d thread(s): %d queries x %d engines, warm-up + %d runs, interleaved"
@@ -182,7 +185,7 @@ def main(argv=None):
             for e in engines:
                 e.stop()
         phases.append({"threads": threads, "engines": {e.name: e.info for e in engines},
-                       "floor_ms": floor, "results": results})
+                       "floor_ms": floor, "results": results, "duration_s": time.time() - phase_start})
 
     bw = None
     if sum_bench_ok:
@@ -204,10 +207,12 @@ def main(argv=None):
     wasm_summary = None
     if do_wasm:
         data.log("==> laneql-wasm vs duckdb-wasm in Node (bench/wasm/run.mjs)")
+        wasm_start = time.time()
         raw = wasm.run(REPO, args.rows, args.seed, args.repeat, args.laneql, sys.executable,
                        args.wasm_package, args.data, os.path.join(args.out_dir, "tmp", "wasm-%s.md" % label),
                        queries=args.queries)
         wasm_summary = raw if raw.get("error") else {**wasm.summarize(raw), "repeat": args.repeat}
+        wasm_summary["duration_s"] = time.time() - wasm_start
     csv = os.path.join(args.data, data.base_name(args.rows, args.seed) + ".csv")
     if os.path.exists(csv):
         os.remove(csv)
@@ -224,7 +229,8 @@ def main(argv=None):
            "data": {"laneql": os.path.relpath(dataset["laneql"], REPO),
                     "parquet": os.path.relpath(dataset["parquet"], REPO),
                     "fingerprint_aggregates": dataset["fingerprint_aggregates"],
-                    "columns": dataset["columns"], "columns_why": dataset["columns_why"]},
+                    "columns": dataset["columns"], "columns_why": dataset["columns_why"],
+                    "duration_s": data_s},
            "command": command, "started": datetime.datetime.fromtimestamp(started, datetime.timezone.utc)
            .strftime("%Y-%m-%d %H:%M UTC"), "duration_s": time.time() - started}
     doc = json.loads(json.dumps(doc))  # the Markdown and the chart are made from the JSON as written
