@@ -51,25 +51,16 @@ def run_checked(argv, what):
         raise SystemExit("error: %s failed (exit %d)" % (what, done.returncode))
 
 
-def ensure_laneql_file(laneql, folder, rows, seed):
-    path = os.path.join(folder, base_name(rows, seed) + ".laneql")
+def generate(laneql, folder, rows, seed, extension):
+    """data/hits-<rows>-s<seed>.<extension> (.laneql or .csv) from laneql's generator, once."""
+    path = os.path.join(folder, base_name(rows, seed) + extension)
     made_by_make_run = os.path.join(folder, "hits-%d.laneql" % rows)  # `make run`'s, seed 1
-    if not os.path.exists(path) and seed == 1 and os.path.exists(made_by_make_run):
+    if extension == ".laneql" and not os.path.exists(path) and seed == 1 and os.path.exists(made_by_make_run):
         os.symlink(os.path.basename(made_by_make_run), path)  # the same bytes; checked below
     if not os.path.exists(path):
-        tmp = path + ".tmp.laneql"
+        tmp = path + ".tmp" + extension
         run_checked([laneql, "gen", "hits", "--rows", str(rows), "--seed", str(seed), "--out", tmp],
-                    "laneql gen hits (.laneql)")
-        os.replace(tmp, path)
-    return path
-
-
-def ensure_csv(laneql, folder, rows, seed):
-    path = os.path.join(folder, base_name(rows, seed) + ".csv")
-    if not os.path.exists(path):
-        tmp = path + ".tmp.csv"
-        run_checked([laneql, "gen", "hits", "--rows", str(rows), "--seed", str(seed), "--out", tmp],
-                    "laneql gen hits (.csv)")
+                    "laneql gen hits (%s)" % extension)
         os.replace(tmp, path)
     return path
 
@@ -184,7 +175,7 @@ def prepare(laneql, folder, rows, seed, create_path, keep_csv, columns_mode="all
     os.makedirs(folder, exist_ok=True)
     full_schema = hits_columns(create_path)
     start = time.perf_counter()
-    laneql_path = ensure_laneql_file(laneql, folder, rows, seed)
+    laneql_path = generate(laneql, folder, rows, seed, ".laneql")
     mode, why = choose_columns(columns_mode, laneql_path)
     schema, columns, name = full_schema, None, base_name(rows, seed)
     if mode == "used":
@@ -198,7 +189,7 @@ def prepare(laneql, folder, rows, seed, create_path, keep_csv, columns_mode="all
     parquet_path = os.path.join(folder, name + ".parquet")
     checked = parquet_path + ".same-rows"
     if not os.path.exists(parquet_path):
-        csv_path = ensure_csv(laneql, folder, rows, seed)
+        csv_path = generate(laneql, folder, rows, seed, ".csv")
         write_parquet(csv_path, parquet_path, full_schema, columns)
         if not keep_csv:
             os.remove(csv_path)
