@@ -1,7 +1,7 @@
 # laneql: `make run` and `make test` do all set-up on a fresh Debian bookworm machine (as root).
 # Other entry points: setup, build, build-native, build-wasm, build-js, build-demo, demo,
-# test-native, test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e, clean. One
-# wasm flavour alone: make build-wasm WASM_FLAVOURS=simd128
+# test-native, test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e, bench, clean.
+# One wasm flavour alone: make build-wasm WASM_FLAVOURS=simd128
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 .DEFAULT_GOAL := help
@@ -24,7 +24,8 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
   -DFETCHCONTENT_FULLY_DISCONNECTED=ON
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
-  test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm clean
+  test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
+  clean
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -34,6 +35,7 @@ help:
 	@echo "      test-tsan (ThreadSanitizer; not part of make test)"
 	@echo "      pack (the npm package as a .tgz, with its wasm sizes)"
 	@echo "      bench-wasm (ClickBench in Node: laneql-wasm vs duckdb-wasm vs native; BENCH_ROWS=)"
+	@echo "      bench (laneql vs DuckDB, chDB, Polars and duckdb-wasm; PEER_ROWS=, PEER_ARGS=)"
 	@echo "make demo   build the web demo and serve it on 127.0.0.1 (cross-origin isolated; PORT=)"
 
 setup:
@@ -115,6 +117,7 @@ DIFF_ROWS ?= 1000000
 test-diff: build-native
 	@echo "==> test: ClickBench queries against DuckDB on $(DIFF_ROWS) generated rows"
 	$(ROOT)/.venv/bin/python -m unittest tests/diff/test_diff_compare.py
+	$(ROOT)/.venv/bin/python -m unittest bench/peers/test_report.py bench/peers/test_checks.py
 	$(ROOT)/.venv/bin/python tests/diff/run_diff.py --rows $(DIFF_ROWS) \
 	  --tool $(BUILD)/native/tests/diff/hits_diff_tool --workdir $(BUILD)/diff-work
 
@@ -189,6 +192,17 @@ BENCH_ROWS ?= 1000000
 bench-wasm: build-native build-wasm build-js
 	node --no-experimental-fetch bench/wasm/run.mjs --rows $(BENCH_ROWS) --laneql $(LANEQL) \
 	  --python $(ROOT)/.venv/bin/python --out $(BUILD)/bench-wasm/wasm-$(BENCH_ROWS).md
+
+# laneql against its peers (bench/peers/README.md); not part of make test. Installs DuckDB, chDB
+# and Polars (exact versions, bench/peers/requirements.txt) into .venv-bench on first use, and
+# bench/wasm's npm project (duckdb-wasm) through run.mjs. PEER_ROWS rows (default 10 M: tens of
+# minutes here); PEER_ROWS=200000 is a quick look. Writes bench/results/peers-<rows>.{md,json,svg}.
+PEER_ROWS ?= 10000000
+PEER_ARGS ?=
+PEER_VENV := $(ROOT)/.venv-bench
+bench: build-native build-wasm build-js
+	@bash bench/peers/setup_venv.sh $(PEER_VENV)
+	$(PEER_VENV)/bin/python bench/peers/run.py --rows $(PEER_ROWS) --laneql $(LANEQL) $(PEER_ARGS)
 
 # The package's browser flavours, then the web demo through its UI (answers checked against the
 # native laneql, hence build-native).
