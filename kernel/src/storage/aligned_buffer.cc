@@ -9,6 +9,8 @@
 #include <new>
 #include <utility>
 
+#include "src/common/large_blocks.h"
+
 namespace laneql {
 namespace {
 
@@ -31,7 +33,8 @@ void AlignedBuffer::Release() {
   if (owner_ != nullptr) {
     owner_.reset();  // a view: the memory belongs to the owner
   } else if (data_ != nullptr) {
-    ::operator delete(data_, kAlign);
+    if (capacity_ >= kLargeBlockMinBytes) FreeLargeBlock(data_, capacity_);
+    else ::operator delete(data_, kAlign);
   }
   data_ = nullptr;
   size_ = 0;
@@ -93,7 +96,9 @@ bool AlignedBuffer::Reallocate(size_t capacity, size_t zero_from, std::string* e
     return false;
   }
   capacity = RoundUp64(capacity);
-  auto* fresh = static_cast<uint8_t*>(::operator new(capacity, kAlign, std::nothrow));
+  auto* fresh = static_cast<uint8_t*>(capacity >= kLargeBlockMinBytes
+                                          ? AllocateLargeBlock(capacity)
+                                          : ::operator new(capacity, kAlign, std::nothrow));
   if (fresh == nullptr) {
     SetError(error, "out of memory allocating a buffer of " + std::to_string(capacity) + " bytes");
     return false;

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <utility>
 
+#include "src/common/huge_pages.h"
 #include "src/storage/hits_random.h"
 #include "src/storage/hits_vocabulary.h"
 
@@ -205,15 +206,7 @@ char* ByteSink::Grow(size_t needed) {
 }
 
 void AdviseHugePages(AlignedBuffer* buffer) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(buffer->data()) + kHuge - 1) & ~(kHuge - 1);
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(buffer->data()) + buffer->capacity()) &
-                        ~(kHuge - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-  (void)buffer;
-#endif
+  laneql::AdviseHugePages(buffer->data(), buffer->capacity());
 }
 
 void PrefaultForWrite(void* begin, size_t bytes) {
