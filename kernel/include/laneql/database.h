@@ -43,6 +43,13 @@ struct DatabaseOptions {
   // Threads' GROUP BY tables with more groups than this (together) are merged two-level: 256
   // partitions merged in parallel. Below it, one after another (cheaper for few groups).
   size_t two_level_min_groups = 32768;
+  // How a hash GROUP BY splits its work among threads: by rows (each thread its own table of
+  // the rows it takes, merged afterwards) or by keys (each thread reads every row and keeps the
+  // keys that hash to it: disjoint tables, nothing to merge; for GROUP BYs with about as many
+  // groups as rows, where the merge would insert nearly every group again). kAuto chooses from
+  // a sample of the table. Results are the same either way. (kernel/src/exec/group_owned.h)
+  enum class GroupSplit { kAuto, kRows, kKeys };
+  GroupSplit group_split = GroupSplit::kAuto;
   // With `profile`: also write each query's timeline to this file (replaced per query).
   std::string profile_path;
 };

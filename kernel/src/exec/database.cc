@@ -83,6 +83,7 @@ Result Database::Query(std::string_view sql, const QueryOptions& options) const 
   ctx.threads = options.threads > 0 ? std::min(options.threads, threads_) : threads_;
   ctx.min_parallel_rows = options_.min_parallel_rows;
   ctx.two_level_min_groups = options_.two_level_min_groups;
+  ctx.group_split = static_cast<int>(options_.group_split);
   ctx.small_key_lookup = options.small_key_lookup;
   if (!options_.profile && !options.profile) return RunQuery(sql, lookup, ctx);
   exec::Profiler profiler(ctx.threads);

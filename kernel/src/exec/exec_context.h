@@ -21,6 +21,7 @@ struct ExecContext {
   Profiler* profiler = nullptr;
   size_t min_parallel_rows = 65536;     // DatabaseOptions::min_parallel_rows
   size_t two_level_min_groups = 32768;  // DatabaseOptions::two_level_min_groups
+  int group_split = 0;                  // DatabaseOptions::group_split: 0 auto, 1 rows, 2 keys
   bool small_key_lookup = true;         // QueryOptions::small_key_lookup
   // Database::Interrupt counts calls here; a query that sees the count move past the value it
   // started with stops at its next morsel (or merge task) and fails with "query interrupted".

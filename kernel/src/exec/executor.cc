@@ -11,6 +11,7 @@
 #include "src/exec/expr_eval.h"
 #include "src/exec/filter.h"
 #include "src/exec/group_merge.h"
+#include "src/exec/group_owned.h"
 #include "src/exec/morsel.h"
 #include "src/exec/output_stage.h"
 #include "src/exec/sort_rows.h"
@@ -74,11 +75,26 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
       return Result::Error(error);
     }
   }
+  // Many groups: each thread takes the keys hashing to it from every batch (group_owned.h).
+  const bool owned = !ungrouped && threads > 1 && PreferOwnedScan(plan, ctx, threads, batches);
+  if (owned) {
+    for (int t = 0; t < threads; ++t) workers[static_cast<size_t>(t)]->SetOwnership(t, threads);
+  }
   MorselCursor cursor;
   const size_t morsel = MorselBatches(batches, threads);
   std::atomic<bool> failed{false};
   std::vector<std::string> errors(static_cast<size_t>(threads));
   RunThreads(ctx, threads, [&](int t) {
+    if (owned) {
+      AggregateWorker& worker = *workers[static_cast<size_t>(t)];
+      for (size_t first = 0; first < batches && !failed.load(std::memory_order_relaxed) && !ctx.Interrupted();
+           first += morsel) {
+        if (!worker.ScanBatches(first, std::min(batches, first + morsel), &errors[static_cast<size_t>(t)])) {
+          failed.store(true, std::memory_order_relaxed);
+        }
+      }
+      return;
+    }
     // Check-before-work: a failed thread (or an interrupt) stops the others at their next morsel.
     while (!failed.load(std::memory_order_relaxed) && !ctx.Interrupted()) {
       const size_t first = cursor.Take() * morsel;
@@ -92,7 +108,9 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   if (FirstError(errors, &error)) return Result::Error(error);
 
   AggregateWorker& result = *workers[0];
-  if (!MergeWorkers(workers, ctx, threads, &error)) return Result::Error(error);
+  if (!(owned ? MergeOwnedWorkers(workers, ctx, threads, &error) : MergeWorkers(workers, ctx, threads, &error))) {
+    return Result::Error(error);
+  }
   for (size_t a = 0; a < partials.size(); ++a) {
     if (!result.states().IsFloatSum(a)) continue;
     double sum = 0.0;  // batch order: the same additions for every thread count
