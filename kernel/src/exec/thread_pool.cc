@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "src/exec/query_budget.h"
+
 namespace laneql {
 namespace exec {
 
@@ -39,10 +41,18 @@ void ThreadPool::Run(int n, const std::function<void(int)>& task) {
     task(0);
     return;
   }
+  // The workers run as part of the caller's query: its budget (memory limit, stop) and what
+  // it is doing go with the task (query_budget.h).
+  QueryBudget* budget = CurrentQueryBudget();
+  const char* activity = CurrentMemoryActivity();
+  const std::function<void(int)> in_query = [&task, budget, activity](int t) {
+    const ScopedQueryBudget scope(budget, activity);
+    task(t);
+  };
   std::lock_guard<std::mutex> run_lock(run_mutex_);
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    task_ = &task;
+    task_ = &in_query;
     active_ = n - 1;
     pending_ = n - 1;
     failure_ = nullptr;
