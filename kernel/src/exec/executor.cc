@@ -91,6 +91,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     }
   });
   if (FirstError(errors, &error)) return Result::Error(error);
+  if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());  // the scan stopped part-way
 
   AggregateWorker& result = *workers[0];
   {
@@ -200,6 +201,10 @@ bool FilterRows(const Plan& plan, const ExecContext& ctx, size_t top_n, std::vec
     ~ReleaseFound() { ReleaseQueryMemory(bytes); }
   } release_found{found_bytes};
   if (FirstError(errors, error)) return false;
+  if (ctx.Interrupted()) {  // the scan stopped part-way
+    *error = ctx.StopMessage();
+    return false;
+  }
   if (!ChargeQueryMemory(total * sizeof(uint32_t), error)) return false;
   ids->reserve(total);
   for (const auto& part : found) ids->insert(ids->end(), part.begin(), part.end());
