@@ -43,11 +43,15 @@ void ThreadPool::Run(int n, const std::function<void(int)>& task) {
   }
   // The workers run as part of the caller's query: its budget (memory limit, stop) and what
   // it is doing go with the task (query_budget.h).
-  QueryBudget* budget = CurrentQueryBudget();
-  const char* activity = CurrentMemoryActivity();
-  const std::function<void(int)> in_query = [&task, budget, activity](int t) {
-    const ScopedQueryBudget scope(budget, activity);
-    task(t);
+  // (One reference captured: the std::function stores it in place, no allocation per run.)
+  struct Query {
+    const std::function<void(int)>& task;
+    QueryBudget* budget;
+    const char* activity;
+  } query{task, CurrentQueryBudget(), CurrentMemoryActivity()};
+  const std::function<void(int)> in_query = [&query](int t) {
+    const ScopedQueryBudget scope(query.budget, query.activity);
+    query.task(t);
   };
   std::lock_guard<std::mutex> run_lock(run_mutex_);
   {
