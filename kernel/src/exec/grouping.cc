@@ -8,6 +8,7 @@
 
 #include "laneql/hash.h"
 #include "src/exec/expr_eval.h"
+#include "src/exec/query_budget.h"
 
 namespace laneql {
 namespace exec {
@@ -179,6 +180,7 @@ bool Grouper::Serialize(const std::vector<Vec>& keys, size_t count, std::string*
 bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group_ids,
                      std::string* error) {
   if (count == 0) return true;
+  const ScopedMemoryActivity activity("growing the GROUP BY hash table");  // query_budget.h
   if (hashes_.size() < count) hashes_.resize(count);
   switch (strategy_) {
     case Strategy::kDirect: {
