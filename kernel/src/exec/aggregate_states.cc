@@ -87,8 +87,8 @@ AggregateStates::AggregateStates(const std::vector<plan::Aggregate>& aggregates,
 
 namespace {
 
-size_t StateBytes(const std::vector<int64_t>& counts, const std::vector<Int128>& ints,
-                  const std::vector<double>& reals, const std::vector<std::string>& strings) {
+size_t StateBytes(const StateArray<int64_t>& counts, const StateArray<Int128>& ints,
+                  const StateArray<double>& reals, const std::vector<std::string>& strings) {
   return counts.capacity() * sizeof(int64_t) + ints.capacity() * sizeof(Int128) +
          reals.capacity() * sizeof(double) + strings.capacity() * sizeof(std::string);
 }
