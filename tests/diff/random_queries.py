@@ -159,24 +159,26 @@ class QueryGenerator:
         self.few_values = [n for n in self.ints + self.strs
                            if 0 < len(set(pool.samples.get(n, []))) <= 40]
         self.narrow_ints = [n for n in self.ints if self.types[n] != "BIGINT"]
-        # Inside a predicate arithmetic must not overflow: which rows a predicate is evaluated on
-        # depends on the engine's order of conjuncts (laneql orders them by cost and observed
-        # selectivity, DuckDB by its own rules), so an overflow error there is not a defined
-        # answer. So predicates use SMALLINT/INTEGER operands widened to BIGINT first.
-        self.in_predicate = False
+        # Inside a predicate, and in the outputs of a query without aggregates, arithmetic must
+        # not overflow: which rows a predicate is evaluated on depends on the engine's order of
+        # conjuncts (laneql orders them by cost and observed selectivity, DuckDB by its own
+        # rules), and under LIMIT laneql computes the outputs of the rows it returns while DuckDB
+        # computes whole vectors of 2,048 rows, so an overflow error there is not a defined
+        # answer. There the operands are SMALLINT/INTEGER, widened to BIGINT first.
+        self.no_overflow = False
         self.numeric_minmax = set()  # min/max aggregates of integers (HAVING may compare them)
 
     # --- scalar expressions -----------------------------------------------------------------
 
     def int_column(self):
-        # Inside predicates only SMALLINT and INTEGER columns (see int_expr).
-        return self.rng.choice(self.narrow_ints if self.in_predicate else self.ints)
+        # Where overflow is not allowed only SMALLINT and INTEGER columns (see __init__).
+        return self.rng.choice(self.narrow_ints if self.no_overflow else self.ints)
 
     def small_int(self, low=1, high=100):
         return self.rng.randint(low, high)
 
     def widened(self, expr):
-        return "CAST(%s AS BIGINT)" % expr if self.in_predicate else expr
+        return "CAST(%s AS BIGINT)" % expr if self.no_overflow else expr
 
     def int_expr(self, depth=0):
         """(sql, may_be_null) of an integer-valued expression."""
@@ -205,7 +207,8 @@ class QueryGenerator:
             return "(%s * %d)" % (self.widened(inner), self.small_int(-3, 7)), null
         if r < 0.9:
             inner, null = self.int_expr(depth + 1)
-            return "CAST(%s AS %s)" % (inner, self.rng.choice(["BIGINT", "INTEGER"])), null
+            narrowing = ["INTEGER"] if not self.no_overflow else []
+            return "CAST(%s AS %s)" % (inner, self.rng.choice(["BIGINT"] + narrowing)), null
         if r < 0.93:
             # x % y is NULL where y is 0: a NULL source the hits data lacks.
             return "(%s %% %s)" % (column, self.int_column()), True
@@ -268,11 +271,11 @@ class QueryGenerator:
         return "%"
 
     def leaf(self):
-        outer, self.in_predicate = self.in_predicate, True
+        outer, self.no_overflow = self.no_overflow, True
         try:
             return self._leaf()
         finally:
-            self.in_predicate = outer
+            self.no_overflow = outer
 
     def _leaf(self):
         r = self.rng.random()
@@ -360,6 +363,9 @@ class QueryGenerator:
             return "(%s %% %d)" % (self.int_column(), self.small_int(2, 20)), True
         if r < 0.94:
             return "CASE WHEN %s THEN 'yes' ELSE 'no' END" % self.leaf(), True
+        if r < 0.97:
+            expr, _ = self.str_expr()  # may be NULL: a NULL group
+            return expr, False
         expr, _ = self.int_expr(1)
         return expr, False
 
@@ -456,6 +462,13 @@ class QueryGenerator:
         return q
 
     def plain(self):
+        outer, self.no_overflow = self.no_overflow, True
+        try:
+            return self._plain()
+        finally:
+            self.no_overflow = outer
+
+    def _plain(self):
         q = Query()
         q.distinct = self.rng.random() < 0.15
         for i in range(self.rng.randint(1, 4)):
