@@ -32,7 +32,14 @@ def _drop_item(query, index):
         q.group_by.remove(expr)
         if not q.group_by:
             q.having = None
-    q.order = [o for o in q.order if o[0] not in (expr, alias)]
+    order = []
+    for key, direction, nulls in q.order:
+        if key in (expr, alias, str(index + 1)):
+            continue
+        if key.isdigit() and int(key) > index + 1:
+            key = str(int(key) - 1)  # ORDER BY position: the items after it moved up
+        order.append((key, direction, nulls))
+    q.order = order
     return q
 
 

@@ -166,6 +166,7 @@ class QueryGenerator:
         # computes whole vectors of 2,048 rows, so an overflow error there is not a defined
         # answer. There the operands are SMALLINT/INTEGER, widened to BIGINT first.
         self.no_overflow = False
+        self.few_values_ints = [n for n in self.few_values if n in self.ints]
         self.numeric_minmax = set()  # min/max aggregates of integers (HAVING may compare them)
 
     # --- scalar expressions -----------------------------------------------------------------
@@ -209,6 +210,14 @@ class QueryGenerator:
             inner, null = self.int_expr(depth + 1)
             narrowing = ["INTEGER"] if not self.no_overflow else []
             return "CAST(%s AS %s)" % (inner, self.rng.choice(["BIGINT"] + narrowing)), null
+        if r < 0.91:
+            inner, null = self.int_expr(depth + 1)
+            return "(-%s)" % self.widened(inner), null
+        if r < 0.92:
+            column = self.rng.choice(self.few_values_ints or self.ints)
+            whens = " ".join("WHEN %s THEN %d" % (literal(self.int_constant(column)), k)
+                             for k in range(self.rng.randint(1, 3)))
+            return "CASE %s %s ELSE -1 END" % (column, whens), False
         if r < 0.93:
             # x % y is NULL where y is 0: a NULL source the hits data lacks.
             return "(%s %% %s)" % (column, self.int_column()), True
@@ -228,6 +237,8 @@ class QueryGenerator:
             a, b = self.rng.sample(self.strs, 2)
             return "(%s || %s)" % (a, b), False
         if r < 0.93:
+            if self.rng.random() < 0.5:
+                return "%s::VARCHAR" % self.int_column(), False
             return "CAST(%s AS VARCHAR)" % self.int_column(), False
         return "CASE WHEN %s THEN %s END" % (self.leaf(), column), True
 
@@ -238,9 +249,11 @@ class QueryGenerator:
             return "EventDate", "date"
         if r < 0.8:
             return self.rng.choice(self.stamps), "ts"
-        part = self.rng.choice(TIME_PARTS)
-        return "date_trunc('%s', %s)" % (part, self.rng.choice(self.stamps)), (
-            "date" if part in DATE_PARTS else "ts")
+        if r < 0.9:
+            part = self.rng.choice(TIME_PARTS)
+            return "date_trunc('%s', %s)" % (part, self.rng.choice(self.stamps)), (
+                "date" if part in DATE_PARTS else "ts")
+        return "(EventDate %s %d)" % (self.rng.choice("+-"), self.small_int(0, 40)), "date"
 
     # --- predicates -------------------------------------------------------------------------
 
@@ -288,6 +301,10 @@ class QueryGenerator:
             a, b = sorted([self.int_constant(column), self.int_constant(column)])
             neg = "NOT " if self.rng.random() < 0.2 else ""
             return "%s %sBETWEEN %s AND %s" % (column, neg, literal(a), literal(b))
+        if r < 0.41:
+            column = self.rng.choice(self.strs + self.dates)
+            a, b = sorted([self.pool.pick(self.rng, column), self.pool.pick(self.rng, column)])
+            return "%s BETWEEN %s AND %s" % (column, literal(a), literal(b))
         if r < 0.46:
             column = self.rng.choice(self.ints + self.strs)
             values = sorted({self.pool.pick(self.rng, column) for _ in range(self.rng.randint(1, 5))},
@@ -376,15 +393,19 @@ class QueryGenerator:
         if r < 0.28:
             expr, _ = self.int_expr() if self.rng.random() < 0.5 else self.str_expr()
             return "count(%s)" % expr
-        if r < 0.38:
+        if r < 0.35:
             column = self.rng.choice(self.ints + self.strs)
             return "count(DISTINCT %s)" % column
+        if r < 0.38:
+            return "count(DISTINCT %s)" % self.group_key()[0]
         if r < 0.55:
             expr, _ = self.int_expr()
             return "sum(%s)" % expr
-        if r < 0.65:
+        if r < 0.62:
             expr, _ = self.int_expr()
             return "avg(%s)" % expr
+        if r < 0.65:
+            return "avg(%s / %d)" % (self.int_column(), self.small_int(2, 9))
         if r < 0.7:
             return "sum(CASE WHEN %s THEN 1 ELSE 0 END)" % self.leaf()
         func = self.rng.choice(["min", "max"])
@@ -490,7 +511,10 @@ class QueryGenerator:
         if self.rng.random() < 0.8:
             q.where = self.predicate()
         if self.rng.random() < 0.8:
-            self.order_by(q, [a if a is not None else e for e, a, _ in q.items])
+            outputs = [a if a is not None else e for e, a, _ in q.items]
+            if not q.distinct and self.rng.random() < 0.2:
+                outputs.append(self.rng.choice(self.ints + self.strs))  # not selected
+            self.order_by(q, outputs)
         self.limit(q, always=True)
         return q
 
