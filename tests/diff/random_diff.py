@@ -72,12 +72,13 @@ class Oracle:
         if loaded != rows:
             raise SystemExit("error: DuckDB loaded %d rows, expected %d" % (loaded, rows))
 
-    def _tool(self, extra):
+    def _tool(self, extra, may_fail=False):
         run = subprocess.run([self.tool, "--rows", str(self.rows), "--seed", str(self.seed)] + extra,
                              stderr=subprocess.PIPE, text=True)
-        if run.returncode != 0:
+        if run.returncode != 0 and not may_fail:
             raise SystemExit("error: hits_diff_tool exited with %d: %s" % (run.returncode,
                                                                            run.stderr.strip()))
+        return run
 
     def pool(self, sample_seed):
         """A ValuePool of SAMPLE_ROWS rows picked by a seeded generator (by position, so the same
@@ -102,16 +103,32 @@ class Oracle:
                 for sql in sqls:
                     assert "\n" not in sql
                     f.write(sql + "\n")
-            self._tool(["--queries", queries_path, "--results", results_path])
-            with open(results_path, encoding="utf-8") as f:
-                results = {r["index"]: r for r in map(json.loads, f)}
+            run = self._tool(["--queries", queries_path, "--results", results_path],
+                             may_fail=True)
+            results = {}
+            if os.path.exists(results_path):
+                with open(results_path, encoding="utf-8") as f:
+                    results = {r["index"]: r for r in map(json.loads, f)}
+        if run.returncode != 0:
+            # A crash: the tool writes (and flushes) each result as it goes, so the first query
+            # without one is where it stopped; the rest are run again without it.
+            stopped = next(i for i in range(len(sqls) + 1) if i not in results)
+            print("laneql stopped (exit %d) at query %d: %s" % (
+                run.returncode, stopped, (run.stderr.strip().splitlines() or [""])[-1]))
+            if stopped < len(sqls):
+                results[stopped] = {"crash": "hits_diff_tool exited with %d" % run.returncode}
+                rest = self.run_laneql(sqls[stopped + 1:])
+                results.update({stopped + 1 + i: r for i, r in enumerate(rest)})
         return [results.get(i) for i in range(len(sqls))]
 
     def compare(self, sql, got):
         """(status, note): PASS, FAIL (answers differ), ERROR (one engine rejects the query),
-        TYPE (result types differ) or ORACLE (the checker cannot judge)."""
+        TYPE (result types differ), CRASH (laneql's process died) or ORACLE (the checker cannot
+        judge)."""
         if got is None:
-            return "FAIL", "no laneql result (the tool stopped?)"
+            return "FAIL", "no laneql result"
+        if "crash" in got:
+            return "CRASH", got["crash"]
         if got.get("error") == "":
             return "ERROR", "laneql fails with an empty error message"
         try:
