@@ -292,6 +292,9 @@ class QueryGenerator:
 
     def _leaf(self):
         r = self.rng.random()
+        if r < 0.02:
+            return self.rng.choice(["true", "false", "1 = 1", "1 > 2", "NULL IS NULL"])
+        r = self.rng.random()
         if r < 0.3:
             column = self.int_column()
             op = self.rng.choice(["=", "<>", "<", "<=", ">", ">="])
@@ -388,6 +391,10 @@ class QueryGenerator:
 
     def aggregate(self):
         r = self.rng.random()
+        if r < 0.04:  # constant arguments
+            return self.rng.choice(["count(1)", "sum(1)", "sum(2)", "avg(3)", "max('x')",
+                                    "min(5)", "count(NULL)", "sum(NULL)"])
+        r = self.rng.random()
         if r < 0.2:
             return "count(*)"
         if r < 0.28:
@@ -462,6 +469,9 @@ class QueryGenerator:
         q.group_style = self.rng.choice(["expr", "expr", "position", "alias"])
         for i, agg in enumerate(aggregates):
             q.items.append((agg, "a%d" % i, False))
+        if self.rng.random() < 0.05:
+            q.items.insert(self.rng.randrange(len(q.items) + 1),
+                           (self.rng.choice(["1", "'x'", "NULL", "DATE '2013-07-15'"]), "c", False))
         if self.rng.random() < 0.5:
             q.where = self.predicate()
         if self.rng.random() < 0.3:
