@@ -58,7 +58,11 @@ struct Vec {
     count = rows;
     constant = is_constant;
     const size_t stored_rows = is_constant ? 1 : rows;
-    if (!own_values.Resize(stored_rows * sizeof(T), error)) return nullptr;
+    // Room for one value even for 0 rows: a buffer never allocated has data() == nullptr, which
+    // callers take for an allocation failure (a query whose WHERE keeps no row then failed with
+    // an empty error message).
+    const size_t room = stored_rows > 0 ? stored_rows : 1;
+    if (!own_values.Resize(room * sizeof(T), error)) return nullptr;
     values = own_values.data();
     validity = nullptr;
     return own_values.As<T>();
