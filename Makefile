@@ -1,6 +1,6 @@
 # laneql: `make run` and `make test` do all set-up on a fresh Debian bookworm machine (as root).
 # Other entry points: setup, build, build-native, build-wasm, build-js, build-demo, demo,
-# test-native, test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e, bench, difftest,
+# test-native, test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e, bench, difftest, fuzz,
 # clean.
 # One wasm flavour alone: make build-wasm WASM_FLAVOURS=simd128
 SHELL := /bin/bash
@@ -26,7 +26,7 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
   test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
-  difftest clean
+  difftest fuzz clean
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -35,6 +35,7 @@ help:
 	@echo "      test-native test-diff test-wasm-kernels test-asan test-js test-e2e clean"
 	@echo "      test-tsan (ThreadSanitizer; not part of make test)"
 	@echo "      difftest (random queries against DuckDB; N=1000 SEED=1 ROWS=100000)"
+	@echo "      fuzz (libFuzzer targets, FUZZ_SECONDS each, default 60; not part of make test)"
 	@echo "      pack (the npm package as a .tgz, with its wasm sizes)"
 	@echo "      bench-wasm (ClickBench in Node: laneql-wasm vs duckdb-wasm vs native; BENCH_ROWS=)"
 	@echo "      bench (laneql vs DuckDB, chDB, Polars and duckdb-wasm; PEER_ROWS=, PEER_ARGS=)"
@@ -232,6 +233,25 @@ test-e2e: build-wasm build-js build-demo build-native
 	npm run test:e2e --silent
 	@echo "==> test: the web demo in headless Chromium"
 	npm run test:e2e-demo --silent
+
+# libFuzzer targets (tests/fuzz/README.md): SQL, the CSV reader, the .laneql reader and LIKE, each
+# run FUZZ_SECONDS (default 60) with ASan + UBSan; prints executions and coverage per target and
+# fails on a crash, hang or leak (the input is kept in build/fuzz/artifacts/<target>/). Not part
+# of make test. FUZZ_TARGETS picks some, e.g. FUZZ_TARGETS="sql like".
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= sql csv table_file like
+fuzz: setup
+	@echo "==> build: libFuzzer targets (clang, ASan + UBSan)"
+	@# Build type None + -O1 as in test-asan; AVX3 and AVX2 (the LIKE target runs every one
+	@# compiled) plus the portable EMU128: AVX3_SPR, ZEN4 and SSE4 add compile time, not cases.
+	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD)/fuzz $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=None \
+	  -DLANEQL_BUILD_TESTS=OFF -DLANEQL_BUILD_CLI=OFF -DLANEQL_BUILD_BENCH=OFF -DLANEQL_PARQUET=OFF \
+	  -DLANEQL_FUZZ=ON -DLANEQL_SANITIZE=fuzzer-no-link,address,undefined \
+	  -DLANEQL_EXTRA_DISABLED_TARGETS="HWY_AVX3_SPR|HWY_AVX3_ZEN4|HWY_SSE4" \
+	  -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" >/dev/null
+	cmake --build $(BUILD)/fuzz -j $(JOBS) --target fuzz_write_table_seeds \
+	  $(addprefix fuzz_,$(FUZZ_TARGETS))
+	tests/fuzz/run.sh $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf $(BUILD) bindings-js/dist web-demo/dist

@@ -103,6 +103,24 @@ TEST_F(SqlEngineTest, GroupByWithNullKeyOrderAndHaving) {
             std::vector<std::string>({"apple|2", "b|1"}));
 }
 
+// The highest operator chains the parser accepts, in every clause of a GROUP BY query: the
+// binder matches every subtree against the group keys, which once copied each subtree's
+// fingerprint into its parent's (cubic in the height: seconds for these, found by the SQL
+// fuzzer); the stack must hold the recursion of every pass, natively and in wasm.
+TEST_F(SqlEngineTest, DeepChainsInEveryClauseOfAGroupedQuery) {
+  std::string ks = "k", xs = "x";
+  for (int i = 1; i < 990; ++i) {
+    ks += " + k";
+    xs += " + x";
+  }
+  EXPECT_EQ(Query("SELECT k, " + ks + " AS s, max(" + xs + ") FROM t WHERE k IS NOT NULL AND " +
+                  ks + " > 0 GROUP BY k HAVING min(" + xs + ") > 0 ORDER BY " + ks + " DESC"),
+            std::vector<std::string>({"2|1980|49500", "1|990|59400"}));
+  // The same chains over a group key that is itself a chain.
+  EXPECT_EQ(Query("SELECT " + ks + ", count(*) FROM t GROUP BY " + ks + " ORDER BY " + ks),
+            std::vector<std::string>({"990|3", "1980|2", "2970|1", "NULL|1"}));
+}
+
 TEST_F(SqlEngineTest, ExpressionsFollowDuckDb) {
   EXPECT_EQ(Query("SELECT x / 4, x % 7, -x, x + 1 FROM t WHERE k = 1 ORDER BY x"),
             std::vector<std::string>({"2.5|3|-10|11", "7.5|2|-30|31", "15.0|4|-60|61"}));

@@ -13,8 +13,9 @@ HWY_DIR="$DEPS/highway-$HWY_VERSION"
 # crate ships it (222 files). Pinned so a changed source is caught, like FetchContent's URL_HASH.
 HWY_TREE_SHA256=01354093d0a67db5df895a7e21d74f3e98881ef71414600e130e1f7fd657f976
 
-APT_PACKAGES=(cmake ninja-build g++ clang lld libgtest-dev libre2-dev libedit-dev pkg-config emscripten chromium
-              python3 python3-venv nodejs npm cargo ca-certificates)
+# libclang-rt-14-dev: clang-14's sanitizer and libFuzzer runtimes (make fuzz).
+APT_PACKAGES=(cmake ninja-build g++ clang lld libclang-rt-14-dev libgtest-dev libre2-dev libedit-dev
+              pkg-config emscripten chromium python3 python3-venv nodejs npm cargo ca-certificates)
 
 step() { printf '\n==> setup: %s\n' "$*"; }
 fail() { printf '\nsetup FAILED in step "%s": %s\n' "$CURRENT_STEP" "$*" >&2; exit 1; }

@@ -70,7 +70,10 @@ struct Vec {
   // An all-valid bitmap to clear bits in (call after Init*).
   uint64_t* InitValidity(std::string* error) {
     const size_t words = BitmaskWords(stored());
-    if (!own_validity.Resize(words * 8, error)) return nullptr;
+    if (!own_validity.Resize(words * 8, error) ||
+        (own_validity.data() == nullptr && !own_validity.Reserve(64, error))) {
+      return nullptr;  // as InitFixed, never null for 0 rows
+    }
     uint64_t* bits = own_validity.As<uint64_t>();
     for (size_t w = 0; w < words; ++w) bits[w] = ~uint64_t{0};
     if (words != 0) bits[words - 1] &= BitmaskTailMask(stored());
