@@ -142,6 +142,10 @@ class Oracle:
         except ValueError as e:
             return "ORACLE", str(e)
         if status == "FAIL" and got.get("error"):
+            if diff_compare.QueryShape(sql).limit == 0 and note.startswith("laneql error"):
+                # DuckDB answers LIMIT 0 without running the query, so it never meets the
+                # error (an overflow, a failed cast) that laneql, which runs it, reports.
+                return "PASS", "LIMIT 0: DuckDB does not run the query; laneql: " + got["error"]
             return "ERROR", note
         if status == "PASS" and "types laneql/DuckDB" in note:
             return "TYPE", note
