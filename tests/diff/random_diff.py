@@ -73,8 +73,8 @@ class Oracle:
             raise SystemExit("error: DuckDB loaded %d rows, expected %d" % (loaded, rows))
 
     def _tool(self, extra, may_fail=False):
-        run = subprocess.run([self.tool, "--rows", str(self.rows), "--seed", str(self.seed)] + extra,
-                             stderr=subprocess.PIPE, text=True)
+        command = [self.tool, "--rows", str(self.rows), "--seed", str(self.seed)] + extra
+        run = subprocess.run(command, stderr=subprocess.PIPE, text=True)
         if run.returncode != 0 and not may_fail:
             raise SystemExit("error: hits_diff_tool exited with %d: %s" % (run.returncode,
                                                                            run.stderr.strip()))
