@@ -73,8 +73,8 @@ class Oracle:
             raise SystemExit("error: DuckDB loaded %d rows, expected %d" % (loaded, rows))
 
     def _tool(self, extra, may_fail=False):
-        run = subprocess.run([self.tool, "--rows", str(self.rows), "--seed", str(self.seed)] + extra,
-                             stderr=subprocess.PIPE, text=True)
+        command = [self.tool, "--rows", str(self.rows), "--seed", str(self.seed)] + extra
+        run = subprocess.run(command, stderr=subprocess.PIPE, text=True)
         if run.returncode != 0 and not may_fail:
             raise SystemExit("error: hits_diff_tool exited with %d: %s" % (run.returncode,
                                                                            run.stderr.strip()))
@@ -142,6 +142,11 @@ class Oracle:
         except ValueError as e:
             return "ORACLE", str(e)
         if status == "FAIL" and got.get("error"):
+            if diff_compare.QueryShape(sql).limit == 0 and note.startswith("laneql error"):
+                # DuckDB answers an aggregate under LIMIT 0 without computing it, so it never
+                # meets the error (an overflow, a failed cast) that laneql, which computes it,
+                # reports. (Queries without aggregates get no overflow-prone arithmetic.)
+                return "PASS", "LIMIT 0: DuckDB did not compute it; laneql: " + got["error"]
             return "ERROR", note
         if status == "PASS" and "types laneql/DuckDB" in note:
             return "TYPE", note

@@ -2,8 +2,9 @@
 
 Greedy: each round makes every query one step simpler than the current one (an output column,
 a group key, an ORDER BY key, HAVING, LIMIT, OFFSET, DISTINCT dropped; an aggregate made
-count(*); the WHERE predicate dropped or replaced by one of its parts), runs them all in one laneql process and keeps the
-first that still fails the same way (same status: wrong rows, an error, or a type). Then it
+count(*); the WHERE predicate dropped or replaced by one of its parts), runs them all in one
+laneql process and keeps the first that still fails the same way (same status: wrong rows, an
+error, a type, a crash). Then it
 tries fewer rows (the regression file's table first, then 1,000 and 10,000 rows) and minimises
 again there. The result goes to a tests/sql file as a `query` record whose expected rows are
 DuckDB's, written by tests/sql/tools/expect.py.
