@@ -76,7 +76,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     }
   }
   // Many groups: each thread takes the keys hashing to it from every batch (group_owned.h).
-  const bool owned = !ungrouped && threads > 1 && PreferOwnedScan(plan, ctx, threads, batches);
+  const bool owned = !ungrouped && threads > 1 && PreferOwnedScan(plan, ctx, threads, batches, *workers[0]);
   if (owned) {
     for (int t = 0; t < threads; ++t) workers[static_cast<size_t>(t)]->SetOwnership(t, threads);
   }

@@ -19,17 +19,17 @@ constexpr size_t kMinSampleRows = 8192;
 }  // namespace
 
 bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads,
-                     size_t batches) {
+                     size_t batches, const AggregateWorker& worker) {
   constexpr int kRows = 1, kKeys = 2;  // ExecContext::group_split
-  if (ctx.group_split == kRows || threads < 2 || threads > kMaxOwners) return false;
-  AggregateWorker sample(plan, 0, nullptr);
-  std::string error;
-  if (!sample.Init(0, false, nullptr, ctx.small_key_lookup, &error) ||
-      !sample.grouper().CanMergeByPartition()) {
+  if (ctx.group_split == kRows || threads < 2 || threads > kMaxOwners ||
+      !worker.grouper().CanMergeByPartition()) {
     return false;
   }
   if (ctx.group_split == kKeys) return true;
   if (batches < 8 * kSampleBatches) return false;
+  AggregateWorker sample(plan, 0, nullptr);
+  std::string error;
+  if (!sample.Init(0, false, nullptr, ctx.small_key_lookup, &error)) return false;
   for (size_t k = 0; k < kSampleBatches; ++k) {
     const size_t batch = (2 * k + 1) * batches / (2 * kSampleBatches);
     if (!sample.ScanBatches(batch, batch + 1, &error)) return false;

@@ -26,11 +26,12 @@ namespace exec {
 // count; beyond this many threads the two-level merge is used.
 inline constexpr int kMaxOwners = 4;
 
-// Whether `plan` (grouped by hashed keys, no group cap) should run as an owned scan on
-// `threads` threads: groups a few batches spread over the table, and says yes when most of the
-// sampled rows start a group of their own (the table will hold about as many groups as rows).
+// Whether `plan` should run as an owned scan on `threads` threads. Only hashed keys without a
+// group cap can (`worker`, one of the query's fresh workers, tells). Under the automatic choice
+// it groups a few batches spread over the table, and says yes when most of the sampled rows
+// start a group of their own (the table will hold about as many groups as rows).
 bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads,
-                     size_t batches);
+                     size_t batches, const AggregateWorker& worker);
 
 // Makes workers[0] hold every worker's groups (worker w's after those of workers before it)
 // and states, after an owned scan.

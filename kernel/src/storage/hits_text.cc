@@ -12,7 +12,6 @@
 #include <string_view>
 #include <utility>
 
-#include "src/common/huge_pages.h"
 #include "src/storage/hits_random.h"
 #include "src/storage/hits_vocabulary.h"
 
@@ -201,12 +200,7 @@ char* ByteSink::Grow(size_t needed) {
     failed_ = true;
     return nullptr;
   }
-  AdviseHugePages(&buffer_);
   return data() + size_;
-}
-
-void AdviseHugePages(AlignedBuffer* buffer) {
-  laneql::AdviseHugePages(buffer->data(), buffer->capacity());
 }
 
 void PrefaultForWrite(void* begin, size_t bytes) {
