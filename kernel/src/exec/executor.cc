@@ -294,6 +294,16 @@ Result Execute(const Plan& plan, const ExecContext& ctx) {
     return Result::Error(abort.what());
   } catch (const std::bad_alloc&) {
     return Result::Error("out of memory while running the query");
+  } catch (...) {
+    // Where typed handlers match nothing (the wasm pthread runtime, see QueryAbort): an abort
+    // recorded its message; anything else is, there, almost always a failed allocation.
+    const std::string message = CurrentQueryAbortMessage();
+    if (!message.empty()) return Result::Error(message);
+#ifdef __EMSCRIPTEN__
+    return Result::Error("out of memory while running the query");
+#else
+    throw;
+#endif
   }
 }
 

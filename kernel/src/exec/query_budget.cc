@@ -67,6 +67,16 @@ std::string QueryBudget::StopMessage() const {
   return "query interrupted";
 }
 
+void QueryBudget::RecordAbort(const std::string& message) {
+  const std::lock_guard<std::mutex> lock(abort_mutex_);
+  if (abort_message_.empty()) abort_message_ = message;
+}
+
+std::string QueryBudget::AbortMessage() const {
+  const std::lock_guard<std::mutex> lock(abort_mutex_);
+  return abort_message_;
+}
+
 std::string FormatBytes(uint64_t bytes) {
   static const char* const kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   if (bytes < 1024) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
@@ -120,14 +130,27 @@ void ReleaseQueryMemory(size_t bytes) {
   if (QueryBudget* budget = t_query.budget) budget->Release(bytes);
 }
 
+namespace {
+
+[[noreturn]] void ThrowQueryAbort(const std::string& message) {
+  if (t_query.budget != nullptr) t_query.budget->RecordAbort(message);
+  throw QueryAbort(message);
+}
+
+}  // namespace
+
+std::string CurrentQueryAbortMessage() {
+  return t_query.budget != nullptr ? t_query.budget->AbortMessage() : std::string();
+}
+
 void ThrowIfQueryStopped() {
   const QueryBudget* budget = t_query.budget;
-  if (budget != nullptr && budget->Stopped()) throw QueryAbort(budget->StopMessage());
+  if (budget != nullptr && budget->Stopped()) ThrowQueryAbort(budget->StopMessage());
 }
 
 void ChargeQueryMemoryOrThrow(size_t bytes) {
   std::string error;
-  if (!ChargeQueryMemory(bytes, &error)) throw QueryAbort(error);
+  if (!ChargeQueryMemory(bytes, &error)) ThrowQueryAbort(error);
 }
 
 }  // namespace exec

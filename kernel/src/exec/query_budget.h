@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -42,6 +43,11 @@ class QueryBudget {
   // "query interrupted" or "query timed out after N ms" (for a stopped query).
   std::string StopMessage() const;
 
+  // The message of the first QueryAbort thrown for this query ("" when none was): how a handler
+  // learns what stopped the query when it cannot match the exception's type (see QueryAbort).
+  void RecordAbort(const std::string& message);
+  std::string AbortMessage() const;
+
   uint64_t limit_bytes() const { return limit_bytes_; }
   // The most memory held at once so far (accounted bytes).
   int64_t peak_bytes() const { return peak_.load(std::memory_order_relaxed); }
@@ -56,6 +62,8 @@ class QueryBudget {
   const int64_t timeout_ms_;
   const std::chrono::steady_clock::time_point deadline_;
   mutable std::atomic<int> stop_{kRunning};
+  mutable std::mutex abort_mutex_;  // a query aborts once: no hot path takes it
+  std::string abort_message_;
   // Both on their own cache line: every thread adds to them as its buffers grow.
   alignas(64) std::atomic<int64_t> used_{0};
   std::atomic<int64_t> peak_{0};
@@ -102,7 +110,10 @@ bool ChargeQueryMemory(size_t bytes, std::string* error, bool may_refuse = true)
 void ReleaseQueryMemory(size_t bytes);
 
 // Thrown (and caught by exec::Execute) where an error cannot be returned: inside a sort's
-// comparison, or from SortPositions. what() is the query's error message.
+// comparison, or from SortPositions. what() is the query's error message, which the throw also
+// records in the query's budget: Emscripten 3.1.6's pthread runtime (libc++abi-mt-except) matches
+// no typed handler, only catch (...) (measured: a thrown int skips catch (int)), so the wasm
+// flavours read the message from there.
 class QueryAbort : public std::exception {
  public:
   explicit QueryAbort(std::string message) : message_(std::move(message)) {}
@@ -112,6 +123,8 @@ class QueryAbort : public std::exception {
   std::string message_;
 };
 
+// The message of the QueryAbort this thread's query threw ("" when none, or no query).
+std::string CurrentQueryAbortMessage();
 // Throws QueryAbort with the stop message when this thread's query has stopped.
 void ThrowIfQueryStopped();
 // ChargeQueryMemory that throws QueryAbort on failure.
