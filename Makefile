@@ -242,8 +242,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= sql csv table_file like
 fuzz: setup
 	@echo "==> build: libFuzzer targets (clang, ASan + UBSan)"
-	@# Build type None + -O1 as in test-asan; AVX3 and AVX2 (the LIKE target runs every one
-	@# compiled) plus the portable EMU128: AVX3_SPR, ZEN4 and SSE4 add compile time, not cases.
+	@# Build type None + -O1 as in test-asan. AVX3, AVX2 and the portable EMU128 (the LIKE target
+	@# runs each one the CPU has): AVX3_SPR, ZEN4 and SSE4 add compile time, not cases.
 	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD)/fuzz $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=None \
 	  -DLANEQL_BUILD_TESTS=OFF -DLANEQL_BUILD_CLI=OFF -DLANEQL_BUILD_BENCH=OFF -DLANEQL_PARQUET=OFF \
 	  -DLANEQL_FUZZ=ON -DLANEQL_SANITIZE=fuzzer-no-link,address,undefined \

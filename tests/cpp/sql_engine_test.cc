@@ -116,9 +116,12 @@ TEST_F(SqlEngineTest, DeepChainsInEveryClauseOfAGroupedQuery) {
   EXPECT_EQ(Query("SELECT k, " + ks + " AS s, max(" + xs + ") FROM t WHERE k IS NOT NULL AND " +
                   ks + " > 0 GROUP BY k HAVING min(" + xs + ") > 0 ORDER BY " + ks + " DESC"),
             std::vector<std::string>({"2|1980|49500", "1|990|59400"}));
-  // The same chains over a group key that is itself a chain.
-  EXPECT_EQ(Query("SELECT " + ks + ", count(*) FROM t GROUP BY " + ks + " ORDER BY " + ks),
-            std::vector<std::string>({"990|3", "1980|2", "2970|1", "NULL|1"}));
+  // Over a group key that is itself a chain (300 high: each subtree is compared with the key's
+  // fingerprint, built up to the key's length, so this costs height x key).
+  std::string key = "k";
+  for (int i = 1; i < 300; ++i) key += " + k";
+  EXPECT_EQ(Query("SELECT " + key + ", count(*) FROM t GROUP BY " + key + " ORDER BY " + key),
+            std::vector<std::string>({"300|3", "600|2", "900|1", "NULL|1"}));
 }
 
 TEST_F(SqlEngineTest, ExpressionsFollowDuckDb) {

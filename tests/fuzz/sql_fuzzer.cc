@@ -135,9 +135,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CheckRoundTrip(sql, statement);
     const laneql::sql::SelectStatement& select =
         statement.is_copy ? statement.copy.query : statement.select;
-    if (statement.is_copy || (select.has_from && select.from.kind != laneql::sql::TableRefKind::kNamed)) {
-      return 0;  // would read or write files
-    }
+    const bool names_file =
+        select.has_from && select.from.kind != laneql::sql::TableRefKind::kNamed;
+    if (statement.is_copy || names_file) return 0;  // would read or write files
   }
 
   const laneql::Result result = db.Query(sql);

@@ -87,22 +87,30 @@ namespace {
 // Appends to one string: returning a string per node and copying it into the parent's would
 // cost O(height^2) bytes for a deep tree, and the binder fingerprints every subtree of a GROUP
 // BY query's expressions (a chain of 1,000 operators took seconds).
-void AppendFingerprint(const BoundExpr& expr, std::string* out) {
+// Stops (false) once *out is longer than max_bytes.
+bool AppendFingerprint(const BoundExpr& expr, size_t max_bytes, std::string* out) {
   AppendNodeFingerprint(expr, out);
-  if (expr.kind != BoundKind::kCall) return;
+  if (out->size() > max_bytes) return false;
+  if (expr.kind != BoundKind::kCall) return true;
   for (const auto& arg : expr.args) {
-    AppendFingerprint(*arg, out);
+    if (!AppendFingerprint(*arg, max_bytes, out)) return false;
     out->push_back(',');
   }
   out->push_back(')');
+  return out->size() <= max_bytes;
 }
 
 }  // namespace
 
 std::string Fingerprint(const BoundExpr& expr) {
   std::string out;
-  AppendFingerprint(expr, &out);
+  AppendFingerprint(expr, std::string::npos, &out);
   return out;
+}
+
+bool FingerprintUpTo(const BoundExpr& expr, size_t max_bytes, std::string* out) {
+  out->clear();
+  return AppendFingerprint(expr, max_bytes, out);
 }
 
 }  // namespace plan
