@@ -64,6 +64,23 @@ TEST(GroupSplit, AutoSplitsByKeysWhenEveryRowIsAGroupAndByRowsOtherwise) {
   ASSERT_TRUE(expected.ok());
   EXPECT_EQ(expected.num_rows(), r.num_rows());
 
+  // With a WHERE, the owners share one evaluation of it (a "filter" span per morsel) instead
+  // of each evaluating it for every row.
+  const std::string filtered =
+      "SELECT u, count(*) AS c, sum(x) FROM t WHERE x <> 3 AND m < 90 GROUP BY u ORDER BY c DESC, u LIMIT 5";
+  r = db.Query(filtered);
+  ASSERT_TRUE(r.ok()) << r.error();
+  json = db.LastProfileJson();
+  EXPECT_TRUE(HasSpan(json, "merge states"));
+  EXPECT_TRUE(HasSpan(json, "filter"));
+  expected = one.Query(filtered);
+  ASSERT_TRUE(expected.ok());
+  ASSERT_EQ(expected.num_rows(), r.num_rows());
+  for (size_t c = 0; c < r.num_columns(); ++c) {
+    EXPECT_EQ(0, std::memcmp(expected.column(c).values_buffer().data(), r.column(c).values_buffer().data(),
+                             r.num_rows() * TypeByteWidth(r.column(c).type())));
+  }
+
   const std::string few = "SELECT m, count(*) AS c FROM t GROUP BY m ORDER BY m";
   r = db.Query(few);
   ASSERT_TRUE(r.ok()) << r.error();
@@ -83,6 +100,9 @@ TEST(GroupSplit, EveryModeGivesTheSameGroupsAndSums) {
       "SELECT u, count(*), sum(x), min(x), max(m), avg(x), count(DISTINCT x) FROM t GROUP BY u",
       "SELECT m, x, count(*), count(DISTINCT u) FROM t GROUP BY m, x",
       "SELECT u % 1000 AS k, sum(u) FROM t WHERE x <> 3 GROUP BY k HAVING count(*) > 50",
+      // A WHERE that keeps no row, and one that keeps every seventh.
+      "SELECT u, count(*) FROM t WHERE m > 1000 GROUP BY u",
+      "SELECT u, sum(m), count(*) FROM t WHERE x = 4 GROUP BY u",
   };
   std::string error;
   Database one(OneThread());

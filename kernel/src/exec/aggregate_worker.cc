@@ -129,7 +129,11 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
     return selection;
   };
   if (filter_) {
-    if (!filter_->Eval(begin, n, mask_.data(), error)) return false;
+    if (table_mask_ != nullptr) {
+      std::copy_n(table_mask_ + begin / 64, BitmaskWords(n), mask_.data());
+    } else if (!filter_->Eval(begin, n, mask_.data(), error)) {
+      return false;
+    }
     selected = CountBits(mask_.data(), n);
     if (selected == 0) return true;
     if (selected < n) {

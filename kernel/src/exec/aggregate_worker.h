@@ -47,6 +47,9 @@ class alignas(64) AggregateWorker {
   // Owned scan (group_owned.h): this worker aggregates only the rows whose group key hashes to
   // `owner` of `owners`, and is given every batch. Hashed GROUP BY keys only.
   void SetOwnership(int owner, int owners);
+  // Reads the WHERE's result from `table_mask` (bit r: row r passes; FilterTableMask) instead of
+  // evaluating it: the owners of an owned scan share one evaluation.
+  void UseFilterMask(const uint64_t* table_mask) { table_mask_ = table_mask; }
   std::unique_ptr<Grouper> TakeGrouper() { return grouper_.TakeGrouper(); }
 
   // Replaces this worker's groups and states by a two-level merge's (group_merge.cc).
@@ -79,6 +82,7 @@ class alignas(64) AggregateWorker {
   GroupStage grouper_;
   Evaluator evaluator_;
   std::unique_ptr<Filter> filter_;
+  const uint64_t* table_mask_ = nullptr;  // UseFilterMask
   FloatPartials* partials_ = nullptr;
   bool track_first_rows_ = false;
   bool owned_ = false;  // SetOwnership with owners > 1

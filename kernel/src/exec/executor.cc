@@ -77,8 +77,15 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   }
   // Many groups: each thread takes the keys hashing to it from every batch (group_owned.h).
   const bool owned = !ungrouped && threads > 1 && PreferOwnedScan(plan, ctx, threads, batches, *workers[0]);
+  std::vector<uint64_t> table_mask;  // owned scan with a WHERE: evaluated once, shared
   if (owned) {
-    for (int t = 0; t < threads; ++t) workers[static_cast<size_t>(t)]->SetOwnership(t, threads);
+    if (plan.where && !FilterTableMask(plan, ctx, threads, batches, &table_mask, &error)) {
+      return Result::Error(error);
+    }
+    for (int t = 0; t < threads; ++t) {
+      workers[static_cast<size_t>(t)]->SetOwnership(t, threads);
+      if (plan.where) workers[static_cast<size_t>(t)]->UseFilterMask(table_mask.data());
+    }
   }
   MorselCursor cursor;
   const size_t morsel = MorselBatches(batches, threads);

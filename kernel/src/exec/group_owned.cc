@@ -5,6 +5,9 @@
 #include <numeric>
 
 #include "src/exec/executor.h"
+#include "src/exec/filter.h"
+#include "src/exec/morsel.h"
+#include "src/exec/query_budget.h"  // ScopedMemoryActivity
 
 namespace laneql {
 namespace exec {
@@ -36,6 +39,46 @@ bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads
   }
   const size_t rows = sample.counters().probes;
   return rows >= kMinSampleRows && 2 * sample.groups() >= rows;
+}
+
+bool FilterTableMask(const plan::Plan& plan, const ExecContext& ctx, int threads, size_t batches,
+                     std::vector<uint64_t>* mask, std::string* error) {
+  static_assert(kBatchRows % 64 == 0, "a batch's mask words must not be shared with another's");
+  const Table& table = *plan.table;
+  const size_t rows = table.num_rows();
+  mask->assign(BitmaskWords(rows), 0);  // one bit per row, 1/64 of an 8-byte column: not charged
+  const size_t morsel = MorselBatches(batches, threads);
+  MorselCursor cursor;
+  std::atomic<bool> failed{false};
+  std::vector<std::string> errors(static_cast<size_t>(threads));
+  RunThreads(ctx, threads, [&](int t) {
+    const ScopedMemoryActivity activity("evaluating WHERE");
+    Filter filter(table, *plan.where);
+    while (!failed.load(std::memory_order_relaxed) && !ctx.Interrupted()) {
+      const size_t first = cursor.Take() * morsel;
+      if (first >= batches) break;
+      ScopedSpan span(ctx.profiler, t, "filter", "scan");
+      for (size_t b = first; b < std::min(batches, first + morsel); ++b) {
+        const size_t begin = b * kBatchRows, n = std::min(kBatchRows, rows - begin);
+        span.counters().rows += n;
+        if (!filter.Eval(begin, n, mask->data() + begin / 64, &errors[static_cast<size_t>(t)])) {
+          failed.store(true, std::memory_order_relaxed);
+          return;
+        }
+      }
+    }
+  });
+  for (std::string& e : errors) {
+    if (!e.empty()) {
+      *error = std::move(e);
+      return false;
+    }
+  }
+  if (ctx.Interrupted()) {
+    *error = ctx.StopMessage();
+    return false;
+  }
+  return true;
 }
 
 bool MergeOwnedWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,

@@ -9,6 +9,8 @@
 // thread in row order, and the "merge" only lays the threads' groups and states side by side.
 // The price is that each thread evaluates the keys of every row, which pays only when hash
 // table probes (cache misses in a table larger than the cache) dominate: hence the sample.
+// The WHERE is not repeated: all threads first evaluate it once over the table, morsel by
+// morsel, into one bit per row (FilterTableMask), which every owner then reads.
 #ifndef LANEQL_EXEC_GROUP_OWNED_H_
 #define LANEQL_EXEC_GROUP_OWNED_H_
 
@@ -32,6 +34,12 @@ inline constexpr int kMaxOwners = 4;
 // start a group of their own (the table will hold about as many groups as rows).
 bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads,
                      size_t batches, const AggregateWorker& worker);
+
+// The WHERE of `plan` over the whole table on `threads` threads: bit r of *mask is set when row
+// r passes (BitmaskWords(rows) words; a batch's words are written by one thread, as batches
+// start at multiples of 64 rows).
+bool FilterTableMask(const plan::Plan& plan, const ExecContext& ctx, int threads, size_t batches,
+                     std::vector<uint64_t>* mask, std::string* error);
 
 // Makes workers[0] hold every worker's groups (worker w's after those of workers before it)
 // and states, after an owned scan.
