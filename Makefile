@@ -1,6 +1,7 @@
 # laneql: `make run` and `make test` do all set-up on a fresh Debian bookworm machine (as root).
 # Other entry points: setup, build, build-native, build-wasm, build-js, build-demo, demo,
-# test-native, test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e, bench, clean.
+# test-native, test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e, bench, clean,
+# build-arm64, test-arm64 (aarch64 NEON and SVE2 under qemu-user).
 # One wasm flavour alone: make build-wasm WASM_FLAVOURS=simd128
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
@@ -25,7 +26,7 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
   test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
-  clean
+  build-arm64 test-arm64 clean
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -33,6 +34,7 @@ help:
 	@echo "also: setup build build-native build-wasm build-wasm-tests build-js build-demo"
 	@echo "      test-native test-diff test-wasm-kernels test-asan test-js test-e2e clean"
 	@echo "      test-tsan (ThreadSanitizer; not part of make test)"
+	@echo "      build-arm64 test-arm64 (aarch64 cross build; tests under qemu: NEON, then SVE2)"
 	@echo "      pack (the npm package as a .tgz, with its wasm sizes)"
 	@echo "      bench-wasm (ClickBench in Node: laneql-wasm vs duckdb-wasm vs native; BENCH_ROWS=)"
 	@echo "      bench (laneql vs DuckDB, chDB, Polars and duckdb-wasm; PEER_ROWS=, PEER_ARGS=)"
@@ -157,6 +159,27 @@ test-tsan: setup
 	cmake --build $(BUILD)/tsan -j $(JOBS) --target laneql_kernel_tests sql_corpus_runner
 	$(TSAN_ENV) $(BUILD)/tsan/tests/cpp/laneql_kernel_tests --gtest_filter='$(TSAN_FILTER)'
 	$(TSAN_ENV) ctest --test-dir $(BUILD)/tsan -R '^sql_corpus\.' --output-on-failure -j $(JOBS)
+
+# aarch64: the kernel, its C++ tests and the SQL corpus cross-compiled with g++-aarch64-linux-gnu
+# (cmake/toolchain-aarch64.cmake; Highway compiles NEON, SVE, SVE2 and their fixed-width variants
+# with run-time dispatch) and run under qemu-user, once per emulated CPU: cortex-a72 has NEON
+# only, max has SVE2 (512-bit vectors). ARM64_CPUS lists CPU:TARGET pairs, TARGET being the
+# Highway target that CPU must run (tests/arm64/run_under_qemu.sh checks it). Parquet and the CLI
+# are not built (Arrow comes from an x86 wheel; the CLI needs libedit); RE2 is Debian's arm64
+# package. ARM64_CMAKE_ARGS passes more, e.g. -DLANEQL_EXTRA_DISABLED_TARGETS=...
+ARM64_BUILD := $(BUILD)/arm64
+ARM64_CPUS ?= cortex-a72:NEON max:SVE2
+ARM64_CMAKE_ARGS ?=
+build-arm64: setup
+	@echo "==> build: aarch64 (cross, Highway dynamic dispatch)"
+	cmake -S . -B $(ARM64_BUILD) $(CMAKE_COMMON) -DCMAKE_TOOLCHAIN_FILE=$(ROOT)/cmake/toolchain-aarch64.cmake \
+	  -DLANEQL_BUILD_CLI=OFF -DLANEQL_BUILD_BENCH=OFF -DLANEQL_PARQUET=OFF $(ARM64_CMAKE_ARGS) >/dev/null
+	cmake --build $(ARM64_BUILD) -j $(JOBS) --target laneql_kernel_tests laneql_alloc_tests \
+	  sql_corpus_runner sql_corpus_runner_tests
+
+test-arm64: build-arm64
+	@echo "==> test: aarch64 under qemu-user ($(ARM64_CPUS))"
+	tests/arm64/run_under_qemu.sh $(ARM64_BUILD) $(JOBS) $(ARM64_CPUS)
 
 # --no-experimental-fetch: this Emscripten's glue would fetch() the .wasm by file path, which Node's
 # fetch rejects; without fetch it reads the file.

@@ -29,5 +29,9 @@ set(CMAKE_EXE_LINKER_FLAGS_INIT
 
 # ctest (and gtest discovery) run the programs under qemu-user. Which CPU it emulates comes from
 # the QEMU_CPU environment variable (make test-arm64 runs cortex-a72 = NEON only, then max =
-# SVE2); -L points the emulated loader at the cross sysroot's libc and libstdc++.
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64-static -L ${LANEQL_AARCH64_SYSROOT})
+# SVE2). At run time the loader, libc and libstdc++ are Debian's multiarch arm64 ones in
+# /lib/aarch64-linux-gnu (libre2-dev:arm64 brings them), not the cross sysroot's: with
+# `-L /usr/aarch64-linux-gnu` qemu starts the sysroot's ld.so, which then loads the multiarch
+# libc.so.6 listed in the host's ld.so.cache, a different build of glibc 2.36, and the first
+# pthread_create spins forever on the mismatched loader state.
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64-static)
