@@ -176,7 +176,8 @@ ARM64_SVE_SEL_TESTS := *InList*:*FilterKernelsMatchTheEvaluator*
 ARM64_CPUS ?= cortex-a72:NEON max:SVE2:-$(ARM64_SVE_SEL_TESTS) \
   max,sve-default-vector-length=16:SVE2:$(ARM64_SVE_SEL_TESTS)
 ARM64_CMAKE_ARGS ?=
-build-arm64: setup
+build-arm64:
+	@bash tools/setup/setup.sh --arm64
 	@echo "==> build: aarch64 into $(ARM64_BUILD) (cross, Highway dynamic dispatch)"
 	cmake -S . -B $(ARM64_BUILD) $(CMAKE_COMMON) -DCMAKE_TOOLCHAIN_FILE=$(ROOT)/cmake/toolchain-aarch64.cmake \
 	  -DLANEQL_BUILD_CLI=OFF -DLANEQL_BUILD_BENCH=OFF -DLANEQL_PARQUET=OFF $(ARM64_CMAKE_ARGS) >/dev/null
