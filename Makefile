@@ -1,7 +1,7 @@
 # laneql: `make run` and `make test` do all set-up on a fresh Debian bookworm machine (as root).
 # Other entry points: setup, build, build-native, build-wasm, build-js, build-demo, demo,
-# test-native, test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e, bench, clean,
-# build-arm64, test-arm64 (aarch64 NEON and SVE2 under qemu-user).
+# test-native, test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e, bench, difftest, fuzz,
+# clean, build-arm64, test-arm64 (aarch64 NEON and SVE2 under qemu-user).
 # One wasm flavour alone: make build-wasm WASM_FLAVOURS=simd128
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
@@ -26,7 +26,7 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
   test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
-  build-arm64 test-arm64 test-arm64-neon clean
+  difftest fuzz build-arm64 test-arm64 test-arm64-neon clean
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -34,6 +34,8 @@ help:
 	@echo "also: setup build build-native build-wasm build-wasm-tests build-js build-demo"
 	@echo "      test-native test-diff test-wasm-kernels test-asan test-js test-e2e clean"
 	@echo "      test-tsan (ThreadSanitizer; not part of make test)"
+	@echo "      difftest (random queries against DuckDB; N=1000 SEED=1 ROWS=100000)"
+	@echo "      fuzz (libFuzzer targets, FUZZ_SECONDS each, default 60; not part of make test)"
 	@echo "      build-arm64 test-arm64 (aarch64 cross build; tests under qemu: NEON, then SVE2)"
 	@echo "      test-arm64-neon (the NEON run alone, SVE targets not compiled)"
 	@echo "      pack (the npm package as a .tgz, with its wasm sizes)"
@@ -117,12 +119,31 @@ test-native: build-native
 # oracle: integers exact, floats to 1e-9, order and ties as the queries define them
 # (tests/diff/README.md). 1 M rows is the smallest size at which every query selects something.
 DIFF_ROWS ?= 1000000
+# make test's share of the random differential test (`make difftest` runs more).
+DIFF_RANDOM_QUERIES ?= 300
+DIFF_RANDOM_SEED ?= 1
+DIFF_RANDOM_ROWS ?= 100000
 test-diff: build-native
 	@echo "==> test: ClickBench queries against DuckDB on $(DIFF_ROWS) generated rows"
-	$(ROOT)/.venv/bin/python -m unittest tests/diff/test_diff_compare.py
+	$(ROOT)/.venv/bin/python -m unittest tests/diff/test_diff_compare.py tests/diff/test_random_queries.py
 	$(ROOT)/.venv/bin/python -m unittest bench/peers/test_report.py bench/peers/test_checks.py
 	$(ROOT)/.venv/bin/python tests/diff/run_diff.py --rows $(DIFF_ROWS) \
 	  --tool $(BUILD)/native/tests/diff/hits_diff_tool --workdir $(BUILD)/diff-work
+	@echo "==> test: $(DIFF_RANDOM_QUERIES) random queries against DuckDB (tests/diff/random_diff.py)"
+	$(ROOT)/.venv/bin/python tests/diff/random_diff.py --queries $(DIFF_RANDOM_QUERIES) \
+	  --seed $(DIFF_RANDOM_SEED) --rows $(DIFF_RANDOM_ROWS) --tool $(BUILD)/native/tests/diff/hits_diff_tool \
+	  --workdir $(BUILD)/diff-work --minimize 1 --no-write
+
+# Random queries (predicates, group keys, aggregates, HAVING, ORDER BY, LIMIT) against DuckDB:
+# make difftest N=10000 SEED=7 ROWS=100000. Each failure (up to MINIMIZE=3) is minimised and
+# appended to tests/sql/random_regressions.test with DuckDB's rows (tests/diff/README.md).
+difftest: setup
+	cmake -S . -B $(BUILD)/native $(CMAKE_COMMON) >/dev/null
+	cmake --build $(BUILD)/native -j $(JOBS) --target hits_diff_tool sql_corpus_runner
+	$(ROOT)/.venv/bin/python tests/diff/random_diff.py --queries $(or $(N),1000) \
+	  --seed $(or $(SEED),1) --rows $(or $(ROWS),100000) --minimize $(or $(MINIMIZE),3) \
+	  --tool $(BUILD)/native/tests/diff/hits_diff_tool \
+	  --runner $(BUILD)/native/tests/sql/sql_corpus_runner --workdir $(BUILD)/diff-work
 
 # The kernel tests again under AddressSanitizer and UBSan, on AVX2 and SCALAR: no kernel may read
 # or write outside its buffers, even in the tails Highway's partial loads handle.
@@ -247,6 +268,25 @@ test-e2e: build-wasm build-js build-demo build-native
 	npm run test:e2e --silent
 	@echo "==> test: the web demo in headless Chromium"
 	npm run test:e2e-demo --silent
+
+# libFuzzer targets (tests/fuzz/README.md): SQL, the CSV reader, the .laneql reader and LIKE, each
+# run FUZZ_SECONDS (default 60) with ASan + UBSan; prints executions and coverage per target and
+# fails on a crash, hang or leak (the input is kept in build/fuzz/artifacts/<target>/). Not part
+# of make test. FUZZ_TARGETS picks some, e.g. FUZZ_TARGETS="sql like".
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= sql csv table_file like
+fuzz: setup
+	@echo "==> build: libFuzzer targets (clang, ASan + UBSan)"
+	@# Build type None + -O1 as in test-asan. AVX3, AVX2 and the portable EMU128 (the LIKE target
+	@# runs each one the CPU has): AVX3_SPR, ZEN4 and SSE4 add compile time, not cases.
+	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD)/fuzz $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=None \
+	  -DLANEQL_BUILD_TESTS=OFF -DLANEQL_BUILD_CLI=OFF -DLANEQL_BUILD_BENCH=OFF -DLANEQL_PARQUET=OFF \
+	  -DLANEQL_FUZZ=ON -DLANEQL_SANITIZE=fuzzer-no-link,address,undefined \
+	  -DLANEQL_EXTRA_DISABLED_TARGETS="HWY_AVX3_SPR|HWY_AVX3_ZEN4|HWY_SSE4" \
+	  -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" >/dev/null
+	cmake --build $(BUILD)/fuzz -j $(JOBS) --target fuzz_write_table_seeds \
+	  $(addprefix fuzz_,$(FUZZ_TARGETS))
+	tests/fuzz/run.sh $(BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf $(BUILD) bindings-js/dist web-demo/dist

@@ -19,6 +19,10 @@
 //
 //   build/native/bench/laneql_thread_scaling_bench [--rows N] [--queries FILE] [--only I]
 //       [--threads-list 1,2,4,8,16,64] [--runs R] [--part speedup|determinism|both]
+//       [--group-split auto|rows|keys]
+//
+// --group-split sets DatabaseOptions::group_split for every database: how a GROUP BY divides
+// its work between threads (auto by default), to compare the two splits query by query.
 //
 // Exit status: 0; 1 when a result differs from the 1-thread one or a query fails; 2 for bad
 // arguments. The query index is 0-based, as ClickBench numbers them (and --only takes it).
@@ -75,7 +79,10 @@ struct Options {
   int runs = 3;
   bool speedup = true;
   bool determinism = true;
+  laneql::DatabaseOptions::GroupSplit group_split = laneql::DatabaseOptions::GroupSplit::kAuto;
 };
+
+Options g_options;  // what MakeDatabase reads: the parsed command line
 
 bool ParseNumber(const std::string& flag, const std::string& text, long long min, long long max,
                  long long* out) {
@@ -127,6 +134,19 @@ bool ParseArgs(int argc, char** argv, Options* options) {
       }
       options->speedup = value != "determinism";
       options->determinism = value != "speedup";
+    } else if (arg == "--group-split") {
+      using Split = laneql::DatabaseOptions::GroupSplit;
+      if (value == "auto") {
+        options->group_split = Split::kAuto;
+      } else if (value == "rows") {
+        options->group_split = Split::kRows;
+      } else if (value == "keys") {
+        options->group_split = Split::kKeys;
+      } else {
+        std::fprintf(stderr, "error: --group-split wants auto, rows or keys, got '%s'\n",
+                     value.c_str());
+        return false;
+      }
     } else {
       std::fprintf(stderr, "error: unknown option '%s'\n", arg.c_str());
       return false;
@@ -153,6 +173,7 @@ std::unique_ptr<laneql::Database> MakeDatabase(int threads, bool profile,
   laneql::DatabaseOptions options;
   options.threads = threads;
   options.profile = profile;
+  options.group_split = g_options.group_split;
   auto db = std::make_unique<laneql::Database>(options);
   std::string error;
   if (!db->Register("hits", table, &error)) {
@@ -425,12 +446,12 @@ bool RunDeterminism(const Options& options, const std::vector<std::string>& quer
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options options;
+  Options& options = g_options;
   if (!ParseArgs(argc, argv, &options)) {
     std::fprintf(stderr,
                  "usage: laneql_thread_scaling_bench [--rows N] [--queries FILE] [--only I]\n"
                  "           [--threads-list 1,2,4,8,16,64] [--runs R]\n"
-                 "           [--part speedup|determinism|both]\n");
+                 "           [--part speedup|determinism|both] [--group-split auto|rows|keys]\n");
     return 2;
   }
   std::vector<std::string> queries;

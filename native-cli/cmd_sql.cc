@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "flags.h"
 #include "laneql/hits_generator.h"
+#include "query_limits.h"
 #include "repl.h"
 #include "script.h"
 #include "session.h"
@@ -34,7 +35,7 @@ int RunSql(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   const FlagSpec spec{{"-c", "--table", "--format", "--threads", "--target", "--profile", "--rows",
-                       "--seed"},
+                       "--seed", "--memory-limit", "--timeout"},
                       {"--timer"},
                       1};
   Flags flags;
@@ -72,6 +73,16 @@ int RunSql(const std::vector<std::string>& args) {
   }
   options.threads = static_cast<int>(threads);
   options.timer = flags.Has("--timer");
+  std::string limit_error;
+  if (flags.Has("--memory-limit") &&
+      !ParseMemoryLimit(flags.Get("--memory-limit", ""), &options.memory_limit_bytes, &limit_error)) {
+    std::fprintf(stderr, "laneql: --memory-limit: %s\n", limit_error.c_str());
+    return kExitUsage;
+  }
+  if (flags.Has("--timeout") && !ParseTimeout(flags.Get("--timeout", ""), &options.timeout_ms, &limit_error)) {
+    std::fprintf(stderr, "laneql: --timeout: %s\n", limit_error.c_str());
+    return kExitUsage;
+  }
   options.hits_rows = static_cast<size_t>(rows);
   options.hits_seed = seed;
   std::vector<TableSpec> specs;

@@ -17,6 +17,7 @@
 #include "laneql/result_printers.h"
 #include "laneql/types.h"
 #include "progress.h"
+#include "query_limits.h"
 
 namespace laneql::cli {
 namespace {
@@ -48,6 +49,8 @@ const char kDotHelp[] =
     ".timer on|off      print each statement's run time\n"
     ".mode FORMAT       output format: table, csv, tsv, json or markdown\n"
     ".threads N         threads per query (0 = the physical cores)\n"
+    ".memory_limit SIZE a query's memory limit, e.g. 512MB or 2GB (none = no limit)\n"
+    ".timeout TIME      stop queries running longer, e.g. 5s or 250ms (none = no timeout)\n"
     ".print TEXT        print TEXT (for scripts)\n"
     ".help              this list\n"
     ".quit, .exit       leave (Ctrl-D too)\n"
@@ -127,7 +130,10 @@ bool Session::RunStatement(const ScriptItem& item, const std::string& source) {
   const std::string sql = PositionedSql(item);
   const auto start = std::chrono::steady_clock::now();
   g_running.store(db_.get(), std::memory_order_relaxed);
-  const Result result = db_->Query(sql);
+  QueryOptions query_options;
+  query_options.memory_limit_bytes = options_.memory_limit_bytes;
+  query_options.timeout_ms = options_.timeout_ms;
+  const Result result = db_->Query(sql, query_options);
   g_running.store(nullptr, std::memory_order_relaxed);
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -228,6 +234,21 @@ bool Session::RunDotCommand(const ScriptItem& item, const std::string& source) {
     options_.threads = static_cast<int>(threads);
     MakeDatabase();
     std::printf("threads: %d\n", db_->threads());
+  } else if (command == ".memory_limit") {
+    std::string error;
+    if (!argument.empty() && !ParseMemoryLimit(argument, &options_.memory_limit_bytes, &error)) {
+      return fail(".memory_limit: " + error);
+    }
+    const uint64_t limit = options_.memory_limit_bytes < 0
+                               ? db_->memory_limit_bytes()
+                               : static_cast<uint64_t>(options_.memory_limit_bytes);
+    std::printf("memory limit: %s\n", DescribeMemoryLimit(limit).c_str());
+  } else if (command == ".timeout") {
+    std::string error;
+    if (!argument.empty() && !ParseTimeout(argument, &options_.timeout_ms, &error)) {
+      return fail(".timeout: " + error);
+    }
+    std::printf("timeout: %s\n", DescribeTimeout(options_.timeout_ms).c_str());
   } else {
     return fail("unknown command '" + command + "' (try .help)");
   }

@@ -22,6 +22,10 @@ struct SessionOptions {
   std::string format = "tsv";  // table, csv, tsv, json or markdown
   bool timer = false;          // print each statement's time
   std::string profile_path;    // write each query's timeline here ("" = no profile)
+  // Per query: the memory limit in bytes (-1 = the default, 80 % of physical memory; 0 = none)
+  // and the timeout in milliseconds (0 = none).
+  int64_t memory_limit_bytes = -1;
+  int64_t timeout_ms = 0;
   // The generated `hits` table, made the first time a query names `hits` when no table of that
   // name was registered.
   size_t hits_rows = 1'000'000;

@@ -155,11 +155,14 @@ EMSCRIPTEN_KEEPALIVE void laneql_set_memory_limit(double bytes) {
 
 // --- Databases ---
 
-// A database whose queries use `threads` threads (clamped to what the module has).
-EMSCRIPTEN_KEEPALIVE laneql_db* laneql_open(int threads) {
+// A database whose queries use `threads` threads (clamped to what the module has) and at most
+// `query_memory_limit_bytes` of working memory each (0: no limit; the heap cap still applies).
+EMSCRIPTEN_KEEPALIVE laneql_db* laneql_open(int threads, double query_memory_limit_bytes) {
   try {
     laneql::DatabaseOptions options;
     options.threads = ClampThreads(threads);
+    options.memory_limit_bytes =
+        query_memory_limit_bytes > 0 ? static_cast<int64_t>(query_memory_limit_bytes) : 0;
     return new laneql_db(std::move(options));
   } catch (...) {
     SetError(kOutOfMemory);
@@ -324,13 +327,18 @@ EMSCRIPTEN_KEEPALIVE int laneql_generate_hits(laneql_db* db, const char* name, d
 // --- Queries and their results ---
 
 // Runs one statement (`length` UTF-8 bytes at `sql`) with at most `threads` threads (0: the
-// database's) and kQuery* `flags`. Returns the result (free it with laneql_result_free), or null
-// with the error (and its line and column in the SQL) set.
+// database's) and kQuery* `flags`, stopping it after `timeout_ms` (0: never), with a memory
+// limit of `memory_limit_bytes` (negative: the database's; 0: none). Returns the result (free it
+// with laneql_result_free), or null with the error (and its line and column in the SQL) set.
 EMSCRIPTEN_KEEPALIVE laneql::Result* laneql_query_with(laneql_db* db, const char* sql, size_t length,
-                                                       int threads, int flags) {
+                                                       int threads, int flags, double timeout_ms,
+                                                       double memory_limit_bytes) {
   try {
     laneql::QueryOptions options;
     options.threads = std::max(0, threads);
+    options.timeout_ms = timeout_ms > 0 ? static_cast<int64_t>(timeout_ms) : 0;
+    options.memory_limit_bytes =
+        memory_limit_bytes < 0 ? -1 : static_cast<int64_t>(memory_limit_bytes);
     options.profile = (flags & kQueryProfile) != 0;
     options.small_key_lookup = (flags & kQueryNoSmallKeyLookup) == 0;
     auto result =
@@ -347,7 +355,7 @@ EMSCRIPTEN_KEEPALIVE laneql::Result* laneql_query_with(laneql_db* db, const char
 }
 
 EMSCRIPTEN_KEEPALIVE laneql::Result* laneql_query(laneql_db* db, const char* sql, size_t length) {
-  return laneql_query_with(db, sql, length, 0, 0);
+  return laneql_query_with(db, sql, length, 0, 0, 0, -1);
 }
 
 // The last profiled query's timeline (trace-event JSON; "" if none), valid until the next call.

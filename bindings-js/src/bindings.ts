@@ -158,9 +158,10 @@ export class LaneQLBindings {
     this.#module._laneql_set_memory_limit(bytes);
   }
 
-  /** A database handle; throws LaneQLError when it cannot be created. */
-  open(threads: number): number {
-    const db = this.#module._laneql_open(threads) >>> 0;
+  /** A database handle; throws LaneQLError when it cannot be created. `queryMemoryLimitBytes`:
+   *  each query's working-memory limit (0: none). */
+  open(threads: number, queryMemoryLimitBytes = 0): number {
+    const db = this.#module._laneql_open(threads, queryMemoryLimitBytes) >>> 0;
     if (db === 0) throw this.#lastError('cannot open a database: ');
     return db;
   }
@@ -225,13 +226,14 @@ export class LaneQLBindings {
   }
 
   /** Runs one statement; the result's buffers are copied out of wasm memory and freed there.
-   *  `threads` 0 = the database's; `flags` QueryFlags. */
-  query(db: number, sql: string, threads = 0, flags = 0): RawResult {
+   *  `threads` 0 = the database's; `flags` QueryFlags; `timeoutMs` 0 = none;
+   *  `memoryLimitBytes` -1 = the database's, 0 = none. */
+  query(db: number, sql: string, threads = 0, flags = 0, timeoutMs = 0, memoryLimitBytes = -1): RawResult {
     const m = this.#module;
     let elapsedMs = 0;
     const result = this.#withStrings([sql], ([sqlPtr], [length]) => {
       const start = performance.now();
-      const handle = m._laneql_query_with(db, sqlPtr!, length!, threads, flags) >>> 0;
+      const handle = m._laneql_query_with(db, sqlPtr!, length!, threads, flags, timeoutMs, memoryLimitBytes) >>> 0;
       elapsedMs = performance.now() - start;
       return handle;
     });

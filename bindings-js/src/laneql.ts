@@ -15,8 +15,14 @@ export interface CreateOptions {
   /** Threads per query; 'auto' (default): all the module has (info().threads). */
   threads?: number | 'auto';
   /** The most memory the database may use, in MB (whole numbers, 16 to 4096; default 4096, all
-   *  that wasm32 addresses). Registering or querying beyond it throws LaneQLError. */
+   *  that wasm32 addresses): the whole wasm heap, tables included. Registering or querying
+   *  beyond it throws LaneQLError. */
   memoryLimitMB?: number;
+  /** The most working memory one query may hold, in MB (whole number, 0 = no limit of its own);
+   *  default 80 % of memoryLimitMB, as DuckDB's default is 80 % of RAM. A query beyond it throws
+   *  LaneQLError "out of memory: the query needs more than the memory limit of ...", and the
+   *  database stays usable. QueryOptions.memoryLimitMB overrides it per query. */
+  queryMemoryLimitMB?: number;
 }
 
 export interface SumOptions {
@@ -60,6 +66,14 @@ function checkMemoryLimit(mb: unknown): number {
     throw new LaneQLError(
       `memoryLimitMB must be a whole number from ${MIN_MEMORY_MB} to ${WASM32_MB} (wasm32's limit), got ${String(mb)}`,
     );
+  }
+  return mb;
+}
+
+// A whole number of MB from 0 (no limit) to wasm32's 4096.
+function checkQueryMemoryLimit(what: string, mb: unknown): number {
+  if (typeof mb !== 'number' || !Number.isInteger(mb) || mb < 0 || mb > WASM32_MB) {
+    throw new LaneQLError(`${what} must be a whole number of MB from 0 (no limit) to ${WASM32_MB}, got ${String(mb)}`);
   }
   return mb;
 }
@@ -125,11 +139,21 @@ export interface HitsOptions {
 }
 
 /** query()'s options, checked, as the C ABI takes them (threads 0 = all). */
-export function queryCall(options: QueryOptions | undefined): { threads: number; flags: number } {
-  if (options === undefined) return { threads: 0, flags: 0 };
+export function queryCall(
+  options: QueryOptions | undefined,
+): { threads: number; flags: number; timeoutMs: number; memoryLimitBytes: number } {
+  if (options === undefined) return { threads: 0, flags: 0, timeoutMs: 0, memoryLimitBytes: -1 };
   if (typeof options !== 'object' || options === null) {
-    throw new LaneQLError('query options must be an object: { threads?, profile?, smallKeyLookup? }');
+    throw new LaneQLError(
+      'query options must be an object: { threads?, profile?, smallKeyLookup?, timeoutMs?, memoryLimitMB? }',
+    );
   }
+  const { timeoutMs = 0, memoryLimitMB } = options;
+  if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 0) {
+    throw new LaneQLError(`query option timeoutMs must be a whole number of milliseconds >= 0, got ${String(timeoutMs)}`);
+  }
+  const memoryLimitBytes =
+    memoryLimitMB === undefined ? -1 : checkQueryMemoryLimit('query option memoryLimitMB', memoryLimitMB) * 2 ** 20;
   for (const key of ['profile', 'smallKeyLookup'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'boolean') {
       throw new LaneQLError(`query option ${key} must be a boolean, got ${String(options[key])}`);
@@ -138,7 +162,7 @@ export function queryCall(options: QueryOptions | undefined): { threads: number;
   const threads = options.threads === undefined ? 0 : Math.min(checkThreads(options.threads), 1 << 16);
   const flags = (options.profile ? QueryFlags.Profile : 0) |
     (options.smallKeyLookup === false ? QueryFlags.NoSmallKeyLookup : 0);
-  return { threads, flags };
+  return { threads, flags, timeoutMs, memoryLimitBytes };
 }
 
 /** likePrefilterCounts()'s arguments, checked. */
@@ -177,12 +201,14 @@ export class LaneQL {
   readonly #db: number;
   readonly #threads: number;
   readonly #memoryLimitMB: number;
+  readonly #queryMemoryLimitMB: number;
 
-  private constructor(bindings: LaneQLBindings, db: number, memoryLimitMB: number) {
+  private constructor(bindings: LaneQLBindings, db: number, memoryLimitMB: number, queryMemoryLimitMB: number) {
     this.#bindings = bindings;
     this.#db = db;
     this.#threads = bindings.databaseThreads(db);
     this.#memoryLimitMB = memoryLimitMB;
+    this.#queryMemoryLimitMB = queryMemoryLimitMB;
   }
 
   static {
@@ -201,6 +227,10 @@ export class LaneQL {
     const threadsOption = options.threads ?? 'auto';
     const threads = threadsOption === 'auto' ? null : checkThreads(threadsOption);
     const memoryLimitMB = checkMemoryLimit(options.memoryLimitMB);
+    const queryMemoryLimitMB =
+      options.queryMemoryLimitMB === undefined
+        ? Math.floor(memoryLimitMB * 0.8)
+        : checkQueryMemoryLimit('queryMemoryLimitMB', options.queryMemoryLimitMB);
 
     let bindings: LaneQLBindings;
     try {
@@ -212,8 +242,8 @@ export class LaneQL {
     }
     if (memoryLimitMB < WASM32_MB) bindings.setMemoryLimit(memoryLimitMB * 2 ** 20);
     const max = bindings.info.threads;
-    const db = bindings.open(threads === null ? max : Math.min(threads, max));
-    return new LaneQL(bindings, db, memoryLimitMB);
+    const db = bindings.open(threads === null ? max : Math.min(threads, max), queryMemoryLimitMB * 2 ** 20);
+    return new LaneQL(bindings, db, memoryLimitMB, queryMemoryLimitMB);
   }
 
   /** The same API in a Worker (a module Worker in browsers, worker_threads in Node), every
@@ -230,7 +260,8 @@ export class LaneQL {
 
   // Says which limit a failed allocation ran into.
   #explainMemory(error: unknown): unknown {
-    if (error instanceof LaneQLError && /out of memory/.test(error.message)) {
+    // A query's own limit names itself ("... the memory limit of N MiB (while ...)").
+    if (error instanceof LaneQLError && /out of memory/.test(error.message) && !/memory limit of/.test(error.message)) {
       error.message +=
         this.#memoryLimitMB < WASM32_MB
           ? ` (the memory limit is ${this.#memoryLimitMB} MB: memoryLimitMB)`
@@ -284,8 +315,8 @@ export class LaneQL {
   /** Runs one SQL statement. Errors throw LaneQLError with the line and column in `sql`. */
   query(sql: string, options?: QueryOptions): QueryResult {
     if (typeof sql !== 'string') throw new LaneQLError('query takes the SQL as a string');
-    const { threads, flags } = queryCall(options);
-    return new QueryResult(this.#call((b) => b.query(this.#db, sql, threads, flags)));
+    const { threads, flags, timeoutMs, memoryLimitBytes } = queryCall(options);
+    return new QueryResult(this.#call((b) => b.query(this.#db, sql, threads, flags, timeoutMs, memoryLimitBytes)));
   }
 
   /** Counts what each stage of the substring search lets through for `column` LIKE
@@ -309,6 +340,7 @@ export class LaneQL {
       compiledTargets: [...info.compiledTargets],
       threads: this.#threads,
       memoryLimitMB: this.#memoryLimitMB,
+      queryMemoryLimitMB: this.#queryMemoryLimitMB,
     };
   }
 

@@ -15,7 +15,7 @@ export interface LaneQLModule {
   _laneql_error_line(): number;
   _laneql_error_column(): number;
   _laneql_set_memory_limit(bytes: number): void;
-  _laneql_open(threads: number): number;
+  _laneql_open(threads: number, queryMemoryLimitBytes: number): number;
   _laneql_close(db: number): void;
   _laneql_db_threads(db: number): number;
   _laneql_builder_new(): number;
@@ -33,7 +33,10 @@ export interface LaneQLModule {
   ): number;
   _laneql_generate_hits(db: number, name: number, rows: number, seed: number, columns: number): number;
   _laneql_query(db: number, sql: number, length: number): number;
-  _laneql_query_with(db: number, sql: number, length: number, threads: number, flags: number): number;
+  _laneql_query_with(
+    db: number, sql: number, length: number, threads: number, flags: number, timeoutMs: number,
+    memoryLimitBytes: number,
+  ): number;
   _laneql_last_profile(db: number): number;
   _laneql_like_counts(db: number, table: number, column: number, needle: number, length: number, out: number): number;
   _laneql_result_free(result: number): void;

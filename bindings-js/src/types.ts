@@ -90,6 +90,8 @@ export interface LaneQLInfo {
   threads: number;
   /** The memory limit in MB (memoryLimitMB, or the 4096 MB wasm32 can address). */
   memoryLimitMB: number;
+  /** Each query's working-memory limit in MB (queryMemoryLimitMB; 0 = none). */
+  queryMemoryLimitMB: number;
 }
 
 /** Settings of one query: query()'s second argument. */
@@ -103,6 +105,18 @@ export interface QueryOptions {
    * 65,536-slot lookup table (same results; for comparing the two). Default true.
    */
   smallKeyLookup?: boolean;
+  /**
+   * Stop the query after this many milliseconds: it throws LaneQLError "query timed out after
+   * N ms" and the database stays usable. Default 0: no timeout.
+   */
+  timeoutMs?: number;
+  /**
+   * This query's working-memory limit in MB (hash tables, sort buffers, result columns...),
+   * instead of the database's queryMemoryLimitMB; 0 = none (only the heap's memoryLimitMB).
+   * Beyond it the query throws LaneQLError "out of memory: the query needs more than the
+   * memory limit of N MiB (while ...)".
+   */
+  memoryLimitMB?: number;
 }
 
 /** A profile span's counters: rows read, bytes of column data read, hash-table probes. */

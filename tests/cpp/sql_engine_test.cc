@@ -103,6 +103,27 @@ TEST_F(SqlEngineTest, GroupByWithNullKeyOrderAndHaving) {
             std::vector<std::string>({"apple|2", "b|1"}));
 }
 
+// The highest operator chains the parser accepts, in every clause of a GROUP BY query: the
+// binder matches every subtree against the group keys, which once copied each subtree's
+// fingerprint into its parent's (cubic in the height: seconds for these, found by the SQL
+// fuzzer); the stack must hold the recursion of every pass, natively and in wasm.
+TEST_F(SqlEngineTest, DeepChainsInEveryClauseOfAGroupedQuery) {
+  std::string ks = "k", xs = "x";
+  for (int i = 1; i < 990; ++i) {
+    ks += " + k";
+    xs += " + x";
+  }
+  EXPECT_EQ(Query("SELECT k, " + ks + " AS s, max(" + xs + ") FROM t WHERE k IS NOT NULL AND " +
+                  ks + " > 0 GROUP BY k HAVING min(" + xs + ") > 0 ORDER BY " + ks + " DESC"),
+            std::vector<std::string>({"2|1980|49500", "1|990|59400"}));
+  // Over a group key that is itself a chain (300 high: each subtree is compared with the key's
+  // fingerprint, built up to the key's length, so this costs height x key).
+  std::string key = "k";
+  for (int i = 1; i < 300; ++i) key += " + k";
+  EXPECT_EQ(Query("SELECT " + key + ", count(*) FROM t GROUP BY " + key + " ORDER BY " + key),
+            std::vector<std::string>({"300|3", "600|2", "900|1", "NULL|1"}));
+}
+
 TEST_F(SqlEngineTest, ExpressionsFollowDuckDb) {
   EXPECT_EQ(Query("SELECT x / 4, x % 7, -x, x + 1 FROM t WHERE k = 1 ORDER BY x"),
             std::vector<std::string>({"2.5|3|-10|11", "7.5|2|-30|31", "15.0|4|-60|61"}));

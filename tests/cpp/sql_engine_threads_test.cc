@@ -18,12 +18,16 @@ namespace {
 
 const int kThreadCounts[] = {2, 3, 8};
 
-// `two_level`: merge every GROUP BY two-level (by default only many groups are).
-DatabaseOptions Options(int threads, bool two_level = false) {
+// How a parallel GROUP BY is split and merged: as the database chooses (for tables this small,
+// by rows, merged one thread after another), by rows merged two-level, or by keys (owned scan).
+enum class Split { kChosen, kTwoLevel, kKeys };
+
+DatabaseOptions Options(int threads, Split split = Split::kChosen) {
   DatabaseOptions options;
   options.threads = threads;
   options.min_parallel_rows = 0;  // small tables must take the parallel paths too
-  if (two_level) options.two_level_min_groups = 0;
+  if (split == Split::kTwoLevel) options.two_level_min_groups = 0;
+  if (split == Split::kKeys) options.group_split = DatabaseOptions::GroupSplit::kKeys;
   return options;
 }
 
@@ -81,15 +85,17 @@ TEST(SqlEngineThreads, ClickBenchQueriesGiveTheOneThreadResult) {
   // The comparison must mean something: most queries return rows (a few filters, such as
   // Q36-Q42's CounterID = 62 with a date range, match nothing in a table this small).
   EXPECT_GE(answered, queries.size() - 8);
-  for (bool two_level : {false, true}) {
+  for (Split split : {Split::kChosen, Split::kTwoLevel, Split::kKeys}) {
     for (int threads : kThreadCounts) {
-      Database many(Options(threads, two_level));
+      Database many(Options(threads, split));
       ASSERT_EQ(many.threads(), threads);
       ASSERT_TRUE(many.Register("hits", table, &error));
       for (size_t q = 0; q < queries.size(); ++q) {
         ExpectIdentical(expected[q], many.Query(queries[q]),
                         "Q" + std::to_string(q) + " at " + std::to_string(threads) + " threads" +
-                            (two_level ? ", two-level merge" : ""));
+                            (split == Split::kTwoLevel ? ", two-level merge"
+                             : split == Split::kKeys   ? ", split by keys"
+                                                       : ""));
       }
     }
   }
@@ -139,16 +145,17 @@ TEST(SqlEngineThreads, FloatAggregatesAndTiesAreBitIdentical) {
   std::string error;
   Database one(Options(1));
   ASSERT_TRUE(one.Register("t", table, &error));
-  for (bool two_level : {false, true}) {
+  for (Split split : {Split::kChosen, Split::kTwoLevel, Split::kKeys}) {
     for (int threads : kThreadCounts) {
-      Database many(Options(threads, two_level));
+      Database many(Options(threads, split));
       ASSERT_TRUE(many.Register("t", table, &error));
       for (const char* sql : queries) {
         const Result expected = one.Query(sql);
         ASSERT_TRUE(expected.ok()) << sql << ": " << expected.error();
         ASSERT_GT(expected.num_rows(), 0u) << sql;
         ExpectIdentical(expected, many.Query(sql), std::string(sql) + " at " + std::to_string(threads) +
-                                                       " threads" + (two_level ? ", two-level" : ""));
+                                                       " threads" + (split == Split::kTwoLevel ? ", two-level"
+                                                                     : split == Split::kKeys ? ", by keys" : ""));
       }
     }
   }

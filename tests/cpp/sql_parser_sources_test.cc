@@ -66,6 +66,12 @@ TEST(SqlParserSources, CopyStatements) {
   // The printed form parses to itself.
   const std::string printed = Canonical("COPY t TO 'x.laneql' (FORMAT laneql)");
   EXPECT_EQ(Canonical(printed), printed);
+  // A name or a call in parentheses stays one when printed: bare, it would read back as text
+  // (found by the SQL fuzzer).
+  const std::string names =
+      Canonical("COPY t TO 'x.csv' (DELIMITER (d), SEP (f(1)), QUOTE (\"q\"))");
+  EXPECT_EQ(names, "COPY (SELECT * FROM t) TO 'x.csv' (DELIMITER (d), SEP (f(1)), QUOTE (q))");
+  EXPECT_EQ(Canonical(names), names);
 }
 
 TEST(SqlParserSources, ErrorsSayWhatAndWhere) {

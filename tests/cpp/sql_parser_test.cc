@@ -412,6 +412,39 @@ TEST(SqlParserErrors, NestingLimits) {
   EXPECT_EQ(expr->args.size(), 100000u);
 }
 
+TEST(SqlParserErrors, LengthLimit) {
+  SelectStatement statement;
+  ParseError error;
+  // The limit itself is accepted: a comment pads a query to exactly kMaxSqlBytes.
+  const std::string query = "SELECT a FROM t -- ";
+  std::string padded = query + std::string(kMaxSqlBytes - query.size(), 'x');
+  ASSERT_EQ(padded.size(), kMaxSqlBytes);
+  EXPECT_TRUE(ParseSelect(padded, &statement, &error)) << error.ToString();
+  // One byte more is not; the error points at the first byte past the limit (the comment runs
+  // on one line, after the 19 bytes of the query).
+  padded += 'x';
+  ASSERT_FALSE(ParseSelect(padded, &statement, &error));
+  EXPECT_EQ(error.message,
+            "SQL text too long: 1048577 bytes, more than the limit of 1048576 bytes (1 MiB)");
+  EXPECT_EQ(error.line, 1);
+  EXPECT_EQ(error.column, static_cast<int>(kMaxSqlBytes) + 1);
+  // Over many lines, with Cyrillic (two bytes, one column each) before the limit.
+  std::string lines = "SELECT ";
+  while (lines.size() < 2 * kMaxSqlBytes) lines += "'Яндекс',\n";
+  ExprPtr expr;
+  ASSERT_FALSE(ParseExpression(lines, &expr, &error));
+  const size_t line_bytes = std::string("'Яндекс',\n").size();  // 15
+  const size_t into = kMaxSqlBytes - 7;  // bytes past "SELECT " on line 1
+  EXPECT_EQ(error.line, static_cast<int>(into / line_bytes) + 1);
+  // The byte at the limit lies `into % line_bytes` bytes into its line: 'Янд = 1 + 3 columns for
+  // 7 bytes, and so on.
+  const std::string tail = std::string("'Яндекс',\n").substr(0, into % line_bytes);
+  size_t columns = 0;
+  for (unsigned char c : tail) columns += (c & 0xC0) != 0x80;
+  EXPECT_EQ(error.column, static_cast<int>(columns) + 1);
+  EXPECT_NE(error.message.find("more than the limit of 1048576 bytes"), std::string::npos);
+}
+
 // Any input gives a tree or an error, never a crash or a hang; what parses prints stably.
 TEST(SqlParserRobustness, RandomBytesAndTruncations) {
   const auto start = std::chrono::steady_clock::now();

@@ -434,6 +434,13 @@ TEST(StringMatchReference, LikeMatchDefinition) {
   EXPECT_TRUE(LikeMatch("a_b", "a\\_b", '\\'));
   EXPECT_FALSE(LikeMatch("axb", "a\\_b", '\\'));
   EXPECT_TRUE(LikeMatch("ab\\", "ab\\", '\\'));  // a trailing escape matches itself
+  // ... even when the escape is a wildcard character (found by the LIKE fuzzer: a trailing '%'
+  // escape was read as "any bytes").
+  EXPECT_FALSE(LikeMatch("%a", "%%a%", '%'));
+  EXPECT_TRUE(LikeMatch("%a%", "%%a%", '%'));
+  EXPECT_FALSE(LikeMatch("ab", "a_", '_'));
+  EXPECT_TRUE(LikeMatch("a_", "a_", '_'));
+  EXPECT_TRUE(LikeMatch("a_", "a__", '_'));
   EXPECT_TRUE(LikeMatch("a\\b", "a\\b", kNoLikeEscape));
 }
 
@@ -451,6 +458,8 @@ TEST_P(StringMatchTest, LikePatternsMatchReference) {
       {"п_и%", kNoLikeEscape},     {"%_ндекс%", kNoLikeEscape}, {"%я", kNoLikeEscape},
       {"%и_ет %", kNoLikeEscape},  {"%\\%%", '\\'},             {"%\\_%", '\\'},
       {"http\\%", '\\'},           {"%?%=%&%", kNoLikeEscape},  {"ab\\", '\\'},
+      {"%%a%", '%'},               {"%%", '%'},                 {"a_", '_'},
+      {"__%", '_'},
   };
   for (Data kind : {Data::kUrl, Data::kCyrillic, Data::kTiny}) {
     for (size_t n : {0, 1, 17, 64, 65, 1000, 4097}) {

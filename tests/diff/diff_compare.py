@@ -229,7 +229,9 @@ def tie_groups(keys):
     """Start index of each run of equal keys (floats equal to the tolerance)."""
     starts = []
     for i, key in enumerate(keys):
-        if i == 0 or not rows_match(key, keys[i - 1]):
+        # Plain equality first (cheap; the keys come from one DuckDB answer, so the same column
+        # holds the same Python type in every row); the tolerant match only where it differs.
+        if i == 0 or (key != keys[i - 1] and not rows_match(key, keys[i - 1])):
             starts.append(i)
     return starts
 

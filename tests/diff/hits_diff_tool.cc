@@ -250,6 +250,8 @@ int main(int argc, char** argv) {
     line.clear();
     AppendResultJson(static_cast<int>(i), queries[i], result, ms, &line);
     std::fwrite(line.data(), 1, line.size(), results);
+    // Flushed per query: if a later query crashes the process, random_diff.py finds which.
+    std::fflush(results);
   }
   if (std::fclose(results) != 0) {
     std::fprintf(stderr, "error: writing %s failed\n", options.results_path.c_str());

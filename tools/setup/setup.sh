@@ -13,8 +13,9 @@ HWY_DIR="$DEPS/highway-$HWY_VERSION"
 # crate ships it (222 files). Pinned so a changed source is caught, like FetchContent's URL_HASH.
 HWY_TREE_SHA256=01354093d0a67db5df895a7e21d74f3e98881ef71414600e130e1f7fd657f976
 
-APT_PACKAGES=(cmake ninja-build g++ clang lld libgtest-dev libre2-dev libedit-dev pkg-config emscripten chromium
-              python3 python3-venv nodejs npm cargo ca-certificates)
+# libclang-rt-14-dev: clang-14's sanitizer and libFuzzer runtimes (make fuzz).
+APT_PACKAGES=(cmake ninja-build g++ clang lld libclang-rt-14-dev libgtest-dev libre2-dev libedit-dev
+              pkg-config emscripten chromium python3 python3-venv nodejs npm cargo ca-certificates)
 # With --arm64 (make build-arm64 / test-arm64 only: make run and make test do not need it): the
 # aarch64 cross compiler, the emulator, and RE2 for arm64, Debian's multiarch package, which needs
 # the arm64 architecture added to dpkg (libraries only; nothing of it runs on the host).

@@ -43,8 +43,21 @@ struct DatabaseOptions {
   // Threads' GROUP BY tables with more groups than this (together) are merged two-level: 256
   // partitions merged in parallel. Below it, one after another (cheaper for few groups).
   size_t two_level_min_groups = 32768;
+  // How a hash GROUP BY splits its work among threads: by rows (each thread its own table of
+  // the rows it takes, merged afterwards) or by keys (each thread reads every row and keeps the
+  // keys that hash to it: disjoint tables, nothing to merge; for GROUP BYs with about as many
+  // groups as rows, where the merge would insert nearly every group again). kAuto chooses from
+  // a sample of the table. Results are the same either way. (kernel/src/exec/group_owned.h)
+  enum class GroupSplit { kAuto, kRows, kKeys };
+  GroupSplit group_split = GroupSplit::kAuto;
   // With `profile`: also write each query's timeline to this file (replaced per query).
   std::string profile_path;
+  // The most working memory one query may hold, in bytes: its hash tables, COUNT(DISTINCT)
+  // sets, string arenas, sort buffers, per-thread states and result columns (not the tables it
+  // reads). A query that needs more fails with "out of memory: the query needs more than the
+  // memory limit of ... (while ...)" and frees what it held. -1 (default): 80 % of the
+  // machine's physical memory, as DuckDB does; 0: no limit.
+  int64_t memory_limit_bytes = -1;
 };
 
 // Settings of one query (Database::Query's second argument).
@@ -56,6 +69,12 @@ struct QueryOptions {
   // GROUP BY on one 8/16-bit or boolean key: a direct lookup table of 65,536 slots (true: the
   // fast path) or the hash table like any other key (false: same results; for comparing them).
   bool small_key_lookup = true;
+  // This query's memory limit in bytes (see DatabaseOptions::memory_limit_bytes): -1 = the
+  // database's, 0 = none.
+  int64_t memory_limit_bytes = -1;
+  // Stop the query after this many milliseconds with the error "query timed out after N ms";
+  // 0 = no timeout. Checked where Interrupt is: a query stops within a morsel or a sort step.
+  int64_t timeout_ms = 0;
 };
 
 class Database {
@@ -88,12 +107,15 @@ class Database {
   Result Query(std::string_view sql, const QueryOptions& options) const;
 
   // Stops the queries running now, from any thread or a signal handler (it is one lock-free
-  // atomic increment): each stops at its next morsel and returns the error "query
-  // interrupted". Queries that start afterwards run normally.
+  // atomic increment): each stops at its next morsel, allocation or sort step, discards what
+  // it did and returns the error "query interrupted". Queries that start afterwards run
+  // normally.
   void Interrupt() const { interrupts_.fetch_add(1, std::memory_order_relaxed); }
 
   // The thread count queries run with (options.threads resolved).
   int threads() const { return threads_; }
+  // The memory limit queries run with, in bytes (options.memory_limit_bytes resolved; 0: none).
+  uint64_t memory_limit_bytes() const { return memory_limit_bytes_; }
   // The last profiled query's timeline as trace-event JSON ("" until a query is profiled:
   // DatabaseOptions::profile or QueryOptions::profile).
   std::string LastProfileJson() const;
@@ -106,6 +128,7 @@ class Database {
   std::map<std::string, Entry> tables_;  // by ASCII-lower-cased name
   DatabaseOptions options_;
   int threads_ = 1;
+  uint64_t memory_limit_bytes_ = 0;
   // Created once, reused by every query (workers sleep between queries).
   std::unique_ptr<exec::ThreadPool> pool_;
   TableProvider provider_;

@@ -2,6 +2,7 @@
 #ifndef LANEQL_SYSTEM_INFO_H_
 #define LANEQL_SYSTEM_INFO_H_
 
+#include <cstdint>
 #include <string>
 
 namespace laneql {
@@ -12,6 +13,11 @@ std::string CpuModel();
 int LogicalProcessors();
 // The default worker count: physical cores where the topology is known, else logical processors.
 int DefaultThreads();
+// The machine's physical memory in bytes; 0 where it cannot be read (wasm).
+uint64_t PhysicalMemoryBytes();
+// The memory limit a Database uses by default: 80 % of PhysicalMemoryBytes(), or 0 (none) when
+// that is unknown.
+uint64_t DefaultMemoryLimitBytes();
 
 }  // namespace laneql
 

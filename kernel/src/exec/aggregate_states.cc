@@ -10,6 +10,7 @@
 #include "laneql/hash.h"
 #include "laneql/predicate.h"
 #include "src/exec/expr_eval.h"
+#include "src/exec/query_budget.h"
 
 namespace laneql {
 namespace exec {
@@ -84,10 +85,20 @@ AggregateStates::AggregateStates(const std::vector<plan::Aggregate>& aggregates,
   }
 }
 
+namespace {
+
+size_t StateBytes(const StateArray<int64_t>& counts, const StateArray<Int128>& ints,
+                  const StateArray<double>& reals, const std::vector<std::string>& strings) {
+  return counts.capacity() * sizeof(int64_t) + ints.capacity() * sizeof(Int128) +
+         reals.capacity() * sizeof(double) + strings.capacity() * sizeof(std::string);
+}
+
+}  // namespace
+
 bool AggregateStates::Resize(size_t groups, std::string* error) {
-  (void)error;
   for (State& s : state_) {
     if (s.counts.size() >= groups) continue;
+    const size_t bytes_before = StateBytes(s.counts, s.ints, s.reals, s.strings);
     s.counts.resize(groups, 0);
     const bool floats = IsFloat(s.arg_type);
     switch (s.kind) {
@@ -100,6 +111,13 @@ bool AggregateStates::Resize(size_t groups, std::string* error) {
         else s.ints.resize(groups, 0);
         break;
       default: break;
+    }
+    // The query's memory limit (query_budget.h): one charge when the vectors grow (they double),
+    // kept until the query ends.
+    const size_t bytes_after = StateBytes(s.counts, s.ints, s.reals, s.strings);
+    if (bytes_after > bytes_before) {
+      const ScopedMemoryActivity activity("growing the aggregate states");
+      if (!ChargeQueryMemory(bytes_after - bytes_before, error)) return false;
     }
   }
   return true;
@@ -188,6 +206,7 @@ bool AggregateStates::UpdateKernel(size_t a, TypeId type, const void* data, size
 bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* group_ids,
                                      size_t count, std::string* error) {
   if (count == 0) return true;
+  const ScopedMemoryActivity activity("growing a COUNT(DISTINCT) set");
   if (pair_ids_.size() < count) pair_ids_.resize(count);
   if (hashes_.size() < count) hashes_.resize(count);
   // Rows that take part: in a group and not NULL.

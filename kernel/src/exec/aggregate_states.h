@@ -13,11 +13,16 @@
 #include "laneql/column.h"
 #include "laneql/group_hash_table.h"
 #include "laneql/int128.h"
+#include "src/common/large_blocks.h"
 #include "src/exec/vector.h"
 #include "src/plan/bound_expr.h"
 
 namespace laneql {
 namespace exec {
+
+// A per-group array: millions of groups make these large (src/common/large_blocks.h).
+template <class T>
+using StateArray = std::vector<T, LargeBlockAllocator<T>>;
 
 class AggregateStates {
  public:
@@ -49,8 +54,11 @@ class AggregateStates {
 
   // --- Two-level merge (group_merge.cc). Threads call these at once, for disjoint groups. ---
   // Folds other's groups [begin, end) into this side's groups targets[g] (room made beforehand
-  // by Resize), for every aggregate but COUNT(DISTINCT).
-  void MergeRange(const AggregateStates& other, size_t begin, size_t end, const uint32_t* targets);
+  // by Resize), for every aggregate but COUNT(DISTINCT) — whose counts are added too when
+  // `distinct_counts` (an owned scan: each group's values were all seen by one thread, so its
+  // count is final; the pair sets are not carried over).
+  void MergeRange(const AggregateStates& other, size_t begin, size_t end, const uint32_t* targets,
+                  bool distinct_counts = false);
   size_t num_aggregates() const { return state_.size(); }
   // Grouped COUNT(DISTINCT) keeps a set of (group, value) pairs: their number, and pair p's group.
   bool IsDistinctPairs(size_t a) const;
@@ -91,9 +99,9 @@ class AggregateStates {
     plan::AggKind kind;
     TypeId arg_type = TypeId::kInt64;
     TypeId result_type = TypeId::kInt64;
-    std::vector<int64_t> counts;   // rows counted (all kinds)
-    std::vector<Int128> ints;      // SUM / AVG of integers; MIN / MAX of integer-like types
-    std::vector<double> reals;     // SUM / AVG / MIN / MAX of floats
+    StateArray<int64_t> counts;   // rows counted (all kinds)
+    StateArray<Int128> ints;      // SUM / AVG of integers; MIN / MAX of integer-like types
+    StateArray<double> reals;     // SUM / AVG / MIN / MAX of floats
     std::vector<std::string> strings;  // MIN / MAX of strings
     // COUNT(DISTINCT): (group, value) pairs seen.
     std::unique_ptr<FixedKeyHashTable> distinct_fixed;
@@ -112,7 +120,7 @@ class AggregateStates {
   // pairs got ids before, before + 1, ... in order of first appearance; each counts once for
   // its group.
   static void CountNewPairs(const uint32_t* ids, const uint32_t* groups, size_t n, size_t before,
-                            std::vector<int64_t>* counts);
+                            StateArray<int64_t>* counts);
   // Inserts o's pairs pairs[0..n) (all of them when pairs is null), group g becoming
   // targets[g], into `wide` or `strings`, counting each new pair into s.counts.
   static bool InsertPairs(State& s, WideKeyHashTable* wide, StringKeyHashTable* strings,

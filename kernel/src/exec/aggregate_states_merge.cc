@@ -39,7 +39,7 @@ void AggregateStates::MergeOne(State& s, const State& o, size_t g, size_t t) {
 }
 
 void AggregateStates::CountNewPairs(const uint32_t* ids, const uint32_t* groups, size_t n,
-                                    size_t before, std::vector<int64_t>* counts) {
+                                    size_t before, StateArray<int64_t>* counts) {
   uint32_t next = static_cast<uint32_t>(before);
   for (size_t i = 0; i < n; ++i) {
     if (ids[i] == next) {
@@ -130,9 +130,13 @@ bool AggregateStates::Merge(const AggregateStates& other, const std::vector<uint
 }
 
 void AggregateStates::MergeRange(const AggregateStates& other, size_t begin, size_t end,
-                                 const uint32_t* targets) {
+                                 const uint32_t* targets, bool distinct_counts) {
   for (size_t a = 0; a < state_.size(); ++a) {
-    if (state_[a].kind == AggKind::kCountDistinct) continue;
+    if (state_[a].kind == AggKind::kCountDistinct) {
+      if (!distinct_counts) continue;
+      for (size_t g = begin; g < end; ++g) state_[a].counts[targets[g]] += other.state_[a].counts[g];
+      continue;
+    }
     for (size_t g = begin; g < end; ++g) MergeOne(state_[a], other.state_[a], g, targets[g]);
   }
 }

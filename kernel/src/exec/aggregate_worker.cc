@@ -79,6 +79,24 @@ bool AggregateWorker::ScanBatches(size_t first, size_t last, std::string* error)
   return true;
 }
 
+void AggregateWorker::SetOwnership(int owner, int owners) {
+  owned_ = owners > 1;
+  grouper_.SetOwnership(static_cast<uint32_t>(owner), static_cast<uint32_t>(owners));
+}
+
+size_t AggregateWorker::KeepOwnedRows(RowSet* selection) {
+  size_t kept = 0;
+  for (size_t i = 0; i < selection->count; ++i) {
+    if (group_ids_[i] == kNoGroup) continue;
+    ids_[kept] = selection->ids != nullptr ? selection->ids[i]
+                                           : static_cast<uint32_t>(selection->begin + i);
+    group_ids_[kept++] = group_ids_[i];
+  }
+  selection->ids = ids_.data();
+  selection->count = kept;
+  return kept;
+}
+
 void AggregateWorker::NoteFirstRows(const RowSet& rows, size_t groups_before) {
   first_rows_.resize(grouper_.size(), kNoRow);
   for (size_t i = 0; i < rows.count; ++i) {
@@ -129,6 +147,12 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
       return false;
     }
     counters_.probes += selected;
+    if (owned_) {
+      // Only this worker's rows go on: the aggregates' arguments are evaluated for them alone.
+      selected = KeepOwnedRows(&selection);
+      if (selected == 0) return true;
+      select = nullptr;
+    }
     if (track_first_rows_ && grouper_.size() != groups_before) NoteFirstRows(selection, groups_before);
   }
   for (size_t a = 0; a < plan_.aggregates.size(); ++a) {

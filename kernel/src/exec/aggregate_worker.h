@@ -44,6 +44,11 @@ class alignas(64) AggregateWorker {
   // Adds `other`'s groups and states (other rows of the same query) to this worker's.
   bool Merge(const AggregateWorker& other, std::string* error);
 
+  // Owned scan (group_owned.h): this worker aggregates only the rows whose group key hashes to
+  // `owner` of `owners`, and is given every batch. Hashed GROUP BY keys only.
+  void SetOwnership(int owner, int owners);
+  std::unique_ptr<Grouper> TakeGrouper() { return grouper_.TakeGrouper(); }
+
   // Replaces this worker's groups and states by a two-level merge's (group_merge.cc).
   void AdoptMerged(std::vector<std::unique_ptr<Grouper>> parts, AggregateStates states,
                    std::vector<uint64_t> first_rows);
@@ -61,6 +66,9 @@ class alignas(64) AggregateWorker {
  private:
   bool ScanBatch(size_t batch, std::string* error);
   void NoteFirstRows(const RowSet& rows, size_t groups_before);
+  // Owned scan: drops the rows of other owners (group id kNoGroup) from `selection` (its ids
+  // then in ids_) and group_ids_; returns how many are left.
+  size_t KeepOwnedRows(RowSet* selection);
 
   const plan::Plan& plan_;
   const Table& table_;
@@ -73,6 +81,7 @@ class alignas(64) AggregateWorker {
   std::unique_ptr<Filter> filter_;
   FloatPartials* partials_ = nullptr;
   bool track_first_rows_ = false;
+  bool owned_ = false;  // SetOwnership with owners > 1
   std::vector<uint64_t> first_rows_;  // per group, when tracked
   std::vector<uint64_t> mask_;
   std::vector<uint32_t> ids_, group_ids_;

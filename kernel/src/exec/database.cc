@@ -29,6 +29,9 @@ Database::Database() : Database(DatabaseOptions()) {}
 Database::Database(DatabaseOptions options) : options_(std::move(options)) {
   pool_ = std::make_unique<exec::ThreadPool>(options_.threads > 0 ? options_.threads : DefaultThreads());
   threads_ = pool_->threads();
+  memory_limit_bytes_ = options_.memory_limit_bytes < 0
+                            ? DefaultMemoryLimitBytes()
+                            : static_cast<uint64_t>(options_.memory_limit_bytes);
 }
 
 std::string Database::LastProfileJson() const {
@@ -76,13 +79,17 @@ Result Database::Query(std::string_view sql, const QueryOptions& options) const 
     provided.push_back(std::move(table));
     return provided.back().get();
   };
+  const uint64_t memory_limit = options.memory_limit_bytes < 0
+                                    ? memory_limit_bytes_
+                                    : static_cast<uint64_t>(options.memory_limit_bytes);
+  exec::QueryBudget budget(memory_limit, &interrupts_, options.timeout_ms);
   exec::ExecContext ctx;
-  ctx.interrupts = &interrupts_;
-  ctx.interrupts_at_start = interrupts_.load(std::memory_order_relaxed);
+  ctx.budget = &budget;
   ctx.pool = pool_.get();
   ctx.threads = options.threads > 0 ? std::min(options.threads, threads_) : threads_;
   ctx.min_parallel_rows = options_.min_parallel_rows;
   ctx.two_level_min_groups = options_.two_level_min_groups;
+  ctx.group_split = static_cast<int>(options_.group_split);
   ctx.small_key_lookup = options.small_key_lookup;
   if (!options_.profile && !options.profile) return RunQuery(sql, lookup, ctx);
   exec::Profiler profiler(ctx.threads);

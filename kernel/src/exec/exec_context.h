@@ -1,5 +1,5 @@
-// What a query runs with besides its plan: the database's thread pool, the thread count, and
-// the profiler recording its timeline (null when not profiling).
+// What a query runs with besides its plan: the database's thread pool, the thread count, the
+// profiler recording its timeline (null when not profiling) and its budget (memory, stop).
 #ifndef LANEQL_EXEC_EXEC_CONTEXT_H_
 #define LANEQL_EXEC_EXEC_CONTEXT_H_
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/exec/profile.h"
+#include "src/exec/query_budget.h"
 #include "src/exec/thread_pool.h"
 
 namespace laneql {
@@ -21,18 +22,16 @@ struct ExecContext {
   Profiler* profiler = nullptr;
   size_t min_parallel_rows = 65536;     // DatabaseOptions::min_parallel_rows
   size_t two_level_min_groups = 32768;  // DatabaseOptions::two_level_min_groups
+  int group_split = 0;                  // DatabaseOptions::group_split: 0 auto, 1 rows, 2 keys
   bool small_key_lookup = true;         // QueryOptions::small_key_lookup
-  // Database::Interrupt counts calls here; a query that sees the count move past the value it
-  // started with stops at its next morsel (or merge task) and fails with "query interrupted".
-  const std::atomic<uint64_t>* interrupts = nullptr;
-  uint64_t interrupts_at_start = 0;
+  // The query's memory limit and stop conditions (Database::Interrupt, the timeout); null: none.
+  // A stopped query stops at its next morsel, merge task, allocation or sort step and fails
+  // with budget->StopMessage() ("query interrupted", "query timed out after N ms").
+  QueryBudget* budget = nullptr;
   int ThreadsAvailable() const { return pool != nullptr ? std::min(threads, pool->threads()) : 1; }
-  bool Interrupted() const {
-    return interrupts != nullptr && interrupts->load(std::memory_order_relaxed) != interrupts_at_start;
-  }
+  bool Interrupted() const { return budget != nullptr && budget->Stopped(); }
+  std::string StopMessage() const { return budget != nullptr ? budget->StopMessage() : ""; }
 };
-
-inline constexpr const char* kInterruptedMessage = "query interrupted";
 
 // Runs body(t) on `threads` threads (t = 0 on the caller).
 template <class Body>

@@ -11,6 +11,7 @@
 #include "src/exec/expr_eval.h"
 #include "src/exec/filter.h"
 #include "src/exec/group_merge.h"
+#include "src/exec/group_owned.h"
 #include "src/exec/morsel.h"
 #include "src/exec/output_stage.h"
 #include "src/exec/sort_rows.h"
@@ -74,11 +75,27 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
       return Result::Error(error);
     }
   }
+  // Many groups: each thread takes the keys hashing to it from every batch (group_owned.h).
+  const bool owned = !ungrouped && threads > 1 && PreferOwnedScan(plan, ctx, threads, batches, *workers[0]);
+  if (owned) {
+    for (int t = 0; t < threads; ++t) workers[static_cast<size_t>(t)]->SetOwnership(t, threads);
+  }
   MorselCursor cursor;
   const size_t morsel = MorselBatches(batches, threads);
   std::atomic<bool> failed{false};
   std::vector<std::string> errors(static_cast<size_t>(threads));
   RunThreads(ctx, threads, [&](int t) {
+    const ScopedMemoryActivity activity("scanning the table");
+    if (owned) {
+      AggregateWorker& worker = *workers[static_cast<size_t>(t)];
+      for (size_t first = 0; first < batches && !failed.load(std::memory_order_relaxed) && !ctx.Interrupted();
+           first += morsel) {
+        if (!worker.ScanBatches(first, std::min(batches, first + morsel), &errors[static_cast<size_t>(t)])) {
+          failed.store(true, std::memory_order_relaxed);
+        }
+      }
+      return;
+    }
     // Check-before-work: a failed thread (or an interrupt) stops the others at their next morsel.
     while (!failed.load(std::memory_order_relaxed) && !ctx.Interrupted()) {
       const size_t first = cursor.Take() * morsel;
@@ -90,9 +107,17 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     }
   });
   if (FirstError(errors, &error)) return Result::Error(error);
+  if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());  // the scan stopped part-way
 
   AggregateWorker& result = *workers[0];
-  if (!MergeWorkers(workers, ctx, threads, &error)) return Result::Error(error);
+  {
+    const ScopedMemoryActivity activity("merging the threads' groups");
+    if (!(owned ? MergeOwnedWorkers(workers, ctx, threads, &error)
+                : MergeWorkers(workers, ctx, threads, &error))) {
+      return Result::Error(error);
+    }
+  }
+  if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
   for (size_t a = 0; a < partials.size(); ++a) {
     if (!result.states().IsFloatSum(a)) continue;
     double sum = 0.0;  // batch order: the same additions for every thread count
@@ -153,6 +178,7 @@ bool FilterRows(const Plan& plan, const ExecContext& ctx, size_t top_n, std::vec
   std::atomic<bool> failed{false};
   const uint64_t bytes_per_row = ScanBytesPerRow(plan, table);
   RunThreads(ctx, threads, [&](int t) {
+    const ScopedMemoryActivity activity("collecting the rows that pass WHERE");
     std::unique_ptr<Filter> filter;
     if (plan.where) filter = std::make_unique<Filter>(table, *plan.where);
     Evaluator evaluator(TableColumns(table));
@@ -176,9 +202,30 @@ bool FilterRows(const Plan& plan, const ExecContext& ctx, size_t top_n, std::vec
         failed.store(true, std::memory_order_relaxed);
         return;
       }
+      found[m].shrink_to_fit();
+      if (!ChargeQueryMemory(found[m].capacity() * sizeof(uint32_t), &thread_error)) {
+        failed.store(true, std::memory_order_relaxed);
+        return;
+      }
     }
   });
+  size_t found_bytes = 0, total = 0;
+  for (const auto& part : found) {
+    found_bytes += part.capacity() * sizeof(uint32_t);
+    total += part.size();
+  }
+  // The morsels' lists are charged as they were filled and given back once concatenated.
+  struct ReleaseFound {
+    size_t bytes;
+    ~ReleaseFound() { ReleaseQueryMemory(bytes); }
+  } release_found{found_bytes};
   if (FirstError(errors, error)) return false;
+  if (ctx.Interrupted()) {  // the scan stopped part-way
+    *error = ctx.StopMessage();
+    return false;
+  }
+  if (!ChargeQueryMemory(total * sizeof(uint32_t), error)) return false;
+  ids->reserve(total);
   for (const auto& part : found) ids->insert(ids->end(), part.begin(), part.end());
   return true;
 }
@@ -211,10 +258,18 @@ Result ExecutePlain(const Plan& plan, const ExecContext& ctx) {
     Filter filter(table, *plan.where);
     std::vector<uint64_t> mask(BitmaskWords(kBatchRows) + 1);
     std::vector<uint32_t> batch_ids(kBatchRows);
+    const ScopedMemoryActivity activity("collecting the rows that pass WHERE");
+    size_t charged = 0;
     for (size_t begin = 0; begin < rows && ids.size() < needed; begin += kBatchRows) {
       if (!AppendBatchRows(&filter, begin, std::min(kBatchRows, rows - begin), &mask, &batch_ids, &ids, &error)) {
         return Result::Error(error);
       }
+      // One charge per growth of the list (it doubles), and a stop check per batch.
+      if (ids.capacity() * sizeof(uint32_t) > charged) {
+        if (!ChargeQueryMemory(ids.capacity() * sizeof(uint32_t) - charged, &error)) return Result::Error(error);
+        charged = ids.capacity() * sizeof(uint32_t);
+      }
+      if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
     }
     if (ids.size() > needed) ids.resize(needed);
   }
@@ -223,6 +278,7 @@ Result ExecutePlain(const Plan& plan, const ExecContext& ctx) {
     candidates.count = ids.size();
   }
   ScopedSpan span(ctx.profiler, 0, plan.order.empty() ? "output" : "sort", plan.order.empty() ? "output" : "sort");
+  if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
   if (!ChooseRows(plan, ctx, &evaluator, candidates, nullptr, false, &storage, &chosen, &error)) {
     return Result::Error(error);
   }
@@ -234,8 +290,20 @@ Result ExecutePlain(const Plan& plan, const ExecContext& ctx) {
 Result Execute(const Plan& plan, const ExecContext& ctx) {
   try {
     return plan.aggregate ? ExecuteAggregate(plan, ctx) : ExecutePlain(plan, ctx);
+  } catch (const QueryAbort& abort) {  // stopped, or over the memory limit, inside a sort
+    return Result::Error(abort.what());
   } catch (const std::bad_alloc&) {
     return Result::Error("out of memory while running the query");
+  } catch (...) {
+    // Where typed handlers match nothing (the wasm pthread runtime, see QueryAbort): an abort
+    // recorded its message; anything else is, there, almost always a failed allocation.
+    const std::string message = CurrentQueryAbortMessage();
+    if (!message.empty()) return Result::Error(message);
+#ifdef __EMSCRIPTEN__
+    return Result::Error("out of memory while running the query");
+#else
+    throw;
+#endif
   }
 }
 

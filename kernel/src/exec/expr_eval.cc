@@ -314,7 +314,12 @@ bool Evaluator::Eval(const BoundExpr& expr, const RowSet& rows, Vec* out, std::s
 bool Evaluator::EvalCall(const BoundExpr& expr, const RowSet& rows, Vec* out, std::string* error) {
   std::vector<Vec> args(expr.args.size());
   for (size_t i = 0; i < expr.args.size(); ++i) {
-    if (!Eval(*expr.args[i], rows, &args[i], error)) return false;
+    if (!Eval(*expr.args[i], rows, &args[i], error)) {
+      // A CASE branch may fail only on rows that do not take it: evaluate branch by branch.
+      if (expr.fn != Fn::kCase || !EvalCaseByBranch(expr, rows, out, error)) return false;
+      error->clear();
+      return true;
+    }
   }
   out->count = rows.count;
   switch (expr.fn) {

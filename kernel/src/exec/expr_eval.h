@@ -32,6 +32,10 @@ class Evaluator {
  private:
   bool EvalColumn(const plan::BoundExpr& expr, const RowSet& rows, Vec* out, std::string* error);
   bool EvalCall(const plan::BoundExpr& expr, const RowSet& rows, Vec* out, std::string* error);
+  // CASE with each WHEN and result evaluated only on its rows (expr_case.cc): the fallback when
+  // evaluating a branch over all rows failed.
+  bool EvalCaseByBranch(const plan::BoundExpr& expr, const RowSet& rows, Vec* out,
+                        std::string* error);
   std::vector<const Column*> columns_;
 };
 

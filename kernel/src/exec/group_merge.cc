@@ -41,7 +41,8 @@ void SortByPartition(size_t n, const PartitionFn& partition, std::vector<uint32_
 }
 
 // Runs task(index, thread) for index in [0, tasks) on `threads` threads, each taking the
-// next index from a shared cursor. False (with the first error by index) if any task failed.
+// next index from a shared cursor. False (with the first error by index) if any task failed,
+// or (with the stop message) if the query was stopped.
 template <class Task>
 bool RunTasks(const ExecContext& ctx, int threads, size_t tasks, const Task& task, std::string* error) {
   MorselCursor cursor;
@@ -54,7 +55,13 @@ bool RunTasks(const ExecContext& ctx, int threads, size_t tasks, const Task& tas
     }
   };
   RunThreads(ctx, threads, body);
-  return !FirstError(errors, error) && !failed.load();
+  if (FirstError(errors, error) || failed.load()) return false;
+  // Tasks skipped for a stop left their outputs unmade: the caller must not read them.
+  if (ctx.Interrupted()) {
+    *error = ctx.StopMessage();
+    return false;
+  }
+  return true;
 }
 
 bool MergeSerially(const std::vector<std::unique_ptr<AggregateWorker>>& workers,

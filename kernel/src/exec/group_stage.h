@@ -39,6 +39,10 @@ class GroupStage {
   // Makes the merged partitions this stage's groups: partition p's group i gets the id
   // (groups of partitions before p) + i.
   void AdoptPartitions(std::vector<std::unique_ptr<Grouper>> parts);
+  // Owned scan (Grouper::SetOwnership). Needs CanMergeByPartition().
+  void SetOwnership(uint32_t owner, uint32_t owners) { grouper_->SetOwnership(owner, owners); }
+  // Hands this stage's grouper over (to become one part of AdoptPartitions elsewhere).
+  std::unique_ptr<Grouper> TakeGrouper() { return std::move(grouper_); }
   // One column per GROUP BY key (constants included): row i = the key of group ids[i], or of
   // every group in order when ids is null.
   bool KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,

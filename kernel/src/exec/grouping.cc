@@ -8,6 +8,7 @@
 
 #include "laneql/hash.h"
 #include "src/exec/expr_eval.h"
+#include "src/exec/query_budget.h"
 
 namespace laneql {
 namespace exec {
@@ -179,6 +180,7 @@ bool Grouper::Serialize(const std::vector<Vec>& keys, size_t count, std::string*
 bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group_ids,
                      std::string* error) {
   if (count == 0) return true;
+  const ScopedMemoryActivity activity("growing the GROUP BY hash table");  // query_budget.h
   if (hashes_.size() < count) hashes_.resize(count);
   switch (strategy_) {
     case Strategy::kDirect: {
@@ -222,7 +224,7 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
         }
       }
       HashKeys(words, count, nullptr, hashes_.data());
-      return fixed_.FindOrInsert(words, hashes_.data(), count, nullptr, group_ids, error);
+      return fixed_.FindOrInsert(words, hashes_.data(), count, OwnedRows(count), group_ids, error);
     }
     case Strategy::kWide: {
       if (words_buf_.size() < count * words_) words_buf_.resize(count * words_);
@@ -243,13 +245,13 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
         for (size_t j = 1; j < words_; ++j) h = reference::CombineWord(h, row[j]);
         hashes_[i] = h;
       }
-      return wide_->FindOrInsert(words, hashes_.data(), count, nullptr, group_ids, error);
+      return wide_->FindOrInsert(words, hashes_.data(), count, OwnedRows(count), group_ids, error);
     }
     case Strategy::kString: {
       const Vec& key = keys[0];
       HashStrings(key.offsets, key.values, count, key.validity, hashes_.data());
       return strings_.FindOrInsert(key.offsets, key.values, key.validity, hashes_.data(), count,
-                                   nullptr, group_ids, error);
+                                   OwnedRows(count), group_ids, error);
     }
     case Strategy::kSerialized: {
       if (!Serialize(keys, count, error)) return false;
@@ -257,11 +259,26 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
       static const uint8_t kEmpty[64] = {};
       const uint8_t* data = ser_data_.data() != nullptr ? ser_data_.data() : kEmpty;
       HashStrings(offsets, data, count, nullptr, hashes_.data());
-      return strings_.FindOrInsert(offsets, data, nullptr, hashes_.data(), count, nullptr,
+      return strings_.FindOrInsert(offsets, data, nullptr, hashes_.data(), count, OwnedRows(count),
                                    group_ids, error);
     }
   }
   return false;
+}
+
+void Grouper::SetOwnership(uint32_t owner, uint32_t owners) {
+  owner_ = owner;
+  owners_ = owners < 1 ? 1 : owners;
+}
+
+const uint64_t* Grouper::OwnedRows(size_t count) {
+  if (owners_ <= 1) return nullptr;
+  owned_.assign((count + 63) / 64, 0);
+  const uint64_t* hashes = hashes_.data();
+  for (size_t i = 0; i < count; ++i) {
+    owned_[i / 64] |= static_cast<uint64_t>(OwnerOf(hashes[i], owners_) == owner_) << (i % 64);
+  }
+  return owned_.data();
 }
 
 bool Grouper::Merge(const Grouper& other, std::vector<uint32_t>* mapping, std::string* error) {

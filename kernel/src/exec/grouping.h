@@ -55,7 +55,19 @@ class Grouper {
   bool MergeGroups(const Grouper& other, const uint32_t* groups, size_t n, uint32_t* ids,
                    std::string* error);
 
+  // Owned scan (group_owned.h): with owners > 1 this grouper takes only the rows whose key
+  // hash falls to `owner` (OwnerOf); the others get kNoGroup and are not inserted, so the
+  // owners' groupers hold disjoint groups. Hashed strategies only (not kDirect).
+  void SetOwnership(uint32_t owner, uint32_t owners);
+  // Which of `owners` takes the key with this hash: bits 40..47, apart from the table's slot
+  // bits (low), its tag bits (top 7) and the two-level merge's partition bits (32..39).
+  static uint32_t OwnerOf(uint64_t hash, uint32_t owners) {
+    return static_cast<uint32_t>(((hash >> 40) & 0xff) % owners);
+  }
+
  private:
+  // The selection bitmask of the rows this grouper owns (null when it owns every row).
+  const uint64_t* OwnedRows(size_t count);
   bool Serialize(const std::vector<Vec>& keys, size_t count, std::string* error);
 
   Strategy strategy_ = Strategy::kSerialized;
@@ -69,8 +81,9 @@ class Grouper {
   FixedKeyHashTable fixed_;
   std::unique_ptr<WideKeyHashTable> wide_;
   StringKeyHashTable strings_;
+  uint32_t owner_ = 0, owners_ = 1;
   // scratch
-  std::vector<uint64_t> words_buf_, hashes_;
+  std::vector<uint64_t> words_buf_, hashes_, owned_;
   AlignedBuffer ser_offsets_, ser_data_;
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "src/exec/query_budget.h"
 
 namespace laneql {
 namespace exec {
@@ -44,6 +45,7 @@ bool ChooseRows(const Plan& plan, const ExecContext& ctx, Evaluator* evaluator,
   const size_t end = std::min(m, offset + std::min(limit, m));
   *chosen = RowSet();
   if (!plan.order.empty() || (order_by_tiebreak && tiebreak != nullptr)) {
+    const ScopedMemoryActivity activity("sorting");
     std::vector<Vec> keys;
     std::vector<SortColumn> columns;
     if (!EvalOrderKeys(plan, evaluator, candidates, &keys, &columns, error)) return false;
@@ -66,9 +68,12 @@ bool ChooseRows(const Plan& plan, const ExecContext& ctx, Evaluator* evaluator,
 }
 
 Result Project(const Plan& plan, Evaluator* evaluator, const RowSet& rows) {
+  const ScopedMemoryActivity activity("building the result");
   std::string error;
   Result result;
   for (size_t o = 0; o < plan.num_visible; ++o) {
+    // A stopped query stops between output columns (and at each column's allocations).
+    ThrowIfQueryStopped();
     Vec vec;
     Column column;
     if (!evaluator->Eval(*plan.outputs[o], rows, &vec, &error) ||
@@ -81,6 +86,7 @@ Result Project(const Plan& plan, Evaluator* evaluator, const RowSet& rows) {
 
 Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* grouper, const AggregateStates& states,
                     size_t groups, const std::vector<uint64_t>* first_rows) {
+  const ScopedMemoryActivity activity("building the result");
   std::string error;
   // The group relation: keys, then aggregates. Keys are copied out of the hash tables, and
   // aggregates finished, for every group only where HAVING or ORDER BY reads them; the outputs
@@ -98,6 +104,7 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
     for (const auto& key : plan.group_keys) relation.emplace_back(key->type);  // never read
   }
   for (size_t a = 0; a < plan.aggregates.size(); ++a) {
+    ThrowIfQueryStopped();
     Column column(plan.aggregates[a].type);  // never read unless needed
     if ((any_key_needed || grouper == nullptr || needed[num_keys + a]) &&
         !states.Finish(a, groups, &column, &error)) {

@@ -63,6 +63,9 @@ Result RunSelect(const sql::SelectStatement& statement, const TableLookup& looku
   }
   std::string error;
   if (!VerifyColumnsRead(plan, &error)) return Result::Error(error);
+  // The execution's memory counts against the query's limit (query_budget.h); parsing, binding
+  // and the tables the query reads do not.
+  const exec::ScopedQueryBudget scope(ctx.budget, "running the query");
   return exec::Execute(plan, ctx);
 }
 
@@ -76,12 +79,13 @@ Result RunQuery(std::string_view sql, const TableLookup& lookup, const exec::Exe
   }
   if (statement.is_copy) {
     Result result = RunSelect(statement.copy.query, lookup, ctx);
-    // An interrupted query stopped part-way: its rows are not the answer and are not written.
-    if (ctx.Interrupted()) return Result::Error(exec::kInterruptedMessage);
+    // An interrupted (or timed-out) query stopped part-way: its rows are not the answer and
+    // are not written.
+    if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
     return exec::CopyResultToFile(statement.copy, std::move(result));
   }
   Result result = RunSelect(statement.select, lookup, ctx);
-  if (ctx.Interrupted()) return Result::Error(exec::kInterruptedMessage);
+  if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
   return result;
 }
 

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "src/exec/expr_eval.h"
+#include "src/exec/query_budget.h"
 
 namespace laneql {
 namespace exec {
@@ -15,11 +16,21 @@ namespace {
 // Inputs below this many positions are sorted on the calling thread.
 constexpr size_t kParallelSortMin = 1 << 16;
 
+// Comparisons between two checks whether the query was stopped (interrupt, timeout): a few
+// milliseconds of sorting.
+constexpr uint32_t kComparisonsPerStopCheck = 1 << 16;
+
 class PositionLess {
  public:
   PositionLess(const std::vector<SortColumn>& columns, const uint64_t* tiebreak)
       : columns_(columns), tiebreak_(tiebreak) {}
   bool operator()(uint32_t a, uint32_t b) const {
+    // A long sort is a loop no morsel boundary interrupts: a stopped query throws out of it
+    // (QueryAbort, caught by exec::Execute). Each copy of the comparator counts on its own.
+    if (++comparisons_ == kComparisonsPerStopCheck) {
+      comparisons_ = 0;
+      ThrowIfQueryStopped();
+    }
     for (const SortColumn& column : columns_) {
       const Vec& v = *column.keys;
       const bool an = v.IsNull(a), bn = v.IsNull(b);
@@ -38,6 +49,7 @@ class PositionLess {
  private:
   const std::vector<SortColumn>& columns_;
   const uint64_t* tiebreak_;
+  mutable uint32_t comparisons_ = 0;
 };
 
 // Sorts positions [begin, end) in place, keeping only the first `keep` (top-N) when fewer.
@@ -58,6 +70,14 @@ void SortRange(std::vector<uint32_t>* order, size_t begin, size_t end, size_t ke
 
 std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size_t n, size_t keep,
                                     const uint64_t* tiebreak, const ExecContext* ctx) {
+  // The permutation, the threads' runs and the merged result: three lists of n positions at
+  // most, charged up front (throws QueryAbort over the memory limit) and given back after.
+  const size_t list_bytes = 3 * n * sizeof(uint32_t);
+  ChargeQueryMemoryOrThrow(list_bytes);
+  struct ReleaseLists {
+    size_t bytes;
+    ~ReleaseLists() { ReleaseQueryMemory(bytes); }
+  } release_lists{list_bytes};
   std::vector<uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
   const PositionLess less(columns, tiebreak);

@@ -23,7 +23,8 @@ struct SortColumn {
 // (groups by the row they first appeared in, so any thread count gives the one-thread order),
 // then by position. When `keep` < n only the first `keep` positions are sorted and returned
 // (top-N). With `ctx`, large inputs are split among its threads: each sorts (or takes the top
-// N of) a run, and the runs are merged.
+// N of) a run, and the runs are merged. Inside a query it throws QueryAbort (query_budget.h)
+// when the query is stopped or its memory limit refuses the position lists.
 std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size_t n, size_t keep,
                                     const uint64_t* tiebreak = nullptr,
                                     const ExecContext* ctx = nullptr);

@@ -5,6 +5,10 @@
 #include <set>
 #include <thread>
 
+#if defined(__unix__) && !defined(__EMSCRIPTEN__)
+#include <unistd.h>
+#endif
+
 #include "hwy/contrib/thread_pool/topology.h"
 
 namespace laneql {
@@ -42,5 +46,16 @@ int DefaultThreads() {
   for (const hwy::Topology::Package& package : topology.packages) cores += package.cores.size();
   return cores != 0 ? static_cast<int>(cores) : LogicalProcessors();
 }
+
+uint64_t PhysicalMemoryBytes() {
+#if defined(__unix__) && !defined(__EMSCRIPTEN__)
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page_size > 0) return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
+#endif
+  return 0;
+}
+
+uint64_t DefaultMemoryLimitBytes() { return PhysicalMemoryBytes() / 5 * 4; }
 
 }  // namespace laneql

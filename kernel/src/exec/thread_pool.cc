@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "src/exec/query_budget.h"
+
 namespace laneql {
 namespace exec {
 
@@ -39,10 +41,22 @@ void ThreadPool::Run(int n, const std::function<void(int)>& task) {
     task(0);
     return;
   }
+  // The workers run as part of the caller's query: its budget (memory limit, stop) and what
+  // it is doing go with the task (query_budget.h).
+  // (One reference captured: the std::function stores it in place, no allocation per run.)
+  struct Query {
+    const std::function<void(int)>& task;
+    QueryBudget* budget;
+    const char* activity;
+  } query{task, CurrentQueryBudget(), CurrentMemoryActivity()};
+  const std::function<void(int)> in_query = [&query](int t) {
+    const ScopedQueryBudget scope(query.budget, query.activity);
+    query.task(t);
+  };
   std::lock_guard<std::mutex> run_lock(run_mutex_);
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    task_ = &task;
+    task_ = &in_query;
     active_ = n - 1;
     pending_ = n - 1;
     failure_ = nullptr;

@@ -58,7 +58,11 @@ struct Vec {
     count = rows;
     constant = is_constant;
     const size_t stored_rows = is_constant ? 1 : rows;
-    if (!own_values.Resize(stored_rows * sizeof(T), error)) return nullptr;
+    // Room for one value even for 0 rows: a buffer never allocated has data() == nullptr, which
+    // callers take for an allocation failure (a query whose WHERE keeps no row then failed with
+    // an empty error message).
+    const size_t room = stored_rows > 0 ? stored_rows : 1;
+    if (!own_values.Resize(room * sizeof(T), error)) return nullptr;
     values = own_values.data();
     validity = nullptr;
     return own_values.As<T>();
@@ -66,7 +70,10 @@ struct Vec {
   // An all-valid bitmap to clear bits in (call after Init*).
   uint64_t* InitValidity(std::string* error) {
     const size_t words = BitmaskWords(stored());
-    if (!own_validity.Resize(words * 8, error)) return nullptr;
+    if (!own_validity.Resize(words * 8, error) ||
+        (own_validity.data() == nullptr && !own_validity.Reserve(64, error))) {
+      return nullptr;  // as InitFixed, never null for 0 rows
+    }
     uint64_t* bits = own_validity.As<uint64_t>();
     for (size_t w = 0; w < words; ++w) bits[w] = ~uint64_t{0};
     if (words != 0) bits[words - 1] &= BitmaskTailMask(stored());

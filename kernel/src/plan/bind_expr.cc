@@ -150,6 +150,13 @@ std::vector<BoundExprPtr> Binder::BindChildren(const sql::Expr& expr, Scope scop
 BoundExprPtr Binder::Bind(const sql::Expr& expr, Scope scope) {
   if (failed_) return nullptr;
   if (scope == Scope::kGroup) return BindGroupScope(expr);
+  BoundExprPtr bound = BindScoped(expr, scope);
+  // Inside TryBindBase: every subtree's outcome, for the GROUP BY scope's matching.
+  if (silent_ > 0) RememberBaseBinding(expr, bound.get());
+  return bound;
+}
+
+BoundExprPtr Binder::BindScoped(const sql::Expr& expr, Scope scope) {
   switch (expr.kind) {
     case sql::ExprKind::kColumnRef: return BindColumnRef(expr);
     case sql::ExprKind::kStar:

@@ -49,6 +49,34 @@ BoundExprPtr Binder::TryBindBase(const sql::Expr& expr) {
   return bound;
 }
 
+void Binder::RememberBaseBinding(const sql::Expr& expr, const BoundExpr* bound) {
+  BaseBinding& entry = base_bindings_[&expr];
+  entry = BaseBinding();
+  if (bound == nullptr || failed_) return;  // a failure anywhere below fails this subtree too
+  entry.ok = true;
+  entry.type = bound->type;
+  entry.nullable = bound->nullable;
+  entry.constant = bound->IsConstant();
+  // Only as long as the longest key's: a deep subtree's whole fingerprint costs its size.
+  size_t longest = 0;
+  for (const std::string& key : group_fingerprints_) longest = std::max(longest, key.size());
+  std::string fingerprint;
+  if (!FingerprintUpTo(*bound, longest, &fingerprint)) return;
+  for (size_t i = 0; i < group_fingerprints_.size(); ++i) {
+    if (group_fingerprints_[i] == fingerprint) {
+      entry.group_key = static_cast<int>(i);
+      break;
+    }
+  }
+}
+
+const Binder::BaseBinding& Binder::TryBindBaseOnce(const sql::Expr& expr) {
+  auto found = base_bindings_.find(&expr);
+  if (found != base_bindings_.end()) return found->second;
+  TryBindBase(expr);  // remembers expr and every subtree of it
+  return base_bindings_[&expr];
+}
+
 int Binder::AddAggregate(Aggregate aggregate) {
   std::string key = std::to_string(static_cast<int>(aggregate.kind)) + "|" +
                     (aggregate.arg ? Fingerprint(*aggregate.arg) : std::string());
@@ -176,18 +204,15 @@ BoundExprPtr Binder::BindGroupScope(const sql::Expr& expr) {
     return BindAggregate(expr);
   }
   if (!ContainsAggregate(expr)) {
-    BoundExprPtr base = TryBindBase(expr);
-    if (base) {
-      const std::string fingerprint = Fingerprint(*base);
-      for (size_t i = 0; i < group_fingerprints_.size(); ++i) {
-        if (group_fingerprints_[i] == fingerprint) {
-          return MakeColumn(static_cast<int>(i), base->type, base->nullable, expr.pos);
-        }
+    const BaseBinding base = TryBindBaseOnce(expr);
+    if (base.ok) {
+      if (base.group_key >= 0) {
+        return MakeColumn(base.group_key, base.type, base.nullable, expr.pos);
       }
-      if (base->IsConstant()) return base;
+      if (base.constant) return TryBindBase(expr);  // small: constants are folded
     }
     if (expr.kind == sql::ExprKind::kColumnRef) {
-      if (!base) return Bind(expr, Scope::kBase);  // reports the unknown column
+      if (!base.ok) return Bind(expr, Scope::kBase);  // reports the unknown column
       if (statement_->group_by.empty()) {
         return Fail(expr.pos, "binder",
                     "column \"" + expr.text + "\" must be used in an aggregate function: the query " +

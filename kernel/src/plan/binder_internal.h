@@ -4,6 +4,7 @@
 #define LANEQL_PLAN_BINDER_INTERNAL_H_
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "src/plan/binder.h"
@@ -44,12 +45,26 @@ class Binder {
   std::vector<BoundExprPtr> BindChildren(const sql::Expr& expr, Scope scope);
   // Binds `expr` in the base scope without reporting errors (null when it does not bind).
   BoundExprPtr TryBindBase(const sql::Expr& expr);
+  // What the GROUP BY scope needs to know of a subtree bound in the base scope. Remembered for
+  // every node a TryBindBase binds, so that matching each subtree of a deep expression against
+  // the group keys binds it once, not once per level above it (quadratic in the height).
+  struct BaseBinding {
+    bool ok = false;           // it binds
+    TypeId type = TypeId::kInt64;
+    bool nullable = false;
+    bool constant = false;
+    int group_key = -1;        // the group key with the same fingerprint, or -1
+  };
+  const BaseBinding& TryBindBaseOnce(const sql::Expr& expr);
+  void RememberBaseBinding(const sql::Expr& expr, const BoundExpr* bound);
+  BoundExprPtr BindScoped(const sql::Expr& expr, Scope scope);  // Bind without the memo
   bool BindOrderBy(const sql::SelectStatement& statement, Plan* plan);
 
   const Table* table_;
   std::string table_name_;
   Plan* plan_ = nullptr;
   std::vector<std::string> group_fingerprints_;
+  std::unordered_map<const sql::Expr*, BaseBinding> base_bindings_;
   std::vector<std::string> aggregate_fingerprints_;
   const sql::SelectStatement* statement_ = nullptr;
   bool in_aggregate_ = false;

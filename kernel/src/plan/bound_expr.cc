@@ -62,24 +62,55 @@ BoundExprPtr Clone(const BoundExpr& expr) {
   return node;
 }
 
-std::string Fingerprint(const BoundExpr& expr) {
-  std::string out;
+namespace {
+
+// One node's own part of the fingerprint. Not inlined into the recursion below, so that the
+// string building's temporaries do not enlarge every frame of a deep tree's walk (wasm's stacks
+// are small).
+[[gnu::noinline]] void AppendNodeFingerprint(const BoundExpr& expr, std::string* out) {
   switch (expr.kind) {
     case BoundKind::kColumn:
-      out = "#" + std::to_string(expr.column);
+      *out += "#" + std::to_string(expr.column);
       break;
     case BoundKind::kConstant:
-      out = std::string("'") + TypeName(expr.type) + ":" + (expr.constant.is_null ? "NULL" : ValueToText(expr.constant)) + "'";
+      *out += std::string("'") + TypeName(expr.type) + ":" +
+              (expr.constant.is_null ? "NULL" : ValueToText(expr.constant)) + "'";
       break;
     case BoundKind::kCall:
-      out = "f" + std::to_string(static_cast<int>(expr.fn)) + "/" + TypeName(expr.type) + "/" +
-            std::to_string(expr.negated) + std::to_string(expr.case_insensitive) +
-            std::to_string(static_cast<int>(expr.part)) + "(";
-      for (const auto& arg : expr.args) out += Fingerprint(*arg) + ",";
-      out += ")";
+      *out += "f" + std::to_string(static_cast<int>(expr.fn)) + "/" + TypeName(expr.type) + "/" +
+              std::to_string(expr.negated) + std::to_string(expr.case_insensitive) +
+              std::to_string(static_cast<int>(expr.part)) + "(";
       break;
   }
+}
+
+// Appends to one string: returning a string per node and copying it into the parent's would
+// cost O(height^2) bytes for a deep tree, and the binder fingerprints every subtree of a GROUP
+// BY query's expressions (a chain of 1,000 operators took seconds).
+// Stops (false) once *out is longer than max_bytes.
+bool AppendFingerprint(const BoundExpr& expr, size_t max_bytes, std::string* out) {
+  AppendNodeFingerprint(expr, out);
+  if (out->size() > max_bytes) return false;
+  if (expr.kind != BoundKind::kCall) return true;
+  for (const auto& arg : expr.args) {
+    if (!AppendFingerprint(*arg, max_bytes, out)) return false;
+    out->push_back(',');
+  }
+  out->push_back(')');
+  return out->size() <= max_bytes;
+}
+
+}  // namespace
+
+std::string Fingerprint(const BoundExpr& expr) {
+  std::string out;
+  AppendFingerprint(expr, std::string::npos, &out);
   return out;
+}
+
+bool FingerprintUpTo(const BoundExpr& expr, size_t max_bytes, std::string* out) {
+  out->clear();
+  return AppendFingerprint(expr, max_bytes, out);
 }
 
 }  // namespace plan

@@ -80,6 +80,10 @@ BoundExprPtr MakeCall2(Fn fn, TypeId type, SourcePos pos, BoundExprPtr a, BoundE
 // A structural key: equal for expressions that compute the same thing (used to match SELECT
 // expressions with GROUP BY ones and to share equal aggregates).
 std::string Fingerprint(const BoundExpr& expr);
+// Fingerprint(expr) into *out when it has at most max_bytes bytes; false (and *out unspecified)
+// when longer, found after building at most about max_bytes of it: a cheap "can it equal any of
+// these?" for deep trees.
+bool FingerprintUpTo(const BoundExpr& expr, size_t max_bytes, std::string* out);
 
 enum class AggKind : uint8_t { kCountStar, kCount, kSum, kAvg, kMin, kMax, kCountDistinct };
 

@@ -64,9 +64,10 @@ inline LikeProgram CompileLike(std::string_view pattern, int escape) {
   for (size_t i = 0; i < pattern.size(); ++i) {
     char c = pattern[i];
     bool literal = false;
-    if (escape >= 0 && static_cast<uint8_t>(c) == static_cast<uint8_t>(escape) &&
-        i + 1 < pattern.size()) {
-      c = pattern[++i];
+    // The escape makes the next byte literal; a trailing escape is a literal itself, even when
+    // the escape character is '%' or '_'.
+    if (escape >= 0 && static_cast<uint8_t>(c) == static_cast<uint8_t>(escape)) {
+      if (i + 1 < pattern.size()) c = pattern[++i];
       literal = true;
     }
     if (!literal && c == '%') {

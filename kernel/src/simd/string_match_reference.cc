@@ -90,8 +90,9 @@ bool LikeMatch(std::string_view text, std::string_view pattern, int escape) {
   std::vector<int> tokens;
   for (size_t i = 0; i < pattern.size(); ++i) {
     const uint8_t c = static_cast<uint8_t>(pattern[i]);
-    if (escape >= 0 && c == static_cast<uint8_t>(escape) && i + 1 < pattern.size()) {
-      tokens.push_back(static_cast<uint8_t>(pattern[++i]));
+    if (escape >= 0 && c == static_cast<uint8_t>(escape)) {
+      // The next byte, literal; a trailing escape is itself (a literal even if it is '%').
+      tokens.push_back(i + 1 < pattern.size() ? static_cast<uint8_t>(pattern[++i]) : c);
     } else if (c == '%') {
       tokens.push_back(kAnyRun);
     } else if (c == '_') {

@@ -190,7 +190,12 @@ std::string ToString(const CopyStatement& statement) {
     const TableOption& option = statement.options[i];
     out += i == 0 ? " (" : ", ";
     out += QuoteIdentifier(option.name);
-    if (option.value) out += " " + ToString(*option.value);
+    if (!option.value) continue;
+    // A value that would print as a bare word (a name, a function call) goes in parentheses:
+    // bare, the parser reads a word there as text (FORMAT csv).
+    const ExprKind kind = option.value->kind;
+    const bool wrap = kind == ExprKind::kColumnRef || kind == ExprKind::kFunctionCall;
+    out += wrap ? " (" + ToString(*option.value) + ")" : " " + ToString(*option.value);
   }
   if (!statement.options.empty()) out += ")";
   return out;

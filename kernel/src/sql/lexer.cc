@@ -32,6 +32,13 @@ class Lexer {
 
   bool Run() {
     tokens_->clear();
+    if (sql_.size() > kMaxSqlBytes) {
+      while (offset_ < kMaxSqlBytes) Advance();  // the line and column of the first byte over
+      return Fail(offset_, pos_,
+                  "SQL text too long: " + std::to_string(sql_.size()) +
+                      " bytes, more than the limit of " + std::to_string(kMaxSqlBytes) +
+                      " bytes (1 MiB)");
+    }
     while (true) {
       if (!SkipSpaceAndComments()) return false;
       if (offset_ >= sql_.size()) break;

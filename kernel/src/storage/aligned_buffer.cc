@@ -9,6 +9,9 @@
 #include <new>
 #include <utility>
 
+#include "src/common/large_blocks.h"
+#include "src/exec/query_budget.h"
+
 namespace laneql {
 namespace {
 
@@ -31,7 +34,9 @@ void AlignedBuffer::Release() {
   if (owner_ != nullptr) {
     owner_.reset();  // a view: the memory belongs to the owner
   } else if (data_ != nullptr) {
-    ::operator delete(data_, kAlign);
+    if (capacity_ >= kLargeBlockMinBytes) FreeLargeBlock(data_, capacity_);
+    else ::operator delete(data_, kAlign);
+    exec::ReleaseQueryMemory(capacity_);  // a query's memory (its budget), if one is running
   }
   data_ = nullptr;
   size_ = 0;
@@ -77,6 +82,8 @@ bool AlignedBuffer::MakeOwned(std::string* error) {
 
 void AlignedBuffer::CopyViewForWrite() {
   std::string error;
+  // Outside any query's budget: a limit must not refuse a copy that cannot report failing.
+  const exec::ScopedQueryBudget unaccounted(nullptr);
   if (!MakeOwned(&error)) {
     // The non-const accessors return a pointer and cannot report a failure; writing into the
     // read-only view instead would corrupt (or fault on) memory that is not ours.
@@ -93,8 +100,13 @@ bool AlignedBuffer::Reallocate(size_t capacity, size_t zero_from, std::string* e
     return false;
   }
   capacity = RoundUp64(capacity);
-  auto* fresh = static_cast<uint8_t*>(::operator new(capacity, kAlign, std::nothrow));
+  // A running query's memory limit (and its stop: see query_budget.h) may refuse the bytes.
+  if (!exec::ChargeQueryMemory(capacity, error)) return false;
+  auto* fresh = static_cast<uint8_t*>(capacity >= kLargeBlockMinBytes
+                                          ? AllocateLargeBlock(capacity)
+                                          : ::operator new(capacity, kAlign, std::nothrow));
   if (fresh == nullptr) {
+    exec::ReleaseQueryMemory(capacity);
     SetError(error, "out of memory allocating a buffer of " + std::to_string(capacity) + " bytes");
     return false;
   }

@@ -79,7 +79,6 @@ void RunRange(const hits::HitsParams& params, const std::vector<uint8_t*>& fixed
     if (!wanted[col] || !IsString(schema[col].type)) continue;
     AlignedBuffer& offsets = job->strings[col].offsets;
     if (!offsets.ResizeForOverwrite((job->count + 1) * sizeof(int32_t), &job->error)) return;
-    hits::AdviseHugePages(&offsets);
     hits::PrefaultForWrite(offsets.data(), offsets.size());
     offsets.As<int32_t>()[0] = 0;
   }
@@ -162,8 +161,6 @@ bool JoinStrings(int col, std::vector<RangeJob>* jobs, size_t count, Column* out
       !bytes.ResizeForOverwrite(total, error)) {
     return false;
   }
-  hits::AdviseHugePages(&offsets);
-  hits::AdviseHugePages(&bytes);
   int32_t* own = offsets.As<int32_t>();
   own[0] = 0;
   size_t row = 0;
@@ -304,7 +301,6 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
     if (!fixed[col].ResizeForOverwrite(count * TypeByteWidth(schema[col].type), error)) {
       return false;
     }
-    hits::AdviseHugePages(&fixed[col]);
     if (count != 0) fixed_bases[col] = fixed[col].data();
   }
 

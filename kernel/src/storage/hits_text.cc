@@ -200,20 +200,7 @@ char* ByteSink::Grow(size_t needed) {
     failed_ = true;
     return nullptr;
   }
-  AdviseHugePages(&buffer_);
   return data() + size_;
-}
-
-void AdviseHugePages(AlignedBuffer* buffer) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(buffer->data()) + kHuge - 1) & ~(kHuge - 1);
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(buffer->data()) + buffer->capacity()) &
-                        ~(kHuge - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-  (void)buffer;
-#endif
 }
 
 void PrefaultForWrite(void* begin, size_t bytes) {

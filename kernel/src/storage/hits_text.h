@@ -58,10 +58,7 @@ class ByteSink {
   bool failed_ = false;
 };
 
-// Asks the kernel (Linux only; elsewhere a no-op) to back the buffer's whole 2 MiB pages with
-// huge pages: a generated table is written once, front to back, so one fault per 2 MiB instead
-// of per 4 KiB removes most of the time spent in page faults. Only a hint.
-void AdviseHugePages(AlignedBuffer* buffer);
+// (Huge pages: every AlignedBuffer of 4 MiB or more gets them, src/common/large_blocks.h.)
 
 // Asks the kernel (Linux 5.14+; elsewhere a no-op) to map the pages under [begin, begin + bytes)
 // now, in one call, rather than one page fault per 4 KiB page as the generator first writes

@@ -1,0 +1,143 @@
+#include "src/common/large_blocks.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <new>
+
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#include <sys/mman.h>
+#include <unistd.h>
+#define LANEQL_LARGE_BLOCK_CACHE 1
+#endif
+
+namespace laneql {
+
+#if LANEQL_LARGE_BLOCK_CACHE
+namespace {
+
+constexpr size_t kHuge = size_t{2} << 20;
+
+// Transparent huge pages (Debian's default THP mode is "madvise"): one fault and one zeroing
+// per 2 MiB instead of per 4 KiB. A hint; a no-op on kernels without THP.
+void AdviseHugePages(void* begin, size_t bytes) {
+#if defined(MADV_HUGEPAGE)
+  madvise(begin, bytes, MADV_HUGEPAGE);
+#else
+  (void)begin;
+  (void)bytes;
+#endif
+}
+
+// Whole 2 MiB pages, so that a block maps only huge pages and a kept one fits requests of
+// nearby sizes.
+size_t MappedBytes(size_t bytes) { return (bytes + kHuge - 1) / kHuge * kHuge; }
+
+struct Cache {
+  std::mutex mutex;
+  std::multimap<size_t, void*> kept;  // mapped bytes -> block
+  size_t kept_bytes = 0;
+  size_t budget = 0;
+
+  Cache() {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_size = sysconf(_SC_PAGESIZE);
+    const size_t memory = pages > 0 && page_size > 0
+                              ? static_cast<size_t>(pages) * static_cast<size_t>(page_size)
+                              : 0;
+    budget = std::min(memory / 4, size_t{4} << 30);
+  }
+};
+
+Cache& TheCache() {
+  static Cache* cache = new Cache();  // never destroyed: blocks may be freed at exit
+  return *cache;
+}
+
+void* MapBlock(size_t mapped) {
+  // 2 MiB alignment: map one huge page more and trim both ends.
+  void* raw = mmap(nullptr, mapped + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t aligned = (begin + kHuge - 1) & ~(kHuge - 1);
+  if (aligned > begin) munmap(raw, aligned - begin);
+  const uintptr_t end = begin + mapped + kHuge;
+  if (end > aligned + mapped) munmap(reinterpret_cast<void*>(aligned + mapped), end - aligned - mapped);
+  AdviseHugePages(reinterpret_cast<void*>(aligned), mapped);
+  return reinterpret_cast<void*>(aligned);
+}
+
+}  // namespace
+
+void* AllocateLargeBlock(size_t bytes) {
+  const size_t mapped = MappedBytes(bytes);
+  Cache& cache = TheCache();
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    // The smallest kept block that fits, if it is not more than twice the request (a much larger
+    // one would stay mostly unused while a later, larger request maps anew).
+    auto it = cache.kept.lower_bound(mapped);
+    if (it != cache.kept.end() && it->first <= 2 * mapped) {
+      void* block = it->second;
+      cache.kept_bytes -= it->first;
+      // Its true size is it->first; the caller frees `bytes`, whose mapped size may be
+      // smaller: unmap the surplus now so sizes stay consistent.
+      if (it->first > mapped) {
+        munmap(static_cast<uint8_t*>(block) + mapped, it->first - mapped);
+      }
+      cache.kept.erase(it);
+      return block;
+    }
+  }
+  return MapBlock(mapped);
+}
+
+void FreeLargeBlock(void* p, size_t bytes) {
+  if (p == nullptr) return;
+  const size_t mapped = MappedBytes(bytes);
+  Cache& cache = TheCache();
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    if (cache.kept_bytes + mapped <= cache.budget) {
+      cache.kept.emplace(mapped, p);
+      cache.kept_bytes += mapped;
+      return;
+    }
+  }
+  munmap(p, mapped);
+}
+
+void ReleaseLargeBlocks() {
+  Cache& cache = TheCache();
+  std::multimap<size_t, void*> kept;
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    kept.swap(cache.kept);
+    cache.kept_bytes = 0;
+  }
+  for (const auto& [mapped, block] : kept) munmap(block, mapped);
+}
+
+size_t KeptLargeBlockBytes() {
+  Cache& cache = TheCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cache.kept_bytes;
+}
+
+#else  // no cache: the C++ allocator
+
+void* AllocateLargeBlock(size_t bytes) {
+  return ::operator new(bytes, std::align_val_t{64}, std::nothrow);
+}
+void FreeLargeBlock(void* p, size_t bytes) {
+  (void)bytes;
+  ::operator delete(p, std::align_val_t{64});
+}
+void ReleaseLargeBlocks() {}
+size_t KeptLargeBlockBytes() { return 0; }
+
+#endif
+
+}  // namespace laneql

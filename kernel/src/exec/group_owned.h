@@ -1,0 +1,44 @@
+// The owned scan: hash GROUP BY with many groups, split by key instead of by rows.
+//
+// With thread-local tables and a merge afterwards (group_merge.h), a key that occurs all over
+// the table ends up in every thread's table and is inserted again by the merge; when most keys
+// are rare (GROUP BY UserID, WatchID, URL) the merge re-inserts nearly every group and two
+// threads gain little or lose. In an owned scan every thread reads every batch, evaluates the
+// filter and the keys and hashes them, but keeps only the rows whose key hash falls to it
+// (Grouper::OwnerOf): the threads' groups are disjoint, each group's rows are all folded by one
+// thread in row order, and the "merge" only lays the threads' groups and states side by side.
+// The price is that each thread evaluates the keys of every row, which pays only when hash
+// table probes (cache misses in a table larger than the cache) dominate: hence the sample.
+#ifndef LANEQL_EXEC_GROUP_OWNED_H_
+#define LANEQL_EXEC_GROUP_OWNED_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/exec/aggregate_worker.h"
+#include "src/exec/exec_context.h"
+
+namespace laneql {
+namespace exec {
+
+// Each owner evaluates the keys of every row, so the repeated work grows with the thread
+// count; beyond this many threads the two-level merge is used.
+inline constexpr int kMaxOwners = 4;
+
+// Whether `plan` should run as an owned scan on `threads` threads. Only hashed keys without a
+// group cap can (`worker`, one of the query's fresh workers, tells). Under the automatic choice
+// it groups a few batches spread over the table, and says yes when most of the sampled rows
+// start a group of their own (the table will hold about as many groups as rows).
+bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads,
+                     size_t batches, const AggregateWorker& worker);
+
+// Makes workers[0] hold every worker's groups (worker w's after those of workers before it)
+// and states, after an owned scan.
+bool MergeOwnedWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
+                       const ExecContext& ctx, int threads, std::string* error);
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_GROUP_OWNED_H_

@@ -1,0 +1,156 @@
+// How a parallel hash GROUP BY splits its work (DatabaseOptions::group_split): by keys when
+// nearly every row starts a group, by rows otherwise; and the large-block cache its tables and
+// state arrays come from.
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "laneql/aligned_buffer.h"
+#include "laneql/database.h"
+#include "src/common/large_blocks.h"
+
+namespace laneql {
+namespace {
+
+// `rows` rows: u unique per row, m = row % 100 (few groups), x = row % 7.
+std::shared_ptr<Table> KeysTable(size_t rows) {
+  Column u(TypeId::kInt64), m(TypeId::kInt64), x(TypeId::kInt32);
+  std::string error;
+  for (size_t i = 0; i < rows; ++i) {
+    EXPECT_TRUE(u.Append<int64_t>(static_cast<int64_t>(i * 2654435761u % 1000000007u), &error));
+    EXPECT_TRUE(m.Append<int64_t>(static_cast<int64_t>(i % 100), &error));
+    EXPECT_TRUE(x.Append<int32_t>(static_cast<int32_t>(i % 7), &error));
+  }
+  auto table = std::make_shared<Table>();
+  EXPECT_TRUE(table->AddColumn("u", std::move(u), &error)) << error;
+  EXPECT_TRUE(table->AddColumn("m", std::move(m), &error)) << error;
+  EXPECT_TRUE(table->AddColumn("x", std::move(x), &error)) << error;
+  return table;
+}
+
+DatabaseOptions OneThread() {
+  DatabaseOptions options;
+  options.threads = 1;
+  return options;
+}
+
+bool HasSpan(const std::string& json, const std::string& name) {
+  return json.find("\"name\": \"" + name + "\"") != std::string::npos ||
+         json.find("\"name\":\"" + name + "\"") != std::string::npos;
+}
+
+TEST(GroupSplit, AutoSplitsByKeysWhenEveryRowIsAGroupAndByRowsOtherwise) {
+  // 40 batches of 16,384 rows: enough for the sample (4 batches) to be a small part.
+  auto table = KeysTable(40 * 16384);
+  DatabaseOptions options;
+  options.threads = 2;
+  options.profile = true;
+  Database db(options);
+  std::string error;
+  ASSERT_TRUE(db.Register("t", table, &error)) << error;
+  Database one(OneThread());
+  ASSERT_TRUE(one.Register("t", table, &error)) << error;
+
+  const std::string unique = "SELECT u, count(*) AS c, sum(x) FROM t GROUP BY u ORDER BY c DESC, u LIMIT 5";
+  Result r = db.Query(unique);
+  ASSERT_TRUE(r.ok()) << r.error();
+  std::string json = db.LastProfileJson();
+  // Owned scan: each thread's groups laid side by side, no partitioning (convert) step.
+  EXPECT_TRUE(HasSpan(json, "merge states")) << json.substr(0, 2000);
+  EXPECT_FALSE(HasSpan(json, "convert"));
+  Result expected = one.Query(unique);
+  ASSERT_TRUE(expected.ok());
+  EXPECT_EQ(expected.num_rows(), r.num_rows());
+
+  const std::string few = "SELECT m, count(*) AS c FROM t GROUP BY m ORDER BY m";
+  r = db.Query(few);
+  ASSERT_TRUE(r.ok()) << r.error();
+  json = db.LastProfileJson();
+  EXPECT_TRUE(HasSpan(json, "merge"));  // rows split: the threads' tables merged
+  EXPECT_FALSE(HasSpan(json, "merge states"));
+  ASSERT_EQ(r.num_rows(), 100u);
+  for (size_t g = 0; g < 100; ++g) {
+    EXPECT_EQ(r.column(0).Values<int64_t>()[g], static_cast<int64_t>(g));
+    EXPECT_EQ(r.column(1).Values<int64_t>()[g], g < (40 * 16384) % 100 ? 6554 : 6553) << g;
+  }
+}
+
+TEST(GroupSplit, EveryModeGivesTheSameGroupsAndSums) {
+  auto table = KeysTable(100'000);
+  const char* queries[] = {
+      "SELECT u, count(*), sum(x), min(x), max(m), avg(x), count(DISTINCT x) FROM t GROUP BY u",
+      "SELECT m, x, count(*), count(DISTINCT u) FROM t GROUP BY m, x",
+      "SELECT u % 1000 AS k, sum(u) FROM t WHERE x <> 3 GROUP BY k HAVING count(*) > 50",
+  };
+  std::string error;
+  Database one(OneThread());
+  ASSERT_TRUE(one.Register("t", table, &error)) << error;
+  for (auto split : {DatabaseOptions::GroupSplit::kRows, DatabaseOptions::GroupSplit::kKeys}) {
+    for (int threads : {2, 3, 4}) {
+      DatabaseOptions options;
+      options.threads = threads;
+      options.min_parallel_rows = 0;
+      options.group_split = split;
+      Database many(options);
+      ASSERT_TRUE(many.Register("t", table, &error)) << error;
+      for (const char* sql : queries) {
+        const Result a = one.Query(sql);
+        const Result b = many.Query(sql);
+        ASSERT_TRUE(a.ok() && b.ok()) << a.error() << b.error();
+        ASSERT_EQ(a.num_rows(), b.num_rows()) << sql;
+        // First-seen group order, whatever the split: the same rows in the same order.
+        for (size_t c = 0; c < a.num_columns(); ++c) {
+          const size_t w = TypeByteWidth(a.column(c).type());
+          ASSERT_EQ(0, std::memcmp(a.column(c).values_buffer().data(),
+                                   b.column(c).values_buffer().data(), a.num_rows() * w))
+              << sql << " column " << c << " at " << threads << " threads";
+        }
+      }
+    }
+  }
+}
+
+TEST(LargeBlocks, FreedBlocksAreReusedAndReleased) {
+  ReleaseLargeBlocks();
+  EXPECT_EQ(KeptLargeBlockBytes(), 0u);
+  const size_t bytes = kLargeBlockMinBytes + 12345;
+  void* a = AllocateLargeBlock(bytes);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 64, 0u);
+  std::memset(a, 0x5a, bytes);  // every byte writable
+  FreeLargeBlock(a, bytes);
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  EXPECT_GE(KeptLargeBlockBytes(), bytes);
+  void* b = AllocateLargeBlock(bytes - 1000);  // a nearby size takes the kept block
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(KeptLargeBlockBytes(), 0u);
+  FreeLargeBlock(b, bytes - 1000);
+  void* big = AllocateLargeBlock(8 * bytes);  // far larger: a fresh block
+  EXPECT_NE(big, b);
+  FreeLargeBlock(big, 8 * bytes);
+#endif
+  ReleaseLargeBlocks();
+  EXPECT_EQ(KeptLargeBlockBytes(), 0u);
+}
+
+TEST(LargeBlocks, BufferGrowingPastTheThresholdKeepsItsBytes) {
+  AlignedBuffer buffer;
+  std::string error;
+  uint64_t next = 1;
+  for (size_t i = 0; i < (3 * kLargeBlockMinBytes) / 8; ++i) {
+    ASSERT_TRUE(buffer.Append(&next, 8, &error)) << error;
+    next = next * 6364136223846793005u + 1442695040888963407u;
+  }
+  uint64_t check = 1;
+  for (size_t i = 0; i < (3 * kLargeBlockMinBytes) / 8; ++i) {
+    uint64_t v;
+    std::memcpy(&v, buffer.data() + i * 8, 8);
+    ASSERT_EQ(v, check) << i;
+    check = check * 6364136223846793005u + 1442695040888963407u;
+  }
+}
+
+}  // namespace
+}  // namespace laneql

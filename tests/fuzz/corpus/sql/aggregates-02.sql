@@ -1,0 +1,1 @@
+SELECT COUNT(k), COUNT(x), COUNT(name), COUNT(day), COUNT(flag) FROM nums

@@ -1,0 +1,1 @@
+SELECT SUM(k), SUM(x), SUM(small), SUM(tiny), SUM(u) FROM nums

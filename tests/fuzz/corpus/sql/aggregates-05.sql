@@ -1,0 +1,1 @@
+SELECT MIN(k), MAX(k), MIN(x), MAX(x), MIN(tiny), MAX(tiny) FROM nums

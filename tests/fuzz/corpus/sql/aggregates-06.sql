@@ -1,0 +1,1 @@
+SELECT MIN(u), MAX(u), MIN(small), MAX(small) FROM nums

@@ -1,0 +1,1 @@
+SELECT AVG(k), AVG(x), AVG(small), AVG(u) FROM nums

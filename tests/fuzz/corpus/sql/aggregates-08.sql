@@ -1,0 +1,1 @@
+SELECT SUM(d), MIN(d), MAX(d) FROM nums WHERE id <> 6 AND id <> 7

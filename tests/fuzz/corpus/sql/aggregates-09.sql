@@ -1,0 +1,1 @@
+SELECT SUM(d), AVG(d) FROM nums WHERE id < 4

@@ -1,0 +1,1 @@
+SELECT MIN(d), MAX(d), COUNT(d) FROM nums

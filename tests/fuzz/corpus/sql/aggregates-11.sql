@@ -1,0 +1,1 @@
+SELECT SUM(f), MIN(f), MAX(f), AVG(f) FROM nums

@@ -1,0 +1,1 @@
+SELECT MIN(name), MAX(name) FROM nums

@@ -1,0 +1,1 @@
+SELECT MIN(day), MAX(day) FROM nums

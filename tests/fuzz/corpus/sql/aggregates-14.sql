@@ -1,0 +1,1 @@
+SELECT MIN(flag), MAX(flag) FROM nums

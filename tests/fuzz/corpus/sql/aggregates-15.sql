@@ -1,0 +1,1 @@
+SELECT COUNT(*), SUM(k), MAX(name) FROM nums WHERE k > 0

@@ -1,0 +1,1 @@
+SELECT COUNT(*), SUM(k), AVG(k), MIN(name) FROM nums WHERE k > 1000

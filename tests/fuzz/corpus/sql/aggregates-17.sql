@@ -1,0 +1,1 @@
+SELECT SUM(k * 2), SUM(x - k), MAX(k + small) FROM nums

@@ -1,0 +1,1 @@
+SELECT SUM(v), SUM(w), SUM(b) FROM extremes

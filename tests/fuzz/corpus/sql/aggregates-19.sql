@@ -1,0 +1,1 @@
+SELECT MIN(v), MAX(v), MIN(b), MAX(b), COUNT(v) FROM extremes

@@ -1,0 +1,1 @@
+SELECT SUM(v) FROM extremes WHERE v > 0

@@ -1,0 +1,1 @@
+SELECT AVG(w), AVG(v) FROM extremes

@@ -1,0 +1,1 @@
+SELECT COUNT(*), COUNT(v), SUM(v), AVG(v), MIN(s), MAX(v) FROM nothing

@@ -1,0 +1,1 @@
+SELECT COUNT(*), COUNT(v), COUNT(DISTINCT s), SUM(v), AVG(d), MIN(s), MAX(d) FROM all_null

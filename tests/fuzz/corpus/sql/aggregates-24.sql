@@ -1,0 +1,1 @@
+SELECT COUNT(*) AS n, SUM(k) AS total FROM nums WHERE name = 'apple'

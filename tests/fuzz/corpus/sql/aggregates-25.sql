@@ -1,0 +1,1 @@
+SELECT MAX(k) - MIN(k), SUM(k) + COUNT(*) FROM nums

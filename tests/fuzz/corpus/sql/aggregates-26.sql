@@ -1,0 +1,1 @@
+SELECT SUM(d), AVG(d), SUM(f), MIN(f) FROM pair

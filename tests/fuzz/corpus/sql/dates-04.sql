@@ -1,0 +1,1 @@
+SELECT id FROM visits WHERE d < '1970-01-01'

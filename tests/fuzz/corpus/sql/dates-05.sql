@@ -1,0 +1,1 @@
+SELECT id FROM visits WHERE d <> '2013-07-15'

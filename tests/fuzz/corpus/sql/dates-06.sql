@@ -1,0 +1,1 @@
+SELECT id FROM visits WHERE ts >= '2013-07-15 12:34:56' AND ts < '2013-07-16'

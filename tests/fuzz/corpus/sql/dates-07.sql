@@ -1,0 +1,1 @@
+SELECT id FROM visits WHERE ts > '2013-07-01 23:59:59'

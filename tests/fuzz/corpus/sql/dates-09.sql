@@ -1,0 +1,1 @@
+SELECT id FROM visits WHERE d IN ('2013-07-01', '2012-02-29')

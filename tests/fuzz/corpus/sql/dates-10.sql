@@ -1,0 +1,1 @@
+SELECT id, extract(year FROM ts), extract(month FROM ts), extract(day FROM ts) FROM visits

@@ -1,0 +1,1 @@
+SELECT id, extract(hour FROM ts), extract(minute FROM ts) FROM visits

@@ -1,0 +1,1 @@
+SELECT id, date_trunc('minute', ts) FROM visits

@@ -1,0 +1,1 @@
+SELECT id, date_trunc('hour', ts) FROM visits

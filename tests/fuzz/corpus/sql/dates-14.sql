@@ -1,0 +1,1 @@
+SELECT id, date_trunc('day', ts), date_trunc('month', ts) FROM visits

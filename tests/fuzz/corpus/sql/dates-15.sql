@@ -1,0 +1,1 @@
+SELECT date_trunc('minute', ts) AS m, COUNT(*), SUM(hits) FROM visits GROUP BY m

@@ -1,0 +1,1 @@
+SELECT extract(minute FROM ts) AS m, COUNT(*) FROM visits GROUP BY extract(minute FROM ts)

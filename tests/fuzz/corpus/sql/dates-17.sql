@@ -1,0 +1,1 @@
+SELECT date_trunc('month', ts) AS month, SUM(hits) FROM visits WHERE ts >= '2013-01-01' GROUP BY month

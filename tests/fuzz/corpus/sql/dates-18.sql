@@ -1,0 +1,1 @@
+SELECT d, COUNT(*), SUM(hits) FROM visits GROUP BY d

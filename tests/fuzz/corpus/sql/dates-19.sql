@@ -1,0 +1,1 @@
+SELECT MIN(d), MAX(d), MIN(ts), MAX(ts), COUNT(DISTINCT d) FROM visits

@@ -1,0 +1,1 @@
+SELECT id, ts FROM visits ORDER BY ts DESC, id LIMIT 4

@@ -1,0 +1,1 @@
+SELECT id, d FROM visits ORDER BY d, id

@@ -1,0 +1,1 @@
+SELECT id, d, ts FROM visits WHERE id IN (8, 10, 12)

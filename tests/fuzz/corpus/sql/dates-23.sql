@@ -1,0 +1,1 @@
+SELECT extract(hour FROM ts), COUNT(*) FROM visits WHERE d = '2013-07-15' GROUP BY 1

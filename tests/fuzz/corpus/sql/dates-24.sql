@@ -1,0 +1,1 @@
+SELECT date_trunc('day', ts) AS day, COUNT(*) AS n FROM visits GROUP BY day ORDER BY n DESC, day LIMIT 3

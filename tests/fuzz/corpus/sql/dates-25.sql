@@ -1,0 +1,1 @@
+SELECT id, date_trunc('year', ts) FROM visits WHERE id IN (1, 7, 8, 9)

@@ -1,0 +1,1 @@
+SELECT a +* 2 FROM t

@@ -1,0 +1,1 @@
+SELECT CAST(a AS foo) FROM t

@@ -1,0 +1,1 @@
+SELECT a IS 5 FROM t

@@ -1,0 +1,1 @@
+SELECT SUM(COUNT(a)) FROM t

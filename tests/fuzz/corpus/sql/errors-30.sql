@@ -1,0 +1,1 @@
+SELECT SUM(s) FROM t

@@ -1,0 +1,1 @@
+SELECT SUM(d) FROM t

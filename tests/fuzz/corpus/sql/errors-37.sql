@@ -1,0 +1,1 @@
+SELECT unknown_fn(a) FROM t

@@ -1,0 +1,1 @@
+SELECT SUM(a, b) FROM t

@@ -1,0 +1,1 @@
+SELECT AVG(s) FROM t

@@ -1,0 +1,1 @@
+SELECT SUM(ts) FROM t

@@ -1,0 +1,1 @@
+SELECT regexp_replace(s, '(', 'x') FROM t

@@ -1,0 +1,1 @@
+SELECT a FROM t WHERE d = '2013-02-30'

@@ -1,0 +1,1 @@
+SELECT s LIKE 5 FROM t

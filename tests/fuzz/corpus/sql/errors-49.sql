@@ -1,0 +1,1 @@
+SELECT extract(week FROM ts) FROM t

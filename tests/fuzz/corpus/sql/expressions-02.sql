@@ -1,0 +1,1 @@
+SELECT id, a / b, a % b FROM v

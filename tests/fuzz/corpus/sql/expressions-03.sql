@@ -1,0 +1,1 @@
+SELECT id, -a, - (a + 1), 2 + 3 * 4, (2 + 3) * 4, 10 - 2 - 3 FROM v WHERE id = 1

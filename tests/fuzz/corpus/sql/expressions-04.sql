@@ -1,0 +1,1 @@
+SELECT id, big + a, big * 2, big - b FROM v WHERE id <> 6

@@ -1,0 +1,1 @@
+SELECT id, r * 2, r + a, r / 2, -r FROM v

@@ -1,0 +1,1 @@
+SELECT id, u + 1, u * 2, u - 1 FROM v WHERE u > 0 AND u < 100

@@ -1,0 +1,1 @@
+SELECT id FROM v WHERE a * 2 > b + 3

@@ -1,0 +1,1 @@
+SELECT id, CASE WHEN a > 0 THEN 'pos' WHEN a < 0 THEN 'neg' ELSE 'zero or null' END FROM v

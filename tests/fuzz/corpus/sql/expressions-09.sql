@@ -1,0 +1,1 @@
+SELECT id, CASE WHEN a > 5 THEN a END FROM v

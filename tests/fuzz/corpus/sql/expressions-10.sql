@@ -1,0 +1,1 @@
+SELECT id, CASE a WHEN 7 THEN 'seven' WHEN -7 THEN 'minus seven' ELSE 'other' END FROM v

@@ -1,0 +1,1 @@
+SELECT id, CAST(r AS INTEGER) FROM v WHERE id IN (1, 2, 3, 7)

@@ -1,0 +1,1 @@
+SELECT id, CAST(s AS INTEGER) FROM v WHERE id IN (1, 2, 3, 4, 5)

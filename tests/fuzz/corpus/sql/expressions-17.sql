@@ -1,0 +1,1 @@
+SELECT id, a IN (7, 9, NULL), a NOT IN (7, 9), b IN (2, 3) FROM v

@@ -1,0 +1,1 @@
+SELECT id FROM v WHERE a IN (-1, 0, 100)

@@ -1,0 +1,1 @@
+SELECT id FROM v WHERE a NOT IN (7, -7, NULL)

@@ -1,0 +1,1 @@
+SELECT id, p AND q, p OR q, NOT p FROM v

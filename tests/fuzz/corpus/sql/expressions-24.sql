@@ -1,0 +1,1 @@
+SELECT id FROM v WHERE p AND q

@@ -1,0 +1,1 @@
+SELECT id FROM v WHERE a > 0 OR b > 0

@@ -1,0 +1,1 @@
+SELECT id FROM v WHERE NOT (a > 0 AND b > 0)

@@ -1,0 +1,1 @@
+SELECT id, a IS NULL, b IS NOT NULL, a = NULL FROM v

@@ -1,0 +1,1 @@
+SELECT id, a + NULL, NULL AND false, NULL OR true FROM v WHERE id = 1

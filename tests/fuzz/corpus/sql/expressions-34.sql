@@ -1,0 +1,1 @@
+SELECT id, a / 0, a % 0 FROM v WHERE id IN (1, 3)

@@ -1,0 +1,1 @@
+SELECT id, r FROM v

@@ -1,0 +1,1 @@
+SELECT 1, CAST(2.5 AS DOUBLE) * 2, 'text', true, NULL FROM v WHERE id = 1

@@ -1,0 +1,1 @@
+SELECT * FROM v WHERE id = 5

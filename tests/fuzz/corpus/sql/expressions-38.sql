@@ -1,0 +1,1 @@
+SELECT id AS ident, a AS x, a + 1 AS y FROM v WHERE id < 3

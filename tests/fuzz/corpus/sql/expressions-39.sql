@@ -1,0 +1,1 @@
+SELECT 1 + 2 AS three, length('abc') AS l, count(*) AS c, CASE WHEN 2 > 1 THEN 'yes' END AS w

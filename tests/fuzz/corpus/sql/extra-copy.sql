@@ -1,0 +1,1 @@
+COPY (SELECT * FROM t) TO 'out.csv' (HEADER false, DELIMITER '|')

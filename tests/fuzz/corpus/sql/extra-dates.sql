@@ -1,0 +1,1 @@
+SELECT date_trunc('month', d), extract(year FROM d), d + 1, d - DATE '1970-01-01', TIMESTAMP '2013-07-15 12:34:56.789' FROM t

@@ -1,0 +1,1 @@
+SELECT k, count(DISTINCT s), avg(f), min(d), max(s) FROM t GROUP BY k HAVING count(*) > 0 ORDER BY 2 DESC, 1

@@ -1,0 +1,1 @@
+SELECT s, s LIKE '%\%%' ESCAPE '\', s NOT ILIKE '_p%', s LIKE 'Я%' FROM t WHERE s <> '' ORDER BY s

@@ -1,0 +1,1 @@
+SELECT * FROM read_csv('x.csv', delim => '\t', header => true)

@@ -1,0 +1,1 @@
+SELECT length(s), upper(s), lower(s), regexp_replace(s, '(.)', '\1\1'), s || '-' || x FROM t

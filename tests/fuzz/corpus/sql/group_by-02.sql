@@ -1,0 +1,1 @@
+SELECT region, COUNT(*), COUNT(qty), SUM(qty), MIN(price), MAX(price), AVG(price) FROM sales GROUP BY region

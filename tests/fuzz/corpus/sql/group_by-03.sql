@@ -1,0 +1,1 @@
+SELECT region, city, SUM(qty) FROM sales GROUP BY region, city

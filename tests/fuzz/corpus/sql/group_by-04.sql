@@ -1,0 +1,1 @@
+SELECT city, COUNT(*) FROM sales GROUP BY city

@@ -1,0 +1,1 @@
+SELECT region AS r, SUM(price) AS total FROM sales GROUP BY r

@@ -1,0 +1,1 @@
+SELECT region, SUM(price) FROM sales GROUP BY 1

@@ -1,0 +1,1 @@
+SELECT paid, region, COUNT(*) FROM sales GROUP BY 2, 1

@@ -1,0 +1,1 @@
+SELECT qty % 3, COUNT(*) FROM sales GROUP BY qty % 3

@@ -1,0 +1,1 @@
+SELECT qty % 3 AS bucket, SUM(price) FROM sales GROUP BY bucket

@@ -1,0 +1,1 @@
+SELECT day, COUNT(*), SUM(qty) FROM sales GROUP BY day

@@ -1,0 +1,1 @@
+SELECT paid, COUNT(*) FROM sales GROUP BY paid

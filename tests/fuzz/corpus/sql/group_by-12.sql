@@ -1,0 +1,1 @@
+SELECT tiny, COUNT(*), SUM(tiny) FROM sales GROUP BY tiny

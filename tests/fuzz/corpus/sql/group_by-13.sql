@@ -1,0 +1,1 @@
+SELECT region, COUNT(DISTINCT city), COUNT(DISTINCT day) FROM sales GROUP BY region

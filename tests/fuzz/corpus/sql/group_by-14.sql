@@ -1,0 +1,1 @@
+SELECT region, COUNT(*) FROM sales WHERE qty > 0 GROUP BY region

@@ -1,0 +1,1 @@
+SELECT region, COUNT(*) FROM sales GROUP BY region HAVING COUNT(*) > 2

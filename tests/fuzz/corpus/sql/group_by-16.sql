@@ -1,0 +1,1 @@
+SELECT region FROM sales GROUP BY region HAVING SUM(price) > 100

@@ -1,0 +1,1 @@
+SELECT region, SUM(qty) FROM sales GROUP BY region HAVING MIN(price) >= 0 AND COUNT(*) >= 2

@@ -1,0 +1,1 @@
+SELECT city FROM sales GROUP BY city HAVING city LIKE 'М%'

@@ -1,0 +1,1 @@
+SELECT region, SUM(qty) * 2 + 1, MAX(price) - MIN(price) FROM sales GROUP BY region

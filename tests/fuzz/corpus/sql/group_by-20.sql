@@ -1,0 +1,1 @@
+SELECT region, city FROM sales GROUP BY region, city HAVING COUNT(*) = 1

@@ -1,0 +1,1 @@
+SELECT region, COUNT(*) FROM sales WHERE region IS NOT NULL GROUP BY region HAVING COUNT(*) < 3

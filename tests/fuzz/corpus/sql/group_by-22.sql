@@ -1,0 +1,1 @@
+SELECT region, SUM(price) AS total FROM sales GROUP BY region ORDER BY total DESC

@@ -1,0 +1,1 @@
+SELECT city, COUNT(*) AS n FROM sales GROUP BY city ORDER BY n DESC, city LIMIT 3

@@ -1,0 +1,1 @@
+SELECT region, COUNT(*) FROM sales WHERE id > 100 GROUP BY region

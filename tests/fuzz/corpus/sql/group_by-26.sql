@@ -1,0 +1,1 @@
+SELECT region, day, COUNT(*), SUM(qty), MAX(city) FROM sales GROUP BY region, day

@@ -1,0 +1,1 @@
+SELECT SUM(AdvEngineID), COUNT(*), AVG(ResolutionWidth) FROM hits

@@ -1,0 +1,1 @@
+SELECT MIN(EventDate), MAX(EventDate), MIN(EventTime), MAX(EventTime) FROM hits

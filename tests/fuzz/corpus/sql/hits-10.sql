@@ -1,0 +1,1 @@
+SELECT date_trunc('minute', EventTime) AS m, COUNT(*) AS c FROM hits GROUP BY m ORDER BY c DESC, m LIMIT 3

@@ -1,0 +1,1 @@
+SELECT id, name FROM people ORDER BY name DESC, id

@@ -1,0 +1,1 @@
+SELECT id, age FROM people ORDER BY age DESC, id DESC

@@ -1,0 +1,1 @@
+SELECT age, id, name FROM people ORDER BY 1, 2 DESC

@@ -1,0 +1,1 @@
+SELECT id, age * 2 AS twice FROM people ORDER BY twice DESC, id

@@ -1,0 +1,1 @@
+SELECT id, score FROM people ORDER BY score DESC, id

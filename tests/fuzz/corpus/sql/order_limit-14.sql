@@ -1,0 +1,1 @@
+SELECT id, born FROM people ORDER BY born, id

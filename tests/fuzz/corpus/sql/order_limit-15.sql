@@ -1,0 +1,1 @@
+SELECT id, seen FROM people ORDER BY seen DESC, id

@@ -1,0 +1,1 @@
+SELECT name, age FROM people WHERE age >= 30 ORDER BY age DESC, name LIMIT 2

@@ -1,0 +1,1 @@
+SELECT id, name FROM people ORDER BY length(name) DESC, id LIMIT 4

@@ -1,0 +1,1 @@
+SELECT * FROM people ORDER BY id DESC LIMIT 2

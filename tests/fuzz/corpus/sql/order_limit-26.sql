@@ -1,0 +1,1 @@
+SELECT age, COUNT(*) AS n FROM people GROUP BY age ORDER BY n DESC, age LIMIT 2 OFFSET 1

@@ -1,0 +1,1 @@
+SELECT SUM(x), SUM(x + 1), SUM(x + 2), SUM(x + 3) FROM m

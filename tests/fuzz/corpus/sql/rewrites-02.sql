@@ -1,0 +1,1 @@
+SELECT SUM(x - 1), SUM(x - 100), SUM(1 + x) FROM m

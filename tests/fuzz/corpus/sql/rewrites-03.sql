@@ -1,0 +1,1 @@
+SELECT SUM(y + 10), SUM(y - 10), SUM(10 + y) FROM m WHERE id <> 4 AND id <> 6

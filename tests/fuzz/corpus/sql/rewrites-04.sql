@@ -1,0 +1,1 @@
+SELECT SUM(s + 1), SUM(s - 1), COUNT(s) FROM m

@@ -1,0 +1,1 @@
+SELECT SUM(d + 1), SUM(d - 0.5) FROM m

@@ -1,0 +1,1 @@
+SELECT SUM(x), SUM(x + 1), SUM(x + 2), SUM(x + 3), SUM(x + 4), SUM(x + 5), SUM(x + 6), SUM(x + 7), SUM(x + 8), SUM(x + 9) FROM m

@@ -1,0 +1,1 @@
+SELECT g, SUM(x + 1), SUM(x - 1), COUNT(*) FROM m GROUP BY g

@@ -1,0 +1,1 @@
+SELECT SUM(x + 1), SUM(y - 1), COUNT(*) FROM empty

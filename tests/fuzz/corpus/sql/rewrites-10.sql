@@ -1,0 +1,1 @@
+SELECT SUM(x + 1) FROM m WHERE id IN (1, 2, 5, 7)

@@ -1,0 +1,1 @@
+SELECT AVG(x + 1), AVG(x - 1) FROM m

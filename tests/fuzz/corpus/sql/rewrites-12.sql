@@ -1,0 +1,1 @@
+SELECT SUM(x + x), SUM(x - x), SUM(x * 2) FROM m WHERE id <> 4 AND id <> 6

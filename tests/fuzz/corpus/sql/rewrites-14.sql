@@ -1,0 +1,1 @@
+SELECT COUNT(*) FROM m WHERE x > 0

@@ -1,0 +1,1 @@
+SELECT COUNT(*), COUNT(x), COUNT(g), COUNT(*) + 1 FROM m

@@ -1,0 +1,1 @@
+SELECT COUNT(*) AS c FROM m WHERE NOT (x > 0)

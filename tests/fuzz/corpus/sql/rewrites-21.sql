@@ -1,0 +1,1 @@
+SELECT SUM(x), SUM(y), COUNT(*) FROM edge

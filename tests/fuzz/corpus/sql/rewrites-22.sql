@@ -1,0 +1,1 @@
+SELECT SUM(y + 0), SUM(x - 0) FROM edge

@@ -1,0 +1,1 @@
+SELECT SUM(x + 1) FROM edge

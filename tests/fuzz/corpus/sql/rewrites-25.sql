@@ -1,0 +1,1 @@
+SELECT SUM(x * 2) FROM edge

@@ -1,0 +1,1 @@
+SELECT SUM(y + 1) FROM edge

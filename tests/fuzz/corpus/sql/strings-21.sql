@@ -1,0 +1,1 @@
+SELECT id FROM words WHERE url LIKE 'http://%' AND url NOT LIKE '%example%'

@@ -1,0 +1,1 @@
+SELECT id, length(w), strlen(w) FROM words

@@ -1,0 +1,1 @@
+SELECT id FROM words WHERE length(w) > 5

@@ -1,0 +1,1 @@
+SELECT length(w), COUNT(*) FROM words GROUP BY length(w)

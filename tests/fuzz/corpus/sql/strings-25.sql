@@ -1,0 +1,1 @@
+SELECT id, regexp_replace(url, '^https?://(?:www\.)?([^/]+)/.*$', '\1') FROM words

@@ -1,0 +1,1 @@
+SELECT id, regexp_replace(w, 'p', 'P') FROM words WHERE id IN (1, 9, 10)

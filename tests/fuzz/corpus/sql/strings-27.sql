@@ -1,0 +1,1 @@
+SELECT id, regexp_replace(w, '(\w+) (\w+)', '\2 \1') FROM words WHERE id IN (9, 12)

@@ -1,0 +1,1 @@
+SELECT id, regexp_replace(w, 'x', 'y') FROM words WHERE id <= 4

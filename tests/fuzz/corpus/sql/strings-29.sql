@@ -1,0 +1,1 @@
+SELECT regexp_replace(url, '^https?://([^/]+)/.*$', '\1') AS host, COUNT(*) FROM words GROUP BY host

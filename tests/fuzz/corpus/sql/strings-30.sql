@@ -1,0 +1,1 @@
+SELECT MIN(w), MAX(w), COUNT(DISTINCT w) FROM words

@@ -1,0 +1,1 @@
+SELECT id, CASE WHEN w LIKE '%apple%' THEN 'fruit' WHEN w = '' THEN 'blank' ELSE w END FROM words

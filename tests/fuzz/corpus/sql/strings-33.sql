@@ -1,0 +1,1 @@
+SELECT w, COUNT(*) FROM words WHERE w ILIKE '%банан%' GROUP BY w
