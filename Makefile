@@ -1,7 +1,7 @@
 # laneql: `make run` and `make test` do all set-up on a fresh Debian bookworm machine (as root).
 # Other entry points: setup, build, build-native, build-wasm, build-js, build-demo, demo,
 # test-native, test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e, bench, difftest, fuzz,
-# clean.
+# clean, build-arm64, test-arm64 (aarch64 NEON and SVE2 under qemu-user).
 # One wasm flavour alone: make build-wasm WASM_FLAVOURS=simd128
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
@@ -26,7 +26,7 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
   test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
-  difftest fuzz clean
+  difftest fuzz build-arm64 test-arm64 test-arm64-neon clean
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -36,6 +36,8 @@ help:
 	@echo "      test-tsan (ThreadSanitizer; not part of make test)"
 	@echo "      difftest (random queries against DuckDB; N=1000 SEED=1 ROWS=100000)"
 	@echo "      fuzz (libFuzzer targets, FUZZ_SECONDS each, default 60; not part of make test)"
+	@echo "      build-arm64 test-arm64 (aarch64 cross build; tests under qemu: NEON, then SVE2)"
+	@echo "      test-arm64-neon (the NEON run alone, SVE targets not compiled)"
 	@echo "      pack (the npm package as a .tgz, with its wasm sizes)"
 	@echo "      bench-wasm (ClickBench in Node: laneql-wasm vs duckdb-wasm vs native; BENCH_ROWS=)"
 	@echo "      bench (laneql vs DuckDB, chDB, Polars and duckdb-wasm; PEER_ROWS=, PEER_ARGS=)"
@@ -179,6 +181,39 @@ test-tsan: setup
 	cmake --build $(BUILD)/tsan -j $(JOBS) --target laneql_kernel_tests sql_corpus_runner
 	$(TSAN_ENV) $(BUILD)/tsan/tests/cpp/laneql_kernel_tests --gtest_filter='$(TSAN_FILTER)'
 	$(TSAN_ENV) ctest --test-dir $(BUILD)/tsan -R '^sql_corpus\.' --output-on-failure -j $(JOBS)
+
+# aarch64: the kernel, its C++ tests and the SQL corpus cross-compiled with g++-aarch64-linux-gnu
+# (cmake/toolchain-aarch64.cmake; Highway compiles NEON, SVE, SVE2 and their fixed-width variants
+# with run-time dispatch) and run under qemu-user, once per emulated CPU: cortex-a72 has NEON
+# only, max has SVE2 (512-bit vectors). ARM64_CPUS lists CPU:TARGET[:GTEST_FILTER], TARGET being
+# the Highway target that CPU must run (tests/arm64/run_under_qemu.sh checks it). qemu 7.2's SEL
+# on predicates is wrong past 128-bit vectors (it keeps the first 16 lanes' result: README, What
+# runs where), and Highway's mask Or is that SEL, so the IN-list tests run on 128-bit SVE and
+# the rest on 512-bit SVE. Parquet and the CLI
+# are not built (Arrow comes from an x86 wheel; the CLI needs libedit); RE2 is Debian's arm64
+# package. ARM64_CMAKE_ARGS passes more, e.g. -DLANEQL_EXTRA_DISABLED_TARGETS=...
+ARM64_BUILD ?= $(BUILD)/arm64
+ARM64_SVE_SEL_TESTS := *InList*:*FilterKernelsMatchTheEvaluator*
+ARM64_CPUS ?= cortex-a72:NEON max:SVE2:-$(ARM64_SVE_SEL_TESTS) \
+  max,sve-default-vector-length=16:SVE2:$(ARM64_SVE_SEL_TESTS)
+ARM64_CMAKE_ARGS ?=
+build-arm64:
+	@bash tools/setup/setup.sh --arm64
+	@echo "==> build: aarch64 into $(ARM64_BUILD) (cross, Highway dynamic dispatch)"
+	cmake -S . -B $(ARM64_BUILD) $(CMAKE_COMMON) -DCMAKE_TOOLCHAIN_FILE=$(ROOT)/cmake/toolchain-aarch64.cmake \
+	  -DLANEQL_BUILD_CLI=OFF -DLANEQL_BUILD_BENCH=OFF -DLANEQL_PARQUET=OFF $(ARM64_CMAKE_ARGS) >/dev/null
+	cmake --build $(ARM64_BUILD) -j $(JOBS) --target laneql_kernel_tests laneql_alloc_tests \
+	  sql_corpus_runner sql_corpus_runner_tests
+
+test-arm64: build-arm64
+	@echo "==> test: aarch64 under qemu-user ($(ARM64_CPUS))"
+	tests/arm64/run_under_qemu.sh $(ARM64_BUILD) $(JOBS) $(ARM64_CPUS)
+
+# The NEON half alone, in a build of its own that compiles only the NEON targets and the fallback
+# (the four SVE targets are more than half of the SIMD compile): the lighter run for CI.
+test-arm64-neon:
+	$(MAKE) --no-print-directory test-arm64 ARM64_BUILD=$(BUILD)/arm64-neon ARM64_CPUS=cortex-a72:NEON \
+	  ARM64_CMAKE_ARGS='-DLANEQL_EXTRA_DISABLED_TARGETS="HWY_SVE|HWY_SVE2|HWY_SVE_256|HWY_SVE2_128"'
 
 # --no-experimental-fetch: this Emscripten's glue would fetch() the .wasm by file path, which Node's
 # fetch rejects; without fetch it reads the file.

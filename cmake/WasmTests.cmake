@@ -1,14 +1,2 @@
-# GoogleTest for the wasm test builds: Debian's googletest package ships its source, which we
-# compile with Emscripten (the prebuilt libgtest is native code). Provides GTest::gtest(_main) as
-# find_package(GTest) does natively, so tests/cpp/CMakeLists.txt is the same for both.
-set(LANEQL_GTEST_SOURCE /usr/src/googletest/googletest CACHE PATH "GoogleTest source (Debian: googletest)")
-if(NOT EXISTS ${LANEQL_GTEST_SOURCE}/CMakeLists.txt)
-  message(FATAL_ERROR "GoogleTest source not found at ${LANEQL_GTEST_SOURCE} (apt-get install googletest)")
-endif()
-set(gtest_disable_pthreads OFF CACHE BOOL "" FORCE)
-add_subdirectory(${LANEQL_GTEST_SOURCE} ${CMAKE_BINARY_DIR}/googletest EXCLUDE_FROM_ALL)
-# googletest >= 1.11 defines the GTest:: aliases itself; older ones do not.
-if(NOT TARGET GTest::gtest)
-  add_library(GTest::gtest ALIAS gtest)
-  add_library(GTest::gtest_main ALIAS gtest_main)
-endif()
+# GoogleTest for the wasm test builds, compiled from source with Emscripten.
+include(GoogleTestFromSource)

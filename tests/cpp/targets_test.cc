@@ -50,6 +50,21 @@ TEST_F(TargetsTest, CompiledTargetsIncludeFallbackAndTheLadder) {
   }
   EXPECT_TRUE(Contains(compiled, "AVX2"));
 #endif
+#if defined(__aarch64__)
+  // The aarch64 targets, as far as this build compiles them (the cross build, run under
+  // qemu-user: make test-arm64): NEON always (it is the baseline; NEON_WITHOUT_AES for CPUs
+  // without the crypto extension), SVE/SVE2 and their fixed-width variants with run-time dispatch.
+  const std::pair<int64_t, const char*> ladder[] = {{HWY_SVE2_128, "SVE2_128"},
+                                                    {HWY_SVE_256, "SVE_256"},
+                                                    {HWY_SVE2, "SVE2"},
+                                                    {HWY_SVE, "SVE"},
+                                                    {HWY_NEON, "NEON"},
+                                                    {HWY_NEON_WITHOUT_AES, "NEON_WITHOUT_AES"}};
+  for (const auto& [bit, name] : ladder) {
+    EXPECT_EQ((HWY_TARGETS & bit) != 0, Contains(compiled, name)) << name;
+  }
+  EXPECT_TRUE(Contains(compiled, "NEON"));
+#endif
 }
 
 TEST_F(TargetsTest, DispatchUsesTheBestSupportedTarget) {

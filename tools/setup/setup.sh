@@ -16,6 +16,14 @@ HWY_TREE_SHA256=01354093d0a67db5df895a7e21d74f3e98881ef71414600e130e1f7fd657f976
 # libclang-rt-14-dev: clang-14's sanitizer and libFuzzer runtimes (make fuzz).
 APT_PACKAGES=(cmake ninja-build g++ clang lld libclang-rt-14-dev libgtest-dev libre2-dev libedit-dev
               pkg-config emscripten chromium python3 python3-venv nodejs npm cargo ca-certificates)
+# With --arm64 (make build-arm64 / test-arm64 only: make run and make test do not need it): the
+# aarch64 cross compiler, the emulator, and RE2 for arm64, Debian's multiarch package, which needs
+# the arm64 architecture added to dpkg (libraries only; nothing of it runs on the host).
+APT_PACKAGES_ARM64=()
+if [ "${1:-}" = --arm64 ]; then
+  APT_PACKAGES+=(g++-aarch64-linux-gnu qemu-user-static)
+  APT_PACKAGES_ARM64=(libre2-dev:arm64)
+fi
 
 step() { printf '\n==> setup: %s\n' "$*"; }
 fail() { printf '\nsetup FAILED in step "%s": %s\n' "$CURRENT_STEP" "$*" >&2; exit 1; }
@@ -35,9 +43,15 @@ for p in "${APT_PACKAGES[@]}"; do
   esac
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
+for p in ${APT_PACKAGES_ARM64[@]+"${APT_PACKAGES_ARM64[@]}"}; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}"
   [ "$(id -u)" = 0 ] || fail "need root to apt-get install ${missing[*]}"
+  if [ ${#APT_PACKAGES_ARM64[@]} -gt 0 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    dpkg --add-architecture arm64 || fail "dpkg --add-architecture arm64 failed"
+  fi
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q || fail "apt-get update failed (is the Debian mirror reachable?)"
   apt-get install -y -q --no-install-recommends "${missing[@]}" \

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "laneql/gather.h"
 #include "laneql/result.h"
@@ -121,6 +122,13 @@ bool Arithmetic(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std
         case Fn::kMultiply: dst[i] = x * y; break;
         case Fn::kDivide: dst[i] = x / y; break;
         default: dst[i] = y == 0 ? T(0) : static_cast<T>(std::fmod(x, y)); break;
+      }
+      // A NaN made from non-NaN operands (0/0, inf-inf, 0*inf, fmod(inf, y)) takes the CPU's
+      // default NaN, whose sign differs: negative on x86-64, positive on aarch64. Spelled out as
+      // x86's, it prints "-nan" everywhere, as DuckDB on x86-64 (the corpus's reference) does,
+      // so a query gives the same bytes on every machine. NaN operands propagate unchanged.
+      if (std::isnan(dst[i]) && !std::isnan(x) && !std::isnan(y)) {
+        dst[i] = std::copysign(std::numeric_limits<T>::quiet_NaN(), T(-1));
       }
     } else {
       if (a.IsNull(i) || b.IsNull(i)) { dst[i] = 0; continue; }

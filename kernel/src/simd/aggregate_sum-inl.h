@@ -131,7 +131,14 @@ HWY_INLINE IntSum SumIntImpl(const T* HWY_RESTRICT data, size_t n,
   const TU* HWY_RESTRICT x = reinterpret_cast<const TU*>(data);  // same-size types may alias
   const auto bias = hn::Set(du, Plan::kBias);
   using VW = decltype(WideLanes<T>(hn::Zero(du)));
+#if HWY_HAVE_SCALABLE
+  // On SVE, DFromV names the whole hardware vector, which can be wider than AggTag's 128 bits;
+  // the lanes past AggTag's hold garbage (Set and Dup128MaskFromMaskBits fill every 128-bit
+  // block), so the total must read only AggTag's lanes.
+  const hn::Repartition<uint64_t, AggTag<TU>> dw;
+#else
   const hn::DFromV<VW> dw;
+#endif
   const bool masked = select != nullptr || validity != nullptr;
 
   Int128 total = 0;

@@ -121,20 +121,21 @@ template <typename T>
 HWY_INLINE void CompareImpl(const T* HWY_RESTRICT x, size_t rows, int core_op, T c,
                             uint64_t flip, const uint64_t* HWY_RESTRICT validity,
                             uint64_t* HWY_RESTRICT out) {
+  // The lambdas capture the scalar and broadcast it inside (hoisted out of the loop once
+  // inlined): SVE vectors are sizeless and cannot be captured (g++ 12 crashes on it).
   const PredicateTag<T> d;
-  const auto vc = hn::Set(d, c);
   switch (core_op) {
     case kCoreEq:
-      PredicateToMask(x, rows, [vc](auto v) HWY_ATTR { return hn::Eq(v, vc); }, flip, validity,
-                      out);
+      PredicateToMask(x, rows, [d, c](auto v) HWY_ATTR { return hn::Eq(v, hn::Set(d, c)); },
+                      flip, validity, out);
       break;
     case kCoreLt:
-      PredicateToMask(x, rows, [vc](auto v) HWY_ATTR { return hn::Lt(v, vc); }, flip, validity,
-                      out);
+      PredicateToMask(x, rows, [d, c](auto v) HWY_ATTR { return hn::Lt(v, hn::Set(d, c)); },
+                      flip, validity, out);
       break;
     default:
-      PredicateToMask(x, rows, [vc](auto v) HWY_ATTR { return hn::Le(v, vc); }, flip, validity,
-                      out);
+      PredicateToMask(x, rows, [d, c](auto v) HWY_ATTR { return hn::Le(v, hn::Set(d, c)); },
+                      flip, validity, out);
       break;
   }
 }
@@ -144,11 +145,12 @@ HWY_INLINE void CompareImpl(const T* HWY_RESTRICT x, size_t rows, int core_op, T
 template <typename T>
 HWY_INLINE void BetweenImpl(const T* HWY_RESTRICT x, size_t rows, T lo, T hi,
                             const uint64_t* HWY_RESTRICT validity, uint64_t* HWY_RESTRICT out) {
-  const PredicateTag<T> d;
-  const auto vlo = hn::Set(d, lo);
-  const auto vhi = hn::Set(d, hi);
+  const PredicateTag<T> d;  // bounds captured as scalars: see CompareImpl
   PredicateToMask(
-      x, rows, [vlo, vhi](auto v) HWY_ATTR { return hn::And(hn::Le(vlo, v), hn::Le(v, vhi)); },
+      x, rows,
+      [d, lo, hi](auto v) HWY_ATTR {
+        return hn::And(hn::Le(hn::Set(d, lo), v), hn::Le(v, hn::Set(d, hi)));
+      },
       0, validity, out);
 }
 

@@ -6,7 +6,9 @@ if(NOT first_line MATCHES "^# expect-failure: (.+)$")
   message(FATAL_ERROR "${TEST_FILE}: first line must be '# expect-failure: <regex>'")
 endif()
 set(pattern "${CMAKE_MATCH_1}")
-execute_process(COMMAND ${RUNNER} ${TEST_FILE} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+# EMULATOR: empty natively; the cross build's emulator command line (qemu-user) otherwise.
+separate_arguments(emulator UNIX_COMMAND "${EMULATOR}")
+execute_process(COMMAND ${emulator} ${RUNNER} ${TEST_FILE} RESULT_VARIABLE rc OUTPUT_VARIABLE out
                 ERROR_VARIABLE out)
 if(rc EQUAL 0)
   message(FATAL_ERROR "the runner passed ${TEST_FILE}, which must fail:\n${out}")
