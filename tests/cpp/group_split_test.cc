@@ -14,19 +14,22 @@
 namespace laneql {
 namespace {
 
-// `rows` rows: u unique per row, m = row % 100 (few groups), x = row % 7.
+// `rows` rows: u unique per row, m = row % 100 (few groups), x = row % 7, p = the row number
+// except that every fifth row repeats the one before (80 % of rows start a group).
 std::shared_ptr<Table> KeysTable(size_t rows) {
-  Column u(TypeId::kInt64), m(TypeId::kInt64), x(TypeId::kInt32);
+  Column u(TypeId::kInt64), m(TypeId::kInt64), x(TypeId::kInt32), p(TypeId::kInt64);
   std::string error;
   for (size_t i = 0; i < rows; ++i) {
     EXPECT_TRUE(u.Append<int64_t>(static_cast<int64_t>(i * 2654435761u % 1000000007u), &error));
     EXPECT_TRUE(m.Append<int64_t>(static_cast<int64_t>(i % 100), &error));
     EXPECT_TRUE(x.Append<int32_t>(static_cast<int32_t>(i % 7), &error));
+    EXPECT_TRUE(p.Append<int64_t>(static_cast<int64_t>(i % 5 == 4 ? i - 1 : i), &error));
   }
   auto table = std::make_shared<Table>();
   EXPECT_TRUE(table->AddColumn("u", std::move(u), &error)) << error;
   EXPECT_TRUE(table->AddColumn("m", std::move(m), &error)) << error;
   EXPECT_TRUE(table->AddColumn("x", std::move(x), &error)) << error;
+  EXPECT_TRUE(table->AddColumn("p", std::move(p), &error)) << error;
   return table;
 }
 
@@ -80,6 +83,17 @@ TEST(GroupSplit, AutoSplitsByKeysWhenEveryRowIsAGroupAndByRowsOtherwise) {
     EXPECT_EQ(0, std::memcmp(expected.column(c).values_buffer().data(), r.column(c).values_buffer().data(),
                              r.num_rows() * TypeByteWidth(r.column(c).type())));
   }
+
+  // 80 % of the sampled rows start a group: under the 95 % the split by keys asks for, so the
+  // threads' tables are converted to two levels and merged.
+  const std::string most = "SELECT p, count(*) AS c FROM t GROUP BY p ORDER BY c DESC, p LIMIT 3";
+  r = db.Query(most);
+  ASSERT_TRUE(r.ok()) << r.error();
+  json = db.LastProfileJson();
+  EXPECT_TRUE(HasSpan(json, "convert"));
+  ASSERT_EQ(r.num_rows(), 3u);
+  EXPECT_EQ(r.column(0).Values<int64_t>()[0], 3);  // rows 3 and 4
+  EXPECT_EQ(r.column(1).Values<int64_t>()[0], 2);
 
   const std::string few = "SELECT m, count(*) AS c FROM t GROUP BY m ORDER BY m";
   r = db.Query(few);
