@@ -269,6 +269,9 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
 void Grouper::SetOwnership(uint32_t owner, uint32_t owners) {
   owner_ = owner;
   owners_ = owners < 1 ? 1 : owners;
+  for (uint32_t b = 0; b < 256; ++b) {
+    owns_byte_[b] = OwnerOf(static_cast<uint64_t>(b) << 40, owners_) == owner_ ? 1 : 0;
+  }
 }
 
 const uint64_t* Grouper::OwnedRows(size_t count) {
@@ -276,7 +279,7 @@ const uint64_t* Grouper::OwnedRows(size_t count) {
   owned_.assign((count + 63) / 64, 0);
   const uint64_t* hashes = hashes_.data();
   for (size_t i = 0; i < count; ++i) {
-    owned_[i / 64] |= static_cast<uint64_t>(OwnerOf(hashes[i], owners_) == owner_) << (i % 64);
+    owned_[i / 64] |= static_cast<uint64_t>(owns_byte_[(hashes[i] >> 40) & 0xff]) << (i % 64);
   }
   return owned_.data();
 }
