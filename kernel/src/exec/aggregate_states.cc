@@ -2,6 +2,7 @@
 // and the final values in DuckDB's result types.
 #include "src/exec/aggregate_states.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -289,8 +290,29 @@ bool AggregateStates::Finish(size_t a, size_t groups, Column* out, std::string* 
 bool AggregateStates::Finish(size_t a, const std::vector<uint32_t>* ids, size_t groups, Column* out,
                              std::string* error) const {
   const State& s = state_[a];
-  Column column(s.result_type);
   const size_t rows = ids != nullptr ? ids->size() : groups;
+  if ((s.kind == AggKind::kCountStar || s.kind == AggKind::kCount || s.kind == AggKind::kCountDistinct) &&
+      s.result_type == TypeId::kInt64) {
+    // The counts as they are, in one pass: appending row by row through the switch below cost
+    // about 120 instructions per group, on one thread, for every group of an ORDER BY count(*).
+    AlignedBuffer values;
+    if (!values.ResizeForOverwrite(rows * sizeof(int64_t), error)) return false;
+    int64_t* out_counts = values.As<int64_t>();
+    const size_t stored = s.counts.size();
+    if (ids == nullptr) {
+      const size_t copied = std::min(rows, stored);
+      if (copied != 0) std::memcpy(out_counts, s.counts.data(), copied * sizeof(int64_t));
+      std::fill(out_counts + copied, out_counts + rows, int64_t{0});
+    } else {
+      for (size_t i = 0; i < rows; ++i) {
+        const size_t g = (*ids)[i];
+        out_counts[i] = g < stored ? s.counts[g] : 0;
+      }
+    }
+    return Column::FromBuffers(s.result_type, rows, std::move(values), AlignedBuffer(), AlignedBuffer(), out,
+                               error);
+  }
+  Column column(s.result_type);
   if (!column.Reserve(rows, 0, error)) return false;
   for (size_t i = 0; i < rows; ++i) {
     const size_t g = ids != nullptr ? (*ids)[i] : i;
