@@ -206,16 +206,20 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
       return true;
     }
     case Strategy::kPacked: {
-      if (words_buf_.size() < count) words_buf_.resize(count);
-      uint64_t* words = words_buf_.data();
+      const uint64_t* words = nullptr;
       if (keys.size() == 1 && TypeByteWidth(keys[0].type) == 8 && !IsFloat(keys[0].type)) {
-        std::memcpy(words, keys[0].values, count * 8);
+        // One 8-byte integer key: its values are the packed words as they are (no copy; the
+        // copy was a tenth of GROUP BY UserID's instructions).
+        words = reinterpret_cast<const uint64_t*>(keys[0].values);
       } else {
-        std::memset(words, 0, count * 8);
+        if (words_buf_.size() < count) words_buf_.resize(count);
+        uint64_t* packed = words_buf_.data();
+        words = packed;
+        std::memset(packed, 0, count * 8);
         for (size_t k = 0; k < keys.size(); ++k) {
           const Vec& key = keys[k];
           const size_t width = TypeByteWidth(key.type);
-          uint8_t* base = reinterpret_cast<uint8_t*>(words) + byte_offsets_[k];
+          uint8_t* base = reinterpret_cast<uint8_t*>(packed) + byte_offsets_[k];
           if (!IsFloat(key.type)) {
             for (size_t i = 0; i < count; ++i) std::memcpy(base + i * 8, key.values + i * width, width);
           } else {
