@@ -84,16 +84,26 @@ TEST(GroupSplit, AutoSplitsByKeysWhenEveryRowIsAGroupAndByRowsOtherwise) {
                              r.num_rows() * TypeByteWidth(r.column(c).type())));
   }
 
-  // 80 % of the sampled rows start a group: under the 95 % the split by keys asks for, so the
-  // threads' tables are converted to two levels and merged.
+  // About 80 % of the sampled rows start a group: enough without a WHERE (split by keys), under
+  // the 95 % asked behind one (split by rows: the threads' tables converted and merged).
   const std::string most = "SELECT p, count(*) AS c FROM t GROUP BY p ORDER BY c DESC, p LIMIT 3";
   r = db.Query(most);
   ASSERT_TRUE(r.ok()) << r.error();
   json = db.LastProfileJson();
-  EXPECT_TRUE(HasSpan(json, "convert"));
+  EXPECT_TRUE(HasSpan(json, "merge states"));
+  EXPECT_FALSE(HasSpan(json, "convert"));
   ASSERT_EQ(r.num_rows(), 3u);
   EXPECT_EQ(r.column(0).Values<int64_t>()[0], 3);  // rows 3 and 4
   EXPECT_EQ(r.column(1).Values<int64_t>()[0], 2);
+  const std::string most_filtered =
+      "SELECT p, count(*) AS c FROM t WHERE m <> 7 GROUP BY p ORDER BY c DESC, p LIMIT 3";
+  r = db.Query(most_filtered);
+  ASSERT_TRUE(r.ok()) << r.error();
+  json = db.LastProfileJson();
+  EXPECT_TRUE(HasSpan(json, "convert"));
+  EXPECT_FALSE(HasSpan(json, "filter"));  // the shared WHERE pass belongs to the split by keys
+  ASSERT_EQ(r.num_rows(), 3u);
+  EXPECT_EQ(r.column(0).Values<int64_t>()[0], 3);
 
   const std::string few = "SELECT m, count(*) AS c FROM t GROUP BY m ORDER BY m";
   r = db.Query(few);

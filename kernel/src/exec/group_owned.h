@@ -30,8 +30,8 @@ inline constexpr int kMaxOwners = 4;
 
 // Whether `plan` should run as an owned scan on `threads` threads. Only hashed keys without a
 // group cap can (`worker`, one of the query's fresh workers, tells). Under the automatic choice
-// it groups a few batches spread over the table, and says yes when at least 95 % of the sampled
-// rows start a group of their own (the table will hold about as many groups as rows).
+// it groups a few batches spread over the table, and says yes when at least half of the sampled
+// rows start a group of their own (95 % behind a WHERE): the table will hold many groups.
 bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads,
                      size_t batches, const AggregateWorker& worker);
 
