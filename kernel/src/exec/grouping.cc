@@ -209,7 +209,7 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
       const uint64_t* words = nullptr;
       if (keys.size() == 1 && TypeByteWidth(keys[0].type) == 8 && !IsFloat(keys[0].type)) {
         // One 8-byte integer key: its values are the packed words as they are (no copy; the
-        // copy was a tenth of GROUP BY UserID's instructions).
+        // copy was 7 % of GROUP BY UserID's instructions under callgrind).
         words = reinterpret_cast<const uint64_t*>(keys[0].values);
       } else {
         if (words_buf_.size() < count) words_buf_.resize(count);

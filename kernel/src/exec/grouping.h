@@ -82,8 +82,8 @@ class Grouper {
   std::unique_ptr<WideKeyHashTable> wide_;
   StringKeyHashTable strings_;
   uint32_t owner_ = 0, owners_ = 1;
-  // owns_byte_[b]: 1 when OwnerOf gives owner_ for hash bits 40..47 = b (a table, as a division
-  // by owners_ per row cost more than the rest of OwnedRows).
+  // owns_byte_[b]: 1 when OwnerOf gives owner_ for hash bits 40..47 = b: a lookup per row in
+  // OwnedRows instead of a division by owners_.
   uint8_t owns_byte_[256] = {};
   // scratch
   std::vector<uint64_t> words_buf_, hashes_, owned_;
