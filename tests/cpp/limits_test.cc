@@ -16,7 +16,7 @@
 #include "laneql/database.h"
 #include "laneql/result_printers.h"
 #include "laneql/system_info.h"
-#include "src/exec/query_budget.h"
+#include "src/common/query_budget.h"
 #include "src/exec/sort_rows.h"
 
 namespace laneql {
@@ -213,7 +213,7 @@ TEST(QueryInterruptTest, InterruptFromAnotherThreadStopsTheQuery) {
 // out of it rather than finishing it.
 TEST(QueryInterruptTest, SortStopsInsideItsComparisons) {
   std::atomic<uint64_t> interrupts{0};
-  exec::QueryBudget budget(0, &interrupts, 0);
+  QueryBudget budget(0, &interrupts, 0);
   std::vector<int64_t> values(300000);
   std::iota(values.rbegin(), values.rend(), 0);
   exec::Vec keys;
@@ -221,7 +221,7 @@ TEST(QueryInterruptTest, SortStopsInsideItsComparisons) {
   keys.count = values.size();
   keys.values = reinterpret_cast<const uint8_t*>(values.data());
   const std::vector<exec::SortColumn> columns = {{&keys, false, false}};
-  const exec::ScopedQueryBudget scope(&budget);
+  const ScopedQueryBudget scope(&budget);
   EXPECT_EQ(exec::SortPositions(columns, values.size(), values.size()).front(), values.size() - 1);
   interrupts.fetch_add(1);
   bool stopped = false;
@@ -232,11 +232,11 @@ TEST(QueryInterruptTest, SortStopsInsideItsComparisons) {
   }
   EXPECT_TRUE(stopped) << "the sort did not stop";
   EXPECT_EQ(budget.AbortMessage(), "query interrupted");
-  EXPECT_EQ(exec::CurrentQueryAbortMessage(), "query interrupted");
+  EXPECT_EQ(CurrentQueryAbortMessage(), "query interrupted");
 }
 
 TEST(QueryBudgetTest, ChargesReleasesAndFormats) {
-  exec::QueryBudget budget(4 * kMiB, nullptr, 0);
+  QueryBudget budget(4 * kMiB, nullptr, 0);
   std::string error;
   EXPECT_TRUE(budget.Charge(3 * kMiB, true, "testing", &error));
   EXPECT_FALSE(budget.Charge(2 * kMiB, true, "testing", &error));
@@ -245,12 +245,12 @@ TEST(QueryBudgetTest, ChargesReleasesAndFormats) {
   budget.Release(3 * kMiB);
   EXPECT_TRUE(budget.Charge(4 * kMiB, true, "testing", &error));
   EXPECT_EQ(budget.peak_bytes(), 4 * kMiB);
-  EXPECT_EQ(exec::FormatBytes(512), "512 bytes");
-  EXPECT_EQ(exec::FormatBytes(1536 * kMiB), "1.5 GiB");
-  EXPECT_EQ(exec::FormatBytes(64 * 1024), "64 KiB");
+  EXPECT_EQ(FormatBytes(512), "512 bytes");
+  EXPECT_EQ(FormatBytes(1536 * kMiB), "1.5 GiB");
+  EXPECT_EQ(FormatBytes(64 * 1024), "64 KiB");
   // AlignedBuffer's allocations are accounted while a budget is installed on the thread.
   {
-    const exec::ScopedQueryBudget scope(&budget);
+    const ScopedQueryBudget scope(&budget);
     AlignedBuffer buffer;
     EXPECT_FALSE(buffer.Resize(1024, &error));
     EXPECT_NE(error.find("memory limit of 4 MiB"), std::string::npos) << error;

@@ -11,7 +11,7 @@
 #include "laneql/hash.h"
 #include "laneql/predicate.h"
 #include "src/exec/expr_eval.h"
-#include "src/exec/query_budget.h"
+#include "src/common/query_budget.h"
 
 namespace laneql {
 namespace exec {

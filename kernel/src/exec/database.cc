@@ -82,7 +82,7 @@ Result Database::Query(std::string_view sql, const QueryOptions& options) const 
   const uint64_t memory_limit = options.memory_limit_bytes < 0
                                     ? memory_limit_bytes_
                                     : static_cast<uint64_t>(options.memory_limit_bytes);
-  exec::QueryBudget budget(memory_limit, &interrupts_, options.timeout_ms);
+  QueryBudget budget(memory_limit, &interrupts_, options.timeout_ms);
   exec::ExecContext ctx;
   ctx.budget = &budget;
   ctx.pool = pool_.get();

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "src/exec/profile.h"
-#include "src/exec/query_budget.h"
+#include "src/common/query_budget.h"
 #include "src/exec/thread_pool.h"
 
 namespace laneql {

@@ -7,7 +7,7 @@
 #include "src/exec/executor.h"
 #include "src/exec/filter.h"
 #include "src/exec/morsel.h"
-#include "src/exec/query_budget.h"  // ScopedMemoryActivity
+#include "src/common/query_budget.h"  // ScopedMemoryActivity
 
 namespace laneql {
 namespace exec {

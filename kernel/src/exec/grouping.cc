@@ -8,7 +8,7 @@
 
 #include "laneql/hash.h"
 #include "src/exec/expr_eval.h"
-#include "src/exec/query_budget.h"
+#include "src/common/query_budget.h"
 
 namespace laneql {
 namespace exec {

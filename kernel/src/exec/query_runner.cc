@@ -65,7 +65,7 @@ Result RunSelect(const sql::SelectStatement& statement, const TableLookup& looku
   if (!VerifyColumnsRead(plan, &error)) return Result::Error(error);
   // The execution's memory counts against the query's limit (query_budget.h); parsing, binding
   // and the tables the query reads do not.
-  const exec::ScopedQueryBudget scope(ctx.budget, "running the query");
+  const ScopedQueryBudget scope(ctx.budget, "running the query");
   return exec::Execute(plan, ctx);
 }
 

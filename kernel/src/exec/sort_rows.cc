@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "src/exec/expr_eval.h"
-#include "src/exec/query_budget.h"
+#include "src/common/query_budget.h"
 
 namespace laneql {
 namespace exec {

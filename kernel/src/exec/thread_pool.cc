@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "src/exec/query_budget.h"
+#include "src/common/query_budget.h"
 
 namespace laneql {
 namespace exec {

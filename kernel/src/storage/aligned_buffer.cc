@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "src/common/large_blocks.h"
-#include "src/exec/query_budget.h"
+#include "src/common/query_budget.h"
 
 namespace laneql {
 namespace {
@@ -36,7 +36,7 @@ void AlignedBuffer::Release() {
   } else if (data_ != nullptr) {
     if (capacity_ >= kLargeBlockMinBytes) FreeLargeBlock(data_, capacity_);
     else ::operator delete(data_, kAlign);
-    exec::ReleaseQueryMemory(capacity_);  // a query's memory (its budget), if one is running
+    ReleaseQueryMemory(capacity_);  // a query's memory (its budget), if one is running
   }
   data_ = nullptr;
   size_ = 0;
@@ -83,7 +83,7 @@ bool AlignedBuffer::MakeOwned(std::string* error) {
 void AlignedBuffer::CopyViewForWrite() {
   std::string error;
   // Outside any query's budget: a limit must not refuse a copy that cannot report failing.
-  const exec::ScopedQueryBudget unaccounted(nullptr);
+  const ScopedQueryBudget unaccounted(nullptr);
   if (!MakeOwned(&error)) {
     // The non-const accessors return a pointer and cannot report a failure; writing into the
     // read-only view instead would corrupt (or fault on) memory that is not ours.
@@ -101,12 +101,12 @@ bool AlignedBuffer::Reallocate(size_t capacity, size_t zero_from, std::string* e
   }
   capacity = RoundUp64(capacity);
   // A running query's memory limit (and its stop: see query_budget.h) may refuse the bytes.
-  if (!exec::ChargeQueryMemory(capacity, error)) return false;
+  if (!ChargeQueryMemory(capacity, error)) return false;
   auto* fresh = static_cast<uint8_t*>(capacity >= kLargeBlockMinBytes
                                           ? AllocateLargeBlock(capacity)
                                           : ::operator new(capacity, kAlign, std::nothrow));
   if (fresh == nullptr) {
-    exec::ReleaseQueryMemory(capacity);
+    ReleaseQueryMemory(capacity);
     SetError(error, "out of memory allocating a buffer of " + std::to_string(capacity) + " bytes");
     return false;
   }

@@ -9,8 +9,8 @@
 // execution of a query on the thread that runs it (ScopedQueryBudget), and ThreadPool::Run
 // installs the caller's on its workers for the run, so each operator finds it without plumbing.
 // An operator names what it is doing (ScopedMemoryActivity) so that the error says what grew.
-#ifndef LANEQL_EXEC_QUERY_BUDGET_H_
-#define LANEQL_EXEC_QUERY_BUDGET_H_
+#ifndef LANEQL_COMMON_QUERY_BUDGET_H_
+#define LANEQL_COMMON_QUERY_BUDGET_H_
 
 #include <atomic>
 #include <chrono>
@@ -22,7 +22,6 @@
 #include <utility>
 
 namespace laneql {
-namespace exec {
 
 class QueryBudget {
  public:
@@ -130,7 +129,6 @@ void ThrowIfQueryStopped();
 // ChargeQueryMemory that throws QueryAbort on failure.
 void ChargeQueryMemoryOrThrow(size_t bytes);
 
-}  // namespace exec
 }  // namespace laneql
 
-#endif  // LANEQL_EXEC_QUERY_BUDGET_H_
+#endif  // LANEQL_COMMON_QUERY_BUDGET_H_

@@ -1,11 +1,10 @@
 // QueryBudget: the memory accounting and the stop checks of one query, and the thread-local
 // hooks through which buffers and operators reach it.
-#include "src/exec/query_budget.h"
+#include "src/common/query_budget.h"
 
 #include <cstdio>
 
 namespace laneql {
-namespace exec {
 namespace {
 
 struct ThreadQuery {
@@ -153,5 +152,4 @@ void ChargeQueryMemoryOrThrow(size_t bytes) {
   if (!ChargeQueryMemory(bytes, &error)) ThrowQueryAbort(error);
 }
 
-}  // namespace exec
 }  // namespace laneql
