@@ -161,6 +161,59 @@ TEST(SqlEngineThreads, FloatAggregatesAndTiesAreBitIdentical) {
   }
 }
 
+// GROUP BY ... LIMIT n without ORDER BY keeps the first n groups in row order: one thread finds
+// them, then every thread counts the rest of the table into them alone.
+TEST(SqlEngineThreads, GroupByLimitKeepsTheFirstGroupsAndCountsEveryRow) {
+  constexpr int64_t kRows = 200'000;  // 13 batches of 16,384
+  constexpr int64_t kLate = 50'000;   // `late` is 0 up to here (batch 3), then row % 1000
+  Column late(TypeId::kInt32), u(TypeId::kInt64), w(TypeId::kInt32), s(TypeId::kString);
+  std::string error;
+  for (int64_t r = 0; r < kRows; ++r) {
+    ASSERT_TRUE(late.Append<int32_t>(r < kLate ? 0 : static_cast<int32_t>(r % 1000), &error));
+    ASSERT_TRUE(u.Append<int64_t>(r * 7919 % 100'003, &error));
+    ASSERT_TRUE(w.Append<int32_t>(static_cast<int32_t>(r % 10), &error));
+    ASSERT_TRUE(s.AppendString(std::string(1, static_cast<char>('a' + r % 3)), &error));
+  }
+  auto table = std::make_shared<Table>();
+  ASSERT_TRUE(table->AddColumn("late", std::move(late), &error));
+  ASSERT_TRUE(table->AddColumn("u", std::move(u), &error));
+  ASSERT_TRUE(table->AddColumn("w", std::move(w), &error));
+  ASSERT_TRUE(table->AddColumn("s", std::move(s), &error));
+  Database one(Options(1));
+  ASSERT_TRUE(one.Register("t", table, &error));
+  // The cap reached in the first batch, in the fourth, never (10 groups), behind a WHERE, with
+  // an OFFSET, with strings among the keys and COUNT(DISTINCT).
+  const char* queries[] = {
+      "SELECT u, count(*), sum(w) FROM t GROUP BY u LIMIT 10",
+      "SELECT late, count(*), min(s), max(u), count(DISTINCT w) FROM t GROUP BY late LIMIT 5",
+      "SELECT w, count(*) FROM t GROUP BY w LIMIT 1000",
+      "SELECT late, s, count(*) FROM t WHERE w > 3 GROUP BY late, s LIMIT 20",
+      "SELECT late, count(*) FROM t GROUP BY late LIMIT 3 OFFSET 4",
+  };
+  for (int threads : kThreadCounts) {
+    Database many(Options(threads));
+    ASSERT_TRUE(many.Register("t", table, &error));
+    for (const char* sql : queries) {
+      const Result expected = one.Query(sql);
+      ASSERT_TRUE(expected.ok()) << sql << ": " << expected.error();
+      ExpectIdentical(expected, many.Query(sql), std::string(sql) + " at " + std::to_string(threads) + " threads");
+    }
+  }
+  // The numbers themselves: group 0 of `late` holds rows 0 .. kLate - 1 and every later row
+  // that is a multiple of 1000; 1 .. 4 first appear at rows kLate + 1 .. kLate + 4.
+  Database two(Options(2));
+  ASSERT_TRUE(two.Register("t", table, &error));
+  const Result r = two.Query("SELECT late, count(*) FROM t GROUP BY late LIMIT 5");
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_EQ(r.num_rows(), 5u);
+  const int64_t multiples = (kRows - kLate) / 1000;  // 150 later rows with late = 0
+  const int64_t each = (kRows - kLate) / 1000;       // 150 rows of each of 1 .. 999
+  for (size_t g = 0; g < 5; ++g) {
+    EXPECT_EQ(FormatValue(r.column(0), g, ValueStyle::kText), std::to_string(g));
+    EXPECT_EQ(FormatValue(r.column(1), g, ValueStyle::kText), std::to_string(g == 0 ? kLate + multiples : each));
+  }
+}
+
 TEST(SqlEngineThreads, ErrorsInWorkersComeBackAsErrors) {
   auto table = std::make_shared<Table>(FloatTable(100'000));
   std::string error;

@@ -50,6 +50,10 @@ class alignas(64) AggregateWorker {
   // Reads the WHERE's result from `table_mask` (bit r: row r passes; FilterTableMask) instead of
   // evaluating it: the owners of an owned scan share one evaluation.
   void UseFilterMask(const uint64_t* table_mask) { table_mask_ = table_mask; }
+  // GROUP BY ... LIMIT: takes `other`'s groups once its cap is reached (GroupStage::FreezeAs).
+  bool FreezeGroupsAs(const AggregateWorker& other, std::string* error) {
+    return ungrouped_ || grouper_.FreezeAs(other.grouper_, error);
+  }
   std::unique_ptr<Grouper> TakeGrouper() { return grouper_.TakeGrouper(); }
 
   // Replaces this worker's groups and states by a two-level merge's (group_merge.cc).

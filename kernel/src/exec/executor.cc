@@ -59,8 +59,9 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   }
 
   // One thread where the answer depends on row order: grouped float sums add each group's
-  // values in row order, and the group cap keeps the first groups seen.
-  const bool serial = group_cap != 0 || (!ungrouped && float_sums);
+  // values in row order. (The group cap keeps the first groups seen: one thread finds them,
+  // below, and then all count.)
+  const bool serial = !ungrouped && float_sums;
   const int threads = serial ? 1 : ThreadsFor(rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
   FloatPartials partials;
   if (ungrouped && float_sums) {
@@ -87,8 +88,23 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
       if (plan.where) workers[static_cast<size_t>(t)]->UseFilterMask(table_mask.data());
     }
   }
+  // GROUP BY ... LIMIT n: the groups kept are the first n in row order, so this thread scans
+  // until it has them (usually within the first batch); then every thread counts the rest of
+  // the table into those n groups alone.
+  size_t start = 0;
+  if (group_cap != 0 && threads > 1 && !ungrouped) {
+    const ScopedMemoryActivity activity("scanning the table");
+    AggregateWorker& first = *workers[0];
+    while (start < batches && !first.grouper().frozen() && !ctx.Interrupted()) {
+      if (!first.ScanBatches(start, start + 1, &error)) return Result::Error(error);
+      ++start;
+    }
+    for (int t = 1; t < threads; ++t) {
+      if (!workers[static_cast<size_t>(t)]->FreezeGroupsAs(first, &error)) return Result::Error(error);
+    }
+  }
   MorselCursor cursor;
-  const size_t morsel = MorselBatches(batches, threads);
+  const size_t morsel = MorselBatches(batches - start, threads);
   std::atomic<bool> failed{false};
   std::vector<std::string> errors(static_cast<size_t>(threads));
   RunThreads(ctx, threads, [&](int t) {
@@ -105,7 +121,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     }
     // Check-before-work: a failed thread (or an interrupt) stops the others at their next morsel.
     while (!failed.load(std::memory_order_relaxed) && !ctx.Interrupted()) {
-      const size_t first = cursor.Take() * morsel;
+      const size_t first = start + cursor.Take() * morsel;
       if (first >= batches) break;
       if (!workers[static_cast<size_t>(t)]->ScanBatches(first, std::min(batches, first + morsel),
                                                          &errors[static_cast<size_t>(t)])) {

@@ -96,6 +96,15 @@ bool GroupStage::Freeze(std::string* error) {
   return Refill(error);
 }
 
+bool GroupStage::FreezeAs(const GroupStage& other, std::string* error) {
+  if (!other.frozen_) return true;
+  // other's grouper holds exactly its first cap_ groups, ids 0 .. cap_ - 1 (Refill).
+  frozen_keys_.clear();
+  if (!other.grouper_->KeyColumns(nullptr, &frozen_keys_, error)) return false;
+  frozen_ = true;
+  return Refill(error);
+}
+
 bool GroupStage::Assign(Evaluator* evaluator, const RowSet& rows, uint32_t* group_ids,
                         std::string* error) {
   if (!grouper_) {

@@ -27,8 +27,14 @@ class GroupStage {
   // Group ids of `rows` (kNoGroup for rows whose group was not admitted).
   bool Assign(Evaluator* evaluator, const RowSet& rows, uint32_t* group_ids, std::string* error);
   size_t size() const;
-  // Adds the groups of `other` (the same keys over another thread's rows, no group cap) and
-  // sets (*mapping)[g] = this stage's id for other's group g (AggregateStates::Merge).
+  // True once the cap is reached: from then on no group is added, only the first cap counted.
+  bool frozen() const { return frozen_; }
+  // Makes this (fresh) stage hold `other`'s frozen groups, with the same ids: the threads that
+  // scan the rest of the table after one thread found the first cap groups (executor.cc).
+  bool FreezeAs(const GroupStage& other, std::string* error);
+  // Adds the groups of `other` (the same keys over another thread's rows; under a group cap
+  // both stages frozen on the same groups, FreezeAs) and sets (*mapping)[g] = this stage's id
+  // for other's group g (AggregateStates::Merge).
   bool Merge(const GroupStage& other, std::vector<uint32_t>* mapping, std::string* error);
 
   // Two-level (partitioned) merge, see group_merge.h. Possible for hashed keys without a cap.
