@@ -90,6 +90,16 @@ std::vector<uint64_t> RandomMask(size_t n, int percent, uint64_t seed) {
   return mask;
 }
 
+// A selection of rows [begin, begin + rows) of `selection`, re-based to bit 0, with every bit
+// past `rows` set: the tables must read the bits of their rows only.
+std::vector<uint64_t> SubSelection(const uint64_t* selection, size_t begin, size_t rows) {
+  std::vector<uint64_t> sub(BitmaskWords(rows) + 1, ~uint64_t{0});
+  for (size_t i = 0; i < rows; ++i) {
+    if (!BitmaskGet(selection, begin + i)) sub[i / 64] &= ~(uint64_t{1} << (i % 64));
+  }
+  return sub;
+}
+
 // Feeds rows to the table in morsels of `morsel` rows (as the engine does) and checks every id,
 // the group count and the stored keys and hashes against the reference.
 void CheckFixed(const std::vector<uint64_t>& keys, const std::vector<uint64_t>& hashes,
@@ -101,11 +111,8 @@ void CheckFixed(const std::vector<uint64_t>& keys, const std::vector<uint64_t>& 
   std::string error;
   for (size_t begin = 0; begin < n || begin == 0; begin += morsel) {
     const size_t rows = std::min(morsel, n - begin);
-    // A selection of the morsel's rows, re-based to bit 0.
-    std::vector<uint64_t> sub(BitmaskWords(rows) + 1, 0);
-    for (size_t i = 0; selection != nullptr && i < rows; ++i) {
-      if (BitmaskGet(selection, begin + i)) BitmaskSet(sub.data(), i);
-    }
+    const std::vector<uint64_t> sub = selection != nullptr ? SubSelection(selection, begin, rows)
+                                                           : std::vector<uint64_t>();
     ASSERT_TRUE(table.FindOrInsert(keys.data() + begin, hashes.data() + begin, rows,
                                    selection != nullptr ? sub.data() : nullptr,
                                    ids.data() + begin, &error))
@@ -290,10 +297,8 @@ void CheckWide(const WideRows& rows, size_t width, const uint64_t* hashes,
   std::string error;
   for (size_t begin = 0; begin < n; begin += morsel) {
     const size_t count = std::min(morsel, n - begin);
-    std::vector<uint64_t> sub(BitmaskWords(count) + 1, 0);
-    for (size_t i = 0; selection != nullptr && i < count; ++i) {
-      if (BitmaskGet(selection, begin + i)) BitmaskSet(sub.data(), i);
-    }
+    const std::vector<uint64_t> sub = selection != nullptr ? SubSelection(selection, begin, count)
+                                                           : std::vector<uint64_t>();
     ASSERT_TRUE(table.FindOrInsert(rows.keys.data() + begin * width, hashes + begin, count,
                                    selection != nullptr ? sub.data() : nullptr,
                                    ids.data() + begin, &error))
@@ -418,11 +423,12 @@ void CheckStrings(const StringRows& rows, const uint64_t* hashes, const uint64_t
   std::string error;
   for (size_t begin = 0; begin < n; begin += morsel) {
     const size_t rows_in = std::min(morsel, n - begin);
-    std::vector<uint64_t> valid(BitmaskWords(rows_in) + 1, 0), sel(BitmaskWords(rows_in) + 1, 0);
+    std::vector<uint64_t> valid(BitmaskWords(rows_in) + 1, 0);
     for (size_t i = 0; i < rows_in; ++i) {
       if (BitmaskGet(rows.validity.data(), begin + i)) BitmaskSet(valid.data(), i);
-      if (selection != nullptr && BitmaskGet(selection, begin + i)) BitmaskSet(sel.data(), i);
     }
+    const std::vector<uint64_t> sel = selection != nullptr ? SubSelection(selection, begin, rows_in)
+                                                           : std::vector<uint64_t>();
     ASSERT_TRUE(table.FindOrInsert(rows.offsets.data() + begin, rows.bytes.data(), valid.data(),
                                    hashes + begin, rows_in,
                                    selection != nullptr ? sel.data() : nullptr,

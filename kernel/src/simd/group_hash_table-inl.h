@@ -85,28 +85,69 @@ HWY_INLINE void PrefetchStart(const TableView* t, uint64_t hash) {
   hwy::Prefetch(t->slots + pos);
 }
 
-// Prefetches the start window of row i + kPrefetchRows when that row will be probed: rows left
-// out by the selection (a WHERE, or another thread's keys in an owned scan, half the rows on 2
-// threads) would only fetch lines this table never reads.
-HWY_INLINE void PrefetchAhead(const TableView* t, const uint64_t* hashes, size_t i, size_t n,
-                              const uint64_t* selection) {
-  const size_t ahead = i + kPrefetchRows;
-  if (ahead < n && (selection == nullptr || BitmaskGet(selection, ahead))) {
-    PrefetchStart(t, hashes[ahead]);
+// The rows of [begin, n) that `selection` keeps (every row when it is null), in order, found by
+// their set bits: an owned scan keeps about half the rows at random (another thread's keys are
+// left out), and a branch per row on its bit would mispredict about every other row.
+class SelectedRows {
+ public:
+  HWY_INLINE SelectedRows(const uint64_t* selection, size_t begin, size_t n)
+      : selection_(selection), n_(n), next_(begin), base_(begin & ~size_t{63}) {
+    if (selection_ != nullptr && begin < n) word_ = selection_[begin / 64] & (~uint64_t{0} << (begin % 64));
   }
-}
+  // The next kept row; a row >= n once there is none (bits past n come after every row's).
+  HWY_INLINE size_t Next() {
+    if (selection_ == nullptr) return next_ < n_ ? next_++ : n_;
+    while (word_ == 0) {
+      base_ += 64;
+      if (base_ >= n_) return n_;
+      word_ = selection_[base_ / 64];
+    }
+    const size_t i = base_ + hwy::Num0BitsBelowLS1Bit_Nonzero64(word_);
+    word_ &= word_ - 1;
+    return i;
+  }
+
+ private:
+  const uint64_t* selection_;
+  size_t n_, next_, base_;
+  uint64_t word_ = 0;
+};
+
+// The loops' walk over the rows to probe: rows left out get kNoGroup up front, and the start
+// window of the row kPrefetchRows kept rows ahead is prefetched as each row is taken (rows left
+// out would only fetch lines this table never reads).
+class ProbeRows {
+ public:
+  HWY_INLINE ProbeRows(const TableView* t, const uint64_t* hashes, const uint64_t* selection,
+                       size_t begin, size_t n, uint32_t* group_ids)
+      : t_(t), hashes_(hashes), n_(n), rows_(selection, begin, n), ahead_(selection, begin, n) {
+    if (selection != nullptr) {
+      for (size_t i = begin; i < n; ++i) group_ids[i] = kNoGroup;
+    }
+    for (size_t k = 0; k < kPrefetchRows; ++k) Prefetch(ahead_.Next());
+  }
+  HWY_INLINE size_t Next() {
+    Prefetch(ahead_.Next());
+    return rows_.Next();
+  }
+
+ private:
+  HWY_INLINE void Prefetch(size_t row) {
+    if (row < n_) PrefetchStart(t_, hashes_[row]);
+  }
+  const TableView* t_;
+  const uint64_t* hashes_;
+  size_t n_;
+  SelectedRows rows_, ahead_;
+};
 
 // The finds-or-inserts of rows [begin, n); returns n, or the first row whose insertion needs
 // the table to grow (its group id is not written yet).
 HWY_INLINE size_t FixedFindOrInsertImpl(TableView* t, const uint64_t* keys, const uint64_t* hashes,
                                         size_t begin, size_t n, const uint64_t* selection,
                                         uint32_t* group_ids) {
-  for (size_t i = begin; i < n; ++i) {
-    PrefetchAhead(t, hashes, i, n, selection);
-    if (selection != nullptr && !BitmaskGet(selection, i)) {
-      group_ids[i] = kNoGroup;
-      continue;
-    }
+  ProbeRows rows(t, hashes, selection, begin, n, group_ids);
+  for (size_t i = rows.Next(); i < n; i = rows.Next()) {
     const uint64_t hash = hashes[i];
     const uint64_t key = keys[i];
     const uint8_t tag = static_cast<uint8_t>(hash >> kTagShift);
@@ -146,12 +187,8 @@ HWY_INLINE size_t WideFindOrInsertImpl(TableView* t, const uint64_t* keys, const
                                        size_t begin, size_t n, const uint64_t* selection,
                                        uint32_t* group_ids) {
   const size_t width = t->words_per_key;
-  for (size_t i = begin; i < n; ++i) {
-    PrefetchAhead(t, hashes, i, n, selection);
-    if (selection != nullptr && !BitmaskGet(selection, i)) {
-      group_ids[i] = kNoGroup;
-      continue;
-    }
+  ProbeRows rows(t, hashes, selection, begin, n, group_ids);
+  for (size_t i = rows.Next(); i < n; i = rows.Next()) {
     const uint64_t hash = hashes[i];
     const uint64_t* key = keys + i * width;
     const uint8_t tag = static_cast<uint8_t>(hash >> kTagShift);
@@ -193,12 +230,8 @@ HWY_INLINE size_t StringFindOrInsertImpl(TableView* t, const int32_t* offsets,
                                          const uint8_t* bytes, const uint64_t* validity,
                                          const uint64_t* hashes, size_t begin, size_t n,
                                          const uint64_t* selection, uint32_t* group_ids) {
-  for (size_t i = begin; i < n; ++i) {
-    PrefetchAhead(t, hashes, i, n, selection);
-    if (selection != nullptr && !BitmaskGet(selection, i)) {
-      group_ids[i] = kNoGroup;
-      continue;
-    }
+  ProbeRows rows(t, hashes, selection, begin, n, group_ids);
+  for (size_t i = rows.Next(); i < n; i = rows.Next()) {
     const uint64_t hash = hashes[i];
     const size_t used = static_cast<size_t>(t->offsets[t->size]);
     if (validity != nullptr && !BitmaskGet(validity, i)) {
