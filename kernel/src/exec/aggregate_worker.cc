@@ -85,12 +85,17 @@ void AggregateWorker::SetOwnership(int owner, int owners) {
 }
 
 size_t AggregateWorker::KeepOwnedRows(RowSet* selection) {
+  // Written whether kept or not, the count moving only for kept rows: about half the rows are
+  // another owner's, at random, and a branch on it mispredicted every other row (callgrind's
+  // branch simulation: 10 M mispredictions for GROUP BY UserID over 10 M rows on 2 threads).
+  // In place is safe: kept <= i, and row i is read before slot kept is written.
   size_t kept = 0;
+  const uint32_t begin = static_cast<uint32_t>(selection->begin);
   for (size_t i = 0; i < selection->count; ++i) {
-    if (group_ids_[i] == kNoGroup) continue;
-    ids_[kept] = selection->ids != nullptr ? selection->ids[i]
-                                           : static_cast<uint32_t>(selection->begin + i);
-    group_ids_[kept++] = group_ids_[i];
+    const uint32_t group = group_ids_[i];
+    ids_[kept] = selection->ids != nullptr ? selection->ids[i] : begin + static_cast<uint32_t>(i);
+    group_ids_[kept] = group;
+    kept += group != kNoGroup;
   }
   selection->ids = ids_.data();
   selection->count = kept;
