@@ -1,6 +1,7 @@
 // Grouper: key values -> dense group ids, by lookup table, packed word, wide words or strings.
 #include "src/exec/grouping.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -280,10 +281,16 @@ void Grouper::SetOwnership(uint32_t owner, uint32_t owners) {
 
 const uint64_t* Grouper::OwnedRows(size_t count) {
   if (owners_ <= 1) return nullptr;
-  owned_.assign((count + 63) / 64, 0);
+  owned_.resize((count + 63) / 64);
   const uint64_t* hashes = hashes_.data();
-  for (size_t i = 0; i < count; ++i) {
-    owned_[i / 64] |= static_cast<uint64_t>(owns_byte_[(hashes[i] >> 40) & 0xff]) << (i % 64);
+  // Each word built in a register (a read-modify-write of memory per row was 9 instructions).
+  for (size_t base = 0; base < count; base += 64) {
+    const size_t rows = std::min<size_t>(64, count - base);
+    uint64_t word = 0;
+    for (size_t j = 0; j < rows; ++j) {
+      word |= static_cast<uint64_t>(owns_byte_[(hashes[base + j] >> 40) & 0xff]) << j;
+    }
+    owned_[base / 64] = word;
   }
   return owned_.data();
 }
