@@ -103,12 +103,18 @@ size_t AggregateWorker::KeepOwnedRows(RowSet* selection) {
 }
 
 void AggregateWorker::NoteFirstRows(const RowSet& rows, size_t groups_before) {
-  first_rows_.resize(grouper_.size(), kNoRow);
+  // The grouper numbers new groups row by row, so the first row of group `next` is the first
+  // row whose id is `next`. Every row writes next's slot and only a row of that group moves on:
+  // no branch per row (in GROUP BY UserID a row starts a group about every other time, at
+  // random).
+  const size_t groups = grouper_.size();
+  first_rows_.resize(groups + 1, kNoRow);  // + 1: the slot written after the last new group
+  size_t next = groups_before;
   for (size_t i = 0; i < rows.count; ++i) {
-    const uint32_t g = group_ids_[i];
-    if (g == kNoGroup || g < groups_before || first_rows_[g] != kNoRow) continue;
-    first_rows_[g] = rows.ids != nullptr ? rows.ids[i] : rows.begin + i;
+    first_rows_[next] = rows.ids != nullptr ? rows.ids[i] : rows.begin + i;
+    next += group_ids_[i] == next;
   }
+  first_rows_.resize(groups);
 }
 
 bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
