@@ -1,6 +1,7 @@
 // Group hash tables on every compiled SIMD target against a std::unordered_map reference. Group
 // ids are dense and numbered in first-insertion order, so the reference predicts every id
 // exactly, not only the partition of the rows.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -25,10 +26,14 @@ namespace {
 // Fixed keys: the id of a key is the number of distinct keys seen before its first row.
 class FixedReference {
  public:
-  uint32_t FindOrInsert(uint64_t key) {
-    auto [it, inserted] = ids_.emplace(key, static_cast<uint32_t>(keys_.size()));
-    if (inserted) keys_.push_back(key);
-    return it->second;
+  // A new key past max_groups groups is not inserted: kNoGroup.
+  uint32_t FindOrInsert(uint64_t key, size_t max_groups = kUnlimitedGroups) {
+    auto found = ids_.find(key);
+    if (found != ids_.end()) return found->second;
+    if (keys_.size() >= max_groups) return kNoGroup;
+    ids_.emplace(key, static_cast<uint32_t>(keys_.size()));
+    keys_.push_back(key);
+    return static_cast<uint32_t>(keys_.size() - 1);
   }
   const std::vector<uint64_t>& keys() const { return keys_; }
 
@@ -40,17 +45,21 @@ class FixedReference {
 // String keys; std::nullopt is NULL.
 class StringReference {
  public:
-  uint32_t FindOrInsert(const std::optional<std::string>& key) {
+  uint32_t FindOrInsert(const std::optional<std::string>& key,
+                        size_t max_groups = kUnlimitedGroups) {
     if (!key) {
-      if (null_id_ == kNoGroup) {
+      if (null_id_ == kNoGroup && keys_.size() < max_groups) {
         null_id_ = static_cast<uint32_t>(keys_.size());
         keys_.push_back(std::nullopt);
       }
       return null_id_;
     }
-    auto [it, inserted] = ids_.emplace(*key, static_cast<uint32_t>(keys_.size()));
-    if (inserted) keys_.push_back(*key);
-    return it->second;
+    auto found = ids_.find(*key);
+    if (found != ids_.end()) return found->second;
+    if (keys_.size() >= max_groups) return kNoGroup;
+    ids_.emplace(*key, static_cast<uint32_t>(keys_.size()));
+    keys_.push_back(*key);
+    return static_cast<uint32_t>(keys_.size() - 1);
   }
   const std::vector<std::optional<std::string>>& keys() const { return keys_; }
 
@@ -103,7 +112,7 @@ std::vector<uint64_t> SubSelection(const uint64_t* selection, size_t begin, size
 // Feeds rows to the table in morsels of `morsel` rows (as the engine does) and checks every id,
 // the group count and the stored keys and hashes against the reference.
 void CheckFixed(const std::vector<uint64_t>& keys, const std::vector<uint64_t>& hashes,
-                const uint64_t* selection, size_t morsel) {
+                const uint64_t* selection, size_t morsel, size_t max_groups = kUnlimitedGroups) {
   const size_t n = keys.size();
   FixedKeyHashTable table;
   FixedReference reference;
@@ -115,14 +124,14 @@ void CheckFixed(const std::vector<uint64_t>& keys, const std::vector<uint64_t>& 
                                                            : std::vector<uint64_t>();
     ASSERT_TRUE(table.FindOrInsert(keys.data() + begin, hashes.data() + begin, rows,
                                    selection != nullptr ? sub.data() : nullptr,
-                                   ids.data() + begin, &error))
+                                   ids.data() + begin, &error, max_groups))
         << error;
     if (n == 0) break;
   }
   for (size_t i = 0; i < n; ++i) {
     const uint32_t want = selection != nullptr && !BitmaskGet(selection, i)
                               ? kNoGroup
-                              : reference.FindOrInsert(keys[i]);
+                              : reference.FindOrInsert(keys[i], max_groups);
     ASSERT_EQ(want, ids[i]) << "row " << i << " of " << n;
   }
   ASSERT_EQ(12345u, ids[n]) << "wrote past the end";
@@ -132,6 +141,10 @@ void CheckFixed(const std::vector<uint64_t>& keys, const std::vector<uint64_t>& 
   }
   EXPECT_LE(table.size(), table.growth_limit());
   EXPECT_LE(table.growth_limit() * 8, table.capacity() * 7);
+  // A capped table never grows for the keys it turns away.
+  if (max_groups != kUnlimitedGroups) {
+    EXPECT_LE(table.capacity(), std::max<size_t>(16, 4 * max_groups));
+  }
 }
 
 LANEQL_PER_TARGET_SUITE(GroupHashTableFixedTest);
@@ -181,6 +194,21 @@ TEST_P(GroupHashTableFixedTest, AdversarialHashes) {
   }
   CheckFixed(keys, top_tags, nullptr, 1000);
   CheckFixed(keys, zero_tags, nullptr, 1000);
+}
+
+TEST_P(GroupHashTableFixedTest, GroupCapAdmitsOnlyTheFirstGroups) {
+  for (size_t n : kSizes) {
+    const std::vector<uint64_t> keys = MakeKeys(n, n / 2 + 1, n + 5);
+    const std::vector<uint64_t> mask = RandomMask(n, 50, n + 6);
+    for (size_t cap : {size_t{0}, size_t{1}, size_t{7}, size_t{100}, size_t{5000}}) {
+      SCOPED_TRACE(::testing::Message() << "n=" << n << " cap=" << cap);
+      CheckFixed(keys, Hashes(keys), nullptr, n + 1, cap);
+      CheckFixed(keys, Hashes(keys), nullptr, 100, cap);
+      CheckFixed(keys, Hashes(keys), mask.data(), 100, cap);
+      // One probe sequence for every key: the turned-away keys walk past all the groups.
+      CheckFixed(keys, std::vector<uint64_t>(n, 0x0123456789ABCDEFull), nullptr, 1000, cap);
+    }
+  }
 }
 
 TEST_P(GroupHashTableFixedTest, SelectionMasks) {
@@ -288,7 +316,7 @@ WideRows MakeWideRows(size_t n, size_t width, size_t distinct, uint64_t seed) {
 }
 
 void CheckWide(const WideRows& rows, size_t width, const uint64_t* hashes,
-               const uint64_t* selection, size_t morsel) {
+               const uint64_t* selection, size_t morsel, size_t max_groups = kUnlimitedGroups) {
   const size_t n = rows.hashes.size();
   WideKeyHashTable table(width);
   std::map<std::vector<uint64_t>, uint32_t> reference;
@@ -301,7 +329,7 @@ void CheckWide(const WideRows& rows, size_t width, const uint64_t* hashes,
                                                            : std::vector<uint64_t>();
     ASSERT_TRUE(table.FindOrInsert(rows.keys.data() + begin * width, hashes + begin, count,
                                    selection != nullptr ? sub.data() : nullptr,
-                                   ids.data() + begin, &error))
+                                   ids.data() + begin, &error, max_groups))
         << error;
   }
   for (size_t i = 0; i < n; ++i) {
@@ -309,9 +337,14 @@ void CheckWide(const WideRows& rows, size_t width, const uint64_t* hashes,
     if (selection == nullptr || BitmaskGet(selection, i)) {
       std::vector<uint64_t> key(rows.keys.begin() + i * width,
                                 rows.keys.begin() + (i + 1) * width);
-      auto [it, inserted] = reference.emplace(key, static_cast<uint32_t>(reference_keys.size()));
-      if (inserted) reference_keys.push_back(key);
-      want = it->second;
+      auto found = reference.find(key);
+      if (found != reference.end()) {
+        want = found->second;
+      } else if (reference_keys.size() < max_groups) {
+        want = static_cast<uint32_t>(reference_keys.size());
+        reference.emplace(key, want);
+        reference_keys.push_back(key);
+      }
     }
     ASSERT_EQ(want, ids[i]) << "row " << i << " of " << n;
   }
@@ -336,6 +369,18 @@ TEST_P(GroupHashTableWideTest, MatchesReference) {
         const std::vector<uint64_t> mask = RandomMask(n, 30, n + 1);
         CheckWide(rows, width, rows.hashes.data(), mask.data(), 999);
       }
+    }
+  }
+}
+
+TEST_P(GroupHashTableWideTest, GroupCapAdmitsOnlyTheFirstGroups) {
+  for (size_t n : kSizes) {
+    const WideRows rows = MakeWideRows(n, 2, n / 2 + 1, n + 3);
+    const std::vector<uint64_t> mask = RandomMask(n, 50, n + 4);
+    for (size_t cap : {size_t{0}, size_t{1}, size_t{7}, size_t{100}, size_t{5000}}) {
+      SCOPED_TRACE(::testing::Message() << "n=" << n << " cap=" << cap);
+      CheckWide(rows, 2, rows.hashes.data(), nullptr, n + 1, cap);
+      CheckWide(rows, 2, rows.hashes.data(), mask.data(), 100, cap);
     }
   }
 }
@@ -415,7 +460,7 @@ std::vector<std::optional<std::string>> MakeStringKeys(size_t n, size_t distinct
 }
 
 void CheckStrings(const StringRows& rows, const uint64_t* hashes, const uint64_t* selection,
-                  size_t morsel) {
+                  size_t morsel, size_t max_groups = kUnlimitedGroups) {
   const size_t n = rows.keys.size();
   StringKeyHashTable table;
   StringReference reference;
@@ -432,13 +477,13 @@ void CheckStrings(const StringRows& rows, const uint64_t* hashes, const uint64_t
     ASSERT_TRUE(table.FindOrInsert(rows.offsets.data() + begin, rows.bytes.data(), valid.data(),
                                    hashes + begin, rows_in,
                                    selection != nullptr ? sel.data() : nullptr,
-                                   ids.data() + begin, &error))
+                                   ids.data() + begin, &error, max_groups))
         << error;
   }
   for (size_t i = 0; i < n; ++i) {
     const uint32_t want = selection != nullptr && !BitmaskGet(selection, i)
                               ? kNoGroup
-                              : reference.FindOrInsert(rows.keys[i]);
+                              : reference.FindOrInsert(rows.keys[i], max_groups);
     ASSERT_EQ(want, ids[i]) << "row " << i << " of " << n;
   }
   ASSERT_EQ(12345u, ids[n]);
@@ -463,6 +508,19 @@ TEST_P(GroupHashTableStringTest, MatchesReference) {
       CheckStrings(rows, rows.hashes.data(), nullptr, 777);
       const std::vector<uint64_t> mask = RandomMask(n, 40, n);
       CheckStrings(rows, rows.hashes.data(), mask.data(), 777);
+    }
+  }
+}
+
+TEST_P(GroupHashTableStringTest, GroupCapAdmitsOnlyTheFirstGroups) {
+  for (size_t n : kSizes) {
+    // NULL and '' among the keys: the NULL group counts against the cap as any other.
+    const StringRows rows = MakeStringRows(MakeStringKeys(n, n / 2 + 3, n + 8));
+    const std::vector<uint64_t> mask = RandomMask(n, 50, n + 9);
+    for (size_t cap : {size_t{0}, size_t{1}, size_t{2}, size_t{7}, size_t{100}, size_t{5000}}) {
+      SCOPED_TRACE(::testing::Message() << "n=" << n << " cap=" << cap);
+      CheckStrings(rows, rows.hashes.data(), nullptr, n + 1, cap);
+      CheckStrings(rows, rows.hashes.data(), mask.data(), 100, cap);
     }
   }
 }

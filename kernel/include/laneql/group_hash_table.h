@@ -35,8 +35,10 @@
 
 namespace laneql {
 
-// The group id written for rows a selection leaves out.
+// The group id written for rows a selection leaves out (or a group cap keeps out).
 inline constexpr uint32_t kNoGroup = UINT32_MAX;
+// FindOrInsert's default `max_groups`: no cap.
+inline constexpr size_t kUnlimitedGroups = SIZE_MAX;
 
 namespace group_hash_table_internal {
 struct TableView;  // what the SIMD loops see (kernel/src/simd/group_hash_table_layout.h)
@@ -89,9 +91,13 @@ class FixedKeyHashTable : public group_hash_table_internal::SlotStorage {
 
   // For each row i < n: finds or inserts keys[i] (hash hashes[i]) and writes its group id to
   // group_ids[i]. `selection` is an n-row bitmask (laneql/bitmask.h) or nullptr for all rows;
-  // unselected rows get kNoGroup and are not inserted.
+  // unselected rows get kNoGroup and are not inserted. Once the table holds `max_groups`
+  // groups, new keys are not inserted either and get kNoGroup: GROUP BY ... LIMIT n keeps its
+  // first n groups in a table that stays that small, instead of inserting every key and
+  // dropping the rest.
   bool FindOrInsert(const uint64_t* keys, const uint64_t* hashes, size_t n,
-                    const uint64_t* selection, uint32_t* group_ids, std::string* error);
+                    const uint64_t* selection, uint32_t* group_ids, std::string* error,
+                    size_t max_groups = kUnlimitedGroups);
   // Inserts every group of `other` (in its group order) and sets (*mapping)[g] to this table's
   // group id for other's group g, so per-thread aggregate states can be merged. `other` must
   // not be this table.
@@ -124,7 +130,8 @@ class WideKeyHashTable : public group_hash_table_internal::SlotStorage {
 
   // As FixedKeyHashTable's; `other` must have the same words_per_key.
   bool FindOrInsert(const uint64_t* keys, const uint64_t* hashes, size_t n,
-                    const uint64_t* selection, uint32_t* group_ids, std::string* error);
+                    const uint64_t* selection, uint32_t* group_ids, std::string* error,
+                    size_t max_groups = kUnlimitedGroups);
   bool Merge(const WideKeyHashTable& other, std::vector<uint32_t>* mapping, std::string* error);
   bool MergeGroups(const WideKeyHashTable& other, const uint32_t* groups, size_t n, uint32_t* ids,
                    std::string* error);
@@ -162,7 +169,8 @@ class StringKeyHashTable : public group_hash_table_internal::SlotStorage {
   // The hash of a NULL row is stored (for Merge) but not used to find the NULL group.
   bool FindOrInsert(const int32_t* offsets, const uint8_t* bytes, const uint64_t* validity,
                     const uint64_t* hashes, size_t n, const uint64_t* selection,
-                    uint32_t* group_ids, std::string* error);
+                    uint32_t* group_ids, std::string* error,
+                    size_t max_groups = kUnlimitedGroups);
   bool Merge(const StringKeyHashTable& other, std::vector<uint32_t>* mapping, std::string* error);
   bool MergeGroups(const StringKeyHashTable& other, const uint32_t* groups, size_t n, uint32_t* ids,
                    std::string* error);

@@ -159,6 +159,7 @@ TableView SlotStorage::View() {
   view.hashes = hashes_.As<uint64_t>();
   view.size = size_;
   view.growth_limit = growth_limit_;
+  view.max_groups = kUnlimitedGroups;
   return view;
 }
 }  // namespace group_hash_table_internal
@@ -183,11 +184,12 @@ bool FixedKeyHashTable::Reserve(size_t groups, std::string* error) {
 
 bool FixedKeyHashTable::FindOrInsert(const uint64_t* keys, const uint64_t* hashes, size_t n,
                                      const uint64_t* selection, uint32_t* group_ids,
-                                     std::string* error) {
+                                     std::string* error, size_t max_groups) {
   if (n == 0) return true;
   if (capacity_ == 0 && !GrowTo(group_hash_table_internal::kMinCapacity, error)) return false;
   for (size_t row = 0;;) {
     TableView view = View();
+    view.max_groups = max_groups;
     view.keys = keys_.As<uint64_t>();
     row = HWY_DYNAMIC_DISPATCH(FixedFindOrInsertTarget)(&view, keys, hashes, row, n, selection,
                                                         group_ids);
@@ -229,11 +231,12 @@ bool WideKeyHashTable::GrowTo(size_t capacity, std::string* error) {
 
 bool WideKeyHashTable::FindOrInsert(const uint64_t* keys, const uint64_t* hashes, size_t n,
                                     const uint64_t* selection, uint32_t* group_ids,
-                                    std::string* error) {
+                                    std::string* error, size_t max_groups) {
   if (n == 0) return true;
   if (capacity_ == 0 && !GrowTo(group_hash_table_internal::kMinCapacity, error)) return false;
   for (size_t row = 0;;) {
     TableView view = View();
+    view.max_groups = max_groups;
     view.keys = keys_.As<uint64_t>();
     view.words_per_key = words_per_key_;
     row = HWY_DYNAMIC_DISPATCH(WideFindOrInsertTarget)(&view, keys, hashes, row, n, selection,
@@ -284,11 +287,12 @@ bool StringKeyHashTable::GrowArena(size_t bytes, std::string* error) {
 bool StringKeyHashTable::FindOrInsert(const int32_t* offsets, const uint8_t* bytes,
                                       const uint64_t* validity, const uint64_t* hashes, size_t n,
                                       const uint64_t* selection, uint32_t* group_ids,
-                                      std::string* error) {
+                                      std::string* error, size_t max_groups) {
   if (n == 0) return true;
   if (capacity_ == 0 && !GrowTo(group_hash_table_internal::kMinCapacity, error)) return false;
   for (size_t row = 0;;) {
     TableView view = View();
+    view.max_groups = max_groups;
     view.offsets = offsets_.As<uint64_t>();
     view.arena = arena_.data();
     view.arena_capacity = arena_.size();

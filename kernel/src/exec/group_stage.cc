@@ -19,13 +19,15 @@ bool GroupStage::Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_
   }
   if (varying_.empty()) return true;
   grouper_ = std::make_unique<Grouper>();
-  return grouper_->Init(types_, nullable_, lookup_table_, error);
+  if (!grouper_->Init(types_, nullable_, lookup_table_, error)) return false;
+  if (cap_ != 0) grouper_->set_max_groups(cap_);
+  return true;
 }
 
 size_t GroupStage::size() const {
   if (!parts_.empty()) return part_offsets_.back();
   if (!grouper_) return any_row_ ? 1 : 0;
-  return frozen_ ? cap_ : grouper_->size();
+  return grouper_->size();
 }
 
 bool GroupStage::Merge(const GroupStage& other, std::vector<uint32_t>* mapping, std::string* error) {
@@ -54,55 +56,29 @@ void GroupStage::AdoptPartitions(std::vector<std::unique_ptr<Grouper>> parts) {
   grouper_.reset();
 }
 
-// A fresh grouper holding exactly the first cap_ groups, with ids 0 .. cap_ - 1.
-bool GroupStage::Refill(std::string* error) {
+bool GroupStage::FreezeAs(const GroupStage& other, std::string* error) {
+  if (!other.frozen_) return true;
+  // other's grouper holds exactly its first cap_ groups, ids 0 .. cap_ - 1: a fresh grouper
+  // given those keys in that order numbers them the same.
+  std::vector<Column> frozen_keys;
+  if (!other.grouper_->KeyColumns(nullptr, &frozen_keys, error)) return false;
   grouper_ = std::make_unique<Grouper>();
   if (!grouper_->Init(types_, nullable_, lookup_table_, error)) return false;
+  grouper_->set_max_groups(cap_);
   std::vector<const Column*> pointers;
-  for (const Column& column : frozen_keys_) pointers.push_back(&column);
+  for (const Column& column : frozen_keys) pointers.push_back(&column);
   Evaluator evaluator(pointers);
-  std::vector<Vec> keys(frozen_keys_.size());
+  std::vector<Vec> keys(frozen_keys.size());
   RowSet rows;
   rows.count = cap_;
-  for (size_t k = 0; k < frozen_keys_.size(); ++k) {
+  for (size_t k = 0; k < frozen_keys.size(); ++k) {
     plan::BoundExprPtr ref = plan::MakeColumn(static_cast<int>(k), types_[k], nullable_[k], {});
     if (!evaluator.Eval(*ref, rows, &keys[k], error)) return false;
   }
   std::vector<uint32_t> ids(cap_);
-  return grouper_->Assign(keys, cap_, ids.data(), error);
-}
-
-bool GroupStage::Freeze(std::string* error) {
-  std::vector<Column> all;
-  if (!grouper_->KeyColumns(nullptr, &all, error)) return false;
-  // Keep the first cap_ rows of each key column.
-  for (Column& column : all) {
-    Column kept(column.type());
-    for (size_t g = 0; g < cap_; ++g) {
-      bool ok;
-      if (!column.IsValid(g)) {
-        ok = kept.AppendNull(error);
-      } else if (IsString(column.type())) {
-        ok = kept.AppendString(column.StringAt(g), error);
-      } else {
-        plan::Value v = plan::ValueAt(column, g);
-        ok = plan::AppendValueTo(v, &kept, error);
-      }
-      if (!ok) return false;
-    }
-    frozen_keys_.push_back(std::move(kept));
-  }
+  if (!grouper_->Assign(keys, cap_, ids.data(), error)) return false;
   frozen_ = true;
-  return Refill(error);
-}
-
-bool GroupStage::FreezeAs(const GroupStage& other, std::string* error) {
-  if (!other.frozen_) return true;
-  // other's grouper holds exactly its first cap_ groups, ids 0 .. cap_ - 1 (Refill).
-  frozen_keys_.clear();
-  if (!other.grouper_->KeyColumns(nullptr, &frozen_keys_, error)) return false;
-  frozen_ = true;
-  return Refill(error);
+  return true;
 }
 
 bool GroupStage::Assign(Evaluator* evaluator, const RowSet& rows, uint32_t* group_ids,
@@ -121,23 +97,9 @@ bool GroupStage::Assign(Evaluator* evaluator, const RowSet& rows, uint32_t* grou
     }
   }
   if (!grouper_->Assign(batch_keys_, rows.count, group_ids, error)) return false;
-  if (cap_ == 0) return true;
-  if (frozen_) {
-    for (size_t i = 0; i < rows.count; ++i) {
-      if (group_ids[i] >= cap_) group_ids[i] = kNoGroup;
-    }
-    // Keys outside the first cap_ were inserted while probing: start from the cap_ again.
-    if (grouper_->size() > cap_) return Refill(error);
-    return true;
-  }
-  if (grouper_->size() >= cap_) {
-    // Rows of this batch already counted into groups past the cap stay out of the result:
-    // those groups are dropped, the first cap_ keep every row.
-    for (size_t i = 0; i < rows.count; ++i) {
-      if (group_ids[i] >= cap_) group_ids[i] = kNoGroup;
-    }
-    return Freeze(error);
-  }
+  // The grouper admits no group past the cap (Grouper::set_max_groups): rows of other keys
+  // already got kNoGroup, so the table stays at cap_ groups instead of growing to every key.
+  frozen_ = cap_ != 0 && grouper_->size() >= cap_;
   return true;
 }
 
@@ -154,18 +116,7 @@ bool GroupStage::KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column
       if (!parts_[p]->AppendKey(g - part_offsets_[p], &varying, error)) return false;
     }
   } else if (grouper_) {
-    if (frozen_) {
-      for (const Column& column : frozen_keys_) {
-        Column copy(column.type());
-        for (size_t i = 0; i < groups; ++i) {
-          const size_t g = ids != nullptr ? (*ids)[i] : i;
-          if (!plan::AppendValueTo(plan::ValueAt(column, g), &copy, error)) return false;
-        }
-        varying.push_back(std::move(copy));
-      }
-    } else if (!grouper_->KeyColumns(ids, &varying, error)) {
-      return false;
-    }
+    if (!grouper_->KeyColumns(ids, &varying, error)) return false;
   }
   out->clear();
   size_t next = 0;

@@ -1,8 +1,8 @@
 // The executor's grouping step around Grouper: evaluates the GROUP BY keys of a batch, hashes
 // only the keys that vary (a constant key, as in GROUP BY 1, URL with SELECT 1, is added back
 // at the end), and for GROUP BY ... LIMIT n without ORDER BY or HAVING stops admitting groups
-// once n exist: from then on rows of other keys are skipped, so the hash table stays at n
-// groups (cache-resident) instead of growing to every distinct key. The n groups kept are the
+// once n exist: from then on rows of other keys are only looked up, not inserted, so the hash
+// table stays at n groups (cache-resident) instead of growing to every distinct key. The n groups kept are the
 // first n seen, each with its complete aggregates (SQL leaves which n groups unspecified).
 #ifndef LANEQL_EXEC_GROUP_STAGE_H_
 #define LANEQL_EXEC_GROUP_STAGE_H_
@@ -55,9 +55,6 @@ class GroupStage {
                   std::string* error) const;
 
  private:
-  bool Freeze(std::string* error);
-  bool Refill(std::string* error);
-
   const std::vector<plan::BoundExprPtr>* keys_ = nullptr;
   std::vector<size_t> varying_;  // indices of non-constant keys
   std::vector<TypeId> types_;
@@ -69,7 +66,6 @@ class GroupStage {
   size_t cap_ = 0;
   bool lookup_table_ = true;  // Grouper::Init
   bool frozen_ = false;
-  std::vector<Column> frozen_keys_;  // the first cap_ groups' varying keys
   std::vector<Vec> batch_keys_;
 };
 

@@ -198,11 +198,11 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
           slot = key.type == TypeId::kInt16 ? key.Get<int16_t>(i) + bias : key.Get<uint16_t>(i);
         }
         uint32_t& group = slot_group_[static_cast<size_t>(slot)];
-        if (group == kNoGroup) {
+        if (group == kNoGroup && direct_keys_.size() < max_groups_) {
           group = static_cast<uint32_t>(direct_keys_.size());
           direct_keys_.push_back(slot);
         }
-        group_ids[i] = group;
+        group_ids[i] = group;  // kNoGroup past the cap
       }
       return true;
     }
@@ -229,7 +229,8 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
         }
       }
       HashKeys(words, count, nullptr, hashes_.data());
-      return fixed_.FindOrInsert(words, hashes_.data(), count, OwnedRows(count), group_ids, error);
+      return fixed_.FindOrInsert(words, hashes_.data(), count, OwnedRows(count), group_ids, error,
+                                 max_groups_);
     }
     case Strategy::kWide: {
       if (words_buf_.size() < count * words_) words_buf_.resize(count * words_);
@@ -250,13 +251,14 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
         for (size_t j = 1; j < words_; ++j) h = reference::CombineWord(h, row[j]);
         hashes_[i] = h;
       }
-      return wide_->FindOrInsert(words, hashes_.data(), count, OwnedRows(count), group_ids, error);
+      return wide_->FindOrInsert(words, hashes_.data(), count, OwnedRows(count), group_ids, error,
+                                 max_groups_);
     }
     case Strategy::kString: {
       const Vec& key = keys[0];
       HashStrings(key.offsets, key.values, count, key.validity, hashes_.data());
       return strings_.FindOrInsert(key.offsets, key.values, key.validity, hashes_.data(), count,
-                                   OwnedRows(count), group_ids, error);
+                                   OwnedRows(count), group_ids, error, max_groups_);
     }
     case Strategy::kSerialized: {
       if (!Serialize(keys, count, error)) return false;
@@ -265,7 +267,7 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
       const uint8_t* data = ser_data_.data() != nullptr ? ser_data_.data() : kEmpty;
       HashStrings(offsets, data, count, nullptr, hashes_.data());
       return strings_.FindOrInsert(offsets, data, nullptr, hashes_.data(), count, OwnedRows(count),
-                                   group_ids, error);
+                                   group_ids, error, max_groups_);
     }
   }
   return false;

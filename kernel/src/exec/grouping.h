@@ -59,6 +59,9 @@ class Grouper {
   // hash falls to `owner` (OwnerOf); the others get kNoGroup and are not inserted, so the
   // owners' groupers hold disjoint groups. Hashed strategies only (not kDirect).
   void SetOwnership(uint32_t owner, uint32_t owners);
+  // Assign adds no group past `groups`: rows of other keys get kNoGroup and are not inserted
+  // (GROUP BY ... LIMIT, group_stage.h). Merge is not capped.
+  void set_max_groups(size_t groups) { max_groups_ = groups; }
   // Which of `owners` takes the key with this hash: bits 40..47, apart from the table's slot
   // bits (low), its tag bits (top 7) and the two-level merge's partition bits (32..39).
   static uint32_t OwnerOf(uint64_t hash, uint32_t owners) {
@@ -82,6 +85,7 @@ class Grouper {
   std::unique_ptr<WideKeyHashTable> wide_;
   StringKeyHashTable strings_;
   uint32_t owner_ = 0, owners_ = 1;
+  size_t max_groups_ = kUnlimitedGroups;
   // owns_byte_[b]: 1 when OwnerOf gives owner_ for hash bits 40..47 = b: a lookup per row in
   // OwnedRows instead of a division by owners_.
   uint8_t owns_byte_[256] = {};

@@ -167,6 +167,10 @@ HWY_INLINE size_t FixedFindOrInsertImpl(TableView* t, const uint64_t* keys, cons
         break;
       }
       if (bits.empty != 0) {
+        if (t->size >= t->max_groups) {
+          group_ids[i] = kNoGroup;
+          break;
+        }
         if (t->size == t->growth_limit) return i;
         const uint32_t group = static_cast<uint32_t>(t->size++);
         ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, key, group, hash);
@@ -212,6 +216,10 @@ HWY_INLINE size_t WideFindOrInsertImpl(TableView* t, const uint64_t* keys, const
         break;
       }
       if (bits.empty != 0) {
+        if (t->size >= t->max_groups) {
+          group_ids[i] = kNoGroup;
+          break;
+        }
         if (t->size == t->growth_limit) return i;
         const uint32_t group = static_cast<uint32_t>(t->size++);
         ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, hash, group, hash);
@@ -236,6 +244,10 @@ HWY_INLINE size_t StringFindOrInsertImpl(TableView* t, const int32_t* offsets,
     const size_t used = static_cast<size_t>(t->offsets[t->size]);
     if (validity != nullptr && !BitmaskGet(validity, i)) {
       if (t->null_group == kNoGroup) {
+        if (t->size >= t->max_groups) {
+          group_ids[i] = kNoGroup;
+          continue;
+        }
         if (t->size == t->growth_limit) return i;
         t->null_group = static_cast<uint32_t>(t->size);
         t->hashes[t->size] = hash;
@@ -266,6 +278,10 @@ HWY_INLINE size_t StringFindOrInsertImpl(TableView* t, const int32_t* offsets,
         break;
       }
       if (bits.empty != 0) {
+        if (t->size >= t->max_groups) {
+          group_ids[i] = kNoGroup;
+          break;
+        }
         if (t->size == t->growth_limit || len > t->arena_capacity - used) return i;
         const uint32_t group = static_cast<uint32_t>(t->size++);
         ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, hash, group, hash);

@@ -29,7 +29,8 @@ static_assert(sizeof(SlotEntry) == 16, "slot entries are 16 bytes");
 
 // A borrowed view of one table, handed to the per-target loops. They insert until the table is
 // at its growth limit (or, for strings, the arena is full) and then return the row they stopped
-// at, so that all allocation stays in non-SIMD code.
+// at, so that all allocation stays in non-SIMD code. Once the table holds max_groups groups they
+// only find: a row of a new key gets kNoGroup (GROUP BY ... LIMIT n keeps its first n groups).
 struct TableView {
   uint8_t* ctrl;
   SlotEntry* slots;
@@ -37,6 +38,7 @@ struct TableView {
   uint64_t* hashes;  // per group
   size_t size;       // groups so far (updated by the loops)
   size_t growth_limit;
+  size_t max_groups;  // no group is added past this many: new keys get kNoGroup
   uint64_t* keys;  // fixed keys: per group; wide keys: words_per_key per group
   size_t words_per_key;
   // String keys: group g is arena[offsets[g], offsets[g + 1]).
