@@ -14,6 +14,8 @@
 
 #include <cstddef>
 #include <new>
+#include <type_traits>
+#include <utility>
 
 namespace laneql {
 
@@ -45,6 +47,17 @@ struct LargeBlockAllocator {
   void deallocate(T* p, size_t n) {
     if (n * sizeof(T) >= kLargeBlockMinBytes) FreeLargeBlock(p, n * sizeof(T));
     else ::operator delete(p);
+  }
+  // resize(n) default-initialises: numbers are left unwritten (and fresh pages untouched) for
+  // code that writes every element itself (AggregateStates::ResizeForCopy); resize(n, value)
+  // and every other construction are as with std::allocator.
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
   template <class U>
   bool operator==(const LargeBlockAllocator<U>&) const { return true; }

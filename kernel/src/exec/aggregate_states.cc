@@ -96,11 +96,20 @@ size_t StateBytes(const StateArray<int64_t>& counts, const StateArray<Int128>& i
 
 }  // namespace
 
-bool AggregateStates::Resize(size_t groups, std::string* error) {
+bool AggregateStates::Resize(size_t groups, std::string* error) { return Grow(groups, true, error); }
+
+bool AggregateStates::ResizeForCopy(size_t groups, std::string* error) {
+  return Grow(groups, false, error);
+}
+
+bool AggregateStates::Grow(size_t groups, bool zero, std::string* error) {
   for (State& s : state_) {
     if (s.counts.size() >= groups) continue;
     const size_t bytes_before = StateBytes(s.counts, s.ints, s.reals, s.strings);
-    s.counts.resize(groups, 0);
+    // resize(n) default-initialises through LargeBlockAllocator: the numbers are left unwritten,
+    // and their pages untouched until CopyGroups writes them.
+    if (zero) s.counts.resize(groups, 0);
+    else s.counts.resize(groups);
     const bool floats = IsFloat(s.arg_type);
     switch (s.kind) {
       case AggKind::kSum:
@@ -108,8 +117,10 @@ bool AggregateStates::Resize(size_t groups, std::string* error) {
       case AggKind::kMin:
       case AggKind::kMax:
         if (IsString(s.arg_type)) s.strings.resize(groups);
-        else if (floats) s.reals.resize(groups, 0.0);
-        else s.ints.resize(groups, 0);
+        else if (floats && zero) s.reals.resize(groups, 0.0);
+        else if (floats) s.reals.resize(groups);
+        else if (zero) s.ints.resize(groups, 0);
+        else s.ints.resize(groups);
         break;
       default: break;
     }

@@ -54,11 +54,17 @@ class AggregateStates {
 
   // --- Two-level merge (group_merge.cc). Threads call these at once, for disjoint groups. ---
   // Folds other's groups [begin, end) into this side's groups targets[g] (room made beforehand
-  // by Resize), for every aggregate but COUNT(DISTINCT) — whose counts are added too when
-  // `distinct_counts` (an owned scan: each group's values were all seen by one thread, so its
-  // count is final; the pair sets are not carried over).
-  void MergeRange(const AggregateStates& other, size_t begin, size_t end, const uint32_t* targets,
-                  bool distinct_counts = false);
+  // by Resize), for every aggregate but COUNT(DISTINCT).
+  void MergeRange(const AggregateStates& other, size_t begin, size_t end, const uint32_t* targets);
+  // --- Owned scan (group_owned.cc): the threads' groups are disjoint, so the merged states are
+  // their states one after the other. ---
+  // Room for `groups` groups, not zeroed: CopyGroups writes every one.
+  bool ResizeForCopy(size_t groups, std::string* error);
+  // Writes other's first n groups to this side's groups [offset, offset + n): every state,
+  // COUNT(DISTINCT)'s counts included (each group's values were all seen by one thread, so its
+  // count is final; the pair sets are not carried over). Threads call it at once for disjoint
+  // ranges, and each first-touches the pages it writes.
+  void CopyGroups(const AggregateStates& other, size_t n, size_t offset);
   size_t num_aggregates() const { return state_.size(); }
   // Grouped COUNT(DISTINCT) keeps a set of (group, value) pairs: their number, and pair p's group.
   bool IsDistinctPairs(size_t a) const;
@@ -108,6 +114,8 @@ class AggregateStates {
     std::unique_ptr<WideKeyHashTable> distinct_wide;
     std::unique_ptr<StringKeyHashTable> distinct_strings;
   };
+  // Resize's work; `zero`: new groups start empty (else left for CopyGroups to write).
+  bool Grow(size_t groups, bool zero, std::string* error);
   bool UpdateDistinct(State& s, const Vec& arg, const uint32_t* group_ids, size_t count,
                       std::string* error);
   template <class T>

@@ -130,14 +130,23 @@ bool AggregateStates::Merge(const AggregateStates& other, const std::vector<uint
 }
 
 void AggregateStates::MergeRange(const AggregateStates& other, size_t begin, size_t end,
-                                 const uint32_t* targets, bool distinct_counts) {
+                                 const uint32_t* targets) {
   for (size_t a = 0; a < state_.size(); ++a) {
-    if (state_[a].kind == AggKind::kCountDistinct) {
-      if (!distinct_counts) continue;
-      for (size_t g = begin; g < end; ++g) state_[a].counts[targets[g]] += other.state_[a].counts[g];
-      continue;
-    }
+    if (state_[a].kind == AggKind::kCountDistinct) continue;
     for (size_t g = begin; g < end; ++g) MergeOne(state_[a], other.state_[a], g, targets[g]);
+  }
+}
+
+void AggregateStates::CopyGroups(const AggregateStates& other, size_t n, size_t offset) {
+  for (size_t a = 0; a < state_.size(); ++a) {
+    State& s = state_[a];
+    const State& o = other.state_[a];
+    std::copy_n(o.counts.begin(), n, s.counts.begin() + static_cast<std::ptrdiff_t>(offset));
+    if (!o.ints.empty()) std::copy_n(o.ints.begin(), n, s.ints.begin() + static_cast<std::ptrdiff_t>(offset));
+    if (!o.reals.empty()) std::copy_n(o.reals.begin(), n, s.reals.begin() + static_cast<std::ptrdiff_t>(offset));
+    if (!o.strings.empty()) {
+      std::copy_n(o.strings.begin(), n, s.strings.begin() + static_cast<std::ptrdiff_t>(offset));
+    }
   }
 }
 

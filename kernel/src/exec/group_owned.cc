@@ -2,7 +2,6 @@
 #include "src/exec/group_owned.h"
 
 #include <algorithm>
-#include <numeric>
 
 #include "src/exec/executor.h"
 #include "src/exec/filter.h"
@@ -96,19 +95,19 @@ bool MergeOwnedWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& work
   for (size_t w = 0; w < sources; ++w) offsets[w + 1] = offsets[w] + workers[w]->groups();
   const size_t groups = offsets.back();
   AggregateStates merged(workers[0]->plan().aggregates, false);
-  if (!merged.Resize(groups, error)) return false;
+  if (!merged.ResizeForCopy(groups, error)) return false;
   const bool track_first_rows = workers[0]->tracks_first_rows();
   std::vector<uint64_t> first_rows(track_first_rows ? groups : 0);
   // Worker w's groups land in [offsets[w], offsets[w + 1]): disjoint, so each thread copies
-  // whole workers without locks.
+  // whole workers without locks, and the first touch of the merged arrays (page faults, the
+  // kernel zeroing fresh pages) is spread over the threads too. Zeroing them up front on one
+  // thread took 457 ms of GROUP BY WatchID, ClientIP's 1.6 s on 2 threads (10 M groups).
   RunThreads(ctx, threads, [&](int t) {
     for (size_t w = static_cast<size_t>(t); w < sources; w += static_cast<size_t>(threads)) {
       ScopedSpan span(ctx.profiler, t, "merge states", "merge");
       const AggregateWorker& worker = *workers[w];
       const size_t n = worker.groups();
-      std::vector<uint32_t> targets(n);
-      std::iota(targets.begin(), targets.end(), static_cast<uint32_t>(offsets[w]));
-      merged.MergeRange(worker.states(), 0, n, targets.data(), /*distinct_counts=*/true);
+      merged.CopyGroups(worker.states(), n, offsets[w]);
       if (track_first_rows) {
         const std::vector<uint64_t>& firsts = worker.first_rows();
         std::copy(firsts.begin(), firsts.begin() + static_cast<std::ptrdiff_t>(std::min(n, firsts.size())),
