@@ -127,18 +127,23 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
     candidates.ids = kept.data();
     candidates.count = kept.size();
   }
-  // Tie order: the first row of each candidate group.
+  // Tie order: the first row of each candidate group. Every group a candidate (no HAVING): the
+  // first rows as they are, not a copy (80 MB for 10 M groups, on one thread).
   std::vector<uint64_t> tiebreak;
-  if (first_rows != nullptr) {
+  const uint64_t* tie_rows = nullptr;
+  if (first_rows != nullptr && candidates.ids == nullptr && candidates.begin == 0 &&
+      first_rows->size() >= candidates.count) {
+    tie_rows = first_rows->data();
+  } else if (first_rows != nullptr) {
     tiebreak.resize(candidates.count);
     for (size_t i = 0; i < candidates.count; ++i) {
       tiebreak[i] = (*first_rows)[candidates.ids ? candidates.ids[i] : candidates.begin + i];
     }
+    tie_rows = tiebreak.data();
   }
   std::vector<uint32_t> storage;
   RowSet chosen;
-  if (!ChooseRows(plan, ctx, &evaluator, candidates, first_rows ? tiebreak.data() : nullptr, true, &storage,
-                  &chosen, &error)) {
+  if (!ChooseRows(plan, ctx, &evaluator, candidates, tie_rows, true, &storage, &chosen, &error)) {
     return Result::Error(error);
   }
   if (any_key_needed || grouper == nullptr) return Project(plan, &evaluator, chosen);
