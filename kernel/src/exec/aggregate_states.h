@@ -23,6 +23,10 @@ namespace exec {
 // A per-group array: millions of groups make these large (src/common/large_blocks.h).
 template <class T>
 using StateArray = std::vector<T, LargeBlockAllocator<T>>;
+// Per group, the first row (in table order) that fell into it: the tie order of ORDER BY
+// after a parallel GROUP BY (output_stage.h).
+using FirstRows = StateArray<uint64_t>;
+inline constexpr uint64_t kNoRow = UINT64_MAX;  // a group no row fell into yet
 
 class AggregateStates {
  public:

@@ -14,8 +14,6 @@ using plan::BoundKind;
 
 namespace {
 
-constexpr uint64_t kNoRow = UINT64_MAX;
-
 bool IsKernelColumn(const plan::BoundExpr* arg, const Table& table) {
   if (arg == nullptr || arg->kind != BoundKind::kColumn) return false;
   const TypeId type = table.column(static_cast<size_t>(arg->column)).type();
@@ -216,7 +214,7 @@ bool AggregateWorker::Merge(const AggregateWorker& other, std::string* error) {
 }
 
 void AggregateWorker::AdoptMerged(std::vector<std::unique_ptr<Grouper>> parts, AggregateStates states,
-                                  std::vector<uint64_t> first_rows) {
+                                  FirstRows first_rows) {
   grouper_.AdoptPartitions(std::move(parts));
   states_ = std::move(states);
   first_rows_ = std::move(first_rows);

@@ -58,7 +58,7 @@ class alignas(64) AggregateWorker {
 
   // Replaces this worker's groups and states by a two-level merge's (group_merge.cc).
   void AdoptMerged(std::vector<std::unique_ptr<Grouper>> parts, AggregateStates states,
-                   std::vector<uint64_t> first_rows);
+                   FirstRows first_rows);
 
   const plan::Plan& plan() const { return plan_; }
   bool ungrouped() const { return ungrouped_; }
@@ -67,7 +67,7 @@ class alignas(64) AggregateWorker {
   const GroupStage& grouper() const { return grouper_; }
   AggregateStates& states() { return states_; }
   const AggregateStates& states() const { return states_; }
-  const std::vector<uint64_t>& first_rows() const { return first_rows_; }
+  const FirstRows& first_rows() const { return first_rows_; }
   const ProfileCounters& counters() const { return counters_; }
 
  private:
@@ -90,7 +90,7 @@ class alignas(64) AggregateWorker {
   FloatPartials* partials_ = nullptr;
   bool track_first_rows_ = false;
   bool owned_ = false;  // SetOwnership with owners > 1
-  std::vector<uint64_t> first_rows_;  // per group, when tracked
+  FirstRows first_rows_;  // per group, when tracked
   std::vector<uint64_t> mask_;
   std::vector<uint32_t> ids_, group_ids_;
   uint64_t bytes_per_row_ = 0;

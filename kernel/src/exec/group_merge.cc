@@ -11,8 +11,6 @@ namespace exec {
 
 namespace {
 
-constexpr uint64_t kNoRow = UINT64_MAX;
-
 // Bits 32..39: the tables use the low bits for the slot and the top 7 for the tag, so a
 // partition's groups still spread over a partition table's slots and tags.
 size_t PartitionOf(uint64_t hash) { return (hash >> 32) & (kMergePartitions - 1); }
@@ -201,7 +199,7 @@ bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
   const bool track_first_rows = workers[0]->tracks_first_rows();
   AggregateStates merged(workers[0]->plan().aggregates, false);
   if (!merged.Resize(groups, error)) return false;
-  std::vector<uint64_t> first_rows(groups, kNoRow);
+  FirstRows first_rows(groups, kNoRow);
   // 3. Final group ids: the partition's offset + the id within the partition.
   if (!RunTasks(ctx, threads, sources, [&](size_t w, int t, std::string*) {
         ScopedSpan span(ctx.profiler, t, "final ids", "merge");
@@ -226,7 +224,7 @@ bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
           ScopedSpan span(ctx.profiler, t, "merge states", "merge");
           const size_t begin = k * kStateChunk, end = std::min(n, begin + kStateChunk);
           merged.MergeRange(worker.states(), begin, end, targets);
-          const std::vector<uint64_t>& firsts = worker.first_rows();
+          const FirstRows& firsts = worker.first_rows();
           for (size_t g = begin; g < end && g < firsts.size(); ++g) {
             first_rows[targets[g]] = std::min(first_rows[targets[g]], firsts[g]);
           }
@@ -260,7 +258,7 @@ bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
     return false;
   }
   workers[0]->AdoptMerged(std::move(parts), std::move(merged),
-                          track_first_rows ? std::move(first_rows) : std::vector<uint64_t>());
+                          track_first_rows ? std::move(first_rows) : FirstRows());
   return true;
 }
 

@@ -97,7 +97,8 @@ bool MergeOwnedWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& work
   AggregateStates merged(workers[0]->plan().aggregates, false);
   if (!merged.ResizeForCopy(groups, error)) return false;
   const bool track_first_rows = workers[0]->tracks_first_rows();
-  std::vector<uint64_t> first_rows(track_first_rows ? groups : 0);
+  FirstRows first_rows;
+  first_rows.resize(track_first_rows ? groups : 0);  // not zeroed: the threads write every one
   // Worker w's groups land in [offsets[w], offsets[w + 1]): disjoint, so each thread copies
   // whole workers without locks, and the first touch of the merged arrays (page faults, the
   // kernel zeroing fresh pages) is spread over the threads too. Zeroing them up front on one
@@ -109,9 +110,10 @@ bool MergeOwnedWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& work
       const size_t n = worker.groups();
       merged.CopyGroups(worker.states(), n, offsets[w]);
       if (track_first_rows) {
-        const std::vector<uint64_t>& firsts = worker.first_rows();
-        std::copy(firsts.begin(), firsts.begin() + static_cast<std::ptrdiff_t>(std::min(n, firsts.size())),
-                  first_rows.begin() + static_cast<std::ptrdiff_t>(offsets[w]));
+        const FirstRows& firsts = worker.first_rows();
+        const size_t known = std::min(n, firsts.size());
+        std::copy_n(firsts.begin(), known, first_rows.begin() + static_cast<std::ptrdiff_t>(offsets[w]));
+        std::fill_n(first_rows.begin() + static_cast<std::ptrdiff_t>(offsets[w] + known), n - known, kNoRow);
       }
       span.counters().rows = n;
     }

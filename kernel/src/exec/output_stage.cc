@@ -85,7 +85,7 @@ Result Project(const Plan& plan, Evaluator* evaluator, const RowSet& rows) {
 }
 
 Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* grouper, const AggregateStates& states,
-                    size_t groups, const std::vector<uint64_t>* first_rows) {
+                    size_t groups, const FirstRows* first_rows) {
   const ScopedMemoryActivity activity("building the result");
   std::string error;
   // The group relation: keys, then aggregates. Keys are copied out of the hash tables, and

@@ -38,7 +38,7 @@ Result Project(const plan::Plan& plan, Evaluator* evaluator, const RowSet& rows)
 // each group first appeared in: ties and unordered output follow it, as one thread would.
 Result OutputGroups(const plan::Plan& plan, const ExecContext& ctx, const GroupStage* grouper,
                     const AggregateStates& states, size_t groups,
-                    const std::vector<uint64_t>* first_rows);
+                    const FirstRows* first_rows);
 
 }  // namespace exec
 }  // namespace laneql
