@@ -112,6 +112,19 @@ TEST(GroupSplit, AutoSplitsByKeysWhenEveryRowIsAGroupAndByRowsOtherwise) {
   ASSERT_EQ(r.num_rows(), 3u);
   EXPECT_EQ(r.column(0).Values<int64_t>()[0], 3);
 
+  // A grouped float SUM, even over few groups: split by keys, so that each group's values are
+  // added in row order by one thread (as on one thread), not on one thread alone.
+  const std::string float_sums = "SELECT m, sum(f) AS s FROM t GROUP BY m ORDER BY m";
+  r = db.Query(float_sums);
+  ASSERT_TRUE(r.ok()) << r.error();
+  json = db.LastProfileJson();
+  EXPECT_TRUE(HasSpan(json, "merge states"));
+  expected = one.Query(float_sums);
+  ASSERT_TRUE(expected.ok());
+  ASSERT_EQ(100u, r.num_rows());
+  EXPECT_EQ(0, std::memcmp(expected.column(1).values_buffer().data(), r.column(1).values_buffer().data(),
+                           100 * sizeof(double)));
+
   const std::string few = "SELECT m, count(*) AS c FROM t GROUP BY m ORDER BY m";
   r = db.Query(few);
   ASSERT_TRUE(r.ok()) << r.error();
@@ -134,10 +147,14 @@ TEST(GroupSplit, EveryModeGivesTheSameGroupsAndSums) {
       // A WHERE that keeps no row, and one that keeps every seventh.
       "SELECT u, count(*) FROM t WHERE m > 1000 GROUP BY u",
       "SELECT u, sum(m), count(*) FROM t WHERE x = 4 GROUP BY u",
-      // Float and string states: MIN / MAX of doubles and of strings. (A grouped float SUM or
-      // AVG runs on one thread: it adds each group's values in row order.)
+      // Float and string states: MIN / MAX of doubles and of strings.
       "SELECT u, min(f), max(f), min(s), max(s), count(s) FROM t GROUP BY u",
       "SELECT p, max(f), max(s), sum(x) FROM t GROUP BY p",
+      // Grouped float SUM / AVG add each group's values in row order: split by keys they run on
+      // every thread, split by rows and with a direct (16-bit) key on one; the same bits always.
+      "SELECT u, sum(f), avg(f), count(*) FROM t GROUP BY u",
+      "SELECT m, sum(f), avg(f) FROM t WHERE x <> 2 GROUP BY m",
+      "SELECT CAST(x AS SMALLINT) AS k, sum(f) FROM t GROUP BY k",
   };
   std::string error;
   Database one(OneThread());

@@ -58,26 +58,38 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     return OutputGroups(plan, ctx, nullptr, states, 1, nullptr);
   }
 
-  // One thread where the answer depends on row order: grouped float sums add each group's
-  // values in row order. (The group cap keeps the first groups seen: one thread finds them,
-  // below, and then all count.)
-  const bool serial = !ungrouped && float_sums;
-  const int threads = serial ? 1 : ThreadsFor(rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
+  // Grouped float sums add each group's values in row order, so that every thread count gives
+  // the same bits: on several threads only as an owned scan (each group's rows all folded by
+  // one thread, in row order), else on one. (The group cap keeps the first groups seen: one
+  // thread finds them, below, and then all count.)
+  const bool row_order_sums = !ungrouped && float_sums;
+  int threads = ThreadsFor(rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
+  if (row_order_sums) threads = std::min(threads, kMaxOwners);
   FloatPartials partials;
   if (ungrouped && float_sums) {
     partials.resize(plan.aggregates.size());
     for (auto& per_batch : partials) per_batch.assign(batches, 0.0);
   }
   std::vector<std::unique_ptr<AggregateWorker>> workers;
-  for (int t = 0; t < threads; ++t) {
-    workers.push_back(std::make_unique<AggregateWorker>(plan, t, ctx.profiler));
-    if (!workers.back()->Init(group_cap, threads > 1, partials.empty() ? nullptr : &partials,
-                              ctx.small_key_lookup, &error)) {
-      return Result::Error(error);
+  const auto make_workers = [&]() {
+    workers.clear();
+    for (int t = 0; t < threads; ++t) {
+      workers.push_back(std::make_unique<AggregateWorker>(plan, t, ctx.profiler));
+      if (!workers.back()->Init(group_cap, threads > 1, partials.empty() ? nullptr : &partials,
+                                ctx.small_key_lookup, &error)) {
+        return false;
+      }
     }
+    return true;
+  };
+  if (!make_workers()) return Result::Error(error);
+  if (row_order_sums && threads > 1 && !CanOwnScan(ctx, threads, *workers[0])) {
+    threads = 1;
+    if (!make_workers()) return Result::Error(error);
   }
   // Many groups: each thread takes the keys hashing to it from every batch (group_owned.h).
-  const bool owned = !ungrouped && threads > 1 && PreferOwnedScan(plan, ctx, threads, batches, *workers[0]);
+  const bool owned = !ungrouped && threads > 1 &&
+                     (row_order_sums || PreferOwnedScan(plan, ctx, threads, batches, *workers[0]));
   std::vector<uint64_t> table_mask;  // owned scan with a WHERE: evaluated once, shared
   if (owned) {
     if (plan.where && !FilterTableMask(plan, ctx, threads, batches, &table_mask, &error)) {

@@ -20,14 +20,17 @@ constexpr size_t kMinSampleRows = 8192;
 
 }  // namespace
 
+constexpr int kSplitByRows = 1, kSplitByKeys = 2;  // ExecContext::group_split
+
+bool CanOwnScan(const ExecContext& ctx, int threads, const AggregateWorker& worker) {
+  return ctx.group_split != kSplitByRows && threads >= 2 && threads <= kMaxOwners &&
+         worker.grouper().CanMergeByPartition();
+}
+
 bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads,
                      size_t batches, const AggregateWorker& worker) {
-  constexpr int kRows = 1, kKeys = 2;  // ExecContext::group_split
-  if (ctx.group_split == kRows || threads < 2 || threads > kMaxOwners ||
-      !worker.grouper().CanMergeByPartition()) {
-    return false;
-  }
-  if (ctx.group_split == kKeys) return true;
+  if (!CanOwnScan(ctx, threads, worker)) return false;
+  if (ctx.group_split == kSplitByKeys) return true;
   if (batches < 8 * kSampleBatches) return false;
   AggregateWorker sample(plan, 0, nullptr);
   std::string error;

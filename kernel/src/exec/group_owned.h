@@ -28,8 +28,11 @@ namespace exec {
 // count; beyond this many threads the two-level merge is used.
 inline constexpr int kMaxOwners = 4;
 
-// Whether `plan` should run as an owned scan on `threads` threads. Only hashed keys without a
-// group cap can (`worker`, one of the query's fresh workers, tells). Under the automatic choice
+// Whether an owned scan on `threads` threads can run at all: 2 to kMaxOwners threads, hashed
+// keys without a group cap (`worker`, one of the query's fresh workers, tells), and the split
+// by keys not ruled out (DatabaseOptions::group_split).
+bool CanOwnScan(const ExecContext& ctx, int threads, const AggregateWorker& worker);
+// Whether `plan` should run as an owned scan on `threads` threads (CanOwnScan). Under the automatic choice
 // it groups a few batches spread over the table, and says yes when at least half of the sampled
 // rows start a group of their own (95 % behind a WHERE): the table will hold many groups.
 bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads,
