@@ -125,6 +125,18 @@ TEST(GroupSplit, AutoSplitsByKeysWhenEveryRowIsAGroupAndByRowsOtherwise) {
   EXPECT_EQ(0, std::memcmp(expected.column(1).values_buffer().data(), r.column(1).values_buffer().data(),
                            100 * sizeof(double)));
 
+  // Ungrouped COUNT(DISTINCT) of nearly unique values: split by value (each thread counts the
+  // values hashing to it; no union of the threads' sets); of 100 values: by rows.
+  for (const char* distinct : {"SELECT count(DISTINCT u) FROM t", "SELECT count(DISTINCT m) FROM t"}) {
+    r = db.Query(distinct);
+    ASSERT_TRUE(r.ok()) << r.error();
+    json = db.LastProfileJson();
+    const bool unique = std::string(distinct).find("(DISTINCT u)") != std::string::npos;
+    EXPECT_EQ(unique, HasSpan(json, "merge states")) << distinct;
+    ASSERT_EQ(1u, r.num_rows());
+    EXPECT_EQ(unique ? 40 * 16384 : 100, r.column(0).Values<int64_t>()[0]) << distinct;
+  }
+
   const std::string few = "SELECT m, count(*) AS c FROM t GROUP BY m ORDER BY m";
   r = db.Query(few);
   ASSERT_TRUE(r.ok()) << r.error();
@@ -155,6 +167,12 @@ TEST(GroupSplit, EveryModeGivesTheSameGroupsAndSums) {
       "SELECT u, sum(f), avg(f), count(*) FROM t GROUP BY u",
       "SELECT m, sum(f), avg(f) FROM t WHERE x <> 2 GROUP BY m",
       "SELECT CAST(x AS SMALLINT) AS k, sum(f) FROM t GROUP BY k",
+      // Ungrouped COUNT(DISTINCT)s, split by value or by rows: integers, doubles, strings, a
+      // 128-bit product, under a WHERE; and one beside another aggregate (always by rows).
+      "SELECT count(DISTINCT u) FROM t",
+      "SELECT count(DISTINCT u), count(DISTINCT f), count(DISTINCT s), count(DISTINCT u * u) FROM t "
+      "WHERE x <> 3",
+      "SELECT count(DISTINCT p), count(*) FROM t",
   };
   std::string error;
   Database one(OneThread());

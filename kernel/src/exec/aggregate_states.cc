@@ -11,6 +11,7 @@
 #include "laneql/hash.h"
 #include "laneql/predicate.h"
 #include "src/exec/expr_eval.h"
+#include "src/exec/grouping.h"
 #include "src/common/query_budget.h"
 
 namespace laneql {
@@ -215,6 +216,14 @@ bool AggregateStates::UpdateKernel(size_t a, TypeId type, const void* data, size
   return handled;
 }
 
+void AggregateStates::KeepOwnedValues(const uint64_t* hashes, size_t count, uint64_t* selection) const {
+  if (owners_ <= 1) return;
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t other = Grouper::OwnerOf(hashes[i], owners_) != owner_;
+    selection[i / 64] &= ~(other << (i % 64));
+  }
+}
+
 bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* group_ids,
                                      size_t count, std::string* error) {
   if (count == 0) return true;
@@ -231,6 +240,7 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
     if (words_.size() < count) words_.resize(count);
     for (size_t i = 0; i < count; ++i) words_[i] = DistinctWord(arg, i);
     HashKeys(words_.data(), count, nullptr, hashes_.data());
+    KeepOwnedValues(hashes_.data(), count, selection.data());
     if (!s.distinct_fixed->FindOrInsert(words_.data(), hashes_.data(), count, selection.data(),
                                         pair_ids_.data(), error)) {
       return false;
@@ -272,6 +282,7 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
       offsets[i + 1] = static_cast<int32_t>(ser_data_.size());
     }
     HashStrings(offsets, ser_data_.data(), count, nullptr, hashes_.data());
+    KeepOwnedValues(hashes_.data(), count, selection.data());
     if (!s.distinct_strings->FindOrInsert(offsets, ser_data_.data(), nullptr, hashes_.data(), count,
                                           selection.data(), pair_ids_.data(), error)) {
       return false;

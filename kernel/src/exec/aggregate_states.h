@@ -94,6 +94,13 @@ class AggregateStates {
   static bool CountDistinctUnion(size_t a, const std::vector<ValueSource>& sources, size_t* count,
                                  std::string* error);
   void SetDistinctCount(size_t a, size_t count) { state_[a].counts[0] = static_cast<int64_t>(count); }
+  // Ungrouped COUNT(DISTINCT) split by value (group_owned.h): this side keeps only the values
+  // whose hash falls to `owner` (Grouper::OwnerOf), so the owners' sets are disjoint and the
+  // count is the sum of their sizes.
+  void SetDistinctOwnership(uint32_t owner, uint32_t owners) {
+    owner_ = owner;
+    owners_ = owners;
+  }
   // Inserts the sources' pairs, under this side's groups, into one fresh set and counts each
   // new pair for its group: the pairs of one partition's groups.
   bool MergeDistinctPartition(size_t a, const std::vector<PairSource>& sources, std::string* error);
@@ -138,8 +145,11 @@ class AggregateStates {
   static bool InsertPairs(State& s, WideKeyHashTable* wide, StringKeyHashTable* strings,
                           const State& o, const uint32_t* pairs, size_t n, const uint32_t* targets,
                           std::string* error);
+  // Clears the selection bits of rows whose value hash falls to another owner.
+  void KeepOwnedValues(const uint64_t* hashes, size_t count, uint64_t* selection) const;
   std::vector<State> state_;
   bool ungrouped_;
+  uint32_t owner_ = 0, owners_ = 1;  // SetDistinctOwnership
   std::vector<uint64_t> words_, hashes_;
   std::vector<uint32_t> pair_ids_;
   AlignedBuffer ser_offsets_, ser_data_;

@@ -78,6 +78,10 @@ bool AggregateWorker::ScanBatches(size_t first, size_t last, std::string* error)
 }
 
 void AggregateWorker::SetOwnership(int owner, int owners) {
+  if (ungrouped_) {  // COUNT(DISTINCT)s split by value
+    states_.SetDistinctOwnership(static_cast<uint32_t>(owner), static_cast<uint32_t>(owners));
+    return;
+  }
   owned_ = owners > 1;
   grouper_.SetOwnership(static_cast<uint32_t>(owner), static_cast<uint32_t>(owners));
 }

@@ -87,9 +87,11 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     threads = 1;
     if (!make_workers()) return Result::Error(error);
   }
-  // Many groups: each thread takes the keys hashing to it from every batch (group_owned.h).
-  const bool owned = !ungrouped && threads > 1 &&
-                     (row_order_sums || PreferOwnedScan(plan, ctx, threads, batches, *workers[0]));
+  // Many groups: each thread takes the keys hashing to it from every batch (group_owned.h);
+  // ungrouped, the values of large COUNT(DISTINCT) sets.
+  const bool owned =
+      threads > 1 && (ungrouped ? PreferOwnedDistinct(plan, ctx, threads, batches)
+                                : row_order_sums || PreferOwnedScan(plan, ctx, threads, batches, *workers[0]));
   std::vector<uint64_t> table_mask;  // owned scan with a WHERE: evaluated once, shared
   if (owned) {
     if (plan.where && !FilterTableMask(plan, ctx, threads, batches, &table_mask, &error)) {
@@ -147,8 +149,10 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   AggregateWorker& result = *workers[0];
   {
     const ScopedMemoryActivity activity("merging the threads' groups");
-    if (!(owned ? MergeOwnedWorkers(workers, ctx, threads, &error)
-                : MergeWorkers(workers, ctx, threads, &error))) {
+    if (owned && ungrouped) {
+      MergeOwnedDistinct(workers, ctx);
+    } else if (!(owned ? MergeOwnedWorkers(workers, ctx, threads, &error)
+                       : MergeWorkers(workers, ctx, threads, &error))) {
       return Result::Error(error);
     }
   }

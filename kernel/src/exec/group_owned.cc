@@ -51,6 +51,38 @@ bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads
   return rows >= kMinSampleRows && 100 * sample.groups() >= percent * rows;
 }
 
+bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int threads,
+                         size_t batches) {
+  if (ctx.group_split == kSplitByRows || threads < 2 || threads > kMaxOwners || plan.aggregates.empty()) {
+    return false;
+  }
+  for (const plan::Aggregate& aggregate : plan.aggregates) {
+    if (aggregate.kind != plan::AggKind::kCountDistinct) return false;
+  }
+  if (ctx.group_split == kSplitByKeys) return true;
+  if (batches < 8 * kSampleBatches) return false;
+  AggregateWorker sample(plan, 0, nullptr);
+  std::string error;
+  if (!sample.Init(0, false, nullptr, ctx.small_key_lookup, &error)) return false;
+  for (size_t k = 0; k < kSampleBatches; ++k) {
+    const size_t batch = (2 * k + 1) * batches / (2 * kSampleBatches);
+    if (!sample.ScanBatches(batch, batch + 1, &error)) return false;
+  }
+  const size_t rows = sample.counters().rows;  // before any WHERE: a WHERE only lowers the share
+  return rows >= kMinSampleRows && 2 * sample.states().DistinctValues(0) >= rows;
+}
+
+void MergeOwnedDistinct(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
+                        const ExecContext& ctx) {
+  ScopedSpan span(ctx.profiler, 0, "merge states", "merge");
+  AggregateStates& result = workers[0]->states();
+  for (size_t a = 0; a < result.num_aggregates(); ++a) {
+    size_t total = 0;
+    for (const auto& worker : workers) total += worker->states().DistinctValues(a);
+    result.SetDistinctCount(a, total);
+  }
+}
+
 bool FilterTableMask(const plan::Plan& plan, const ExecContext& ctx, int threads, size_t batches,
                      std::vector<uint64_t>* mask, std::string* error) {
   static_assert(kBatchRows % 64 == 0, "a batch's mask words must not be shared with another's");

@@ -38,6 +38,17 @@ bool CanOwnScan(const ExecContext& ctx, int threads, const AggregateWorker& work
 bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads,
                      size_t batches, const AggregateWorker& worker);
 
+// Ungrouped, the same split by value for COUNT(DISTINCT): when every aggregate is one and the
+// sample's first set holds at least half of the sampled rows (COUNT(DISTINCT UserID)), each
+// thread reads every batch but keeps only the values that hash to it, and the count is the sum
+// of the threads' set sizes; the split by rows would build nearly the same set in every thread
+// and then insert all of them again to count their union.
+bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int threads,
+                         size_t batches);
+// After such a scan: workers[0]'s counts become the sums.
+void MergeOwnedDistinct(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
+                        const ExecContext& ctx);
+
 // The WHERE of `plan` over the whole table on `threads` threads: bit r of *mask is set when row
 // r passes (BitmaskWords(rows) words; a batch's words are written by one thread, as batches
 // start at multiples of 64 rows).
