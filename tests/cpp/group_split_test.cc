@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <unordered_set>
 
 #include "gtest/gtest.h"
 #include "laneql/aligned_buffer.h"
@@ -201,6 +202,54 @@ TEST(GroupSplit, EveryModeGivesTheSameGroupsAndSums) {
         }
         ASSERT_EQ(PrintCsv(a), PrintCsv(b)) << sql << " at " << threads << " threads";
       }
+    }
+  }
+}
+
+// Ungrouped COUNT(DISTINCT) of strings keys its set on the rows' bytes alone (no group id in
+// front, no copy of the rows): one thread; the row split, whose sets are merged; the split by
+// value (nearly unique strings), whose counts are added; with NULLs and '' among the rows.
+TEST(GroupSplit, UngroupedStringDistinctCountsOnEveryPath) {
+  const size_t rows = 40 * 16384;
+  Column unique(TypeId::kString), few(TypeId::kString);
+  std::unordered_set<std::string> unique_seen, few_seen;
+  std::string error;
+  for (size_t i = 0; i < rows; ++i) {
+    if (i % 9 == 0) {
+      ASSERT_TRUE(unique.AppendNull(&error)) << error;
+      ASSERT_TRUE(few.AppendNull(&error)) << error;
+      continue;
+    }
+    const std::string u = i % 9 == 1 ? "" : "v" + std::to_string(i * 2654435761u % 1000003u);
+    const std::string f = i % 9 == 1 ? "" : "w" + std::to_string(i % 1000);
+    ASSERT_TRUE(unique.AppendString(u, &error)) << error;
+    ASSERT_TRUE(few.AppendString(f, &error)) << error;
+    unique_seen.insert(u);
+    few_seen.insert(f);
+  }
+  auto table = std::make_shared<Table>();
+  ASSERT_TRUE(table->AddColumn("u", std::move(unique), &error)) << error;
+  ASSERT_TRUE(table->AddColumn("f", std::move(few), &error)) << error;
+  for (size_t threads : {1, 2, 3}) {
+    DatabaseOptions options;
+    options.threads = threads;
+    options.profile = true;
+    Database db(options);
+    ASSERT_TRUE(db.Register("t", table, &error)) << error;
+    for (const bool is_unique : {true, false}) {
+      const Result r = db.Query(is_unique ? "SELECT count(DISTINCT u) FROM t"
+                                          : "SELECT count(DISTINCT f), count(DISTINCT 'x') FROM t");
+      ASSERT_TRUE(r.ok()) << r.error();
+      ASSERT_EQ(1u, r.num_rows());
+      const size_t expected = is_unique ? unique_seen.size() : few_seen.size();
+      EXPECT_EQ(static_cast<int64_t>(expected), r.column(0).Values<int64_t>()[0])
+          << threads << " threads, unique " << is_unique;
+      if (!is_unique) {
+        EXPECT_EQ(1, r.column(1).Values<int64_t>()[0]);
+      }
+      // The nearly unique strings are split by value on more than one thread.
+      EXPECT_EQ(is_unique && threads > 1, HasSpan(db.LastProfileJson(), "merge states"))
+          << threads << " threads, unique " << is_unique;
     }
   }
 }

@@ -82,6 +82,7 @@ AggregateStates::AggregateStates(const std::vector<plan::Aggregate>& aggregates,
       if (ungrouped && fixed) s.distinct_fixed = std::make_unique<FixedKeyHashTable>();
       else if (fixed) s.distinct_wide = std::make_unique<WideKeyHashTable>(2);
       else s.distinct_strings = std::make_unique<StringKeyHashTable>();
+      s.bare_values = ungrouped;
     }
     state_.push_back(std::move(s));
   }
@@ -262,33 +263,69 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
       return false;
     }
   } else {
-    // (group, value) serialised: 4 bytes of group id, then the value's bytes.
     before = s.distinct_strings->size();
-    if (!ser_offsets_.Resize((count + 1) * sizeof(int32_t), error)) return false;
-    ser_data_.Clear();
-    int32_t* offsets = ser_offsets_.As<int32_t>();
-    offsets[0] = 0;
-    for (size_t i = 0; i < count; ++i) {
-      const uint32_t g = group_ids[i] == kNoGroup ? 0 : group_ids[i];
-      if (!ser_data_.Append(&g, 4, error)) return false;
-      if (!arg.IsNull(i)) {
-        if (IsString(arg.type)) {
-          const std::string_view v = arg.Str(i);
-          if (!ser_data_.Append(v.data(), v.size(), error)) return false;
-        } else {
-          if (!ser_data_.Append(arg.values + arg.Row(i) * 16, 16, error)) return false;
-        }
-      }
-      offsets[i + 1] = static_cast<int32_t>(ser_data_.size());
+    const int32_t* offsets = nullptr;
+    const uint8_t* bytes = nullptr;
+    if (s.bare_values && !arg.constant && IsString(arg.type)) {
+      // The rows as they are: their offsets need not start at 0, and NULLs are left out by the
+      // selection (SELECT COUNT(DISTINCT SearchPhrase): no copy of 10 M strings).
+      offsets = arg.offsets;
+      bytes = arg.values;
+    } else if (!SerializeDistinctRows(s.bare_values, arg, group_ids, count, error)) {
+      return false;
+    } else {
+      offsets = ser_offsets_.As<int32_t>();
+      bytes = ser_data_.data();
     }
-    HashStrings(offsets, ser_data_.data(), count, nullptr, hashes_.data());
+    HashStrings(offsets, bytes, count, nullptr, hashes_.data());
     KeepOwnedValues(hashes_.data(), count, selection.data());
-    if (!s.distinct_strings->FindOrInsert(offsets, ser_data_.data(), nullptr, hashes_.data(), count,
+    if (!s.distinct_strings->FindOrInsert(offsets, bytes, nullptr, hashes_.data(), count,
                                           selection.data(), pair_ids_.data(), error)) {
       return false;
     }
   }
   CountNewPairs(pair_ids_.data(), group_ids, count, before, &s.counts);
+  return true;
+}
+
+
+bool AggregateStates::SerializeDistinctRows(bool bare_values, const Vec& arg,
+                                            const uint32_t* group_ids, size_t count,
+                                            std::string* error) {
+  // Sizes first, then one resize and plain copies (an Append per piece cost a fifth of the
+  // query's time on short strings).
+  const size_t prefix = bare_values ? 0 : 4;
+  const bool strings = IsString(arg.type);
+  if (!ser_offsets_.Resize((count + 1) * sizeof(int32_t), error)) return false;
+  int32_t* offsets = ser_offsets_.As<int32_t>();
+  size_t total = 0;
+  offsets[0] = 0;
+  for (size_t i = 0; i < count; ++i) {
+    size_t len = prefix;
+    if (!arg.IsNull(i)) len += strings ? arg.Str(i).size() : 16;
+    total += len;
+    if (total > static_cast<size_t>(INT32_MAX)) {
+      *error = "COUNT(DISTINCT): more than 2 GiB of values in one batch of rows";
+      return false;
+    }
+    offsets[i + 1] = static_cast<int32_t>(total);
+  }
+  if (!ser_data_.ResizeForOverwrite(total, error)) return false;
+  uint8_t* out = ser_data_.data();
+  for (size_t i = 0; i < count; ++i) {
+    uint8_t* row = out + offsets[i];
+    if (prefix != 0) {
+      const uint32_t g = group_ids[i] == kNoGroup ? 0 : group_ids[i];
+      std::memcpy(row, &g, 4);
+    }
+    if (arg.IsNull(i)) continue;
+    if (strings) {
+      const std::string_view v = arg.Str(i);
+      if (!v.empty()) std::memcpy(row + prefix, v.data(), v.size());
+    } else {
+      std::memcpy(row + prefix, arg.values + arg.Row(i) * 16, 16);
+    }
+  }
   return true;
 }
 

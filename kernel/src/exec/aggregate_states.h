@@ -124,6 +124,9 @@ class AggregateStates {
     std::unique_ptr<FixedKeyHashTable> distinct_fixed;
     std::unique_ptr<WideKeyHashTable> distinct_wide;
     std::unique_ptr<StringKeyHashTable> distinct_strings;
+    // distinct_strings' keys are the values' bytes alone (ungrouped), else 4 bytes of group id
+    // and then the value's.
+    bool bare_values = false;
   };
   // Resize's work; `zero`: new groups start empty (else left for CopyGroups to write).
   bool Grow(size_t groups, bool zero, std::string* error);
@@ -145,6 +148,10 @@ class AggregateStates {
   static bool InsertPairs(State& s, WideKeyHashTable* wide, StringKeyHashTable* strings,
                           const State& o, const uint32_t* pairs, size_t n, const uint32_t* targets,
                           std::string* error);
+  // distinct_strings' keys of rows [0, count) into ser_offsets_ / ser_data_ (NULL rows: the
+  // group id alone, or nothing).
+  bool SerializeDistinctRows(bool bare_values, const Vec& arg, const uint32_t* group_ids,
+                             size_t count, std::string* error);
   // Clears the selection bits of rows whose value hash falls to another owner.
   void KeepOwnedValues(const uint64_t* hashes, size_t count, uint64_t* selection) const;
   std::vector<State> state_;

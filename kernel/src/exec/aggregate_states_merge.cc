@@ -73,18 +73,24 @@ bool AggregateStates::InsertPairs(State& s, WideKeyHashTable* wide, StringKeyHas
       before = wide->size();
       if (!wide->FindOrInsert(words.data(), hashes.data(), m, nullptr, ids.data(), error)) return false;
     } else {
-      // (group, value) rows: this side's 4-byte group id, then the value's bytes.
+      // (group, value) rows: this side's 4-byte group id, then the value's bytes (or the value
+      // alone: ungrouped).
       bytes.clear();
       offsets.assign(1, 0);
       for (; m < ids.size() && begin + m < n; ++m) {
         const size_t p = pairs != nullptr ? pairs[begin + m] : begin + m;
         const std::string_view row = o.distinct_strings->key(p);
         if (m > 0 && bytes.size() + row.size() > static_cast<size_t>(INT32_MAX)) break;
-        uint32_t g;
-        std::memcpy(&g, row.data(), 4);
-        groups[m] = targets[g];
-        bytes.append(reinterpret_cast<const char*>(&groups[m]), 4);
-        bytes.append(row.data() + 4, row.size() - 4);
+        if (o.bare_values) {
+          groups[m] = targets[0];
+          bytes.append(row.data(), row.size());
+        } else {
+          uint32_t g;
+          std::memcpy(&g, row.data(), 4);
+          groups[m] = targets[g];
+          bytes.append(reinterpret_cast<const char*>(&groups[m]), 4);
+          bytes.append(row.data() + 4, row.size() - 4);
+        }
         offsets.push_back(static_cast<int32_t>(bytes.size()));
       }
       const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes.data());
@@ -162,6 +168,7 @@ size_t AggregateStates::DistinctPairs(size_t a) const {
 uint32_t AggregateStates::DistinctPairGroup(size_t a, size_t pair) const {
   const State& s = state_[a];
   if (s.distinct_wide) return static_cast<uint32_t>(s.distinct_wide->key(pair)[0]);
+  if (s.bare_values) return 0;
   uint32_t g;
   std::memcpy(&g, s.distinct_strings->key(pair).data(), 4);
   return g;
