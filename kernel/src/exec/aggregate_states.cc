@@ -12,6 +12,7 @@
 #include "laneql/predicate.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/grouping.h"
+#include "src/exec/row_offsets.h"
 #include "src/common/query_budget.h"
 
 namespace laneql {
@@ -299,16 +300,12 @@ bool AggregateStates::SerializeDistinctRows(bool bare_values, const Vec& arg,
   if (!ser_offsets_.Resize((count + 1) * sizeof(int32_t), error)) return false;
   int32_t* offsets = ser_offsets_.As<int32_t>();
   size_t total = 0;
-  offsets[0] = 0;
-  for (size_t i = 0; i < count; ++i) {
-    size_t len = prefix;
-    if (!arg.IsNull(i)) len += strings ? arg.Str(i).size() : 16;
-    total += len;
-    if (total > static_cast<size_t>(INT32_MAX)) {
-      *error = "COUNT(DISTINCT): more than 2 GiB of values in one batch of rows";
-      return false;
-    }
-    offsets[i + 1] = static_cast<int32_t>(total);
+  const auto row_bytes = [&](size_t i) {
+    return prefix + (arg.IsNull(i) ? 0 : strings ? arg.Str(i).size() : 16);
+  };
+  if (!RunningOffsets(count, row_bytes, offsets, &total,
+                      "COUNT(DISTINCT): more than 2 GiB of values in one batch of rows", error)) {
+    return false;
   }
   if (!ser_data_.ResizeForOverwrite(total, error)) return false;
   uint8_t* out = ser_data_.data();

@@ -10,6 +10,7 @@
 #include "laneql/hash.h"
 #include "src/exec/expr_eval.h"
 #include "src/common/query_budget.h"
+#include "src/exec/row_offsets.h"
 
 namespace laneql {
 namespace exec {
@@ -141,18 +142,16 @@ bool Grouper::Serialize(const std::vector<Vec>& keys, size_t count, std::string*
   size_t fixed_bytes = keys.size();
   for (const Vec& key : keys) fixed_bytes += IsString(key.type) ? 4 : TypeByteWidth(key.type);
   size_t total = 0;
-  offsets[0] = 0;
-  for (size_t i = 0; i < count; ++i) {
+  const auto row_bytes = [&](size_t i) {
     size_t bytes = fixed_bytes;
     for (const Vec& key : keys) {
       if (IsString(key.type)) bytes += key.Str(i).size();
     }
-    total += bytes;
-    if (total > static_cast<size_t>(INT32_MAX)) {
-      *error = "GROUP BY keys of one batch exceed 2 GiB";
-      return false;
-    }
-    offsets[i + 1] = static_cast<int32_t>(total);
+    return bytes;
+  };
+  if (!RunningOffsets(count, row_bytes, offsets, &total, "GROUP BY keys of one batch exceed 2 GiB",
+                      error)) {
+    return false;
   }
   if (!ser_data_.ResizeForOverwrite(total, error)) return false;
   uint8_t* out = ser_data_.data();
