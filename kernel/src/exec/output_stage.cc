@@ -84,6 +84,42 @@ Result Project(const Plan& plan, Evaluator* evaluator, const RowSet& rows) {
   return result;
 }
 
+namespace {
+
+// Inserts the derived keys' columns, computed on all `groups` groups from the hashed keys'
+// columns *keys, at their places among them.
+bool AddDerivedKeys(const Plan& plan, size_t groups, std::vector<Column>* keys, std::string* error) {
+  if (plan.derived_keys.empty()) return true;
+  std::vector<Column> derived(plan.derived_keys.size());
+  {
+    std::vector<const Column*> pointers;
+    for (const Column& column : *keys) pointers.push_back(&column);
+    Evaluator evaluator(pointers);
+    RowSet all;
+    all.count = groups;
+    for (size_t d = 0; d < plan.derived_keys.size(); ++d) {
+      Vec vec;
+      if (!evaluator.Eval(*plan.derived_keys[d].expr, all, &vec, error) ||
+          !VecToColumn(vec, &derived[d], error)) {
+        return false;
+      }
+    }
+  }
+  std::vector<Column> merged;
+  size_t hashed = 0, next = 0;
+  for (size_t k = 0; k < plan.scope_keys(); ++k) {
+    if (next < derived.size() && plan.derived_keys[next].position == k) {
+      merged.push_back(std::move(derived[next++]));
+    } else {
+      merged.push_back(std::move((*keys)[hashed++]));
+    }
+  }
+  *keys = std::move(merged);
+  return true;
+}
+
+}  // namespace
+
 Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* grouper, const AggregateStates& states,
                     size_t groups, const FirstRows* first_rows) {
   const ScopedMemoryActivity activity("building the result");
@@ -91,15 +127,19 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
   // The group relation: keys, then aggregates. Keys are copied out of the hash tables, and
   // aggregates finished, for every group only where HAVING or ORDER BY reads them; the outputs
   // read the rest for the chosen groups alone.
-  const size_t num_keys = plan.group_keys.size();
+  const size_t num_keys = plan.scope_keys();
   std::vector<bool> needed(num_keys + plan.aggregates.size(), false);
   if (plan.having) CollectColumns(*plan.having, &needed);
   for (const auto& key : plan.order) CollectColumns(*plan.outputs[static_cast<size_t>(key.output)], &needed);
-  bool any_key_needed = false;
+  // Derived keys are computed on every group (src/plan/derived_keys.h), so every key is.
+  bool any_key_needed = !plan.derived_keys.empty();
   for (size_t k = 0; k < num_keys; ++k) any_key_needed |= needed[k];
   std::vector<Column> relation;
   if (any_key_needed) {
-    if (!grouper->KeyColumns(nullptr, &relation, &error)) return Result::Error(error);
+    if (!grouper->KeyColumns(nullptr, &relation, &error) ||
+        !AddDerivedKeys(plan, groups, &relation, &error)) {
+      return Result::Error(error);
+    }
   } else {
     for (const auto& key : plan.group_keys) relation.emplace_back(key->type);  // never read
   }

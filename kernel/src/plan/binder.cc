@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "src/plan/binder_internal.h"
+#include "src/plan/derived_keys.h"
 
 namespace laneql {
 namespace plan {
@@ -439,6 +440,7 @@ bool BindSelect(const sql::SelectStatement& statement, const TableResolver& tabl
     *error = binder.error();
     return false;
   }
+  SplitDerivedKeys(plan);
   return true;
 }
 

@@ -99,11 +99,21 @@ struct SortKey {
   bool nulls_first = false;
 };
 
+// A GROUP BY key computed per group from the hashed keys (src/plan/derived_keys.h).
+struct DerivedKey {
+  size_t position = 0;  // its column in the group scope
+  BoundExprPtr expr;    // reads the hashed keys' relation: column i = Plan::group_keys[i]
+};
+
 struct Plan {
   const Table* table = nullptr;
   BoundExprPtr where;  // base scope, BOOLEAN; null = every row
   bool aggregate = false;
-  std::vector<BoundExprPtr> group_keys;  // base scope
+  // The keys that are hashed (base scope), in GROUP BY order without the derived ones.
+  std::vector<BoundExprPtr> group_keys;
+  std::vector<DerivedKey> derived_keys;  // by position
+  // The group scope's key columns: every key of the GROUP BY.
+  size_t scope_keys() const { return group_keys.size() + derived_keys.size(); }
   std::vector<Aggregate> aggregates;
   BoundExprPtr having;  // group scope
   // The SELECT list (first num_visible) and then hidden ORDER BY keys; base scope for plain
