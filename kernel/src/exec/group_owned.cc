@@ -18,6 +18,17 @@ namespace {
 constexpr size_t kSampleBatches = 4;
 constexpr size_t kMinSampleRows = 8192;
 
+// Scans kSampleBatches batches spread evenly over the table's `batches` into a fresh worker.
+bool ScanSample(const ExecContext& ctx, size_t batches, AggregateWorker* sample) {
+  std::string error;
+  if (!sample->Init(0, false, nullptr, ctx.small_key_lookup, &error)) return false;
+  for (size_t k = 0; k < kSampleBatches; ++k) {
+    const size_t batch = (2 * k + 1) * batches / (2 * kSampleBatches);
+    if (!sample->ScanBatches(batch, batch + 1, &error)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 constexpr int kSplitByRows = 1, kSplitByKeys = 2;  // ExecContext::group_split
@@ -33,12 +44,7 @@ bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads
   if (ctx.group_split == kSplitByKeys) return true;
   if (batches < 8 * kSampleBatches) return false;
   AggregateWorker sample(plan, 0, nullptr);
-  std::string error;
-  if (!sample.Init(0, false, nullptr, ctx.small_key_lookup, &error)) return false;
-  for (size_t k = 0; k < kSampleBatches; ++k) {
-    const size_t batch = (2 * k + 1) * batches / (2 * kSampleBatches);
-    if (!sample.ScanBatches(batch, batch + 1, &error)) return false;
-  }
+  if (!ScanSample(ctx, batches, &sample)) return false;
   const size_t rows = sample.counters().probes;
   // A 65,536-row sample sees most keys once even where the table repeats them (UserID: 97.6 %
   // of sampled rows start a group), so the ratio says "many groups", not how many. Without a
@@ -62,12 +68,7 @@ bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int thr
   if (ctx.group_split == kSplitByKeys) return true;
   if (batches < 8 * kSampleBatches) return false;
   AggregateWorker sample(plan, 0, nullptr);
-  std::string error;
-  if (!sample.Init(0, false, nullptr, ctx.small_key_lookup, &error)) return false;
-  for (size_t k = 0; k < kSampleBatches; ++k) {
-    const size_t batch = (2 * k + 1) * batches / (2 * kSampleBatches);
-    if (!sample.ScanBatches(batch, batch + 1, &error)) return false;
-  }
+  if (!ScanSample(ctx, batches, &sample)) return false;
   const size_t rows = sample.counters().rows;  // before any WHERE: a WHERE only lowers the share
   return rows >= kMinSampleRows && 2 * sample.states().DistinctValues(0) >= rows;
 }
