@@ -83,7 +83,7 @@ AggregateStates::AggregateStates(const std::vector<plan::Aggregate>& aggregates,
       if (ungrouped && fixed) s.distinct_fixed = std::make_unique<FixedKeyHashTable>();
       else if (fixed) s.distinct_wide = std::make_unique<WideKeyHashTable>(2);
       else s.distinct_strings = std::make_unique<StringKeyHashTable>();
-      s.bare_values = ungrouped;
+      s.bare_values = ungrouped && s.distinct_strings != nullptr;
     }
     state_.push_back(std::move(s));
   }
@@ -289,7 +289,6 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
   return true;
 }
 
-
 bool AggregateStates::SerializeDistinctRows(bool bare_values, const Vec& arg,
                                             const uint32_t* group_ids, size_t count,
                                             std::string* error) {
@@ -325,7 +324,6 @@ bool AggregateStates::SerializeDistinctRows(bool bare_values, const Vec& arg,
   }
   return true;
 }
-
 
 bool AggregateStates::IsFloatSum(size_t a) const {
   const State& s = state_[a];

@@ -29,13 +29,17 @@ bool ScanSample(const ExecContext& ctx, size_t batches, AggregateWorker* sample)
   return true;
 }
 
-}  // namespace
-
 constexpr int kSplitByRows = 1, kSplitByKeys = 2;  // ExecContext::group_split
 
+// Whether a split by keys or values may run: 2 to kMaxOwners threads, and not ruled out.
+bool SplitAllowed(const ExecContext& ctx, int threads) {
+  return ctx.group_split != kSplitByRows && threads >= 2 && threads <= kMaxOwners;
+}
+
+}  // namespace
+
 bool CanOwnScan(const ExecContext& ctx, int threads, const AggregateWorker& worker) {
-  return ctx.group_split != kSplitByRows && threads >= 2 && threads <= kMaxOwners &&
-         worker.grouper().CanMergeByPartition();
+  return SplitAllowed(ctx, threads) && worker.grouper().CanMergeByPartition();
 }
 
 bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads,
@@ -59,9 +63,7 @@ bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads
 
 bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int threads,
                          size_t batches) {
-  if (ctx.group_split == kSplitByRows || threads < 2 || threads > kMaxOwners || plan.aggregates.empty()) {
-    return false;
-  }
+  if (!SplitAllowed(ctx, threads) || plan.aggregates.empty()) return false;
   for (const plan::Aggregate& aggregate : plan.aggregates) {
     if (aggregate.kind != plan::AggKind::kCountDistinct) return false;
   }
