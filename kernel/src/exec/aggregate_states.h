@@ -14,6 +14,7 @@
 #include "laneql/group_hash_table.h"
 #include "laneql/int128.h"
 #include "src/common/large_blocks.h"
+#include "src/exec/hash_ownership.h"
 #include "src/exec/vector.h"
 #include "src/plan/bound_expr.h"
 
@@ -95,12 +96,9 @@ class AggregateStates {
                                  std::string* error);
   void SetDistinctCount(size_t a, size_t count) { state_[a].counts[0] = static_cast<int64_t>(count); }
   // Ungrouped COUNT(DISTINCT) split by value (group_owned.h): this side keeps only the values
-  // whose hash falls to `owner` (Grouper::OwnerOf), so the owners' sets are disjoint and the
-  // count is the sum of their sizes.
-  void SetDistinctOwnership(uint32_t owner, uint32_t owners) {
-    owner_ = owner;
-    owners_ = owners;
-  }
+  // whose hash falls to `owner` (HashOwnership::OwnerOf), so the owners' sets are disjoint and
+  // the count is the sum of their sizes.
+  void SetDistinctOwnership(uint32_t owner, uint32_t owners) { ownership_.Set(owner, owners); }
   // Inserts the sources' pairs, under this side's groups, into one fresh set and counts each
   // new pair for its group: the pairs of one partition's groups.
   bool MergeDistinctPartition(size_t a, const std::vector<PairSource>& sources, std::string* error);
@@ -152,12 +150,12 @@ class AggregateStates {
   // group id alone, or nothing).
   bool SerializeDistinctRows(bool bare_values, const Vec& arg, const uint32_t* group_ids,
                              size_t count, std::string* error);
-  // Clears the selection bits of rows whose value hash falls to another owner.
-  void KeepOwnedValues(const uint64_t* hashes, size_t count, uint64_t* selection) const;
+  // selection_ = the rows [0, count) that take part: in a group (not kNoGroup) and not NULL.
+  void SelectDistinctRows(const Vec& arg, const uint32_t* group_ids, size_t count);
   std::vector<State> state_;
   bool ungrouped_;
-  uint32_t owner_ = 0, owners_ = 1;  // SetDistinctOwnership
-  std::vector<uint64_t> words_, hashes_;
+  HashOwnership ownership_;  // SetDistinctOwnership
+  std::vector<uint64_t> words_, hashes_, selection_;
   std::vector<uint32_t> pair_ids_;
   AlignedBuffer ser_offsets_, ser_data_;
 };

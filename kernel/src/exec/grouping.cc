@@ -272,27 +272,12 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
   return false;
 }
 
-void Grouper::SetOwnership(uint32_t owner, uint32_t owners) {
-  owner_ = owner;
-  owners_ = owners < 1 ? 1 : owners;
-  for (uint32_t b = 0; b < 256; ++b) {
-    owns_byte_[b] = OwnerOf(static_cast<uint64_t>(b) << 40, owners_) == owner_ ? 1 : 0;
-  }
-}
+void Grouper::SetOwnership(uint32_t owner, uint32_t owners) { ownership_.Set(owner, owners); }
 
 const uint64_t* Grouper::OwnedRows(size_t count) {
-  if (owners_ <= 1) return nullptr;
+  if (!ownership_.shared()) return nullptr;
   owned_.resize((count + 63) / 64);
-  const uint64_t* hashes = hashes_.data();
-  // Each word built in a register (a read-modify-write of memory per row was 9 instructions).
-  for (size_t base = 0; base < count; base += 64) {
-    const size_t rows = std::min<size_t>(64, count - base);
-    uint64_t word = 0;
-    for (size_t j = 0; j < rows; ++j) {
-      word |= static_cast<uint64_t>(owns_byte_[(hashes[base + j] >> 40) & 0xff]) << j;
-    }
-    owned_[base / 64] = word;
-  }
+  ownership_.Mark(hashes_.data(), count, owned_.data(), /*and_into=*/false);
   return owned_.data();
 }
 

@@ -16,6 +16,7 @@
 
 #include "laneql/column.h"
 #include "laneql/group_hash_table.h"
+#include "src/exec/hash_ownership.h"
 #include "src/exec/vector.h"
 
 namespace laneql {
@@ -56,17 +57,12 @@ class Grouper {
                    std::string* error);
 
   // Owned scan (group_owned.h): with owners > 1 this grouper takes only the rows whose key
-  // hash falls to `owner` (OwnerOf); the others get kNoGroup and are not inserted, so the
+  // hash falls to `owner` (HashOwnership::OwnerOf); the others get kNoGroup and are not inserted, so the
   // owners' groupers hold disjoint groups. Hashed strategies only (not kDirect).
   void SetOwnership(uint32_t owner, uint32_t owners);
   // Assign adds no group past `groups`: rows of other keys get kNoGroup and are not inserted
   // (GROUP BY ... LIMIT, group_stage.h). Merge is not capped.
   void set_max_groups(size_t groups) { max_groups_ = groups; }
-  // Which of `owners` takes the key with this hash: bits 40..47, apart from the table's slot
-  // bits (low), its tag bits (top 7) and the two-level merge's partition bits (32..39).
-  static uint32_t OwnerOf(uint64_t hash, uint32_t owners) {
-    return static_cast<uint32_t>(((hash >> 40) & 0xff) % owners);
-  }
 
  private:
   // The selection bitmask of the rows this grouper owns (null when it owns every row).
@@ -84,11 +80,8 @@ class Grouper {
   FixedKeyHashTable fixed_;
   std::unique_ptr<WideKeyHashTable> wide_;
   StringKeyHashTable strings_;
-  uint32_t owner_ = 0, owners_ = 1;
+  HashOwnership ownership_;
   size_t max_groups_ = kUnlimitedGroups;
-  // owns_byte_[b]: 1 when OwnerOf gives owner_ for hash bits 40..47 = b: a lookup per row in
-  // OwnedRows instead of a division by owners_.
-  uint8_t owns_byte_[256] = {};
   // scratch
   std::vector<uint64_t> words_buf_, hashes_, owned_;
   AlignedBuffer ser_offsets_, ser_data_;
