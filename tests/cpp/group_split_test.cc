@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <regex>
 #include <string>
 #include <unordered_set>
 
@@ -250,6 +251,53 @@ TEST(GroupSplit, UngroupedStringDistinctCountsOnEveryPath) {
       // The nearly unique strings are split by value on more than one thread.
       EXPECT_EQ(is_unique && threads > 1, HasSpan(db.LastProfileJson(), "merge states"))
           << threads << " threads, unique " << is_unique;
+    }
+  }
+}
+
+// Rows the last query's "scan" spans read, all threads together: the table's rows when the
+// threads split the rows, a multiple of them when each thread reads every batch.
+uint64_t ScannedRows(const std::string& json) {
+  static const std::regex kScan("\"name\": ?\"scan\"[^}]*\"rows\": ?([0-9]+)");
+  uint64_t rows = 0;
+  for (auto it = std::sregex_iterator(json.begin(), json.end(), kScan); it != std::sregex_iterator(); ++it) {
+    rows += std::stoull((*it)[1].str());
+  }
+  return rows;
+}
+
+// Few groups and a COUNT(DISTINCT) of nearly unique values: the rows split by that value, every
+// thread reading every batch and holding every group. The answers (with NULL values, a WHERE,
+// and the other kinds of aggregate beside) match one thread's; few values split by rows.
+TEST(GroupSplit, FewGroupsWithManyDistinctValuesSplitByValue) {
+  const size_t rows = 40 * 16384;
+  auto table = KeysTable(rows);
+  std::string error;
+  Database one(OneThread());
+  ASSERT_TRUE(one.Register("t", table, &error)) << error;
+  const std::string nulls = "count(DISTINCT CASE WHEN x = 0 THEN NULL ELSE u END)";
+  const struct {
+    std::string sql;
+    bool by_value;
+  } cases[] = {
+      {"SELECT m, count(DISTINCT u) AS d, count(*), sum(x), min(s), max(p) FROM t GROUP BY m ORDER BY m", true},
+      {"SELECT m % 7 AS k, " + nulls + ", count(*), avg(x) FROM t WHERE x <> 3 GROUP BY k ORDER BY k", true},
+      {"SELECT m, count(DISTINCT x), count(*) FROM t GROUP BY m ORDER BY m", false},
+  };
+  for (const auto& c : cases) {
+    const Result expected = one.Query(c.sql);
+    ASSERT_TRUE(expected.ok()) << expected.error();
+    for (int threads : {2, 3}) {
+      DatabaseOptions options;
+      options.threads = threads;
+      options.profile = true;
+      Database db(options);
+      ASSERT_TRUE(db.Register("t", table, &error)) << error;
+      const Result r = db.Query(c.sql);
+      ASSERT_TRUE(r.ok()) << r.error();
+      EXPECT_EQ(PrintCsv(expected), PrintCsv(r)) << c.sql << " at " << threads << " threads";
+      EXPECT_EQ(c.by_value ? rows * threads : rows, ScannedRows(db.LastProfileJson()))
+          << c.sql << " at " << threads << " threads";
     }
   }
 }

@@ -42,9 +42,9 @@ uint64_t DistinctWord(T v) {
   return word;
 }
 
-// out[i * stride] = the word of row i, for rows [0, count) of a fixed-width vector. The type is
-// dispatched once per batch: per row it was a fifth of an owned COUNT(DISTINCT) scan.
-void FillDistinctWords(const Vec& vec, size_t count, uint64_t* out, size_t stride) {
+}  // namespace
+
+void DistinctWords(const Vec& vec, size_t count, uint64_t* out, size_t stride) {
   VisitFixed(vec.type, [&](auto tag) {
     using T = decltype(tag);
     const T* values = reinterpret_cast<const T*>(vec.values);
@@ -56,8 +56,6 @@ void FillDistinctWords(const Vec& vec, size_t count, uint64_t* out, size_t strid
     for (size_t i = 0; i < count; ++i) out[i * stride] = DistinctWord(values[i]);
   });
 }
-
-}  // namespace
 
 template <class T>
 void AggregateStates::KernelUpdate(State* state, const T* values, size_t n, const uint64_t* select,
@@ -257,7 +255,7 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
   size_t before = 0;
   if (s.distinct_fixed) {
     if (words_.size() < count) words_.resize(count);
-    FillDistinctWords(arg, count, words_.data(), 1);
+    DistinctWords(arg, count, words_.data(), 1);
     HashKeys(words_.data(), count, nullptr, hashes_.data());
     if (ownership_.shared()) ownership_.Mark(hashes_.data(), count, selection, /*and_into=*/true);
     if (!s.distinct_fixed->FindOrInsert(words_.data(), hashes_.data(), count, selection,
@@ -270,7 +268,7 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
   if (s.distinct_wide) {
     before = s.distinct_wide->size();
     if (words_.size() < 2 * count) words_.resize(2 * count);
-    FillDistinctWords(arg, count, words_.data() + 1, 2);
+    DistinctWords(arg, count, words_.data() + 1, 2);
     for (size_t i = 0; i < count; ++i) {
       const uint64_t g = group_ids[i] == kNoGroup ? 0 : group_ids[i];
       words_[2 * i] = g;

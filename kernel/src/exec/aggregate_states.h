@@ -29,6 +29,12 @@ using StateArray = std::vector<T, LargeBlockAllocator<T>>;
 using FirstRows = StateArray<uint64_t>;
 inline constexpr uint64_t kNoRow = UINT64_MAX;  // a group no row fell into yet
 
+// The 64-bit words COUNT(DISTINCT) compares, out[i * stride] for rows [0, count) of a
+// fixed-width vector (not Int128): integers widened by value, floats canonical (-0.0 as 0.0,
+// one NaN). The type is dispatched once per call: per row it was a fifth of an owned
+// COUNT(DISTINCT UserID) scan.
+void DistinctWords(const Vec& vec, size_t count, uint64_t* out, size_t stride);
+
 class AggregateStates {
  public:
   // `ungrouped`: a single group (COUNT(DISTINCT) then hashes values alone).
@@ -99,6 +105,9 @@ class AggregateStates {
   // whose hash falls to `owner` (HashOwnership::OwnerOf), so the owners' sets are disjoint and
   // the count is the sum of their sizes.
   void SetDistinctOwnership(uint32_t owner, uint32_t owners) { ownership_.Set(owner, owners); }
+  // Grouped COUNT(DISTINCT) split by value (AggregateWorker::SetValueOwnership): the threads'
+  // (group, value) pairs are disjoint, so Merge adds other's counts instead of its pairs.
+  void SetDistinctPairsDisjoint() { pairs_disjoint_ = true; }
   // Inserts the sources' pairs, under this side's groups, into one fresh set and counts each
   // new pair for its group: the pairs of one partition's groups.
   bool MergeDistinctPartition(size_t a, const std::vector<PairSource>& sources, std::string* error);
@@ -155,6 +164,7 @@ class AggregateStates {
   std::vector<State> state_;
   bool ungrouped_;
   HashOwnership ownership_;  // SetDistinctOwnership
+  bool pairs_disjoint_ = false;  // SetDistinctPairsDisjoint
   std::vector<uint64_t> words_, hashes_, selection_;
   std::vector<uint32_t> pair_ids_;
   AlignedBuffer ser_offsets_, ser_data_;

@@ -114,6 +114,11 @@ bool AggregateStates::MergeDistinct(State& s, const State& o, const std::vector<
     s.counts[0] = static_cast<int64_t>(s.distinct_fixed->size());
     return true;
   }
+  if (pairs_disjoint_) {
+    // Split by value: no pair is in both sets, so other's counts add up.
+    for (size_t g = 0; g < o.counts.size() && g < mapping.size(); ++g) s.counts[mapping[g]] += o.counts[g];
+    return true;
+  }
   // Re-insert other's (group, value) pairs under this side's group ids; a pair that is new
   // here adds one to its group's count.
   const size_t n = o.distinct_wide ? o.distinct_wide->size() : o.distinct_strings->size();

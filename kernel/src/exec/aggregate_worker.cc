@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "laneql/hash.h"
 #include "laneql/predicate.h"
 #include "src/exec/executor.h"
 
@@ -86,6 +87,41 @@ void AggregateWorker::SetOwnership(int owner, int owners) {
   grouper_.SetOwnership(static_cast<uint32_t>(owner), static_cast<uint32_t>(owners));
 }
 
+void AggregateWorker::SetValueOwnership(int owner, int owners, size_t distinct) {
+  value_split_ = owners > 1 ? static_cast<int>(distinct) : -1;
+  value_owners_.Set(static_cast<uint32_t>(owner), static_cast<uint32_t>(owners));
+  states_.SetDistinctPairsDisjoint();
+}
+
+size_t AggregateWorker::KeepOwnedValues(RowSet* selection, std::string* error) {
+  Vec arg;
+  if (!evaluator_.Eval(*plan_.aggregates[static_cast<size_t>(value_split_)].arg, *selection, &arg,
+                       error)) {
+    return kNoRow;
+  }
+  const size_t n = selection->count;
+  if (value_words_.size() < n) {
+    value_words_.resize(n);
+    value_hashes_.resize(n);
+    value_owned_.resize(BitmaskWords(n));
+  }
+  // A NULL's word is whatever its slot holds: the row goes to some one owner, which is all
+  // the other aggregates need (COUNT(DISTINCT) skips it).
+  DistinctWords(arg, n, value_words_.data(), 1);
+  HashKeys(value_words_.data(), n, nullptr, value_hashes_.data());
+  value_owners_.Mark(value_hashes_.data(), n, value_owned_.data(), /*and_into=*/false);
+  // In place, without a branch per row, as KeepOwnedRows.
+  size_t kept = 0;
+  const uint32_t begin = static_cast<uint32_t>(selection->begin);
+  for (size_t i = 0; i < n; ++i) {
+    ids_[kept] = selection->ids != nullptr ? selection->ids[i] : begin + static_cast<uint32_t>(i);
+    kept += (value_owned_[i / 64] >> (i % 64)) & 1;
+  }
+  selection->ids = ids_.data();
+  selection->count = kept;
+  return kept;
+}
+
 size_t AggregateWorker::KeepOwnedRows(RowSet* selection) {
   // Written whether kept or not, the count moving only for kept rows: about half the rows are
   // another owner's, at random, and a branch on it mispredicted every other row (callgrind's
@@ -155,6 +191,15 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
       selection.count = selected;
       ids_pending = true;
     }
+  }
+  if (value_split_ >= 0) {
+    // Only this worker's values go on, to the grouping as well: each thread groups its rows alone.
+    selected_rows();  // the ids made, if pending
+    selected = KeepOwnedValues(&selection, error);
+    if (selected == kNoRow) return false;
+    if (selected == 0) return true;
+    select = nullptr;
+    ids_pending = false;
   }
   // Ungrouped: group_ids stay all 0 (the one group).
   if (!ungrouped_) {

@@ -47,6 +47,10 @@ class alignas(64) AggregateWorker {
   // Owned scan (group_owned.h): this worker aggregates only the rows whose group key hashes to
   // `owner` of `owners`, and is given every batch. Hashed GROUP BY keys only.
   void SetOwnership(int owner, int owners);
+  // Grouped COUNT(DISTINCT) split by value (group_owned.h, PreferValueSplit): this worker
+  // aggregates only the rows whose argument of COUNT(DISTINCT) aggregate `distinct` hashes to
+  // `owner` of `owners`. Every worker holds every group; the (group, value) pairs are disjoint.
+  void SetValueOwnership(int owner, int owners, size_t distinct);
   // Reads the WHERE's result from `table_mask` (bit r: row r passes; FilterTableMask) instead of
   // evaluating it: the owners of an owned scan share one evaluation.
   void UseFilterMask(const uint64_t* table_mask) { table_mask_ = table_mask; }
@@ -76,6 +80,9 @@ class alignas(64) AggregateWorker {
   // Owned scan: drops the rows of other owners (group id kNoGroup) from `selection` (its ids
   // then in ids_) and group_ids_; returns how many are left.
   size_t KeepOwnedRows(RowSet* selection);
+  // Value split: drops the rows whose COUNT(DISTINCT) value another worker owns from
+  // `selection` (its ids then in ids_); returns how many are left, or kNoRow on an error.
+  size_t KeepOwnedValues(RowSet* selection, std::string* error);
 
   const plan::Plan& plan_;
   const Table& table_;
@@ -90,6 +97,10 @@ class alignas(64) AggregateWorker {
   FloatPartials* partials_ = nullptr;
   bool track_first_rows_ = false;
   bool owned_ = false;  // SetOwnership with owners > 1
+  // SetValueOwnership: the aggregate whose argument splits the rows (-1: none), and scratch.
+  int value_split_ = -1;
+  HashOwnership value_owners_;
+  std::vector<uint64_t> value_words_, value_hashes_, value_owned_;
   FirstRows first_rows_;  // per group, when tracked
   std::vector<uint64_t> mask_;
   std::vector<uint32_t> ids_, group_ids_;

@@ -92,14 +92,21 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   const bool owned =
       threads > 1 && (ungrouped ? PreferOwnedDistinct(plan, ctx, threads, batches)
                                 : row_order_sums || PreferOwnedScan(plan, ctx, threads, batches, *workers[0]));
-  std::vector<uint64_t> table_mask;  // owned scan with a WHERE: evaluated once, shared
-  if (owned) {
+  // Few groups with a large COUNT(DISTINCT): the rows split by that value instead.
+  const int value_split = threads > 1 && !ungrouped && !owned && !row_order_sums && group_cap == 0
+                              ? PreferValueSplit(plan, ctx, threads, batches)
+                              : -1;
+  const bool every_batch = owned || value_split >= 0;  // each thread reads every batch
+  std::vector<uint64_t> table_mask;  // a WHERE then evaluated once, shared
+  if (every_batch) {
     if (plan.where && !FilterTableMask(plan, ctx, threads, batches, &table_mask, &error)) {
       return Result::Error(error);
     }
     for (int t = 0; t < threads; ++t) {
-      workers[static_cast<size_t>(t)]->SetOwnership(t, threads);
-      if (plan.where) workers[static_cast<size_t>(t)]->UseFilterMask(table_mask.data());
+      AggregateWorker& worker = *workers[static_cast<size_t>(t)];
+      if (value_split >= 0) worker.SetValueOwnership(t, threads, static_cast<size_t>(value_split));
+      else worker.SetOwnership(t, threads);
+      if (plan.where) worker.UseFilterMask(table_mask.data());
     }
   }
   // GROUP BY ... LIMIT n: the groups kept are the first n in row order, so this thread scans
@@ -123,7 +130,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   std::vector<std::string> errors(static_cast<size_t>(threads));
   RunThreads(ctx, threads, [&](int t) {
     const ScopedMemoryActivity activity("scanning the table");
-    if (owned) {
+    if (every_batch) {
       AggregateWorker& worker = *workers[static_cast<size_t>(t)];
       for (size_t first = 0; first < batches && !failed.load(std::memory_order_relaxed) && !ctx.Interrupted();
            first += morsel) {

@@ -75,6 +75,27 @@ bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int thr
   return rows >= kMinSampleRows && 2 * sample.states().DistinctValues(0) >= rows;
 }
 
+int PreferValueSplit(const plan::Plan& plan, const ExecContext& ctx, int threads, size_t batches) {
+  if (!SplitAllowed(ctx, threads) || ctx.group_split == kSplitByKeys) return -1;
+  int distinct = -1;
+  for (size_t a = 0; a < plan.aggregates.size(); ++a) {
+    const plan::Aggregate& aggregate = plan.aggregates[a];
+    if (aggregate.kind != plan::AggKind::kCountDistinct) continue;
+    const TypeId type = aggregate.arg->type;
+    if (distinct >= 0 || IsString(type) || type == TypeId::kInt128) return -1;
+    distinct = static_cast<int>(a);
+  }
+  if (distinct < 0 || batches < 8 * kSampleBatches) return -1;
+  AggregateWorker sample(plan, 0, nullptr);
+  if (!ScanSample(ctx, batches, &sample)) return -1;
+  const size_t rows = sample.counters().probes;  // after the WHERE
+  const size_t pairs = sample.states().DistinctPairs(static_cast<size_t>(distinct));
+  // Few groups: at least 8 rows each on average in the sample. (Many groups with many pairs,
+  // GROUP BY SearchPhrase, COUNT(DISTINCT UserID), are the split by keys' case.)
+  const bool split = rows >= kMinSampleRows && 2 * pairs >= rows && 8 * sample.groups() <= rows;
+  return split ? distinct : -1;
+}
+
 void MergeOwnedDistinct(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
                         const ExecContext& ctx) {
   ScopedSpan span(ctx.profiler, 0, "merge states", "merge");

@@ -45,7 +45,16 @@ bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads
 // and then insert all of them again to count their union.
 bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int threads,
                          size_t batches);
-// After such a scan: workers[0]'s counts become the sums.
+// Grouped, the split by value: when the one COUNT(DISTINCT) has a fixed-width argument, and the
+// sample shows few groups but at least half as many (group, value) pairs as rows (RegionID,
+// COUNT(DISTINCT UserID)), each thread reads every batch and aggregates only the rows whose
+// value hashes to it. Every thread then holds every group, the threads' pairs are disjoint, and
+// the merge adds counts instead of re-inserting a million pairs into one set on one thread.
+// Each row is aggregated by one thread, so the other aggregates merge as usual; float sums are
+// left out (their rows are folded in row order, hence split by keys). Returns the
+// COUNT(DISTINCT)'s aggregate index, or -1 for no.
+int PreferValueSplit(const plan::Plan& plan, const ExecContext& ctx, int threads, size_t batches);
+// After such an ungrouped scan: workers[0]'s counts become the sums.
 void MergeOwnedDistinct(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
                         const ExecContext& ctx);
 
