@@ -246,6 +246,52 @@ std::vector<const Column*> TableColumns(const Table& table) {
   return columns;
 }
 
+namespace {
+
+// Rows ids[0..n) of a string column with int32 offsets, copied into out's own buffers: the
+// offsets first (so the bytes are allocated once), then the bytes. (Appending row by row
+// through a StringVecBuilder cost a call, a bounds check and a doubling buffer per row: a tenth
+// of GROUP BY SearchPhrase behind a WHERE.) NULL rows get no bytes.
+bool GatherStrings(const Column& column, const uint32_t* ids, size_t n, Vec* out,
+                   std::string* error) {
+  out->type = TypeId::kString;
+  if (!out->own_offsets.ResizeForOverwrite((n + 1) * sizeof(int32_t), error)) return false;
+  int32_t* offsets = out->own_offsets.As<int32_t>();
+  const int32_t* from = column.Offsets32();
+  const uint64_t* validity = column.validity();
+  offsets[0] = 0;
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t r = ids[i];
+    const bool valid = validity == nullptr || BitmaskGet(validity, r);
+    total += valid ? static_cast<uint64_t>(from[r + 1] - from[r]) : 0;
+    if (total > static_cast<uint64_t>(INT32_MAX)) {
+      if (error != nullptr) *error = "a string result exceeds 2 GiB in one batch of rows";
+      return false;
+    }
+    offsets[i + 1] = static_cast<int32_t>(total);
+  }
+  if (!out->own_values.ResizeForOverwrite(total, error)) return false;
+  const uint8_t* bytes = column.StringData();
+  uint8_t* to = out->own_values.data();
+  for (size_t i = 0; i < n; ++i) {
+    const size_t length = static_cast<size_t>(offsets[i + 1] - offsets[i]);
+    if (length != 0) std::memcpy(to + offsets[i], bytes + from[ids[i]], length);
+  }
+  out->offsets = offsets;
+  static const uint8_t kEmpty[64] = {};
+  out->values = to != nullptr ? to : kEmpty;
+  out->validity = nullptr;
+  if (validity != nullptr) {
+    if (!out->own_validity.Resize(BitmaskWords(n) * 8 + 8, error)) return false;
+    GatherBitmask(validity, ids, n, out->own_validity.As<uint64_t>());
+    out->validity = out->own_validity.As<uint64_t>();
+  }
+  return true;
+}
+
+}  // namespace
+
 bool Evaluator::EvalColumn(const BoundExpr& expr, const RowSet& rows, Vec* out, std::string* error) {
   const Column& column = *columns_[static_cast<size_t>(expr.column)];
   const TypeId type = column.type();
@@ -273,6 +319,7 @@ bool Evaluator::EvalColumn(const BoundExpr& expr, const RowSet& rows, Vec* out, 
     ids = range.data();
   }
   const size_t n = rows.count;
+  if (type == TypeId::kString) return GatherStrings(column, ids, n, out, error);
   if (IsString(type)) {
     StringVecBuilder builder;
     if (!builder.Init(n, false, error)) return false;
