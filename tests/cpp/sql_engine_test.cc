@@ -241,5 +241,21 @@ TEST(SqlEngineGather, SelectedStringsKeepTheirBytesAndNulls) {
   EXPECT_EQ(Rows(r), expected);
 }
 
+// A float key beside a string key is serialised canonically: -0.0 groups with 0.0 and every
+// NaN with every other, as one-key GROUP BY and DuckDB do.
+TEST(SqlEngineGroupKeys, SerialisedFloatKeysAreCanonical) {
+  const double minus_nan = -std::nan("");
+  Table t;
+  std::string error;
+  ASSERT_TRUE(t.AddColumn("s", Strings({"a", "a", "a", "a", "a", "b"}), &error)) << error;
+  ASSERT_TRUE(t.AddColumn("f", Typed<double>(TypeId::kFloat64, {-0.0, 0.0, NAN, minus_nan, 1.0, 0.0}), &error))
+      << error;
+  Database db;
+  ASSERT_TRUE(db.Register("t", std::move(t), &error)) << error;
+  const Result r = db.Query("SELECT s, count(*) AS c FROM t GROUP BY s, f ORDER BY c DESC, s");
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(Rows(r), std::vector<std::string>({"a|2", "a|2", "a|1", "b|1"}));
+}
+
 }  // namespace
 }  // namespace laneql

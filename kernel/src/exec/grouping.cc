@@ -135,17 +135,46 @@ size_t Grouper::size() const {
   }
 }
 
+namespace {
+
+// A fixed-width key value's bytes, `width` known at compile time so the copy is one move.
+template <size_t kWidth>
+void CopyKeyBytes(const uint8_t* src, uint8_t* out) {
+  std::memcpy(out, src, kWidth);
+}
+
+}  // namespace
+
 bool Grouper::Serialize(const std::vector<Vec>& keys, size_t count, std::string* error) {
   // Sizes first (a flag byte per key, fixed widths, 4 + length per string), then one buffer.
   if (!ser_offsets_.Resize((count + 1) * sizeof(int32_t), error)) return false;
   int32_t* offsets = ser_offsets_.As<int32_t>();
-  size_t fixed_bytes = keys.size();
-  for (const Vec& key : keys) fixed_bytes += IsString(key.type) ? 4 : TypeByteWidth(key.type);
+  // What the row loops need of each key, worked out once per batch rather than per row.
+  struct KeyLayout {
+    const Vec* vec;
+    bool string;
+    bool canonical;  // floats: -0.0 as 0.0, one NaN (CanonicalBytes)
+    size_t width;
+  };
+  const size_t n_keys = keys.size();
+  std::vector<KeyLayout> layout(n_keys);  // one allocation per batch of rows
+  size_t fixed_bytes = n_keys;
+  bool any_string = false;
+  for (size_t k = 0; k < n_keys; ++k) {
+    const Vec& key = keys[k];
+    const bool string = IsString(key.type);
+    const size_t width = string ? 0 : TypeByteWidth(key.type);
+    layout[k] = KeyLayout{&key, string, key.type == TypeId::kFloat64 || key.type == TypeId::kFloat32, width};
+    fixed_bytes += string ? 4 : width;
+    any_string |= string;
+  }
   size_t total = 0;
   const auto row_bytes = [&](size_t i) {
     size_t bytes = fixed_bytes;
-    for (const Vec& key : keys) {
-      if (IsString(key.type)) bytes += key.Str(i).size();
+    if (any_string) {
+      for (size_t k = 0; k < n_keys; ++k) {
+        if (layout[k].string) bytes += layout[k].vec->Str(i).size();
+      }
     }
     return bytes;
   };
@@ -157,21 +186,35 @@ bool Grouper::Serialize(const std::vector<Vec>& keys, size_t count, std::string*
   uint8_t* out = ser_data_.data();
   for (size_t i = 0; i < count; ++i) {
     uint8_t* p = out + offsets[i];
-    for (const Vec& key : keys) {
-      const bool null = key.IsNull(i);
+    for (size_t k = 0; k < n_keys; ++k) {
+      const KeyLayout& key = layout[k];
+      const bool null = key.vec->IsNull(i);
       *p++ = null ? 1 : 0;
-      if (IsString(key.type)) {
-        const std::string_view s = null ? std::string_view() : key.Str(i);
+      if (key.string) {
+        const std::string_view s = null ? std::string_view() : key.vec->Str(i);
         const uint32_t len = static_cast<uint32_t>(s.size());
         std::memcpy(p, &len, 4);
         if (len != 0) std::memcpy(p + 4, s.data(), len);
         p += 4 + len;
-      } else {
-        // NULL rows keep zero bytes, so every NULL key serialises the same.
-        const size_t width = TypeByteWidth(key.type);
-        if (null) std::memset(p, 0, width); else CanonicalBytes(key, i, p);
-        p += width;
+        continue;
       }
+      // NULL rows keep zero bytes, so every NULL key serialises the same.
+      const uint8_t* src = key.vec->values + key.vec->Row(i) * key.width;
+      if (null) {
+        std::memset(p, 0, key.width);
+      } else if (key.canonical) {
+        CanonicalBytes(*key.vec, i, p);
+      } else {
+        switch (key.width) {
+          case 1: CopyKeyBytes<1>(src, p); break;
+          case 2: CopyKeyBytes<2>(src, p); break;
+          case 4: CopyKeyBytes<4>(src, p); break;
+          case 8: CopyKeyBytes<8>(src, p); break;
+          case 16: CopyKeyBytes<16>(src, p); break;
+          default: std::memcpy(p, src, key.width); break;
+        }
+      }
+      p += key.width;
     }
   }
   return true;
