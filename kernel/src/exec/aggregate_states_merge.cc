@@ -116,7 +116,9 @@ bool AggregateStates::MergeDistinct(State& s, const State& o, const std::vector<
   }
   if (pairs_disjoint_) {
     // Split by value: no pair is in both sets, so other's counts add up.
-    for (size_t g = 0; g < o.counts.size() && g < mapping.size(); ++g) s.counts[mapping[g]] += o.counts[g];
+    for (size_t g = 0; g < o.counts.size() && g < mapping.size(); ++g) {
+      s.counts[mapping[g]] += o.counts[g];
+    }
     return true;
   }
   // Re-insert other's (group, value) pairs under this side's group ids; a pair that is new

@@ -5,8 +5,9 @@
 // are rare (GROUP BY UserID, WatchID, URL) the merge re-inserts nearly every group and two
 // threads gain little or lose. In an owned scan every thread reads every batch, evaluates the
 // filter and the keys and hashes them, but keeps only the rows whose key hash falls to it
-// (HashOwnership::OwnerOf): the threads' groups are disjoint, each group's rows are all folded by one
-// thread in row order, and the "merge" only lays the threads' groups and states side by side.
+// (HashOwnership::OwnerOf): the threads' groups are disjoint, each group's rows are all folded
+// by one thread in row order, and the "merge" only lays the threads' groups and states side by
+// side.
 // The price is that each thread evaluates the keys of every row, which pays only when hash
 // table probes (cache misses in a table larger than the cache) dominate: hence the sample.
 // The WHERE is not repeated: all threads first evaluate it once over the table, morsel by

@@ -57,8 +57,8 @@ class Grouper {
                    std::string* error);
 
   // Owned scan (group_owned.h): with owners > 1 this grouper takes only the rows whose key
-  // hash falls to `owner` (HashOwnership::OwnerOf); the others get kNoGroup and are not inserted, so the
-  // owners' groupers hold disjoint groups. Hashed strategies only (not kDirect).
+  // hash falls to `owner` (HashOwnership::OwnerOf); the others get kNoGroup and are not
+  // inserted, so the owners' groupers hold disjoint groups. Hashed strategies only (not kDirect).
   void SetOwnership(uint32_t owner, uint32_t owners);
   // Assign adds no group past `groups`: rows of other keys get kNoGroup and are not inserted
   // (GROUP BY ... LIMIT, group_stage.h). Merge is not capped.
