@@ -31,7 +31,7 @@ inline constexpr uint64_t kNoRow = UINT64_MAX;  // a group no row fell into yet
 
 // The 64-bit words COUNT(DISTINCT) compares, out[i * stride] for rows [0, count) of a
 // fixed-width vector (not Int128): integers widened by value, floats canonical (-0.0 as 0.0,
-// one NaN). The type is dispatched once per call: per row it was a fifth of an owned
+// one NaN). The type is dispatched once per call: per row it was 11 % of a 2-thread
 // COUNT(DISTINCT UserID) scan.
 void DistinctWords(const Vec& vec, size_t count, uint64_t* out, size_t stride);
 

@@ -250,8 +250,8 @@ namespace {
 
 // Rows ids[0..n) of a string column with int32 offsets, copied into out's own buffers: the
 // offsets first (so the bytes are allocated once), then the bytes. (Appending row by row
-// through a StringVecBuilder cost a call, a bounds check and a doubling buffer per row: a tenth
-// of GROUP BY SearchPhrase behind a WHERE.) NULL rows get no bytes.
+// through a StringVecBuilder cost a call, a bounds check and a doubling buffer per row: 16 % of
+// the instructions of GROUP BY SearchEngineID, SearchPhrase behind a WHERE.) NULL rows get no bytes.
 bool GatherStrings(const Column& column, const uint32_t* ids, size_t n, Vec* out,
                    std::string* error) {
   out->type = TypeId::kString;

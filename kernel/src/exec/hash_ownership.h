@@ -1,6 +1,6 @@
 // Which of several owners takes a key, by its hash: the owned scan (group_owned.h) splits the
-// groups, or an ungrouped COUNT(DISTINCT)'s values, among threads so that their tables are
-// disjoint. Every thread reads every row and keeps the rows whose hash falls to it, so this test
+// groups, or COUNT(DISTINCT)'s values (ungrouped, or grouped with few groups), among threads so
+// that their tables are disjoint. Every thread reads every row and keeps the rows whose hash falls to it, so this test
 // runs once per row per thread and is written to stay cheap: a byte lookup, not a division.
 #ifndef LANEQL_EXEC_HASH_OWNERSHIP_H_
 #define LANEQL_EXEC_HASH_OWNERSHIP_H_
@@ -31,8 +31,6 @@ class HashOwnership {
   }
   // False when this side owns every key (one owner): callers skip the filter.
   bool shared() const { return owners_ > 1; }
-  uint32_t owner() const { return owner_; }
-  uint32_t owners() const { return owners_; }
 
   // bits[i / 64] bit i % 64 = this side owns hashes[i], for i in [0, count); with `and_into`
   // the bits are ANDed into what bits holds.
