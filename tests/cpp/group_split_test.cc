@@ -302,6 +302,68 @@ TEST(GroupSplit, FewGroupsWithManyDistinctValuesSplitByValue) {
   }
 }
 
+// Rows of the last query's "prepare keys" spans: the owned scan's shared key preparation.
+uint64_t PreparedRows(const std::string& json) {
+  static const std::regex kPrepare("\"name\": ?\"prepare keys\"[^}]*\"rows\": ?([0-9]+)");
+  uint64_t rows = 0;
+  for (auto it = std::sregex_iterator(json.begin(), json.end(), kPrepare); it != std::sregex_iterator(); ++it) {
+    rows += std::stoull((*it)[1].str());
+  }
+  return rows;
+}
+
+// The split by keys prepares each batch's keys once for all owners (owned_scan.h): on more
+// batches than its ring has slots, with each kind of key (one 8-byte word, wide words with a
+// NULL flag, one string, serialised), behind a WHERE and not, and with more owners than cores.
+// Every batch is prepared exactly once, every owner takes every batch, and the answers are
+// byte for byte one thread's (the same groups in the same order, float sums in row order).
+TEST(GroupSplit, OwnersShareEachBatchsPreparedKeys) {
+  const size_t rows = 66 * 16384;  // more batches than the ring's 64 slots
+  auto table = KeysTable(rows);
+  std::string error;
+  Database one(OneThread());
+  ASSERT_TRUE(one.Register("t", table, &error)) << error;
+  const char* queries[] = {
+      "SELECT u % 20011 AS k, count(*), sum(x), max(s) FROM t GROUP BY k",
+      "SELECT u % 20011 AS k, p % 3 AS q, count(*), min(f) FROM t WHERE x <> 3 GROUP BY k, q",
+      "SELECT CASE WHEN x = 0 THEN NULL ELSE u % 20011 END AS k, count(*) FROM t GROUP BY k",
+      "SELECT CAST(u % 20011 AS VARCHAR) AS k, count(*), avg(x) FROM t WHERE m <> 7 GROUP BY k",
+      "SELECT u % 2003 AS k, s, count(*), sum(f) FROM t GROUP BY k, s",
+      "SELECT u, count(*) FROM t WHERE m > 1000 GROUP BY u",  // no row passes
+  };
+  for (const char* sql : queries) {
+    const Result expected = one.Query(sql);
+    ASSERT_TRUE(expected.ok()) << expected.error();
+    for (int threads : {2, 4}) {
+      DatabaseOptions options;
+      options.threads = threads;
+      options.profile = true;
+      options.group_split = DatabaseOptions::GroupSplit::kKeys;
+      Database db(options);
+      ASSERT_TRUE(db.Register("t", table, &error)) << error;
+      const Result r = db.Query(sql);
+      ASSERT_TRUE(r.ok()) << r.error();
+      ASSERT_EQ(expected.num_rows(), r.num_rows()) << sql;
+      for (size_t c = 0; c < r.num_columns(); ++c) {
+        // Buffers compared whole: the same bytes, floats too, in the same group order.
+        const Column& want = expected.column(c);
+        const Column& got = r.column(c);
+        ASSERT_EQ(want.values_buffer().size(), got.values_buffer().size()) << sql << " column " << c;
+        ASSERT_EQ(want.offsets_buffer().size(), got.offsets_buffer().size()) << sql << " column " << c;
+        ASSERT_EQ(want.null_count(), got.null_count()) << sql << " column " << c;
+        EXPECT_EQ(0, std::memcmp(want.values_buffer().data(), got.values_buffer().data(), want.values_buffer().size()))
+            << sql << " column " << c << " at " << threads << " threads";
+        EXPECT_EQ(0, std::memcmp(want.offsets_buffer().data(), got.offsets_buffer().data(),
+                                 want.offsets_buffer().size()))
+            << sql << " column " << c << " at " << threads << " threads";
+      }
+      const std::string json = db.LastProfileJson();
+      EXPECT_EQ(rows, PreparedRows(json)) << sql << " at " << threads << " threads";
+      EXPECT_EQ(rows * threads, ScannedRows(json)) << sql << " at " << threads << " threads";
+    }
+  }
+}
+
 TEST(LargeBlocks, FreedBlocksAreReusedAndReleased) {
   ReleaseLargeBlocks();
   EXPECT_EQ(KeptLargeBlockBytes(), 0u);

@@ -164,6 +164,15 @@ void AggregateWorker::NoteFirstRows(const RowSet& rows, size_t groups_before) {
   first_rows_.resize(groups);
 }
 
+size_t AggregateWorker::FilterBatch(size_t begin, size_t n, std::string* error) {
+  if (table_mask_ != nullptr) {
+    std::copy_n(table_mask_ + begin / 64, BitmaskWords(n), mask_.data());
+  } else if (!filter_->Eval(begin, n, mask_.data(), error)) {
+    return kNoRow;
+  }
+  return CountBits(mask_.data(), n);
+}
+
 bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
   const size_t rows = table_.num_rows();
   const size_t begin = batch * kBatchRows;
@@ -187,12 +196,8 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
     return selection;
   };
   if (filter_) {
-    if (table_mask_ != nullptr) {
-      std::copy_n(table_mask_ + begin / 64, BitmaskWords(n), mask_.data());
-    } else if (!filter_->Eval(begin, n, mask_.data(), error)) {
-      return false;
-    }
-    selected = CountBits(mask_.data(), n);
+    selected = FilterBatch(begin, n, error);
+    if (selected == kNoRow) return false;
     if (selected == 0) return true;
     if (selected < n) {
       select = mask_.data();
@@ -210,48 +215,97 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
     select = nullptr;
     ids_pending = false;
   }
-  // Ungrouped: group_ids stay all 0 (the one group).
   if (!ungrouped_) {
     const size_t groups_before = grouper_.size();
-    if (!grouper_.Assign(&evaluator_, selected_rows(), group_ids_.data(), error) ||
-        !states_.Resize(grouper_.size(), error)) {
-      return false;
-    }
-    counters_.probes += selected;
-    if (owned_) {
-      // Only this worker's rows go on: the aggregates' arguments are evaluated for them alone.
-      selected = KeepOwnedRows(&selection);
-      if (selected == 0) return true;
-      select = nullptr;
-    }
-    if (track_first_rows_ && grouper_.size() != groups_before) NoteFirstRows(selection, groups_before);
+    if (!grouper_.Assign(&evaluator_, selected_rows(), group_ids_.data(), error)) return false;
+    return FoldGrouped(selection, groups_before, error);
   }
   for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
     const plan::Aggregate& aggregate = plan_.aggregates[a];
     if (aggregate.kind == AggKind::kCountStar) {
-      if (ungrouped_) states_.AddCount(a, selected);
-      else if (!states_.Update(a, nullptr, group_ids_.data(), selected, error)) return false;
+      states_.AddCount(a, selected);
       continue;
     }
     bool done = false;
-    if (ungrouped_ && IsKernelColumn(aggregate.arg.get(), table_)) {
+    if (IsKernelColumn(aggregate.arg.get(), table_)) {
       const Column& column = table_.column(static_cast<size_t>(aggregate.arg->column));
       const uint64_t* validity = column.validity() != nullptr ? column.validity() + begin / 64 : nullptr;
       const void* data = column.values_buffer().data() + begin * TypeByteWidth(column.type());
       done = states_.UpdateKernel(a, column.type(), data, n, select, validity);
     }
-    if (!done) {
+    if (!done) {  // ungrouped: group_ids_ stay all 0 (the one group)
       Vec arg;
       if (!evaluator_.Eval(*aggregate.arg, selected_rows(), &arg, error) || !ExpandConstant(&arg, error) ||
           !states_.Update(a, &arg, group_ids_.data(), selected, error)) {
         return false;
       }
     }
-    if (ungrouped_ && partials_ != nullptr && states_.IsFloatSum(a)) {
+    if (partials_ != nullptr && states_.IsFloatSum(a)) {
       (*partials_)[a][batch] = states_.TakeFloatSum(a);
     }
   }
   return true;
+}
+
+bool AggregateWorker::FoldGrouped(RowSet selection, size_t groups_before, std::string* error) {
+  if (!states_.Resize(grouper_.size(), error)) return false;
+  size_t selected = selection.count;
+  counters_.probes += selected;
+  if (owned_) {
+    // Only this worker's rows go on: the aggregates' arguments are evaluated for them alone.
+    selected = KeepOwnedRows(&selection);
+    if (selected == 0) return true;
+  }
+  if (track_first_rows_ && grouper_.size() != groups_before) NoteFirstRows(selection, groups_before);
+  for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
+    const plan::Aggregate& aggregate = plan_.aggregates[a];
+    if (aggregate.kind == AggKind::kCountStar) {
+      if (!states_.Update(a, nullptr, group_ids_.data(), selected, error)) return false;
+      continue;
+    }
+    Vec arg;
+    if (!evaluator_.Eval(*aggregate.arg, selection, &arg, error) || !ExpandConstant(&arg, error) ||
+        !states_.Update(a, &arg, group_ids_.data(), selected, error)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool AggregateWorker::PrepareBatch(size_t batch, PreparedBatch* out, std::string* error) {
+  const size_t begin = batch * kBatchRows;
+  const size_t n = std::min(kBatchRows, table_.num_rows() - begin);
+  out->batch = batch;
+  out->table_rows = n;
+  out->rows = RowSet();
+  out->rows.begin = begin;
+  out->rows.count = n;
+  if (filter_) {
+    const size_t selected = FilterBatch(begin, n, error);
+    if (selected == kNoRow) return false;
+    if (selected == 0) {
+      out->rows.count = 0;
+      out->prepared.count = 0;
+      return true;
+    }
+    if (selected < n) {
+      out->ids.resize(kBatchRows);
+      MaskToIndices(mask_.data(), n, out->ids.data());
+      for (size_t i = 0; i < selected; ++i) out->ids[i] += static_cast<uint32_t>(begin);
+      out->rows.ids = out->ids.data();
+      out->rows.count = selected;
+    }
+  }
+  return grouper_.Prepare(&evaluator_, out->rows, &out->keys, &out->prepared, error);
+}
+
+bool AggregateWorker::ScanPreparedBatch(const PreparedBatch& batch, std::string* error) {
+  counters_.rows += batch.table_rows;
+  counters_.bytes += batch.table_rows * bytes_per_row_;
+  if (batch.rows.count == 0) return true;
+  const size_t groups_before = grouper_.size();
+  if (!grouper_.AssignPrepared(batch.keys, batch.prepared, group_ids_.data(), error)) return false;
+  return FoldGrouped(batch.rows, groups_before, error);
 }
 
 bool AggregateWorker::Merge(const AggregateWorker& other, std::string* error) {

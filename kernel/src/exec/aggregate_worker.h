@@ -31,6 +31,16 @@ using FloatPartials = std::vector<std::vector<double>>;
 // profile's byte counters, from which GB/s figures are drawn.
 uint64_t ScanBytesPerRow(const plan::Plan& plan, const Table& table);
 
+// One batch of an owned scan made ready by AggregateWorker::PrepareBatch for every owner.
+struct PreparedBatch {
+  size_t batch = 0;
+  size_t table_rows = 0;        // the batch's rows before the WHERE
+  RowSet rows;                  // the rows the WHERE keeps (ids in `ids` unless all of them)
+  std::vector<uint32_t> ids;
+  std::vector<Vec> keys;        // the GROUP BY keys of those rows
+  PreparedKeys prepared;        // and their words / hashes
+};
+
 class alignas(64) AggregateWorker {
  public:
   AggregateWorker(const plan::Plan& plan, int thread, Profiler* profiler);
@@ -41,6 +51,11 @@ class alignas(64) AggregateWorker {
             std::string* error);
   // Folds batches [first, last) (batch b = rows [b * kBatchRows, ...)) into the states.
   bool ScanBatches(size_t first, size_t last, std::string* error);
+  // The owned scan's two steps (owned_scan.h): one thread prepares a batch (selects its rows by
+  // the WHERE's table mask, evaluates and hashes the GROUP BY keys: nothing of this worker's
+  // groups or states changes), then every owner folds its share of it in.
+  bool PrepareBatch(size_t batch, PreparedBatch* out, std::string* error);
+  bool ScanPreparedBatch(const PreparedBatch& batch, std::string* error);
   // Adds `other`'s groups and states (other rows of the same query) to this worker's.
   bool Merge(const AggregateWorker& other, std::string* error);
 
@@ -76,6 +91,12 @@ class alignas(64) AggregateWorker {
 
  private:
   bool ScanBatch(size_t batch, std::string* error);
+  // The WHERE over rows [begin, begin + n) into mask_ (from the table mask when one is shared);
+  // returns how many rows pass, or kNoRow on an error.
+  size_t FilterBatch(size_t begin, size_t n, std::string* error);
+  // Grouped: after the group ids of `selection` are in group_ids_, the states grow to the
+  // groups, an owner drops the other owners' rows, and the aggregates take the rows.
+  bool FoldGrouped(RowSet selection, size_t groups_before, std::string* error);
   void NoteFirstRows(const RowSet& rows, size_t groups_before);
   // Owned scan: drops the rows of other owners (group id kNoGroup) from `selection` (its ids
   // then in ids_) and group_ids_; returns how many are left.

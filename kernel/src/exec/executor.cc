@@ -12,6 +12,7 @@
 #include "src/exec/filter.h"
 #include "src/exec/group_merge.h"
 #include "src/exec/group_owned.h"
+#include "src/exec/owned_scan.h"
 #include "src/exec/morsel.h"
 #include "src/exec/output_stage.h"
 #include "src/exec/sort_rows.h"
@@ -128,7 +129,14 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   const size_t morsel = MorselBatches(batches - start, threads);
   std::atomic<bool> failed{false};
   std::vector<std::string> errors(static_cast<size_t>(threads));
+  // Grouped owned scan: each batch's keys prepared once, for every owner (owned_scan.h).
+  std::unique_ptr<PreparedBatchRing> ring;
+  if (owned && !ungrouped) ring = std::make_unique<PreparedBatchRing>(batches, threads);
   RunThreads(ctx, threads, [&](int t) {
+    if (ring) {
+      ring->Run(workers[static_cast<size_t>(t)].get(), t, ctx, &failed, &errors[static_cast<size_t>(t)]);
+      return;
+    }
     const ScopedMemoryActivity activity("scanning the table");
     if (every_batch) {
       AggregateWorker& worker = *workers[static_cast<size_t>(t)];

@@ -88,19 +88,38 @@ bool GroupStage::Assign(Evaluator* evaluator, const RowSet& rows, uint32_t* grou
     any_row_ |= rows.count != 0;
     return true;
   }
-  batch_keys_.resize(varying_.size());
-  for (size_t k = 0; k < varying_.size(); ++k) {
-    batch_keys_[k] = Vec();
-    if (!evaluator->Eval(*(*keys_)[varying_[k]], rows, &batch_keys_[k], error) ||
-        !ExpandConstant(&batch_keys_[k], error)) {
-      return false;
-    }
+  if (!EvalKeys(evaluator, rows, &batch_keys_, error) ||
+      !grouper_->Assign(batch_keys_, rows.count, group_ids, error)) {
+    return false;
   }
-  if (!grouper_->Assign(batch_keys_, rows.count, group_ids, error)) return false;
   // The grouper admits no group past the cap (Grouper::set_max_groups): rows of other keys
   // already got kNoGroup, so the table stays at cap_ groups instead of growing to every key.
   frozen_ = cap_ != 0 && grouper_->size() >= cap_;
   return true;
+}
+
+bool GroupStage::EvalKeys(Evaluator* evaluator, const RowSet& rows, std::vector<Vec>* keys,
+                          std::string* error) const {
+  keys->resize(varying_.size());
+  for (size_t k = 0; k < varying_.size(); ++k) {
+    (*keys)[k] = Vec();
+    if (!evaluator->Eval(*(*keys_)[varying_[k]], rows, &(*keys)[k], error) ||
+        !ExpandConstant(&(*keys)[k], error)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool GroupStage::Prepare(Evaluator* evaluator, const RowSet& rows, std::vector<Vec>* keys,
+                         PreparedKeys* prepared, std::string* error) const {
+  return EvalKeys(evaluator, rows, keys, error) &&
+         grouper_->Prepare(*keys, rows.count, prepared, error);
+}
+
+bool GroupStage::AssignPrepared(const std::vector<Vec>& keys, const PreparedKeys& prepared,
+                                uint32_t* group_ids, std::string* error) {
+  return grouper_->Insert(keys, prepared, group_ids, error);
 }
 
 bool GroupStage::KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,

@@ -26,6 +26,14 @@ class GroupStage {
             std::string* error);
   // Group ids of `rows` (kNoGroup for rows whose group was not admitted).
   bool Assign(Evaluator* evaluator, const RowSet& rows, uint32_t* group_ids, std::string* error);
+  // Assign in two steps, for the owned scan's shared preparation (owned_scan.h): Prepare
+  // evaluates and hashes the keys of `rows` into *keys and *prepared and changes nothing here
+  // (any thread's stage for the same query gives the same); AssignPrepared takes the groups.
+  // Hashed groupers only (CanMergeByPartition).
+  bool Prepare(Evaluator* evaluator, const RowSet& rows, std::vector<Vec>* keys,
+               PreparedKeys* prepared, std::string* error) const;
+  bool AssignPrepared(const std::vector<Vec>& keys, const PreparedKeys& prepared,
+                      uint32_t* group_ids, std::string* error);
   size_t size() const;
   // True once the cap is reached: from then on no group is added, only the first cap counted.
   bool frozen() const { return frozen_; }
@@ -55,6 +63,9 @@ class GroupStage {
                   std::string* error) const;
 
  private:
+  bool EvalKeys(Evaluator* evaluator, const RowSet& rows, std::vector<Vec>* keys,
+                std::string* error) const;
+
   const std::vector<plan::BoundExprPtr>* keys_ = nullptr;
   std::vector<size_t> varying_;  // indices of non-constant keys
   std::vector<TypeId> types_;

@@ -145,10 +145,11 @@ void CopyKeyBytes(const uint8_t* src, uint8_t* out) {
 
 }  // namespace
 
-bool Grouper::Serialize(const std::vector<Vec>& keys, size_t count, std::string* error) {
+bool Grouper::Serialize(const std::vector<Vec>& keys, size_t count, PreparedKeys* prepared,
+                        std::string* error) const {
   // Sizes first (a flag byte per key, fixed widths, 4 + length per string), then one buffer.
-  if (!ser_offsets_.Resize((count + 1) * sizeof(int32_t), error)) return false;
-  int32_t* offsets = ser_offsets_.As<int32_t>();
+  if (!prepared->ser_offsets.Resize((count + 1) * sizeof(int32_t), error)) return false;
+  int32_t* offsets = prepared->ser_offsets.As<int32_t>();
   // What the row loops need of each key, worked out once per batch rather than per row.
   struct KeyLayout {
     const Vec* vec;
@@ -182,8 +183,8 @@ bool Grouper::Serialize(const std::vector<Vec>& keys, size_t count, std::string*
                       error)) {
     return false;
   }
-  if (!ser_data_.ResizeForOverwrite(total, error)) return false;
-  uint8_t* out = ser_data_.data();
+  if (!prepared->ser_data.ResizeForOverwrite(total, error)) return false;
+  uint8_t* out = prepared->ser_data.data();
   for (size_t i = 0; i < count; ++i) {
     uint8_t* p = out + offsets[i];
     for (size_t k = 0; k < n_keys; ++k) {
@@ -223,8 +224,85 @@ bool Grouper::Serialize(const std::vector<Vec>& keys, size_t count, std::string*
 bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group_ids,
                      std::string* error) {
   if (count == 0) return true;
+  return Prepare(keys, count, &prepared_, error) && Insert(keys, prepared_, group_ids, error);
+}
+
+bool Grouper::Prepare(const std::vector<Vec>& keys, size_t count, PreparedKeys* out,
+                      std::string* error) const {
+  out->count = count;
+  out->words = nullptr;
+  if (count == 0 || strategy_ == Strategy::kDirect) return true;  // the lookup reads the keys
+  if (out->hashes.size() < count) out->hashes.resize(count);
+  uint64_t* hashes = out->hashes.data();
+  switch (strategy_) {
+    case Strategy::kDirect: return true;
+    case Strategy::kPacked: {
+      if (keys.size() == 1 && TypeByteWidth(keys[0].type) == 8 && !IsFloat(keys[0].type)) {
+        // One 8-byte integer key: its values are the packed words as they are (no copy; the
+        // copy was 7 % of GROUP BY UserID's instructions under callgrind).
+        out->words = reinterpret_cast<const uint64_t*>(keys[0].values);
+      } else {
+        if (out->words_buf.size() < count) out->words_buf.resize(count);
+        uint64_t* packed = out->words_buf.data();
+        out->words = packed;
+        std::memset(packed, 0, count * 8);
+        for (size_t k = 0; k < keys.size(); ++k) {
+          const Vec& key = keys[k];
+          const size_t width = TypeByteWidth(key.type);
+          uint8_t* base = reinterpret_cast<uint8_t*>(packed) + byte_offsets_[k];
+          if (!IsFloat(key.type)) {
+            for (size_t i = 0; i < count; ++i) std::memcpy(base + i * 8, key.values + i * width, width);
+          } else {
+            for (size_t i = 0; i < count; ++i) CanonicalBytes(key, i, base + i * 8);
+          }
+        }
+      }
+      HashKeys(out->words, count, nullptr, hashes);
+      return true;
+    }
+    case Strategy::kWide: {
+      if (out->words_buf.size() < count * words_) out->words_buf.resize(count * words_);
+      uint64_t* words = out->words_buf.data();
+      out->words = words;
+      std::memset(words, 0, count * words_ * 8);
+      for (size_t i = 0; i < count; ++i) {
+        uint64_t* row = words + i * words_;
+        size_t w = 0;
+        uint64_t nulls = 0;
+        for (size_t k = 0; k < keys.size(); ++k) {
+          const Vec& key = keys[k];
+          if (key.IsNull(i)) nulls |= uint64_t{1} << k;
+          else CanonicalBytes(key, i, reinterpret_cast<uint8_t*>(row + w));
+          w += key.type == TypeId::kInt128 ? 2 : 1;
+        }
+        if (null_word_) row[w] = nulls;
+        uint64_t h = reference::HashWord(row[0] + kHashGamma);
+        for (size_t j = 1; j < words_; ++j) h = reference::CombineWord(h, row[j]);
+        hashes[i] = h;
+      }
+      return true;
+    }
+    case Strategy::kString: {
+      const Vec& key = keys[0];
+      HashStrings(key.offsets, key.values, count, key.validity, hashes);
+      return true;
+    }
+    case Strategy::kSerialized: {
+      // Every row has at least a flag byte per key, so ser_data is allocated.
+      if (!Serialize(keys, count, out, error)) return false;
+      HashStrings(out->ser_offsets.As<int32_t>(), out->ser_data.data(), count, nullptr, hashes);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Grouper::Insert(const std::vector<Vec>& keys, const PreparedKeys& prepared,
+                     uint32_t* group_ids, std::string* error) {
+  const size_t count = prepared.count;
+  if (count == 0) return true;
   const ScopedMemoryActivity activity("growing the GROUP BY hash table");  // query_budget.h
-  if (hashes_.size() < count) hashes_.resize(count);
+  const uint64_t* hashes = prepared.hashes.data();
   switch (strategy_) {
     case Strategy::kDirect: {
       const Vec& key = keys[0];
@@ -248,79 +326,31 @@ bool Grouper::Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group
       }
       return true;
     }
-    case Strategy::kPacked: {
-      const uint64_t* words = nullptr;
-      if (keys.size() == 1 && TypeByteWidth(keys[0].type) == 8 && !IsFloat(keys[0].type)) {
-        // One 8-byte integer key: its values are the packed words as they are (no copy; the
-        // copy was 7 % of GROUP BY UserID's instructions under callgrind).
-        words = reinterpret_cast<const uint64_t*>(keys[0].values);
-      } else {
-        if (words_buf_.size() < count) words_buf_.resize(count);
-        uint64_t* packed = words_buf_.data();
-        words = packed;
-        std::memset(packed, 0, count * 8);
-        for (size_t k = 0; k < keys.size(); ++k) {
-          const Vec& key = keys[k];
-          const size_t width = TypeByteWidth(key.type);
-          uint8_t* base = reinterpret_cast<uint8_t*>(packed) + byte_offsets_[k];
-          if (!IsFloat(key.type)) {
-            for (size_t i = 0; i < count; ++i) std::memcpy(base + i * 8, key.values + i * width, width);
-          } else {
-            for (size_t i = 0; i < count; ++i) CanonicalBytes(key, i, base + i * 8);
-          }
-        }
-      }
-      HashKeys(words, count, nullptr, hashes_.data());
-      return fixed_.FindOrInsert(words, hashes_.data(), count, OwnedRows(count), group_ids, error,
-                                 max_groups_);
-    }
-    case Strategy::kWide: {
-      if (words_buf_.size() < count * words_) words_buf_.resize(count * words_);
-      uint64_t* words = words_buf_.data();
-      std::memset(words, 0, count * words_ * 8);
-      for (size_t i = 0; i < count; ++i) {
-        uint64_t* row = words + i * words_;
-        size_t w = 0;
-        uint64_t nulls = 0;
-        for (size_t k = 0; k < keys.size(); ++k) {
-          const Vec& key = keys[k];
-          if (key.IsNull(i)) nulls |= uint64_t{1} << k;
-          else CanonicalBytes(key, i, reinterpret_cast<uint8_t*>(row + w));
-          w += key.type == TypeId::kInt128 ? 2 : 1;
-        }
-        if (null_word_) row[w] = nulls;
-        uint64_t h = reference::HashWord(row[0] + kHashGamma);
-        for (size_t j = 1; j < words_; ++j) h = reference::CombineWord(h, row[j]);
-        hashes_[i] = h;
-      }
-      return wide_->FindOrInsert(words, hashes_.data(), count, OwnedRows(count), group_ids, error,
-                                 max_groups_);
-    }
+    case Strategy::kPacked:
+      return fixed_.FindOrInsert(prepared.words, hashes, count, OwnedRows(hashes, count), group_ids,
+                                 error, max_groups_);
+    case Strategy::kWide:
+      return wide_->FindOrInsert(prepared.words, hashes, count, OwnedRows(hashes, count), group_ids,
+                                 error, max_groups_);
     case Strategy::kString: {
       const Vec& key = keys[0];
-      HashStrings(key.offsets, key.values, count, key.validity, hashes_.data());
-      return strings_.FindOrInsert(key.offsets, key.values, key.validity, hashes_.data(), count,
-                                   OwnedRows(count), group_ids, error, max_groups_);
+      return strings_.FindOrInsert(key.offsets, key.values, key.validity, hashes, count,
+                                   OwnedRows(hashes, count), group_ids, error, max_groups_);
     }
-    case Strategy::kSerialized: {
-      if (!Serialize(keys, count, error)) return false;
-      const int32_t* offsets = ser_offsets_.As<int32_t>();
-      static const uint8_t kEmpty[64] = {};
-      const uint8_t* data = ser_data_.data() != nullptr ? ser_data_.data() : kEmpty;
-      HashStrings(offsets, data, count, nullptr, hashes_.data());
-      return strings_.FindOrInsert(offsets, data, nullptr, hashes_.data(), count, OwnedRows(count),
-                                   group_ids, error, max_groups_);
-    }
+    case Strategy::kSerialized:
+      return strings_.FindOrInsert(prepared.ser_offsets.As<int32_t>(), prepared.ser_data.data(),
+                                   nullptr, hashes, count, OwnedRows(hashes, count), group_ids,
+                                   error, max_groups_);
   }
   return false;
 }
 
 void Grouper::SetOwnership(uint32_t owner, uint32_t owners) { ownership_.Set(owner, owners); }
 
-const uint64_t* Grouper::OwnedRows(size_t count) {
+const uint64_t* Grouper::OwnedRows(const uint64_t* hashes, size_t count) {
   if (!ownership_.shared()) return nullptr;
   owned_.resize((count + 63) / 64);
-  ownership_.Mark(hashes_.data(), count, owned_.data(), /*and_into=*/false);
+  ownership_.Mark(hashes, count, owned_.data(), /*and_into=*/false);
   return owned_.data();
 }
 

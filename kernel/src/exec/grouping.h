@@ -22,6 +22,18 @@
 namespace laneql {
 namespace exec {
 
+// One batch's GROUP BY keys made ready for a hash table: the packed or wide words, or the
+// serialised bytes, and every row's hash. Filled by Grouper::Prepare, read by Grouper::Insert
+// together with the key Vecs it was prepared from (kDirect and kString read those, and a single
+// 8-byte key's words are its values). An owned scan prepares each batch once, on one thread,
+// and every owner inserts its share of it (owned_scan.h).
+struct PreparedKeys {
+  size_t count = 0;
+  const uint64_t* words = nullptr;  // kPacked: one per row; kWide: words per row
+  std::vector<uint64_t> words_buf, hashes;
+  AlignedBuffer ser_offsets, ser_data;  // kSerialized
+};
+
 class Grouper {
  public:
   enum class Strategy { kDirect, kPacked, kWide, kString, kSerialized };
@@ -33,6 +45,12 @@ class Grouper {
   // Group ids of `count` rows; keys[i] holds key i for those rows (not constant: see
   // ExpandConstant).
   bool Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group_ids, std::string* error);
+  // Assign in two steps: Prepare touches no state of this grouper (any grouper of the same key
+  // types gives the same result, on any thread); Insert then finds or adds the groups (of the
+  // owned rows only, under SetOwnership). `keys` must be the same, alive, for both.
+  bool Prepare(const std::vector<Vec>& keys, size_t count, PreparedKeys* out, std::string* error) const;
+  bool Insert(const std::vector<Vec>& keys, const PreparedKeys& prepared, uint32_t* group_ids,
+              std::string* error);
   size_t size() const;
   Strategy strategy() const { return strategy_; }
   // Adds the groups of `other` (same key types, another thread's share of the rows) and sets
@@ -66,8 +84,8 @@ class Grouper {
 
  private:
   // The selection bitmask of the rows this grouper owns (null when it owns every row).
-  const uint64_t* OwnedRows(size_t count);
-  bool Serialize(const std::vector<Vec>& keys, size_t count, std::string* error);
+  const uint64_t* OwnedRows(const uint64_t* hashes, size_t count);
+  bool Serialize(const std::vector<Vec>& keys, size_t count, PreparedKeys* out, std::string* error) const;
 
   Strategy strategy_ = Strategy::kSerialized;
   std::vector<TypeId> types_;
@@ -83,8 +101,8 @@ class Grouper {
   HashOwnership ownership_;
   size_t max_groups_ = kUnlimitedGroups;
   // scratch
-  std::vector<uint64_t> words_buf_, hashes_, owned_;
-  AlignedBuffer ser_offsets_, ser_data_;
+  PreparedKeys prepared_;  // Assign's
+  std::vector<uint64_t> owned_;
 };
 
 // Makes a constant Vec an ordinary one with `count` stored rows.
