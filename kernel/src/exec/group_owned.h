@@ -3,13 +3,14 @@
 // With thread-local tables and a merge afterwards (group_merge.h), a key that occurs all over
 // the table ends up in every thread's table and is inserted again by the merge; when most keys
 // are rare (GROUP BY UserID, WatchID, URL) the merge re-inserts nearly every group and two
-// threads gain little or lose. In an owned scan every thread reads every batch, evaluates the
-// filter and the keys and hashes them, but keeps only the rows whose key hash falls to it
-// (HashOwnership::OwnerOf): the threads' groups are disjoint, each group's rows are all folded
-// by one thread in row order, and the "merge" only lays the threads' groups and states side by
-// side.
-// The price is that each thread evaluates the keys of every row, which pays only when hash
-// table probes (cache misses in a table larger than the cache) dominate: hence the sample.
+// threads gain little or lose. In an owned scan every thread takes every batch but keeps only
+// the rows whose key hash falls to it (HashOwnership::OwnerOf): the threads' groups are
+// disjoint, each group's rows are all folded by one thread in row order, and the "merge" only
+// lays the threads' groups and states side by side.
+// Each batch's keys are evaluated and hashed once, by whichever thread is free, and shared
+// (owned_scan.h); what each owner still does for every row is to read its hash and skip the
+// rows of others. The split pays when the groups are many (a table larger than the cache,
+// whose copies a split by rows would merge): hence the sample.
 // The WHERE is not repeated: all threads first evaluate it once over the table, morsel by
 // morsel, into one bit per row (FilterTableMask), which every owner then reads.
 #ifndef LANEQL_EXEC_GROUP_OWNED_H_
@@ -35,7 +36,7 @@ inline constexpr int kMaxOwners = 4;
 bool CanOwnScan(const ExecContext& ctx, int threads, const AggregateWorker& worker);
 // Whether `plan` should run as an owned scan on `threads` threads (CanOwnScan). Under the automatic choice
 // it groups a few batches spread over the table, and says yes when at least half of the sampled
-// rows start a group of their own (95 % behind a WHERE): the table will hold many groups.
+// rows start a group of their own: the table will hold many groups.
 bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads,
                      size_t batches, const AggregateWorker& worker);
 
