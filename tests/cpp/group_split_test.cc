@@ -273,6 +273,17 @@ uint64_t ScannedRows(const std::string& json) {
   return rows;
 }
 
+// Rows of the last query's "prepare keys" spans: the shared preparation of the split by keys
+// or values.
+uint64_t PreparedRows(const std::string& json) {
+  static const std::regex kPrepare("\"name\": ?\"prepare keys\"[^}]*\"rows\": ?([0-9]+)");
+  uint64_t rows = 0;
+  for (auto it = std::sregex_iterator(json.begin(), json.end(), kPrepare); it != std::sregex_iterator(); ++it) {
+    rows += std::stoull((*it)[1].str());
+  }
+  return rows;
+}
+
 // Few groups and a COUNT(DISTINCT) of nearly unique values: the rows split by that value, every
 // thread reading every batch and holding every group. The answers (with NULL values, a WHERE,
 // and the other kinds of aggregate beside) match one thread's; few values split by rows.
@@ -305,18 +316,11 @@ TEST(GroupSplit, FewGroupsWithManyDistinctValuesSplitByValue) {
       EXPECT_EQ(PrintCsv(expected), PrintCsv(r)) << c.sql << " at " << threads << " threads";
       EXPECT_EQ(c.by_value ? rows * threads : rows, ScannedRows(db.LastProfileJson()))
           << c.sql << " at " << threads << " threads";
+      // The values are hashed once, for all threads (owned_scan.h).
+      EXPECT_EQ(c.by_value ? rows : 0, PreparedRows(db.LastProfileJson()))
+          << c.sql << " at " << threads << " threads";
     }
   }
-}
-
-// Rows of the last query's "prepare keys" spans: the owned scan's shared key preparation.
-uint64_t PreparedRows(const std::string& json) {
-  static const std::regex kPrepare("\"name\": ?\"prepare keys\"[^}]*\"rows\": ?([0-9]+)");
-  uint64_t rows = 0;
-  for (auto it = std::sregex_iterator(json.begin(), json.end(), kPrepare); it != std::sregex_iterator(); ++it) {
-    rows += std::stoull((*it)[1].str());
-  }
-  return rows;
 }
 
 // The split by keys prepares each batch's keys once for all owners (owned_scan.h): on more

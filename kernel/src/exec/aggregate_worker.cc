@@ -122,23 +122,27 @@ void AggregateWorker::SetValueOwnership(int owner, int owners, size_t distinct) 
   states_.SetDistinctPairsDisjoint();
 }
 
-size_t AggregateWorker::KeepOwnedValues(RowSet* selection, std::string* error) {
+bool AggregateWorker::HashSplitValues(const RowSet& selection, std::vector<uint64_t>* hashes,
+                                      std::string* error) {
   Vec arg;
-  if (!evaluator_.Eval(*plan_.aggregates[static_cast<size_t>(value_split_)].arg, *selection, &arg,
+  if (!evaluator_.Eval(*plan_.aggregates[static_cast<size_t>(value_split_)].arg, selection, &arg,
                        error)) {
-    return kNoRow;
+    return false;
   }
-  const size_t n = selection->count;
-  if (value_words_.size() < n) {
-    value_words_.resize(n);
-    value_hashes_.resize(n);
-    value_owned_.resize(BitmaskWords(n));
-  }
+  const size_t n = selection.count;
+  if (value_words_.size() < n) value_words_.resize(n);
+  if (hashes->size() < n) hashes->resize(n);
   // A NULL's word is whatever its slot holds: the row goes to some one owner, which is all
   // the other aggregates need (COUNT(DISTINCT) skips it).
   DistinctWords(arg, n, value_words_.data(), 1);
-  HashKeys(value_words_.data(), n, nullptr, value_hashes_.data());
-  value_owners_.Mark(value_hashes_.data(), n, value_owned_.data(), /*and_into=*/false);
+  HashKeys(value_words_.data(), n, nullptr, hashes->data());
+  return true;
+}
+
+size_t AggregateWorker::KeepOwnedValues(RowSet* selection, const uint64_t* hashes) {
+  const size_t n = selection->count;
+  if (value_owned_.size() < BitmaskWords(n)) value_owned_.resize(BitmaskWords(n));
+  value_owners_.Mark(hashes, n, value_owned_.data(), /*and_into=*/false);
   return CompactRows(selection, ids_.data(), [&](size_t i) {
     return static_cast<bool>((value_owned_[i / 64] >> (i % 64)) & 1);
   });
@@ -205,15 +209,6 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
       selection.count = selected;
       ids_pending = true;
     }
-  }
-  if (value_split_ >= 0) {
-    // Only this worker's values go on, to the grouping as well: each thread groups its rows alone.
-    selected_rows();  // the ids made, if pending
-    selected = KeepOwnedValues(&selection, error);
-    if (selected == kNoRow) return false;
-    if (selected == 0) return true;
-    select = nullptr;
-    ids_pending = false;
   }
   if (!ungrouped_) {
     const size_t groups_before = grouper_.size();
@@ -296,6 +291,7 @@ bool AggregateWorker::PrepareBatch(size_t batch, PreparedBatch* out, std::string
       out->rows.count = selected;
     }
   }
+  if (value_split_ >= 0) return HashSplitValues(out->rows, &out->value_hashes, error);
   return grouper_.Prepare(&evaluator_, out->rows, &out->keys, &out->prepared, error);
 }
 
@@ -304,6 +300,13 @@ bool AggregateWorker::ScanPreparedBatch(const PreparedBatch& batch, std::string*
   counters_.bytes += batch.table_rows * bytes_per_row_;
   if (batch.rows.count == 0) return true;
   const size_t groups_before = grouper_.size();
+  if (value_split_ >= 0) {
+    // Only this worker's values go on, to the grouping as well: each thread groups its rows alone.
+    RowSet selection = batch.rows;
+    if (KeepOwnedValues(&selection, batch.value_hashes.data()) == 0) return true;
+    if (!grouper_.Assign(&evaluator_, selection, group_ids_.data(), error)) return false;
+    return FoldGrouped(selection, groups_before, error);
+  }
   if (!grouper_.AssignPrepared(batch.keys, batch.prepared, group_ids_.data(), error)) return false;
   return FoldGrouped(batch.rows, groups_before, error);
 }

@@ -39,6 +39,7 @@ struct PreparedBatch {
   std::vector<uint32_t> ids;
   std::vector<Vec> keys;        // the GROUP BY keys of those rows
   PreparedKeys prepared;        // and their words / hashes
+  std::vector<uint64_t> value_hashes;  // split by value instead: the COUNT(DISTINCT) values' hashes
 };
 
 class alignas(64) AggregateWorker {
@@ -52,8 +53,9 @@ class alignas(64) AggregateWorker {
   // Folds batches [first, last) (batch b = rows [b * kBatchRows, ...)) into the states.
   bool ScanBatches(size_t first, size_t last, std::string* error);
   // The owned scan's two steps (owned_scan.h): one thread prepares a batch (selects its rows by
-  // the WHERE's table mask, evaluates and hashes the GROUP BY keys: nothing of this worker's
-  // groups or states changes), then every owner folds its share of it in.
+  // the WHERE's table mask, evaluates and hashes the GROUP BY keys, or under a split by value
+  // the COUNT(DISTINCT) argument: nothing of this worker's groups or states changes), then
+  // every owner folds its share of it in.
   bool PrepareBatch(size_t batch, PreparedBatch* out, std::string* error);
   bool ScanPreparedBatch(const PreparedBatch& batch, std::string* error);
   // Adds `other`'s groups and states (other rows of the same query) to this worker's.
@@ -101,9 +103,11 @@ class alignas(64) AggregateWorker {
   // Owned scan: drops the rows of other owners (group id kNoGroup) from `selection` (its ids
   // then in ids_) and group_ids_; returns how many are left.
   size_t KeepOwnedRows(RowSet* selection);
-  // Value split: drops the rows whose COUNT(DISTINCT) value another worker owns from
-  // `selection` (its ids then in ids_); returns how many are left, or kNoRow on an error.
-  size_t KeepOwnedValues(RowSet* selection, std::string* error);
+  // Value split: the hashes of the COUNT(DISTINCT) argument of `selection`'s rows (preparing a
+  // batch), then dropping from `selection` the rows whose value another worker owns (its ids
+  // then in ids_); returns how many are left.
+  bool HashSplitValues(const RowSet& selection, std::vector<uint64_t>* hashes, std::string* error);
+  size_t KeepOwnedValues(RowSet* selection, const uint64_t* hashes);
 
   const plan::Plan& plan_;
   const Table& table_;
@@ -121,7 +125,7 @@ class alignas(64) AggregateWorker {
   // SetValueOwnership: the aggregate whose argument splits the rows (-1: none), and scratch.
   int value_split_ = -1;
   HashOwnership value_owners_;
-  std::vector<uint64_t> value_words_, value_hashes_, value_owned_;
+  std::vector<uint64_t> value_words_, value_owned_;
   FirstRows first_rows_;  // per group, when tracked
   std::vector<uint64_t> mask_;
   std::vector<uint32_t> ids_, group_ids_;

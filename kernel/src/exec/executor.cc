@@ -129,9 +129,10 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   const size_t morsel = MorselBatches(batches - start, threads);
   std::atomic<bool> failed{false};
   std::vector<std::string> errors(static_cast<size_t>(threads));
-  // Grouped owned scan: each batch's keys prepared once, for every owner (owned_scan.h).
+  // Grouped split by keys or values: each batch's keys or values prepared once, for every
+  // owner (owned_scan.h).
   std::unique_ptr<PreparedBatchRing> ring;
-  if (owned && !ungrouped) ring = std::make_unique<PreparedBatchRing>(batches, threads);
+  if ((owned && !ungrouped) || value_split >= 0) ring = std::make_unique<PreparedBatchRing>(batches, threads);
   RunThreads(ctx, threads, [&](int t) {
     if (ring) {
       ring->Run(workers[static_cast<size_t>(t)].get(), t, ctx, &failed, &errors[static_cast<size_t>(t)]);
