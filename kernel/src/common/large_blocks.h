@@ -7,7 +7,7 @@
 // high-cardinality query's time in clear_page_erms, and two threads faulting at once slowed
 // each other down. Allocators of analytical engines keep such memory (jemalloc's retained
 // pages in ClickHouse, DuckDB's buffer pool); glibc unmaps every block over 32 MiB on free.
-// Blocks are kept up to a budget (a quarter of the physical memory, at most 4 GiB); beyond it
+// Blocks are kept up to a budget (a third of the physical memory, at most 16 GiB); beyond it
 // they are unmapped. Elsewhere than on Linux (wasm) these are plain operator new / delete.
 #ifndef LANEQL_COMMON_LARGE_BLOCKS_H_
 #define LANEQL_COMMON_LARGE_BLOCKS_H_
