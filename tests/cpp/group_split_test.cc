@@ -399,6 +399,31 @@ TEST(LargeBlocks, FreedBlocksAreReusedAndReleased) {
   EXPECT_EQ(KeptLargeBlockBytes(), 0u);
 }
 
+// A kept block goes only to requests of nearly its size: a half-size request maps a block of
+// its own and leaves the kept one whole for the next request of the full size (queries of two
+// sizes in turn, e.g. on 1 and on 2 threads, each find their blocks again).
+TEST(LargeBlocks, HalfSizeRequestLeavesALargerKeptBlockWhole) {
+  ReleaseLargeBlocks();
+  const size_t bytes = 4 * kLargeBlockMinBytes;
+  void* large = AllocateLargeBlock(bytes);
+  ASSERT_NE(large, nullptr);
+  FreeLargeBlock(large, bytes);
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  const size_t kept = KeptLargeBlockBytes();
+  EXPECT_GE(kept, bytes);
+  void* half = AllocateLargeBlock(bytes / 2);
+  ASSERT_NE(half, nullptr);
+  EXPECT_NE(half, large);
+  EXPECT_EQ(KeptLargeBlockBytes(), kept);  // not taken, not trimmed
+  void* again = AllocateLargeBlock(bytes);
+  EXPECT_EQ(again, large);
+  FreeLargeBlock(again, bytes);
+  FreeLargeBlock(half, bytes / 2);
+#endif
+  ReleaseLargeBlocks();
+  EXPECT_EQ(KeptLargeBlockBytes(), 0u);
+}
+
 TEST(LargeBlocks, BufferGrowingPastTheThresholdKeepsItsBytes) {
   AlignedBuffer buffer;
   std::string error;
