@@ -262,27 +262,20 @@ TEST(GroupSplit, UngroupedStringDistinctCountsOnEveryPath) {
   }
 }
 
-// Rows the last query's "scan" spans read, all threads together: the table's rows when the
-// threads split the rows, a multiple of them when each thread reads every batch.
-uint64_t ScannedRows(const std::string& json) {
-  static const std::regex kScan("\"name\": ?\"scan\"[^}]*\"rows\": ?([0-9]+)");
+// Rows of the last query's spans named `name`, all threads together.
+uint64_t SpanRows(const std::string& json, const std::string& name) {
+  const std::regex span("\"name\": ?\"" + name + "\"[^}]*\"rows\": ?([0-9]+)");
   uint64_t rows = 0;
-  for (auto it = std::sregex_iterator(json.begin(), json.end(), kScan); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(json.begin(), json.end(), span); it != std::sregex_iterator(); ++it) {
     rows += std::stoull((*it)[1].str());
   }
   return rows;
 }
-
-// Rows of the last query's "prepare keys" spans: the shared preparation of the split by keys
-// or values.
-uint64_t PreparedRows(const std::string& json) {
-  static const std::regex kPrepare("\"name\": ?\"prepare keys\"[^}]*\"rows\": ?([0-9]+)");
-  uint64_t rows = 0;
-  for (auto it = std::sregex_iterator(json.begin(), json.end(), kPrepare); it != std::sregex_iterator(); ++it) {
-    rows += std::stoull((*it)[1].str());
-  }
-  return rows;
-}
+// Rows the "scan" spans read: the table's rows when the threads split the rows, a multiple of
+// them when each thread takes every batch.
+uint64_t ScannedRows(const std::string& json) { return SpanRows(json, "scan"); }
+// Rows the "prepare keys" spans prepared: the shared preparation of the split by keys or values.
+uint64_t PreparedRows(const std::string& json) { return SpanRows(json, "prepare keys"); }
 
 // Few groups and a COUNT(DISTINCT) of nearly unique values: the rows split by that value, every
 // thread reading every batch and holding every group. The answers (with NULL values, a WHERE,
