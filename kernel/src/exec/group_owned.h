@@ -26,8 +26,9 @@
 namespace laneql {
 namespace exec {
 
-// Each owner evaluates the keys of every row, so the repeated work grows with the thread
-// count; beyond this many threads the two-level merge is used.
+// Each owner still reads every row's hash and compacts away the rows of others, so that work
+// grows with the thread count; beyond this many threads the two-level merge is used. (Set when
+// each owner also evaluated every key; with the keys prepared once it may go up, not measured.)
 inline constexpr int kMaxOwners = 4;
 
 // Whether an owned scan on `threads` threads can run at all: 2 to kMaxOwners threads, hashed
