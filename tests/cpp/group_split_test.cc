@@ -367,6 +367,23 @@ TEST(GroupSplit, OwnersShareEachBatchsPreparedKeys) {
       EXPECT_EQ(rows * threads, ScannedRows(json)) << sql << " at " << threads << " threads";
     }
   }
+  // A key that fails to evaluate in batch 61 (while preparing, on whichever thread): the
+  // query fails with one thread's message, and the owners waiting on that batch stop.
+  const std::string failing =
+      "SELECT CAST(CASE WHEN p = 1000000 THEN 'bad' ELSE '1' END AS INTEGER) AS k, u, count(*) "
+      "FROM t GROUP BY k, u";
+  const Result expected = one.Query(failing);
+  ASSERT_FALSE(expected.ok());
+  for (int threads : {2, 4}) {
+    DatabaseOptions options;
+    options.threads = threads;
+    options.group_split = DatabaseOptions::GroupSplit::kKeys;
+    Database db(options);
+    ASSERT_TRUE(db.Register("t", table, &error)) << error;
+    const Result r = db.Query(failing);
+    ASSERT_FALSE(r.ok()) << threads << " threads";
+    EXPECT_EQ(expected.error(), r.error()) << threads << " threads";
+  }
 }
 
 TEST(LargeBlocks, FreedBlocksAreReusedAndReleased) {

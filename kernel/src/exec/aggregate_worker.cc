@@ -270,7 +270,6 @@ bool AggregateWorker::FoldGrouped(RowSet selection, size_t groups_before, std::s
 bool AggregateWorker::PrepareBatch(size_t batch, PreparedBatch* out, std::string* error) {
   const size_t begin = batch * kBatchRows;
   const size_t n = std::min(kBatchRows, table_.num_rows() - begin);
-  out->batch = batch;
   out->table_rows = n;
   out->rows = RowSet();
   out->rows.begin = begin;

@@ -31,9 +31,9 @@ using FloatPartials = std::vector<std::vector<double>>;
 // profile's byte counters, from which GB/s figures are drawn.
 uint64_t ScanBytesPerRow(const plan::Plan& plan, const Table& table);
 
-// One batch of an owned scan made ready by AggregateWorker::PrepareBatch for every owner.
+// One batch of a split by keys or values made ready by AggregateWorker::PrepareBatch for
+// every owner.
 struct PreparedBatch {
-  size_t batch = 0;
   size_t table_rows = 0;        // the batch's rows before the WHERE
   RowSet rows;                  // the rows the WHERE keeps (ids in `ids` unless all of them)
   std::vector<uint32_t> ids;

@@ -139,7 +139,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
       return;
     }
     const ScopedMemoryActivity activity("scanning the table");
-    if (every_batch) {
+    if (owned) {  // ungrouped COUNT(DISTINCT)s split by value: every thread reads every batch
       AggregateWorker& worker = *workers[static_cast<size_t>(t)];
       for (size_t first = 0; first < batches && !failed.load(std::memory_order_relaxed) && !ctx.Interrupted();
            first += morsel) {

@@ -1,7 +1,8 @@
 // Which of several owners takes a key, by its hash: the owned scan (group_owned.h) splits the
 // groups, or COUNT(DISTINCT)'s values (ungrouped, or grouped with few groups), among threads so
-// that their tables are disjoint. Every thread reads every row and keeps the rows whose hash falls to it, so this test
-// runs once per row per thread and is written to stay cheap: a byte lookup, not a division.
+// that their tables are disjoint. Every thread reads every row's hash and keeps the rows whose
+// hash falls to it, so this test runs once per row per thread and is written to stay cheap: a
+// byte lookup, not a division.
 #ifndef LANEQL_EXEC_HASH_OWNERSHIP_H_
 #define LANEQL_EXEC_HASH_OWNERSHIP_H_
 

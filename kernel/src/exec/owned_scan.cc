@@ -73,23 +73,22 @@ PreparedBatchRing::PreparedBatchRing(size_t batches, int owners) : batches_(batc
   }
 }
 
-bool PreparedBatchRing::Run(AggregateWorker* worker, int thread, const ExecContext& ctx,
+void PreparedBatchRing::Run(AggregateWorker* worker, int thread, const ExecContext& ctx,
                             std::atomic<bool>* failed, std::string* error) {
   const size_t ring = slots_.size();
   StepSpans spans(ctx.profiler, thread, *worker);
   const ScopedMemoryActivity activity("scanning the table");
-  const auto fail = [&]() {
-    failed->store(true, std::memory_order_relaxed);
-    return false;
-  };
   try {
     for (size_t next = 0; next < batches_;) {
       // Check before work: a failed thread (or an interrupt) stops the others here.
-      if (failed->load(std::memory_order_relaxed) || ctx.Interrupted()) return true;
+      if (failed->load(std::memory_order_relaxed) || ctx.Interrupted()) return;
       Slot& slot = *slots_[next % ring];
       if (slot.state.load(std::memory_order_acquire) == Ready(next)) {
         spans.Enter(true);
-        if (!worker->ScanPreparedBatch(slot.batch, error)) return fail();
+        if (!worker->ScanPreparedBatch(slot.batch, error)) {
+          failed->store(true, std::memory_order_relaxed);
+          return;
+        }
         // The last owner to finish frees the slot for the batch `ring` further on.
         if (slot.owners_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
           slot.state.store(FreeFor(next + ring), std::memory_order_release);
@@ -104,7 +103,10 @@ bool PreparedBatchRing::Run(AggregateWorker* worker, int thread, const ExecConte
           next_prepare_.compare_exchange_strong(b, b + 1, std::memory_order_acq_rel)) {
         Slot& target = *slots_[b % ring];
         spans.Enter(false);
-        if (!worker->PrepareBatch(b, &target.batch, error)) return fail();
+        if (!worker->PrepareBatch(b, &target.batch, error)) {
+          failed->store(true, std::memory_order_relaxed);
+          return;
+        }
         spans.Prepared(target.batch.table_rows);
         target.owners_left.store(owners_, std::memory_order_relaxed);
         target.state.store(Ready(b), std::memory_order_release);
@@ -118,7 +120,6 @@ bool PreparedBatchRing::Run(AggregateWorker* worker, int thread, const ExecConte
     failed->store(true, std::memory_order_relaxed);  // the others stop instead of waiting
     throw;
   }
-  return true;
 }
 
 }  // namespace exec

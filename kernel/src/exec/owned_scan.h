@@ -34,10 +34,11 @@ class PreparedBatchRing {
   // (ThreadPool::Run starts each on its own thread).
   PreparedBatchRing(size_t batches, int owners);
 
-  // Thread `thread`'s part, with its worker (an owner: SetOwnership): returns when it has taken
-  // every batch, or early once `failed` is set or the query is stopped (the caller reports
-  // that). False with *error when this thread failed; it then sets `failed`.
-  bool Run(AggregateWorker* worker, int thread, const ExecContext& ctx, std::atomic<bool>* failed,
+  // Thread `thread`'s part, with its worker (an owner: SetOwnership or SetValueOwnership):
+  // returns when it has taken every batch, or early once `failed` is set or the query is
+  // stopped (the caller reports that). When this thread fails it writes *error and sets
+  // `failed`.
+  void Run(AggregateWorker* worker, int thread, const ExecContext& ctx, std::atomic<bool>* failed,
            std::string* error);
 
  private:
