@@ -434,6 +434,42 @@ TEST(LargeBlocks, HalfSizeRequestLeavesALargerKeptBlockWhole) {
   EXPECT_EQ(KeptLargeBlockBytes(), 0u);
 }
 
+// Blocks under 4 MiB are kept too (a million rows of int32 are 4 MB, just under it), mapped in
+// 64 KiB steps rather than whole 2 MiB huge pages, which would waste up to half of them; from
+// 4 MiB on they are whole huge pages.
+TEST(LargeBlocks, BlocksUnderFourMiBAreKeptInSixtyFourKiBSteps) {
+  ReleaseLargeBlocks();
+  const size_t small = kLargeBlockMinBytes + 1;  // 1 MiB + 1: 17 steps of 64 KiB
+  const size_t four_million = 4000000;             // the int32 column of a million rows
+  const size_t huge = (size_t{4} << 20) + 1;       // just over 4 MiB: three huge pages
+  void* a = AllocateLargeBlock(small);
+  void* b = AllocateLargeBlock(four_million);
+  void* c = AllocateLargeBlock(huge);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  ASSERT_NE(c, nullptr);
+  std::memset(a, 1, small);
+  std::memset(b, 2, four_million);
+  std::memset(c, 3, huge);
+  FreeLargeBlock(a, small);
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  EXPECT_EQ(KeptLargeBlockBytes(), size_t{17} << 16);
+  FreeLargeBlock(b, four_million);
+  EXPECT_EQ(KeptLargeBlockBytes(), (size_t{17} << 16) + (size_t{62} << 16));  // 4,063,232
+  FreeLargeBlock(c, huge);
+  EXPECT_EQ(KeptLargeBlockBytes(), (size_t{17} << 16) + (size_t{62} << 16) + (size_t{6} << 20));
+  // The next table's column of the same size finds its block again.
+  void* again = AllocateLargeBlock(four_million);
+  EXPECT_EQ(again, b);
+  FreeLargeBlock(again, four_million);
+#else
+  FreeLargeBlock(b, four_million);
+  FreeLargeBlock(c, huge);
+#endif
+  ReleaseLargeBlocks();
+  EXPECT_EQ(KeptLargeBlockBytes(), 0u);
+}
+
 TEST(LargeBlocks, BufferGrowingPastTheThresholdKeepsItsBytes) {
   AlignedBuffer buffer;
   std::string error;

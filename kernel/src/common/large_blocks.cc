@@ -30,9 +30,17 @@ void AdviseHugePages(void* begin, size_t bytes) {
 #endif
 }
 
-// Whole 2 MiB pages, so that a block maps only huge pages and a kept one fits requests of
-// nearby sizes.
-size_t MappedBytes(size_t bytes) { return (bytes + kHuge - 1) / kHuge * kHuge; }
+// From this size on a block is mapped in whole huge pages. Below it, rounding up to 2 MiB
+// would waste up to half of the block, so smaller blocks take 64 KiB steps and 4 KiB pages:
+// they are here to be kept and reused, not for the huge pages.
+constexpr size_t kHugeBlockMinBytes = size_t{4} << 20;
+constexpr size_t kSmallStep = size_t{64} << 10;
+
+// Whole 2 MiB pages for a huge block, so that it maps only huge pages; 64 KiB steps below.
+size_t MappedBytes(size_t bytes) {
+  const size_t step = bytes >= kHugeBlockMinBytes ? kHuge : kSmallStep;
+  return (bytes + step - 1) / step * step;
+}
 
 struct Cache {
   std::mutex mutex;
@@ -58,6 +66,11 @@ Cache& TheCache() {
 }
 
 void* MapBlock(size_t mapped) {
+  if (mapped < kHugeBlockMinBytes) {
+    void* block =
+        mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return block == MAP_FAILED ? nullptr : block;
+  }
   // 2 MiB alignment: map one huge page more and trim both ends.
   void* raw = mmap(nullptr, mapped + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                    -1, 0);

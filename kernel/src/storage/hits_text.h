@@ -58,7 +58,8 @@ class ByteSink {
   bool failed_ = false;
 };
 
-// (Huge pages: every AlignedBuffer of 4 MiB or more gets them, src/common/large_blocks.h.)
+// (Huge pages: every AlignedBuffer of 4 MiB or more gets them; from 1 MiB on, a freed buffer
+// is kept for the next table: src/common/large_blocks.h.)
 
 // Asks the kernel (Linux 5.14+; elsewhere a no-op) to map the pages under [begin, begin + bytes)
 // now, in one call, rather than one page fault per 4 KiB page as the generator first writes
