@@ -33,6 +33,7 @@ namespace laneql {
 namespace internal {
 struct ColumnFileCheck;  // kernel/src/storage/table_file_check.h
 struct TableFileColumns;  // the .laneql reader, which builds columns of a mapped file
+struct GeneratedColumns;  // the hits generator, whose string offsets rise by construction
 }  // namespace internal
 
 class Column {
@@ -142,6 +143,7 @@ class Column {
                              std::string* error);
 
   friend struct internal::TableFileColumns;
+  friend struct internal::GeneratedColumns;
 
   TypeId type_;
   size_t length_ = 0;
