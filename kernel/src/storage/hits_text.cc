@@ -304,23 +304,4 @@ char* PutReferer(char* p, const RowChunk& chunk, size_t i) {
   }
 }
 
-uint64_t RefererHashOf(const RowChunk& chunk, size_t i) {
-  const uint32_t item = chunk.referer_item[i];
-  switch (chunk.referer_kind[i]) {
-    case kRefererInternal:
-      if (item == kHubReferer) {
-        return chunk.counter_id[i] == 62 ? kHubRefererHash : PageKey(chunk.counter_id[i], ~0u);
-      }
-      if (chunk.counter_id[i] == 62 && item == 0) return kTopUrlHash;
-      return PageKey(chunk.counter_id[i], item);
-    case kRefererSearch:
-      return Mix64(static_cast<uint64_t>(chunk.search_engine[i]) << 32 ^ chunk.phrase[i] ^
-                   static_cast<uint64_t>(chunk.region[i]) << 40);
-    case kRefererExternal:
-      return Mix64(0x65787465ULL + item);
-    default:
-      return 6202628419148573758ULL;  // the empty referer
-  }
-}
-
 }  // namespace laneql::hits
