@@ -22,7 +22,9 @@ constexpr uint64_t kPhraseSalt = 0x70687261ULL;
 
 // A word list laid out for fixed-size copies: word i zero padded in a slot of Width bytes, so
 // writing it is one fixed-size copy of the slot (a few vector moves, no length-dependent
-// branch) plus an advance by its length.
+// branch) plus an advance by its length. Writers copy the lists they use into locals: the
+// text's bytes are written through a char*, which may alias anything, so through a reference
+// into the shared tables the compiler reloads the list's pointers and size after every store.
 template <size_t Width>
 struct Slotted {
   static constexpr size_t kWidth = Width;
@@ -92,20 +94,23 @@ char* PutDomain(char* p, const TextTables& t, uint16_t slot, uint64_t site_key) 
   if (slot != kTailCounterSlot) return t.heavy_domains.Put(p, slot);
   // A small site: two or three syllables and a zone, e.g. "miraltorg.ru".
   const uint64_t h = site_key;
-  p = t.syllables.Put(p, t.syllables.IndexOf(h >> 8, 8));
-  p = t.syllables.Put(p, t.syllables.IndexOf(h >> 16, 8));
-  p = t.syllables.PutIf(p, t.syllables.IndexOf(h >> 24, 8), '\0', h & 1);
+  const Slotted<8> syllables = t.syllables;  // locals: see Slotted
+  const Slotted<8> zones = t.zones;
+  p = syllables.Put(p, syllables.IndexOf(h >> 8, 8));
+  p = syllables.Put(p, syllables.IndexOf(h >> 16, 8));
+  p = syllables.PutIf(p, syllables.IndexOf(h >> 24, 8), '\0', h & 1);
   p -= h & 1;  // PutIf kept a separator
-  return t.zones.Put(p, t.zones.IndexOf(h >> 40, 8));
+  return zones.Put(p, zones.IndexOf(h >> 40, 8));
 }
 
-// A literal of up to 15 bytes as one 16-byte copy (the array includes the padding).
+// A short literal, its terminating zero included (overwritten by what follows): a copy of a
+// size known at compile time, which becomes a store or two of immediates. (Padding it to 16
+// bytes in a block on the stack had the compiler store the literal there and load it back
+// as one 16-byte value, which the store buffer cannot forward from the narrower store.)
 template <size_t N>
 inline char* PutShort(char* p, const char (&text)[N]) {
-  static_assert(N <= 16, "PutShort copies 16 bytes");
-  char block[16] = {};
-  std::memcpy(block, text, N);
-  std::memcpy(p, block, 16);
+  static_assert(N <= 16, "PutShort is for short literals");
+  std::memcpy(p, text, N);
   return p + N - 1;
 }
 
@@ -126,17 +131,17 @@ char* PutPhraseWith(char* p, const TextTables& t, uint32_t phrase, bool url_enco
   const uint64_t x = Mix64(h + 1);
   // The word list by index, not by a branch (a word is Latin by a coin flip).
   if (url_encoded) {
-    const Slotted<80>* const lists[2] = {&t.encoded, &t.latin80};
+    const Slotted<80> lists[2] = {t.encoded, t.latin80};  // locals: see Slotted
     for (int w = 0; w < 4; ++w) {
       const uint64_t field = x >> (16 * w);
-      const Slotted<80>& list = *lists[(field & 7) == 0];
+      const Slotted<80>& list = lists[(field & 7) == 0];
       p = list.PutIf(p, list.IndexOf(field, 16), '+', w < words);
     }
   } else {
-    const Slotted<32>* const lists[2] = {&t.cyrillic, &t.latin32};
+    const Slotted<32> lists[2] = {t.cyrillic, t.latin32};
     for (int w = 0; w < 4; ++w) {
       const uint64_t field = x >> (16 * w);
-      const Slotted<32>& list = *lists[(field & 7) == 0];
+      const Slotted<32>& list = lists[(field & 7) == 0];
       p = list.PutIf(p, list.IndexOf(field, 16), ' ', w < words);
     }
   }
@@ -150,13 +155,15 @@ char* PutPageUrlWith(char* p, const TextTables& t, const PageRef& ref) {
   const uint32_t page = ref.page;
   if (page == 0) return p;
   const uint64_t h = ref.page_key;
-  p = t.latin.PutIf(p, t.latin.IndexOf(h, 8), '/', true);
+  const Slotted<16> latin = t.latin;  // locals: see Slotted
+  const Slotted<80> encoded = t.encoded;
+  p = latin.PutIf(p, latin.IndexOf(h, 8), '/', true);
   // Either a slug page ("news/kino-online-12345.html") or a script with an id; a coin flip, so
   // both shapes are written and the cursor advances over the one that applies.
   const bool slug = h >> 8 & 1;
   const int words = (1 + static_cast<int>(h >> 9 & 3)) & -static_cast<int>(slug);
   for (int w = 0; w < 4; ++w) {
-    p = t.latin.PutIf(p, t.latin.IndexOf(h >> (12 + 6 * w), 6), '-', w < words);
+    p = latin.PutIf(p, latin.IndexOf(h >> (12 + 6 * w), 6), '-', w < words);
   }
   std::memcpy(p, "view.php?id=\0\0\0", 16);
   p += KeptLength(12, !slug);
@@ -175,7 +182,7 @@ char* PutPageUrlWith(char* p, const TextTables& t, const PageRef& ref) {
       q = q * 6364136223846793005ULL + 1442695040888963407ULL;
       std::memcpy(p, "q0=", 4);
       p[1] = static_cast<char>('0' + w % 10);
-      p = t.encoded.PutIf(p + 3, t.encoded.IndexOf(q >> 40, 16), '&', true);
+      p = encoded.PutIf(p + 3, encoded.IndexOf(q >> 40, 16), '&', true);
     }
     p -= count != 0;  // the last '&'
   }
@@ -253,11 +260,12 @@ char* PutGoogleUrl(char* p, uint64_t row_key, uint32_t phrase) {
 
 char* PutTitle(char* p, const PageRef& ref) {
   const TextTables& t = Tables();
+  const Slotted<32> cyrillic = t.cyrillic;  // a local: see Slotted
   const uint64_t h = Draw(ref.page_key, 1);
   const uint32_t page = ref.page;
   const int words = 2 + static_cast<int>(h & 3);
   for (int w = 0; w < 5; ++w) {
-    p = t.cyrillic.PutIf(p, t.cyrillic.IndexOf(h >> (4 + 7 * w), 7), ' ', w < words);
+    p = cyrillic.PutIf(p, cyrillic.IndexOf(h >> (4 + 7 * w), 7), ' ', w < words);
   }
   // About 1 % of pages mention Google (never a home page: the heaviest pages stay plain, so
   // the share does not hinge on one page).
