@@ -14,27 +14,39 @@
 namespace laneql::hits {
 namespace {
 
-// Writes chunk.count values; put(p, i) writes row i's value at p and returns its end. The
-// cursor stays local and the sink is asked for room only when it runs low, so an empty value
-// costs a compare and a store.
+// A column's write position in its byte sink, kept in locals (registers) while a chunk is
+// written: the sink is asked for room only when the position passes the last place where a
+// whole value still fits, so a value costs a compare before it is written.
+struct SinkCursor {
+  ByteSink* bytes;
+  char* p = nullptr;
+  const char* base = nullptr;
+  char* last_safe = nullptr;
+
+  // Room for the next value; false when the sink cannot grow (see ByteSink).
+  bool Ready() {
+    if (p != nullptr && p <= last_safe) return true;
+    if (p != nullptr) bytes->Commit(p);
+    p = bytes->Room();
+    if (p == nullptr) return false;
+    base = bytes->data();
+    last_safe = bytes->LastSafeStart();
+    return true;
+  }
+  int32_t End() const { return static_cast<int32_t>(p - base); }
+};
+
+// Writes chunk.count values; put(p, i) writes row i's value at p and returns its end.
 template <class F>
 bool Fill(const RowChunk& c, ByteSink* bytes, int32_t* ends, F put) {
-  char* p = bytes->Room();
-  if (p == nullptr) return false;
-  const char* base = bytes->data();
-  char* last_safe = bytes->LastSafeStart();
+  SinkCursor at{bytes};
+  if (!at.Ready()) return false;
   for (size_t i = 0; i < c.count; ++i) {
-    if (p > last_safe) {
-      bytes->Commit(p);
-      p = bytes->Room();
-      if (p == nullptr) return false;
-      base = bytes->data();
-      last_safe = bytes->LastSafeStart();
-    }
-    p = put(p, i);
-    ends[i] = static_cast<int32_t>(p - base);
+    if (!at.Ready()) return false;
+    at.p = put(at.p, i);
+    ends[i] = at.End();
   }
-  bytes->Commit(p);
+  bytes->Commit(at.p);
   return true;
 }
 
@@ -61,27 +73,19 @@ bool FillSparse(const RowChunk& c, ByteSink* bytes, int32_t* ends, Has has, F pu
       kept += flags[j];
     }
   }
-  char* p = bytes->Room();
-  if (p == nullptr) return false;
-  const char* base = bytes->data();
-  char* last_safe = bytes->LastSafeStart();
+  SinkCursor at{bytes};
+  if (!at.Ready()) return false;
   size_t next = 0;  // the first row whose end is not written yet
   for (size_t k = 0; k < kept; ++k) {
     const size_t i = rows[k];
-    std::fill(ends + next, ends + i, static_cast<int32_t>(p - base));
-    if (p > last_safe) {
-      bytes->Commit(p);
-      p = bytes->Room();
-      if (p == nullptr) return false;
-      base = bytes->data();
-      last_safe = bytes->LastSafeStart();
-    }
-    p = put(p, i);
-    ends[i] = static_cast<int32_t>(p - base);
+    std::fill(ends + next, ends + i, at.End());
+    if (!at.Ready()) return false;
+    at.p = put(at.p, i);
+    ends[i] = at.End();
     next = i + 1;
   }
-  std::fill(ends + next, ends + n, static_cast<int32_t>(p - base));
-  bytes->Commit(p);
+  std::fill(ends + next, ends + n, at.End());
+  bytes->Commit(at.p);
   return true;
 }
 
