@@ -232,7 +232,9 @@ bool FillTextColumn(int column, const RowChunk& c, ByteSink* bytes, int32_t* end
     case kParamOrderID:
       return FillSparse(
           c, bytes, ends, [&](size_t i) { return Chance(Draw(c.row_key[i], kParamPrice), 10000); },
-          [&](char* p, size_t i) { return PutDecimal(p, Mix64(Draw(c.row_key[i], kParamPrice)) >> 40); });
+          [&](char* p, size_t i) {
+            return PutDecimal(p, Mix64(Draw(c.row_key[i], kParamPrice)) >> 40);
+          });
     case kParamCurrency: {
       static constexpr std::string_view kCurrencies[4] = {"RUB", "RUB", "USD", "EUR"};
       return FillSparse(
