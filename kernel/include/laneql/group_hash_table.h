@@ -20,7 +20,8 @@
 // Errors: a failed allocation (or a table that would outgrow 2^32 - 1 groups) makes the call
 // return false with *error naming the size; the table then holds the groups of the rows before
 // the failing one, whose group ids were written, and stays usable. Nothing throws or aborts.
-// A table is not thread-safe: build one per thread and Merge them.
+// A table is not thread-safe: build one per thread and Merge them. Find alone only reads the
+// table, so several threads may Find in one table while nobody inserts.
 #ifndef LANEQL_GROUP_HASH_TABLE_H_
 #define LANEQL_GROUP_HASH_TABLE_H_
 
@@ -72,6 +73,10 @@ class SlotStorage {
   bool Rehash(size_t capacity, std::string* error);
   // The shared fields of the view the SIMD loops work on (the key fields are the caller's).
   TableView View();
+  // The same for a lookup alone: max_groups = size(), so the loops insert nothing and write
+  // nothing but the caller's group ids (which is why Find may be const and run on several
+  // threads at once).
+  TableView FindView() const;
 
   AlignedBuffer ctrl_;    // capacity_ + 16 bytes: the first 16 are mirrored at the end
   AlignedBuffer slots_;   // capacity_ SlotEntry (kernel/src/simd/group_hash_table_layout.h)
@@ -108,6 +113,11 @@ class FixedKeyHashTable : public group_hash_table_internal::SlotStorage {
                    std::string* error);
   // Pre-sizes for `groups` groups without growth on the way.
   bool Reserve(size_t groups, std::string* error);
+  // For each row i < n (of `selection`, or all rows when it is null): group_ids[i] = the
+  // group of keys[i], or kNoGroup when the table does not hold it (or the row is left out).
+  // Inserts nothing.
+  void Find(const uint64_t* keys, const uint64_t* hashes, size_t n, const uint64_t* selection,
+            uint32_t* group_ids) const;
 
   // keys()[g] is the key of group g < size(); hashes()[g] its hash.
   const uint64_t* keys() const { return keys_.As<uint64_t>(); }
@@ -136,6 +146,9 @@ class WideKeyHashTable : public group_hash_table_internal::SlotStorage {
   bool MergeGroups(const WideKeyHashTable& other, const uint32_t* groups, size_t n, uint32_t* ids,
                    std::string* error);
   bool Reserve(size_t groups, std::string* error);
+  // As FixedKeyHashTable::Find.
+  void Find(const uint64_t* keys, const uint64_t* hashes, size_t n, const uint64_t* selection,
+            uint32_t* group_ids) const;
 
   size_t words_per_key() const { return words_per_key_; }
   // The words of group g's key: keys() + g * words_per_key().
@@ -176,6 +189,9 @@ class StringKeyHashTable : public group_hash_table_internal::SlotStorage {
                    std::string* error);
   // Pre-sizes for `groups` groups whose keys take `key_bytes` bytes in all.
   bool Reserve(size_t groups, size_t key_bytes, std::string* error);
+  // As FixedKeyHashTable::Find; a NULL row (validity bit 0) finds the NULL group.
+  void Find(const int32_t* offsets, const uint8_t* bytes, const uint64_t* validity,
+            const uint64_t* hashes, size_t n, const uint64_t* selection, uint32_t* group_ids) const;
 
   // The key of group g < size() ("" for the NULL group, see is_null).
   std::string_view key(size_t g) const {

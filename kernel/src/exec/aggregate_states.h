@@ -100,6 +100,12 @@ class AggregateStates {
   };
   static bool CountDistinctUnion(size_t a, const std::vector<ValueSource>& sources, size_t* count,
                                  std::string* error);
+  // How many of this side's distinct values of aggregate `a`, items [begin, end) of its set,
+  // none of the `earlier` sides' sets holds: looked up, not inserted, so that several threads
+  // may count ranges at once. The union of sets S0, S1, ... has |S0| + the values of each Sw
+  // that no set before it holds.
+  size_t CountValuesNotIn(size_t a, size_t begin, size_t end,
+                          const std::vector<const AggregateStates*>& earlier) const;
   void SetDistinctCount(size_t a, size_t count) { state_[a].counts[0] = static_cast<int64_t>(count); }
   // Ungrouped COUNT(DISTINCT) split by value (group_owned.h): this side keeps only the values
   // whose hash falls to `owner` (HashOwnership::OwnerOf), so the owners' sets are disjoint and

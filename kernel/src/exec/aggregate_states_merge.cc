@@ -4,7 +4,9 @@
 #include <cstring>
 
 #include "laneql/aggregate.h"
+#include "laneql/bitmask.h"
 #include "laneql/hash.h"
+#include "laneql/predicate.h"
 #include "src/exec/aggregate_states.h"
 
 namespace laneql {
@@ -210,6 +212,60 @@ bool AggregateStates::CountDistinctUnion(size_t a, const std::vector<ValueSource
   }
   *count = fixed.size() + strings.size();
   return true;
+}
+
+size_t AggregateStates::CountValuesNotIn(size_t a, size_t begin, size_t end,
+                                         const std::vector<const AggregateStates*>& earlier) const {
+  const State& s = state_[a];
+  const size_t n = end - begin;
+  if (n == 0) return 0;
+  // String keys lie back to back in the set's arena: the range's offsets are made relative to
+  // its first key, as int32 (a key is shorter than 2 GB, as in a column); a range with more
+  // bytes is counted in parts.
+  std::vector<int32_t> offsets;
+  if (!s.distinct_fixed) {
+    const StringKeyHashTable& set = *s.distinct_strings;
+    offsets.assign(n + 1, 0);
+    size_t bytes = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t size = set.key(begin + i).size();
+      if (i > 0 && bytes + size > static_cast<size_t>(INT32_MAX)) {
+        return CountValuesNotIn(a, begin, begin + i, earlier) + CountValuesNotIn(a, begin + i, end, earlier);
+      }
+      bytes += size;
+      offsets[i + 1] = static_cast<int32_t>(bytes);
+    }
+  }
+  // Bit i: item begin + i is in no earlier set found so far (each lookup skips the found ones).
+  std::vector<uint64_t> left(BitmaskWords(n), ~uint64_t{0});
+  if (n % 64 != 0) left.back() = (uint64_t{1} << (n % 64)) - 1;
+  std::vector<uint32_t> ids(n);
+  const auto drop_found = [&]() {
+    for (size_t i = 0; i < n; ++i) {
+      if (ids[i] != kNoGroup) left[i / 64] &= ~(uint64_t{1} << (i % 64));
+    }
+  };
+  if (s.distinct_fixed) {
+    const uint64_t* keys = s.distinct_fixed->keys() + begin;
+    const uint64_t* hashes = s.distinct_fixed->hashes() + begin;
+    for (const AggregateStates* other : earlier) {
+      other->state_[a].distinct_fixed->Find(keys, hashes, n, left.data(), ids.data());
+      drop_found();
+    }
+  } else {
+    const StringKeyHashTable& set = *s.distinct_strings;
+    std::vector<uint64_t> validity(BitmaskWords(n), ~uint64_t{0});
+    for (size_t i = 0; i < n; ++i) {
+      if (set.is_null(begin + i)) validity[i / 64] &= ~(uint64_t{1} << (i % 64));
+    }
+    const uint8_t* data = reinterpret_cast<const uint8_t*>(set.key(begin).data());
+    for (const AggregateStates* other : earlier) {
+      other->state_[a].distinct_strings->Find(offsets.data(), data, validity.data(),
+                                              set.hashes() + begin, n, left.data(), ids.data());
+      drop_found();
+    }
+  }
+  return CountBits(left.data(), n);
 }
 
 bool AggregateStates::MergeDistinctPartition(size_t a, const std::vector<PairSource>& sources,

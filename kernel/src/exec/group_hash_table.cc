@@ -162,7 +162,19 @@ TableView SlotStorage::View() {
   view.max_groups = kUnlimitedGroups;
   return view;
 }
+
+TableView SlotStorage::FindView() const {
+  // The loops take a mutable view because they insert; capped at size_ they only read.
+  TableView view = const_cast<SlotStorage*>(this)->View();
+  view.max_groups = size_;
+  return view;
+}
 }  // namespace group_hash_table_internal
+
+namespace {
+// What Find writes for an empty table (which has no slots to probe): no row is found.
+void FindNothing(size_t n, uint32_t* group_ids) { std::fill_n(group_ids, n, kNoGroup); }
+}  // namespace
 
 // ---------------------------------------------------------------- fixed keys
 
@@ -197,6 +209,14 @@ bool FixedKeyHashTable::FindOrInsert(const uint64_t* keys, const uint64_t* hashe
     if (row == n) return true;
     if (!GrowTo(capacity_ * 2, error)) return false;
   }
+}
+
+void FixedKeyHashTable::Find(const uint64_t* keys, const uint64_t* hashes, size_t n,
+                             const uint64_t* selection, uint32_t* group_ids) const {
+  if (capacity_ == 0) return FindNothing(n, group_ids);
+  TableView view = FindView();
+  view.keys = const_cast<uint64_t*>(keys_.As<uint64_t>());
+  HWY_DYNAMIC_DISPATCH(FixedFindOrInsertTarget)(&view, keys, hashes, 0, n, selection, group_ids);
 }
 
 bool FixedKeyHashTable::Merge(const FixedKeyHashTable& other, std::vector<uint32_t>* mapping,
@@ -245,6 +265,15 @@ bool WideKeyHashTable::FindOrInsert(const uint64_t* keys, const uint64_t* hashes
     if (row == n) return true;
     if (!GrowTo(capacity_ * 2, error)) return false;
   }
+}
+
+void WideKeyHashTable::Find(const uint64_t* keys, const uint64_t* hashes, size_t n,
+                            const uint64_t* selection, uint32_t* group_ids) const {
+  if (capacity_ == 0) return FindNothing(n, group_ids);
+  TableView view = FindView();
+  view.keys = const_cast<uint64_t*>(keys_.As<uint64_t>());
+  view.words_per_key = words_per_key_;
+  HWY_DYNAMIC_DISPATCH(WideFindOrInsertTarget)(&view, keys, hashes, 0, n, selection, group_ids);
 }
 
 bool WideKeyHashTable::Reserve(size_t groups, std::string* error) {
@@ -318,6 +347,19 @@ bool StringKeyHashTable::Reserve(size_t groups, size_t key_bytes, std::string* e
   }
   if (capacity > capacity_ && !GrowTo(capacity, error)) return false;
   return key_bytes <= arena_.size() || arena_.Resize(key_bytes, error);
+}
+
+void StringKeyHashTable::Find(const int32_t* offsets, const uint8_t* bytes, const uint64_t* validity,
+                              const uint64_t* hashes, size_t n, const uint64_t* selection,
+                              uint32_t* group_ids) const {
+  if (capacity_ == 0) return FindNothing(n, group_ids);
+  TableView view = FindView();
+  view.offsets = const_cast<uint64_t*>(offsets_.As<uint64_t>());
+  view.arena = const_cast<uint8_t*>(arena_.data());
+  view.arena_capacity = arena_.size();
+  view.null_group = null_group_;
+  HWY_DYNAMIC_DISPATCH(StringFindOrInsertTarget)(&view, offsets, bytes, validity, hashes, 0, n,
+                                                 selection, group_ids);
 }
 
 bool StringKeyHashTable::Merge(const StringKeyHashTable& other, std::vector<uint32_t>* mapping,

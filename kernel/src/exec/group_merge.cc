@@ -72,9 +72,52 @@ bool MergeSerially(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
   return true;
 }
 
+// Up to this many threads' sets, an ungrouped COUNT(DISTINCT)'s union is counted by lookups:
+// |S0| + the values of S1 not in S0 + those of S2 in neither S0 nor S1, and so on, in ranges
+// of kLookupRange values spread over the threads. Two sets take |S1| lookups in a table that
+// exists already, where the partitioned union inserts |S0| + |S1| values into new tables after
+// a pass that sorts both by partition (COUNT(DISTINCT SearchPhrase), 10 M rows, 2 threads: 36
+// of 173 ms). Each later set is looked up in every set before it, so the lookups grow with the
+// square of the threads: from 5 threads the partitioned union is used.
+constexpr size_t kLookupUnionMaxSets = 4;
+constexpr size_t kLookupRange = 8192;
+
+// The distinct count of aggregate a over every worker's set, by lookups (above).
+bool CountUnionByLookups(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
+                         const ExecContext& ctx, int threads, size_t a, size_t* count,
+                         std::string* error) {
+  struct Range {
+    size_t worker, begin, end;
+  };
+  std::vector<Range> ranges;
+  for (size_t w = 1; w < workers.size(); ++w) {
+    const size_t n = workers[w]->states().DistinctValues(a);
+    for (size_t begin = 0; begin < n; begin += kLookupRange) {
+      ranges.push_back(Range{w, begin, std::min(n, begin + kLookupRange)});
+    }
+  }
+  std::vector<size_t> counts(ranges.size(), 0);
+  if (!RunTasks(ctx, threads, ranges.size(), [&](size_t k, int t, std::string*) {
+        ScopedSpan span(ctx.profiler, t, "merge distinct", "merge");
+        const Range& range = ranges[k];
+        std::vector<const AggregateStates*> earlier;
+        for (size_t u = 0; u < range.worker; ++u) earlier.push_back(&workers[u]->states());
+        counts[k] = workers[range.worker]->states().CountValuesNotIn(a, range.begin, range.end, earlier);
+        span.counters().rows = range.end - range.begin;
+        span.counters().probes = (range.end - range.begin) * range.worker;
+        return true;
+      }, error)) {
+    return false;
+  }
+  *count = workers[0]->states().DistinctValues(a);
+  for (size_t n : counts) *count += n;
+  return true;
+}
+
 // Ungrouped with large COUNT(DISTINCT) sets: the other aggregates fold into thread 0's (one
-// group each); every distinct set is split by value hash into partitions, and the partitions'
-// unions are counted in parallel: the count is their sum.
+// group each). Each distinct count is that of the union of the threads' sets: by lookups for
+// a few threads (above), else every set is split by value hash into partitions, and the
+// partitions' unions are counted in parallel: the count is their sum.
 bool MergeUngroupedDistinct(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
                             const ExecContext& ctx, int threads, std::string* error) {
   AggregateStates& result = workers[0]->states();
@@ -85,6 +128,12 @@ bool MergeUngroupedDistinct(const std::vector<std::unique_ptr<AggregateWorker>>&
   }
   for (size_t a = 0; a < result.num_aggregates(); ++a) {
     if (!result.IsDistinctValues(a)) continue;
+    if (workers.size() <= kLookupUnionMaxSets) {
+      size_t count = 0;
+      if (!CountUnionByLookups(workers, ctx, threads, a, &count, error)) return false;
+      result.SetDistinctCount(a, count);
+      continue;
+    }
     std::vector<std::vector<uint32_t>> items(workers.size());
     std::vector<std::vector<size_t>> begin(workers.size());
     if (!RunTasks(ctx, threads, workers.size(), [&](size_t w, int t, std::string*) {
