@@ -126,7 +126,19 @@ bool GroupStage::KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column
                             std::string* error) const {
   std::vector<Column> varying;
   const size_t groups = ids != nullptr ? ids->size() : size();
-  if (!parts_.empty()) {
+  if (!parts_.empty() && ids == nullptr && parts_[0]->packed()) {
+    // Every group, part after part: each part's keys copied into its slice of the columns.
+    std::vector<AlignedBuffer> values;
+    if (!parts_[0]->StartPackedKeys(groups, &values, error)) return false;
+    for (size_t p = 0; p < parts_.size(); ++p) {
+      std::vector<uint8_t*> outs;
+      for (size_t k = 0; k < values.size(); ++k) {
+        outs.push_back(values[k].data() + part_offsets_[p] * TypeByteWidth(parts_[0]->types()[k]));
+      }
+      parts_[p]->CopyPackedKeys(nullptr, parts_[p]->size(), outs);
+    }
+    if (!parts_[0]->FinishPackedKeys(groups, &values, &varying, error)) return false;
+  } else if (!parts_.empty()) {
     if (!parts_[0]->StartKeyColumns(groups, 0, &varying, error)) return false;
     for (size_t i = 0; i < groups; ++i) {
       const size_t g = ids != nullptr ? (*ids)[i] : i;

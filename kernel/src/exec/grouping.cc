@@ -445,9 +445,63 @@ bool Grouper::AppendKey(size_t g, std::vector<Column>* out, std::string* error) 
   return true;
 }
 
+// Packed keys (no NULLs) column by column: key k of every group copied straight out of the
+// group words, instead of one Append per key per group (GROUP BY ClientIP with derived keys
+// built its 1.8 M keys in 20 ms that way, a third of the query's serial output step).
+namespace {
+template <class T>
+void CopyPackedKey(const uint64_t* words, const std::vector<uint32_t>* ids, size_t rows, size_t offset,
+                   T* out) {
+  const uint8_t* base = reinterpret_cast<const uint8_t*>(words) + offset;
+  for (size_t row = 0; row < rows; ++row) {
+    const size_t g = ids != nullptr ? (*ids)[row] : row;
+    std::memcpy(out + row, base + g * sizeof(uint64_t), sizeof(T));
+  }
+}
+}  // namespace
+
+void Grouper::CopyPackedKeys(const std::vector<uint32_t>* ids, size_t rows,
+                             const std::vector<uint8_t*>& outs) const {
+  for (size_t k = 0; k < types_.size(); ++k) {
+    VisitFixed(types_[k], [&](auto tag) {
+      using T = decltype(tag);
+      CopyPackedKey<T>(fixed_.keys(), ids, rows, byte_offsets_[k], reinterpret_cast<T*>(outs[k]));
+    });
+  }
+}
+
+bool Grouper::StartPackedKeys(size_t rows, std::vector<AlignedBuffer>* values, std::string* error) const {
+  values->resize(types_.size());
+  for (size_t k = 0; k < types_.size(); ++k) {
+    if (!(*values)[k].Resize(rows * TypeByteWidth(types_[k]), error)) return false;
+  }
+  return true;
+}
+
+bool Grouper::FinishPackedKeys(size_t rows, std::vector<AlignedBuffer>* values, std::vector<Column>* out,
+                               std::string* error) const {
+  out->clear();
+  for (size_t k = 0; k < types_.size(); ++k) {
+    out->emplace_back(types_[k]);
+    if (!Column::FromBuffers(types_[k], rows, std::move((*values)[k]), AlignedBuffer(), AlignedBuffer(),
+                             &out->back(), error)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool Grouper::KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,
                          std::string* error) const {
   const size_t rows = ids != nullptr ? ids->size() : size();
+  if (strategy_ == Strategy::kPacked) {
+    std::vector<AlignedBuffer> values;
+    if (!StartPackedKeys(rows, &values, error)) return false;
+    std::vector<uint8_t*> outs;
+    for (AlignedBuffer& buffer : values) outs.push_back(buffer.data());
+    CopyPackedKeys(ids, rows, outs);
+    return FinishPackedKeys(rows, &values, out, error);
+  }
   const size_t string_bytes = strategy_ == Strategy::kString && ids == nullptr ? strings_.arena_bytes() : 0;
   if (!StartKeyColumns(rows, string_bytes, out, error)) return false;
   for (size_t row = 0; row < rows; ++row) {

@@ -64,6 +64,16 @@ class Grouper {
   bool StartKeyColumns(size_t rows, size_t string_bytes, std::vector<Column>* out,
                        std::string* error) const;
   bool AppendKey(size_t g, std::vector<Column>* out, std::string* error) const;
+  // Packed keys (packed(): fixed-width keys in one word, never NULL) are copied column by
+  // column instead: a buffer of `rows` values per key (StartPackedKeys), key k of the groups
+  // (ids, or [0, rows)) written from outs[k] on (CopyPackedKeys, which may fill parts of
+  // one buffer from several groupers), then the columns made of the buffers.
+  bool packed() const { return strategy_ == Strategy::kPacked; }
+  const std::vector<TypeId>& types() const { return types_; }  // the hashed keys' types
+  bool StartPackedKeys(size_t rows, std::vector<AlignedBuffer>* values, std::string* error) const;
+  void CopyPackedKeys(const std::vector<uint32_t>* ids, size_t rows, const std::vector<uint8_t*>& outs) const;
+  bool FinishPackedKeys(size_t rows, std::vector<AlignedBuffer>* values, std::vector<Column>* out,
+                        std::string* error) const;
 
   // Two-level merge: the hash of every group (what the partition is taken from; null for the
   // direct table, which is never partitioned), and the merge of other's groups groups[0..n)
