@@ -167,7 +167,7 @@ test-asan: setup
 # split by keys and the owned scan (GroupSplit), the merges, cancelling and timing out a running
 # query from another thread, the memory limit charged by every worker. Not part of `make test`
 # (the instrumented build takes a while); run it after touching threads.
-TSAN_FILTER := ThreadPoolTest.*:ProfileTest.*:JsonCheckerTest.*:SqlEngine*:GroupSplit.*:*GroupHashTableFind*
+TSAN_FILTER := ThreadPoolTest.*:ProfileTest.*:JsonCheckerTest.*:SqlEngine*:GroupSplit.*:*GroupHashTableFind*:DistinctMerge.*
 TSAN_FILTER := $(TSAN_FILTER):QueryInterruptTest.*:DatabaseInterruptTest.*:QueryTimeoutTest.*
 TSAN_FILTER := $(TSAN_FILTER):*MemoryLimitTest.*:QueryOptionsTest.*
 TSAN_ENV := TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"

@@ -60,8 +60,10 @@ class AggregateStates {
   void SetFloatSum(size_t a, double sum) { state_[a].reals[0] = sum; }
   // Folds in the states of `other` (built over other rows with the same aggregates), whose
   // group g is this one's mapping[g] (Grouper::Merge); `groups` = this side's group count.
+  // With insert_pairs false, the (group, value) pairs of a grouped COUNT(DISTINCT) are left
+  // out: the caller counts them (CountPairsNotIn).
   bool Merge(const AggregateStates& other, const std::vector<uint32_t>& mapping, size_t groups,
-             std::string* error);
+             std::string* error, bool insert_pairs = true);
 
   // --- Two-level merge (group_merge.cc). Threads call these at once, for disjoint groups. ---
   // Folds other's groups [begin, end) into this side's groups targets[g] (room made beforehand
@@ -106,6 +108,20 @@ class AggregateStates {
   // that no set before it holds.
   size_t CountValuesNotIn(size_t a, size_t begin, size_t end,
                           const std::vector<const AggregateStates*>& earlier) const;
+  // The same for a grouped COUNT(DISTINCT)'s (group, value) pairs when the groups are few
+  // (group_merge.cc): this side's pairs [begin, end), whose groups are targets[g] in the merged
+  // numbering, are looked up in each earlier side's set under that side's group id for it
+  // (local[merged id], kNoGroup or past `groups` where that side has no such group); each pair
+  // found in none adds one to counts[merged id].
+  struct PairLookup {
+    const AggregateStates* states;
+    const uint32_t* local;
+    size_t groups;
+  };
+  void CountPairsNotIn(size_t a, size_t begin, size_t end, const uint32_t* targets,
+                       const std::vector<PairLookup>& earlier, int64_t* counts) const;
+  // counts[g] added to aggregate a's count of group g, for g < groups.
+  void AddCounts(size_t a, const int64_t* counts, size_t groups);
   void SetDistinctCount(size_t a, size_t count) { state_[a].counts[0] = static_cast<int64_t>(count); }
   // Ungrouped COUNT(DISTINCT) split by value (group_owned.h): this side keeps only the values
   // whose hash falls to `owner` (HashOwnership::OwnerOf), so the owners' sets are disjoint and
@@ -114,6 +130,7 @@ class AggregateStates {
   // Grouped COUNT(DISTINCT) split by value (AggregateWorker::SetValueOwnership): the threads'
   // (group, value) pairs are disjoint, so Merge adds other's counts instead of its pairs.
   void SetDistinctPairsDisjoint() { pairs_disjoint_ = true; }
+  bool pairs_disjoint() const { return pairs_disjoint_; }
   // Inserts the sources' pairs, under this side's groups, into one fresh set and counts each
   // new pair for its group: the pairs of one partition's groups.
   bool MergeDistinctPartition(size_t a, const std::vector<PairSource>& sources, std::string* error);

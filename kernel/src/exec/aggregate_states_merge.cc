@@ -130,12 +130,13 @@ bool AggregateStates::MergeDistinct(State& s, const State& o, const std::vector<
 }
 
 bool AggregateStates::Merge(const AggregateStates& other, const std::vector<uint32_t>& mapping,
-                            size_t groups, std::string* error) {
+                            size_t groups, std::string* error, bool insert_pairs) {
   if (!Resize(groups, error)) return false;
   for (size_t a = 0; a < state_.size(); ++a) {
     State& s = state_[a];
     const State& o = other.state_[a];
     if (s.kind == AggKind::kCountDistinct) {
+      if (!insert_pairs && IsDistinctPairs(a) && !pairs_disjoint_) continue;
       if (!MergeDistinct(s, o, mapping, error)) return false;
       continue;
     }
@@ -266,6 +267,78 @@ size_t AggregateStates::CountValuesNotIn(size_t a, size_t begin, size_t end,
     }
   }
   return CountBits(left.data(), n);
+}
+
+void AggregateStates::CountPairsNotIn(size_t a, size_t begin, size_t end, const uint32_t* targets,
+                                      const std::vector<PairLookup>& earlier, int64_t* counts) const {
+  const State& s = state_[a];
+  const size_t n = end - begin;
+  if (n == 0) return;
+  if (!s.distinct_wide) {
+    // String pairs are looked up as rows of int32 offsets: a range of more bytes in halves.
+    size_t bytes = 0;
+    for (size_t i = 0; i < n; ++i) bytes += s.distinct_strings->key(begin + i).size();
+    if (bytes > static_cast<size_t>(INT32_MAX) && n > 1) {
+      CountPairsNotIn(a, begin, begin + n / 2, targets, earlier, counts);
+      CountPairsNotIn(a, begin + n / 2, end, targets, earlier, counts);
+      return;
+    }
+  }
+  std::vector<uint32_t> merged(n), ids(n);
+  for (size_t i = 0; i < n; ++i) merged[i] = targets[DistinctPairGroup(a, begin + i)];
+  // Bit i: pair begin + i is in no earlier set found so far.
+  std::vector<uint64_t> left(BitmaskWords(n), ~uint64_t{0});
+  if (n % 64 != 0) left.back() = (uint64_t{1} << (n % 64)) - 1;
+  std::vector<uint64_t> selection(BitmaskWords(n)), hashes(n), words;
+  std::vector<int32_t> offsets;
+  std::string bytes;
+  for (const PairLookup& side : earlier) {
+    // The pairs still left whose group that side has, under its group id.
+    std::fill(selection.begin(), selection.end(), 0);
+    const auto local_group = [&](size_t i) -> uint32_t {
+      return merged[i] < side.groups ? side.local[merged[i]] : kNoGroup;
+    };
+    const State& o = side.states->state_[a];
+    if (s.distinct_wide) {
+      words.assign(2 * n, 0);
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t g = local_group(i);
+        if (g == kNoGroup || !BitmaskGet(left.data(), i)) continue;
+        BitmaskSet(selection.data(), i);
+        words[2 * i] = g;
+        words[2 * i + 1] = s.distinct_wide->key(begin + i)[1];
+        hashes[i] = reference::CombineWord(reference::HashWord(words[2 * i] + kHashGamma), words[2 * i + 1]);
+      }
+      o.distinct_wide->Find(words.data(), hashes.data(), n, selection.data(), ids.data());
+    } else {
+      // Rows of this side's 4-byte group id, then the value's bytes (as the scan builds them).
+      bytes.clear();
+      offsets.assign(1, 0);
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t g = local_group(i);
+        if (g != kNoGroup && BitmaskGet(left.data(), i)) {
+          BitmaskSet(selection.data(), i);
+          const std::string_view row = s.distinct_strings->key(begin + i);
+          bytes.append(reinterpret_cast<const char*>(&g), 4);
+          bytes.append(row.data() + 4, row.size() - 4);
+        }
+        offsets.push_back(static_cast<int32_t>(bytes.size()));
+      }
+      bytes.push_back('\0');  // data() stays valid with no bytes
+      const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes.data());
+      HashStrings(offsets.data(), data, n, nullptr, hashes.data());
+      o.distinct_strings->Find(offsets.data(), data, nullptr, hashes.data(), n, selection.data(), ids.data());
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (ids[i] != kNoGroup) left[i / 64] &= ~(uint64_t{1} << (i % 64));
+    }
+  }
+  for (size_t i = 0; i < n; ++i) counts[merged[i]] += static_cast<int64_t>((left[i / 64] >> (i % 64)) & 1);
+}
+
+void AggregateStates::AddCounts(size_t a, const int64_t* counts, size_t groups) {
+  StateArray<int64_t>& mine = state_[a].counts;
+  for (size_t g = 0; g < groups && g < mine.size(); ++g) mine[g] += counts[g];
 }
 
 bool AggregateStates::MergeDistinctPartition(size_t a, const std::vector<PairSource>& sources,

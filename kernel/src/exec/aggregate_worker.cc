@@ -313,14 +313,24 @@ bool AggregateWorker::ScanPreparedBatch(const PreparedBatch& batch, std::string*
 bool AggregateWorker::Merge(const AggregateWorker& other, std::string* error) {
   if (ungrouped_) return states_.Merge(other.states_, std::vector<uint32_t>{0}, 1, error);
   std::vector<uint32_t> mapping;
-  if (!grouper_.Merge(other.grouper_, &mapping, error) ||
-      !states_.Merge(other.states_, mapping, grouper_.size(), error)) {
+  return MergeGroupsAndStates(other, &mapping, true, error);
+}
+
+bool AggregateWorker::MergeLeavingPairs(const AggregateWorker& other, std::vector<uint32_t>* mapping,
+                                        std::string* error) {
+  return MergeGroupsAndStates(other, mapping, false, error);
+}
+
+bool AggregateWorker::MergeGroupsAndStates(const AggregateWorker& other, std::vector<uint32_t>* mapping,
+                                           bool insert_pairs, std::string* error) {
+  if (!grouper_.Merge(other.grouper_, mapping, error) ||
+      !states_.Merge(other.states_, *mapping, grouper_.size(), error, insert_pairs)) {
     return false;
   }
   if (track_first_rows_) {
     first_rows_.resize(grouper_.size(), kNoRow);
-    for (size_t g = 0; g < mapping.size() && g < other.first_rows_.size(); ++g) {
-      uint64_t& first = first_rows_[mapping[g]];
+    for (size_t g = 0; g < mapping->size() && g < other.first_rows_.size(); ++g) {
+      uint64_t& first = first_rows_[(*mapping)[g]];
       first = std::min(first, other.first_rows_[g]);
     }
   }

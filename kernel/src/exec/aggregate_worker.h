@@ -60,6 +60,9 @@ class alignas(64) AggregateWorker {
   bool ScanPreparedBatch(const PreparedBatch& batch, std::string* error);
   // Adds `other`'s groups and states (other rows of the same query) to this worker's.
   bool Merge(const AggregateWorker& other, std::string* error);
+  // The same without a grouped COUNT(DISTINCT)'s pairs, which the caller counts
+  // (AggregateStates::CountPairsNotIn); *mapping: this worker's group for each of other's.
+  bool MergeLeavingPairs(const AggregateWorker& other, std::vector<uint32_t>* mapping, std::string* error);
 
   // Owned scan (group_owned.h): this worker aggregates only the rows whose group key hashes to
   // `owner` of `owners`, and is given every batch. Hashed GROUP BY keys only.
@@ -100,6 +103,9 @@ class alignas(64) AggregateWorker {
   // groups, an owner drops the other owners' rows, and the aggregates take the rows.
   bool FoldGrouped(RowSet selection, size_t groups_before, std::string* error);
   void NoteFirstRows(const RowSet& rows, size_t groups_before);
+  // Merge and MergeLeavingPairs (grouped).
+  bool MergeGroupsAndStates(const AggregateWorker& other, std::vector<uint32_t>* mapping, bool insert_pairs,
+                            std::string* error);
   // Owned scan: drops the rows of other owners (group id kNoGroup) from `selection` (its ids
   // then in ids_) and group_ids_; returns how many are left.
   size_t KeepOwnedRows(RowSet* selection);
