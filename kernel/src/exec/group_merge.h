@@ -1,8 +1,11 @@
 // Merging the threads' groups and aggregate states after a parallel scan.
 //
 // Few groups: each thread's groups are folded into thread 0's, one thread after another (the
-// cost is a few thousand lookups per thread). Many groups: a two-level merge, with no serial
-// step whose cost grows with the thread count:
+// cost is a few thousand lookups per thread); a large COUNT(DISTINCT)'s (group, value) pairs are
+// then counted on every thread: each later thread's pairs looked up in the earlier threads'
+// sets (up to 4 threads; beyond, inserted into thread 0's set). Ungrouped COUNT(DISTINCT) sets
+// are counted the same way up to 4 threads, and beyond by partitions (as step 5 below). Many
+// groups: a two-level merge, with no serial step whose cost grows with the thread count:
 //  1. convert (parallel, one task per thread's table): its groups are split into 256
 //     partitions by bits of their hash (counting sort of group ids), and so are the
 //     COUNT(DISTINCT) (group, value) pairs, by their group's partition;
