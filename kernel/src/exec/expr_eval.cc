@@ -103,6 +103,44 @@ std::string NumberText(T v) {
   }
 }
 
+// Integer + and - over rows without NULLs in one branch-free pass (which compilers vectorise)
+// that only notes whether any row overflowed; returns true when none did. Checked row by row,
+// ClientIP - 1 cost 3 ns a row (GROUP BY ClientIP, ClientIP - 1, ClientIP - 2, ClientIP - 3
+// evaluates its derived keys on 1.8 M groups). After an overflow the checked loop runs again,
+// to name the first row's operands in the error.
+template <class T>
+bool AddSubWithoutOverflow(Fn fn, const Vec& a, const Vec& b, T* dst, size_t rows) {
+  using U = std::make_unsigned_t<T>;
+  const bool add = fn == Fn::kAdd;
+  const auto run = [&](auto x_at, auto y_at) {
+    U overflow = 0;
+    for (size_t i = 0; i < rows; ++i) {
+      const U x = static_cast<U>(x_at(i)), y = static_cast<U>(y_at(i));
+      const U r = add ? static_cast<U>(x + y) : static_cast<U>(x - y);
+      dst[i] = static_cast<T>(r);
+      if constexpr (std::is_signed_v<T>) {
+        // The sign bit: set when the operands' signs make the result's sign impossible.
+        overflow |= add ? static_cast<U>((x ^ r) & (y ^ r)) : static_cast<U>((x ^ y) & (x ^ r));
+      } else {
+        overflow |= static_cast<U>(add ? r < x : x < y);
+      }
+    }
+    if constexpr (std::is_signed_v<T>) return (overflow >> (8 * sizeof(T) - 1)) == 0;
+    return overflow == 0;
+  };
+  const T* xs = a.Data<T>();
+  const T* ys = b.Data<T>();
+  if (a.constant && !b.constant) {
+    const T x = xs[0];
+    return run([x](size_t) { return x; }, [ys](size_t i) { return ys[i]; });
+  }
+  if (b.constant && !a.constant) {
+    const T y = ys[0];
+    return run([xs](size_t i) { return xs[i]; }, [y](size_t) { return y; });
+  }
+  return run([xs](size_t i) { return xs[i]; }, [ys](size_t i) { return ys[i]; });
+}
+
 template <class T>
 bool Arithmetic(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std::string* error) {
   const size_t n = out->count;
@@ -112,6 +150,12 @@ bool Arithmetic(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std
   if (!MergeValidity(a, b, out, error)) return false;
   const size_t rows = out->stored();
   const Fn fn = expr.fn;
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) <= 8) {
+    if ((fn == Fn::kAdd || fn == Fn::kSubtract) && a.validity == nullptr && b.validity == nullptr &&
+        AddSubWithoutOverflow<T>(fn, a, b, dst, rows)) {
+      return true;
+    }
+  }
   uint64_t* nulls_from_zero = nullptr;  // integer x % 0 -> NULL
   for (size_t i = 0; i < rows; ++i) {
     const T x = a.Get<T>(i), y = b.Get<T>(i);
