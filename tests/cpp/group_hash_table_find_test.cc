@@ -15,6 +15,7 @@
 #include "laneql/bitmask.h"
 #include "laneql/group_hash_table.h"
 #include "laneql/hash.h"
+#include "string_rows.h"
 #include "target_param.h"
 
 namespace laneql {
@@ -129,28 +130,7 @@ TEST_P(GroupHashTableFindTest, WideKeysFoundOrNot) {
   }
 }
 
-// Arrow utf8 rows of `keys` (std::nullopt = NULL) and their hashes.
-struct Strings {
-  std::vector<int32_t> offsets{0};
-  std::vector<uint8_t> bytes{0};  // a valid pointer even with no bytes
-  std::vector<uint64_t> validity, hashes;
-};
-Strings MakeStrings(const std::vector<std::optional<std::string>>& keys) {
-  Strings s;
-  s.bytes.clear();
-  s.validity.assign(BitmaskWords(keys.size()) + 1, 0);
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (keys[i]) {
-      BitmaskSet(s.validity.data(), i);
-      s.bytes.insert(s.bytes.end(), keys[i]->begin(), keys[i]->end());
-    }
-    s.offsets.push_back(static_cast<int32_t>(s.bytes.size()));
-  }
-  s.bytes.push_back(0);
-  s.hashes.resize(keys.size());
-  HashStrings(s.offsets.data(), s.bytes.data(), keys.size(), s.validity.data(), s.hashes.data());
-  return s;
-}
+using testing::MakeStringRows;
 
 // Texts of a few lengths (0 to 70 bytes) for values in [0, range), NULL for one of them.
 std::vector<std::optional<std::string>> Texts(size_t n, uint64_t range, uint64_t seed) {
@@ -174,7 +154,7 @@ TEST_P(GroupHashTableFindTest, StringKeysNullAndEmptyFoundOrNot) {
         }
       }
       const std::vector<std::optional<std::string>> asked_keys = Texts(n, 2 * n + 10, 5 * n + 1);
-      const Strings built = MakeStrings(built_keys), asked = MakeStrings(asked_keys);
+      const testing::StringRows built = MakeStringRows(built_keys), asked = MakeStringRows(asked_keys);
       StringKeyHashTable table;
       std::vector<uint32_t> ids(n + 1);
       std::string error;
@@ -202,7 +182,7 @@ TEST_P(GroupHashTableFindTest, StringKeysNullAndEmptyFoundOrNot) {
 
 TEST_P(GroupHashTableFindTest, EmptyTablesFindNothingAndStayUnallocated) {
   const std::vector<uint64_t> keys = {1, 2, 3}, hashes = {7, 8, 9};
-  const Strings strings = MakeStrings({std::string("a"), std::nullopt, std::string()});
+  const testing::StringRows strings = MakeStringRows({std::string("a"), std::nullopt, std::string()});
   std::vector<uint32_t> found(3, 12345);
   FixedKeyHashTable fixed;
   fixed.Find(keys.data(), hashes.data(), 3, nullptr, found.data());

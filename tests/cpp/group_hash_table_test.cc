@@ -16,6 +16,7 @@
 #include "laneql/bitmask.h"
 #include "laneql/group_hash_table.h"
 #include "laneql/hash.h"
+#include "string_rows.h"
 #include "target_param.h"
 
 namespace laneql {
@@ -413,32 +414,8 @@ TEST_P(GroupHashTableWideTest, MergeEqualsOneTableOverTheConcatenation) {
 
 // ---------------------------------------------------------------- string keys
 
-// Arrow utf8 rows for keys (std::nullopt = NULL), plus their hashes.
-struct StringRows {
-  std::vector<int32_t> offsets{0};
-  std::vector<uint8_t> bytes;
-  std::vector<uint64_t> validity;
-  std::vector<uint64_t> hashes;
-  std::vector<std::optional<std::string>> keys;
-};
-
-StringRows MakeStringRows(const std::vector<std::optional<std::string>>& keys) {
-  StringRows rows;
-  rows.keys = keys;
-  rows.validity.assign(BitmaskWords(keys.size()) + 1, 0);
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (keys[i]) {
-      BitmaskSet(rows.validity.data(), i);
-      rows.bytes.insert(rows.bytes.end(), keys[i]->begin(), keys[i]->end());
-    }
-    rows.offsets.push_back(static_cast<int32_t>(rows.bytes.size()));
-  }
-  rows.bytes.push_back(0);  // never empty, so data() is a valid pointer
-  rows.hashes.resize(keys.size());
-  HashStrings(rows.offsets.data(), rows.bytes.data(), keys.size(), rows.validity.data(),
-              rows.hashes.data());
-  return rows;
-}
+using testing::MakeStringRows;
+using testing::StringRows;
 
 // URL-like keys from a pool of `distinct`, with NULLs and '' mixed in.
 std::vector<std::optional<std::string>> MakeStringKeys(size_t n, size_t distinct, uint64_t seed) {

@@ -72,24 +72,33 @@ bool RunTasks(const ExecContext& ctx, int threads, size_t tasks, const Task& tas
 constexpr size_t kLookupUnionMaxSets = 4;
 constexpr size_t kLookupRange = 8192;
 
+// The items of every worker but the first (items_of(w) each) in ranges of kLookupRange: the
+// lookups' tasks.
+struct LookupRange {
+  size_t worker, begin, end;
+};
+template <class ItemsOf>
+std::vector<LookupRange> LaterWorkersRanges(size_t workers, const ItemsOf& items_of) {
+  std::vector<LookupRange> ranges;
+  for (size_t w = 1; w < workers; ++w) {
+    const size_t n = items_of(w);
+    for (size_t begin = 0; begin < n; begin += kLookupRange) {
+      ranges.push_back(LookupRange{w, begin, std::min(n, begin + kLookupRange)});
+    }
+  }
+  return ranges;
+}
+
 // The distinct count of aggregate a over every worker's set, by lookups (above).
 bool CountUnionByLookups(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
                          const ExecContext& ctx, int threads, size_t a, size_t* count,
                          std::string* error) {
-  struct Range {
-    size_t worker, begin, end;
-  };
-  std::vector<Range> ranges;
-  for (size_t w = 1; w < workers.size(); ++w) {
-    const size_t n = workers[w]->states().DistinctValues(a);
-    for (size_t begin = 0; begin < n; begin += kLookupRange) {
-      ranges.push_back(Range{w, begin, std::min(n, begin + kLookupRange)});
-    }
-  }
+  const std::vector<LookupRange> ranges =
+      LaterWorkersRanges(workers.size(), [&](size_t w) { return workers[w]->states().DistinctValues(a); });
   std::vector<size_t> counts(ranges.size(), 0);
   if (!RunTasks(ctx, threads, ranges.size(), [&](size_t k, int t, std::string*) {
         ScopedSpan span(ctx.profiler, t, "merge distinct", "merge");
-        const Range& range = ranges[k];
+        const LookupRange& range = ranges[k];
         std::vector<const AggregateStates*> earlier;
         for (size_t u = 0; u < range.worker; ++u) earlier.push_back(&workers[u]->states());
         counts[k] = workers[range.worker]->states().CountValuesNotIn(a, range.begin, range.end, earlier);
@@ -154,20 +163,12 @@ bool MergeSerially(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
     for (size_t g = 0; g < mappings[w].size(); ++g) local[w][mappings[w][g]] = static_cast<uint32_t>(g);
   }
   for (size_t a : pair_aggregates) {
-    struct Range {
-      size_t worker, begin, end;
-    };
-    std::vector<Range> ranges;
-    for (size_t w = 1; w < workers.size(); ++w) {
-      const size_t n = workers[w]->states().DistinctPairs(a);
-      for (size_t begin = 0; begin < n; begin += kLookupRange) {
-        ranges.push_back(Range{w, begin, std::min(n, begin + kLookupRange)});
-      }
-    }
+    const std::vector<LookupRange> ranges =
+        LaterWorkersRanges(workers.size(), [&](size_t w) { return workers[w]->states().DistinctPairs(a); });
     std::vector<std::vector<int64_t>> counts(static_cast<size_t>(threads), std::vector<int64_t>(groups, 0));
     if (!RunTasks(ctx, threads, ranges.size(), [&](size_t k, int t, std::string*) {
           ScopedSpan span(ctx.profiler, t, "merge distinct", "merge");
-          const Range& range = ranges[k];
+          const LookupRange& range = ranges[k];
           std::vector<AggregateStates::PairLookup> earlier;
           for (size_t u = 0; u < range.worker; ++u) {
             earlier.push_back(AggregateStates::PairLookup{&workers[u]->states(), local[u].data(), local[u].size()});
