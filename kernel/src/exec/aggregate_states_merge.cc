@@ -16,6 +16,19 @@ using plan::AggKind;
 
 namespace {
 constexpr size_t kPairChunk = 4096;
+
+// The lookups' bitmask of items not found yet: all n set at first (no bit past n), then the
+// items an earlier set holds (a group id in ids) cleared after each lookup.
+std::vector<uint64_t> AllItems(size_t n) {
+  std::vector<uint64_t> left(BitmaskWords(n), ~uint64_t{0});
+  if (n % 64 != 0) left.back() = (uint64_t{1} << (n % 64)) - 1;
+  return left;
+}
+void DropFound(const std::vector<uint32_t>& ids, std::vector<uint64_t>* left) {
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] != kNoGroup) (*left)[i / 64] &= ~(uint64_t{1} << (i % 64));
+  }
+}
 }  // namespace
 
 // Folds o's group g into s's group t.
@@ -238,20 +251,14 @@ size_t AggregateStates::CountValuesNotIn(size_t a, size_t begin, size_t end,
     }
   }
   // Bit i: item begin + i is in no earlier set found so far (each lookup skips the found ones).
-  std::vector<uint64_t> left(BitmaskWords(n), ~uint64_t{0});
-  if (n % 64 != 0) left.back() = (uint64_t{1} << (n % 64)) - 1;
+  std::vector<uint64_t> left = AllItems(n);
   std::vector<uint32_t> ids(n);
-  const auto drop_found = [&]() {
-    for (size_t i = 0; i < n; ++i) {
-      if (ids[i] != kNoGroup) left[i / 64] &= ~(uint64_t{1} << (i % 64));
-    }
-  };
   if (s.distinct_fixed) {
     const uint64_t* keys = s.distinct_fixed->keys() + begin;
     const uint64_t* hashes = s.distinct_fixed->hashes() + begin;
     for (const AggregateStates* other : earlier) {
       other->state_[a].distinct_fixed->Find(keys, hashes, n, left.data(), ids.data());
-      drop_found();
+      DropFound(ids, &left);
     }
   } else {
     const StringKeyHashTable& set = *s.distinct_strings;
@@ -263,7 +270,7 @@ size_t AggregateStates::CountValuesNotIn(size_t a, size_t begin, size_t end,
     for (const AggregateStates* other : earlier) {
       other->state_[a].distinct_strings->Find(offsets.data(), data, validity.data(),
                                               set.hashes() + begin, n, left.data(), ids.data());
-      drop_found();
+      DropFound(ids, &left);
     }
   }
   return CountBits(left.data(), n);
@@ -287,8 +294,7 @@ void AggregateStates::CountPairsNotIn(size_t a, size_t begin, size_t end, const 
   std::vector<uint32_t> merged(n), ids(n);
   for (size_t i = 0; i < n; ++i) merged[i] = targets[DistinctPairGroup(a, begin + i)];
   // Bit i: pair begin + i is in no earlier set found so far.
-  std::vector<uint64_t> left(BitmaskWords(n), ~uint64_t{0});
-  if (n % 64 != 0) left.back() = (uint64_t{1} << (n % 64)) - 1;
+  std::vector<uint64_t> left = AllItems(n);
   std::vector<uint64_t> selection(BitmaskWords(n)), hashes(n), words;
   std::vector<int32_t> offsets;
   std::string bytes;
@@ -329,9 +335,7 @@ void AggregateStates::CountPairsNotIn(size_t a, size_t begin, size_t end, const 
       HashStrings(offsets.data(), data, n, nullptr, hashes.data());
       o.distinct_strings->Find(offsets.data(), data, nullptr, hashes.data(), n, selection.data(), ids.data());
     }
-    for (size_t i = 0; i < n; ++i) {
-      if (ids[i] != kNoGroup) left[i / 64] &= ~(uint64_t{1} << (i % 64));
-    }
+    DropFound(ids, &left);
   }
   for (size_t i = 0; i < n; ++i) counts[merged[i]] += static_cast<int64_t>((left[i / 64] >> (i % 64)) & 1);
 }
