@@ -81,6 +81,17 @@ TEST(DerivedKeys, AnswersAndErrorsAreThoseOfHashingEveryKey) {
                        "HAVING upper(s) IS NOT NULL ORDER BY upper(s) DESC"));
     EXPECT_EQ("x,s,count_star()\n1,Ab,3\n1,cD,2\n1,,1\n",
               Csv(&db, "SELECT 1 AS x, s, count(*) FROM t GROUP BY 1, s ORDER BY 3 DESC"));
+    // Constant keys are computed for the chosen groups alone (ORDER BY reads no key), at their
+    // places among the keys, before and after the aggregates' columns.
+    EXPECT_EQ("x,s,c\n1,Ab,3\n1,cD,2\n",
+              Csv(&db, "SELECT 1 AS x, s, count(*) AS c FROM t GROUP BY 1, s ORDER BY c DESC LIMIT 2"));
+    EXPECT_EQ("s,k,m,two\n,k,7,2\ncD,k,10,2\n",
+              Csv(&db, "SELECT s, 'k' AS k, sum(a) AS m, 2 AS two FROM t GROUP BY s, 'k', 2 "
+                       "ORDER BY m LIMIT 2"));
+    // A constant key that fails fails even when no group is shown (it is folded when bound).
+    const std::string cast = Csv(&db, "SELECT CAST('x' AS INTEGER) AS k, s, count(*) AS c FROM t "
+                                      "GROUP BY 1, s ORDER BY c LIMIT 0");
+    EXPECT_NE(std::string::npos, cast.find("could not convert string 'x' to INTEGER")) << cast;
     // a + 1 overflows for the INT32_MAX group, which the LIMIT leaves out of the answer: still
     // the error that evaluating a + 1 on every row gives.
     const std::string overflow = Csv(&db, "SELECT a, a + 1, count(*) AS c FROM t GROUP BY a, a + 1 "

@@ -20,6 +20,14 @@ void CollectColumns(const plan::BoundExpr& expr, std::vector<bool>* used) {
   for (const auto& arg : expr.args) CollectColumns(*arg, used);
 }
 
+bool ReadsColumns(const plan::BoundExpr& expr) {
+  if (expr.kind == BoundKind::kColumn) return true;
+  for (const auto& arg : expr.args) {
+    if (ReadsColumns(*arg)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool EvalOrderKeys(const Plan& plan, Evaluator* evaluator, const RowSet& rows,
@@ -131,8 +139,12 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
   std::vector<bool> needed(num_keys + plan.aggregates.size(), false);
   if (plan.having) CollectColumns(*plan.having, &needed);
   for (const auto& key : plan.order) CollectColumns(*plan.outputs[static_cast<size_t>(key.output)], &needed);
-  // Derived keys are computed on every group (src/plan/derived_keys.h), so every key is.
-  bool any_key_needed = !plan.derived_keys.empty();
+  // Derived keys that read keys are computed on every group (src/plan/derived_keys.h), so every
+  // key is. A constant one (SELECT 1, URL ... GROUP BY 1, URL) is computed for the chosen
+  // groups alone: copying out every URL of millions of groups for it was most of the output.
+  // (Constants are folded when bound, so one that fails has failed there already.)
+  bool any_key_needed = false;
+  for (const auto& derived : plan.derived_keys) any_key_needed |= ReadsColumns(*derived.expr);
   for (size_t k = 0; k < num_keys; ++k) any_key_needed |= needed[k];
   std::vector<Column> relation;
   if (any_key_needed) {
@@ -141,7 +153,12 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
       return Result::Error(error);
     }
   } else {
-    for (const auto& key : plan.group_keys) relation.emplace_back(key->type);  // never read
+    // Never read; in the scope's order, so that the aggregates keep their column numbers.
+    size_t hashed = 0, next = 0;
+    for (size_t k = 0; k < num_keys; ++k) {
+      const bool derived = next < plan.derived_keys.size() && plan.derived_keys[next].position == k;
+      relation.emplace_back(derived ? plan.derived_keys[next++].expr->type : plan.group_keys[hashed++]->type);
+    }
   }
   for (size_t a = 0; a < plan.aggregates.size(); ++a) {
     ThrowIfQueryStopped();
@@ -193,7 +210,10 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
     ids[i] = chosen.ids ? chosen.ids[i] : static_cast<uint32_t>(chosen.begin + i);
   }
   std::vector<Column> small;
-  if (!grouper->KeyColumns(&ids, &small, &error)) return Result::Error(error);
+  if (!grouper->KeyColumns(&ids, &small, &error) ||
+      !AddDerivedKeys(plan, ids.size(), &small, &error)) {
+    return Result::Error(error);
+  }
   RowSet id_rows;
   id_rows.ids = ids.data();
   id_rows.count = ids.size();
