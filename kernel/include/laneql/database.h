@@ -27,6 +27,7 @@
 namespace laneql {
 
 namespace exec {
+class GroupSizeHints;
 class ThreadPool;
 }  // namespace exec
 
@@ -131,6 +132,7 @@ class Database {
   uint64_t memory_limit_bytes_ = 0;
   // Created once, reused by every query (workers sleep between queries).
   std::unique_ptr<exec::ThreadPool> pool_;
+  std::unique_ptr<exec::GroupSizeHints> group_size_hints_;  // sizes of earlier GROUP BYs
   TableProvider provider_;
   // Async-signal-safe only if lock-free: Interrupt is meant for SIGINT handlers.
   mutable std::atomic<uint64_t> interrupts_{0};

@@ -115,6 +115,26 @@ bool AggregateStates::ResizeForCopy(size_t groups, std::string* error) {
   return Grow(groups, false, error);
 }
 
+bool AggregateStates::Reserve(size_t groups, std::string* error) {
+  for (State& s : state_) {
+    const size_t bytes_before = StateBytes(s.counts, s.ints, s.reals, s.strings);
+    s.counts.reserve(groups);
+    if (s.kind == AggKind::kSum || s.kind == AggKind::kAvg || s.kind == AggKind::kMin ||
+        s.kind == AggKind::kMax) {
+      if (IsString(s.arg_type)) s.strings.reserve(groups);
+      else if (IsFloat(s.arg_type)) s.reals.reserve(groups);
+      else s.ints.reserve(groups);
+    }
+    // Charged as Grow charges: capacity is what Grow measures, so it will not charge it again.
+    const size_t bytes_after = StateBytes(s.counts, s.ints, s.reals, s.strings);
+    if (bytes_after > bytes_before) {
+      const ScopedMemoryActivity activity("growing the aggregate states");
+      if (!ChargeQueryMemory(bytes_after - bytes_before, error)) return false;
+    }
+  }
+  return true;
+}
+
 bool AggregateStates::Grow(size_t groups, bool zero, std::string* error) {
   for (State& s : state_) {
     if (s.counts.size() >= groups) continue;

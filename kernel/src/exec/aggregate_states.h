@@ -41,6 +41,8 @@ class AggregateStates {
   AggregateStates(const std::vector<plan::Aggregate>& aggregates, bool ungrouped);
   // Room for `groups` groups; new ones start empty.
   bool Resize(size_t groups, std::string* error);
+  // Capacity for `groups` groups (group_size_hints.h), so that Resize up to them moves nothing.
+  bool Reserve(size_t groups, std::string* error);
   // Folds `count` rows into aggregate `a`: row i goes to group_ids[i] (ignored when kNoGroup);
   // `arg` holds the argument's values (null for COUNT(*)).
   bool Update(size_t a, const Vec* arg, const uint32_t* group_ids, size_t count,

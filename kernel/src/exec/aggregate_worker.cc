@@ -66,6 +66,12 @@ bool AggregateWorker::Init(size_t group_cap, bool track_first_rows, FloatPartial
   return true;
 }
 
+bool AggregateWorker::Presize(size_t groups, std::string* error) {
+  if (ungrouped_ || !grouper_.Reserve(groups, error) || !states_.Reserve(groups, error)) return false;
+  if (track_first_rows_) first_rows_.reserve(groups + 1);  // NoteFirstRows writes one past
+  return true;
+}
+
 bool AggregateWorker::ScanBatches(size_t first, size_t last, std::string* error) {
   ScopedSpan span(profiler_, thread_, "scan", "scan");
   const ProfileCounters before = counters_;

@@ -50,6 +50,9 @@ class alignas(64) AggregateWorker {
   // (null when there is no ungrouped float sum). `lookup_table`: see Grouper::Init.
   bool Init(size_t group_cap, bool track_first_rows, FloatPartials* partials, bool lookup_table,
             std::string* error);
+  // Sizes the groups' hash table and states (and first rows) for `groups` groups up front
+  // (group_size_hints.h). False (nothing gained, nothing lost) when the memory limit refuses.
+  bool Presize(size_t groups, std::string* error);
   // Folds batches [first, last) (batch b = rows [b * kBatchRows, ...)) into the states.
   bool ScanBatches(size_t first, size_t last, std::string* error);
   // The owned scan's two steps (owned_scan.h): one thread prepares a batch (selects its rows by

@@ -29,6 +29,7 @@ Database::Database() : Database(DatabaseOptions()) {}
 Database::Database(DatabaseOptions options) : options_(std::move(options)) {
   pool_ = std::make_unique<exec::ThreadPool>(options_.threads > 0 ? options_.threads : DefaultThreads());
   threads_ = pool_->threads();
+  group_size_hints_ = std::make_unique<exec::GroupSizeHints>();
   memory_limit_bytes_ = options_.memory_limit_bytes < 0
                             ? DefaultMemoryLimitBytes()
                             : static_cast<uint64_t>(options_.memory_limit_bytes);
@@ -86,6 +87,7 @@ Result Database::Query(std::string_view sql, const QueryOptions& options) const 
   exec::ExecContext ctx;
   ctx.budget = &budget;
   ctx.pool = pool_.get();
+  ctx.group_size_hints = group_size_hints_.get();
   ctx.threads = options.threads > 0 ? std::min(options.threads, threads_) : threads_;
   ctx.min_parallel_rows = options_.min_parallel_rows;
   ctx.two_level_min_groups = options_.two_level_min_groups;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "src/exec/group_size_hints.h"
 #include "src/exec/profile.h"
 #include "src/common/query_budget.h"
 #include "src/exec/thread_pool.h"
@@ -28,6 +29,8 @@ struct ExecContext {
   // A stopped query stops at its next morsel, merge task, allocation or sort step and fails
   // with budget->StopMessage() ("query interrupted", "query timed out after N ms").
   QueryBudget* budget = nullptr;
+  // The database's GROUP BY sizes from earlier runs (group_size_hints.h); null: none kept.
+  GroupSizeHints* group_size_hints = nullptr;
   int ThreadsAvailable() const { return pool != nullptr ? std::min(threads, pool->threads()) : 1; }
   bool Interrupted() const { return budget != nullptr && budget->Stopped(); }
   std::string StopMessage() const { return budget != nullptr ? budget->StopMessage() : ""; }

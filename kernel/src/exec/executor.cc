@@ -110,6 +110,18 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
       if (plan.where) worker.UseFilterMask(table_mask.data());
     }
   }
+  // Sized as the last run of this GROUP BY ended (group_size_hints.h); a refusal of the memory
+  // limit leaves the rest to grow as usual.
+  std::string hint_key;
+  if (ctx.group_size_hints != nullptr && !ungrouped && group_cap == 0) {
+    hint_key = GroupSizeKey(plan, threads);
+    if (const size_t hint = ctx.group_size_hints->Find(hint_key); hint != 0) {
+      std::string refused;
+      for (auto& worker : workers) {
+        if (!worker->Presize(hint, &refused)) break;
+      }
+    }
+  }
   // GROUP BY ... LIMIT n: the groups kept are the first n in row order, so this thread scans
   // until it has them (usually within the first batch); then every thread counts the rest of
   // the table into those n groups alone.
@@ -162,6 +174,11 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   if (FirstError(errors, &error)) return Result::Error(error);
   if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());  // the scan stopped part-way
 
+  if (!hint_key.empty()) {
+    size_t most = 0;
+    for (const auto& worker : workers) most = std::max(most, worker->groups());
+    ctx.group_size_hints->Note(hint_key, most);
+  }
   AggregateWorker& result = *workers[0];
   {
     const ScopedMemoryActivity activity("merging the threads' groups");

@@ -40,6 +40,8 @@ class GroupStage {
   // Makes this (fresh) stage hold `other`'s frozen groups, with the same ids: the threads that
   // scan the rest of the table after one thread found the first cap groups (executor.cc).
   bool FreezeAs(const GroupStage& other, std::string* error);
+  // Room for `groups` groups before any is added (Grouper::Reserve).
+  bool Reserve(size_t groups, std::string* error) { return grouper_->Reserve(groups, error); }
   // Adds the groups of `other` (the same keys over another thread's rows; under a group cap
   // both stages frozen on the same groups, FreezeAs) and sets (*mapping)[g] = this stage's id
   // for other's group g (AggregateStates::Merge).

@@ -1,0 +1,162 @@
+// Group size hints (src/exec/group_size_hints.h): a GROUP BY notes the most groups one thread
+// held, the next run of it sizes its tables for them up front, and no hint, right, too small or
+// far too large, changes an answer.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "laneql/column.h"
+#include "laneql/database.h"
+#include "laneql/result_printers.h"
+#include "laneql/table.h"
+#include "src/exec/exec_context.h"
+#include "src/exec/executor.h"
+#include "src/exec/group_size_hints.h"
+#include "src/exec/thread_pool.h"
+#include "src/plan/binder.h"
+#include "src/sql/parser.h"
+
+namespace laneql {
+namespace {
+
+constexpr size_t kRows = 400'000;
+
+// k: 400,000 distinct keys, one per row, in a scrambled order; s: strings of the same keys; f:
+// float values (summed in row order); small: 100 values.
+std::shared_ptr<const Table> Sample() {
+  Column k(TypeId::kInt64), s(TypeId::kString), f(TypeId::kFloat64), small(TypeId::kInt32);
+  std::string error;
+  for (size_t i = 0; i < kRows; ++i) {
+    const int64_t key = static_cast<int64_t>(i * 7919 % kRows);
+    EXPECT_TRUE(k.Append<int64_t>(key, &error));
+    EXPECT_TRUE(s.AppendString("s" + std::to_string(key), &error));
+    EXPECT_TRUE(f.Append<double>(0.1 * static_cast<double>(i % 13), &error));
+    EXPECT_TRUE(small.Append<int32_t>(static_cast<int32_t>(i % 100), &error));
+  }
+  auto table = std::make_shared<Table>();
+  EXPECT_TRUE(table->AddColumn("k", std::move(k), &error));
+  EXPECT_TRUE(table->AddColumn("s", std::move(s), &error));
+  EXPECT_TRUE(table->AddColumn("f", std::move(f), &error));
+  EXPECT_TRUE(table->AddColumn("small", std::move(small), &error));
+  return table;
+}
+
+plan::Plan Bind(const Table& table, const std::string& sql) {
+  sql::SelectStatement statement;
+  sql::ParseError parse_error;
+  EXPECT_TRUE(sql::ParseSelect(sql, &statement, &parse_error)) << parse_error.ToString();
+  plan::Plan plan;
+  plan::BindError bind_error;
+  EXPECT_TRUE(plan::BindSelect(statement, [&](std::string_view) { return &table; }, &plan, &bind_error))
+      << bind_error.message;
+  return plan;
+}
+
+const char* const kQueries[] = {
+    "SELECT k, count(*) AS c, sum(small) FROM t GROUP BY k ORDER BY c DESC, k LIMIT 5",
+    "SELECT s, min(k), sum(f) FROM t WHERE small < 70 GROUP BY s ORDER BY s LIMIT 5",
+    "SELECT k, small, avg(f) FROM t GROUP BY k, small ORDER BY 3 DESC, k, small LIMIT 5",
+    "SELECT small, count(*) FROM t GROUP BY small ORDER BY small LIMIT 3",
+};
+
+TEST(GroupSizeHints, KeepsLargeSizesPerKey) {
+  exec::GroupSizeHints hints;
+  EXPECT_EQ(hints.Find("a"), 0u);
+  hints.Note("a", 1'000'000);
+  hints.Note("b", exec::kMinGroupSizeHint - 1);  // small: not kept
+  EXPECT_EQ(hints.Find("a"), 1'000'000u);
+  EXPECT_EQ(hints.Find("b"), 0u);
+  hints.Note("a", 200'000);  // the last run counts
+  EXPECT_EQ(hints.Find("a"), 200'000u);
+  hints.Note("a", 10);  // grown small: forgotten
+  EXPECT_EQ(hints.Find("a"), 0u);
+}
+
+TEST(GroupSizeHints, KeysTellTablesKeysFiltersAndThreadsApart) {
+  const auto table = Sample();
+  const auto other = Sample();
+  const std::string base = exec::GroupSizeKey(Bind(*table, "SELECT k FROM t GROUP BY k"), 2);
+  EXPECT_EQ(base, exec::GroupSizeKey(Bind(*table, "SELECT k, count(*) FROM t GROUP BY k"), 2));
+  EXPECT_NE(base, exec::GroupSizeKey(Bind(*table, "SELECT k FROM t GROUP BY k"), 1));
+  EXPECT_NE(base, exec::GroupSizeKey(Bind(*other, "SELECT k FROM t GROUP BY k"), 2));
+  EXPECT_NE(base, exec::GroupSizeKey(Bind(*table, "SELECT s FROM t GROUP BY s"), 2));
+  EXPECT_NE(base, exec::GroupSizeKey(Bind(*table, "SELECT k FROM t WHERE small < 5 GROUP BY k"), 2));
+}
+
+// Runs `sql` through exec::Execute with `hints` (null: none) on `threads` threads.
+std::string RunSql(const Table& table, const std::string& sql, int threads, exec::GroupSizeHints* hints) {
+  exec::ThreadPool pool(threads);
+  exec::ExecContext ctx;
+  ctx.pool = &pool;
+  ctx.threads = threads;
+  ctx.min_parallel_rows = 0;
+  ctx.group_size_hints = hints;
+  const plan::Plan plan = Bind(table, sql);
+  const Result result = exec::Execute(plan, ctx);
+  return result.ok() ? PrintCsv(result) : "error: " + result.error();
+}
+
+TEST(GroupSizeHints, NotedByOneRunAndUsedByTheNextWithTheSameAnswers) {
+  const auto table = Sample();
+  for (const char* sql : kQueries) {
+    SCOPED_TRACE(sql);
+    const std::string expected = RunSql(*table, sql, 1, nullptr);
+    ASSERT_EQ(expected.rfind("error", 0), std::string::npos) << expected;
+    for (int threads : {1, 2, 3}) {
+      SCOPED_TRACE(threads);
+      exec::GroupSizeHints hints;
+      const std::string key = exec::GroupSizeKey(Bind(*table, sql), threads);
+      EXPECT_EQ(RunSql(*table, sql, threads, &hints), expected);
+      if (std::string(sql).find("GROUP BY small") != std::string::npos) {
+        EXPECT_EQ(hints.Find(key), 0u);  // 100 groups: nothing worth noting
+        continue;
+      }
+      // Split by keys, each thread holds about its share of the groups (280,000 behind the
+      // WHERE); by rows (which thread takes which morsel varies from run to run), up to all.
+      const size_t least = 250'000 / static_cast<size_t>(threads), most = kRows;
+      const auto expect_noted = [&](const char* when) {
+        const size_t noted = hints.Find(key);
+        EXPECT_TRUE(noted >= least && noted <= most) << when << ": " << noted;
+      };
+      expect_noted("first run");
+      EXPECT_EQ(RunSql(*table, sql, threads, &hints), expected);  // sized from the hint
+      expect_noted("second run");
+      // Wrong hints: far too small and far too large.
+      for (size_t wrong : {exec::kMinGroupSizeHint, size_t{1'000'000}}) {
+        hints.Note(key, wrong);
+        EXPECT_EQ(RunSql(*table, sql, threads, &hints), expected) << "hint " << wrong;
+        expect_noted("after a wrong hint");
+      }
+    }
+  }
+}
+
+TEST(GroupSizeHints, ADatabaseUsesThemAndAMemoryLimitStillHolds) {
+  const auto table = Sample();
+  DatabaseOptions options;
+  options.threads = 2;
+  options.min_parallel_rows = 0;
+  Database db(options);
+  std::string error;
+  ASSERT_TRUE(db.Register("t", table, &error)) << error;
+  const std::string sql = kQueries[0];
+  const Result first = db.Query(sql);
+  ASSERT_TRUE(first.ok()) << first.error();
+  const Result second = db.Query(sql);
+  ASSERT_TRUE(second.ok()) << second.error();
+  EXPECT_EQ(PrintCsv(first), PrintCsv(second));
+  // A limit too small for the groups fails the query as before, hint or not; the database
+  // then still answers within a normal limit.
+  QueryOptions tight;
+  tight.memory_limit_bytes = 1 << 20;
+  const Result refused = db.Query(sql, tight);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("memory limit"), std::string::npos) << refused.error();
+  EXPECT_EQ(PrintCsv(db.Query(sql)), PrintCsv(first));
+}
+
+}  // namespace
+}  // namespace laneql
