@@ -116,6 +116,7 @@ bool AggregateStates::ResizeForCopy(size_t groups, std::string* error) {
 }
 
 bool AggregateStates::Reserve(size_t groups, std::string* error) {
+  groups = DoublingCapacity(groups);
   for (State& s : state_) {
     const size_t bytes_before = StateBytes(s.counts, s.ints, s.reals, s.strings);
     s.counts.reserve(groups);

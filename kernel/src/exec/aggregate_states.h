@@ -35,6 +35,15 @@ inline constexpr uint64_t kNoRow = UINT64_MAX;  // a group no row fell into yet
 // COUNT(DISTINCT UserID) scan.
 void DistinctWords(const Vec& vec, size_t count, uint64_t* out, size_t stride);
 
+// The smallest power of two >= n (1 for 0): the capacities growth by doubling leaves, and so the
+// block sizes that queries free and take again (large_blocks.h keeps them); a state array
+// reserved at an exact size would map fresh memory where a kept block of its power of two fits.
+inline size_t DoublingCapacity(size_t n) {
+  size_t capacity = 1;
+  while (capacity < n) capacity *= 2;
+  return capacity;
+}
+
 class AggregateStates {
  public:
   // `ungrouped`: a single group (COUNT(DISTINCT) then hashes values alone).

@@ -68,7 +68,8 @@ bool AggregateWorker::Init(size_t group_cap, bool track_first_rows, FloatPartial
 
 bool AggregateWorker::Presize(size_t groups, std::string* error) {
   if (ungrouped_ || !grouper_.Reserve(groups, error) || !states_.Reserve(groups, error)) return false;
-  if (track_first_rows_) first_rows_.reserve(groups + 1);  // NoteFirstRows writes one past
+  // + 1: NoteFirstRows writes one past the groups.
+  if (track_first_rows_) first_rows_.reserve(DoublingCapacity(groups + 1));
   return true;
 }
 
