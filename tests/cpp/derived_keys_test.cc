@@ -7,9 +7,8 @@
 #include <gtest/gtest.h>
 #include "laneql/database.h"
 #include "laneql/result_printers.h"
-#include "src/plan/binder.h"
+#include "bind_sql.h"
 #include "src/plan/derived_keys.h"
-#include "src/sql/parser.h"
 
 namespace laneql {
 namespace {
@@ -33,13 +32,7 @@ std::shared_ptr<Table> Sample() {
 
 // The GROUP BY positions that end up derived.
 std::vector<size_t> DerivedPositions(const Table& table, const std::string& sql) {
-  sql::SelectStatement statement;
-  sql::ParseError parse_error;
-  EXPECT_TRUE(sql::ParseSelect(sql, &statement, &parse_error)) << parse_error.ToString();
-  plan::Plan plan;
-  plan::BindError bind_error;
-  EXPECT_TRUE(plan::BindSelect(statement, [&](std::string_view) { return &table; }, &plan, &bind_error))
-      << bind_error.message;
+  const plan::Plan plan = BindSql(table, sql);
   std::vector<size_t> positions;
   for (const auto& d : plan.derived_keys) positions.push_back(d.position);
   EXPECT_EQ(plan.scope_keys(), plan.group_keys.size() + positions.size());

@@ -12,12 +12,11 @@
 #include "laneql/database.h"
 #include "laneql/result_printers.h"
 #include "laneql/table.h"
+#include "bind_sql.h"
 #include "src/exec/exec_context.h"
 #include "src/exec/executor.h"
 #include "src/exec/group_size_hints.h"
 #include "src/exec/thread_pool.h"
-#include "src/plan/binder.h"
-#include "src/sql/parser.h"
 
 namespace laneql {
 namespace {
@@ -44,17 +43,6 @@ std::shared_ptr<const Table> Sample() {
   return table;
 }
 
-plan::Plan Bind(const Table& table, const std::string& sql) {
-  sql::SelectStatement statement;
-  sql::ParseError parse_error;
-  EXPECT_TRUE(sql::ParseSelect(sql, &statement, &parse_error)) << parse_error.ToString();
-  plan::Plan plan;
-  plan::BindError bind_error;
-  EXPECT_TRUE(plan::BindSelect(statement, [&](std::string_view) { return &table; }, &plan, &bind_error))
-      << bind_error.message;
-  return plan;
-}
-
 const char* const kQueries[] = {
     "SELECT k, count(*) AS c, sum(small) FROM t GROUP BY k ORDER BY c DESC, k LIMIT 5",
     "SELECT s, min(k), sum(f) FROM t WHERE small < 70 GROUP BY s ORDER BY s LIMIT 5",
@@ -78,12 +66,12 @@ TEST(GroupSizeHints, KeepsLargeSizesPerKey) {
 TEST(GroupSizeHints, KeysTellTablesKeysFiltersAndThreadsApart) {
   const auto table = Sample();
   const auto other = Sample();
-  const std::string base = exec::GroupSizeKey(Bind(*table, "SELECT k FROM t GROUP BY k"), 2);
-  EXPECT_EQ(base, exec::GroupSizeKey(Bind(*table, "SELECT k, count(*) FROM t GROUP BY k"), 2));
-  EXPECT_NE(base, exec::GroupSizeKey(Bind(*table, "SELECT k FROM t GROUP BY k"), 1));
-  EXPECT_NE(base, exec::GroupSizeKey(Bind(*other, "SELECT k FROM t GROUP BY k"), 2));
-  EXPECT_NE(base, exec::GroupSizeKey(Bind(*table, "SELECT s FROM t GROUP BY s"), 2));
-  EXPECT_NE(base, exec::GroupSizeKey(Bind(*table, "SELECT k FROM t WHERE small < 5 GROUP BY k"), 2));
+  const std::string base = exec::GroupSizeKey(BindSql(*table, "SELECT k FROM t GROUP BY k"), 2);
+  EXPECT_EQ(base, exec::GroupSizeKey(BindSql(*table, "SELECT k, count(*) FROM t GROUP BY k"), 2));
+  EXPECT_NE(base, exec::GroupSizeKey(BindSql(*table, "SELECT k FROM t GROUP BY k"), 1));
+  EXPECT_NE(base, exec::GroupSizeKey(BindSql(*other, "SELECT k FROM t GROUP BY k"), 2));
+  EXPECT_NE(base, exec::GroupSizeKey(BindSql(*table, "SELECT s FROM t GROUP BY s"), 2));
+  EXPECT_NE(base, exec::GroupSizeKey(BindSql(*table, "SELECT k FROM t WHERE small < 5 GROUP BY k"), 2));
 }
 
 // Runs `sql` through exec::Execute with `hints` (null: none) on `threads` threads.
@@ -94,7 +82,7 @@ std::string RunSql(const Table& table, const std::string& sql, int threads, exec
   ctx.threads = threads;
   ctx.min_parallel_rows = 0;
   ctx.group_size_hints = hints;
-  const plan::Plan plan = Bind(table, sql);
+  const plan::Plan plan = BindSql(table, sql);
   const Result result = exec::Execute(plan, ctx);
   return result.ok() ? PrintCsv(result) : "error: " + result.error();
 }
@@ -108,7 +96,7 @@ TEST(GroupSizeHints, NotedByOneRunAndUsedByTheNextWithTheSameAnswers) {
     for (int threads : {1, 2, 3}) {
       SCOPED_TRACE(threads);
       exec::GroupSizeHints hints;
-      const std::string key = exec::GroupSizeKey(Bind(*table, sql), threads);
+      const std::string key = exec::GroupSizeKey(BindSql(*table, sql), threads);
       EXPECT_EQ(RunSql(*table, sql, threads, &hints), expected);
       if (std::string(sql).find("GROUP BY small") != std::string::npos) {
         EXPECT_EQ(hints.Find(key), 0u);  // 100 groups: nothing worth noting

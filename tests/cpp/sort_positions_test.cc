@@ -122,7 +122,19 @@ std::vector<uint32_t> Reference(const std::vector<const Key*>& keys, const std::
   return order;
 }
 
-class SortPositionsTest : public ::testing::TestWithParam<int> {};
+// GetParam() threads: a pool and a context for them (the sort's context only from 2 threads).
+class SortPositionsTest : public ::testing::TestWithParam<int> {
+ protected:
+  SortPositionsTest() : pool_(GetParam()) {
+    ctx_.pool = &pool_;
+    ctx_.threads = GetParam();
+  }
+  const exec::ExecContext* context() const { return GetParam() > 1 ? &ctx_ : nullptr; }
+
+ private:
+  exec::ThreadPool pool_;
+  exec::ExecContext ctx_;
+};
 
 // keep values worth checking for n positions.
 std::vector<size_t> Keeps(size_t n) {
@@ -157,11 +169,6 @@ void CheckAll(const std::vector<const Key*>& keys, size_t n, const exec::ExecCon
 }
 
 TEST_P(SortPositionsTest, MatchesAStableSortWithAPlainComparator) {
-  const int threads = GetParam();
-  exec::ThreadPool pool(threads);
-  exec::ExecContext ctx;
-  ctx.pool = &pool;
-  ctx.threads = threads;
   // Above 65,536 positions the sort is split among the threads.
   for (const size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{3000}, size_t{70000}}) {
     std::mt19937_64 rng(n + 1);
@@ -172,7 +179,7 @@ TEST_P(SortPositionsTest, MatchesAStableSortWithAPlainComparator) {
                                      std::numeric_limits<int64_t>::max() / 2, 0, &rng);
     const Key doubles = DoubleKey(n, 5, &rng);
     const Key strings = StringKey(n, 5, &rng);
-    const exec::ExecContext* context = threads > 1 ? &ctx : nullptr;
+    const exec::ExecContext* context = this->context();
     CheckAll({&ints}, n, context, "int64");
     CheckAll({&nullable, &ints}, n, context, "nullable int32, int64");
     CheckAll({&bytes}, n, context, "uint8");
@@ -183,11 +190,6 @@ TEST_P(SortPositionsTest, MatchesAStableSortWithAPlainComparator) {
 }
 
 TEST_P(SortPositionsTest, ConstantFirstKeyOrdersByTheNext) {
-  const int threads = GetParam();
-  exec::ThreadPool pool(threads);
-  exec::ExecContext ctx;
-  ctx.pool = &pool;
-  ctx.threads = threads;
   const size_t n = 70000;
   std::mt19937_64 rng(3);
   Key constant;
@@ -195,7 +197,7 @@ TEST_P(SortPositionsTest, ConstantFirstKeyOrdersByTheNext) {
   constant.numbers.assign(n, 4.0);
   constant.vec.InitFixed<int64_t>(TypeId::kInt64, n, true, nullptr)[0] = 4;
   const Key ints = IntKey<int64_t>(n, TypeId::kInt64, -1000, 1000, 3, &rng);
-  CheckAll({&constant, &ints}, n, threads > 1 ? &ctx : nullptr, "constant, int64");
+  CheckAll({&constant, &ints}, n, context(), "constant, int64");
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, SortPositionsTest, ::testing::Values(1, 3));
