@@ -47,6 +47,8 @@ const char* const kQueries[] = {
     "SELECT k, count(*) AS c, sum(small) FROM t GROUP BY k ORDER BY c DESC, k LIMIT 5",
     "SELECT s, min(k), sum(f) FROM t WHERE small < 70 GROUP BY s ORDER BY s LIMIT 5",
     "SELECT k, small, avg(f) FROM t GROUP BY k, small ORDER BY 3 DESC, k, small LIMIT 5",
+    // Every count 1: the ties go by the row each group first appeared in.
+    "SELECT k, count(*) AS c FROM t GROUP BY k ORDER BY c DESC LIMIT 5",
     "SELECT small, count(*) FROM t GROUP BY small ORDER BY small LIMIT 3",
 };
 

@@ -84,11 +84,13 @@ class AggregateStates {
   // their states one after the other. ---
   // Room for `groups` groups, not zeroed: CopyGroups writes every one.
   bool ResizeForCopy(size_t groups, std::string* error);
-  // Writes other's first n groups to this side's groups [offset, offset + n): every state,
+  // Writes other's groups [begin, end) to this side's groups from `to` on: every state,
   // COUNT(DISTINCT)'s counts included (each group's values were all seen by one thread, so its
   // count is final; the pair sets are not carried over). Threads call it at once for disjoint
   // ranges, and each first-touches the pages it writes.
-  void CopyGroups(const AggregateStates& other, size_t n, size_t offset);
+  void CopyGroups(const AggregateStates& other, size_t begin, size_t end, size_t to);
+  // Whether ResizeForCopy(groups) would move nothing (every array has the capacity).
+  bool HasCapacity(size_t groups) const;
   size_t num_aggregates() const { return state_.size(); }
   // Grouped COUNT(DISTINCT) keeps a set of (group, value) pairs: their number, and pair p's group.
   bool IsDistinctPairs(size_t a) const;

@@ -166,17 +166,32 @@ void AggregateStates::MergeRange(const AggregateStates& other, size_t begin, siz
   }
 }
 
-void AggregateStates::CopyGroups(const AggregateStates& other, size_t n, size_t offset) {
+void AggregateStates::CopyGroups(const AggregateStates& other, size_t begin, size_t end, size_t to) {
+  const auto from = [begin](const auto& array) { return array.begin() + static_cast<std::ptrdiff_t>(begin); };
+  const auto at = [to](auto& array) { return array.begin() + static_cast<std::ptrdiff_t>(to); };
+  const size_t n = end - begin;
   for (size_t a = 0; a < state_.size(); ++a) {
     State& s = state_[a];
     const State& o = other.state_[a];
-    std::copy_n(o.counts.begin(), n, s.counts.begin() + static_cast<std::ptrdiff_t>(offset));
-    if (!o.ints.empty()) std::copy_n(o.ints.begin(), n, s.ints.begin() + static_cast<std::ptrdiff_t>(offset));
-    if (!o.reals.empty()) std::copy_n(o.reals.begin(), n, s.reals.begin() + static_cast<std::ptrdiff_t>(offset));
-    if (!o.strings.empty()) {
-      std::copy_n(o.strings.begin(), n, s.strings.begin() + static_cast<std::ptrdiff_t>(offset));
-    }
+    std::copy_n(from(o.counts), n, at(s.counts));
+    if (!o.ints.empty()) std::copy_n(from(o.ints), n, at(s.ints));
+    if (!o.reals.empty()) std::copy_n(from(o.reals), n, at(s.reals));
+    if (!o.strings.empty()) std::copy_n(from(o.strings), n, at(s.strings));
   }
+}
+
+bool AggregateStates::HasCapacity(size_t groups) const {
+  for (const State& s : state_) {
+    if (s.counts.capacity() < groups) return false;
+    const bool values = s.kind == AggKind::kSum || s.kind == AggKind::kAvg ||
+                        s.kind == AggKind::kMin || s.kind == AggKind::kMax;
+    if (!values) continue;
+    const size_t capacity = IsString(s.arg_type) ? s.strings.capacity()
+                            : IsFloat(s.arg_type) ? s.reals.capacity()
+                                                  : s.ints.capacity();
+    if (capacity < groups) return false;
+  }
+  return true;
 }
 
 bool AggregateStates::IsDistinctPairs(size_t a) const {

@@ -50,9 +50,11 @@ class alignas(64) AggregateWorker {
   // (null when there is no ungrouped float sum). `lookup_table`: see Grouper::Init.
   bool Init(size_t group_cap, bool track_first_rows, FloatPartials* partials, bool lookup_table,
             std::string* error);
-  // Sizes the groups' hash table and states (and first rows) for `groups` groups up front
-  // (group_size_hints.h). False (nothing gained, nothing lost) when the memory limit refuses.
-  bool Presize(size_t groups, std::string* error);
+  // Sizes the groups' hash table for `groups` groups and the states (and first rows) for
+  // `state_groups` >= groups up front (group_size_hints.h; more states for the worker whose
+  // arrays an owned merge fills with every thread's groups). False (nothing gained, nothing
+  // lost) when the memory limit refuses.
+  bool Presize(size_t groups, size_t state_groups, std::string* error);
   // Folds batches [first, last) (batch b = rows [b * kBatchRows, ...)) into the states.
   bool ScanBatches(size_t first, size_t last, std::string* error);
   // The owned scan's two steps (owned_scan.h): one thread prepares a batch (selects its rows by
@@ -95,6 +97,9 @@ class alignas(64) AggregateWorker {
   AggregateStates& states() { return states_; }
   const AggregateStates& states() const { return states_; }
   const FirstRows& first_rows() const { return first_rows_; }
+  // Moves the states and first rows out (an owned merge into this worker's own arrays).
+  AggregateStates TakeStates() { return std::move(states_); }
+  FirstRows TakeFirstRows() { return std::move(first_rows_); }
   const ProfileCounters& counters() const { return counters_; }
 
  private:

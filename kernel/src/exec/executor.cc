@@ -117,8 +117,10 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     hint_key = GroupSizeKey(plan, threads);
     if (const size_t hint = ctx.group_size_hints->Find(hint_key); hint != 0) {
       std::string refused;
-      for (auto& worker : workers) {
-        if (!worker->Presize(hint, &refused)) break;
+      for (size_t w = 0; w < workers.size(); ++w) {
+        // Split by keys, thread 0's state arrays take every thread's groups in the merge.
+        const size_t state_groups = owned && w == 0 ? hint * workers.size() : hint;
+        if (!workers[w]->Presize(hint, state_groups, &refused)) break;
       }
     }
   }
