@@ -14,8 +14,7 @@
 #include "src/exec/aggregate_states.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/grouping.h"
-#include "src/plan/binder.h"
-#include "src/sql/parser.h"
+#include "bind_sql.h"
 
 namespace laneql {
 namespace {
@@ -116,13 +115,8 @@ TEST(SqlEngineMerge, SplitAndMergedEqualsOnePass) {
   for (const char* group_by : group_bys) {
     const std::string sql = std::string("SELECT count(*), count(n), sum(n), avg(i32), min(s), max(f), "
                                         "min(i32), count(DISTINCT s), count(DISTINCT n) FROM m GROUP BY ") + group_by;
-    sql::SelectStatement statement;
-    sql::ParseError parse_error;
-    ASSERT_TRUE(sql::ParseSelect(sql, &statement, &parse_error)) << parse_error.ToString();
-    plan::Plan plan;
-    plan::BindError bind_error;
-    ASSERT_TRUE(plan::BindSelect(statement, [&](std::string_view) { return &t; }, &plan, &bind_error))
-        << bind_error.message;
+    const plan::Plan plan = BindSql(t, sql);
+    ASSERT_FALSE(HasFailure());  // a query that did not bind
     Pass whole, first, second;
     RunRows(plan, t, 0, kRows, &whole);
     RunRows(plan, t, 0, kRows / 3, &first);
