@@ -167,7 +167,9 @@ void AggregateStates::MergeRange(const AggregateStates& other, size_t begin, siz
 }
 
 void AggregateStates::CopyGroups(const AggregateStates& other, size_t begin, size_t end, size_t to) {
-  const auto from = [begin](const auto& array) { return array.begin() + static_cast<std::ptrdiff_t>(begin); };
+  const auto from = [begin](const auto& array) {
+    return array.begin() + static_cast<std::ptrdiff_t>(begin);
+  };
   const auto at = [to](auto& array) { return array.begin() + static_cast<std::ptrdiff_t>(to); };
   const size_t n = end - begin;
   for (size_t a = 0; a < state_.size(); ++a) {

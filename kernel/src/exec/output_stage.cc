@@ -157,7 +157,8 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
     size_t hashed = 0, next = 0;
     for (size_t k = 0; k < num_keys; ++k) {
       const bool derived = next < plan.derived_keys.size() && plan.derived_keys[next].position == k;
-      relation.emplace_back(derived ? plan.derived_keys[next++].expr->type : plan.group_keys[hashed++]->type);
+      relation.emplace_back(derived ? plan.derived_keys[next++].expr->type
+                                    : plan.group_keys[hashed++]->type);
     }
   }
   for (size_t a = 0; a < plan.aggregates.size(); ++a) {

@@ -125,7 +125,8 @@ void SortRange(const std::vector<SortColumn>& columns, size_t begin, size_t end,
 
 std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size_t n, size_t keep,
                                     const uint64_t* tiebreak, const ExecContext* ctx) {
-  // The threads' runs and the merged result: two lists of n positions at most, charged up front (throws QueryAbort over the memory limit) and given back after.
+  // The threads' runs and the merged result: two lists of n positions at most, charged up
+  // front (throws QueryAbort over the memory limit) and given back after.
   const size_t list_bytes = 2 * n * sizeof(uint32_t);
   ChargeQueryMemoryOrThrow(list_bytes);
   struct ReleaseLists {
