@@ -49,6 +49,8 @@ const char* const kQueries[] = {
     "SELECT k, small, avg(f) FROM t GROUP BY k, small ORDER BY 3 DESC, k, small LIMIT 5",
     // Every count 1: the ties go by the row each group first appeared in.
     "SELECT k, count(*) AS c FROM t GROUP BY k ORDER BY c DESC LIMIT 5",
+    // No ORDER BY: the groups in the order their first rows come (all 360,000 of them).
+    "SELECT k, small, count(*) FROM t WHERE small < 90 GROUP BY k, small",
     "SELECT small, count(*) FROM t GROUP BY small ORDER BY small LIMIT 3",
 };
 
