@@ -120,20 +120,22 @@ bool AggregateStates::Reserve(size_t groups, std::string* error) {
   for (State& s : state_) {
     const size_t bytes_before = StateBytes(s.counts, s.ints, s.reals, s.strings);
     s.counts.reserve(groups);
-    if (s.kind == AggKind::kSum || s.kind == AggKind::kAvg || s.kind == AggKind::kMin ||
-        s.kind == AggKind::kMax) {
+    if (KeepsValues(s.kind)) {
       if (IsString(s.arg_type)) s.strings.reserve(groups);
       else if (IsFloat(s.arg_type)) s.reals.reserve(groups);
       else s.ints.reserve(groups);
     }
     // Charged as Grow charges: capacity is what Grow measures, so it will not charge it again.
-    const size_t bytes_after = StateBytes(s.counts, s.ints, s.reals, s.strings);
-    if (bytes_after > bytes_before) {
-      const ScopedMemoryActivity activity("growing the aggregate states");
-      if (!ChargeQueryMemory(bytes_after - bytes_before, error)) return false;
-    }
+    if (!ChargeGrowth(s, bytes_before, error)) return false;
   }
   return true;
+}
+
+bool AggregateStates::ChargeGrowth(const State& s, size_t bytes_before, std::string* error) {
+  const size_t bytes_after = StateBytes(s.counts, s.ints, s.reals, s.strings);
+  if (bytes_after <= bytes_before) return true;
+  const ScopedMemoryActivity activity("growing the aggregate states");
+  return ChargeQueryMemory(bytes_after - bytes_before, error);
 }
 
 bool AggregateStates::Grow(size_t groups, bool zero, std::string* error) {
@@ -145,26 +147,16 @@ bool AggregateStates::Grow(size_t groups, bool zero, std::string* error) {
     if (zero) s.counts.resize(groups, 0);
     else s.counts.resize(groups);
     const bool floats = IsFloat(s.arg_type);
-    switch (s.kind) {
-      case AggKind::kSum:
-      case AggKind::kAvg:
-      case AggKind::kMin:
-      case AggKind::kMax:
-        if (IsString(s.arg_type)) s.strings.resize(groups);
-        else if (floats && zero) s.reals.resize(groups, 0.0);
-        else if (floats) s.reals.resize(groups);
-        else if (zero) s.ints.resize(groups, 0);
-        else s.ints.resize(groups);
-        break;
-      default: break;
+    if (KeepsValues(s.kind)) {
+      if (IsString(s.arg_type)) s.strings.resize(groups);
+      else if (floats && zero) s.reals.resize(groups, 0.0);
+      else if (floats) s.reals.resize(groups);
+      else if (zero) s.ints.resize(groups, 0);
+      else s.ints.resize(groups);
     }
     // The query's memory limit (query_budget.h): one charge when the vectors grow (they double),
     // kept until the query ends.
-    const size_t bytes_after = StateBytes(s.counts, s.ints, s.reals, s.strings);
-    if (bytes_after > bytes_before) {
-      const ScopedMemoryActivity activity("growing the aggregate states");
-      if (!ChargeQueryMemory(bytes_after - bytes_before, error)) return false;
-    }
+    if (!ChargeGrowth(s, bytes_before, error)) return false;
   }
   return true;
 }

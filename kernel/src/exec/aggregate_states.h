@@ -173,6 +173,13 @@ class AggregateStates {
   };
   // Resize's work; `zero`: new groups start empty (else left for CopyGroups to write).
   bool Grow(size_t groups, bool zero, std::string* error);
+  // Whether an aggregate of `kind` keeps values (ints, reals or strings) beside its counts.
+  static bool KeepsValues(plan::AggKind kind) {
+    return kind == plan::AggKind::kSum || kind == plan::AggKind::kAvg ||
+           kind == plan::AggKind::kMin || kind == plan::AggKind::kMax;
+  }
+  // Charges the query's memory limit for a state's arrays grown from `bytes_before` (capacity).
+  static bool ChargeGrowth(const State& s, size_t bytes_before, std::string* error);
   bool UpdateDistinct(State& s, const Vec& arg, const uint32_t* group_ids, size_t count,
                       std::string* error);
   template <class T>

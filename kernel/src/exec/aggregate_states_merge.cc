@@ -185,9 +185,7 @@ void AggregateStates::CopyGroups(const AggregateStates& other, size_t begin, siz
 bool AggregateStates::HasCapacity(size_t groups) const {
   for (const State& s : state_) {
     if (s.counts.capacity() < groups) return false;
-    const bool values = s.kind == AggKind::kSum || s.kind == AggKind::kAvg ||
-                        s.kind == AggKind::kMin || s.kind == AggKind::kMax;
-    if (!values) continue;
+    if (!KeepsValues(s.kind)) continue;
     const size_t capacity = IsString(s.arg_type) ? s.strings.capacity()
                             : IsFloat(s.arg_type) ? s.reals.capacity()
                                                   : s.ints.capacity();
