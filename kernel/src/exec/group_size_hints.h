@@ -4,8 +4,8 @@
 //
 // Why: a table that doubles its way to millions of groups rehashes every slot and copies every
 // state at each step, and faults in memory on the way. GROUP BY WatchID, ClientIP on 10 M rows
-// spent about a third of its one-thread time growing (955 -> 590 ms with the tables sized from
-// the start, 520 -> 430 ms on two threads).
+// spent about a third of its one-thread time growing: sized from the start, about 1000 -> 600
+// ms on one thread and 520 -> 430 ms on two (medians of 5 runs in one process each, noisy).
 //
 // A hint is only a size: a wrong one (a table replaced by another of as many rows at the same
 // address) costs memory or growth, never a wrong answer. One Database keeps its own hints.
