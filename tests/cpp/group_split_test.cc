@@ -470,6 +470,53 @@ TEST(LargeBlocks, BlocksUnderFourMiBAreKeptInSixtyFourKiBSteps) {
   EXPECT_EQ(KeptLargeBlockBytes(), 0u);
 }
 
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+// A full cache unmaps the blocks freed longest ago to keep the one freed now: the next run of a
+// query asks for what its last run freed, not for what a table's growth left long before.
+TEST(LargeBlocks, AFullCacheGivesUpTheBlocksFreedLongestAgo) {
+  ReleaseLargeBlocks();
+  const size_t saved_budget = LargeBlockBudget();
+  constexpr size_t kMiB = size_t{1} << 20;
+  SetLargeBlockBudget(28 * kMiB);
+  // Sizes more than a quarter apart, so that no request takes another size's block.
+  void* a = AllocateLargeBlock(4 * kMiB);
+  void* b = AllocateLargeBlock(8 * kMiB);
+  void* c = AllocateLargeBlock(16 * kMiB);
+  void* e = AllocateLargeBlock(6 * kMiB);
+  ASSERT_TRUE(a && b && c && e);
+  FreeLargeBlock(a, 4 * kMiB);
+  FreeLargeBlock(b, 8 * kMiB);
+  FreeLargeBlock(c, 16 * kMiB);
+  EXPECT_EQ(KeptLargeBlockBytes(), 28 * kMiB);
+  // Taking c and freeing it again makes it the newest: e's room comes from a, then b.
+  void* c_again = AllocateLargeBlock(16 * kMiB);
+  EXPECT_EQ(c_again, c);
+  FreeLargeBlock(c_again, 16 * kMiB);
+  FreeLargeBlock(e, 6 * kMiB);
+  EXPECT_EQ(KeptLargeBlockBytes(), 22 * kMiB);  // c and e; a and b unmapped
+  void* fresh = AllocateLargeBlock(8 * kMiB);   // b is gone: nothing kept is taken
+  EXPECT_EQ(KeptLargeBlockBytes(), 22 * kMiB);
+  EXPECT_EQ(AllocateLargeBlock(6 * kMiB), e);
+  EXPECT_EQ(KeptLargeBlockBytes(), 16 * kMiB);
+  FreeLargeBlock(e, 6 * kMiB);
+  // A block larger than the whole budget is unmapped, and evicts nothing.
+  void* over = AllocateLargeBlock(30 * kMiB);
+  ASSERT_NE(over, nullptr);
+  FreeLargeBlock(over, 30 * kMiB);
+  EXPECT_EQ(KeptLargeBlockBytes(), 22 * kMiB);
+  // A smaller budget gives up the oldest blocks at once: c (freed before e) goes.
+  SetLargeBlockBudget(10 * kMiB);
+  EXPECT_EQ(KeptLargeBlockBytes(), 6 * kMiB);
+  EXPECT_EQ(AllocateLargeBlock(6 * kMiB), e);
+  FreeLargeBlock(e, 6 * kMiB);
+  FreeLargeBlock(fresh, 8 * kMiB);  // 6 + 8 > 10: e, the older, goes
+  EXPECT_EQ(KeptLargeBlockBytes(), 8 * kMiB);
+  SetLargeBlockBudget(saved_budget);
+  ReleaseLargeBlocks();
+  EXPECT_EQ(KeptLargeBlockBytes(), 0u);
+}
+#endif
+
 TEST(LargeBlocks, BufferGrowingPastTheThresholdKeepsItsBytes) {
   AlignedBuffer buffer;
   std::string error;

@@ -7,8 +7,8 @@
 // high-cardinality query's time in clear_page_erms, and two threads faulting at once slowed
 // each other down. Allocators of analytical engines keep such memory (jemalloc's retained
 // pages in ClickHouse, DuckDB's buffer pool); glibc unmaps every block over 32 MiB on free.
-// Blocks are kept up to a budget (a third of the physical memory, at most 16 GiB); beyond it
-// they are unmapped. Elsewhere than on Linux (wasm) these are plain operator new / delete.
+// Blocks are kept up to a budget (a third of the physical memory, at most 16 GiB); a free that
+// would exceed it unmaps the blocks freed longest ago first. Elsewhere than on Linux (wasm) these are plain operator new / delete.
 #ifndef LANEQL_COMMON_LARGE_BLOCKS_H_
 #define LANEQL_COMMON_LARGE_BLOCKS_H_
 
@@ -33,6 +33,10 @@ void FreeLargeBlock(void* p, size_t bytes);
 void ReleaseLargeBlocks();
 // Bytes kept for reuse now.
 size_t KeptLargeBlockBytes();
+// How many bytes of freed blocks may be kept (0 where nothing is kept), and setting it, which
+// unmaps the blocks freed longest ago until the kept ones fit (tests, embedders short of memory).
+size_t LargeBlockBudget();
+void SetLargeBlockBudget(size_t bytes);
 
 // A std::allocator whose large blocks come from the cache, for per-group state arrays.
 template <class T>
