@@ -35,8 +35,8 @@ Rows MakeRows(bool sparse, uint32_t seed) {
   Rows r;
   for (size_t i = 0; i < n; ++i) {
     const size_t word = i / 64;
-    const bool keep = sparse ? (word % 7 == 0 || word % 7 == 1 ? rng() % 5 == 0 : false) || i + 1 == n
-                             : rng() % 4 != 0;
+    const bool live_word = word % 7 == 0 || word % 7 == 1;
+    const bool keep = sparse ? (live_word && rng() % 5 == 0) || i + 1 == n : rng() % 4 != 0;
     r.k.push_back(keep ? 1 : static_cast<int32_t>(rng() % 100) + 2);
     r.s_null.push_back(rng() % 11 == 0);
     r.s.push_back(r.s_null.back() ? "" : words[rng() % 10]);
@@ -88,7 +88,9 @@ size_t CheckFilter(const Rows& r, const std::string& sql, const std::function<bo
   return selected;
 }
 
-bool Contains(const std::string& s, const char* needle) { return s.find(needle) != std::string::npos; }
+bool Contains(const std::string& s, const char* needle) {
+  return s.find(needle) != std::string::npos;
+}
 
 TEST(FilterLiveWords, MatchesRowByRowSparseAndDense) {
   for (const bool sparse : {true, false}) {
@@ -97,8 +99,8 @@ TEST(FilterLiveWords, MatchesRowByRowSparseAndDense) {
       SCOPED_TRACE(sparse ? "sparse" : "dense");
       auto keep = [&](size_t i) { return r.k[i] == 1; };
       // A string kernel, a NOT LIKE with NULLs, and <> after it.
-      const size_t like = CheckFilter(r, "SELECT k FROM x WHERE k = 1 AND s LIKE '%ab%' AND t <> 'q'",
-                                      [&](size_t i) {
+      const std::string sql = "SELECT k FROM x WHERE k = 1 AND s LIKE '%ab%' AND t <> 'q'";
+      const size_t like = CheckFilter(r, sql, [&](size_t i) {
         return keep(i) && !r.s_null[i] && Contains(r.s[i], "ab") && r.t[i] != "q";
       });
       EXPECT_GT(like, 0u);

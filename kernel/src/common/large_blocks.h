@@ -8,7 +8,8 @@
 // each other down. Allocators of analytical engines keep such memory (jemalloc's retained
 // pages in ClickHouse, DuckDB's buffer pool); glibc unmaps every block over 32 MiB on free.
 // Blocks are kept up to a budget (a third of the physical memory, at most 16 GiB); a free that
-// would exceed it unmaps the blocks freed longest ago first. Elsewhere than on Linux (wasm) these are plain operator new / delete.
+// would exceed it unmaps the blocks freed longest ago first. Elsewhere than on Linux (wasm)
+// these are plain operator new / delete.
 #ifndef LANEQL_COMMON_LARGE_BLOCKS_H_
 #define LANEQL_COMMON_LARGE_BLOCKS_H_
 

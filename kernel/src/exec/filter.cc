@@ -123,7 +123,7 @@ bool Filter::EvalLiveWords(const BoundExpr& expr, size_t begin, size_t count, co
   size_t live_words = 0;
   for (size_t w = 0; w < words; ++w) live_words += live[w] != 0;
   // Mostly live: one call over the whole batch beats many calls over short runs.
-  if (live_words * kSkipDeadWordsBelow > words) {
+  if (live_words * kSkipAtMostOneLiveIn > words) {
     *tested = count;
     return EvalOne(expr, begin, count, target, error);
   }

@@ -4,10 +4,10 @@
 // the order of the selectivity observed so far (most selective first), and stop as soon as no
 // row of the batch is left. Once the conjuncts so far have left most 64-row words of a batch
 // empty, the next conjunct runs only over the runs of words that still hold a row: ClickBench's
-// Q22 tests URL NOT LIKE on the 0.1 % of rows that passed Title LIKE instead of reading 1 GB of
-// URLs. As with the early stop, a conjunct then skips rows that an earlier one rejected, and an
-// error it would raise only there (a failing CAST) does not surface, as with DuckDB's selection
-// vectors.
+// Q22 tests URL NOT LIKE on the 0.1 % of rows that passed SearchPhrase <> '' and Title LIKE
+// instead of reading 1 GB of URLs. As with the early stop, a conjunct then skips rows that an
+// earlier one rejected, and an error it would raise only there (a failing CAST) does not
+// surface, as with DuckDB's selection vectors.
 #ifndef LANEQL_EXEC_FILTER_H_
 #define LANEQL_EXEC_FILTER_H_
 
@@ -34,8 +34,8 @@ class Filter {
     int cost_class;
     uint64_t rows_in = 0, rows_out = 0;
   };
-  // A conjunct evaluates over the live words only when at most 1 in this many words is live.
-  static constexpr size_t kSkipDeadWordsBelow = 2;
+  // A conjunct evaluates over the live words alone when at most one word in this many is live.
+  static constexpr size_t kSkipAtMostOneLiveIn = 2;
   bool EvalOne(const plan::BoundExpr& expr, size_t begin, size_t count, uint64_t* mask,
                std::string* error);
   // target = expr over rows [begin, begin + count), on the words where `live` has a row (0
