@@ -38,30 +38,6 @@ void SortByPartition(size_t n, const PartitionFn& partition, std::vector<uint32_
   for (size_t i = 0; i < n; ++i) (*order)[next[partition(i)]++] = static_cast<uint32_t>(i);
 }
 
-// Runs task(index, thread) for index in [0, tasks) on `threads` threads, each taking the
-// next index from a shared cursor. False (with the first error by index) if any task failed,
-// or (with the stop message) if the query was stopped.
-template <class Task>
-bool RunTasks(const ExecContext& ctx, int threads, size_t tasks, const Task& task, std::string* error) {
-  MorselCursor cursor;
-  std::vector<std::string> errors(tasks);
-  std::atomic<bool> failed{false};
-  auto body = [&](int t) {
-    for (size_t i = cursor.Take(); i < tasks && !failed.load(std::memory_order_relaxed) && !ctx.Interrupted();
-         i = cursor.Take()) {
-      if (!task(i, t, &errors[i])) failed.store(true, std::memory_order_relaxed);
-    }
-  };
-  RunThreads(ctx, threads, body);
-  if (FirstError(errors, error) || failed.load()) return false;
-  // Tasks skipped for a stop left their outputs unmade: the caller must not read them.
-  if (ctx.Interrupted()) {
-    *error = ctx.StopMessage();
-    return false;
-  }
-  return true;
-}
-
 // Up to this many threads' sets, an ungrouped COUNT(DISTINCT)'s union is counted by lookups:
 // |S0| + the values of S1 not in S0 + those of S2 in neither S0 nor S1, and so on, in ranges
 // of kLookupRange values spread over the threads. Two sets take |S1| lookups in a table that

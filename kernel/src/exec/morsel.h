@@ -8,6 +8,10 @@
 #include <atomic>
 #include <cstddef>
 
+#include <string>
+#include <vector>
+
+#include "src/exec/exec_context.h"
 #include "src/exec/executor.h"
 
 namespace laneql {
@@ -24,9 +28,10 @@ static_assert(sizeof(MorselCursor) == 64, "the morsel cursor must own a whole ca
 
 // The thread count for a pipeline over `rows` rows: 1 below `min_rows` (waking a worker costs
 // tens of microseconds, more than scanning a few batches, and lightweight queries must stay
-// cheap), never more threads than batches.
+// cheap), never more threads than batches, and 1 for no rows (no batch; with min_rows 0 an
+// empty table got 0 threads, and no worker for the state its answer is read from).
 inline int ThreadsFor(size_t rows, int threads, size_t min_rows) {
-  if (rows < min_rows || threads <= 1) return 1;
+  if (rows == 0 || rows < min_rows || threads <= 1) return 1;
   const size_t batches = (rows + kBatchRows - 1) / kBatchRows;
   return static_cast<int>(std::min<size_t>(static_cast<size_t>(threads), batches));
 }
@@ -37,6 +42,30 @@ inline int ThreadsFor(size_t rows, int threads, size_t min_rows) {
 inline size_t MorselBatches(size_t batches, int threads) {
   const size_t per_thread = batches / (static_cast<size_t>(std::max(threads, 1)) * 8);
   return std::clamp<size_t>(per_thread, 1, 64);
+}
+
+// Runs task(index, thread) for index in [0, tasks) on `threads` threads, each taking the
+// next index from a shared cursor. False (with the first error by index) if any task failed,
+// or (with the stop message) if the query was stopped.
+template <class Task>
+bool RunTasks(const ExecContext& ctx, int threads, size_t tasks, const Task& task, std::string* error) {
+  MorselCursor cursor;
+  std::vector<std::string> errors(tasks);
+  std::atomic<bool> failed{false};
+  auto body = [&](int t) {
+    for (size_t i = cursor.Take(); i < tasks && !failed.load(std::memory_order_relaxed) && !ctx.Interrupted();
+         i = cursor.Take()) {
+      if (!task(i, t, &errors[i])) failed.store(true, std::memory_order_relaxed);
+    }
+  };
+  RunThreads(ctx, threads, body);
+  if (FirstError(errors, error) || failed.load()) return false;
+  // Tasks skipped for a stop left their outputs unmade: the caller must not read them.
+  if (ctx.Interrupted()) {
+    *error = ctx.StopMessage();
+    return false;
+  }
+  return true;
 }
 
 }  // namespace exec
