@@ -134,14 +134,16 @@ TEST(GroupSplit, AutoSplitsByKeysWhenEveryRowIsAGroupAndByRowsOtherwise) {
   EXPECT_EQ(0, std::memcmp(expected.column(1).values_buffer().data(), r.column(1).values_buffer().data(),
                            100 * sizeof(double)));
 
-  // Ungrouped COUNT(DISTINCT) of nearly unique values: split by value (each thread counts the
-  // values hashing to it; no union of the threads' sets); of 100 values: by rows.
+  // Ungrouped COUNT(DISTINCT) of nearly unique integers: counted by radix partitions (no union
+  // of the threads' sets); of 100 values: split by rows, each thread its own small set. (Of
+  // unique strings: split by value, UngroupedStringDistinctCountsOnEveryPath.)
   for (const char* distinct : {"SELECT count(DISTINCT u) FROM t", "SELECT count(DISTINCT m) FROM t"}) {
     r = db.Query(distinct);
     ASSERT_TRUE(r.ok()) << r.error();
     json = db.LastProfileJson();
     const bool unique = std::string(distinct).find("(DISTINCT u)") != std::string::npos;
-    EXPECT_EQ(unique, HasSpan(json, "merge states")) << distinct;
+    EXPECT_EQ(unique, HasSpan(json, "count distinct")) << distinct;
+    EXPECT_FALSE(HasSpan(json, "merge states")) << distinct;
     ASSERT_EQ(1u, r.num_rows());
     EXPECT_EQ(unique ? 40 * 16384 : 100, r.column(0).Values<int64_t>()[0]) << distinct;
   }

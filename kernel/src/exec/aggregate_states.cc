@@ -257,6 +257,12 @@ void AggregateStates::SelectDistinctRows(const Vec& arg, const uint32_t* group_i
   }
 }
 
+void AggregateStates::PartitionDistinct(size_t a) {
+  State& s = state_[a];
+  s.distinct_fixed.reset();
+  s.distinct_partitions = std::make_unique<DistinctPartitions>();
+}
+
 bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* group_ids,
                                      size_t count, std::string* error) {
   if (count == 0) return true;
@@ -266,6 +272,19 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
   SelectDistinctRows(arg, group_ids, count);
   uint64_t* selection = selection_.data();
   size_t before = 0;
+  if (s.distinct_partitions) {
+    // An 8-byte integer's values are its words as they are (the copy was a tenth of COUNT(
+    // DISTINCT UserID)'s time).
+    const bool as_is = !arg.constant && (arg.type == TypeId::kInt64 || arg.type == TypeId::kUInt64);
+    const uint64_t* words = reinterpret_cast<const uint64_t*>(arg.values);
+    if (!as_is) {
+      if (words_.size() < count) words_.resize(count);
+      DistinctWords(arg, count, words_.data(), 1);
+      words = words_.data();
+    }
+    HashKeys(words, count, nullptr, hashes_.data());
+    return s.distinct_partitions->Append(words, hashes_.data(), count, selection, error);
+  }
   if (s.distinct_fixed) {
     if (words_.size() < count) words_.resize(count);
     DistinctWords(arg, count, words_.data(), 1);

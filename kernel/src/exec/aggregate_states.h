@@ -14,6 +14,7 @@
 #include "laneql/group_hash_table.h"
 #include "laneql/int128.h"
 #include "src/common/large_blocks.h"
+#include "src/exec/distinct_partitions.h"
 #include "src/exec/hash_ownership.h"
 #include "src/exec/vector.h"
 #include "src/plan/bound_expr.h"
@@ -136,6 +137,14 @@ class AggregateStates {
   // counts[g] added to aggregate a's count of group g, for g < groups.
   void AddCounts(size_t a, const int64_t* counts, size_t groups);
   void SetDistinctCount(size_t a, size_t count) { state_[a].counts[0] = static_cast<int64_t>(count); }
+  // Ungrouped COUNT(DISTINCT) of a fixed-width value (CanPartitionDistinct) counted by radix
+  // partitions (distinct_partitions.h): from now on its values are appended to partitions
+  // instead of inserted into a set, and the executor counts them after the scan
+  // (CountDistinctPartitions, then SetDistinctCount).
+  bool CanPartitionDistinct(size_t a) const { return state_[a].distinct_fixed != nullptr; }
+  void PartitionDistinct(size_t a);
+  // Aggregate a's partitions (null unless PartitionDistinct(a) was called).
+  const DistinctPartitions* distinct_partitions(size_t a) const { return state_[a].distinct_partitions.get(); }
   // Ungrouped COUNT(DISTINCT) split by value (group_owned.h): this side keeps only the values
   // whose hash falls to `owner` (HashOwnership::OwnerOf), so the owners' sets are disjoint and
   // the count is the sum of their sizes.
@@ -167,6 +176,7 @@ class AggregateStates {
     std::unique_ptr<FixedKeyHashTable> distinct_fixed;
     std::unique_ptr<WideKeyHashTable> distinct_wide;
     std::unique_ptr<StringKeyHashTable> distinct_strings;
+    std::unique_ptr<DistinctPartitions> distinct_partitions;  // in place of distinct_fixed
     // distinct_strings' keys are the values' bytes alone (ungrouped), else 4 bytes of group id
     // and then the value's.
     bool bare_values = false;

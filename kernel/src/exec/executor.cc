@@ -88,10 +88,18 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     threads = 1;
     if (!make_workers()) return Result::Error(error);
   }
+  // Ungrouped COUNT(DISTINCT)s of many fixed-width values: appended to radix partitions by
+  // every thread, counted after the scan (distinct_partitions.h).
+  const std::vector<size_t> partitioned =
+      ungrouped ? PartitionedDistincts(plan, ctx, batches, *workers[0]) : std::vector<size_t>();
+  for (const auto& worker : workers) {
+    for (size_t a : partitioned) worker->states().PartitionDistinct(a);
+  }
   // Many groups: each thread takes the keys hashing to it from every batch (group_owned.h);
-  // ungrouped, the values of large COUNT(DISTINCT) sets.
+  // ungrouped, the values of large COUNT(DISTINCT) sets (of strings: other values are
+  // partitioned).
   const bool owned =
-      threads > 1 && (ungrouped ? PreferOwnedDistinct(plan, ctx, threads, batches)
+      threads > 1 && (ungrouped ? partitioned.empty() && PreferOwnedDistinct(plan, ctx, threads, batches)
                                 : row_order_sums || PreferOwnedScan(plan, ctx, threads, batches, *workers[0]));
   // Few groups with a large COUNT(DISTINCT): the rows split by that value instead.
   const int value_split = threads > 1 && !ungrouped && !owned && !row_order_sums && group_cap == 0
@@ -190,6 +198,14 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
                        : MergeWorkers(workers, ctx, threads, &error))) {
       return Result::Error(error);
     }
+  }
+  for (size_t a : partitioned) {
+    std::vector<const DistinctPartitions*> sides;
+    for (const auto& worker : workers) sides.push_back(worker->states().distinct_partitions(a));
+    size_t count = 0;
+    const ScopedMemoryActivity activity("counting COUNT(DISTINCT) partitions");
+    if (!CountDistinctPartitions(sides, ctx, threads, &count, &error)) return Result::Error(error);
+    result.states().SetDistinctCount(a, count);
   }
   if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
   for (size_t a = 0; a < partials.size(); ++a) {

@@ -76,6 +76,32 @@ bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int thr
   return rows >= kMinSampleRows && 2 * sample.states().DistinctValues(0) >= rows;
 }
 
+std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecContext& ctx,
+                                         size_t batches, const AggregateWorker& worker) {
+  std::vector<size_t> eligible;
+  if (!worker.ungrouped() || ctx.group_split == kSplitByKeys) return eligible;
+  for (size_t a = 0; a < plan.aggregates.size(); ++a) {
+    if (worker.states().CanPartitionDistinct(a)) eligible.push_back(a);
+  }
+  if (eligible.empty() || ctx.partitioned_distinct_min_values == 0) return eligible;
+  std::vector<size_t> chosen;
+  if (batches < 8 * kSampleBatches) return chosen;
+  AggregateWorker sample(plan, 0, nullptr);
+  if (!ScanSample(ctx, batches, &sample)) return chosen;
+  const size_t rows = sample.counters().rows;  // before any WHERE, as PreferOwnedDistinct
+  if (rows < kMinSampleRows) return chosen;
+  // Mostly new values in every sampled batch: the table holds about rows * share of them.
+  const double table_rows = static_cast<double>(plan.table->num_rows());
+  for (size_t a : eligible) {
+    const size_t values = sample.states().DistinctValues(a);
+    const double expected = table_rows * static_cast<double>(values) / static_cast<double>(rows);
+    if (2 * values >= rows && expected >= static_cast<double>(ctx.partitioned_distinct_min_values)) {
+      chosen.push_back(a);
+    }
+  }
+  return chosen;
+}
+
 int PreferValueSplit(const plan::Plan& plan, const ExecContext& ctx, int threads, size_t batches) {
   if (!SplitAllowed(ctx, threads) || ctx.group_split == kSplitByKeys) return -1;
   int distinct = -1;

@@ -48,6 +48,13 @@ bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads
 // and then insert all of them again to count their union.
 bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int threads,
                          size_t batches);
+// Ungrouped, the COUNT(DISTINCT)s to count by radix partitions (distinct_partitions.h): those
+// of a fixed-width value (AggregateStates::CanPartitionDistinct; `worker` is one of the query's
+// fresh workers) whose set the sample expects to reach ctx.partitioned_distinct_min_values
+// values (every one when that is 0; none under a split by keys, which keeps the owners' sets).
+// On one thread too: its set outgrows the caches all the same.
+std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecContext& ctx,
+                                         size_t batches, const AggregateWorker& worker);
 // Grouped, the split by value: when the one COUNT(DISTINCT) has a fixed-width argument, and the
 // sample shows few groups but at least half as many (group, value) pairs as rows (RegionID,
 // COUNT(DISTINCT UserID)), each thread reads every batch and aggregates only the rows whose

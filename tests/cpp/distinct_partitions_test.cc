@@ -1,0 +1,315 @@
+// Ungrouped COUNT(DISTINCT) by radix partitions (kernel/src/exec/distinct_partitions.h): the
+// partitions' runs against a plain reference, the count against std::unordered_set on several
+// threads, and through SQL against the set path for every fixed-width type and edge value.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "laneql/bitmask.h"
+#include "laneql/database.h"
+#include "laneql/hash.h"
+#include "laneql/result_printers.h"
+#include "src/exec/distinct_partitions.h"
+#include "src/exec/thread_pool.h"
+
+namespace laneql {
+namespace {
+
+using exec::DistinctPartitions;
+
+std::vector<uint64_t> Hashes(const std::vector<uint64_t>& words) {
+  std::vector<uint64_t> hashes(words.size());
+  HashKeys(words.data(), words.size(), nullptr, hashes.data());
+  return hashes;
+}
+
+// Every partition's segments, gathered: (partition, word) pairs in run order.
+std::vector<std::pair<size_t, uint64_t>> Gathered(const DistinctPartitions& parts) {
+  std::vector<std::pair<size_t, uint64_t>> out;
+  for (size_t p = 0; p < DistinctPartitions::kPartitions; ++p) {
+    size_t n = 0;
+    parts.ForEachSegment(p, [&](const uint64_t* words, size_t count) {
+      EXPECT_GT(count, 0u);  // empty segments are skipped
+      for (size_t i = 0; i < count; ++i) out.emplace_back(p, words[i]);
+      n += count;
+    });
+    EXPECT_EQ(n, parts.PartitionSize(p)) << "partition " << p;
+  }
+  return out;
+}
+
+TEST(DistinctPartitions, AppendKeepsTheSelectedWordsEachInItsHashsPartition) {
+  std::mt19937_64 rng(7);
+  DistinctPartitions parts;
+  std::multiset<uint64_t> expected;
+  std::string error;
+  // Runs of every awkward length (empty, one row, around a 64-row word, a batch, and more than
+  // the first chunk holds), each at several selection densities.
+  for (size_t n : {size_t{0}, size_t{1}, size_t{63}, size_t{64}, size_t{65}, size_t{1000}, size_t{16384},
+                   size_t{70000}}) {
+    for (int density : {0, 3, 50, 100}) {
+      std::vector<uint64_t> words(n);
+      for (uint64_t& w : words) w = rng() % 4 == 0 ? rng() % 50 : rng();  // repeats and 0 too
+      std::vector<uint64_t> selection(BitmaskWords(n) + 1, ~uint64_t{0});  // bits past n set
+      for (size_t i = 0; i < n; ++i) {
+        if (static_cast<int>(rng() % 100) >= density) selection[i / 64] &= ~(uint64_t{1} << (i % 64));
+        else expected.insert(words[i]);
+      }
+      const std::vector<uint64_t> hashes = Hashes(words);
+      ASSERT_TRUE(parts.Append(words.data(), hashes.data(), n, selection.data(), &error)) << error;
+      ASSERT_EQ(parts.values(), expected.size()) << n << " rows at " << density << " %";
+    }
+  }
+  std::multiset<uint64_t> got;
+  for (const auto& [partition, word] : Gathered(parts)) {
+    const uint64_t hash = reference::HashWord(word + kHashGamma);
+    EXPECT_EQ(partition, DistinctPartitions::PartitionOf(hash)) << word;
+    got.insert(word);
+  }
+  EXPECT_TRUE(got == expected);
+}
+
+// The distinct count of several sides' partitions on `threads` threads.
+size_t Count(const std::vector<const DistinctPartitions*>& sides, int threads) {
+  exec::ThreadPool pool(threads);
+  exec::ExecContext ctx;
+  ctx.pool = &pool;
+  ctx.threads = threads;
+  size_t count = 0;
+  std::string error;
+  EXPECT_TRUE(exec::CountDistinctPartitions(sides, ctx, threads, &count, &error)) << error;
+  return count;
+}
+
+TEST(DistinctPartitions, CountIsTheUnionsSizeOnEveryThreadCount) {
+  std::mt19937_64 rng(11);
+  std::unordered_set<uint64_t> all;
+  // Three sides whose values overlap (drawn from one pool), 0 among them.
+  std::vector<DistinctPartitions> sides(3);
+  std::string error;
+  for (DistinctPartitions& side : sides) {
+    for (int run = 0; run < 20; ++run) {
+      std::vector<uint64_t> words(5000);
+      for (uint64_t& w : words) w = rng() % 60000;
+      for (uint64_t w : words) all.insert(w);
+      const std::vector<uint64_t> hashes = Hashes(words);
+      std::vector<uint64_t> selection(BitmaskWords(words.size()), ~uint64_t{0});
+      ASSERT_TRUE(side.Append(words.data(), hashes.data(), words.size(), selection.data(), &error));
+    }
+  }
+  ASSERT_TRUE(all.count(0) == 1);
+  const std::vector<const DistinctPartitions*> views = {&sides[0], &sides[1], &sides[2]};
+  for (int threads : {1, 2, 3, 8}) EXPECT_EQ(Count(views, threads), all.size()) << threads;
+  EXPECT_EQ(Count({}, 2), 0u);  // no side at all
+  DistinctPartitions empty;
+  EXPECT_EQ(Count({&empty}, 1), 0u);
+}
+
+TEST(DistinctPartitions, ASetSizedForTheLastPartitionGrows) {
+  // On one thread the partitions are counted in order, each set sized as the one before
+  // ended: partition 0 holds one value, partition 1 fifty thousand, which must grow it many
+  // times over.
+  std::mt19937_64 rng(3);
+  std::vector<uint64_t> words;
+  size_t in_first = 0, in_second = 0;
+  while (in_first < 3 || in_second < 50000) {
+    const uint64_t w = rng();
+    const size_t p = DistinctPartitions::PartitionOf(reference::HashWord(w + kHashGamma));
+    if (p == 0 && in_first < 3) {
+      words.push_back(words.empty() ? w : words.front());  // one value, three times
+      ++in_first;
+    } else if (p == 1 && in_second < 50000) {
+      words.push_back(w);
+      words.push_back(w);  // each twice
+      ++in_second;
+    }
+  }
+  DistinctPartitions parts;
+  std::string error;
+  const std::vector<uint64_t> hashes = Hashes(words);
+  std::vector<uint64_t> selection(BitmaskWords(words.size()), ~uint64_t{0});
+  ASSERT_TRUE(parts.Append(words.data(), hashes.data(), words.size(), selection.data(), &error));
+  EXPECT_EQ(parts.PartitionSize(0), 3u);
+  EXPECT_EQ(parts.PartitionSize(1), 100000u);
+  EXPECT_EQ(Count({&parts}, 1), 50001u);
+}
+
+// A table of every fixed-width type with the values that test a COUNT(DISTINCT)'s equality:
+// NULLs, 0, -0.0 against 0.0, NaNs of several payloads, infinities, extremes. The distinct
+// non-NULL values of i64 and of f64 (by definition: -0.0 is 0.0, every NaN one value) are
+// counted into *i64_count / *f64_count when given.
+std::shared_ptr<Table> EdgeTable(size_t rows, size_t* i64_count = nullptr, size_t* f64_count = nullptr) {
+  std::set<int64_t> i64_seen;
+  std::set<double> f64_seen;  // NaN apart: std::set cannot hold it
+  bool nan_seen = false;
+  Column i64(TypeId::kInt64), i32(TypeId::kInt32), i16(TypeId::kInt16), i8(TypeId::kInt8);
+  Column f64(TypeId::kFloat64), f32(TypeId::kFloat32), b(TypeId::kBool), s(TypeId::kString);
+  std::string error;
+  const double nan2 = -std::numeric_limits<double>::quiet_NaN();
+  const double specials[] = {0.0, -0.0, std::numeric_limits<double>::quiet_NaN(), nan2,
+                             std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min()};
+  for (size_t r = 0; r < rows; ++r) {
+    const uint64_t k = r * 2654435761u % 1000003u;
+    if (r % 11 == 0) {
+      for (Column* c : {&i64, &i32, &i16, &i8, &f64, &f32, &b, &s}) EXPECT_TRUE(c->AppendNull(&error));
+      continue;
+    }
+    const int64_t big = r % 13 == 0 ? (r % 2 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max())
+                                    : static_cast<int64_t>(k) - 500000;
+    EXPECT_TRUE(i64.Append<int64_t>(big, &error));
+    i64_seen.insert(big);
+    EXPECT_TRUE(i32.Append<int32_t>(static_cast<int32_t>(k % 70000) - 35000, &error));
+    EXPECT_TRUE(i16.Append<int16_t>(static_cast<int16_t>(k % 65536 - 32768), &error));
+    EXPECT_TRUE(i8.Append<int8_t>(static_cast<int8_t>(k % 256 - 128), &error));
+    const double d = r % 7 == 0 ? specials[(r / 7) % 8] : static_cast<double>(k) / 8.0;
+    EXPECT_TRUE(f64.Append<double>(d, &error));
+    if (std::isnan(d)) nan_seen = true;
+    else f64_seen.insert(d == 0 ? 0.0 : d);
+    EXPECT_TRUE(f32.Append<float>(static_cast<float>(d), &error));
+    EXPECT_TRUE(b.Append<bool>(k % 2 == 0, &error));
+    EXPECT_TRUE(s.AppendString("s" + std::to_string(k % 999), &error));
+  }
+  if (i64_count != nullptr) *i64_count = i64_seen.size();
+  if (f64_count != nullptr) *f64_count = f64_seen.size() + (nan_seen ? 1 : 0);
+  auto table = std::make_shared<Table>();
+  EXPECT_TRUE(table->AddColumn("i64", std::move(i64), &error)) << error;
+  EXPECT_TRUE(table->AddColumn("i32", std::move(i32), &error)) << error;
+  EXPECT_TRUE(table->AddColumn("i16", std::move(i16), &error)) << error;
+  EXPECT_TRUE(table->AddColumn("i8", std::move(i8), &error)) << error;
+  EXPECT_TRUE(table->AddColumn("f64", std::move(f64), &error)) << error;
+  EXPECT_TRUE(table->AddColumn("f32", std::move(f32), &error)) << error;
+  EXPECT_TRUE(table->AddColumn("b", std::move(b), &error)) << error;
+  EXPECT_TRUE(table->AddColumn("s", std::move(s), &error)) << error;
+  return table;
+}
+
+DatabaseOptions Options(int threads, size_t min_values) {
+  DatabaseOptions options;
+  options.threads = threads;
+  options.min_parallel_rows = 0;
+  options.profile = true;
+  options.partitioned_distinct_min_values = min_values;
+  return options;
+}
+
+bool HasSpan(const std::string& json, const std::string& name) {
+  return json.find("\"name\": \"" + name + "\"") != std::string::npos ||
+         json.find("\"name\":\"" + name + "\"") != std::string::npos;
+}
+
+TEST(PartitionedDistinct, SqlMatchesTheSetPathForEveryTypeAndEdgeValue) {
+  size_t i64_count = 0, f64_count = 0;
+  auto table = EdgeTable(100'003, &i64_count, &f64_count);  // six batches and a tail
+  auto empty = EdgeTable(0);
+  const char* queries[] = {
+      "SELECT count(DISTINCT i64), count(DISTINCT i32), count(DISTINCT i16), count(DISTINCT i8) FROM t",
+      "SELECT count(DISTINCT f64), count(DISTINCT f32), count(DISTINCT b) FROM t",
+      // Beside other aggregates (a string COUNT(DISTINCT) keeps its set), under WHEREs that keep
+      // some rows, none, or every row; of expressions and a constant.
+      "SELECT count(*), sum(i32), count(DISTINCT i64), count(DISTINCT s), min(f64) FROM t WHERE i8 > 0",
+      "SELECT count(DISTINCT i64) FROM t WHERE i32 > 1000000",
+      "SELECT count(DISTINCT i64 % 1000), count(DISTINCT i32 * 2), count(DISTINCT 7) FROM t WHERE b",
+      "SELECT count(DISTINCT f64 * 0.0) FROM t",  // -0.0 * 0.0, NaN * 0.0 and 0.0 among them
+  };
+  std::string error;
+  Database reference_db(Options(1, SIZE_MAX));
+  ASSERT_TRUE(reference_db.Register("t", table, &error)) << error;
+  ASSERT_TRUE(reference_db.Register("e", empty, &error)) << error;
+  for (int threads : {1, 2, 3}) {
+    Database db(Options(threads, 0));
+    ASSERT_TRUE(db.Register("t", table, &error)) << error;
+    ASSERT_TRUE(db.Register("e", empty, &error)) << error;
+    for (const char* sql : queries) {
+      const Result expected = reference_db.Query(sql);
+      const Result got = db.Query(sql);
+      ASSERT_TRUE(expected.ok() && got.ok()) << expected.error() << got.error();
+      EXPECT_EQ(PrintCsv(expected), PrintCsv(got)) << sql << " on " << threads << " threads";
+      EXPECT_FALSE(HasSpan(reference_db.LastProfileJson(), "count distinct")) << sql;
+      // A WHERE that keeps no row leaves nothing to count, but the step still runs.
+      EXPECT_TRUE(HasSpan(db.LastProfileJson(), "count distinct")) << sql;
+    }
+    // An empty table (with min_parallel_rows 0 it once got no thread at all).
+    const Result none = db.Query("SELECT count(DISTINCT i64), count(DISTINCT f64) FROM e");
+    ASSERT_TRUE(none.ok()) << none.error();
+    EXPECT_EQ(PrintCsv(none), "count(DISTINCT i64),count(DISTINCT f64)\n0,0\n");
+    const Result no_groups = db.Query("SELECT i8, count(DISTINCT i64) FROM e GROUP BY i8");
+    ASSERT_TRUE(no_groups.ok()) << no_groups.error();
+    EXPECT_EQ(no_groups.num_rows(), 0u);
+    // The answers themselves, from the definition.
+    const Result defined = db.Query("SELECT count(DISTINCT i64), count(DISTINCT f64) FROM t");
+    ASSERT_TRUE(defined.ok()) << defined.error();
+    EXPECT_EQ(defined.column(0).Values<int64_t>()[0], static_cast<int64_t>(i64_count));
+    EXPECT_EQ(defined.column(1).Values<int64_t>()[0], static_cast<int64_t>(f64_count));
+  }
+}
+
+TEST(PartitionedDistinct, ChosenFromASampleOnOneThreadAsOnSeveral) {
+  // 40 batches: u nearly unique (the sample expects 655,360 values, over the default 2^18), m
+  // 100 values (a small set: no partitions).
+  const size_t rows = 40 * 16384;
+  Column u(TypeId::kInt64), m(TypeId::kInt32);
+  std::unordered_set<int64_t> seen;
+  std::string error;
+  for (size_t r = 0; r < rows; ++r) {
+    const int64_t v = static_cast<int64_t>(r * 2654435761u % 1000000007u);
+    seen.insert(v);
+    ASSERT_TRUE(u.Append<int64_t>(v, &error));
+    ASSERT_TRUE(m.Append<int32_t>(static_cast<int32_t>(r % 100), &error));
+  }
+  auto table = std::make_shared<Table>();
+  ASSERT_TRUE(table->AddColumn("u", std::move(u), &error)) << error;
+  ASSERT_TRUE(table->AddColumn("m", std::move(m), &error)) << error;
+  for (int threads : {1, 2}) {
+    DatabaseOptions options;
+    options.threads = threads;
+    options.profile = true;
+    Database db(options);
+    ASSERT_TRUE(db.Register("t", table, &error)) << error;
+    Result r = db.Query("SELECT count(DISTINCT u), count(DISTINCT m) FROM t");
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(PrintCsv(r), "count(DISTINCT u),count(DISTINCT m)\n" + std::to_string(seen.size()) + ",100\n");
+    EXPECT_TRUE(HasSpan(db.LastProfileJson(), "count distinct")) << threads;
+    r = db.Query("SELECT count(DISTINCT m) FROM t");
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_FALSE(HasSpan(db.LastProfileJson(), "count distinct")) << threads;
+    // A split by keys, asked for, keeps the threads' own sets of the values hashing to them.
+    options.group_split = DatabaseOptions::GroupSplit::kKeys;
+    Database keys(options);
+    ASSERT_TRUE(keys.Register("t", table, &error)) << error;
+    r = keys.Query("SELECT count(DISTINCT u) FROM t");
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(PrintCsv(r), "count(DISTINCT u)\n" + std::to_string(seen.size()) + "\n");
+    EXPECT_FALSE(HasSpan(keys.LastProfileJson(), "count distinct")) << threads;
+  }
+}
+
+TEST(PartitionedDistinct, TheMemoryLimitStopsItWithAnErrorAndTheDatabaseStaysUsable) {
+  auto table = EdgeTable(300'000);
+  for (int threads : {1, 2}) {
+    DatabaseOptions options = Options(threads, 0);
+    options.memory_limit_bytes = 1 << 20;
+    Database db(options);
+    std::string error;
+    ASSERT_TRUE(db.Register("t", table, &error)) << error;
+    const Result r = db.Query("SELECT count(DISTINCT i64) FROM t");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error(), "out of memory: the query needs more than the memory limit of 1 MiB (while growing a "
+                         "COUNT(DISTINCT) set)");
+    const Result small = db.Query("SELECT count(*), count(i8) FROM t WHERE i8 IS NULL");
+    ASSERT_TRUE(small.ok()) << small.error();
+    EXPECT_EQ(PrintCsv(small), "count_star(),count(i8)\n27273,0\n");
+  }
+}
+
+}  // namespace
+}  // namespace laneql
