@@ -37,7 +37,7 @@ std::vector<std::pair<size_t, uint64_t>> Gathered(const DistinctPartitions& part
   std::vector<std::pair<size_t, uint64_t>> out;
   for (size_t p = 0; p < DistinctPartitions::kPartitions; ++p) {
     size_t n = 0;
-    parts.ForEachSegment(p, [&](const uint64_t* words, size_t count) {
+    parts.ForEachSegment(p, [&](const uint64_t* words, const uint32_t*, size_t count) {
       EXPECT_GT(count, 0u);  // empty segments are skipped
       for (size_t i = 0; i < count; ++i) out.emplace_back(p, words[i]);
       n += count;
@@ -65,7 +65,7 @@ TEST(DistinctPartitions, AppendKeepsTheSelectedWordsEachInItsHashsPartition) {
         else expected.insert(words[i]);
       }
       const std::vector<uint64_t> hashes = Hashes(words);
-      ASSERT_TRUE(parts.Append(words.data(), hashes.data(), n, selection.data(), &error)) << error;
+      ASSERT_TRUE(parts.Append(words.data(), nullptr, hashes.data(), n, selection.data(), &error)) << error;
       ASSERT_EQ(parts.values(), expected.size()) << n << " rows at " << density << " %";
     }
   }
@@ -74,6 +74,40 @@ TEST(DistinctPartitions, AppendKeepsTheSelectedWordsEachInItsHashsPartition) {
     const uint64_t hash = reference::HashWord(word + kHashGamma);
     EXPECT_EQ(partition, DistinctPartitions::PartitionOf(hash)) << word;
     got.insert(word);
+  }
+  EXPECT_TRUE(got == expected);
+}
+
+TEST(DistinctPartitions, AppendKeepsEachValuesGroupBesideIt) {
+  std::mt19937_64 rng(5);
+  DistinctPartitions parts;
+  std::multiset<std::pair<uint64_t, uint32_t>> expected;
+  std::string error;
+  for (size_t n : {size_t{1}, size_t{64}, size_t{1000}, size_t{16384}, size_t{70000}}) {
+    std::vector<uint64_t> words(n);
+    std::vector<uint32_t> groups(n);
+    for (size_t i = 0; i < n; ++i) {
+      words[i] = rng() % 3000;
+      groups[i] = static_cast<uint32_t>(rng() % 40);
+    }
+    std::vector<uint64_t> selection(BitmaskWords(n), 0);
+    for (size_t i = 0; i < n; ++i) {
+      if (rng() % 3 == 0) continue;
+      selection[i / 64] |= uint64_t{1} << (i % 64);
+      expected.emplace(words[i], groups[i]);
+    }
+    const std::vector<uint64_t> hashes = Hashes(words);
+    ASSERT_TRUE(parts.Append(words.data(), groups.data(), hashes.data(), n, selection.data(), &error)) << error;
+  }
+  std::multiset<std::pair<uint64_t, uint32_t>> got;
+  for (size_t p = 0; p < DistinctPartitions::kPartitions; ++p) {
+    parts.ForEachSegment(p, [&](const uint64_t* words, const uint32_t* groups, size_t count) {
+      ASSERT_NE(groups, nullptr);
+      for (size_t i = 0; i < count; ++i) {
+        EXPECT_EQ(p, DistinctPartitions::PartitionOf(reference::HashWord(words[i] + kHashGamma)));
+        got.emplace(words[i], groups[i]);
+      }
+    });
   }
   EXPECT_TRUE(got == expected);
 }
@@ -103,7 +137,7 @@ TEST(DistinctPartitions, CountIsTheUnionsSizeOnEveryThreadCount) {
       for (uint64_t w : words) all.insert(w);
       const std::vector<uint64_t> hashes = Hashes(words);
       std::vector<uint64_t> selection(BitmaskWords(words.size()), ~uint64_t{0});
-      ASSERT_TRUE(side.Append(words.data(), hashes.data(), words.size(), selection.data(), &error));
+      ASSERT_TRUE(side.Append(words.data(), nullptr, hashes.data(), words.size(), selection.data(), &error));
     }
   }
   ASSERT_TRUE(all.count(0) == 1);
@@ -112,6 +146,56 @@ TEST(DistinctPartitions, CountIsTheUnionsSizeOnEveryThreadCount) {
   EXPECT_EQ(Count({}, 2), 0u);  // no side at all
   DistinctPartitions empty;
   EXPECT_EQ(Count({&empty}, 1), 0u);
+}
+
+// Per merged group, the distinct values of several sides' (group, value) pairs.
+std::vector<int64_t> CountPairs(const std::vector<const DistinctPartitions*>& sides,
+                                const std::vector<std::vector<uint32_t>>& targets, size_t groups, int threads) {
+  exec::ThreadPool pool(threads);
+  exec::ExecContext ctx;
+  ctx.pool = &pool;
+  ctx.threads = threads;
+  std::vector<const uint32_t*> views;
+  for (const auto& t : targets) views.push_back(t.data());
+  std::vector<int64_t> counts(groups, 0);
+  std::string error;
+  EXPECT_TRUE(exec::CountDistinctPairPartitions(sides, views, groups, ctx, threads, counts.data(), &error)) << error;
+  return counts;
+}
+
+TEST(DistinctPartitions, PairCountsPerMergedGroupOnEveryThreadCount) {
+  // Three sides, each with its own group numbering: 50 local groups mapped onto 30 merged ones
+  // (several local groups of one side may not share a merged one, as after a real merge: the
+  // mapping is a permutation of part of the merged ids).
+  std::mt19937_64 rng(13);
+  const size_t merged_groups = 60;
+  std::vector<DistinctPartitions> sides(3);
+  std::vector<std::vector<uint32_t>> targets(3);
+  std::set<std::pair<uint32_t, uint64_t>> pairs;
+  std::string error;
+  for (size_t w = 0; w < sides.size(); ++w) {
+    std::vector<uint32_t> ids(merged_groups);
+    for (size_t g = 0; g < merged_groups; ++g) ids[g] = static_cast<uint32_t>(g);
+    std::shuffle(ids.begin(), ids.end(), rng);
+    targets[w].assign(ids.begin(), ids.begin() + 50);
+    for (int run = 0; run < 10; ++run) {
+      std::vector<uint64_t> words(3000);
+      std::vector<uint32_t> groups(words.size());
+      for (size_t i = 0; i < words.size(); ++i) {
+        words[i] = rng() % 5 == 0 ? 0 : rng() % 4000;  // the word 0 is an ordinary value here
+        groups[i] = static_cast<uint32_t>(rng() % 50);
+        pairs.emplace(targets[w][groups[i]], words[i]);
+      }
+      const std::vector<uint64_t> hashes = Hashes(words);
+      std::vector<uint64_t> selection(BitmaskWords(words.size()), ~uint64_t{0});
+      ASSERT_TRUE(sides[w].Append(words.data(), groups.data(), hashes.data(), words.size(), selection.data(),
+                                  &error));
+    }
+  }
+  std::vector<int64_t> expected(merged_groups, 0);
+  for (const auto& pair : pairs) ++expected[pair.first];
+  const std::vector<const DistinctPartitions*> views = {&sides[0], &sides[1], &sides[2]};
+  for (int threads : {1, 2, 3, 8}) EXPECT_EQ(CountPairs(views, targets, merged_groups, threads), expected) << threads;
 }
 
 TEST(DistinctPartitions, ASetSizedForTheLastPartitionGrows) {
@@ -137,10 +221,22 @@ TEST(DistinctPartitions, ASetSizedForTheLastPartitionGrows) {
   std::string error;
   const std::vector<uint64_t> hashes = Hashes(words);
   std::vector<uint64_t> selection(BitmaskWords(words.size()), ~uint64_t{0});
-  ASSERT_TRUE(parts.Append(words.data(), hashes.data(), words.size(), selection.data(), &error));
+  ASSERT_TRUE(parts.Append(words.data(), nullptr, hashes.data(), words.size(), selection.data(), &error));
   EXPECT_EQ(parts.PartitionSize(0), 3u);
   EXPECT_EQ(parts.PartitionSize(1), 100000u);
   EXPECT_EQ(Count({&parts}, 1), 50001u);
+  // The pair set the same way, the rows in groups 0 and 1 by turns.
+  std::vector<uint32_t> groups(words.size());
+  std::set<std::pair<uint32_t, uint64_t>> distinct;
+  std::vector<int64_t> expected(2, 0);
+  for (size_t i = 0; i < words.size(); ++i) {
+    groups[i] = static_cast<uint32_t>((i / 3) % 2);
+    if (distinct.emplace(groups[i], words[i]).second) ++expected[groups[i]];
+  }
+  ASSERT_GT(expected[0] + expected[1], 50001);  // values in both groups
+  DistinctPartitions pairs;
+  ASSERT_TRUE(pairs.Append(words.data(), groups.data(), hashes.data(), words.size(), selection.data(), &error));
+  EXPECT_EQ(CountPairs({&pairs}, {{0, 1}}, 2, 1), expected);
 }
 
 // A table of every fixed-width type with the values that test a COUNT(DISTINCT)'s equality:
@@ -253,6 +349,40 @@ TEST(PartitionedDistinct, SqlMatchesTheSetPathForEveryTypeAndEdgeValue) {
   }
 }
 
+TEST(PartitionedDistinct, GroupedSqlMatchesTheSetPathOnEveryMerge) {
+  auto table = EdgeTable(100'003);
+  const char* queries[] = {
+      "SELECT i8, count(DISTINCT i64), count(*), sum(i32) FROM t GROUP BY i8 ORDER BY i8",
+      "SELECT b, count(DISTINCT f64), count(DISTINCT f32), count(DISTINCT s) FROM t GROUP BY b ORDER BY b",
+      // Many groups (the two-level merge below its threshold of 1,000), a WHERE, HAVING and
+      // ORDER BY on the count, a key of two columns, a grouped constant.
+      "SELECT i32, count(DISTINCT i16) AS u FROM t WHERE i8 > -100 GROUP BY i32 ORDER BY u DESC, i32 LIMIT 20",
+      "SELECT i16 % 50 AS k, count(DISTINCT i64 % 977) AS u FROM t GROUP BY k HAVING count(DISTINCT i64 % 977) > 100 "
+      "ORDER BY k",
+      "SELECT i8, b, count(DISTINCT i32), count(DISTINCT 1) FROM t GROUP BY i8, b ORDER BY i8, b",
+      "SELECT i8, count(DISTINCT i64) FROM t WHERE i32 > 1000000 GROUP BY i8",
+  };
+  std::string error;
+  Database reference_db(Options(1, SIZE_MAX));
+  ASSERT_TRUE(reference_db.Register("t", table, &error)) << error;
+  for (int threads : {1, 2, 3}) {
+    for (size_t two_level : {size_t{1000}, size_t{1} << 30}) {
+      DatabaseOptions options = Options(threads, 0);
+      options.two_level_min_groups = two_level;
+      Database db(options);
+      ASSERT_TRUE(db.Register("t", table, &error)) << error;
+      for (const char* sql : queries) {
+        const Result expected = reference_db.Query(sql);
+        const Result got = db.Query(sql);
+        ASSERT_TRUE(expected.ok() && got.ok()) << expected.error() << got.error();
+        EXPECT_EQ(PrintCsv(expected), PrintCsv(got)) << sql << " on " << threads << " threads";
+        EXPECT_TRUE(HasSpan(db.LastProfileJson(), "count distinct")) << sql;
+        EXPECT_FALSE(HasSpan(reference_db.LastProfileJson(), "count distinct")) << sql;
+      }
+    }
+  }
+}
+
 TEST(PartitionedDistinct, ChosenFromASampleOnOneThreadAsOnSeveral) {
   // 40 batches: u nearly unique (the sample expects 655,360 values, over the default 2^18), m
   // 100 values (a small set: no partitions).
@@ -281,6 +411,20 @@ TEST(PartitionedDistinct, ChosenFromASampleOnOneThreadAsOnSeveral) {
     EXPECT_TRUE(HasSpan(db.LastProfileJson(), "count distinct")) << threads;
     r = db.Query("SELECT count(DISTINCT m) FROM t");
     ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_FALSE(HasSpan(db.LastProfileJson(), "count distinct")) << threads;
+    // Grouped by 100 values of m, nearly every (m, u) pair is new: partitioned; (m, m % 7)
+    // pairs are 100. GROUP BY ... LIMIT without ORDER BY keeps its first groups: never.
+    r = db.Query("SELECT m, count(DISTINCT u) AS n FROM t GROUP BY m ORDER BY m LIMIT 2");
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(PrintCsv(r), "m,n\n0,6554\n1,6554\n");
+    EXPECT_TRUE(HasSpan(db.LastProfileJson(), "count distinct")) << threads;
+    r = db.Query("SELECT m, count(DISTINCT m % 7) AS n FROM t GROUP BY m ORDER BY m LIMIT 2");
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(PrintCsv(r), "m,n\n0,1\n1,1\n");
+    EXPECT_FALSE(HasSpan(db.LastProfileJson(), "count distinct")) << threads;
+    r = db.Query("SELECT m, count(DISTINCT u) AS n FROM t GROUP BY m LIMIT 2");
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(r.num_rows(), 2u);
     EXPECT_FALSE(HasSpan(db.LastProfileJson(), "count distinct")) << threads;
     // A split by keys, asked for, keeps the threads' own sets of the values hashing to them.
     options.group_split = DatabaseOptions::GroupSplit::kKeys;

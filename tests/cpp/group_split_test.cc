@@ -301,19 +301,25 @@ TEST(GroupSplit, FewGroupsWithManyDistinctValuesSplitByValue) {
     const Result expected = one.Query(c.sql);
     ASSERT_TRUE(expected.ok()) << expected.error();
     for (int threads : {2, 3}) {
-      DatabaseOptions options;
-      options.threads = threads;
-      options.profile = true;
-      Database db(options);
-      ASSERT_TRUE(db.Register("t", table, &error)) << error;
-      const Result r = db.Query(c.sql);
-      ASSERT_TRUE(r.ok()) << r.error();
-      EXPECT_EQ(PrintCsv(expected), PrintCsv(r)) << c.sql << " at " << threads << " threads";
-      EXPECT_EQ(c.by_value ? rows * threads : rows, ScannedRows(db.LastProfileJson()))
-          << c.sql << " at " << threads << " threads";
-      // The values are hashed once, for all threads (owned_scan.h).
-      EXPECT_EQ(c.by_value ? rows : 0, PreparedRows(db.LastProfileJson()))
-          << c.sql << " at " << threads << " threads";
+      // Integers' pairs are counted by radix partitions unless that is turned off
+      // (distinct_partitions.h): then the split by value, which strings' pairs keep.
+      for (const bool partitions : {false, true}) {
+        DatabaseOptions options;
+        options.threads = threads;
+        options.profile = true;
+        if (!partitions) options.partitioned_distinct_min_values = SIZE_MAX;
+        Database db(options);
+        ASSERT_TRUE(db.Register("t", table, &error)) << error;
+        const Result r = db.Query(c.sql);
+        ASSERT_TRUE(r.ok()) << r.error();
+        EXPECT_EQ(PrintCsv(expected), PrintCsv(r)) << c.sql << " at " << threads << " threads";
+        const bool by_value = c.by_value && !partitions;
+        const std::string json = db.LastProfileJson();
+        EXPECT_EQ(by_value ? rows * threads : rows, ScannedRows(json)) << c.sql << " at " << threads << " threads";
+        // The values are hashed once, for all threads (owned_scan.h).
+        EXPECT_EQ(by_value ? rows : 0, PreparedRows(json)) << c.sql << " at " << threads << " threads";
+        EXPECT_EQ(c.by_value && partitions, json.find("\"count distinct\"") != std::string::npos) << c.sql;
+      }
     }
   }
 }

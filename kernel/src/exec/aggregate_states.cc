@@ -260,7 +260,9 @@ void AggregateStates::SelectDistinctRows(const Vec& arg, const uint32_t* group_i
 void AggregateStates::PartitionDistinct(size_t a) {
   State& s = state_[a];
   s.distinct_fixed.reset();
+  s.distinct_wide.reset();
   s.distinct_partitions = std::make_unique<DistinctPartitions>();
+  s.partitioned = true;
 }
 
 bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* group_ids,
@@ -272,7 +274,7 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
   SelectDistinctRows(arg, group_ids, count);
   uint64_t* selection = selection_.data();
   size_t before = 0;
-  if (s.distinct_partitions) {
+  if (s.partitioned) {
     // An 8-byte integer's values are its words as they are (the copy was a tenth of COUNT(
     // DISTINCT UserID)'s time).
     const bool as_is = !arg.constant && (arg.type == TypeId::kInt64 || arg.type == TypeId::kUInt64);
@@ -283,7 +285,8 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
       words = words_.data();
     }
     HashKeys(words, count, nullptr, hashes_.data());
-    return s.distinct_partitions->Append(words, hashes_.data(), count, selection, error);
+    return s.distinct_partitions->Append(words, ungrouped_ ? nullptr : group_ids, hashes_.data(), count,
+                                         selection, error);
   }
   if (s.distinct_fixed) {
     if (words_.size() < count) words_.resize(count);

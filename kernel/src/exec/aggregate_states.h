@@ -137,14 +137,21 @@ class AggregateStates {
   // counts[g] added to aggregate a's count of group g, for g < groups.
   void AddCounts(size_t a, const int64_t* counts, size_t groups);
   void SetDistinctCount(size_t a, size_t count) { state_[a].counts[0] = static_cast<int64_t>(count); }
-  // Ungrouped COUNT(DISTINCT) of a fixed-width value (CanPartitionDistinct) counted by radix
-  // partitions (distinct_partitions.h): from now on its values are appended to partitions
-  // instead of inserted into a set, and the executor counts them after the scan
-  // (CountDistinctPartitions, then SetDistinctCount).
-  bool CanPartitionDistinct(size_t a) const { return state_[a].distinct_fixed != nullptr; }
+  // COUNT(DISTINCT) of a fixed-width value (not 128-bit: CanPartitionDistinct) counted by
+  // radix partitions (distinct_partitions.h): from now on its values (grouped: its (group,
+  // value) pairs) are appended to partitions instead of inserted into a set, and the executor
+  // counts them after the scan and the merge (CountDistinctPartitions and SetDistinctCount;
+  // grouped, CountDistinctPairPartitions and AddCounts).
+  bool CanPartitionDistinct(size_t a) const {
+    return state_[a].distinct_fixed != nullptr || state_[a].distinct_wide != nullptr;
+  }
   void PartitionDistinct(size_t a);
-  // Aggregate a's partitions (null unless PartitionDistinct(a) was called).
-  const DistinctPartitions* distinct_partitions(size_t a) const { return state_[a].distinct_partitions.get(); }
+  bool IsPartitionedDistinct(size_t a) const { return state_[a].partitioned; }
+  // Aggregate a's partitions, moved out: taken from every thread's states before the merge,
+  // which may replace them (the two-level merge builds new states).
+  std::unique_ptr<DistinctPartitions> TakeDistinctPartitions(size_t a) {
+    return std::move(state_[a].distinct_partitions);
+  }
   // Ungrouped COUNT(DISTINCT) split by value (group_owned.h): this side keeps only the values
   // whose hash falls to `owner` (HashOwnership::OwnerOf), so the owners' sets are disjoint and
   // the count is the sum of their sizes.
@@ -176,7 +183,8 @@ class AggregateStates {
     std::unique_ptr<FixedKeyHashTable> distinct_fixed;
     std::unique_ptr<WideKeyHashTable> distinct_wide;
     std::unique_ptr<StringKeyHashTable> distinct_strings;
-    std::unique_ptr<DistinctPartitions> distinct_partitions;  // in place of distinct_fixed
+    std::unique_ptr<DistinctPartitions> distinct_partitions;  // in place of the two above
+    bool partitioned = false;  // PartitionDistinct (the partitions may have been taken since)
     // distinct_strings' keys are the values' bytes alone (ungrouped), else 4 bytes of group id
     // and then the value's.
     bool bare_values = false;

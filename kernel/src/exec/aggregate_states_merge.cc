@@ -123,7 +123,7 @@ bool AggregateStates::InsertPairs(State& s, WideKeyHashTable* wide, StringKeyHas
 
 bool AggregateStates::MergeDistinct(State& s, const State& o, const std::vector<uint32_t>& mapping,
                                     std::string* error) {
-  if (s.distinct_partitions) return true;  // counted over every thread's partitions afterwards
+  if (s.partitioned) return true;  // counted over every thread's partitions afterwards
   if (s.distinct_fixed) {
     std::vector<uint32_t> ignored;
     if (!s.distinct_fixed->Merge(*o.distinct_fixed, &ignored, error)) return false;

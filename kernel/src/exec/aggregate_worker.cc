@@ -319,10 +319,10 @@ bool AggregateWorker::ScanPreparedBatch(const PreparedBatch& batch, std::string*
   return FoldGrouped(batch.rows, groups_before, error);
 }
 
-bool AggregateWorker::Merge(const AggregateWorker& other, std::string* error) {
+bool AggregateWorker::Merge(const AggregateWorker& other, std::string* error, std::vector<uint32_t>* mapping) {
   if (ungrouped_) return states_.Merge(other.states_, std::vector<uint32_t>{0}, 1, error);
-  std::vector<uint32_t> mapping;
-  return MergeGroupsAndStates(other, &mapping, true, error);
+  std::vector<uint32_t> own;
+  return MergeGroupsAndStates(other, mapping != nullptr ? mapping : &own, true, error);
 }
 
 bool AggregateWorker::MergeLeavingPairs(const AggregateWorker& other, std::vector<uint32_t>* mapping,

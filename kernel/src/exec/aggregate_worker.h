@@ -63,8 +63,9 @@ class alignas(64) AggregateWorker {
   // every owner folds its share of it in.
   bool PrepareBatch(size_t batch, PreparedBatch* out, std::string* error);
   bool ScanPreparedBatch(const PreparedBatch& batch, std::string* error);
-  // Adds `other`'s groups and states (other rows of the same query) to this worker's.
-  bool Merge(const AggregateWorker& other, std::string* error);
+  // Adds `other`'s groups and states (other rows of the same query) to this worker's; with
+  // `mapping`, grouped, (*mapping)[g] = this worker's group for other's group g.
+  bool Merge(const AggregateWorker& other, std::string* error, std::vector<uint32_t>* mapping = nullptr);
   // The same without a grouped COUNT(DISTINCT)'s pairs, which the caller counts
   // (AggregateStates::CountPairsNotIn); *mapping: this worker's group for each of other's.
   bool MergeLeavingPairs(const AggregateWorker& other, std::vector<uint32_t>* mapping, std::string* error);

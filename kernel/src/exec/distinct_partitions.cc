@@ -83,9 +83,68 @@ class WordSet {
   bool zero_ = false;
 };
 
+// The same for (group, value) pairs: a slot holds the value and the group + 1 (0: empty).
+class PairSet {
+ public:
+  bool Reset(size_t expected, std::string* error) {
+    size_t capacity = kMinCapacity;
+    while (capacity < 2 * expected) capacity *= 2;
+    if (!slots_.Resize(0, error) || !slots_.Resize(capacity * sizeof(Slot), error)) return false;
+    mask_ = capacity - 1;
+    size_ = 0;
+    return true;
+  }
+  // Whether the pair is new (*error set and false returned when growing fails: check it).
+  bool Insert(uint64_t value, uint32_t group, uint64_t value_hash, bool* added, std::string* error) {
+    Slot* slots = slots_.As<Slot>();
+    const uint32_t tag = group + 1;
+    for (size_t i = SlotOf(value_hash, group);; i = (i + 1) & mask_) {
+      if (slots[i].tag == tag && slots[i].value == value) {
+        *added = false;
+        return true;
+      }
+      if (slots[i].tag == 0) {
+        slots[i] = Slot{value, tag, 0};
+        *added = true;
+        return ++size_ * 2 <= mask_ + 1 || Grow(error);
+      }
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t value;
+    uint32_t tag;
+    uint32_t unused;
+  };
+  static constexpr size_t kMinCapacity = 1024;
+  size_t SlotOf(uint64_t value_hash, uint32_t group) const {
+    return reference::CombineWord(value_hash, group) & mask_;
+  }
+  bool Grow(std::string* error) {
+    AlignedBuffer old = std::move(slots_);
+    const size_t old_capacity = mask_ + 1;
+    if (!slots_.Resize(2 * old_capacity * sizeof(Slot), error)) return false;
+    mask_ = 2 * old_capacity - 1;
+    Slot* slots = slots_.As<Slot>();
+    const Slot* from = old.As<Slot>();
+    for (size_t k = 0; k < old_capacity; ++k) {
+      if (from[k].tag == 0) continue;
+      size_t i = SlotOf(reference::HashWord(from[k].value + kHashGamma), from[k].tag - 1);  // as HashKeys
+      while (slots[i].tag != 0) i = (i + 1) & mask_;
+      slots[i] = from[k];
+    }
+    return true;
+  }
+  AlignedBuffer slots_;
+  size_t mask_ = 0, size_ = 0;
+};
+
 // alignas(64): each count thread grows its own set's fields.
 struct alignas(64) CountThread {
   WordSet set;
+  PairSet pairs;
+  std::vector<int64_t> counts;  // grouped: per merged group
   size_t last_distinct = 0;  // of the partition it counted before
   // Hashes of the next words to insert, made by the SIMD kernel a block at a time (a scalar
   // hash per word was a call per word).
@@ -96,9 +155,24 @@ static_assert(alignof(CountThread) == 64, "each count thread writes its own cach
 
 }  // namespace
 
-bool DistinctPartitions::Append(const uint64_t* words, const uint64_t* hashes, size_t n,
-                                const uint64_t* selection, std::string* error) {
-  Run run;
+bool DistinctPartitions::MakeRoom(size_t n, bool grouped, std::string* error) {
+  if (!value_chunks_.empty() && chunk_used_ + n <= chunk_values_) return true;
+  size_t values = value_chunks_.empty() ? kFirstChunkValues : std::min(2 * chunk_values_, kMaxChunkValues);
+  values = std::max(values, n);
+  AlignedBuffer chunk, group_chunk;
+  if (!chunk.ResizeForOverwrite(values * sizeof(uint64_t), error) ||
+      (grouped && !group_chunk.ResizeForOverwrite(values * sizeof(uint32_t), error))) {
+    return false;
+  }
+  value_chunks_.push_back(std::move(chunk));
+  if (grouped) group_chunks_.push_back(std::move(group_chunk));
+  chunk_values_ = values;
+  chunk_used_ = 0;
+  return true;
+}
+
+bool DistinctPartitions::Append(const uint64_t* words, const uint32_t* groups, const uint64_t* hashes,
+                                size_t n, const uint64_t* selection, std::string* error) {
   uint32_t sizes[kPartitions] = {};
   size_t selected = 0;
   ForEachSelected(selection, n, [&](size_t i) {
@@ -106,24 +180,27 @@ bool DistinctPartitions::Append(const uint64_t* words, const uint64_t* hashes, s
     ++selected;
   });
   if (selected == 0) return true;
-  if (chunks_.empty() || chunk_used_ + selected > chunks_.back().size() / sizeof(uint64_t)) {
-    size_t values = chunks_.empty() ? kFirstChunkValues
-                                    : std::min(2 * chunks_.back().size() / sizeof(uint64_t), kMaxChunkValues);
-    values = std::max(values, selected);
-    AlignedBuffer chunk;
-    if (!chunk.ResizeForOverwrite(values * sizeof(uint64_t), error)) return false;
-    chunks_.push_back(std::move(chunk));
-    chunk_used_ = 0;
-  }
-  uint64_t* out = chunks_.back().As<uint64_t>() + chunk_used_;
-  run.values = out;
+  if (!MakeRoom(selected, groups != nullptr, error)) return false;
+  Run run;
+  uint64_t* values_out = value_chunks_.back().As<uint64_t>() + chunk_used_;
+  uint32_t* groups_out = groups != nullptr ? group_chunks_.back().As<uint32_t>() + chunk_used_ : nullptr;
+  run.values = values_out;
+  run.groups = groups_out;
   uint32_t next[kPartitions];
   run.begin[0] = 0;
   for (size_t p = 0; p < kPartitions; ++p) {
     next[p] = run.begin[p];
     run.begin[p + 1] = run.begin[p] + sizes[p];
   }
-  ForEachSelected(selection, n, [&](size_t i) { out[next[PartitionOf(hashes[i])]++] = words[i]; });
+  if (groups == nullptr) {
+    ForEachSelected(selection, n, [&](size_t i) { values_out[next[PartitionOf(hashes[i])]++] = words[i]; });
+  } else {
+    ForEachSelected(selection, n, [&](size_t i) {
+      const uint32_t at = next[PartitionOf(hashes[i])]++;
+      values_out[at] = words[i];
+      groups_out[at] = groups[i];
+    });
+  }
   chunk_used_ += selected;
   values_ += selected;
   runs_.push_back(run);
@@ -153,7 +230,7 @@ bool CountDistinctPartitions(const std::vector<const DistinctPartitions*>& sides
     }
     bool inserted = true;
     for (const DistinctPartitions* side : sides) {
-      side->ForEachSegment(p, [&](const uint64_t* words, size_t n) {
+      side->ForEachSegment(p, [&](const uint64_t* words, const uint32_t*, size_t n) {
         for (size_t begin = 0; begin < n && inserted; begin += CountThread::kHashBlock) {
           const size_t m = std::min(n - begin, CountThread::kHashBlock);
           HashKeys(words + begin, m, nullptr, mine.hashes);
@@ -173,6 +250,53 @@ bool CountDistinctPartitions(const std::vector<const DistinctPartitions*>& sides
   if (!ok) return false;
   *count = 0;
   for (size_t n : counts) *count += n;
+  return true;
+}
+
+bool CountDistinctPairPartitions(const std::vector<const DistinctPartitions*>& sides,
+                                 const std::vector<const uint32_t*>& targets, size_t groups,
+                                 const ExecContext& ctx, int threads, int64_t* counts,
+                                 std::string* error) {
+  std::vector<CountThread> per_thread(static_cast<size_t>(std::max(threads, 1)));
+  const bool ok = RunTasks(ctx, threads, DistinctPartitions::kPartitions,
+                           [&](size_t p, int t, std::string* task_error) {
+    ScopedSpan span(ctx.profiler, t, "count distinct", "merge");
+    CountThread& mine = per_thread[static_cast<size_t>(t)];
+    if (mine.counts.size() != groups) mine.counts.assign(groups, 0);
+    size_t values = 0;
+    for (const DistinctPartitions* side : sides) values += side->PartitionSize(p);
+    if (!mine.pairs.Reset(std::min(values, mine.last_distinct + mine.last_distinct / 4), task_error)) {
+      return false;
+    }
+    size_t distinct = 0;
+    bool inserted = true;
+    for (size_t w = 0; w < sides.size(); ++w) {
+      const uint32_t* target = targets[w];
+      sides[w]->ForEachSegment(p, [&](const uint64_t* words, const uint32_t* local, size_t n) {
+        for (size_t begin = 0; begin < n && inserted; begin += CountThread::kHashBlock) {
+          const size_t m = std::min(n - begin, CountThread::kHashBlock);
+          HashKeys(words + begin, m, nullptr, mine.hashes);
+          for (size_t i = 0; i < m && inserted; ++i) {
+            const uint32_t group = target[local[begin + i]];
+            bool added = false;
+            inserted = mine.pairs.Insert(words[begin + i], group, mine.hashes[i], &added, task_error);
+            mine.counts[group] += added ? 1 : 0;
+            distinct += added ? 1 : 0;
+          }
+        }
+      });
+    }
+    if (!inserted) return false;
+    mine.last_distinct = distinct;
+    span.counters().rows = values;
+    span.counters().probes = values;
+    return true;
+  }, error);
+  if (!ok) return false;
+  for (const CountThread& thread : per_thread) {
+    if (thread.counts.size() != groups) continue;  // took no partition
+    for (size_t g = 0; g < groups; ++g) counts[g] += thread.counts[g];
+  }
   return true;
 }
 

@@ -1,4 +1,4 @@
-// Ungrouped COUNT(DISTINCT) of many fixed-width values, counted by radix partitions.
+// COUNT(DISTINCT) of many fixed-width values, counted by radix partitions.
 //
 // One hash set of every value costs a cache miss per row once it outgrows the caches: COUNT(
 // DISTINCT UserID) over 10 M rows (1.8 M values) spent 20 ns a row in it on one thread, and two
@@ -7,8 +7,9 @@
 // grouped by partition: sequential writes). Afterwards the partitions are counted in parallel,
 // each in a small set that stays in the core's own cache (a 256th of the values), and the count
 // is the sum of theirs: no value is in two partitions. No phase repeats work per thread, and the
-// result does not depend on how rows were split. The executor chooses this from a sample
-// (group_owned.h, PartitionedDistincts).
+// result does not depend on how rows were split. Grouped, the same with (group, value) pairs:
+// partitioned by value, and counted once the threads' groups are merged, under the merged
+// group ids. The executor chooses this from a sample (group_owned.h, PartitionedDistincts).
 #ifndef LANEQL_EXEC_DISTINCT_PARTITIONS_H_
 #define LANEQL_EXEC_DISTINCT_PARTITIONS_H_
 
@@ -31,11 +32,15 @@ class DistinctPartitions {
   static size_t PartitionOf(uint64_t hash) { return (hash >> 32) & (kPartitions - 1); }
 
   // Appends the words of the rows [0, n) set in `selection` (an n-row bitmask), hashes[i]
-  // being word i's hash, as one run. False (with *error) when the memory limit refuses.
-  bool Append(const uint64_t* words, const uint64_t* hashes, size_t n, const uint64_t* selection,
-              std::string* error);
+  // being word i's hash, as one run; grouped, with each row's group id (groups[i], this
+  // thread's numbering), else `groups` is null. The partition is the word's alone, so that a
+  // value's pairs with every group meet in one partition whichever thread saw them. False
+  // (with *error) when the memory limit refuses.
+  bool Append(const uint64_t* words, const uint32_t* groups, const uint64_t* hashes, size_t n,
+              const uint64_t* selection, std::string* error);
   size_t values() const { return values_; }  // appended so far, repeats included
-  // How many values partition p holds, and fn(values, n) for each run's share of them.
+  // How many values partition p holds, and fn(values, groups, n) for each run's share of them
+  // (groups null when ungrouped).
   size_t PartitionSize(size_t p) const;
   // The segments lie a run apart in memory, each a few cache lines long, too short for the
   // hardware prefetcher to find: the runs' offsets and the segments' first lines a few runs
@@ -53,23 +58,28 @@ class DistinctPartitions {
         __builtin_prefetch(first + 8);
       }
       const Run& run = runs_[r];
-      if (run.begin[p + 1] > run.begin[p]) fn(run.values + run.begin[p], run.begin[p + 1] - run.begin[p]);
+      const uint32_t begin = run.begin[p], end = run.begin[p + 1];
+      if (end > begin) fn(run.values + begin, run.groups != nullptr ? run.groups + begin : nullptr, end - begin);
     }
   }
 
  private:
-  // One batch's values, partition p at values[begin[p], begin[p + 1]).
+  // One batch's values (and groups), partition p at [begin[p], begin[p + 1]).
   struct Run {
     const uint64_t* values;
+    const uint32_t* groups;
     uint32_t begin[kPartitions + 1];
   };
-  // Values live in chunks that are never moved (runs point into them), each twice the size of
-  // the one before up to kMaxChunkValues words: small inputs take little, and a 10 M row table
-  // takes ten 8 MiB blocks, which the large block cache keeps for the next query.
+  // Values (and groups) live in chunks that are never moved (runs point into them), each twice
+  // the size of the one before up to kMaxChunkValues: small inputs take little, and a 10 M row
+  // table takes ten 8 MiB blocks, which the large block cache keeps for the next query.
   static constexpr size_t kFirstChunkValues = size_t{1} << 16;
   static constexpr size_t kMaxChunkValues = size_t{1} << 20;
-  std::vector<AlignedBuffer> chunks_;
-  size_t chunk_used_ = 0;  // words of chunks_.back() taken
+  // Room for `n` more values (and groups) in the last chunk.
+  bool MakeRoom(size_t n, bool grouped, std::string* error);
+  std::vector<AlignedBuffer> value_chunks_, group_chunks_;
+  size_t chunk_values_ = 0;  // values the last chunk holds
+  size_t chunk_used_ = 0;    // of them taken
   std::vector<Run> runs_;
   size_t values_ = 0;
 };
@@ -78,6 +88,12 @@ class DistinctPartitions {
 // partitions from every thread), counted partition by partition on `threads` threads.
 bool CountDistinctPartitions(const std::vector<const DistinctPartitions*>& sides,
                              const ExecContext& ctx, int threads, size_t* count, std::string* error);
+// Grouped: counts[g] += the number of distinct values of group g < groups over every side's
+// (group, value) pairs, side w's group id l being targets[w][l] after the merge of the groups.
+bool CountDistinctPairPartitions(const std::vector<const DistinctPartitions*>& sides,
+                                 const std::vector<const uint32_t*>& targets, size_t groups,
+                                 const ExecContext& ctx, int threads, int64_t* counts,
+                                 std::string* error);
 
 }  // namespace exec
 }  // namespace laneql

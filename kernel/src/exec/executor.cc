@@ -28,6 +28,48 @@ namespace {
 
 size_t Batches(size_t rows) { return (rows + kBatchRows - 1) / kBatchRows; }
 
+// Every worker's partitions of the COUNT(DISTINCT)s in `partitioned`, [k][worker] for
+// partitioned[k]: taken out of the states before the merge, which may replace them.
+using TakenPartitions = std::vector<std::vector<std::unique_ptr<DistinctPartitions>>>;
+TakenPartitions TakePartitions(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
+                               const std::vector<size_t>& partitioned) {
+  TakenPartitions taken(partitioned.size());
+  for (size_t k = 0; k < partitioned.size(); ++k) {
+    for (const auto& worker : workers) taken[k].push_back(worker->states().TakeDistinctPartitions(partitioned[k]));
+  }
+  return taken;
+}
+
+// After the merge: the COUNT(DISTINCT)s in `partitioned` counted over every worker's
+// partitions (grouped, under the merged group ids `targets`) into workers[0]'s states.
+bool CountPartitionedDistincts(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
+                               const std::vector<size_t>& partitioned, const TakenPartitions& taken,
+                               const std::vector<std::vector<uint32_t>>& targets, const ExecContext& ctx,
+                               int threads, std::string* error) {
+  const ScopedMemoryActivity activity("counting COUNT(DISTINCT) partitions");
+  AggregateStates& result = workers[0]->states();
+  for (size_t k = 0; k < partitioned.size(); ++k) {
+    const size_t a = partitioned[k];
+    std::vector<const DistinctPartitions*> sides;
+    for (const auto& side : taken[k]) sides.push_back(side.get());
+    if (workers[0]->ungrouped()) {
+      size_t count = 0;
+      if (!CountDistinctPartitions(sides, ctx, threads, &count, error)) return false;
+      result.SetDistinctCount(a, count);
+      continue;
+    }
+    std::vector<const uint32_t*> side_targets;
+    for (const auto& side : targets) side_targets.push_back(side.data());
+    const size_t groups = workers[0]->groups();
+    std::vector<int64_t> counts(groups, 0);
+    if (!CountDistinctPairPartitions(sides, side_targets, groups, ctx, threads, counts.data(), error)) {
+      return false;
+    }
+    result.AddCounts(a, counts.data(), groups);
+  }
+  return true;
+}
+
 Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   const Table& table = *plan.table;
   const size_t rows = table.num_rows();
@@ -88,21 +130,24 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     threads = 1;
     if (!make_workers()) return Result::Error(error);
   }
-  // Ungrouped COUNT(DISTINCT)s of many fixed-width values: appended to radix partitions by
-  // every thread, counted after the scan (distinct_partitions.h).
-  const std::vector<size_t> partitioned =
-      ungrouped ? PartitionedDistincts(plan, ctx, batches, *workers[0]) : std::vector<size_t>();
-  for (const auto& worker : workers) {
-    for (size_t a : partitioned) worker->states().PartitionDistinct(a);
-  }
+  // COUNT(DISTINCT)s of many fixed-width values (grouped: (group, value) pairs): appended to
+  // radix partitions by every thread, counted after the scan and the merge
+  // (distinct_partitions.h). Ungrouped, chosen before the split by value, which it replaces.
+  std::vector<size_t> partitioned;
+  if (ungrouped) partitioned = PartitionedDistincts(plan, ctx, batches, *workers[0]);
   // Many groups: each thread takes the keys hashing to it from every batch (group_owned.h);
   // ungrouped, the values of large COUNT(DISTINCT) sets (of strings: other values are
   // partitioned).
   const bool owned =
       threads > 1 && (ungrouped ? partitioned.empty() && PreferOwnedDistinct(plan, ctx, threads, batches)
                                 : row_order_sums || PreferOwnedScan(plan, ctx, threads, batches, *workers[0]));
-  // Few groups with a large COUNT(DISTINCT): the rows split by that value instead.
-  const int value_split = threads > 1 && !ungrouped && !owned && !row_order_sums && group_cap == 0
+  if (!ungrouped && !owned && group_cap == 0) partitioned = PartitionedDistincts(plan, ctx, batches, *workers[0]);
+  for (const auto& worker : workers) {
+    for (size_t a : partitioned) worker->states().PartitionDistinct(a);
+  }
+  // Few groups with a large COUNT(DISTINCT) (not partitioned): the rows split by that value.
+  const int value_split = threads > 1 && !ungrouped && !owned && !row_order_sums && group_cap == 0 &&
+                                  partitioned.empty()
                               ? PreferValueSplit(plan, ctx, threads, batches)
                               : -1;
   const bool every_batch = owned || value_split >= 0;  // each thread reads every batch
@@ -190,22 +235,21 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     ctx.group_size_hints->Note(hint_key, most);
   }
   AggregateWorker& result = *workers[0];
+  // Grouped partitioned COUNT(DISTINCT)s: each thread's group ids in the merged numbering.
+  std::vector<std::vector<uint32_t>> targets;
+  const bool need_targets = !ungrouped && !partitioned.empty();
+  const TakenPartitions taken = TakePartitions(workers, partitioned);
   {
     const ScopedMemoryActivity activity("merging the threads' groups");
     if (owned && ungrouped) {
       MergeOwnedDistinct(workers, ctx);
     } else if (!(owned ? MergeOwnedWorkers(workers, ctx, threads, &error)
-                       : MergeWorkers(workers, ctx, threads, &error))) {
+                       : MergeWorkers(workers, ctx, threads, &error, need_targets ? &targets : nullptr))) {
       return Result::Error(error);
     }
   }
-  for (size_t a : partitioned) {
-    std::vector<const DistinctPartitions*> sides;
-    for (const auto& worker : workers) sides.push_back(worker->states().distinct_partitions(a));
-    size_t count = 0;
-    const ScopedMemoryActivity activity("counting COUNT(DISTINCT) partitions");
-    if (!CountDistinctPartitions(sides, ctx, threads, &count, &error)) return Result::Error(error);
-    result.states().SetDistinctCount(a, count);
+  if (!partitioned.empty() && !CountPartitionedDistincts(workers, partitioned, taken, targets, ctx, threads, &error)) {
+    return Result::Error(error);
   }
   if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
   for (size_t a = 0; a < partials.size(); ++a) {

@@ -110,7 +110,8 @@ std::vector<size_t> PairAggregates(const std::vector<std::unique_ptr<AggregateWo
 }
 
 bool MergeSerially(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
-                   const ExecContext& ctx, int threads, std::string* error) {
+                   const ExecContext& ctx, int threads, std::string* error,
+                   std::vector<std::vector<uint32_t>>* targets) {
   const std::vector<size_t> pair_aggregates =
       workers.size() <= kLookupUnionMaxSets && !workers[0]->ungrouped() && !workers[0]->states().pairs_disjoint()
           ? PairAggregates(workers)
@@ -120,12 +121,18 @@ bool MergeSerially(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
   {
     ScopedSpan span(ctx.profiler, 0, "merge", "merge");
     for (size_t t = 1; t < workers.size(); ++t) {
-      if (!(pair_aggregates.empty() ? workers[0]->Merge(*workers[t], error)
+      if (!(pair_aggregates.empty() ? workers[0]->Merge(*workers[t], error, &mappings[t])
                                     : workers[0]->MergeLeavingPairs(*workers[t], &mappings[t], error))) {
         return false;
       }
       span.counters().rows += workers[t]->groups();
     }
+  }
+  if (targets != nullptr) {  // thread 0's groups keep their ids
+    targets->assign(workers.size(), std::vector<uint32_t>());
+    (*targets)[0].resize(groups_before);
+    for (size_t g = 0; g < groups_before; ++g) (*targets)[0][g] = static_cast<uint32_t>(g);
+    for (size_t t = 1; t < workers.size(); ++t) (*targets)[t] = mappings[t];
   }
   if (pair_aggregates.empty()) return true;
   // Each thread's group for a merged group id: thread 0's are the first ones; the others' from
@@ -218,7 +225,12 @@ bool MergeUngroupedDistinct(const std::vector<std::unique_ptr<AggregateWorker>>&
 }  // namespace
 
 bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
-                  const ExecContext& ctx, int threads, std::string* error) {
+                  const ExecContext& ctx, int threads, std::string* error,
+                  std::vector<std::vector<uint32_t>>* targets) {
+  if (workers.size() <= 1 && targets != nullptr) {
+    targets->assign(1, std::vector<uint32_t>(workers[0]->groups()));
+    for (size_t g = 0; g < (*targets)[0].size(); ++g) (*targets)[0][g] = static_cast<uint32_t>(g);
+  }
   if (workers.size() <= 1) return true;
   if (workers[0]->ungrouped()) {
     size_t distinct_values = 0;
@@ -227,7 +239,9 @@ bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
       if (!states.IsDistinctValues(a)) continue;
       for (const auto& worker : workers) distinct_values += worker->states().DistinctValues(a);
     }
-    if (distinct_values == 0 || distinct_values < ctx.two_level_min_groups) return MergeSerially(workers, ctx, threads, error);
+    if (distinct_values == 0 || distinct_values < ctx.two_level_min_groups) {
+      return MergeSerially(workers, ctx, threads, error, nullptr);
+    }
     return MergeUngroupedDistinct(workers, ctx, threads, error);
   }
   size_t total = 0;
@@ -236,7 +250,7 @@ bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
     total += worker->groups();
     partitionable &= worker->grouper().CanMergeByPartition();
   }
-  if (!partitionable || total < ctx.two_level_min_groups) return MergeSerially(workers, ctx, threads, error);
+  if (!partitionable || total < ctx.two_level_min_groups) return MergeSerially(workers, ctx, threads, error, targets);
 
   const size_t sources = workers.size();
   const size_t aggregates = workers[0]->states().num_aggregates();
@@ -295,6 +309,9 @@ bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
   const size_t groups = offsets.back();
   const bool track_first_rows = workers[0]->tracks_first_rows();
   AggregateStates merged(workers[0]->plan().aggregates, false);
+  for (size_t a = 0; a < aggregates; ++a) {
+    if (workers[0]->states().IsPartitionedDistinct(a)) merged.PartitionDistinct(a);  // pairs counted later
+  }
   if (!merged.Resize(groups, error)) return false;
   FirstRows first_rows(groups, kNoRow);
   // 3. Final group ids: the partition's offset + the id within the partition.
@@ -353,6 +370,10 @@ bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
         return true;
       }, error)) {
     return false;
+  }
+  if (targets != nullptr) {
+    targets->clear();
+    for (Converted& c : converted) targets->push_back(std::move(c.targets));
   }
   workers[0]->AdoptMerged(std::move(parts), std::move(merged),
                           track_first_rows ? std::move(first_rows) : FirstRows());

@@ -34,9 +34,12 @@ namespace exec {
 inline constexpr size_t kMergePartitions = 256;
 
 // Merges workers[1..] into workers[0], on up to `threads` threads; two-level from
-// ctx.two_level_min_groups groups (all threads' together).
+// ctx.two_level_min_groups groups (all threads' together). Grouped, with `targets` (else null):
+// (*targets)[w][g] = the merged id of worker w's group g, for COUNT(DISTINCT) pairs counted
+// after the merge (distinct_partitions.h).
 bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
-                  const ExecContext& ctx, int threads, std::string* error);
+                  const ExecContext& ctx, int threads, std::string* error,
+                  std::vector<std::vector<uint32_t>>* targets = nullptr);
 
 }  // namespace exec
 }  // namespace laneql

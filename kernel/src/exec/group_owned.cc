@@ -79,7 +79,7 @@ bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int thr
 std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecContext& ctx,
                                          size_t batches, const AggregateWorker& worker) {
   std::vector<size_t> eligible;
-  if (!worker.ungrouped() || ctx.group_split == kSplitByKeys) return eligible;
+  if (ctx.group_split == kSplitByKeys) return eligible;
   for (size_t a = 0; a < plan.aggregates.size(); ++a) {
     if (worker.states().CanPartitionDistinct(a)) eligible.push_back(a);
   }
@@ -88,13 +88,16 @@ std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecConte
   if (batches < 8 * kSampleBatches) return chosen;
   AggregateWorker sample(plan, 0, nullptr);
   if (!ScanSample(ctx, batches, &sample)) return chosen;
-  const size_t rows = sample.counters().rows;  // before any WHERE, as PreferOwnedDistinct
+  // Ungrouped, the share of the sampled rows before any WHERE, as PreferOwnedDistinct; grouped,
+  // of the rows after it, as PreferValueSplit.
+  const size_t table_rows = sample.counters().rows;
+  const size_t rows = worker.ungrouped() ? table_rows : sample.counters().probes;
   if (rows < kMinSampleRows) return chosen;
-  // Mostly new values in every sampled batch: the table holds about rows * share of them.
-  const double table_rows = static_cast<double>(plan.table->num_rows());
+  // Mostly new values (pairs) in every sampled batch: the table holds about as many per row.
+  const double scale = static_cast<double>(plan.table->num_rows()) / static_cast<double>(table_rows);
   for (size_t a : eligible) {
-    const size_t values = sample.states().DistinctValues(a);
-    const double expected = table_rows * static_cast<double>(values) / static_cast<double>(rows);
+    const size_t values = worker.ungrouped() ? sample.states().DistinctValues(a) : sample.states().DistinctPairs(a);
+    const double expected = static_cast<double>(values) * scale;
     if (2 * values >= rows && expected >= static_cast<double>(ctx.partitioned_distinct_min_values)) {
       chosen.push_back(a);
     }

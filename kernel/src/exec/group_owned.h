@@ -48,11 +48,12 @@ bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads
 // and then insert all of them again to count their union.
 bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int threads,
                          size_t batches);
-// Ungrouped, the COUNT(DISTINCT)s to count by radix partitions (distinct_partitions.h): those
-// of a fixed-width value (AggregateStates::CanPartitionDistinct; `worker` is one of the query's
-// fresh workers) whose set the sample expects to reach ctx.partitioned_distinct_min_values
-// values (every one when that is 0; none under a split by keys, which keeps the owners' sets).
-// On one thread too: its set outgrows the caches all the same.
+// The COUNT(DISTINCT)s to count by radix partitions (distinct_partitions.h): those of a
+// fixed-width value (AggregateStates::CanPartitionDistinct; `worker` is one of the query's fresh
+// workers) whose set of values, grouped of (group, value) pairs, the sample expects to reach
+// ctx.partitioned_distinct_min_values (every one when that is 0; none under a split by keys,
+// which keeps the owners' sets). On one thread too: its set outgrows the caches all the same.
+// Grouped, for a split by rows only (not for an owned scan or GROUP BY ... LIMIT).
 std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecContext& ctx,
                                          size_t batches, const AggregateWorker& worker);
 // Grouped, the split by value: when the one COUNT(DISTINCT) has a fixed-width argument, and the
