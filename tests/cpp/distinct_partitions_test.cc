@@ -449,6 +449,13 @@ TEST(PartitionedDistinct, TheMemoryLimitStopsItWithAnErrorAndTheDatabaseStaysUsa
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error(), "out of memory: the query needs more than the memory limit of 1 MiB (while growing a "
                          "COUNT(DISTINCT) set)");
+    // Grouped: whichever of the groups' table, the pairs' partitions or the counts crosses
+    // the limit first.
+    const Result grouped = db.Query("SELECT i32, count(DISTINCT i64) FROM t GROUP BY i32");
+    ASSERT_FALSE(grouped.ok());
+    EXPECT_EQ(grouped.error().rfind("out of memory: the query needs more than the memory limit of 1 MiB (while ", 0),
+              0u)
+        << grouped.error();
     const Result small = db.Query("SELECT count(*), count(i8) FROM t WHERE i8 IS NULL");
     ASSERT_TRUE(small.ok()) << small.error();
     EXPECT_EQ(PrintCsv(small), "count_star(),count(i8)\n27273,0\n");

@@ -144,7 +144,7 @@ class PairSet {
 struct alignas(64) CountThread {
   WordSet set;
   PairSet pairs;
-  std::vector<int64_t> counts;  // grouped: per merged group
+  AlignedBuffer counts;  // grouped: an int64 per merged group (charged to the query's memory)
   size_t last_distinct = 0;  // of the partition it counted before
   // Hashes of the next words to insert, made by the SIMD kernel a block at a time (a scalar
   // hash per word was a call per word).
@@ -262,7 +262,10 @@ bool CountDistinctPairPartitions(const std::vector<const DistinctPartitions*>& s
                            [&](size_t p, int t, std::string* task_error) {
     ScopedSpan span(ctx.profiler, t, "count distinct", "merge");
     CountThread& mine = per_thread[static_cast<size_t>(t)];
-    if (mine.counts.size() != groups) mine.counts.assign(groups, 0);
+    if (mine.counts.empty() && !mine.counts.Resize(std::max<size_t>(groups, 1) * sizeof(int64_t), task_error)) {
+      return false;
+    }
+    int64_t* group_counts = mine.counts.As<int64_t>();
     size_t values = 0;
     for (const DistinctPartitions* side : sides) values += side->PartitionSize(p);
     if (!mine.pairs.Reset(std::min(values, mine.last_distinct + mine.last_distinct / 4), task_error)) {
@@ -280,7 +283,7 @@ bool CountDistinctPairPartitions(const std::vector<const DistinctPartitions*>& s
             const uint32_t group = target[local[begin + i]];
             bool added = false;
             inserted = mine.pairs.Insert(words[begin + i], group, mine.hashes[i], &added, task_error);
-            mine.counts[group] += added ? 1 : 0;
+            group_counts[group] += added ? 1 : 0;
             distinct += added ? 1 : 0;
           }
         }
@@ -294,8 +297,9 @@ bool CountDistinctPairPartitions(const std::vector<const DistinctPartitions*>& s
   }, error);
   if (!ok) return false;
   for (const CountThread& thread : per_thread) {
-    if (thread.counts.size() != groups) continue;  // took no partition
-    for (size_t g = 0; g < groups; ++g) counts[g] += thread.counts[g];
+    if (thread.counts.empty()) continue;  // took no partition
+    const int64_t* thread_counts = thread.counts.As<int64_t>();
+    for (size_t g = 0; g < groups; ++g) counts[g] += thread_counts[g];
   }
   return true;
 }
