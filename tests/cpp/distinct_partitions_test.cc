@@ -97,7 +97,8 @@ TEST(DistinctPartitions, AppendKeepsEachValuesGroupBesideIt) {
       expected.emplace(words[i], groups[i]);
     }
     const std::vector<uint64_t> hashes = Hashes(words);
-    ASSERT_TRUE(parts.Append(words.data(), groups.data(), hashes.data(), n, selection.data(), &error)) << error;
+    ASSERT_TRUE(parts.Append(words.data(), groups.data(), hashes.data(), n, selection.data(), &error))
+        << error;
   }
   std::multiset<std::pair<uint64_t, uint32_t>> got;
   for (size_t p = 0; p < DistinctPartitions::kPartitions; ++p) {
@@ -150,7 +151,8 @@ TEST(DistinctPartitions, CountIsTheUnionsSizeOnEveryThreadCount) {
 
 // Per merged group, the distinct values of several sides' (group, value) pairs.
 std::vector<int64_t> CountPairs(const std::vector<const DistinctPartitions*>& sides,
-                                const std::vector<std::vector<uint32_t>>& targets, size_t groups, int threads) {
+                                const std::vector<std::vector<uint32_t>>& targets, size_t groups,
+                                int threads) {
   exec::ThreadPool pool(threads);
   exec::ExecContext ctx;
   ctx.pool = &pool;
@@ -159,7 +161,8 @@ std::vector<int64_t> CountPairs(const std::vector<const DistinctPartitions*>& si
   for (const auto& t : targets) views.push_back(t.data());
   std::vector<int64_t> counts(groups, 0);
   std::string error;
-  EXPECT_TRUE(exec::CountDistinctPairPartitions(sides, views, groups, ctx, threads, counts.data(), &error)) << error;
+  EXPECT_TRUE(exec::CountDistinctPairPartitions(sides, views, groups, ctx, threads, counts.data(), &error))
+      << error;
   return counts;
 }
 
@@ -195,7 +198,9 @@ TEST(DistinctPartitions, PairCountsPerMergedGroupOnEveryThreadCount) {
   std::vector<int64_t> expected(merged_groups, 0);
   for (const auto& pair : pairs) ++expected[pair.first];
   const std::vector<const DistinctPartitions*> views = {&sides[0], &sides[1], &sides[2]};
-  for (int threads : {1, 2, 3, 8}) EXPECT_EQ(CountPairs(views, targets, merged_groups, threads), expected) << threads;
+  for (int threads : {1, 2, 3, 8}) {
+    EXPECT_EQ(CountPairs(views, targets, merged_groups, threads), expected) << threads;
+  }
 }
 
 TEST(DistinctPartitions, ASetSizedForTheLastPartitionGrows) {
@@ -235,7 +240,8 @@ TEST(DistinctPartitions, ASetSizedForTheLastPartitionGrows) {
   }
   ASSERT_GT(expected[0] + expected[1], 50001);  // values in both groups
   DistinctPartitions pairs;
-  ASSERT_TRUE(pairs.Append(words.data(), groups.data(), hashes.data(), words.size(), selection.data(), &error));
+  ASSERT_TRUE(
+      pairs.Append(words.data(), groups.data(), hashes.data(), words.size(), selection.data(), &error));
   EXPECT_EQ(CountPairs({&pairs}, {{0, 1}}, 2, 1), expected);
 }
 
@@ -260,8 +266,8 @@ std::shared_ptr<Table> EdgeTable(size_t rows, size_t* i64_count = nullptr, size_
       for (Column* c : {&i64, &i32, &i16, &i8, &f64, &f32, &b, &s}) EXPECT_TRUE(c->AppendNull(&error));
       continue;
     }
-    const int64_t big = r % 13 == 0 ? (r % 2 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max())
-                                    : static_cast<int64_t>(k) - 500000;
+    const int64_t extreme = r % 2 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+    const int64_t big = r % 13 == 0 ? extreme : static_cast<int64_t>(k) - 500000;
     EXPECT_TRUE(i64.Append<int64_t>(big, &error));
     i64_seen.insert(big);
     EXPECT_TRUE(i32.Append<int32_t>(static_cast<int32_t>(k % 70000) - 35000, &error));
@@ -357,8 +363,8 @@ TEST(PartitionedDistinct, GroupedSqlMatchesTheSetPathOnEveryMerge) {
       // Many groups (the two-level merge below its threshold of 1,000), a WHERE, HAVING and
       // ORDER BY on the count, a key of two columns, a grouped constant.
       "SELECT i32, count(DISTINCT i16) AS u FROM t WHERE i8 > -100 GROUP BY i32 ORDER BY u DESC, i32 LIMIT 20",
-      "SELECT i16 % 50 AS k, count(DISTINCT i64 % 977) AS u FROM t GROUP BY k HAVING count(DISTINCT i64 % 977) > 100 "
-      "ORDER BY k",
+      "SELECT i16 % 50 AS k, count(DISTINCT i64 % 977) AS u FROM t GROUP BY k "
+      "HAVING count(DISTINCT i64 % 977) > 100 ORDER BY k",
       "SELECT i8, b, count(DISTINCT i32), count(DISTINCT 1) FROM t GROUP BY i8, b ORDER BY i8, b",
       "SELECT i8, count(DISTINCT i64) FROM t WHERE i32 > 1000000 GROUP BY i8",
   };

@@ -55,7 +55,7 @@ struct DatabaseOptions {
   // to hold at least this many values is counted by radix partitions: each thread appends its
   // values to 256 partitions by hash, and the partitions' distinct values are counted apart, each
   // in a set small enough for the core's cache. (One set that large costs a cache miss per row.)
-  // 0: every such COUNT(DISTINCT), whatever its size (tests); SIZE_MAX: none.
+  // 0: every such COUNT(DISTINCT), whatever its size (tests); SIZE_MAX: none (and no sample).
   size_t partitioned_distinct_min_values = size_t{1} << 18;
   // With `profile`: also write each query's timeline to this file (replaced per query).
   std::string profile_path;

@@ -285,8 +285,8 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
       words = words_.data();
     }
     HashKeys(words, count, nullptr, hashes_.data());
-    return s.distinct_partitions->Append(words, ungrouped_ ? nullptr : group_ids, hashes_.data(), count,
-                                         selection, error);
+    return s.distinct_partitions->Append(words, ungrouped_ ? nullptr : group_ids, hashes_.data(),
+                                         count, selection, error);
   }
   if (s.distinct_fixed) {
     if (words_.size() < count) words_.resize(count);

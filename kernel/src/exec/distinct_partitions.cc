@@ -262,9 +262,8 @@ bool CountDistinctPairPartitions(const std::vector<const DistinctPartitions*>& s
                            [&](size_t p, int t, std::string* task_error) {
     ScopedSpan span(ctx.profiler, t, "count distinct", "merge");
     CountThread& mine = per_thread[static_cast<size_t>(t)];
-    if (mine.counts.empty() && !mine.counts.Resize(std::max<size_t>(groups, 1) * sizeof(int64_t), task_error)) {
-      return false;
-    }
+    const size_t count_bytes = std::max<size_t>(groups, 1) * sizeof(int64_t);
+    if (mine.counts.empty() && !mine.counts.Resize(count_bytes, task_error)) return false;
     int64_t* group_counts = mine.counts.As<int64_t>();
     size_t values = 0;
     for (const DistinctPartitions* side : sides) values += side->PartitionSize(p);

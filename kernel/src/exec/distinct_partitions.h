@@ -59,7 +59,8 @@ class DistinctPartitions {
       }
       const Run& run = runs_[r];
       const uint32_t begin = run.begin[p], end = run.begin[p + 1];
-      if (end > begin) fn(run.values + begin, run.groups != nullptr ? run.groups + begin : nullptr, end - begin);
+      if (end == begin) continue;
+      fn(run.values + begin, run.groups != nullptr ? run.groups + begin : nullptr, end - begin);
     }
   }
 

@@ -35,7 +35,9 @@ TakenPartitions TakePartitions(const std::vector<std::unique_ptr<AggregateWorker
                                const std::vector<size_t>& partitioned) {
   TakenPartitions taken(partitioned.size());
   for (size_t k = 0; k < partitioned.size(); ++k) {
-    for (const auto& worker : workers) taken[k].push_back(worker->states().TakeDistinctPartitions(partitioned[k]));
+    for (const auto& worker : workers) {
+      taken[k].push_back(worker->states().TakeDistinctPartitions(partitioned[k]));
+    }
   }
   return taken;
 }
@@ -43,9 +45,10 @@ TakenPartitions TakePartitions(const std::vector<std::unique_ptr<AggregateWorker
 // After the merge: the COUNT(DISTINCT)s in `partitioned` counted over every worker's
 // partitions (grouped, under the merged group ids `targets`) into workers[0]'s states.
 bool CountPartitionedDistincts(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
-                               const std::vector<size_t>& partitioned, const TakenPartitions& taken,
-                               const std::vector<std::vector<uint32_t>>& targets, const ExecContext& ctx,
-                               int threads, std::string* error) {
+                               const std::vector<size_t>& partitioned,
+                               const TakenPartitions& taken,
+                               const std::vector<std::vector<uint32_t>>& targets,
+                               const ExecContext& ctx, int threads, std::string* error) {
   const ScopedMemoryActivity activity("counting COUNT(DISTINCT) partitions");
   AggregateStates& result = workers[0]->states();
   for (size_t k = 0; k < partitioned.size(); ++k) {
@@ -62,7 +65,8 @@ bool CountPartitionedDistincts(const std::vector<std::unique_ptr<AggregateWorker
     for (const auto& side : targets) side_targets.push_back(side.data());
     const size_t groups = workers[0]->groups();
     std::vector<int64_t> counts(groups, 0);
-    if (!CountDistinctPairPartitions(sides, side_targets, groups, ctx, threads, counts.data(), error)) {
+    if (!CountDistinctPairPartitions(sides, side_targets, groups, ctx, threads, counts.data(),
+                                     error)) {
       return false;
     }
     result.AddCounts(a, counts.data(), groups);
@@ -141,7 +145,9 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   const bool owned =
       threads > 1 && (ungrouped ? partitioned.empty() && PreferOwnedDistinct(plan, ctx, threads, batches)
                                 : row_order_sums || PreferOwnedScan(plan, ctx, threads, batches, *workers[0]));
-  if (!ungrouped && !owned && group_cap == 0) partitioned = PartitionedDistincts(plan, ctx, batches, *workers[0]);
+  if (!ungrouped && !owned && group_cap == 0) {
+    partitioned = PartitionedDistincts(plan, ctx, batches, *workers[0]);
+  }
   for (const auto& worker : workers) {
     for (size_t a : partitioned) worker->states().PartitionDistinct(a);
   }
@@ -244,11 +250,13 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     if (owned && ungrouped) {
       MergeOwnedDistinct(workers, ctx);
     } else if (!(owned ? MergeOwnedWorkers(workers, ctx, threads, &error)
-                       : MergeWorkers(workers, ctx, threads, &error, need_targets ? &targets : nullptr))) {
+                       : MergeWorkers(workers, ctx, threads, &error,
+                                      need_targets ? &targets : nullptr))) {
       return Result::Error(error);
     }
   }
-  if (!partitioned.empty() && !CountPartitionedDistincts(workers, partitioned, taken, targets, ctx, threads, &error)) {
+  if (!partitioned.empty() &&
+      !CountPartitionedDistincts(workers, partitioned, taken, targets, ctx, threads, &error)) {
     return Result::Error(error);
   }
   if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());

@@ -2,6 +2,7 @@
 #include "src/exec/group_owned.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "src/exec/executor.h"
 #include "src/exec/filter.h"
@@ -79,7 +80,7 @@ bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int thr
 std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecContext& ctx,
                                          size_t batches, const AggregateWorker& worker) {
   std::vector<size_t> eligible;
-  if (ctx.group_split == kSplitByKeys) return eligible;
+  if (ctx.group_split == kSplitByKeys || ctx.partitioned_distinct_min_values == SIZE_MAX) return eligible;
   for (size_t a = 0; a < plan.aggregates.size(); ++a) {
     if (worker.states().CanPartitionDistinct(a)) eligible.push_back(a);
   }
@@ -94,9 +95,11 @@ std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecConte
   const size_t rows = worker.ungrouped() ? table_rows : sample.counters().probes;
   if (rows < kMinSampleRows) return chosen;
   // Mostly new values (pairs) in every sampled batch: the table holds about as many per row.
-  const double scale = static_cast<double>(plan.table->num_rows()) / static_cast<double>(table_rows);
+  const double scale =
+      static_cast<double>(plan.table->num_rows()) / static_cast<double>(table_rows);
   for (size_t a : eligible) {
-    const size_t values = worker.ungrouped() ? sample.states().DistinctValues(a) : sample.states().DistinctPairs(a);
+    const AggregateStates& states = sample.states();
+    const size_t values = worker.ungrouped() ? states.DistinctValues(a) : states.DistinctPairs(a);
     const double expected = static_cast<double>(values) * scale;
     if (2 * values >= rows && expected >= static_cast<double>(ctx.partitioned_distinct_min_values)) {
       chosen.push_back(a);
