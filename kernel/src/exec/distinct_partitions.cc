@@ -30,62 +30,13 @@ void ForEachSelected(const uint64_t* selection, size_t n, const Fn& fn) {
   }
 }
 
-// A set of 64-bit words that only counts them: open addressing with linear probing, 0 marking
-// an empty slot (the word 0 itself is a flag). Reused partition after partition by one thread.
-class WordSet {
+// A set that only counts what it holds: open addressing with linear probing, an all-zero slot
+// empty. Reused partition after partition by one thread. `Slot` (trivially copyable) has
+// used(), ==, and Hash(): the hash the caller gave Insert for it, recomputed when growing.
+template <class Slot>
+class ProbingSet {
  public:
-  // Empties the set, with room for `expected` words at most half full.
-  bool Reset(size_t expected, std::string* error) {
-    size_t capacity = kMinCapacity;
-    while (capacity < 2 * expected) capacity *= 2;
-    if (!slots_.Resize(0, error) || !slots_.Resize(capacity * sizeof(uint64_t), error)) return false;
-    mask_ = capacity - 1;
-    size_ = 0;
-    zero_ = false;
-    return true;
-  }
-  // `hash`: HashKeys' hash of the word (read as a uint64).
-  bool Insert(uint64_t word, uint64_t hash, std::string* error) {
-    if (word == 0) {
-      zero_ = true;
-      return true;
-    }
-    uint64_t* slots = slots_.As<uint64_t>();
-    for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
-      if (slots[i] == word) return true;
-      if (slots[i] == 0) {
-        slots[i] = word;
-        return ++size_ * 2 <= mask_ + 1 || Grow(error);
-      }
-    }
-  }
-  size_t size() const { return size_ + (zero_ ? 1 : 0); }
-
- private:
-  static constexpr size_t kMinCapacity = 1024;
-  bool Grow(std::string* error) {
-    AlignedBuffer old = std::move(slots_);
-    const size_t old_capacity = mask_ + 1;
-    if (!slots_.Resize(2 * old_capacity * sizeof(uint64_t), error)) return false;
-    mask_ = 2 * old_capacity - 1;
-    uint64_t* slots = slots_.As<uint64_t>();
-    const uint64_t* from = old.As<uint64_t>();
-    for (size_t k = 0; k < old_capacity; ++k) {
-      if (from[k] == 0) continue;
-      size_t i = reference::HashWord(from[k] + kHashGamma) & mask_;  // as HashKeys
-      while (slots[i] != 0) i = (i + 1) & mask_;
-      slots[i] = from[k];
-    }
-    return true;
-  }
-  AlignedBuffer slots_;
-  size_t mask_ = 0, size_ = 0;
-  bool zero_ = false;
-};
-
-// The same for (group, value) pairs: a slot holds the value and the group + 1 (0: empty).
-class PairSet {
- public:
+  // Empties the set, with room for `expected` slots at most half full.
   bool Reset(size_t expected, std::string* error) {
     size_t capacity = kMinCapacity;
     while (capacity < 2 * expected) capacity *= 2;
@@ -94,33 +45,25 @@ class PairSet {
     size_ = 0;
     return true;
   }
-  // Whether the pair is new (*error set and false returned when growing fails: check it).
-  bool Insert(uint64_t value, uint32_t group, uint64_t value_hash, bool* added, std::string* error) {
+  // *added: whether `slot` (used) was new. False with *error when growing fails.
+  bool Insert(const Slot& slot, uint64_t hash, bool* added, std::string* error) {
     Slot* slots = slots_.As<Slot>();
-    const uint32_t tag = group + 1;
-    for (size_t i = SlotOf(value_hash, group);; i = (i + 1) & mask_) {
-      if (slots[i].tag == tag && slots[i].value == value) {
+    for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
+      if (slots[i] == slot) {
         *added = false;
         return true;
       }
-      if (slots[i].tag == 0) {
-        slots[i] = Slot{value, tag, 0};
+      if (!slots[i].used()) {
+        slots[i] = slot;
         *added = true;
         return ++size_ * 2 <= mask_ + 1 || Grow(error);
       }
     }
   }
+  size_t size() const { return size_; }
 
  private:
-  struct Slot {
-    uint64_t value;
-    uint32_t tag;
-    uint32_t unused;
-  };
   static constexpr size_t kMinCapacity = 1024;
-  size_t SlotOf(uint64_t value_hash, uint32_t group) const {
-    return reference::CombineWord(value_hash, group) & mask_;
-  }
   bool Grow(std::string* error) {
     AlignedBuffer old = std::move(slots_);
     const size_t old_capacity = mask_ + 1;
@@ -129,9 +72,9 @@ class PairSet {
     Slot* slots = slots_.As<Slot>();
     const Slot* from = old.As<Slot>();
     for (size_t k = 0; k < old_capacity; ++k) {
-      if (from[k].tag == 0) continue;
-      size_t i = SlotOf(reference::HashWord(from[k].value + kHashGamma), from[k].tag - 1);  // as HashKeys
-      while (slots[i].tag != 0) i = (i + 1) & mask_;
+      if (!from[k].used()) continue;
+      size_t i = from[k].Hash() & mask_;
+      while (slots[i].used()) i = (i + 1) & mask_;
       slots[i] = from[k];
     }
     return true;
@@ -140,10 +83,31 @@ class PairSet {
   size_t mask_ = 0, size_ = 0;
 };
 
+// A nonzero word (the word 0 is counted apart), hashed as HashKeys hashes a uint64.
+struct WordSlot {
+  uint64_t word;
+  bool used() const { return word != 0; }
+  bool operator==(const WordSlot& other) const { return word == other.word; }
+  uint64_t Hash() const { return reference::HashWord(word + kHashGamma); }
+};
+// A (group, value) pair: the group + 1 in `tag` (0: empty), hashed from the value's hash.
+struct PairSlot {
+  uint64_t value;
+  uint32_t tag;
+  uint32_t unused;
+  bool used() const { return tag != 0; }
+  bool operator==(const PairSlot& other) const { return tag == other.tag && value == other.value; }
+  static uint64_t HashOf(uint64_t value_hash, uint32_t tag) {
+    return reference::CombineWord(value_hash, tag);
+  }
+  uint64_t Hash() const { return HashOf(reference::HashWord(value + kHashGamma), tag); }
+};
+
 // alignas(64): each count thread grows its own set's fields.
 struct alignas(64) CountThread {
-  WordSet set;
-  PairSet pairs;
+  ProbingSet<WordSlot> words;
+  bool zero = false;  // the word 0 seen in this partition
+  ProbingSet<PairSlot> pairs;
   AlignedBuffer counts;  // grouped: an int64 per merged group (charged to the query's memory)
   size_t last_distinct = 0;  // of the partition it counted before
   // Hashes of the next words to insert, made by the SIMD kernel a block at a time (a scalar
@@ -225,9 +189,10 @@ bool CountDistinctPartitions(const std::vector<const DistinctPartitions*>& sides
     for (const DistinctPartitions* side : sides) values += side->PartitionSize(p);
     // The partitions are alike (the hash spreads the values evenly): sized as the last one
     // ended, the set rarely grows, and is not made larger than the values it may hold.
-    if (!mine.set.Reset(std::min(values, mine.last_distinct + mine.last_distinct / 4), task_error)) {
+    if (!mine.words.Reset(std::min(values, mine.last_distinct + mine.last_distinct / 4), task_error)) {
       return false;
     }
+    mine.zero = false;
     bool inserted = true;
     for (const DistinctPartitions* side : sides) {
       side->ForEachSegment(p, [&](const uint64_t* words, const uint32_t*, size_t n) {
@@ -235,13 +200,16 @@ bool CountDistinctPartitions(const std::vector<const DistinctPartitions*>& sides
           const size_t m = std::min(n - begin, CountThread::kHashBlock);
           HashKeys(words + begin, m, nullptr, mine.hashes);
           for (size_t i = 0; i < m && inserted; ++i) {
-            inserted = mine.set.Insert(words[begin + i], mine.hashes[i], task_error);
+            const uint64_t word = words[begin + i];
+            bool added = false;
+            if (word == 0) mine.zero = true;
+            else inserted = mine.words.Insert(WordSlot{word}, mine.hashes[i], &added, task_error);
           }
         }
       });
     }
     if (!inserted) return false;
-    counts[p] = mine.set.size();
+    counts[p] = mine.words.size() + (mine.zero ? 1 : 0);
     mine.last_distinct = counts[p];
     span.counters().rows = values;
     span.counters().probes = values;
@@ -281,7 +249,9 @@ bool CountDistinctPairPartitions(const std::vector<const DistinctPartitions*>& s
           for (size_t i = 0; i < m && inserted; ++i) {
             const uint32_t group = target[local[begin + i]];
             bool added = false;
-            inserted = mine.pairs.Insert(words[begin + i], group, mine.hashes[i], &added, task_error);
+            const PairSlot pair{words[begin + i], group + 1, 0};
+            const uint64_t hash = PairSlot::HashOf(mine.hashes[i], pair.tag);
+            inserted = mine.pairs.Insert(pair, hash, &added, task_error);
             group_counts[group] += added ? 1 : 0;
             distinct += added ? 1 : 0;
           }
