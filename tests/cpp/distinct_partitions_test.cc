@@ -18,6 +18,7 @@
 #include "laneql/database.h"
 #include "laneql/hash.h"
 #include "laneql/result_printers.h"
+#include "profile_spans.h"
 #include "src/exec/distinct_partitions.h"
 #include "src/exec/thread_pool.h"
 
@@ -304,10 +305,7 @@ DatabaseOptions Options(int threads, size_t min_values) {
   return options;
 }
 
-bool HasSpan(const std::string& json, const std::string& name) {
-  return json.find("\"name\": \"" + name + "\"") != std::string::npos ||
-         json.find("\"name\":\"" + name + "\"") != std::string::npos;
-}
+using testing::HasSpan;
 
 TEST(PartitionedDistinct, SqlMatchesTheSetPathForEveryTypeAndEdgeValue) {
   size_t i64_count = 0, f64_count = 0;

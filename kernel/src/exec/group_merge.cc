@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <numeric>
 
 #include "src/exec/morsel.h"
 
@@ -25,6 +26,13 @@ struct alignas(64) Converted {
   std::vector<std::vector<size_t>> pair_begin;
 };
 static_assert(alignof(Converted) == 64, "each convert task writes its own cache lines");
+
+// 0, 1, ..., n - 1: the ids of a table whose groups keep theirs in the merge (thread 0's).
+std::vector<uint32_t> SameIds(size_t n) {
+  std::vector<uint32_t> ids(n);
+  std::iota(ids.begin(), ids.end(), 0u);
+  return ids;
+}
 
 // Counting sort of `n` items into partitions: order (items by partition) and begin offsets.
 template <class PartitionFn>
@@ -128,19 +136,16 @@ bool MergeSerially(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
       span.counters().rows += workers[t]->groups();
     }
   }
-  if (targets != nullptr) {  // thread 0's groups keep their ids
-    targets->assign(workers.size(), std::vector<uint32_t>());
-    (*targets)[0].resize(groups_before);
-    for (size_t g = 0; g < groups_before; ++g) (*targets)[0][g] = static_cast<uint32_t>(g);
-    for (size_t t = 1; t < workers.size(); ++t) (*targets)[t] = mappings[t];
+  if (targets != nullptr) {
+    targets->assign(1, SameIds(groups_before));
+    targets->insert(targets->end(), mappings.begin() + 1, mappings.end());
   }
   if (pair_aggregates.empty()) return true;
   // Each thread's group for a merged group id: thread 0's are the first ones; the others' from
   // their mappings, inverted.
   const size_t groups = workers[0]->groups();
   std::vector<std::vector<uint32_t>> local(workers.size());
-  local[0].resize(groups_before);
-  for (size_t g = 0; g < groups_before; ++g) local[0][g] = static_cast<uint32_t>(g);
+  local[0] = SameIds(groups_before);
   for (size_t w = 1; w < workers.size(); ++w) {
     local[w].assign(groups, kNoGroup);
     for (size_t g = 0; g < mappings[w].size(); ++g) local[w][mappings[w][g]] = static_cast<uint32_t>(g);
@@ -227,11 +232,10 @@ bool MergeUngroupedDistinct(const std::vector<std::unique_ptr<AggregateWorker>>&
 bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
                   const ExecContext& ctx, int threads, std::string* error,
                   std::vector<std::vector<uint32_t>>* targets) {
-  if (workers.size() <= 1 && targets != nullptr) {
-    targets->assign(1, std::vector<uint32_t>(workers[0]->groups()));
-    for (size_t g = 0; g < (*targets)[0].size(); ++g) (*targets)[0][g] = static_cast<uint32_t>(g);
+  if (workers.size() <= 1) {
+    if (targets != nullptr) targets->assign(1, SameIds(workers[0]->groups()));
+    return true;
   }
-  if (workers.size() <= 1) return true;
   if (workers[0]->ungrouped()) {
     size_t distinct_values = 0;
     const AggregateStates& states = workers[0]->states();
