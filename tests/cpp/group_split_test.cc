@@ -2,6 +2,7 @@
 // nearly every row starts a group, by rows otherwise; and the large-block cache its tables and
 // state arrays come from.
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <regex>
@@ -14,6 +15,10 @@
 #include "laneql/result_printers.h"
 #include "profile_spans.h"
 #include "src/common/large_blocks.h"
+
+#if defined(__GLIBC__) && !defined(__EMSCRIPTEN__)
+#include <sys/resource.h>
+#endif
 
 namespace laneql {
 namespace {
@@ -520,6 +525,36 @@ TEST(LargeBlocks, AFullCacheGivesUpTheBlocksFreedLongestAgo) {
   SetLargeBlockBudget(saved_budget);
   ReleaseLargeBlocks();
   EXPECT_EQ(KeptLargeBlockBytes(), 0u);
+}
+#endif
+
+#if defined(__GLIBC__) && !defined(__EMSCRIPTEN__)
+// Once a Database exists, memory freed to the C library's heap stays mapped for the next
+// query (RetainFreedHeapMemory): 200 blocks of 256 KiB, written, freed and taken again, fault
+// in almost no fresh page the second time (glibc's defaults gave every page back at the free).
+TEST(LargeBlocks, ADatabaseKeepsFreedHeapMemoryForTheNextQuery) {
+  Database db;
+  constexpr size_t kBlocks = 200, kBytes = size_t{256} << 10;
+  volatile unsigned sum = 0;
+  const auto round = [&]() {
+    std::vector<char*> blocks;
+    for (size_t i = 0; i < kBlocks; ++i) {
+      blocks.push_back(static_cast<char*>(std::malloc(kBytes)));
+      ASSERT_NE(blocks.back(), nullptr);
+      std::memset(blocks.back(), static_cast<int>(i), kBytes);
+    }
+    for (char* block : blocks) {
+      sum = sum + static_cast<unsigned char>(block[kBytes / 2]);
+      std::free(block);
+    }
+  };
+  round();
+  struct rusage before, after;
+  getrusage(RUSAGE_SELF, &before);
+  round();
+  getrusage(RUSAGE_SELF, &after);
+  const long pages = static_cast<long>(kBlocks * kBytes / 4096);
+  EXPECT_LT(after.ru_minflt - before.ru_minflt, pages / 10) << "of " << pages << " pages";
 }
 #endif
 

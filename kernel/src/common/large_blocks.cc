@@ -8,6 +8,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__GLIBC__) && !defined(__EMSCRIPTEN__)
+#include <malloc.h>
+#endif
+
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
 #include <sys/mman.h>
 #include <unistd.h>
@@ -212,5 +216,15 @@ size_t LargeBlockBudget() { return 0; }
 void SetLargeBlockBudget(size_t bytes) { (void)bytes; }
 
 #endif
+
+void RetainFreedHeapMemory() {
+#if defined(__GLIBC__) && !defined(__EMSCRIPTEN__)
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  });
+#endif
+}
 
 }  // namespace laneql

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "laneql/system_info.h"
+#include "src/common/large_blocks.h"
 #include "src/exec/query_runner.h"
 #include "src/exec/thread_pool.h"
 
@@ -27,6 +28,7 @@ std::string FoldName(std::string_view name) {
 Database::Database() : Database(DatabaseOptions()) {}
 
 Database::Database(DatabaseOptions options) : options_(std::move(options)) {
+  RetainFreedHeapMemory();  // large_blocks.h
   pool_ = std::make_unique<exec::ThreadPool>(options_.threads > 0 ? options_.threads : DefaultThreads());
   threads_ = pool_->threads();
   group_size_hints_ = std::make_unique<exec::GroupSizeHints>();
