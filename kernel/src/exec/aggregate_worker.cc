@@ -6,6 +6,7 @@
 #include "laneql/hash.h"
 #include "laneql/predicate.h"
 #include "src/exec/executor.h"
+#include "src/exec/group_partitions.h"
 
 namespace laneql {
 namespace exec {
@@ -317,6 +318,31 @@ bool AggregateWorker::ScanPreparedBatch(const PreparedBatch& batch, std::string*
   }
   if (!grouper_.AssignPrepared(batch.keys, batch.prepared, group_ids_.data(), error)) return false;
   return FoldGrouped(batch.rows, groups_before, error);
+}
+
+bool AggregateWorker::PartitionBatches(size_t first, size_t last, const GroupRecordLayout& layout,
+                                       GroupPartitions* out, std::string* error) {
+  ScopedSpan span(profiler_, thread_, "partition", "scan");
+  const ProfileCounters before = counters_;
+  partition_args_.resize(layout.arg_types.size());
+  for (size_t b = first; b < last; ++b) {
+    PreparedBatch& batch = partition_batch_;
+    if (!PrepareBatch(b, &batch, error)) return false;
+    counters_.rows += batch.table_rows;
+    counters_.bytes += batch.table_rows * bytes_per_row_;
+    if (batch.rows.count == 0) continue;
+    for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
+      if (layout.arg_of[a] < 0) continue;
+      Vec& arg = partition_args_[static_cast<size_t>(layout.arg_of[a])];
+      if (!evaluator_.Eval(*plan_.aggregates[a].arg, batch.rows, &arg, error) || !ExpandConstant(&arg, error)) {
+        return false;
+      }
+    }
+    if (!out->AppendBatch(batch, partition_args_, error)) return false;
+  }
+  span.counters().rows = counters_.rows - before.rows;
+  span.counters().bytes = counters_.bytes - before.bytes;
+  return true;
 }
 
 bool AggregateWorker::Merge(const AggregateWorker& other, std::string* error, std::vector<uint32_t>* mapping) {

@@ -42,6 +42,9 @@ struct PreparedBatch {
   std::vector<uint64_t> value_hashes;  // split by value instead: the COUNT(DISTINCT) values' hashes
 };
 
+class GroupPartitions;  // group_partitions.h
+struct GroupRecordLayout;
+
 class alignas(64) AggregateWorker {
  public:
   AggregateWorker(const plan::Plan& plan, int thread, Profiler* profiler);
@@ -63,6 +66,10 @@ class alignas(64) AggregateWorker {
   // every owner folds its share of it in.
   bool PrepareBatch(size_t batch, PreparedBatch* out, std::string* error);
   bool ScanPreparedBatch(const PreparedBatch& batch, std::string* error);
+  // Radix-partitioned GROUP BY (group_partitions.h): appends the rows of batches [first, last)
+  // to `out` as records of `layout` instead of aggregating them.
+  bool PartitionBatches(size_t first, size_t last, const GroupRecordLayout& layout, GroupPartitions* out,
+                        std::string* error);
   // Adds `other`'s groups and states (other rows of the same query) to this worker's; with
   // `mapping`, grouped, (*mapping)[g] = this worker's group for other's group g.
   bool Merge(const AggregateWorker& other, std::string* error, std::vector<uint32_t>* mapping = nullptr);
@@ -144,6 +151,8 @@ class alignas(64) AggregateWorker {
   FirstRows first_rows_;  // per group, when tracked
   std::vector<uint64_t> mask_;
   std::vector<uint32_t> ids_, group_ids_;
+  PreparedBatch partition_batch_;     // PartitionBatches' batch
+  std::vector<Vec> partition_args_;  // and its arguments
   uint64_t bytes_per_row_ = 0;
   ProfileCounters counters_;
 };

@@ -95,6 +95,7 @@ Result Database::Query(std::string_view sql, const QueryOptions& options) const 
   ctx.two_level_min_groups = options_.two_level_min_groups;
   ctx.group_split = static_cast<int>(options_.group_split);
   ctx.partitioned_distinct_min_values = options_.partitioned_distinct_min_values;
+  ctx.partitioned_group_min_rows = options_.partitioned_group_min_rows;
   ctx.small_key_lookup = options.small_key_lookup;
   if (!options_.profile && !options.profile) return RunQuery(sql, lookup, ctx);
   exec::Profiler profiler(ctx.threads);

@@ -25,6 +25,7 @@ struct ExecContext {
   size_t two_level_min_groups = 32768;  // DatabaseOptions::two_level_min_groups
   int group_split = 0;                  // DatabaseOptions::group_split: 0 auto, 1 rows, 2 keys
   size_t partitioned_distinct_min_values = size_t{1} << 18;  // DatabaseOptions::...
+  size_t partitioned_group_min_rows = size_t{1} << 18;       // DatabaseOptions::...
   bool small_key_lookup = true;         // QueryOptions::small_key_lookup
   // The query's memory limit and stop conditions (Database::Interrupt, the timeout); null: none.
   // A stopped query stops at its next morsel, merge task, allocation or sort step and fails

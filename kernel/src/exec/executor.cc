@@ -12,6 +12,7 @@
 #include "src/exec/filter.h"
 #include "src/exec/group_merge.h"
 #include "src/exec/group_owned.h"
+#include "src/exec/group_partitions.h"
 #include "src/exec/owned_scan.h"
 #include "src/exec/morsel.h"
 #include "src/exec/output_stage.h"
@@ -134,6 +135,13 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     threads = 1;
     if (!make_workers()) return Result::Error(error);
   }
+  // Many groups of fixed-width keys: each thread appends its rows to radix partitions by key
+  // hash, aggregated partition by partition after the scan (group_partitions.h). In place of
+  // the split by keys or rows.
+  GroupRecordLayout layout;
+  const bool partition_groups = !ungrouped && group_cap == 0 &&
+                                MakeGroupRecordLayout(plan, workers[0]->grouper(), &layout) &&
+                                PreferPartitionedGroups(plan, ctx, batches);
   // COUNT(DISTINCT)s of many fixed-width values (grouped: (group, value) pairs): appended to
   // radix partitions by every thread, counted after the scan and the merge
   // (distinct_partitions.h). Ungrouped, chosen before the split by value, which it replaces.
@@ -144,8 +152,9 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // partitioned).
   const bool owned =
       threads > 1 && (ungrouped ? partitioned.empty() && PreferOwnedDistinct(plan, ctx, threads, batches)
-                                : row_order_sums || PreferOwnedScan(plan, ctx, threads, batches, *workers[0]));
-  if (!ungrouped && !owned && group_cap == 0) {
+                                : !partition_groups &&
+                                      (row_order_sums || PreferOwnedScan(plan, ctx, threads, batches, *workers[0])));
+  if (!ungrouped && !owned && !partition_groups && group_cap == 0) {
     partitioned = PartitionedDistincts(plan, ctx, batches, *workers[0]);
   }
   for (const auto& worker : workers) {
@@ -153,7 +162,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   }
   // Few groups with a large COUNT(DISTINCT) (not partitioned): the rows split by that value.
   const int value_split = threads > 1 && !ungrouped && !owned && !row_order_sums && group_cap == 0 &&
-                                  partitioned.empty()
+                                  partitioned.empty() && !partition_groups
                               ? PreferValueSplit(plan, ctx, threads, batches)
                               : -1;
   const bool every_batch = owned || value_split >= 0;  // each thread reads every batch
@@ -172,7 +181,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // Sized as the last run of this GROUP BY ended (group_size_hints.h); a refusal of the memory
   // limit leaves the rest to grow as usual.
   std::string hint_key;
-  if (ctx.group_size_hints != nullptr && !ungrouped && group_cap == 0) {
+  if (ctx.group_size_hints != nullptr && !ungrouped && group_cap == 0 && !partition_groups) {
     hint_key = GroupSizeKey(plan, threads);
     if (const size_t hint = ctx.group_size_hints->Find(hint_key); hint != 0) {
       std::string refused;
@@ -206,6 +215,8 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // owner (owned_scan.h).
   std::unique_ptr<PreparedBatchRing> ring;
   if ((owned && !ungrouped) || value_split >= 0) ring = std::make_unique<PreparedBatchRing>(batches, threads);
+  std::vector<std::unique_ptr<GroupPartitions>> group_parts;
+  for (int t = 0; partition_groups && t < threads; ++t) group_parts.push_back(std::make_unique<GroupPartitions>(layout));
   RunThreads(ctx, threads, [&](int t) {
     if (ring) {
       ring->Run(workers[static_cast<size_t>(t)].get(), t, ctx, &failed, &errors[static_cast<size_t>(t)]);
@@ -226,8 +237,12 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     while (!failed.load(std::memory_order_relaxed) && !ctx.Interrupted()) {
       const size_t first = start + cursor.Take() * morsel;
       if (first >= batches) break;
-      if (!workers[static_cast<size_t>(t)]->ScanBatches(first, std::min(batches, first + morsel),
-                                                         &errors[static_cast<size_t>(t)])) {
+      AggregateWorker& worker = *workers[static_cast<size_t>(t)];
+      std::string* thread_error = &errors[static_cast<size_t>(t)];
+      const size_t last = std::min(batches, first + morsel);
+      if (!(partition_groups ? worker.PartitionBatches(first, last, layout, group_parts[static_cast<size_t>(t)].get(),
+                                                       thread_error)
+                             : worker.ScanBatches(first, last, thread_error))) {
         failed.store(true, std::memory_order_relaxed);
       }
     }
@@ -249,6 +264,12 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     const ScopedMemoryActivity activity("merging the threads' groups");
     if (owned && ungrouped) {
       MergeOwnedDistinct(workers, ctx);
+    } else if (partition_groups) {
+      std::vector<const GroupPartitions*> sides;
+      for (const auto& side : group_parts) sides.push_back(side.get());
+      if (!AggregateGroupPartitions(sides, layout, workers[0].get(), ctx, threads, &error)) {
+        return Result::Error(error);
+      }
     } else if (!(owned ? MergeOwnedWorkers(workers, ctx, threads, &error)
                        : MergeWorkers(workers, ctx, threads, &error,
                                       need_targets ? &targets : nullptr))) {
@@ -267,7 +288,8 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     result.states().SetFloatSum(a, sum);
   }
   ScopedSpan span(ctx.profiler, 0, "output", "output");
-  const bool merged_groups = threads > 1 && !ungrouped;
+  // Groups merged from threads or partitions: ORDER BY ties go by each group's first row.
+  const bool merged_groups = (threads > 1 || partition_groups) && !ungrouped;
   return OutputGroups(plan, ctx, ungrouped ? nullptr : &result.grouper(), result.states(), result.groups(),
                       merged_groups ? &result.first_rows() : nullptr);
 }

@@ -56,6 +56,14 @@ bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int thr
 // Grouped, for a split by rows only (not for an owned scan or GROUP BY ... LIMIT).
 std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecContext& ctx,
                                          size_t batches, const AggregateWorker& worker);
+// Grouped, whether to aggregate by radix partitions (group_partitions.h; the caller checks
+// that the partitions can carry the query, MakeGroupRecordLayout): when the sample's rows after
+// the WHERE mostly start groups of their own (as PreferOwnedScan) but their repeats still show
+// keys of more than one row (not a group per row), and the table is expected to have at least
+// ctx.partitioned_group_min_rows rows after the WHERE (always when that is 0; never when it is
+// SIZE_MAX, or under a split by keys asked for). On one thread too: its table outgrows the
+// caches all the same.
+bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx, size_t batches);
 // Grouped, the split by value: when the one COUNT(DISTINCT) has a fixed-width argument, and the
 // sample shows few groups but at least half as many (group, value) pairs as rows (RegionID,
 // COUNT(DISTINCT UserID)), each thread reads every batch and aggregates only the rows whose

@@ -276,10 +276,8 @@ bool Grouper::Prepare(const std::vector<Vec>& keys, size_t count, PreparedKeys* 
           w += key.type == TypeId::kInt128 ? 2 : 1;
         }
         if (null_word_) row[w] = nulls;
-        uint64_t h = reference::HashWord(row[0] + kHashGamma);
-        for (size_t j = 1; j < words_; ++j) h = reference::CombineWord(h, row[j]);
-        hashes[i] = h;
       }
+      HashWords(words, count, hashes);
       return true;
     }
     case Strategy::kString: {
@@ -295,6 +293,27 @@ bool Grouper::Prepare(const std::vector<Vec>& keys, size_t count, PreparedKeys* 
     }
   }
   return false;
+}
+
+size_t Grouper::KeyWords() const {
+  switch (strategy_) {
+    case Strategy::kPacked: return 1;
+    case Strategy::kWide: return words_;
+    default: return 0;
+  }
+}
+
+void Grouper::HashWords(const uint64_t* words, size_t count, uint64_t* hashes) const {
+  if (strategy_ == Strategy::kPacked) {
+    HashKeys(words, count, nullptr, hashes);
+    return;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t* row = words + i * words_;
+    uint64_t h = reference::HashWord(row[0] + kHashGamma);
+    for (size_t j = 1; j < words_; ++j) h = reference::CombineWord(h, row[j]);
+    hashes[i] = h;
+  }
 }
 
 bool Grouper::Insert(const std::vector<Vec>& keys, const PreparedKeys& prepared,

@@ -81,6 +81,11 @@ class Grouper {
   const uint64_t* GroupHashes() const;
   // Room for `groups` groups without growing on the way.
   bool Reserve(size_t groups, std::string* error);
+  // Radix-partitioned GROUP BY (group_partitions.h) carries the prepared words of the packed
+  // and wide strategies through its partitions: the words per row (0 for the other
+  // strategies), and their hashes as Prepare makes them (count rows of KeyWords() words each).
+  size_t KeyWords() const;
+  void HashWords(const uint64_t* words, size_t count, uint64_t* hashes) const;
   bool MergeGroups(const Grouper& other, const uint32_t* groups, size_t n, uint32_t* ids,
                    std::string* error);
 
