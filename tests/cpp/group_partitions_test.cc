@@ -20,6 +20,7 @@
 #include "laneql/result_printers.h"
 #include "profile_spans.h"
 #include "src/exec/group_partitions.h"
+#include "src/exec/vector.h"
 
 namespace laneql {
 namespace {
@@ -108,7 +109,8 @@ TEST(GroupPartitions, AppendWritesEveryRowsRecordIntoItsHashsPartition) {
     std::vector<Expected> got;
     for (size_t p = 0; p < GroupPartitions::kPartitions; ++p) {
       size_t in_partition = 0;
-      parts.ForEachSegment(p, [&](const uint64_t* records, size_t n) {
+      parts.ForEachSegment(p, [&](const uint64_t* records, const uint8_t* bytes, size_t n) {
+        EXPECT_EQ(bytes, nullptr);  // no string keys
         EXPECT_GT(n, 0u);  // empty segments are skipped
         for (size_t i = 0; i < n; ++i) {
           const uint64_t* record = records + i * layout.stride;
@@ -136,6 +138,60 @@ TEST(GroupPartitions, AppendWritesEveryRowsRecordIntoItsHashsPartition) {
       ASSERT_EQ(got[i].args, expected[i].args) << "row " << got[i].row;
     }
   }
+}
+
+TEST(GroupPartitions, SerialisedKeysGoAsBytesBesideTheirRecords) {
+  std::mt19937_64 rng(5);
+  GroupRecordLayout layout;
+  layout.key = GroupRecordLayout::Key::kSerialized;
+  layout.key_words = 2;
+  layout.stride = 3;  // the key's length and hash, and the last word: no arguments
+  GroupPartitions parts(layout);
+  // (row, key) of every row appended, and of every record read back.
+  std::vector<std::pair<uint32_t, std::string>> expected, got;
+  std::map<uint32_t, uint64_t> hash_of_row;
+  std::string error;
+  uint32_t next_row = 0;
+  for (size_t n : {size_t{0}, size_t{1}, size_t{65}, size_t{5000}, size_t{16384}}) {
+    PreparedBatch batch;
+    batch.rows.begin = next_row;
+    batch.rows.count = n;
+    batch.prepared.count = n;
+    std::string data;
+    std::vector<int32_t> offsets{0};
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t row = next_row + static_cast<uint32_t>(i);
+      const uint64_t hash = rng();
+      batch.prepared.hashes.push_back(hash);
+      hash_of_row[row] = hash;
+      // Empty keys among them (a serialised key is never empty, but the bytes need not care).
+      const std::string key = rng() % 5 == 0 ? "" : std::string(rng() % 70, static_cast<char>('a' + rng() % 26));
+      data += key;
+      offsets.push_back(static_cast<int32_t>(data.size()));
+      expected.emplace_back(row, key);
+    }
+    ASSERT_TRUE(batch.prepared.ser_offsets.Resize(offsets.size() * sizeof(int32_t), &error)) << error;
+    std::memcpy(batch.prepared.ser_offsets.data(), offsets.data(), offsets.size() * sizeof(int32_t));
+    ASSERT_TRUE(batch.prepared.ser_data.Resize(std::max<size_t>(data.size(), 1), &error)) << error;
+    std::memcpy(batch.prepared.ser_data.data(), data.data(), data.size());
+    ASSERT_TRUE(parts.AppendBatch(batch, {}, &error)) << error;
+    next_row += static_cast<uint32_t>(n);
+  }
+  for (size_t p = 0; p < GroupPartitions::kPartitions; ++p) {
+    parts.ForEachSegment(p, [&](const uint64_t* records, const uint8_t* bytes, size_t n) {
+      ASSERT_NE(bytes, nullptr);
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t length = records[3 * i];
+        const uint32_t row = static_cast<uint32_t>(records[3 * i + 2]);
+        EXPECT_EQ(records[3 * i + 1], hash_of_row[row]);  // the hash carried
+        EXPECT_EQ(GroupPartitions::PartitionOf(hash_of_row[row]), p) << row;
+        got.emplace_back(row, std::string(reinterpret_cast<const char*>(bytes), length));
+        bytes += length;
+      }
+    });
+  }
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, expected);
 }
 
 // Keys with about `per_key` rows each (k), a nullable key (nk, NULL every 13th row), and
@@ -166,7 +222,9 @@ std::shared_ptr<Table> GroupTable(size_t rows, size_t per_key) {
     EXPECT_TRUE(f64.Append<double>(d, &error));
     EXPECT_TRUE(f32.Append<float>(static_cast<float>(d), &error));
     EXPECT_TRUE(b.Append<bool>(r % 3 == 0, &error));
-    EXPECT_TRUE(s.AppendString("s" + std::to_string(r % 97), &error));
+    // Many strings, some empty, some long.
+    const std::string text = r % 29 == 0 ? "" : "s" + std::to_string(key % 20011) + std::string(key % 3 ? 0 : 40, 'x');
+    EXPECT_TRUE(s.AppendString(text, &error));
   }
   auto table = std::make_shared<Table>();
   const std::pair<const char*, Column*> columns[] = {{"k", &k},     {"k32", &k32}, {"k16", &k16}, {"nk", &nk},   {"i8", &i8},
@@ -204,6 +262,16 @@ TEST(PartitionedGroupBy, SqlMatchesTheHashTablePathForEveryKeyAndArgument) {
       "SELECT k, sum(i16 + 1), count(1), max(i64 % 5) FROM t WHERE i8 > 0 GROUP BY k ORDER BY 2 DESC, 1 LIMIT 25",
       "SELECT k, count(*) FROM t WHERE i16 > 40000 GROUP BY k",
       "SELECT k, count(*) AS c FROM t WHERE k > -100 GROUP BY k HAVING count(*) > 3 ORDER BY c, k LIMIT 20",
+      // Strings among the keys, serialised as bytes beside the records: with NULLs and empty
+      // strings, beside a nullable key, under a WHERE on the string.
+      "SELECT k32, s, count(*), min(f64) FROM t GROUP BY k32, s ORDER BY 3 DESC, 1, 2 LIMIT 30",
+      "SELECT s, k16, count(*), sum(i16), max(i64) FROM t GROUP BY s, k16 ORDER BY 3 DESC, 1, 2 LIMIT 30",
+      "SELECT s, nk, count(*) FROM t WHERE s <> 's3' GROUP BY s, nk",
+      // COUNT(DISTINCT)s of fixed-width values (NULLs, -0.0 and 0.0, NaNs), each in its
+      // partition's set, beside other aggregates.
+      "SELECT k32, count(DISTINCT i8), count(DISTINCT f64), count(*), sum(i16) FROM t GROUP BY k32 "
+      "ORDER BY 2 DESC, 3 DESC, 1 LIMIT 30",
+      "SELECT s, k16, count(DISTINCT i64) AS u FROM t WHERE s <> '' GROUP BY s, k16 ORDER BY u DESC, s, k16 LIMIT 30",
       "SELECT k32, count(*) AS c, sum(i8) FROM t GROUP BY k32 HAVING sum(i8) > 0 ORDER BY c DESC LIMIT 10",
   };
   std::string error;
@@ -260,13 +328,14 @@ TEST(PartitionedGroupBy, OnlyQueriesThePartitionsCanCarry) {
   ASSERT_TRUE(db.Register("t", table, &error)) << error;
   const std::pair<const char*, bool> cases[] = {
       {"SELECT k, min(f64), max(f32) FROM t GROUP BY k", true},
-      {"SELECT s, count(*) FROM t GROUP BY s", false},             // string key
-      {"SELECT k, s, count(*) FROM t GROUP BY k, s", false},       // a string among the keys
+      {"SELECT s, count(*) FROM t GROUP BY s", false},             // one string key: its own table
+      {"SELECT k, s, count(*) FROM t GROUP BY k, s", true},        // a string among the keys
       {"SELECT i8, count(*) FROM t GROUP BY i8", false},           // the direct table of 8-bit keys
       {"SELECT k, min(s) FROM t GROUP BY k", false},               // a string argument
       {"SELECT k, sum(f64) FROM t GROUP BY k", false},             // a float sum: row order
       {"SELECT k, avg(f32) FROM t GROUP BY k", false},
-      {"SELECT k, count(DISTINCT i16) FROM t GROUP BY k", false},  // COUNT(DISTINCT)
+      {"SELECT k, count(DISTINCT i16) FROM t GROUP BY k", true},   // counted in the partition
+      {"SELECT k, count(DISTINCT s) FROM t GROUP BY k", false},    // of strings
       {"SELECT k, count(*) FROM t GROUP BY k LIMIT 5", false},     // GROUP BY ... LIMIT: first groups
   };
   for (const auto& [sql, partitioned] : cases) {

@@ -57,11 +57,11 @@ struct DatabaseOptions {
   // in a set small enough for the core's cache. (One set that large costs a cache miss per row.)
   // 0: every such COUNT(DISTINCT), whatever its size (tests); SIZE_MAX: none (and no sample).
   size_t partitioned_distinct_min_values = size_t{1} << 18;
-  // The same for a hash GROUP BY of fixed-width keys whose rows mostly start groups of their
-  // own (GROUP BY UserID): when a sample expects at least this many rows after the WHERE, each
-  // thread appends its rows (keys, aggregate arguments) to 256 partitions by key hash, and the
-  // partitions are aggregated apart, each in a table small enough for the core's cache.
-  // 0: every such GROUP BY (tests); SIZE_MAX: none (and no sample).
+  // The same for a hash GROUP BY whose rows mostly start groups of their own but whose keys
+  // still repeat (GROUP BY UserID): when a sample expects at least this many rows after the
+  // WHERE, each thread appends its rows (keys, aggregate arguments) to 256 partitions by key
+  // hash, and the partitions are aggregated apart, each in a table small enough for the core's
+  // cache. 0: every GROUP BY the partitions can carry (tests); SIZE_MAX: none (and no sample).
   size_t partitioned_group_min_rows = size_t{1} << 18;
   // With `profile`: also write each query's timeline to this file (replaced per query).
   std::string profile_path;

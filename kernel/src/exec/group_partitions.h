@@ -1,15 +1,17 @@
-// Hash GROUP BY over many groups of fixed-width keys, by radix partitions.
+// Hash GROUP BY over many groups, by radix partitions.
 //
 // One hash table of every group costs a cache miss per row once it outgrows the caches: GROUP
 // BY UserID over 10 M rows (1.8 M groups) spent most of its time in it, and two threads'
 // tables (split by rows or by keys, group_owned.h) competed for the same L3 and memory. Here
 // each thread instead appends its rows, batch by batch, to 256 partitions by key hash, as
-// records: the key's words, the aggregates' arguments and the row id (sequential writes).
+// records: the key's words (serialised keys with strings: their bytes beside the records), the aggregates'
+// arguments and the row id (sequential writes).
 // Afterwards the partitions are aggregated in parallel, each into a table and states of its own
 // that stay in the core's cache (a 256th of the groups), and the partitions' groups are laid
 // side by side: no key is in two partitions, so nothing is merged. No phase repeats work per
 // thread, and every group's states are exact whichever thread saw its rows (float SUM / AVG,
-// which must add in row order, do not come here). The executor chooses this from a sample
+// which must add in row order, do not come here). A COUNT(DISTINCT) of a fixed-width value is
+// counted in its partition's own (group, value) set, as all of a group's rows are there. The executor chooses this from a sample
 // (group_owned.h, PreferPartitionedGroups).
 #ifndef LANEQL_EXEC_GROUP_PARTITIONS_H_
 #define LANEQL_EXEC_GROUP_PARTITIONS_H_
@@ -17,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "laneql/aligned_buffer.h"
@@ -29,17 +32,20 @@ namespace exec {
 // What a row carries through the partitions, in `stride` words: its key words as the grouper
 // prepares them (Grouper::KeyWords), then a word per aggregate argument (the value's bits,
 // zero-extended), then a word holding the row id in its low 32 bits and, in its high 32, bit k
-// set where argument k is NULL.
+// set where argument k is NULL. Keys serialised with strings among them go as bytes beside the
+// records instead: their two key words are then the bytes' length and their hash.
 struct GroupRecordLayout {
-  size_t key_words = 0;
+  enum class Key { kWords, kSerialized };
+  Key key = Key::kWords;
+  size_t key_words = 0;  // 2 for bytes
   std::vector<int> arg_of;        // per aggregate: its argument's index (-1: COUNT(*))
   std::vector<TypeId> arg_types;  // per argument
   size_t stride = 0;
 };
 
 // The layout for `plan`, whose GROUP BY keys `grouper` (one of the query's fresh groupers)
-// takes; false where the partitions cannot carry the query: keys that are not packed or wide
-// words (strings, the direct table, a group cap), COUNT(DISTINCT), SUM / AVG of floats,
+// takes; false where the partitions cannot carry the query: the direct table of 8/16-bit keys,
+// one string key, a group cap, SUM / AVG of floats,
 // arguments that are strings or 128-bit, more than 32 arguments, a table past 2^32 rows.
 bool MakeGroupRecordLayout(const plan::Plan& plan, const GroupStage& grouper, GroupRecordLayout* layout);
 
@@ -54,39 +60,50 @@ class alignas(64) GroupPartitions {
 
   explicit GroupPartitions(const GroupRecordLayout& layout) : layout_(layout) {}
   // Appends the rows of `batch` (prepared by AggregateWorker::PrepareBatch: its keys' words
-  // and hashes) as one run; args[k] holds argument k for those rows (not constant). False
-  // (with *error) when the memory limit refuses.
+  // or serialised bytes, and hashes) as one run; args[k] holds argument k for those rows
+  // (not constant). False (with *error) when the memory limit refuses.
   bool AppendBatch(const PreparedBatch& batch, const std::vector<Vec>& args, std::string* error);
   size_t records() const { return records_; }
   size_t PartitionSize(size_t p) const;
-  // fn(records, n) for each run's share of partition p (n records of layout.stride words).
+  // fn(records, bytes, n) for each run's share of partition p: n records of layout.stride
+  // words, and with serialised keys their bytes one after another (else null).
   template <class Fn>
   void ForEachSegment(size_t p, const Fn& fn) const {
     for (const Run& run : runs_) {
       const uint32_t begin = run.begin[p], end = run.begin[p + 1];
-      if (end != begin) fn(run.records + size_t{begin} * layout_.stride, end - begin);
+      if (end == begin) continue;
+      fn(run.records + size_t{begin} * layout_.stride, run.bytes != nullptr ? run.bytes + run.byte_begin[p] : nullptr,
+         end - begin);
     }
   }
 
  private:
   struct Run {
     const uint64_t* records;
+    const uint8_t* bytes;
     uint32_t begin[kPartitions + 1];
+    uint32_t byte_begin[kPartitions + 1];
   };
-  // Records live in chunks that are never moved (runs point into them), each twice the size of
-  // the one before up to kMaxChunkWords: small inputs take little, large ones blocks of 8 MiB
-  // that the large block cache keeps for the next query.
-  static constexpr size_t kFirstChunkWords = size_t{1} << 16;
-  static constexpr size_t kMaxChunkWords = size_t{1} << 20;
-  bool MakeRoom(size_t words, std::string* error);
+  // Records (and key bytes) live in chunks that are never moved (runs point into them), each
+  // twice the size of the one before up to kMaxChunkBytes: small inputs take little, large ones
+  // blocks of 8 MiB that the large block cache keeps for the next query.
+  struct Chunks {
+    std::vector<AlignedBuffer> chunks;
+    size_t size = 0, used = 0;
+    uint8_t* Take(size_t bytes, std::string* error);  // null when the memory limit refuses
+  };
+  static constexpr size_t kFirstChunkBytes = size_t{1} << 19;
+  static constexpr size_t kMaxChunkBytes = size_t{1} << 23;
+  // The serialised key of row i of `batch`.
+  static std::string_view SerializedKey(const PreparedBatch& batch, size_t i);
 
   const GroupRecordLayout& layout_;
-  std::vector<AlignedBuffer> chunks_;
-  size_t chunk_words_ = 0, chunk_used_ = 0;
+  Chunks record_chunks_, byte_chunks_;
   std::vector<Run> runs_;
   size_t records_ = 0;
   // AppendBatch's scratch: the arguments' words ([argument][row]) and the last words.
   std::vector<uint64_t> arg_words_, tails_;
+  std::vector<uint32_t> byte_sizes_;
 };
 static_assert(alignof(GroupPartitions) == 64, "each thread's partitions start on their own cache line");
 

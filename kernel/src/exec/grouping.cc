@@ -316,6 +316,13 @@ void Grouper::HashWords(const uint64_t* words, size_t count, uint64_t* hashes) c
   }
 }
 
+bool Grouper::InsertSerialized(const int32_t* offsets, const uint8_t* bytes, const uint64_t* hashes, size_t count,
+                               uint32_t* group_ids, std::string* error) {
+  if (count == 0) return true;
+  const ScopedMemoryActivity activity("growing the GROUP BY hash table");  // query_budget.h
+  return strings_.FindOrInsert(offsets, bytes, nullptr, hashes, count, nullptr, group_ids, error, max_groups_);
+}
+
 bool Grouper::Insert(const std::vector<Vec>& keys, const PreparedKeys& prepared,
                      uint32_t* group_ids, std::string* error) {
   const size_t count = prepared.count;

@@ -86,6 +86,10 @@ class Grouper {
   // strategies), and their hashes as Prepare makes them (count rows of KeyWords() words each).
   size_t KeyWords() const;
   void HashWords(const uint64_t* words, size_t count, uint64_t* hashes) const;
+  // Serialised keys (kSerialized) go through the partitions as bytes instead, with their hashes
+  // as Prepare made them: the groups of `count` such keys, offsets[i]..offsets[i + 1] in `bytes`.
+  bool InsertSerialized(const int32_t* offsets, const uint8_t* bytes, const uint64_t* hashes, size_t count,
+                        uint32_t* group_ids, std::string* error);
   bool MergeGroups(const Grouper& other, const uint32_t* groups, size_t n, uint32_t* ids,
                    std::string* error);
 
