@@ -388,7 +388,7 @@ TEST(PartitionedDistinct, GroupedSqlMatchesTheSetPathOnEveryMerge) {
 }
 
 TEST(PartitionedDistinct, ChosenFromASampleOnOneThreadAsOnSeveral) {
-  // 40 batches: u nearly unique (the sample expects 655,360 values, over the default 2^18), m
+  // 40 batches: u nearly unique (the sample expects 655,360 values, over the default 2^16), m
   // 100 values (a small set: no partitions).
   const size_t rows = 40 * 16384;
   Column u(TypeId::kInt64), m(TypeId::kInt32);
@@ -419,6 +419,12 @@ TEST(PartitionedDistinct, ChosenFromASampleOnOneThreadAsOnSeveral) {
     // Grouped by 100 values of m, nearly every (m, u) pair is new: partitioned; (m, m % 7)
     // pairs are 100. GROUP BY ... LIMIT without ORDER BY keeps its first groups: never.
     r = db.Query("SELECT m, count(DISTINCT u) AS n FROM t GROUP BY m ORDER BY m LIMIT 2");
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(PrintCsv(r), "m,n\n0,6554\n1,6554\n");
+    EXPECT_TRUE(HasSpan(db.LastProfileJson(), "count distinct")) << threads;
+    // Behind a WHERE that keeps 12 % of the rows too (7,864 of the sample's 65,536: fewer than
+    // an ungrouped sample asks for).
+    r = db.Query("SELECT m, count(DISTINCT u) AS n FROM t WHERE m < 12 GROUP BY m ORDER BY m LIMIT 2");
     ASSERT_TRUE(r.ok()) << r.error();
     EXPECT_EQ(PrintCsv(r), "m,n\n0,6554\n1,6554\n");
     EXPECT_TRUE(HasSpan(db.LastProfileJson(), "count distinct")) << threads;

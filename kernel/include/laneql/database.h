@@ -56,7 +56,7 @@ struct DatabaseOptions {
   // values to 256 partitions by hash, and the partitions' distinct values are counted apart, each
   // in a set small enough for the core's cache. (One set that large costs a cache miss per row.)
   // 0: every such COUNT(DISTINCT), whatever its size (tests); SIZE_MAX: none (and no sample).
-  size_t partitioned_distinct_min_values = size_t{1} << 18;
+  size_t partitioned_distinct_min_values = size_t{1} << 16;
   // The same for a hash GROUP BY whose rows mostly start groups of their own but whose keys
   // still repeat (GROUP BY UserID): when a sample expects at least this many rows after the
   // WHERE, each thread appends its rows (keys, aggregate arguments) to 256 partitions by key
