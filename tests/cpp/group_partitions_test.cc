@@ -94,7 +94,8 @@ TEST(GroupPartitions, AppendWritesEveryRowsRecordIntoItsHashsPartition) {
           a64[i] = i % 7 == 0 ? std::numeric_limits<int64_t>::min() : static_cast<int64_t>(rng());
           uint32_t bits32;
           std::memcpy(&bits32, &a32[i], 4);
-          e.args = {static_cast<uint8_t>(a8[i]), static_cast<uint16_t>(a16[i]), bits32, static_cast<uint64_t>(a64[i])};
+          e.args = {static_cast<uint8_t>(a8[i]), static_cast<uint16_t>(a16[i]), bits32,
+                    static_cast<uint64_t>(a64[i])};
           if (i % 4 == 1) {
             validity[i / 64] &= ~(uint64_t{1} << (i % 64));
             e.nulls = 1u << 2;
@@ -197,7 +198,8 @@ TEST(GroupPartitions, SerialisedKeysGoAsBytesBesideTheirRecords) {
 // Keys with about `per_key` rows each (k), a nullable key (nk, NULL every 13th row), and
 // arguments of every fixed-width type with NULLs (every 11th row) and edge values.
 std::shared_ptr<Table> GroupTable(size_t rows, size_t per_key) {
-  Column k(TypeId::kInt64), k32(TypeId::kInt32), k16(TypeId::kInt16), nk(TypeId::kInt32), i8(TypeId::kInt8), i16(TypeId::kInt16);
+  Column k(TypeId::kInt64), k32(TypeId::kInt32), k16(TypeId::kInt16), nk(TypeId::kInt32);
+  Column i8(TypeId::kInt8), i16(TypeId::kInt16);
   Column i64(TypeId::kInt64), f64(TypeId::kFloat64), f32(TypeId::kFloat32), b(TypeId::kBool), s(TypeId::kString);
   std::string error;
   const double specials[] = {0.0, -0.0, std::numeric_limits<double>::quiet_NaN(),
@@ -209,7 +211,8 @@ std::shared_ptr<Table> GroupTable(size_t rows, size_t per_key) {
     EXPECT_TRUE(k.Append<int64_t>(static_cast<int64_t>(key * 1000003) - 7, &error));
     EXPECT_TRUE(k32.Append<int32_t>(static_cast<int32_t>(key % 1000), &error));
     EXPECT_TRUE(k16.Append<int16_t>(static_cast<int16_t>(key % 300), &error));
-    EXPECT_TRUE(r % 13 == 0 ? nk.AppendNull(&error) : nk.Append<int32_t>(static_cast<int32_t>(key % 5000), &error));
+    EXPECT_TRUE(r % 13 == 0 ? nk.AppendNull(&error)
+                            : nk.Append<int32_t>(static_cast<int32_t>(key % 5000), &error));
     if (r % 11 == 0) {
       for (Column* c : {&i8, &i16, &i64, &f64, &f32, &b, &s}) EXPECT_TRUE(c->AppendNull(&error));
       continue;
@@ -223,14 +226,17 @@ std::shared_ptr<Table> GroupTable(size_t rows, size_t per_key) {
     EXPECT_TRUE(f32.Append<float>(static_cast<float>(d), &error));
     EXPECT_TRUE(b.Append<bool>(r % 3 == 0, &error));
     // Many strings, some empty, some long.
-    const std::string text = r % 29 == 0 ? "" : "s" + std::to_string(key % 20011) + std::string(key % 3 ? 0 : 40, 'x');
+    const std::string text =
+        r % 29 == 0 ? "" : "s" + std::to_string(key % 20011) + std::string(key % 3 ? 0 : 40, 'x');
     EXPECT_TRUE(s.AppendString(text, &error));
   }
   auto table = std::make_shared<Table>();
-  const std::pair<const char*, Column*> columns[] = {{"k", &k},     {"k32", &k32}, {"k16", &k16}, {"nk", &nk},   {"i8", &i8},
-                                                     {"i16", &i16}, {"i64", &i64}, {"f64", &f64}, {"f32", &f32},
-                                                     {"b", &b},     {"s", &s}};
-  for (const auto& [name, column] : columns) EXPECT_TRUE(table->AddColumn(name, std::move(*column), &error)) << error;
+  const std::pair<const char*, Column*> columns[] = {
+      {"k", &k},     {"k32", &k32}, {"k16", &k16}, {"nk", &nk}, {"i8", &i8}, {"i16", &i16},
+      {"i64", &i64}, {"f64", &f64}, {"f32", &f32}, {"b", &b},   {"s", &s}};
+  for (const auto& [name, column] : columns) {
+    EXPECT_TRUE(table->AddColumn(name, std::move(*column), &error)) << error;
+  }
   return table;
 }
 
@@ -271,7 +277,8 @@ TEST(PartitionedGroupBy, SqlMatchesTheHashTablePathForEveryKeyAndArgument) {
       // partition's set, beside other aggregates.
       "SELECT k32, count(DISTINCT i8), count(DISTINCT f64), count(*), sum(i16) FROM t GROUP BY k32 "
       "ORDER BY 2 DESC, 3 DESC, 1 LIMIT 30",
-      "SELECT s, k16, count(DISTINCT i64) AS u FROM t WHERE s <> '' GROUP BY s, k16 ORDER BY u DESC, s, k16 LIMIT 30",
+      "SELECT s, k16, count(DISTINCT i64) AS u FROM t WHERE s <> '' GROUP BY s, k16 "
+      "ORDER BY u DESC, s, k16 LIMIT 30",
       "SELECT k32, count(*) AS c, sum(i8) FROM t GROUP BY k32 HAVING sum(i8) > 0 ORDER BY c DESC LIMIT 10",
   };
   std::string error;

@@ -217,13 +217,17 @@ void SetLargeBlockBudget(size_t bytes) { (void)bytes; }
 
 #endif
 
-void RetainFreedHeapMemory() {
-#if defined(__GLIBC__) && !defined(__EMSCRIPTEN__)
+bool RetainFreedHeapMemory() {
+#if defined(__GLIBC__) && !defined(__EMSCRIPTEN__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
   static std::once_flag once;
   std::call_once(once, [] {
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
   });
+  return true;
+#else
+  return false;
 #endif
 }
 

@@ -135,9 +135,9 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     threads = 1;
     if (!make_workers()) return Result::Error(error);
   }
-  // Many groups of fixed-width keys: each thread appends its rows to radix partitions by key
-  // hash, aggregated partition by partition after the scan (group_partitions.h). In place of
-  // the split by keys or rows.
+  // Many groups whose keys still repeat: each thread appends its rows to radix partitions by
+  // key hash, aggregated partition by partition after the scan (group_partitions.h). In place
+  // of the split by keys or rows.
   GroupRecordLayout layout;
   const bool partition_groups = !ungrouped && group_cap == 0 &&
                                 MakeGroupRecordLayout(plan, workers[0]->grouper(), &layout) &&
@@ -151,9 +151,9 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // ungrouped, the values of large COUNT(DISTINCT) sets (of strings: other values are
   // partitioned).
   const bool owned =
-      threads > 1 && (ungrouped ? partitioned.empty() && PreferOwnedDistinct(plan, ctx, threads, batches)
-                                : !partition_groups &&
-                                      (row_order_sums || PreferOwnedScan(plan, ctx, threads, batches, *workers[0])));
+      threads > 1 &&
+      (ungrouped ? partitioned.empty() && PreferOwnedDistinct(plan, ctx, threads, batches)
+                 : !partition_groups && (row_order_sums || PreferOwnedScan(plan, ctx, threads, batches, *workers[0])));
   if (!ungrouped && !owned && !partition_groups && group_cap == 0) {
     partitioned = PartitionedDistincts(plan, ctx, batches, *workers[0]);
   }
@@ -216,7 +216,9 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   std::unique_ptr<PreparedBatchRing> ring;
   if ((owned && !ungrouped) || value_split >= 0) ring = std::make_unique<PreparedBatchRing>(batches, threads);
   std::vector<std::unique_ptr<GroupPartitions>> group_parts;
-  for (int t = 0; partition_groups && t < threads; ++t) group_parts.push_back(std::make_unique<GroupPartitions>(layout));
+  for (int t = 0; partition_groups && t < threads; ++t) {
+    group_parts.push_back(std::make_unique<GroupPartitions>(layout));
+  }
   RunThreads(ctx, threads, [&](int t) {
     if (ring) {
       ring->Run(workers[static_cast<size_t>(t)].get(), t, ctx, &failed, &errors[static_cast<size_t>(t)]);
@@ -240,8 +242,8 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
       AggregateWorker& worker = *workers[static_cast<size_t>(t)];
       std::string* thread_error = &errors[static_cast<size_t>(t)];
       const size_t last = std::min(batches, first + morsel);
-      if (!(partition_groups ? worker.PartitionBatches(first, last, layout, group_parts[static_cast<size_t>(t)].get(),
-                                                       thread_error)
+      GroupPartitions* parts = partition_groups ? group_parts[static_cast<size_t>(t)].get() : nullptr;
+      if (!(parts != nullptr ? worker.PartitionBatches(first, last, layout, parts, thread_error)
                              : worker.ScanBatches(first, last, thread_error))) {
         failed.store(true, std::memory_order_relaxed);
       }

@@ -224,7 +224,8 @@ bool FoldSegment(const GroupRecordLayout& layout, const plan::Plan& plan, const 
       offsets[i + 1] = offsets[i] + static_cast<int32_t>(records[i * stride]);
       keys.hashes[i] = records[i * stride + 1];
     }
-    if (!grouper->InsertSerialized(offsets.data(), scratch->block_bytes.data(), keys.hashes.data(), n, ids, error)) {
+    if (!grouper->InsertSerialized(offsets.data(), scratch->block_bytes.data(), keys.hashes.data(), n, ids,
+                                   error)) {
       return false;
     }
   }

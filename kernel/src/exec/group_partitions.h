@@ -11,8 +11,8 @@
 // side by side: no key is in two partitions, so nothing is merged. No phase repeats work per
 // thread, and every group's states are exact whichever thread saw its rows (float SUM / AVG,
 // which must add in row order, do not come here). A COUNT(DISTINCT) of a fixed-width value is
-// counted in its partition's own (group, value) set, as all of a group's rows are there. The executor chooses this from a sample
-// (group_owned.h, PreferPartitionedGroups).
+// counted in its partition's own (group, value) set, as all of a group's rows are there. The
+// executor chooses this from a sample (group_owned.h, PreferPartitionedGroups).
 #ifndef LANEQL_EXEC_GROUP_PARTITIONS_H_
 #define LANEQL_EXEC_GROUP_PARTITIONS_H_
 
@@ -72,8 +72,8 @@ class alignas(64) GroupPartitions {
     for (const Run& run : runs_) {
       const uint32_t begin = run.begin[p], end = run.begin[p + 1];
       if (end == begin) continue;
-      fn(run.records + size_t{begin} * layout_.stride, run.bytes != nullptr ? run.bytes + run.byte_begin[p] : nullptr,
-         end - begin);
+      const uint8_t* bytes = run.bytes != nullptr ? run.bytes + run.byte_begin[p] : nullptr;
+      fn(run.records + size_t{begin} * layout_.stride, bytes, end - begin);
     }
   }
 
