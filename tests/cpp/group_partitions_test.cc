@@ -207,7 +207,7 @@ std::shared_ptr<Table> GroupTable(size_t rows, size_t per_key) {
                              -std::numeric_limits<double>::infinity()};
   const uint64_t keys = std::max<size_t>(rows / std::max<size_t>(per_key, 1), 1);
   for (size_t r = 0; r < rows; ++r) {
-    const uint64_t key = r * 2654435761u % keys;
+    const uint64_t key = uint64_t{r} * 2654435761u % keys;
     EXPECT_TRUE(k.Append<int64_t>(static_cast<int64_t>(key * 1000003) - 7, &error));
     EXPECT_TRUE(k32.Append<int32_t>(static_cast<int32_t>(key % 1000), &error));
     EXPECT_TRUE(k16.Append<int16_t>(static_cast<int16_t>(key % 300), &error));
@@ -359,8 +359,8 @@ TEST(PartitionedGroupBy, ChosenFromASampleWhenKeysRepeat) {
   Column r6(TypeId::kInt64), u(TypeId::kInt64), m(TypeId::kInt32);
   std::string error;
   for (size_t i = 0; i < rows; ++i) {
-    ASSERT_TRUE(r6.Append<int64_t>(static_cast<int64_t>(i * 2654435761u % (rows / 6)), &error));
-    ASSERT_TRUE(u.Append<int64_t>(static_cast<int64_t>(i * 2654435761u % 1000000007u), &error));
+    ASSERT_TRUE(r6.Append<int64_t>(static_cast<int64_t>(uint64_t{i} * 2654435761u % (rows / 6)), &error));
+    ASSERT_TRUE(u.Append<int64_t>(static_cast<int64_t>(uint64_t{i} * 2654435761u % 1000000007u), &error));
     ASSERT_TRUE(m.Append<int32_t>(static_cast<int32_t>(i % 100), &error));
   }
   auto table = std::make_shared<Table>();
