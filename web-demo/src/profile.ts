@@ -2,11 +2,13 @@
 // one lane per thread, a span per morsel or phase, and the bytes and rows the scan read.
 import type { ProfileTrace, TraceEvent } from 'laneql';
 
-/** Colour groups of the timeline: reading columns vs building per-thread tables vs combining. */
-export type Phase = 'scan' | 'convert' | 'merge';
+/** Colour groups of the timeline: reading columns, aggregating radix partitions after the scan,
+ * partitioning a thread's groups, combining. */
+export type Phase = 'scan' | 'aggregate' | 'convert' | 'merge';
 
 export const PHASE_LABELS: Record<Phase, string> = {
   scan: 'scan / filter / aggregate (per morsel)',
+  aggregate: 'aggregate (a radix partition’s groups)',
   convert: 'convert (partition a thread’s groups)',
   merge: 'merge / sort / output',
 };
@@ -37,6 +39,7 @@ type SpanEvent = Extract<TraceEvent, { ph: 'X' }>;
 
 function phaseOf(event: SpanEvent): Phase {
   if (event.cat === 'scan') return 'scan';
+  if (event.cat === 'aggregate') return 'aggregate';
   if (event.cat === 'convert') return 'convert';
   return 'merge';
 }
