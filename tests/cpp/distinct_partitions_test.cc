@@ -305,6 +305,7 @@ DatabaseOptions Options(int threads, size_t min_values) {
   return options;
 }
 
+using testing::ExpectSamePathAnswer;
 using testing::HasSpan;
 
 TEST(PartitionedDistinct, SqlMatchesTheSetPathForEveryTypeAndEdgeValue) {
@@ -329,15 +330,8 @@ TEST(PartitionedDistinct, SqlMatchesTheSetPathForEveryTypeAndEdgeValue) {
     Database db(Options(threads, 0));
     ASSERT_TRUE(db.Register("t", table, &error)) << error;
     ASSERT_TRUE(db.Register("e", empty, &error)) << error;
-    for (const char* sql : queries) {
-      const Result expected = reference_db.Query(sql);
-      const Result got = db.Query(sql);
-      ASSERT_TRUE(expected.ok() && got.ok()) << expected.error() << got.error();
-      EXPECT_EQ(PrintCsv(expected), PrintCsv(got)) << sql << " on " << threads << " threads";
-      EXPECT_FALSE(HasSpan(reference_db.LastProfileJson(), "count distinct")) << sql;
-      // A WHERE that keeps no row leaves nothing to count, but the step still runs.
-      EXPECT_TRUE(HasSpan(db.LastProfileJson(), "count distinct")) << sql;
-    }
+    // (A WHERE that keeps no row leaves nothing to count, but the step still runs.)
+    for (const char* sql : queries) ExpectSamePathAnswer(reference_db, db, sql, "count distinct", threads);
     // An empty table (with min_parallel_rows 0 it once got no thread at all).
     const Result none = db.Query("SELECT count(DISTINCT i64), count(DISTINCT f64) FROM e");
     ASSERT_TRUE(none.ok()) << none.error();
@@ -375,14 +369,7 @@ TEST(PartitionedDistinct, GroupedSqlMatchesTheSetPathOnEveryMerge) {
       options.two_level_min_groups = two_level;
       Database db(options);
       ASSERT_TRUE(db.Register("t", table, &error)) << error;
-      for (const char* sql : queries) {
-        const Result expected = reference_db.Query(sql);
-        const Result got = db.Query(sql);
-        ASSERT_TRUE(expected.ok() && got.ok()) << expected.error() << got.error();
-        EXPECT_EQ(PrintCsv(expected), PrintCsv(got)) << sql << " on " << threads << " threads";
-        EXPECT_TRUE(HasSpan(db.LastProfileJson(), "count distinct")) << sql;
-        EXPECT_FALSE(HasSpan(reference_db.LastProfileJson(), "count distinct")) << sql;
-      }
+      for (const char* sql : queries) ExpectSamePathAnswer(reference_db, db, sql, "count distinct", threads);
     }
   }
 }

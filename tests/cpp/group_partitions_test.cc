@@ -29,6 +29,7 @@ using exec::GroupPartitions;
 using exec::GroupRecordLayout;
 using exec::PreparedBatch;
 using exec::Vec;
+using testing::ExpectSamePathAnswer;
 using testing::HasSpan;
 
 // One field of a record as the test expects it.
@@ -289,14 +290,7 @@ TEST(PartitionedGroupBy, SqlMatchesTheHashTablePathForEveryKeyAndArgument) {
     Database db(Options(threads, 0));
     ASSERT_TRUE(db.Register("t", table, &error)) << error;
     ASSERT_TRUE(db.Register("e", empty, &error)) << error;
-    for (const char* sql : queries) {
-      const Result expected = reference_db.Query(sql);
-      const Result got = db.Query(sql);
-      ASSERT_TRUE(expected.ok() && got.ok()) << expected.error() << got.error();
-      EXPECT_EQ(PrintCsv(expected), PrintCsv(got)) << sql << " on " << threads << " threads";
-      EXPECT_FALSE(HasSpan(reference_db.LastProfileJson(), "aggregate partition")) << sql;
-      EXPECT_TRUE(HasSpan(db.LastProfileJson(), "aggregate partition")) << sql;
-    }
+    for (const char* sql : queries) ExpectSamePathAnswer(reference_db, db, sql, "aggregate partition", threads);
     const Result none = db.Query("SELECT k, count(*), sum(i8) FROM e GROUP BY k");
     ASSERT_TRUE(none.ok()) << none.error();
     EXPECT_EQ(none.num_rows(), 0u);
