@@ -224,6 +224,10 @@ bool RetainFreedHeapMemory() {
   std::call_once(once, [] {
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    // A thread's arena grows in heaps of 64 MiB, and glibc unmaps a heap as soon as it is all
+    // free unless the padding kept at the top (M_TOP_PAD) wants it: a whole heap of padding.
+    // (It also pads each growth of the heap by as much, in address space only.)
+    mallopt(M_TOP_PAD, 64 << 20);
   });
   return true;
 #else
