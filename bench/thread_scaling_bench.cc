@@ -1,8 +1,9 @@
 // Thread scaling of the SQL engine on the 43 ClickBench queries over one generated hits table:
 //
 //  a) speed-up (--part speedup): per query, a Database with 1 thread and one with 2 threads
-//     over the SAME table (Register of one shared_ptr<const Table>), two warm-up runs each, then
-//     --runs R timed runs interleaved (1 thread, 2 threads, 1 thread, ...) so that drifts of the
+//     over the SAME table (Register of one shared_ptr<const Table>), warm-up runs each (two,
+//     and more until a run faults no page: the "warm" column), then --runs R timed runs
+//     interleaved (1 thread, 2 threads, 1 thread, ...) so that drifts of the
 //     machine hit both sides alike; the median ms of each side and speed-up = median(1) /
 //     median(2). A query is flagged BELOW when it takes over 50 ms on one thread and gains less
 //     than 1.8x. Summary: queries over 50 ms, how many of them reach 1.8x, geometric-mean
@@ -58,6 +59,10 @@
 #include <string_view>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#endif
+
 #include "bench_util.h"
 #include "laneql/column.h"
 #include "laneql/database.h"
@@ -75,7 +80,24 @@ constexpr double kTargetSpeedup = 1.8;   // ... by at least this much on 2 threa
 // blocks of the new sizes that the runs after it find kept. With one warm-up run, the first
 // timed 2-thread run of Q18 took 1048 ms (984 ms of it system time, mapping 512 MB afresh)
 // against 465 ms for the runs after it, and the second one 609 ms: both weighed on the median.
+// Two were not always enough either: a kept block is reused for a request that writes more of
+// it than the run before did, and each page written for the first time is a fault and the
+// kernel's zeroing of it (2 MiB at a time with huge pages). Q32 on 2 threads faulted 20389,
+// 724, 121 and 96 times in its first four runs (3766, 930, 437, 336 ms) and then never
+// (336-346 ms); the 1-thread side the same. So the warm-up goes on, up to kMaxWarmRuns, until
+// a run of each side faults no page.
 constexpr int kWarmRuns = 2;
+constexpr int kMaxWarmRuns = 8;
+
+// Page faults of this process so far (every thread's); 0 where not known, which ends the
+// warm-up after kWarmRuns.
+long PageFaults() {
+#if defined(__linux__)
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0) return usage.ru_minflt + usage.ru_majflt;
+#endif
+  return 0;
+}
 
 struct Options {
   size_t rows = 10'000'000;
@@ -199,15 +221,20 @@ bool RunSpeedup(const Options& options, const std::vector<std::string>& queries,
   std::printf("== speed-up: 1 vs 2 threads (the databases resolve to %d and %d), median of %d "
               "interleaved runs\n\n",
               db1->threads(), db2->threads(), options.runs);
-  std::printf("%-4s %11s %11s %9s\n", "Q", "ms 1 thr", "ms 2 thr", "speed-up");
+  std::printf("%-4s %11s %11s %9s %5s\n", "Q", "ms 1 thr", "ms 2 thr", "speed-up", "warm");
   int failed = 0, slow = 0, slow_fast_enough = 0, measured = 0;
   double log_sum = 0, slow_log_sum = 0;
   for (size_t i = 0; i < queries.size(); ++i) {
     if (options.only >= 0 && static_cast<size_t>(options.only) != i) continue;
     std::string error;
-    for (int warm = 0; warm < kWarmRuns && error.empty(); ++warm) {
+    bool faulted = true;
+    int warm = 0;
+    for (; error.empty() && warm < kMaxWarmRuns && (warm < kWarmRuns || faulted); ++warm) {
+      const long before = PageFaults();
       const laneql::Result warm1 = db1->Query(queries[i]);
+      const long between = PageFaults();
       const laneql::Result warm2 = db2->Query(queries[i]);
+      faulted = between != before || PageFaults() != between;
       if (!warm1.ok()) error = warm1.error();
       if (error.empty() && !warm2.ok()) error = "2 threads: " + warm2.error();
     }
@@ -235,7 +262,7 @@ bool RunSpeedup(const Options& options, const std::vector<std::string>& queries,
       slow_log_sum += std::log(speedup);
       if (speedup >= kTargetSpeedup) ++slow_fast_enough;
     }
-    std::printf("Q%-3zu %11.2f %11.2f %8.2fx%s\n", i, median1, median2, speedup,
+    std::printf("Q%-3zu %11.2f %11.2f %8.2fx %5d%s\n", i, median1, median2, speedup, warm,
                 is_slow && speedup < kTargetSpeedup ? "  BELOW" : "");
     std::fflush(stdout);
   }
