@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -142,11 +143,21 @@ int RunGen(const std::vector<std::string>& args) {
   std::string error;
   uint64_t bytes = 0;
   {
-    ProgressBar bar("generating " + path, hits.rows);
-    if (format == OutFormat::kLaneql) {
-      if (bar.enabled()) hits.progress = [&bar](size_t done) { bar.Update(done, done, 0); };
+    // A .laneql file: one bar over generating the rows (the first half) and writing the
+    // columns (the second, which takes longer).
+    const bool laneql_file = format == OutFormat::kLaneql;
+    ProgressBar bar("generating " + path, laneql_file ? 2 * hits.rows : hits.rows);
+    if (laneql_file) {
       Table table;
-      if (!GenerateHits(hits, &table, &error) || !WriteTableFile(table, path, &error)) {
+      std::function<void(size_t)> written;
+      if (bar.enabled()) {
+        hits.progress = [&bar](size_t done) { bar.Update(done, done, 0); };
+        const uint64_t n = hits.rows;
+        written = [&bar, &table, n](size_t columns) {
+          bar.Update(n + n * columns / std::max<size_t>(table.num_columns(), 1), n, 0);
+        };
+      }
+      if (!GenerateHits(hits, &table, &error) || !WriteTableFile(table, path, &error, written)) {
         bar.Finish();
         std::fprintf(stderr, "laneql gen: %s\n", error.c_str());
         return kExitDataError;

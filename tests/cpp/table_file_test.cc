@@ -280,6 +280,20 @@ TEST(TableFile, EveryTypeRoundTrips) {
   ::unlink(path.c_str());
 }
 
+// The progress callback (laneql gen's bar) hears of each column once, in order, as written.
+TEST(TableFile, ProgressCountsTheColumnsWritten) {
+  SKIP_WITHOUT_FILES();
+  const std::string path = TempPath("progress.laneql");
+  const Table table = MakeEveryTypeTable(100, true);
+  std::vector<size_t> calls;
+  std::string error;
+  ASSERT_TRUE(WriteTableFile(table, path, &error, [&](size_t written) { calls.push_back(written); }))
+      << error;
+  ASSERT_EQ(calls.size(), table.num_columns());
+  for (size_t c = 0; c < calls.size(); ++c) EXPECT_EQ(calls[c], c + 1);
+  ::unlink(path.c_str());
+}
+
 TEST(TableFile, NoColumnsRoundTrips) {
   SKIP_WITHOUT_FILES();
   const std::string path = TempPath("no_columns.laneql");

@@ -17,6 +17,7 @@
 #ifndef LANEQL_TABLE_FILE_H_
 #define LANEQL_TABLE_FILE_H_
 
+#include <functional>
 #include <string>
 
 #include "laneql/table.h"
@@ -24,7 +25,10 @@
 namespace laneql {
 
 // Writes every column of `table` (any types, nulls, zero rows) to `path` atomically.
-bool WriteTableFile(const Table& table, const std::string& path, std::string* error);
+// `progress`, if set, is called with the number of columns written after each one (for a
+// progress bar: writing is most of `laneql gen`'s time).
+bool WriteTableFile(const Table& table, const std::string& path, std::string* error,
+                    const std::function<void(size_t columns_written)>& progress = nullptr);
 
 // Maps the file at `path` and returns its columns as views of the mapping (no copy); the mapping
 // lives as long as any column of it does. Checks the header and directory only.

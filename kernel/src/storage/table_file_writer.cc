@@ -107,7 +107,8 @@ bool ColumnSources(const Column& column, const std::string& name, AlignedBuffer*
 }
 
 // Writes buffers, directory and header through `sink`; *why says what failed.
-bool WriteContents(const Table& table, FileSink* sink, int fd, std::string* why) {
+bool WriteContents(const Table& table, FileSink* sink, int fd,
+                   const std::function<void(size_t)>& progress, std::string* why) {
   const FileHeader blank{};
   if (!sink->Write(&blank, sizeof(blank), why)) return false;  // filled in at the end
 
@@ -132,6 +133,7 @@ bool WriteContents(const Table& table, FileSink* sink, int fd, std::string* why)
       entry.buffers[k].checksum = internal::Checksum64(source.data, source.size);
       if (!sink->Write(source.data, source.size, why) || !sink->PadToAlignment(why)) return false;
     }
+    if (progress) progress(c + 1);
   }
   // The directory: the entries, then the names they point at.
   const uint64_t entries_bytes = entries.size() * sizeof(ColumnEntry);
@@ -174,7 +176,8 @@ std::string DirectoryOf(const std::string& path) {
 
 }  // namespace
 
-bool WriteTableFile(const Table& table, const std::string& path, std::string* error) {
+bool WriteTableFile(const Table& table, const std::string& path, std::string* error,
+                    const std::function<void(size_t columns_written)>& progress) {
   static std::atomic<uint64_t> counter{0};
   const std::string temp = path + ".tmp-" + std::to_string(::getpid()) + "-" +
                            std::to_string(counter.fetch_add(1));
@@ -187,7 +190,7 @@ bool WriteTableFile(const Table& table, const std::string& path, std::string* er
 
   std::string why;
   FileSink sink(fd);
-  bool ok = WriteContents(table, &sink, fd, &why);
+  bool ok = WriteContents(table, &sink, fd, progress, &why);
   if (ok && ::fsync(fd) != 0) {
     why = std::string("flushing to disk failed: ") + std::strerror(errno);
     ok = false;
