@@ -359,6 +359,8 @@ TEST(PartitionedDistinct, GroupedSqlMatchesTheSetPathOnEveryMerge) {
       "HAVING count(DISTINCT i64 % 977) > 100 ORDER BY k",
       "SELECT i8, b, count(DISTINCT i32), count(DISTINCT 1) FROM t GROUP BY i8, b ORDER BY i8, b",
       "SELECT i8, count(DISTINCT i64) FROM t WHERE i32 > 1000000 GROUP BY i8",
+      // Last: a float sum, added in row order, so on several threads split by keys.
+      "SELECT i32 % 1000 AS k, count(DISTINCT i64), sum(f64) FROM t GROUP BY k ORDER BY k",
   };
   std::string error;
   Database reference_db(Options(1, SIZE_MAX));
@@ -370,6 +372,9 @@ TEST(PartitionedDistinct, GroupedSqlMatchesTheSetPathOnEveryMerge) {
       Database db(options);
       ASSERT_TRUE(db.Register("t", table, &error)) << error;
       for (const char* sql : queries) ExpectSamePathAnswer(reference_db, db, sql, "count distinct", threads);
+      // The float sum's split by keys ("prepare keys": each thread folds the groups hashing to
+      // it) partitions the pairs too, counted under the groups' places after the merge.
+      EXPECT_EQ(HasSpan(db.LastProfileJson(), "prepare keys"), threads > 1) << threads;
     }
   }
 }
