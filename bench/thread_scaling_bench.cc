@@ -18,8 +18,12 @@
 //     sums are thread time; a "wall ms" column adds the phases' wall time per query (first
 //     start to last end), which time slicing does not inflate when threads outnumber cores.
 //
+//  c) machine (--part machine; also first in speedup and both): what a second thread gains on
+//     this machine apart from the engine, for arithmetic, random updates in and out of the
+//     caches and sequential reads (machine_scaling.h): the ceiling the speed-ups meet.
+//
 //   build/native/bench/laneql_thread_scaling_bench [--rows N] [--queries FILE] [--only I]
-//       [--threads-list 1,2,4,8,16,64] [--runs R] [--part speedup|determinism|both]
+//       [--threads-list 1,2,4,8,16,64] [--runs R] [--part speedup|determinism|machine|both]
 //       [--group-split auto|rows|keys]
 //
 // --group-split sets DatabaseOptions::group_split for every database: how a GROUP BY divides
@@ -64,6 +68,7 @@
 #endif
 
 #include "bench_util.h"
+#include "machine_scaling.h"
 #include "laneql/column.h"
 #include "laneql/database.h"
 #include "laneql/hits_generator.h"
@@ -105,6 +110,7 @@ struct Options {
   int only = -1;  // run only this query of the file (0-based); -1 = all
   std::vector<int> threads_list = {1, 2, 4, 8, 16, 64};
   int runs = 3;
+  bool machine = true;  // the machine's own gains (machine_scaling.h), before the speed-ups
   bool speedup = true;
   bool determinism = true;
   laneql::DatabaseOptions::GroupSplit group_split = laneql::DatabaseOptions::GroupSplit::kAuto;
@@ -155,13 +161,15 @@ bool ParseArgs(int argc, char** argv, Options* options) {
         start = comma + 1;
       }
     } else if (arg == "--part") {
-      if (value != "speedup" && value != "determinism" && value != "both") {
-        std::fprintf(stderr, "error: --part wants speedup, determinism or both, got '%s'\n",
+      if (value != "speedup" && value != "determinism" && value != "machine" && value != "both") {
+        std::fprintf(stderr,
+                     "error: --part wants speedup, determinism, machine or both, got '%s'\n",
                      value.c_str());
         return false;
       }
-      options->speedup = value != "determinism";
-      options->determinism = value != "speedup";
+      options->machine = value != "determinism";
+      options->speedup = value == "speedup" || value == "both";
+      options->determinism = value == "determinism" || value == "both";
     } else if (arg == "--group-split") {
       using Split = laneql::DatabaseOptions::GroupSplit;
       if (value == "auto") {
@@ -484,9 +492,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: laneql_thread_scaling_bench [--rows N] [--queries FILE] [--only I]\n"
                  "           [--threads-list 1,2,4,8,16,64] [--runs R]\n"
-                 "           [--part speedup|determinism|both] [--group-split auto|rows|keys]\n");
+                 "           [--part speedup|determinism|machine|both] [--group-split auto|rows|keys]\n");
     return 2;
   }
+  if (options.machine) laneql::bench::PrintMachineScaling();
+  if (!options.speedup && !options.determinism) return 0;
   std::vector<std::string> queries;
   if (!laneql::bench::ReadQueries(options.queries_path, &queries)) return 2;
 
