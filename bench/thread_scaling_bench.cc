@@ -2,7 +2,7 @@
 //
 //  a) speed-up (--part speedup): per query, a Database with 1 thread and one with 2 threads
 //     over the SAME table (Register of one shared_ptr<const Table>), warm-up runs each (two,
-//     and more until a run faults no page: the "warm" column), then --runs R timed runs
+//     and more until a run faults almost no page: the "warm" column), then --runs R timed runs
 //     interleaved (1 thread, 2 threads, 1 thread, ...) so that drifts of the
 //     machine hit both sides alike; the median ms of each side and speed-up = median(1) /
 //     median(2). A query is flagged BELOW when it takes over 50 ms on one thread and gains less
@@ -90,9 +90,11 @@ constexpr double kTargetSpeedup = 1.8;   // ... by at least this much on 2 threa
 // kernel's zeroing of it (2 MiB at a time with huge pages). Q32 on 2 threads faulted 20389,
 // 724, 121 and 96 times in its first four runs (3766, 930, 437, 336 ms) and then never
 // (336-346 ms); the 1-thread side the same. So the warm-up goes on, up to kMaxWarmRuns, until
-// a run of each side faults no page.
+// a run of each side faults at most kWarmFaults pages (a handful of stray 4 KiB faults, which
+// cost microseconds, went on for every run of some queries late in the process).
 constexpr int kWarmRuns = 2;
 constexpr int kMaxWarmRuns = 8;
+constexpr long kWarmFaults = 16;
 
 // Page faults of this process so far (every thread's); 0 where not known, which ends the
 // warm-up after kWarmRuns.
@@ -242,7 +244,7 @@ bool RunSpeedup(const Options& options, const std::vector<std::string>& queries,
       const laneql::Result warm1 = db1->Query(queries[i]);
       const long between = PageFaults();
       const laneql::Result warm2 = db2->Query(queries[i]);
-      faulted = between != before || PageFaults() != between;
+      faulted = between - before > kWarmFaults || PageFaults() - between > kWarmFaults;
       if (!warm1.ok()) error = warm1.error();
       if (error.empty() && !warm2.ok()) error = "2 threads: " + warm2.error();
     }
