@@ -214,6 +214,35 @@ TEST(SqlEngineThreads, GroupByLimitKeepsTheFirstGroupsAndCountsEveryRow) {
   }
 }
 
+// From 2^20 groups on, the counts that HAVING and ORDER BY read are copied out of the states
+// by slices on the query's threads: every slice must land in its place. k repeats for rows
+// 1,050,000 on (k = row - 1,050,000 < 50,000), so exactly those groups count 2.
+TEST(SqlEngineThreads, CountsOfAMillionGroupsAreCopiedOutWhole) {
+  constexpr int64_t kGroups = 1'050'000, kRows = 1'100'000;
+  Column k(TypeId::kInt64);
+  std::string error;
+  for (int64_t r = 0; r < kRows; ++r) ASSERT_TRUE(k.Append<int64_t>(r % kGroups, &error));
+  auto table = std::make_shared<Table>();
+  ASSERT_TRUE(table->AddColumn("k", std::move(k), &error));
+  const char* queries[] = {
+      "SELECT k, count(*) AS c FROM t GROUP BY k HAVING count(*) > 1 ORDER BY k DESC LIMIT 2",
+      "SELECT k, count(*) AS c FROM t GROUP BY k ORDER BY c DESC, k DESC LIMIT 2",
+      "SELECT k, count(*) AS c FROM t GROUP BY k HAVING count(*) = 1 ORDER BY k LIMIT 2",
+  };
+  const char* expected[] = {"k,c\n49999,2\n49998,2\n", "k,c\n49999,2\n49998,2\n", "k,c\n50000,1\n50001,1\n"};
+  for (int threads : {1, 2, 3}) {
+    for (Split split : {Split::kChosen, Split::kKeys}) {
+      Database db(Options(threads, split));
+      ASSERT_TRUE(db.Register("t", table, &error));
+      for (size_t q = 0; q < 3; ++q) {
+        const Result r = db.Query(queries[q]);
+        ASSERT_TRUE(r.ok()) << queries[q] << ": " << r.error();
+        EXPECT_EQ(PrintCsv(r), expected[q]) << queries[q] << " on " << threads << " threads";
+      }
+    }
+  }
+}
+
 TEST(SqlEngineThreads, ErrorsInWorkersComeBackAsErrors) {
   auto table = std::make_shared<Table>(FloatTable(100'000));
   std::string error;

@@ -22,6 +22,9 @@ using plan::AggKind;
 
 namespace {
 
+// From this many groups on, Finish copies counts out on the query's threads.
+constexpr size_t kParallelFinishMin = size_t{1} << 20;
+
 // The 64-bit word COUNT(DISTINCT) compares: integers widened by value, floats canonical.
 template <class T>
 uint64_t DistinctWord(T v) {
@@ -387,12 +390,13 @@ double AggregateStates::TakeFloatSum(size_t a) {
 }
 
 
-bool AggregateStates::Finish(size_t a, size_t groups, Column* out, std::string* error) const {
-  return Finish(a, nullptr, groups, out, error);
+bool AggregateStates::Finish(size_t a, size_t groups, Column* out, std::string* error,
+                             const ExecContext* ctx) const {
+  return Finish(a, nullptr, groups, out, error, ctx);
 }
 
 bool AggregateStates::Finish(size_t a, const std::vector<uint32_t>* ids, size_t groups, Column* out,
-                             std::string* error) const {
+                             std::string* error, const ExecContext* ctx) const {
   const State& s = state_[a];
   const size_t rows = ids != nullptr ? ids->size() : groups;
   if ((s.kind == AggKind::kCountStar || s.kind == AggKind::kCount || s.kind == AggKind::kCountDistinct) &&
@@ -405,7 +409,21 @@ bool AggregateStates::Finish(size_t a, const std::vector<uint32_t>* ids, size_t 
     const size_t stored = s.counts.size();
     if (ids == nullptr) {
       const size_t copied = std::min(rows, stored);
-      if (copied != 0) std::memcpy(out_counts, s.counts.data(), copied * sizeof(int64_t));
+      // Every group's count where ORDER BY or HAVING reads them: 64-80 MB for GROUP BY UserID,
+      // minute, SearchPhrase or WatchID, ClientIP, a serial 7.3 ms between the merge and the
+      // parallel sort. The threads copy slices of it: 4.6-6.8 ms on 2 (a copy at the memory's
+      // pace), and a step that no longer stays whole as threads are added.
+      const int threads =
+          ctx != nullptr && copied >= kParallelFinishMin ? ctx->ThreadsAvailable() : 1;
+      const auto copy_slice = [&](int t) {
+        const size_t begin = copied * static_cast<size_t>(t) / static_cast<size_t>(threads);
+        const size_t end = copied * static_cast<size_t>(t + 1) / static_cast<size_t>(threads);
+        if (end > begin) {
+          std::memcpy(out_counts + begin, s.counts.data() + begin, (end - begin) * sizeof(int64_t));
+        }
+      };
+      if (threads > 1) RunThreads(*ctx, threads, copy_slice);
+      else copy_slice(0);
       std::fill(out_counts + copied, out_counts + rows, int64_t{0});
     } else {
       for (size_t i = 0; i < rows; ++i) {

@@ -15,6 +15,7 @@
 #include "laneql/int128.h"
 #include "src/common/large_blocks.h"
 #include "src/exec/distinct_partitions.h"
+#include "src/exec/exec_context.h"
 #include "src/exec/hash_ownership.h"
 #include "src/exec/vector.h"
 #include "src/plan/bound_expr.h"
@@ -164,11 +165,13 @@ class AggregateStates {
   // new pair for its group: the pairs of one partition's groups.
   bool MergeDistinctPartition(size_t a, const std::vector<PairSource>& sources, std::string* error);
 
-  // The results of aggregate `a` for groups [0, groups), as a column of its result type.
-  bool Finish(size_t a, size_t groups, Column* out, std::string* error) const;
+  // The results of aggregate `a` for groups [0, groups), as a column of its result type. With
+  // `ctx`, the counts of many groups are copied out on its threads.
+  bool Finish(size_t a, size_t groups, Column* out, std::string* error,
+              const ExecContext* ctx = nullptr) const;
   // The same for the groups ids[i] alone (every group in order when ids is null).
   bool Finish(size_t a, const std::vector<uint32_t>* ids, size_t groups, Column* out,
-              std::string* error) const;
+              std::string* error, const ExecContext* ctx = nullptr) const;
 
  private:
   struct State {

@@ -165,7 +165,7 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
     ThrowIfQueryStopped();
     Column column(plan.aggregates[a].type);  // never read unless needed
     if ((any_key_needed || grouper == nullptr || needed[num_keys + a]) &&
-        !states.Finish(a, groups, &column, &error)) {
+        !states.Finish(a, groups, &column, &error, &ctx)) {
       return Result::Error(error);
     }
     relation.push_back(std::move(column));
