@@ -101,9 +101,11 @@ void PrintMachineScaling() {
                 {"random updates, 256 MiB per thread", 256, "in memory"}};
   for (const auto& table : tables) {
     std::vector<std::vector<uint64_t>> data(2, std::vector<uint64_t>((table.mib << 20) / 8, 1));
-    PrintRow(table.probe, Measure([&](int t) {
-               sink[t].value += RandomUpdates(&data[static_cast<size_t>(t)], 30'000'000, static_cast<uint64_t>(t) + 1);
-             }), table.note);
+    const auto updates = [&](int t) {
+      const auto side = static_cast<size_t>(t);
+      sink[side].value += RandomUpdates(&data[side], 30'000'000, side + 1);
+    };
+    PrintRow(table.probe, Measure(updates), table.note);
   }
   constexpr size_t kStreamBytes = size_t{256} << 20;
   std::vector<std::vector<uint64_t>> columns(2, std::vector<uint64_t>(kStreamBytes / 8, 1));
