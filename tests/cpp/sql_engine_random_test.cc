@@ -1,6 +1,7 @@
 // Random differential tests inside the engine: the filter's kernel paths against the
 // evaluator's generic path, and every grouping strategy against the others, on random tables
 // with NULLs, negative values, ±0, NaN and extremes.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -131,6 +132,40 @@ TEST(SqlEngineRandom, GroupingStrategiesAgree) {
   // COUNT(DISTINCT) grouped and ungrouped, fixed and string values.
   EXPECT_EQ(Answer(db, "SELECT count(DISTINCT f64), count(DISTINCT s), count(DISTINCT i64) FROM r"),
             Answer(db, "SELECT count(DISTINCT f64), count(DISTINCT s), count(DISTINCT i64) FROM r GROUP BY 'all'"));
+}
+
+// Keys packed into one word (no NULLs, 8 bytes or fewer together) whose widths are 1, 2 and 4
+// bytes, negatives among them, each at its own byte offset of the word; and a float beside an
+// integer: against the same grouping by their string forms (another strategy).
+TEST(SqlEngineRandom, NarrowPackedKeysMatchTheirStringForm) {
+  std::mt19937_64 rng(7);
+  Column a(TypeId::kInt8), b(TypeId::kInt16), c(TypeId::kInt32), d(TypeId::kFloat32);
+  std::string error;
+  for (size_t i = 0; i < kRows; ++i) {
+    const uint64_t r = rng();
+    EXPECT_TRUE(a.Append<int8_t>(static_cast<int8_t>(static_cast<int>(r % 7) - 3), &error));
+    EXPECT_TRUE(b.Append<int16_t>(static_cast<int16_t>(static_cast<int>((r >> 8) % 300) - 150), &error));
+    EXPECT_TRUE(c.Append<int32_t>(static_cast<int32_t>((r >> 20) % 100) * 100000 - 5000000, &error));
+    EXPECT_TRUE(d.Append<float>(static_cast<float>(static_cast<int>((r >> 40) % 9) - 4) / 2, &error));
+  }
+  Table table;
+  EXPECT_TRUE(table.AddColumn("a", std::move(a), &error));
+  EXPECT_TRUE(table.AddColumn("b", std::move(b), &error));
+  EXPECT_TRUE(table.AddColumn("c", std::move(c), &error));
+  EXPECT_TRUE(table.AddColumn("d", std::move(d), &error));
+  Database db;
+  ASSERT_TRUE(db.Register("p", std::move(table), &error)) << error;
+  const std::string packed = Answer(db, "SELECT a, b, c, count(*) FROM p GROUP BY a, b, c ORDER BY a, b, c");
+  const std::string strings = Answer(db, "SELECT a, b, c, count(*) FROM p GROUP BY CAST(a AS VARCHAR), "
+                                         "CAST(b AS VARCHAR), CAST(c AS VARCHAR), a, b, c ORDER BY a, b, c");
+  EXPECT_EQ(packed, strings);
+  EXPECT_EQ(packed.find("ERROR"), std::string::npos) << packed;
+  EXPECT_GT(std::count(packed.begin(), packed.end(), '\n'), 1000);  // groups, not one
+  const std::string with_float = Answer(db, "SELECT d, b, count(*) FROM p GROUP BY d, b ORDER BY d, b");
+  const std::string with_float_strings =
+      Answer(db, "SELECT d, b, count(*) FROM p GROUP BY CAST(d AS VARCHAR), CAST(b AS VARCHAR), d, b ORDER BY d, b");
+  EXPECT_EQ(with_float, with_float_strings);
+  EXPECT_EQ(with_float.find("ERROR"), std::string::npos) << with_float;
 }
 
 }  // namespace

@@ -48,6 +48,30 @@ void CanonicalBytes(const Vec& vec, size_t i, uint8_t* out) {
   }
 }
 
+// ORs an integer key's values into the packed words at `byte_offset` (the words are zeroed, the
+// machine little-endian, as the words' byte layout assumes). A fixed width per instantiation:
+// a memcpy of the width known only at run time was a libc call per row, 17 % of GROUP BY
+// CounterID's time.
+template <class T>
+void PackKeyOfWidth(const Vec& key, size_t count, size_t byte_offset, uint64_t* packed) {
+  const size_t stride = key.constant ? 0 : sizeof(T);
+  const unsigned shift = static_cast<unsigned>(8 * byte_offset);
+  for (size_t i = 0; i < count; ++i) {
+    T value;
+    std::memcpy(&value, key.values + i * stride, sizeof(T));
+    packed[i] |= static_cast<uint64_t>(value) << shift;
+  }
+}
+
+void PackKeyBytes(const Vec& key, size_t count, size_t byte_offset, uint64_t* packed) {
+  switch (TypeByteWidth(key.type)) {
+    case 1: return PackKeyOfWidth<uint8_t>(key, count, byte_offset, packed);
+    case 2: return PackKeyOfWidth<uint16_t>(key, count, byte_offset, packed);
+    case 4: return PackKeyOfWidth<uint32_t>(key, count, byte_offset, packed);
+    default: return PackKeyOfWidth<uint64_t>(key, count, byte_offset, packed);
+  }
+}
+
 template <class T>
 bool AppendRaw(const uint8_t* bytes, Column* column, std::string* error) {
   T v;
@@ -248,11 +272,10 @@ bool Grouper::Prepare(const std::vector<Vec>& keys, size_t count, PreparedKeys* 
         std::memset(packed, 0, count * 8);
         for (size_t k = 0; k < keys.size(); ++k) {
           const Vec& key = keys[k];
-          const size_t width = TypeByteWidth(key.type);
-          uint8_t* base = reinterpret_cast<uint8_t*>(packed) + byte_offsets_[k];
           if (!IsFloat(key.type)) {
-            for (size_t i = 0; i < count; ++i) std::memcpy(base + i * 8, key.values + i * width, width);
+            PackKeyBytes(key, count, byte_offsets_[k], packed);
           } else {
+            uint8_t* base = reinterpret_cast<uint8_t*>(packed) + byte_offsets_[k];
             for (size_t i = 0; i < count; ++i) CanonicalBytes(key, i, base + i * 8);
           }
         }
