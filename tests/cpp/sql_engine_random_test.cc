@@ -129,15 +129,25 @@ TEST(SqlEngineRandom, GroupingStrategiesAgree) {
   const std::string two = Answer(db, "SELECT id % 5 AS a, id % 3 AS b, count(*) FROM r GROUP BY id % 5, id % 3 ORDER BY a, b");
   const std::string two_strings = Answer(db, "SELECT CAST(id % 5 AS BIGINT) AS a, CAST(id % 3 AS BIGINT) AS b, count(*) FROM r GROUP BY CAST(id % 5 AS VARCHAR), CAST(id % 3 AS VARCHAR), a, b ORDER BY a, b");
   EXPECT_EQ(two, two_strings);
+  // Wide keys with NULLs of several widths (a word each, and a word of NULL flags).
+  const std::string nullable_wide =
+      Answer(db, "SELECT i32, u16, i8, count(*), sum(id) FROM r GROUP BY i32, u16, i8 ORDER BY i32, u16, i8");
+  const std::string nullable_wide_strings = Answer(db, "SELECT i32, u16, i8, count(*), sum(id) FROM r GROUP BY "
+      "CAST(i32 AS VARCHAR), CAST(u16 AS VARCHAR), CAST(i8 AS VARCHAR), i32, u16, i8 "
+      "ORDER BY i32, u16, i8");
+  EXPECT_EQ(nullable_wide, nullable_wide_strings);
+  EXPECT_EQ(nullable_wide.find("ERROR"), std::string::npos) << nullable_wide;
+  EXPECT_NE(nullable_wide.find("NULL|"), std::string::npos);
   // COUNT(DISTINCT) grouped and ungrouped, fixed and string values.
   EXPECT_EQ(Answer(db, "SELECT count(DISTINCT f64), count(DISTINCT s), count(DISTINCT i64) FROM r"),
             Answer(db, "SELECT count(DISTINCT f64), count(DISTINCT s), count(DISTINCT i64) FROM r GROUP BY 'all'"));
 }
 
 // Keys packed into one word (no NULLs, 8 bytes or fewer together) whose widths are 1, 2 and 4
-// bytes, negatives among them, each at its own byte offset of the word; and a float beside an
-// integer: against the same grouping by their string forms (another strategy).
-TEST(SqlEngineRandom, NarrowPackedKeysMatchTheirStringForm) {
+// bytes, negatives among them, each at its own byte offset of the word; a float beside an
+// integer; and the four keys together, a word each: against the same grouping by their string
+// forms (another strategy).
+TEST(SqlEngineRandom, NarrowKeysInOneWordOrSeveralMatchTheirStringForm) {
   std::mt19937_64 rng(7);
   Column a(TypeId::kInt8), b(TypeId::kInt16), c(TypeId::kInt32), d(TypeId::kFloat32);
   std::string error;
@@ -166,6 +176,13 @@ TEST(SqlEngineRandom, NarrowPackedKeysMatchTheirStringForm) {
       Answer(db, "SELECT d, b, count(*) FROM p GROUP BY CAST(d AS VARCHAR), CAST(b AS VARCHAR), d, b ORDER BY d, b");
   EXPECT_EQ(with_float, with_float_strings);
   EXPECT_EQ(with_float.find("ERROR"), std::string::npos) << with_float;
+  // More than 8 bytes: one word per key.
+  const std::string wide = Answer(db, "SELECT c, d, b, a, count(*) FROM p GROUP BY c, d, b, a ORDER BY c, d, b, a");
+  const std::string wide_strings =
+      Answer(db, "SELECT c, d, b, a, count(*) FROM p GROUP BY CAST(c AS VARCHAR), CAST(d AS VARCHAR), "
+                 "CAST(b AS VARCHAR), CAST(a AS VARCHAR), c, d, b, a ORDER BY c, d, b, a");
+  EXPECT_EQ(wide, wide_strings);
+  EXPECT_EQ(wide.find("ERROR"), std::string::npos) << wide;
 }
 
 }  // namespace

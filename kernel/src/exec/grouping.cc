@@ -53,22 +53,23 @@ void CanonicalBytes(const Vec& vec, size_t i, uint8_t* out) {
 // a memcpy of the width known only at run time was a libc call per row, 17 % of GROUP BY
 // CounterID's time.
 template <class T>
-void PackKeyOfWidth(const Vec& key, size_t count, size_t byte_offset, uint64_t* packed) {
+void PackKeyOfWidth(const Vec& key, size_t count, size_t byte_offset, uint64_t* packed, size_t row_words) {
   const size_t stride = key.constant ? 0 : sizeof(T);
   const unsigned shift = static_cast<unsigned>(8 * byte_offset);
   for (size_t i = 0; i < count; ++i) {
     T value;
     std::memcpy(&value, key.values + i * stride, sizeof(T));
-    packed[i] |= static_cast<uint64_t>(value) << shift;
+    packed[i * row_words] |= static_cast<uint64_t>(value) << shift;
   }
 }
 
-void PackKeyBytes(const Vec& key, size_t count, size_t byte_offset, uint64_t* packed) {
+// Row i's word is packed[i * row_words] (1: packed keys; more: one word of a wide key's row).
+void PackKeyBytes(const Vec& key, size_t count, size_t byte_offset, uint64_t* packed, size_t row_words = 1) {
   switch (TypeByteWidth(key.type)) {
-    case 1: return PackKeyOfWidth<uint8_t>(key, count, byte_offset, packed);
-    case 2: return PackKeyOfWidth<uint16_t>(key, count, byte_offset, packed);
-    case 4: return PackKeyOfWidth<uint32_t>(key, count, byte_offset, packed);
-    default: return PackKeyOfWidth<uint64_t>(key, count, byte_offset, packed);
+    case 1: return PackKeyOfWidth<uint8_t>(key, count, byte_offset, packed, row_words);
+    case 2: return PackKeyOfWidth<uint16_t>(key, count, byte_offset, packed, row_words);
+    case 4: return PackKeyOfWidth<uint32_t>(key, count, byte_offset, packed, row_words);
+    default: return PackKeyOfWidth<uint64_t>(key, count, byte_offset, packed, row_words);
   }
 }
 
@@ -288,17 +289,37 @@ bool Grouper::Prepare(const std::vector<Vec>& keys, size_t count, PreparedKeys* 
       uint64_t* words = out->words_buf.data();
       out->words = words;
       std::memset(words, 0, count * words_ * 8);
-      for (size_t i = 0; i < count; ++i) {
-        uint64_t* row = words + i * words_;
-        size_t w = 0;
-        uint64_t nulls = 0;
+      // Key by key, so that each copies its values at a fixed width (row by row and key by
+      // key, a memcpy of a width known at run time was a libc call per value: with the
+      // canonical-bytes calls around it, 15 % of GROUP BY WatchID, ClientIP's time).
+      size_t w = 0;
+      for (size_t k = 0; k < keys.size(); ++k) {
+        const Vec& key = keys[k];
+        if (IsFloat(key.type) || key.type == TypeId::kInt128) {
+          for (size_t i = 0; i < count; ++i) {
+            CanonicalBytes(key, i, reinterpret_cast<uint8_t*>(words + i * words_ + w));
+          }
+        } else {
+          PackKeyBytes(key, count, 0, words + w, words_);
+        }
+        w += key.type == TypeId::kInt128 ? 2 : 1;
+      }
+      if (null_word_) {
+        // A NULL key's words are zero and its bit is set in the last word (SQL groups NULLs).
+        w = 0;
         for (size_t k = 0; k < keys.size(); ++k) {
           const Vec& key = keys[k];
-          if (key.IsNull(i)) nulls |= uint64_t{1} << k;
-          else CanonicalBytes(key, i, reinterpret_cast<uint8_t*>(row + w));
-          w += key.type == TypeId::kInt128 ? 2 : 1;
+          const size_t key_words = key.type == TypeId::kInt128 ? 2 : 1;
+          if (key.validity != nullptr) {
+            for (size_t i = 0; i < count; ++i) {
+              if (!key.IsNull(i)) continue;
+              uint64_t* row = words + i * words_;
+              for (size_t j = 0; j < key_words; ++j) row[w + j] = 0;
+              row[words_ - 1] |= uint64_t{1} << k;
+            }
+          }
+          w += key_words;
         }
-        if (null_word_) row[w] = nulls;
       }
       HashWords(words, count, hashes);
       return true;
