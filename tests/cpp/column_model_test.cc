@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -329,6 +330,38 @@ TEST(Column, Strings) {
   EXPECT_EQ(o[rows.size()], o[rows.size() + 1]);  // the null row is empty
   EXPECT_EQ(static_cast<size_t>(o[c.length()]), c.values_buffer().size());
   EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(c.StringData()) % 64);
+}
+
+// AllAscii: worked out once and kept (KnownAscii then says so without a scan), forgotten when
+// a string is appended, true for no bytes at all, false for other types; both offset widths;
+// answered alike by threads asking at once.
+TEST(Column, AllAsciiIsKeptUntilAStringIsAppended) {
+  std::string error;
+  for (TypeId type : {TypeId::kString, TypeId::kLargeString}) {
+    Column c(type);
+    EXPECT_FALSE(c.KnownAscii());
+    EXPECT_TRUE(c.AllAscii());  // no bytes
+    ASSERT_TRUE(c.AppendString("http://example.com/a?b=1", &error)) << error;
+    ASSERT_TRUE(c.AppendNull(&error));
+    EXPECT_FALSE(c.KnownAscii());  // forgotten by the append
+    std::vector<std::thread> threads;
+    std::vector<int> answers(4, -1);
+    for (size_t t = 0; t < answers.size(); ++t) {
+      threads.emplace_back([&c, &answers, t] { answers[t] = c.AllAscii() ? 1 : 0; });
+    }
+    for (std::thread& thread : threads) thread.join();
+    EXPECT_EQ(std::vector<int>(4, 1), answers);
+    EXPECT_TRUE(c.KnownAscii());
+    ASSERT_TRUE(c.AppendString(std::string(300, 'x') + "\xC3\xA9", &error)) << error;  // é, past a block
+    EXPECT_FALSE(c.KnownAscii());
+    EXPECT_FALSE(c.AllAscii());
+    EXPECT_FALSE(c.KnownAscii());  // known, and not ASCII
+    Column moved = std::move(c);
+    EXPECT_FALSE(moved.AllAscii());
+  }
+  Column numbers(TypeId::kInt32);
+  ASSERT_TRUE(numbers.Append<int32_t>(65, &error));
+  EXPECT_FALSE(numbers.AllAscii());
 }
 
 TEST(Column, LargeStrings) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
@@ -239,6 +240,52 @@ TEST(SqlEngineGather, SelectedStringsKeepTheirBytesAndNulls) {
     expected.push_back(std::to_string(i) + "|" + values[i] + "|" + std::to_string(chars));
   }
   EXPECT_EQ(Rows(r), expected);
+}
+
+// length() of an ASCII column reads its offsets (Column::AllAscii, Vec::ascii); beside it a
+// column with multi-byte text in some rows must still count code points: over every row and
+// over filtered (gathered) rows, on 1 and 3 threads, against counts made here.
+TEST(SqlEngineGather, LengthOfAsciiAndOtherColumnsCountsCodePoints) {
+  const size_t rows = 70000;
+  std::vector<std::string> ascii(rows), mixed(rows);
+  std::vector<int64_t> xs(rows);
+  int64_t ascii_total = 0, mixed_chars = 0, mixed_bytes = 0, ascii_kept = 0, mixed_kept = 0;
+  for (size_t i = 0; i < rows; ++i) {
+    xs[i] = static_cast<int64_t>(i);
+    ascii[i] = std::string(i % 41, static_cast<char>('a' + i % 26));
+    mixed[i] = ascii[i] + (i % 1000 == 999 ? "\xD0\xAF" : "");  // Я: 2 bytes, 1 code point
+    ascii_total += static_cast<int64_t>(i % 41);
+    mixed_chars += static_cast<int64_t>(i % 41) + (i % 1000 == 999 ? 1 : 0);
+    mixed_bytes += static_cast<int64_t>(mixed[i].size());
+    if (i % 3 == 2) {
+      ascii_kept += static_cast<int64_t>(i % 41);
+      mixed_kept += static_cast<int64_t>(i % 41) + (i % 1000 == 999 ? 1 : 0);
+    }
+  }
+  ASSERT_NE(mixed_chars, mixed_bytes);
+  Table t;
+  std::string error;
+  ASSERT_TRUE(t.AddColumn("x", Ints(xs), &error)) << error;
+  ASSERT_TRUE(t.AddColumn("a", Strings(ascii), &error)) << error;
+  ASSERT_TRUE(t.AddColumn("m", Strings(mixed), &error)) << error;
+  auto shared = std::make_shared<const Table>(std::move(t));
+  for (int threads : {1, 3}) {
+    DatabaseOptions options;
+    options.threads = threads;
+    Database db(options);
+    ASSERT_TRUE(db.Register("t", shared, &error)) << error;
+    for (int pass = 0; pass < 2; ++pass) {  // the first works out AllAscii, the second knows it
+      EXPECT_EQ(Rows(db.Query("SELECT sum(length(a)), sum(length(m)), sum(strlen(m)) FROM t")),
+                std::vector<std::string>{std::to_string(ascii_total) + "|" + std::to_string(mixed_chars) + "|" +
+                                         std::to_string(mixed_bytes)})
+          << threads << " threads, pass " << pass;
+      EXPECT_EQ(Rows(db.Query("SELECT sum(length(a)), sum(length(m)) FROM t WHERE x % 3 = 2")),
+                std::vector<std::string>{std::to_string(ascii_kept) + "|" + std::to_string(mixed_kept)})
+          << threads << " threads, pass " << pass;
+    }
+    EXPECT_TRUE(shared->column(1).KnownAscii());
+    EXPECT_FALSE(shared->column(2).AllAscii());
+  }
 }
 
 // A float key beside a string key is serialised canonically: -0.0 groups with 0.0 and every

@@ -415,6 +415,41 @@ TEST_P(StringMatchTest, NotEmptyAndLengthsMatchReference) {
   EXPECT_EQ(12, len[0]);
 }
 
+// Whether a buffer is all ASCII: every size around the kernel's 256-byte blocks and vectors,
+// a high byte (0x80 and 0xFF) planted at the start, the end, block edges and random places,
+// and 0x7F (the largest ASCII byte) everywhere; buffers of exactly n bytes (ASan sees a read
+// past them).
+TEST_P(StringMatchTest, BytesAreAsciiMatchesReference) {
+  std::vector<size_t> sizes = kSizes;
+  for (size_t n : {255, 256, 257, 511, 512, 513, 767, 1024, 1031, 4096, 5000}) sizes.push_back(n);
+  std::mt19937_64 rng(11);
+  for (size_t n : sizes) {
+    std::unique_ptr<uint8_t[]> buffer(new uint8_t[n == 0 ? 1 : n]);
+    uint8_t* data = buffer.get();
+    for (size_t i = 0; i < n; ++i) data[i] = static_cast<uint8_t>(rng() % 0x80);
+    ASSERT_TRUE(reference::BytesAreAscii(data, n)) << "n=" << n;
+    ASSERT_TRUE(BytesAreAscii(data, n)) << "n=" << n;
+    std::vector<size_t> places = {0, n - 1, n / 2, 255, 256, 63, 64, n - 65};
+    for (int k = 0; k < 8; ++k) places.push_back(rng() % (n + 1));
+    for (size_t at : places) {
+      if (n == 0 || at >= n) continue;
+      const uint8_t was = data[at];
+      for (uint8_t high : {uint8_t{0x80}, uint8_t{0xFF}, uint8_t{0xC3}}) {
+        data[at] = high;
+        ASSERT_FALSE(reference::BytesAreAscii(data, n)) << "n=" << n << " at=" << at;
+        ASSERT_FALSE(BytesAreAscii(data, n)) << "n=" << n << " at=" << at << " byte " << int{high};
+      }
+      data[at] = 0x7F;
+      ASSERT_TRUE(BytesAreAscii(data, n)) << "n=" << n << " at=" << at;
+      data[at] = was;
+    }
+    // Random bytes, high ones rare: the kernel agrees with the reference either way.
+    for (size_t i = 0; i < n; ++i) data[i] = static_cast<uint8_t>(rng() % 997 == 0 ? 0x80 | rng() : rng() % 0x80);
+    ASSERT_EQ(reference::BytesAreAscii(data, n), BytesAreAscii(data, n)) << "n=" << n;
+  }
+  EXPECT_TRUE(BytesAreAscii(nullptr, 0));
+}
+
 TEST(StringMatchReference, LikeMatchDefinition) {
   using reference::LikeMatch;
   EXPECT_TRUE(LikeMatch("", "", kNoLikeEscape));

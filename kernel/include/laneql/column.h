@@ -17,10 +17,12 @@
 #ifndef LANEQL_COLUMN_H_
 #define LANEQL_COLUMN_H_
 
+#include <atomic>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -34,6 +36,11 @@ namespace internal {
 struct ColumnFileCheck;  // kernel/src/storage/table_file_check.h
 struct TableFileColumns;  // the .laneql reader, which builds columns of a mapped file
 struct GeneratedColumns;  // the hits generator, whose string offsets rise by construction
+// What Column::AllAscii found (-1: not looked yet), worked out under the mutex once.
+struct AsciiAnswer {
+  std::mutex mutex;
+  std::atomic<int> known{-1};
+};
 }  // namespace internal
 
 class Column {
@@ -119,6 +126,16 @@ class Column {
   // Row `row` of a string column of either offset width. Null rows read as "".
   std::string_view StringAt(size_t row) const;
 
+  // String columns: whether every byte is below 0x80, so that each byte is a code point (as
+  // DuckDB's string statistics know has_unicode). One scan the first time, then the kept
+  // answer; appending a string forgets it. False for other types. Thread-safe; a column of a
+  // file must have passed Verify.
+  bool AllAscii() const;
+  // AllAscii's answer if it has been worked out, else false: no scan.
+  bool KnownAscii() const {
+    return ascii_ != nullptr && ascii_->known.load(std::memory_order_acquire) == 1;
+  }
+
   // Checks a column whose buffers are views of a file (laneql/table_file.h) against the file's
   // checksums, once: later calls return the first answer at no cost. Columns built in memory
   // always pass. Thread-safe. Queries call it for every column they read, before reading it.
@@ -154,6 +171,8 @@ class Column {
   // Columns read from a .laneql file: what Verify checks, once (shared by moved-to columns).
   // Null for columns built in memory.
   std::shared_ptr<const internal::ColumnFileCheck> file_check_;
+  // AllAscii's answer (a pointer, as a mutex cannot move; null only in a moved-from column).
+  std::shared_ptr<internal::AsciiAnswer> ascii_ = std::make_shared<internal::AsciiAnswer>();
 };
 
 }  // namespace laneql

@@ -107,6 +107,9 @@ void StringNotLike(const int32_t* offsets, const uint8_t* data, size_t n, std::s
 void StringByteLengths(const int32_t* offsets, size_t n, int64_t* out);
 // Code points per row (bytes that are not UTF-8 continuation bytes): DuckDB's length().
 void StringCodePointLengths(const int32_t* offsets, const uint8_t* data, size_t n, int64_t* out);
+// Whether every byte of data[0, n) is below 0x80 (true for n = 0). Such strings have a code
+// point per byte: Column::AllAscii caches the answer, and length() then reads the offsets only.
+bool BytesAreAscii(const uint8_t* data, size_t n);
 
 namespace reference {
 // Plain scalar code, row by row, no Highway: the definitions the kernels are tested against.
@@ -129,6 +132,7 @@ void StringNotLike(const int32_t* offsets, const uint8_t* data, size_t n, std::s
                    int escape, const uint64_t* validity, uint64_t* out);
 void StringByteLengths(const int32_t* offsets, size_t n, int64_t* out);
 void StringCodePointLengths(const int32_t* offsets, const uint8_t* data, size_t n, int64_t* out);
+bool BytesAreAscii(const uint8_t* data, size_t n);
 SubstringCandidateCounts CountSubstringCandidates(SubstringPrefilter prefilter,
                                                   const int32_t* offsets, const uint8_t* data,
                                                   size_t n, std::string_view needle,

@@ -326,6 +326,7 @@ bool GatherStrings(const Column& column, const uint32_t* ids, size_t n, Vec* out
   static const uint8_t kEmpty[64] = {};
   out->values = to != nullptr ? to : kEmpty;
   out->validity = nullptr;
+  out->ascii = column.KnownAscii();  // rows of an ASCII column are ASCII
   if (validity != nullptr) {
     if (!out->own_validity.Resize(BitmaskWords(n) * 8 + 8, error)) return false;
     GatherBitmask(validity, ids, n, out->own_validity.As<uint64_t>());
@@ -345,6 +346,7 @@ bool Evaluator::EvalColumn(const BoundExpr& expr, const RowSet& rows, Vec* out, 
     out->type = type;
     const uint64_t* validity = column.validity();
     out->validity = validity != nullptr ? validity + rows.begin / 64 : nullptr;
+    out->ascii = column.KnownAscii();
     if (IsString(type)) {
       out->offsets = column.Offsets32() + rows.begin;
       static const uint8_t kEmpty[64] = {};
@@ -403,6 +405,11 @@ bool Evaluator::Eval(const BoundExpr& expr, const RowSet& rows, Vec* out, std::s
 }
 
 bool Evaluator::EvalCall(const BoundExpr& expr, const RowSet& rows, Vec* out, std::string* error) {
+  if (expr.fn == Fn::kLength && expr.args[0]->kind == BoundKind::kColumn) {
+    // Works out once per column whether its bytes are all ASCII (the first batch's thread
+    // scans, the others wait): then EvalColumn marks its rows so, and length() reads offsets.
+    columns_[static_cast<size_t>(expr.args[0]->column)]->AllAscii();
+  }
   std::vector<Vec> args(expr.args.size());
   for (size_t i = 0; i < expr.args.size(); ++i) {
     if (!Eval(*expr.args[i], rows, &args[i], error)) {

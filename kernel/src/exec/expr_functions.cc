@@ -308,7 +308,8 @@ bool EvalFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t count, V
       const Vec& a = args[0];
       int64_t* dst = out->InitFixed<int64_t>(TypeId::kInt64, count, a.constant, error);
       if (dst == nullptr) return false;
-      if (expr.fn == Fn::kStrlen) StringByteLengths(a.offsets, a.stored(), dst);
+      // Bytes are code points in ASCII strings (Vec::ascii).
+      if (expr.fn == Fn::kStrlen || a.ascii) StringByteLengths(a.offsets, a.stored(), dst);
       else StringCodePointLengths(a.offsets, a.values, a.stored(), dst);
       return CopyValidity(a, out, error);
     }

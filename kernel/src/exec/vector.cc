@@ -38,6 +38,7 @@ bool StringVecBuilder::Finish(Vec* out, std::string* error) {
   static const uint8_t kEmpty[64] = {};
   out->values = out->own_values.data() != nullptr ? out->own_values.data() : kEmpty;
   out->validity = nullptr;
+  out->ascii = false;  // built bytes: not looked at
   if (!null_rows_.empty()) {
     uint64_t* bits = out->InitValidity(error);
     if (bits == nullptr) return false;

@@ -26,6 +26,9 @@ struct Vec {
   const uint8_t* values = nullptr;    // fixed: row 0's value; strings: the byte base
   const int32_t* offsets = nullptr;   // strings: rows + 1 offsets into `values`
   const uint64_t* validity = nullptr; // nullptr = no NULLs; bit i = row i
+  // Strings: every byte known to be below 0x80 (rows of a column whose AllAscii is known), so
+  // length() is the byte length. False when unknown.
+  bool ascii = false;
   AlignedBuffer own_values, own_offsets, own_validity;
 
   Vec() = default;

@@ -411,6 +411,26 @@ HWY_INLINE void ByteLengthsImpl(const int32_t* HWY_RESTRICT offsets, size_t n,
   for (; i < n; ++i) out[i] = offsets[i + 1] - offsets[i];
 }
 
+// Whether every byte of data[0, n) is below 0x80: the bytes are ORed 256 at a time and the
+// sign bit of the result tested, so a column that is not ASCII is found out at its first block
+// with a high byte.
+HWY_INLINE bool BytesAreAsciiImpl(const uint8_t* HWY_RESTRICT data, size_t n) {
+  const StrByteTag d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const size_t N = hn::Lanes(d);
+  constexpr size_t kBlock = 256;
+  size_t p = 0;
+  for (; p + kBlock <= n; p += kBlock) {
+    StrPrefetchAhead(data, p, kBlock, n);
+    auto any = hn::Zero(d);
+    for (size_t j = 0; j < kBlock; j += N) any = hn::Or(any, hn::LoadU(d, data + p + j));
+    if (!hn::AllFalse(di, hn::Lt(hn::BitCast(di, any), hn::Zero(di)))) return false;
+  }
+  uint8_t any = 0;
+  for (; p < n; ++p) any |= data[p];
+  return any < 0x80;
+}
+
 // Code points = bytes - continuation bytes. The byte lengths come from the offsets; one scan of
 // the buffer, 64 bytes at a time, finds the continuation bytes (none at all in ASCII blocks,
 // which cost one compare) and subtracts each run of them from the row it falls in.

@@ -48,6 +48,7 @@ void ByteLengthsTarget(const int32_t* offsets, size_t n, int64_t* out) {
 void CodePointLengthsTarget(const int32_t* offsets, const uint8_t* data, size_t n, int64_t* out) {
   CodePointLengthsImpl(offsets, data, n, out);
 }
+bool BytesAreAsciiTarget(const uint8_t* data, size_t n) { return BytesAreAsciiImpl(data, n); }
 
 }  // namespace HWY_NAMESPACE
 }  // namespace laneql
@@ -62,6 +63,7 @@ HWY_EXPORT(AffixTarget);
 HWY_EXPORT(NotEmptyTarget);
 HWY_EXPORT(ByteLengthsTarget);
 HWY_EXPORT(CodePointLengthsTarget);
+HWY_EXPORT(BytesAreAsciiTarget);
 
 namespace {
 
@@ -313,6 +315,10 @@ void StringByteLengths(const int32_t* offsets, size_t n, int64_t* out) {
 
 void StringCodePointLengths(const int32_t* offsets, const uint8_t* data, size_t n, int64_t* out) {
   HWY_DYNAMIC_DISPATCH(CodePointLengthsTarget)(offsets, data, n, out);
+}
+
+bool BytesAreAscii(const uint8_t* data, size_t n) {
+  return HWY_DYNAMIC_DISPATCH(BytesAreAsciiTarget)(data, n);
 }
 
 }  // namespace laneql

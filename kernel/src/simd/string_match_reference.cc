@@ -180,5 +180,12 @@ void StringCodePointLengths(const int32_t* offsets, const uint8_t* data, size_t 
   }
 }
 
+bool BytesAreAscii(const uint8_t* data, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (data[i] >= 0x80) return false;
+  }
+  return true;
+}
+
 }  // namespace reference
 }  // namespace laneql

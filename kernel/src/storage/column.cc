@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "laneql/string_match.h"
 #include "src/storage/table_file_check.h"
 
 namespace laneql {
@@ -292,6 +293,7 @@ bool Column::AppendString(std::string_view value, std::string* error) {
     return false;
   }
   values_.Append(value.data(), value.size(), nullptr);  // all within capacity from here on
+  if (ascii_ != nullptr) ascii_->known.store(-1, std::memory_order_relaxed);  // looked again
   AppendEndOffset(nullptr);
   AppendValidBit();
   ++length_;
@@ -321,6 +323,21 @@ bool Column::AppendNull(std::string* error) {
   ++length_;
   ++null_count_;
   return true;
+}
+
+bool Column::AllAscii() const {
+  if (!IsString(type_)) return false;
+  const size_t bytes = type_ == TypeId::kString ? static_cast<size_t>(Offsets32()[length_])
+                                                : static_cast<size_t>(Offsets64()[length_]);
+  if (ascii_ == nullptr) return BytesAreAscii(values_.data(), bytes);
+  // Check before locking: once known, no query takes the mutex again.
+  const int known = ascii_->known.load(std::memory_order_acquire);
+  if (known >= 0) return known == 1;
+  std::lock_guard<std::mutex> lock(ascii_->mutex);
+  if (ascii_->known.load(std::memory_order_relaxed) < 0) {
+    ascii_->known.store(BytesAreAscii(values_.data(), bytes) ? 1 : 0, std::memory_order_release);
+  }
+  return ascii_->known.load(std::memory_order_relaxed) == 1;
 }
 
 const int32_t* Column::Offsets32() const {
