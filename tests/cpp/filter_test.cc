@@ -25,10 +25,15 @@ struct Rows {
   std::vector<std::string> t;
 };
 
-// 2 full batches and a tail. k == 1 marks the rows the first conjunct keeps: in `sparse` mode
-// a few rows in one word of every seven (runs of live words, single words, the very last row),
-// else about 3 of 4 rows.
-Rows MakeRows(bool sparse, uint32_t seed) {
+// How many rows the first conjunct keeps (k == 1).
+enum class Keep {
+  kFewWords,   // a few rows in two words of every seven (runs of live words, the very last row)
+  kScattered,  // about 1 row in 8 anywhere: nearly every word live, the rows compacted (Q22)
+  kMost,       // about 3 rows in 4
+};
+
+// 2 full batches and a tail.
+Rows MakeRows(Keep mode, uint32_t seed) {
   const size_t n = 2 * exec::kBatchRows + 77;
   std::mt19937 rng(seed);
   const char* words[] = {"", "a", "ab", "xaby", "abab", "q", "zzz", "ba", "a_b", "gab"};
@@ -36,7 +41,9 @@ Rows MakeRows(bool sparse, uint32_t seed) {
   for (size_t i = 0; i < n; ++i) {
     const size_t word = i / 64;
     const bool live_word = word % 7 == 0 || word % 7 == 1;
-    const bool keep = sparse ? (live_word && rng() % 5 == 0) || i + 1 == n : rng() % 4 != 0;
+    const bool keep = mode == Keep::kFewWords    ? (live_word && rng() % 5 == 0) || i + 1 == n
+                      : mode == Keep::kScattered ? rng() % 8 == 0
+                                                 : rng() % 4 != 0;
     r.k.push_back(keep ? 1 : static_cast<int32_t>(rng() % 100) + 2);
     r.s_null.push_back(rng() % 11 == 0);
     r.s.push_back(r.s_null.back() ? "" : words[rng() % 10]);
@@ -93,10 +100,10 @@ bool Contains(const std::string& s, const char* needle) {
 }
 
 TEST(FilterLiveWords, MatchesRowByRowSparseAndDense) {
-  for (const bool sparse : {true, false}) {
+  for (const Keep mode : {Keep::kFewWords, Keep::kScattered, Keep::kMost}) {
     for (uint32_t seed = 1; seed <= 3; ++seed) {
-      const Rows r = MakeRows(sparse, seed);
-      SCOPED_TRACE(sparse ? "sparse" : "dense");
+      const Rows r = MakeRows(mode, seed);
+      SCOPED_TRACE(static_cast<int>(mode));
       auto keep = [&](size_t i) { return r.k[i] == 1; };
       // A string kernel, a NOT LIKE with NULLs, and <> after it.
       const std::string sql = "SELECT k FROM x WHERE k = 1 AND s LIKE '%ab%' AND t <> 'q'";
@@ -106,6 +113,9 @@ TEST(FilterLiveWords, MatchesRowByRowSparseAndDense) {
       EXPECT_GT(like, 0u);
       CheckFilter(r, "SELECT k FROM x WHERE s NOT LIKE '%a%' AND k = 1", [&](size_t i) {
         return keep(i) && !r.s_null[i] && !Contains(r.s[i], "a");
+      });
+      CheckFilter(r, "SELECT k FROM x WHERE s <> '' AND k = 1 AND t = 'ab'", [&](size_t i) {
+        return keep(i) && !r.s_null[i] && !r.s[i].empty() && r.t[i] == "ab";
       });
       // The evaluator (a function, an OR) over the live words.
       CheckFilter(r, "SELECT k FROM x WHERE k = 1 AND (length(t) > 2 OR s = 'q')", [&](size_t i) {
@@ -124,7 +134,7 @@ TEST(FilterLiveWords, MatchesRowByRowSparseAndDense) {
 // u holds a number on the words where k = 1 has a row and a word elsewhere: with the skip, the
 // CAST never sees the words; where every word is live (k >= 0), it must fail as before.
 TEST(FilterLiveWords, SkippedWordsAreNotEvaluated) {
-  const Rows r = MakeRows(/*sparse=*/true, 7);
+  const Rows r = MakeRows(Keep::kFewWords, 7);
   const size_t n = r.k.size();
   std::vector<bool> live_word(BitmaskWords(n));
   size_t kept = 0;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "laneql/gather.h"
 #include "laneql/predicate.h"
 #include "laneql/string_match.h"
 
@@ -76,6 +77,34 @@ bool VisitKernelType(TypeId type, F&& f) {
   });
 }
 
+// A conjunct that a string kernel runs on its column: = / <> a constant, or LIKE (not ILIKE)
+// with a constant pattern, on a string column.
+bool IsStringKernelConjunct(const BoundExpr& e) {
+  if (e.kind != BoundKind::kCall || e.args.size() < 2 || !IsColumn(*e.args[0]) ||
+      e.args[0]->type != TypeId::kString || !IsValue(*e.args[1])) {
+    return false;
+  }
+  return e.fn == Fn::kEquals || e.fn == Fn::kNotEquals || (e.fn == Fn::kLike && !e.case_insensitive);
+}
+
+// mask = the conjunct (IsStringKernelConjunct) over the n rows of `offsets` into `data`.
+void RunStringKernel(const BoundExpr& expr, const int32_t* offsets, const uint8_t* data, size_t n,
+                     const uint64_t* validity, uint64_t* mask) {
+  const std::string& text = expr.args[1]->constant.text;
+  if (expr.fn == Fn::kLike) {
+    const int escape =
+        expr.args.size() > 2 ? static_cast<unsigned char>(expr.args[2]->constant.text[0]) : kNoLikeEscape;
+    if (expr.negated) StringNotLike(offsets, data, n, text, escape, validity, mask);
+    else StringLike(offsets, data, n, text, escape, validity, mask);
+  } else if (expr.fn == Fn::kNotEquals && text.empty()) {
+    StringNotEmpty(offsets, n, validity, mask);
+  } else if (expr.fn == Fn::kEquals) {
+    StringEquals(offsets, data, n, text, validity, mask);
+  } else {
+    StringNotEquals(offsets, data, n, text, validity, mask);
+  }
+}
+
 }  // namespace
 
 Filter::Filter(const Table& table, const BoundExpr& predicate)
@@ -119,6 +148,9 @@ bool Filter::Eval(size_t begin, size_t count, uint64_t* mask, std::string* error
 
 bool Filter::EvalLiveWords(const BoundExpr& expr, size_t begin, size_t count, const uint64_t* live,
                            uint64_t* target, size_t* tested, std::string* error) {
+  if (IsStringKernelConjunct(expr) && CountBits(live, count) * kCompactAtMostOneLiveRowIn <= count) {
+    return EvalCompacted(expr, begin, count, live, target, tested, error);
+  }
   const size_t words = BitmaskWords(count);
   size_t live_words = 0;
   for (size_t w = 0; w < words; ++w) live_words += live[w] != 0;
@@ -140,6 +172,41 @@ bool Filter::EvalLiveWords(const BoundExpr& expr, size_t begin, size_t count, co
     *tested += rows;
     w = end;
   }
+  return true;
+}
+
+bool Filter::EvalCompacted(const BoundExpr& expr, size_t begin, size_t count, const uint64_t* live,
+                           uint64_t* target, size_t* tested, std::string* error) {
+  const Column& column = table_.column(static_cast<size_t>(expr.args[0]->column));
+  const int32_t* offsets = column.Offsets32() + begin;
+  const size_t n = CompressCount(live, count);
+  compact_offsets_.resize(n + 1);
+  const int64_t bytes = CompressStringOffsets(offsets, count, live, compact_offsets_.data());
+  if (!compact_bytes_.ResizeForOverwrite(static_cast<size_t>(bytes), error)) return false;
+  CompressStringData(offsets, column.StringData(), count, live, compact_bytes_.data(),
+                     static_cast<size_t>(bytes));
+  const uint64_t* validity = nullptr;
+  if (column.validity() != nullptr) {
+    compact_validity_.assign(BitmaskWords(n) + 1, 0);
+    CompressBitmask(column.validity() + begin / 64, count, live, compact_validity_.data());
+    validity = compact_validity_.data();
+  }
+  compact_mask_.assign(BitmaskWords(n) + 1, 0);
+  static const uint8_t kNoBytes[64] = {};
+  RunStringKernel(expr, compact_offsets_.data(), bytes > 0 ? compact_bytes_.data() : kNoBytes, n, validity,
+                  compact_mask_.data());
+  // The j-th live row takes bit j of the compacted answer.
+  size_t j = 0;
+  for (size_t w = 0; w < BitmaskWords(count); ++w) {
+    uint64_t bits = live[w], out = 0;
+    while (bits != 0) {
+      const uint64_t lowest = bits & (~bits + 1);
+      if (BitmaskGet(compact_mask_.data(), j++)) out |= lowest;
+      bits ^= lowest;
+    }
+    target[w] = out;
+  }
+  *tested = n;
   return true;
 }
 
@@ -168,14 +235,7 @@ bool Filter::EvalOne(const BoundExpr& expr, size_t begin, size_t count, uint64_t
           })) {
         return true;
       }
-      if (type == TypeId::kString && (fn == Fn::kEquals || fn == Fn::kNotEquals)) {
-        const int32_t* offsets = column.Offsets32() + begin;
-        const uint8_t* data = column.StringData();
-        if (fn == Fn::kNotEquals && constant.text.empty()) StringNotEmpty(offsets, count, validity, mask);
-        else if (fn == Fn::kEquals) StringEquals(offsets, data, count, constant.text, validity, mask);
-        else StringNotEquals(offsets, data, count, constant.text, validity, mask);
-        return true;
-      }
+
     }
     if (fn == Fn::kBetween && !expr.negated && IsValue(*expr.args[1]) && IsValue(*expr.args[2]) &&
         VisitKernelType(type, [&](auto tag) {
@@ -197,12 +257,8 @@ bool Filter::EvalOne(const BoundExpr& expr, size_t begin, size_t count, uint64_t
         return true;
       }
     }
-    if (fn == Fn::kLike && !expr.case_insensitive && type == TypeId::kString &&
-        IsValue(*expr.args[1])) {
-      const int escape = expr.args.size() > 2 ? static_cast<unsigned char>(expr.args[2]->constant.text[0]) : kNoLikeEscape;
-      const int32_t* offsets = column.Offsets32() + begin;
-      if (expr.negated) StringNotLike(offsets, column.StringData(), count, expr.args[1]->constant.text, escape, validity, mask);
-      else StringLike(offsets, column.StringData(), count, expr.args[1]->constant.text, escape, validity, mask);
+    if (type == TypeId::kString && IsStringKernelConjunct(expr)) {
+      RunStringKernel(expr, column.Offsets32() + begin, column.StringData(), count, validity, mask);
       return true;
     }
   }
