@@ -2,6 +2,7 @@
 // held, the next run of it sizes its tables for them up front, and no hint, right, too small or
 // far too large, changes an answer.
 #include <cstdint>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,8 +14,10 @@
 #include "laneql/result_printers.h"
 #include "laneql/table.h"
 #include "bind_sql.h"
+#include "profile_spans.h"
 #include "src/exec/exec_context.h"
 #include "src/exec/executor.h"
+#include "src/exec/group_owned.h"
 #include "src/exec/group_size_hints.h"
 #include "src/exec/thread_pool.h"
 
@@ -63,19 +66,63 @@ TEST(GroupSizeHints, KeepsLargeSizesPerKey) {
   EXPECT_EQ(hints.Find("b"), 0u);
   hints.Note("a", 200'000);  // the last run counts
   EXPECT_EQ(hints.Find("a"), 200'000u);
-  hints.Note("a", 10);  // grown small: forgotten
+  hints.Note("a", 10);  // grown small: no hint
   EXPECT_EQ(hints.Find("a"), 0u);
+  // But seen: a later run does not sample for a first-run size again.
+  EXPECT_TRUE(hints.Seen("a"));
+  EXPECT_TRUE(hints.Seen("b"));
+  EXPECT_FALSE(hints.Seen("c"));
 }
 
-TEST(GroupSizeHints, KeysTellTablesKeysFiltersAndThreadsApart) {
-  const auto table = Sample();
-  const auto other = Sample();
-  const std::string base = exec::GroupSizeKey(BindSql(*table, "SELECT k FROM t GROUP BY k"), 2);
-  EXPECT_EQ(base, exec::GroupSizeKey(BindSql(*table, "SELECT k, count(*) FROM t GROUP BY k"), 2));
-  EXPECT_NE(base, exec::GroupSizeKey(BindSql(*table, "SELECT k FROM t GROUP BY k"), 1));
-  EXPECT_NE(base, exec::GroupSizeKey(BindSql(*other, "SELECT k FROM t GROUP BY k"), 2));
-  EXPECT_NE(base, exec::GroupSizeKey(BindSql(*table, "SELECT s FROM t GROUP BY s"), 2));
-  EXPECT_NE(base, exec::GroupSizeKey(BindSql(*table, "SELECT k FROM t WHERE small < 5 GROUP BY k"), 2));
+// A table of 600,000 rows (37 batches, enough for the sample): u unique keys, q a key per 4
+// rows, small 100 keys; all scrambled over the table.
+std::shared_ptr<const Table> Larger() {
+  constexpr size_t kLargerRows = 600'000;
+  Column u(TypeId::kInt64), q(TypeId::kInt64), small(TypeId::kInt32);
+  std::string error;
+  for (size_t i = 0; i < kLargerRows; ++i) {
+    const int64_t key = static_cast<int64_t>(i * 7919 % kLargerRows);
+    EXPECT_TRUE(u.Append<int64_t>(key, &error));
+    EXPECT_TRUE(q.Append<int64_t>(key / 4, &error));
+    EXPECT_TRUE(small.Append<int32_t>(static_cast<int32_t>(i % 100), &error));
+  }
+  auto table = std::make_shared<Table>();
+  EXPECT_TRUE(table->AddColumn("u", std::move(u), &error));
+  EXPECT_TRUE(table->AddColumn("q", std::move(q), &error));
+  EXPECT_TRUE(table->AddColumn("small", std::move(small), &error));
+  return table;
+}
+
+// The first run's size from the sample: a group per row gives the rows, shared by the threads;
+// 4 rows a group about a quarter of them (up to a third more here, where the sample is 11 % of
+// the table and some groups hold 3 sampled rows, which count as 2 repeats); few groups nothing.
+TEST(GroupSizeHints, AFirstRunSizesFromTheSample) {
+  const auto table = Larger();
+  exec::ThreadPool pool(2);
+  exec::ExecContext ctx;
+  ctx.pool = &pool;
+  ctx.threads = 2;
+  const size_t batches = (table->num_rows() + exec::kBatchRows - 1) / exec::kBatchRows;
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    const size_t per_thread = 600'000 / static_cast<size_t>(threads);
+    const plan::Plan unique = BindSql(*table, "SELECT u, count(*) FROM t GROUP BY u");
+    EXPECT_EQ(exec::FirstRunGroupsPerThread(unique, ctx, threads, batches), per_thread);
+    const plan::Plan quarter = BindSql(*table, "SELECT q, count(*) FROM t GROUP BY q");
+    const size_t q = exec::FirstRunGroupsPerThread(quarter, ctx, threads, batches);
+    EXPECT_GE(q, per_thread / 4);
+    EXPECT_LE(q, per_thread / 4 * 4 / 3);
+    const plan::Plan few = BindSql(*table, "SELECT small, count(*) FROM t GROUP BY small");
+    EXPECT_EQ(exec::FirstRunGroupsPerThread(few, ctx, threads, batches), 0u);
+    // Behind a WHERE that keeps 30 % of the rows: their groups.
+    const plan::Plan filtered = BindSql(*table, "SELECT u, count(*) FROM t WHERE small < 30 GROUP BY u");
+    const size_t f = exec::FirstRunGroupsPerThread(filtered, ctx, threads, batches);
+    EXPECT_GE(f, per_thread * 3 / 10 * 9 / 10);
+    EXPECT_LE(f, per_thread * 3 / 10 * 11 / 10);
+  }
+  // Too small a table for a sample: nothing.
+  const plan::Plan unique = BindSql(*table, "SELECT u, count(*) FROM t GROUP BY u");
+  EXPECT_EQ(exec::FirstRunGroupsPerThread(unique, ctx, 2, 8), 0u);
 }
 
 // Runs `sql` through exec::Execute with `hints` (null: none) on `threads` threads.
@@ -148,6 +195,43 @@ TEST(GroupSizeHints, ADatabaseUsesThemAndAMemoryLimitStillHolds) {
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().find("memory limit"), std::string::npos) << refused.error();
   EXPECT_EQ(PrintCsv(db.Query(sql)), PrintCsv(first));
+}
+
+// In a Database, the first run of a GROUP BY of many groups already presizes (a "presize"
+// span), and the answers stay those of a run without hints.
+TEST(GroupSizeHints, TheFirstRunOfADatabasePresizes) {
+  const auto table = Larger();
+  const std::string sql = "SELECT u, count(*) AS c, sum(small) FROM t GROUP BY u ORDER BY c DESC, u LIMIT 5";
+  const std::string expected = RunSql(*table, sql, 1, nullptr);
+  for (int threads : {1, 2}) {
+    DatabaseOptions options;
+    options.threads = threads;
+    options.min_parallel_rows = 0;
+    options.profile = true;
+    options.partitioned_group_min_rows = SIZE_MAX;  // the hash tables, which the hints size
+    Database db(options);
+    std::string error;
+    ASSERT_TRUE(db.Register("t", table, &error)) << error;
+    const Result first = db.Query(sql);
+    ASSERT_TRUE(first.ok()) << first.error();
+    EXPECT_EQ(PrintCsv(first), expected);
+    EXPECT_TRUE(testing::HasSpan(db.LastProfileJson(), "presize")) << threads << " threads";
+    // Few groups: no presize, first run or later.
+    const Result few = db.Query("SELECT small, count(*) FROM t GROUP BY small");
+    ASSERT_TRUE(few.ok()) << few.error();
+    EXPECT_FALSE(testing::HasSpan(db.LastProfileJson(), "presize"));
+  }
+}
+
+TEST(GroupSizeHints, KeysTellTablesKeysFiltersAndThreadsApart) {
+  const auto table = Sample();
+  const auto other = Sample();
+  const std::string base = exec::GroupSizeKey(BindSql(*table, "SELECT k FROM t GROUP BY k"), 2);
+  EXPECT_EQ(base, exec::GroupSizeKey(BindSql(*table, "SELECT k, count(*) FROM t GROUP BY k"), 2));
+  EXPECT_NE(base, exec::GroupSizeKey(BindSql(*table, "SELECT k FROM t GROUP BY k"), 1));
+  EXPECT_NE(base, exec::GroupSizeKey(BindSql(*other, "SELECT k FROM t GROUP BY k"), 2));
+  EXPECT_NE(base, exec::GroupSizeKey(BindSql(*table, "SELECT s FROM t GROUP BY s"), 2));
+  EXPECT_NE(base, exec::GroupSizeKey(BindSql(*table, "SELECT k FROM t WHERE small < 5 GROUP BY k"), 2));
 }
 
 }  // namespace

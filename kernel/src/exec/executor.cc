@@ -190,6 +190,12 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   if (ctx.group_size_hints != nullptr && !ungrouped && group_cap == 0 && !partition_groups) {
     hint_key = GroupSizeKey(plan, threads);
     size_hint = ctx.group_size_hints->Find(hint_key);
+    // Run for the first time: sized from a sample (its first run of GROUP BY WatchID, ClientIP
+    // on 2 threads otherwise doubled its way to 5 M groups a thread, faulting in each size).
+    if (!ctx.group_size_hints->Seen(hint_key)) {
+      size_hint = FirstRunGroupsPerThread(plan, ctx, threads, batches);
+      if (size_hint < kMinGroupSizeHint) size_hint = 0;
+    }
   }
   const auto presize = [&](int t) {
     if (size_hint == 0) return;

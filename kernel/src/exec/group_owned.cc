@@ -112,6 +112,35 @@ std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecConte
   return chosen;
 }
 
+namespace {
+
+// What a sample (ScanSample) says of the whole table's groups.
+struct GroupEstimate {
+  double rows = 0;        // sampled rows after the WHERE
+  double table_rows = 0;  // rows expected after the WHERE in the whole table
+  double groups = 0;      // groups the sample formed
+  // Two sampled rows fall into one group with a chance of (r - 1) / (table rows) for r rows per
+  // group, so the sample's repeats (rows - groups) estimate r: UserID's 1,596 repeats in 65,536
+  // rows of 10 M say r = 8.4 (it is 5.6: a user's rows cluster), WatchID's none say 1.
+  double rows_per_group = 1;
+  // At least half of the sampled rows start a group of their own (as PreferOwnedScan), on
+  // enough rows: the table holds many groups.
+  bool many_groups = false;
+};
+
+GroupEstimate EstimateGroups(const plan::Plan& plan, const AggregateWorker& sample) {
+  GroupEstimate e;
+  e.rows = static_cast<double>(sample.counters().probes);
+  e.table_rows = static_cast<double>(plan.table->num_rows()) * e.rows /
+                 static_cast<double>(std::max<size_t>(sample.counters().rows, 1));
+  e.groups = static_cast<double>(sample.groups());
+  if (e.rows > 0) e.rows_per_group = 1.0 + 2.0 * e.table_rows * (e.rows - e.groups) / (e.rows * e.rows);
+  e.many_groups = e.rows >= kMinSampleRows && 2 * e.groups >= e.rows;
+  return e;
+}
+
+}  // namespace
+
 bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx, size_t batches) {
   const size_t min_rows = ctx.partitioned_group_min_rows;
   if (ctx.group_split == kSplitByKeys || min_rows == SIZE_MAX) return false;
@@ -119,26 +148,28 @@ bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx, siz
   if (batches < 8 * kSampleBatches) return false;
   AggregateWorker sample(plan, 0, nullptr);
   if (!ScanSample(ctx, batches, &sample)) return false;
-  // As PreferOwnedScan: at least half of the sampled rows (after the WHERE) start a group of
-  // their own, so the table holds about as many groups as rows; and enough rows that their
-  // table outgrows the caches.
-  const double rows = static_cast<double>(sample.counters().probes);
-  const double table_rows = static_cast<double>(plan.table->num_rows()) * rows /
-                            static_cast<double>(sample.counters().rows);  // expected after the WHERE
-  if (rows < kMinSampleRows || 2 * static_cast<double>(sample.groups()) < rows ||
-      table_rows < static_cast<double>(min_rows)) {
-    return false;
-  }
+  // Many groups, and enough rows that their table outgrows the caches.
+  const GroupEstimate e = EstimateGroups(plan, sample);
+  if (!e.many_groups || e.table_rows < static_cast<double>(min_rows)) return false;
   // And keys that repeat: where every row is a group of its own (GROUP BY WatchID, ClientIP),
   // the partitions' states are as large as the rows, and copying the rows through partitions
   // and the states out of them costs more than the cache misses saved (Q32: 552 ms split by
-  // rows against 735 ms partitioned on one thread, the same on two). Two sampled rows fall into
-  // one group with a chance of (r - 1) / (table rows) for r rows per group, so the sample's
-  // repeats (rows - groups) estimate r: UserID's 1,596 repeats in 65,536 rows of 10 M say r =
-  // 8.4 (it is 5.6: a user's rows cluster), WatchID's none say 1. From r = 1.5 on.
-  const double repeats = rows - static_cast<double>(sample.groups());
-  const double rows_per_group = 1.0 + 2.0 * table_rows * repeats / (rows * rows);
-  return rows_per_group >= 1.5;
+  // rows against 735 ms partitioned on one thread, the same on two). From r = 1.5 on.
+  return e.rows_per_group >= 1.5;
+}
+
+size_t FirstRunGroupsPerThread(const plan::Plan& plan, const ExecContext& ctx, int threads,
+                               size_t batches) {
+  if (batches < 8 * kSampleBatches || threads < 1) return 0;
+  AggregateWorker sample(plan, 0, nullptr);
+  if (!ScanSample(ctx, batches, &sample)) return 0;
+  const GroupEstimate e = EstimateGroups(plan, sample);
+  if (!e.many_groups) return 0;
+  // Where a key's rows cluster the repeats estimate rows per group high (UserID: 8.4 for 5.6),
+  // and the size falls short; where the sample is a large part of the table it runs up to a
+  // third over (3 sampled rows of one group count as 2 repeats, not 3 pairs). A group per row
+  // (WatchID) comes out right. Split by keys or by rows, each thread holds about its share.
+  return static_cast<size_t>(e.table_rows / e.rows_per_group) / static_cast<size_t>(threads);
 }
 
 int PreferValueSplit(const plan::Plan& plan, const ExecContext& ctx, int threads, size_t batches) {

@@ -64,6 +64,13 @@ std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecConte
 // SIZE_MAX, or under a split by keys asked for). On one thread too: its table outgrows the
 // caches all the same.
 bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx, size_t batches);
+// Grouped, for a GROUP BY run for the first time (no group size hint yet): the groups each of
+// `threads` threads can expect, from a sample that shows about as many groups as rows (as
+// PreferPartitionedGroups estimates rows per group from the sample's repeats), else 0. Sized
+// for them up front, the first run of GROUP BY WatchID, ClientIP neither doubles its tables
+// and states through every size nor faults in the memory of each (group_size_hints.h).
+size_t FirstRunGroupsPerThread(const plan::Plan& plan, const ExecContext& ctx, int threads,
+                               size_t batches);
 // Grouped, the split by value: when the one COUNT(DISTINCT) has a fixed-width argument, and the
 // sample shows few groups but at least half as many (group, value) pairs as rows (RegionID,
 // COUNT(DISTINCT UserID)), each thread reads every batch and aggregates only the rows whose

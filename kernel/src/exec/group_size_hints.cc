@@ -11,15 +11,16 @@ namespace exec {
 size_t GroupSizeHints::Find(const std::string& key) const {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = groups_.find(key);
-  return it == groups_.end() ? 0 : it->second;
+  return it == groups_.end() || it->second < kMinGroupSizeHint ? 0 : it->second;
+}
+
+bool GroupSizeHints::Seen(const std::string& key) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return groups_.find(key) != groups_.end();
 }
 
 void GroupSizeHints::Note(const std::string& key, size_t groups) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (groups < kMinGroupSizeHint) {
-    groups_.erase(key);
-    return;
-  }
   if (groups_.size() >= kMaxKeys && groups_.find(key) == groups_.end()) groups_.clear();
   groups_[key] = groups;
 }

@@ -27,9 +27,12 @@ inline constexpr size_t kMinGroupSizeHint = size_t{1} << 16;
 
 class GroupSizeHints {
  public:
-  // The groups per thread noted for `key`, 0 when none.
+  // The groups per thread noted for `key`, 0 when none or fewer than kMinGroupSizeHint.
   size_t Find(const std::string& key) const;
-  // Notes the most groups one thread held in a run of `key` (below kMinGroupSizeHint: forgets it).
+  // Whether a run of `key` has been noted, with however few groups: a GROUP BY not seen
+  // before sizes its tables from a sample instead (FirstRunGroupsPerThread, group_owned.h).
+  bool Seen(const std::string& key) const;
+  // Notes the most groups one thread held in a run of `key`.
   void Note(const std::string& key, size_t groups);
 
  private:
