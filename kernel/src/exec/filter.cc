@@ -148,7 +148,9 @@ bool Filter::Eval(size_t begin, size_t count, uint64_t* mask, std::string* error
 
 bool Filter::EvalLiveWords(const BoundExpr& expr, size_t begin, size_t count, const uint64_t* live,
                            uint64_t* target, size_t* tested, std::string* error) {
-  if (IsStringKernelConjunct(expr) && CountBits(live, count) * kCompactAtMostOneLiveRowIn <= count) {
+  // (= / <> '' read the offsets alone: nothing to save by copying bytes.)
+  if (IsStringKernelConjunct(expr) && !expr.args[1]->constant.text.empty() &&
+      CountBits(live, count) * kCompactAtMostOneLiveRowIn <= count) {
     return EvalCompacted(expr, begin, count, live, target, tested, error);
   }
   const size_t words = BitmaskWords(count);
