@@ -237,7 +237,6 @@ bool Filter::EvalOne(const BoundExpr& expr, size_t begin, size_t count, uint64_t
           })) {
         return true;
       }
-
     }
     if (fn == Fn::kBetween && !expr.negated && IsValue(*expr.args[1]) && IsValue(*expr.args[2]) &&
         VisitKernelType(type, [&](auto tag) {

@@ -293,7 +293,7 @@ bool Column::AppendString(std::string_view value, std::string* error) {
     return false;
   }
   values_.Append(value.data(), value.size(), nullptr);  // all within capacity from here on
-  if (ascii_ != nullptr) ascii_->known.store(-1, std::memory_order_relaxed);  // looked again
+  if (ascii_ != nullptr) ascii_->known.store(-1, std::memory_order_relaxed);  // AllAscii looks again
   AppendEndOffset(nullptr);
   AppendValidBit();
   ++length_;
