@@ -379,5 +379,10 @@ void AggregateWorker::AdoptMerged(std::vector<std::unique_ptr<Grouper>> parts, A
   first_rows_ = std::move(first_rows);
 }
 
+void AggregateWorker::AdoptMergedGroups(std::vector<std::unique_ptr<Grouper>> parts, FirstRows first_rows) {
+  grouper_.AdoptPartitions(std::move(parts));
+  first_rows_ = std::move(first_rows);
+}
+
 }  // namespace exec
 }  // namespace laneql

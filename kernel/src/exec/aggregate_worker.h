@@ -96,6 +96,9 @@ class alignas(64) AggregateWorker {
   // Replaces this worker's groups and states by a two-level merge's (group_merge.cc).
   void AdoptMerged(std::vector<std::unique_ptr<Grouper>> parts, AggregateStates states,
                    FirstRows first_rows);
+  // The same keeping this worker's states, which then hold only its own groups, the first
+  // part (an owned scan whose output reads every worker's states: MergeOwnedWorkers).
+  void AdoptMergedGroups(std::vector<std::unique_ptr<Grouper>> parts, FirstRows first_rows);
 
   const plan::Plan& plan() const { return plan_; }
   bool ungrouped() const { return ungrouped_; }

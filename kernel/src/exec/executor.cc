@@ -103,7 +103,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     AggregateStates states(plan.aggregates, true);
     if (!states.Resize(1, &error)) return Result::Error(error);
     for (size_t a = 0; a < plan.aggregates.size(); ++a) states.AddCount(a, rows);
-    return OutputGroups(plan, ctx, nullptr, states, 1, nullptr);
+    return OutputGroups(plan, ctx, nullptr, StateParts(states, 1), nullptr);
   }
 
   // Grouped float sums add each group's values in row order, so that every thread count gives
@@ -276,6 +276,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   std::vector<std::vector<uint32_t>> targets;
   const bool need_targets = !ungrouped && !partitioned.empty();
   const TakenPartitions taken = TakePartitions(workers, partitioned);
+  std::vector<size_t> part_groups;  // an owned scan's groups per worker, its states left apart
   {
     const ScopedMemoryActivity activity("merging the threads' groups");
     if (owned && ungrouped) {
@@ -295,7 +296,12 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
           for (uint32_t& id : targets.back()) id = offset++;
         }
       }
-      if (!MergeOwnedWorkers(workers, ctx, threads, &error)) return Result::Error(error);
+      // Nothing writes to the merged states afterwards unless COUNT(DISTINCT)s are counted
+      // by partitions: then they are copied into one set of arrays, else read side by side.
+      if (!MergeOwnedWorkers(workers, ctx, threads, partitioned.empty() ? &part_groups : nullptr,
+                             &error)) {
+        return Result::Error(error);
+      }
     } else if (!MergeWorkers(workers, ctx, threads, &error, need_targets ? &targets : nullptr)) {
       return Result::Error(error);
     }
@@ -314,7 +320,9 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   ScopedSpan span(ctx.profiler, 0, "output", "output");
   // Groups merged from threads or partitions: ORDER BY ties go by each group's first row.
   const bool merged_groups = (threads > 1 || partition_groups) && !ungrouped;
-  return OutputGroups(plan, ctx, ungrouped ? nullptr : &result.grouper(), result.states(), result.groups(),
+  StateParts states(result.states(), part_groups.empty() ? result.groups() : part_groups[0]);
+  for (size_t w = 1; w < part_groups.size(); ++w) states.Add(workers[w]->states(), part_groups[w]);
+  return OutputGroups(plan, ctx, ungrouped ? nullptr : &result.grouper(), states,
                       merged_groups ? &result.first_rows() : nullptr);
 }
 

@@ -245,23 +245,28 @@ bool FilterTableMask(const plan::Plan& plan, const ExecContext& ctx, int threads
 }
 
 bool MergeOwnedWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
-                       const ExecContext& ctx, int threads, std::string* error) {
+                       const ExecContext& ctx, int threads, std::vector<size_t>* part_groups,
+                       std::string* error) {
   const size_t sources = workers.size();
   std::vector<size_t> offsets(sources + 1, 0);
   for (size_t w = 0; w < sources; ++w) offsets[w + 1] = offsets[w] + workers[w]->groups();
   const size_t groups = offsets.back();
   const bool track_first_rows = workers[0]->tracks_first_rows();
+  const bool copy_states = part_groups == nullptr;
   // When worker 0's arrays have room for every group (sized so from a group size hint), they
   // become the merged arrays and only the other workers' groups are copied in; else all are
-  // copied into new arrays.
-  const bool in_place = workers[0]->states().HasCapacity(groups) &&
-                        (!track_first_rows || workers[0]->first_rows().capacity() >= groups);
-  AggregateStates merged = in_place ? workers[0]->TakeStates()
-                                    : AggregateStates(workers[0]->plan().aggregates, false);
+  // copied into new arrays. Its first rows are always its own when the states stay apart.
+  const bool in_place = !copy_states || (workers[0]->states().HasCapacity(groups) &&
+                                         (!track_first_rows || workers[0]->first_rows().capacity() >= groups));
+  std::unique_ptr<AggregateStates> merged;
+  if (copy_states) {
+    merged = std::make_unique<AggregateStates>(
+        in_place ? workers[0]->TakeStates() : AggregateStates(workers[0]->plan().aggregates, false));
+    if (!merged->ResizeForCopy(groups, error)) return false;
+  }
   FirstRows first_rows = in_place ? workers[0]->TakeFirstRows() : FirstRows();
   const size_t kept = in_place ? offsets[1] : 0;  // groups already in place
   if (in_place && track_first_rows && first_rows.size() < kept) first_rows.resize(kept, kNoRow);
-  if (!merged.ResizeForCopy(groups, error)) return false;
   first_rows.resize(track_first_rows ? groups : 0);  // not zeroed: the threads write every one
   // The groups [kept, groups) to copy, split evenly over the threads; thread t's slice crosses
   // the workers it meets. The slices are disjoint, so no locks, and the first touch of the
@@ -269,29 +274,37 @@ bool MergeOwnedWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& work
   // Zeroing them up front on one thread took 457 ms of GROUP BY WatchID, ClientIP's 1.6 s on 2
   // threads (10 M groups).
   const size_t to_copy = groups - kept;
-  RunThreads(ctx, threads, [&](int t) {
-    ScopedSpan span(ctx.profiler, t, "merge states", "merge");
-    const size_t slice_begin = kept + to_copy * static_cast<size_t>(t) / static_cast<size_t>(threads);
-    const size_t slice_end = kept + to_copy * static_cast<size_t>(t + 1) / static_cast<size_t>(threads);
-    for (size_t w = 0; w < sources; ++w) {
-      const size_t begin = std::max(slice_begin, offsets[w]), end = std::min(slice_end, offsets[w + 1]);
-      if (begin >= end) continue;
-      const AggregateWorker& worker = *workers[w];
-      merged.CopyGroups(worker.states(), begin - offsets[w], end - offsets[w], begin);
-      if (track_first_rows) {  // groups past the worker's first rows get kNoRow
-        const FirstRows& firsts = worker.first_rows();
-        const size_t local_begin = begin - offsets[w], local_end = end - offsets[w];
-        const size_t known = std::min(local_end, std::max(local_begin, firsts.size())) - local_begin;
-        const auto at = first_rows.begin() + static_cast<std::ptrdiff_t>(begin);
-        std::copy_n(firsts.begin() + static_cast<std::ptrdiff_t>(local_begin), known, at);
-        std::fill_n(at + static_cast<std::ptrdiff_t>(known), local_end - local_begin - known, kNoRow);
+  if (copy_states || track_first_rows) {
+    RunThreads(ctx, threads, [&](int t) {
+      ScopedSpan span(ctx.profiler, t, "merge states", "merge");
+      const size_t slice_begin = kept + to_copy * static_cast<size_t>(t) / static_cast<size_t>(threads);
+      const size_t slice_end = kept + to_copy * static_cast<size_t>(t + 1) / static_cast<size_t>(threads);
+      for (size_t w = 0; w < sources; ++w) {
+        const size_t begin = std::max(slice_begin, offsets[w]), end = std::min(slice_end, offsets[w + 1]);
+        if (begin >= end) continue;
+        const AggregateWorker& worker = *workers[w];
+        if (copy_states) merged->CopyGroups(worker.states(), begin - offsets[w], end - offsets[w], begin);
+        if (track_first_rows) {  // groups past the worker's first rows get kNoRow
+          const FirstRows& firsts = worker.first_rows();
+          const size_t local_begin = begin - offsets[w], local_end = end - offsets[w];
+          const size_t known = std::min(local_end, std::max(local_begin, firsts.size())) - local_begin;
+          const auto at = first_rows.begin() + static_cast<std::ptrdiff_t>(begin);
+          std::copy_n(firsts.begin() + static_cast<std::ptrdiff_t>(local_begin), known, at);
+          std::fill_n(at + static_cast<std::ptrdiff_t>(known), local_end - local_begin - known, kNoRow);
+        }
       }
-    }
-    span.counters().rows = slice_end - slice_begin;
-  });
+      span.counters().rows = slice_end - slice_begin;
+    });
+  }
   std::vector<std::unique_ptr<Grouper>> parts;
   for (const auto& worker : workers) parts.push_back(worker->TakeGrouper());
-  workers[0]->AdoptMerged(std::move(parts), std::move(merged), std::move(first_rows));
+  if (copy_states) {
+    workers[0]->AdoptMerged(std::move(parts), std::move(*merged), std::move(first_rows));
+  } else {
+    part_groups->assign(sources, 0);
+    for (size_t w = 0; w < sources; ++w) (*part_groups)[w] = offsets[w + 1] - offsets[w];
+    workers[0]->AdoptMergedGroups(std::move(parts), std::move(first_rows));
+  }
   return true;
 }
 

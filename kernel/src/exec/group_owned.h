@@ -91,9 +91,13 @@ bool FilterTableMask(const plan::Plan& plan, const ExecContext& ctx, int threads
                      std::vector<uint64_t>* mask, std::string* error);
 
 // Makes workers[0] hold every worker's groups (worker w's after those of workers before it)
-// and states, after an owned scan.
+// and first rows, after an owned scan. With `part_groups` null it holds their states too
+// (copied into its arrays); else every worker keeps its states, *part_groups gets each one's
+// group count, and the output reads the states side by side (StateParts): for when nothing
+// after the merge writes to workers[0]'s states.
 bool MergeOwnedWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
-                       const ExecContext& ctx, int threads, std::string* error);
+                       const ExecContext& ctx, int threads, std::vector<size_t>* part_groups,
+                       std::string* error);
 
 }  // namespace exec
 }  // namespace laneql

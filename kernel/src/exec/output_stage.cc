@@ -128,9 +128,10 @@ bool AddDerivedKeys(const Plan& plan, size_t groups, std::vector<Column>* keys, 
 
 }  // namespace
 
-Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* grouper, const AggregateStates& states,
-                    size_t groups, const FirstRows* first_rows) {
+Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* grouper, const StateParts& states,
+                    const FirstRows* first_rows) {
   const ScopedMemoryActivity activity("building the result");
+  const size_t groups = states.groups();
   std::string error;
   // The group relation: keys, then aggregates. Keys are copied out of the hash tables, and
   // aggregates finished, for every group only where HAVING or ORDER BY reads them; the outputs
@@ -165,7 +166,7 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
     ThrowIfQueryStopped();
     Column column(plan.aggregates[a].type);  // never read unless needed
     if ((any_key_needed || grouper == nullptr || needed[num_keys + a]) &&
-        !states.Finish(a, groups, &column, &error, &ctx)) {
+        !states.Finish(a, nullptr, &column, &error, &ctx)) {
       return Result::Error(error);
     }
     relation.push_back(std::move(column));
@@ -221,7 +222,7 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
   for (size_t a = 0; a < plan.aggregates.size(); ++a) {
     Column column;
     if (!needed[num_keys + a]) {
-      if (!states.Finish(a, &ids, groups, &column, &error)) return Result::Error(error);
+      if (!states.Finish(a, &ids, &column, &error)) return Result::Error(error);
     } else {
       plan::BoundExprPtr ref = plan::MakeColumn(static_cast<int>(num_keys + a), relation[num_keys + a].type(), true, {});
       Vec vec;

@@ -33,12 +33,12 @@ bool ChooseRows(const plan::Plan& plan, const ExecContext& ctx, Evaluator* evalu
 // The visible outputs over `rows`.
 Result Project(const plan::Plan& plan, Evaluator* evaluator, const RowSet& rows);
 
-// The result of an aggregation with `groups` groups (grouper null when ungrouped: one group).
-// `first_rows` (per group, or null when group ids already follow first appearance) is the row
-// each group first appeared in: ties and unordered output follow it, as one thread would.
+// The result of an aggregation with the groups of `states` (grouper null when ungrouped: one
+// group). `first_rows` (per group, or null when group ids already follow first appearance) is
+// the row each group first appeared in: ties and unordered output follow it, as one thread
+// would.
 Result OutputGroups(const plan::Plan& plan, const ExecContext& ctx, const GroupStage* grouper,
-                    const AggregateStates& states, size_t groups,
-                    const FirstRows* first_rows);
+                    const StateParts& states, const FirstRows* first_rows);
 
 }  // namespace exec
 }  // namespace laneql
