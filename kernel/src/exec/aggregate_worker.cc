@@ -67,12 +67,13 @@ bool AggregateWorker::Init(size_t group_cap, bool track_first_rows, FloatPartial
   return true;
 }
 
-bool AggregateWorker::Presize(size_t groups, size_t state_groups, std::string* error) {
+bool AggregateWorker::Presize(size_t groups, size_t state_groups, size_t first_row_groups,
+                              std::string* error) {
   if (ungrouped_ || !grouper_.Reserve(groups, error) || !states_.Reserve(state_groups, error)) {
     return false;
   }
   // + 1: NoteFirstRows writes one past the groups.
-  if (track_first_rows_) first_rows_.reserve(DoublingCapacity(state_groups + 1));
+  if (track_first_rows_) first_rows_.reserve(DoublingCapacity(first_row_groups + 1));
   return true;
 }
 

@@ -200,10 +200,13 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   const auto presize = [&](int t) {
     if (size_hint == 0) return;
     ScopedSpan span(ctx.profiler, t, "presize", "scan");
-    // Split by keys, thread 0's state arrays take every thread's groups in the merge.
-    const size_t state_groups = owned && t == 0 ? size_hint * workers.size() : size_hint;
+    // Split by keys, thread 0's first rows take every thread's groups in the merge, and its
+    // state arrays too when partitioned COUNT(DISTINCT)s need them in one place (else they
+    // stay apart: StateParts).
+    const size_t all_groups = owned && t == 0 ? size_hint * workers.size() : size_hint;
+    const size_t state_groups = partitioned.empty() ? size_hint : all_groups;
     std::string refused;
-    workers[static_cast<size_t>(t)]->Presize(size_hint, state_groups, &refused);
+    workers[static_cast<size_t>(t)]->Presize(size_hint, state_groups, all_groups, &refused);
   };
   // GROUP BY ... LIMIT n: the groups kept are the first n in row order, so this thread scans
   // until it has them (usually within the first batch); then every thread counts the rest of
