@@ -243,6 +243,69 @@ TEST(SqlEngineThreads, CountsOfAMillionGroupsAreCopiedOutWhole) {
   }
 }
 
+// Grouped SUM / AVG of 1- and 2-byte integers keep 64-bit sums (AggregateStates::narrow_sum):
+// exact at the types' extremes, for few groups and for a group per two rows (the split by
+// keys, whose states the output reads side by side), on every split and thread count.
+TEST(SqlEngineThreads, SumsOfSmallIntegersAtTheirExtremesAreExact) {
+  constexpr int64_t kRows = 300'000;
+  std::string error;
+  Column few(TypeId::kInt64), many(TypeId::kInt64), a(TypeId::kInt16), b(TypeId::kUInt16),
+      c(TypeId::kInt8);
+  for (int64_t r = 0; r < kRows; ++r) {
+    ASSERT_TRUE(few.Append<int64_t>(r % 7, &error));
+    ASSERT_TRUE(many.Append<int64_t>(r / 2, &error));
+    ASSERT_TRUE(a.Append<int16_t>(r % 3 == 0 ? INT16_MIN : INT16_MAX, &error));
+    ASSERT_TRUE(b.Append<uint16_t>(UINT16_MAX, &error));
+    ASSERT_TRUE(r % 5 == 0 ? c.AppendNull(&error) : c.Append<int8_t>(INT8_MIN, &error));
+  }
+  auto table = std::make_shared<Table>();
+  ASSERT_TRUE(table->AddColumn("few", std::move(few), &error));
+  ASSERT_TRUE(table->AddColumn("many", std::move(many), &error));
+  ASSERT_TRUE(table->AddColumn("a", std::move(a), &error));
+  ASSERT_TRUE(table->AddColumn("b", std::move(b), &error));
+  ASSERT_TRUE(table->AddColumn("c", std::move(c), &error));
+  // The expected sums of group k of GROUP BY few, and of GROUP BY many's groups 0 and 1.
+  std::vector<int64_t> sum_a(7), sum_b(7), sum_c(7), rows(7);
+  for (int64_t r = 0; r < kRows; ++r) {
+    sum_a[r % 7] += r % 3 == 0 ? INT16_MIN : INT16_MAX;
+    sum_b[r % 7] += UINT16_MAX;
+    if (r % 5 != 0) sum_c[r % 7] += INT8_MIN;
+    ++rows[r % 7];
+  }
+  const auto sum = [](const Result& r, size_t column, size_t row) {
+    return FormatValue(r.column(column), row, ValueStyle::kText);
+  };
+  const auto avg = [](const Result& r, size_t column, size_t row) {
+    return r.column(column).values_buffer().As<double>()[row];
+  };
+  Result one;
+  for (int threads : {1, 2, 3}) {
+    for (Split split : {Split::kChosen, Split::kTwoLevel, Split::kKeys}) {
+      Database db(Options(threads, split));
+      ASSERT_TRUE(db.Register("t", table, &error));
+      const Result r = db.Query("SELECT few, sum(a), avg(a), sum(b), sum(c), avg(c) FROM t GROUP BY few ORDER BY few");
+      ASSERT_TRUE(r.ok()) << r.error();
+      ASSERT_EQ(r.num_rows(), 7u);
+      for (size_t k = 0; k < 7; ++k) {
+        EXPECT_EQ(sum(r, 1, k), std::to_string(sum_a[k])) << threads << " threads, group " << k;
+        EXPECT_EQ(avg(r, 2, k), static_cast<double>(static_cast<long double>(sum_a[k]) / rows[k]));
+        EXPECT_EQ(sum(r, 3, k), std::to_string(sum_b[k]));
+        EXPECT_EQ(sum(r, 4, k), std::to_string(sum_c[k]));
+      }
+      // A group per two rows, ordered by a sum read for every group: group 0 holds rows 0
+      // and 1 (INT16_MIN + INT16_MAX = -1), and the sums of 2 * INT16_MAX come first.
+      Result m = db.Query(
+          "SELECT many, sum(a) AS s, avg(b), count(*) FROM t GROUP BY many ORDER BY s DESC, many LIMIT 3");
+      ASSERT_TRUE(m.ok()) << m.error();
+      ASSERT_EQ(m.num_rows(), 3u);
+      EXPECT_EQ(sum(m, 1, 0), std::to_string(2 * INT16_MAX)) << threads << " threads";
+      EXPECT_EQ(avg(m, 2, 0), static_cast<double>(UINT16_MAX));
+      if (threads == 1 && split == Split::kChosen) one = std::move(m);
+      else ExpectIdentical(one, m, std::to_string(threads) + " threads");
+    }
+  }
+}
+
 TEST(SqlEngineThreads, ErrorsInWorkersComeBackAsErrors) {
   auto table = std::make_shared<Table>(FloatTable(100'000));
   std::string error;

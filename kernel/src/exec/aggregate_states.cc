@@ -91,6 +91,11 @@ AggregateStates::AggregateStates(const std::vector<plan::Aggregate>& aggregates,
     s.kind = aggregate.kind;
     s.result_type = aggregate.type;
     if (aggregate.arg) s.arg_type = aggregate.arg->type;
+    const bool narrow_integer = !IsFloat(s.arg_type) && !IsString(s.arg_type) &&
+                                !IsTemporal(s.arg_type) && s.arg_type != TypeId::kInt128 &&
+                                TypeByteWidth(s.arg_type) <= 2;
+    s.narrow_sum = !ungrouped && aggregate.arg && narrow_integer &&
+                   (s.kind == AggKind::kSum || s.kind == AggKind::kAvg);
     if (s.kind == AggKind::kCountDistinct) {
       const bool fixed = !IsString(s.arg_type) && s.arg_type != TypeId::kInt128;
       if (ungrouped && fixed) s.distinct_fixed = std::make_unique<FixedKeyHashTable>();
@@ -105,8 +110,10 @@ AggregateStates::AggregateStates(const std::vector<plan::Aggregate>& aggregates,
 namespace {
 
 size_t StateBytes(const StateArray<int64_t>& counts, const StateArray<Int128>& ints,
-                  const StateArray<double>& reals, const std::vector<std::string>& strings) {
+                  const StateArray<int64_t>& sums, const StateArray<double>& reals,
+                  const std::vector<std::string>& strings) {
   return counts.capacity() * sizeof(int64_t) + ints.capacity() * sizeof(Int128) +
+         sums.capacity() * sizeof(int64_t) +
          reals.capacity() * sizeof(double) + strings.capacity() * sizeof(std::string);
 }
 
@@ -121,11 +128,12 @@ bool AggregateStates::ResizeForCopy(size_t groups, std::string* error) {
 bool AggregateStates::Reserve(size_t groups, std::string* error) {
   groups = DoublingCapacity(groups);
   for (State& s : state_) {
-    const size_t bytes_before = StateBytes(s.counts, s.ints, s.reals, s.strings);
+    const size_t bytes_before = StateBytes(s.counts, s.ints, s.sums, s.reals, s.strings);
     s.counts.reserve(groups);
     if (KeepsValues(s.kind)) {
       if (IsString(s.arg_type)) s.strings.reserve(groups);
       else if (IsFloat(s.arg_type)) s.reals.reserve(groups);
+      else if (s.narrow_sum) s.sums.reserve(groups);
       else s.ints.reserve(groups);
     }
     // Charged as Grow charges: capacity is what Grow measures, so it will not charge it again.
@@ -135,7 +143,7 @@ bool AggregateStates::Reserve(size_t groups, std::string* error) {
 }
 
 bool AggregateStates::ChargeGrowth(const State& s, size_t bytes_before, std::string* error) {
-  const size_t bytes_after = StateBytes(s.counts, s.ints, s.reals, s.strings);
+  const size_t bytes_after = StateBytes(s.counts, s.ints, s.sums, s.reals, s.strings);
   if (bytes_after <= bytes_before) return true;
   const ScopedMemoryActivity activity("growing the aggregate states");
   return ChargeQueryMemory(bytes_after - bytes_before, error);
@@ -144,7 +152,7 @@ bool AggregateStates::ChargeGrowth(const State& s, size_t bytes_before, std::str
 bool AggregateStates::Grow(size_t groups, bool zero, std::string* error) {
   for (State& s : state_) {
     if (s.counts.size() >= groups) continue;
-    const size_t bytes_before = StateBytes(s.counts, s.ints, s.reals, s.strings);
+    const size_t bytes_before = StateBytes(s.counts, s.ints, s.sums, s.reals, s.strings);
     // resize(n) default-initialises through LargeBlockAllocator: the numbers are left unwritten,
     // and their pages untouched until CopyGroups writes them.
     if (zero) s.counts.resize(groups, 0);
@@ -154,6 +162,8 @@ bool AggregateStates::Grow(size_t groups, bool zero, std::string* error) {
       if (IsString(s.arg_type)) s.strings.resize(groups);
       else if (floats && zero) s.reals.resize(groups, 0.0);
       else if (floats) s.reals.resize(groups);
+      else if (s.narrow_sum && zero) s.sums.resize(groups, 0);
+      else if (s.narrow_sum) s.sums.resize(groups);
       else if (zero) s.ints.resize(groups, 0);
       else s.ints.resize(groups);
     }
@@ -204,6 +214,8 @@ bool AggregateStates::Update(size_t a, const Vec* arg, const uint32_t* group_ids
         const double d = static_cast<double>(v);
         if (is_sum) s.reals[g] += d;
         else if (s.counts[g] == 0 || (is_min ? AggLess(d, s.reals[g]) : AggLess(s.reals[g], d))) s.reals[g] = d;
+      } else if (s.narrow_sum) {
+        s.sums[g] += static_cast<int64_t>(v);
       } else {
         const Int128 x = static_cast<Int128>(v);
         if (is_sum) s.ints[g] += x;
@@ -470,12 +482,12 @@ bool AggregateStates::FinishParts(const std::vector<const AggregateStates*>& par
       case AggKind::kSum:
         if (n == 0) ok = column.AppendNull(error);
         else if (IsFloat(s.arg_type)) ok = column.Append<double>(s.reals[g], error);
-        else ok = column.Append<Int128>(s.ints[g], error);
+        else ok = column.Append<Int128>(s.narrow_sum ? Int128{s.sums[g]} : s.ints[g], error);
         break;
       case AggKind::kAvg:
         if (n == 0) ok = column.AppendNull(error);
         else if (IsFloat(s.arg_type)) ok = column.Append<double>(s.reals[g] / static_cast<double>(n), error);
-        else ok = column.Append<double>(static_cast<double>(static_cast<long double>(s.ints[g]) / static_cast<long double>(n)), error);
+        else ok = column.Append<double>(static_cast<double>(static_cast<long double>(s.narrow_sum ? Int128{s.sums[g]} : s.ints[g]) / static_cast<long double>(n)), error);
         break;
       case AggKind::kMin:
       case AggKind::kMax:

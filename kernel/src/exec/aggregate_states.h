@@ -187,6 +187,11 @@ class AggregateStates {
     TypeId result_type = TypeId::kInt64;
     StateArray<int64_t> counts;   // rows counted (all kinds)
     StateArray<Int128> ints;      // SUM / AVG of integers; MIN / MAX of integer-like types
+    // Grouped SUM / AVG of integers of 1 or 2 bytes: 64 bits hold any sum of theirs (2^47
+    // rows of 2^16), and a group's states take 16 bytes less (GROUP BY WatchID, ClientIP's
+    // SUM(IsRefresh), AVG(ResolutionWidth): 56 -> 40 bytes a group, for 10 M groups).
+    bool narrow_sum = false;
+    StateArray<int64_t> sums;     // in place of ints when narrow_sum
     StateArray<double> reals;     // SUM / AVG / MIN / MAX of floats
     std::vector<std::string> strings;  // MIN / MAX of strings
     // COUNT(DISTINCT): (group, value) pairs seen.

@@ -46,6 +46,8 @@ void AggregateStates::MergeOne(State& s, const State& o, size_t g, size_t t) {
   } else if (IsFloat(s.arg_type)) {
     if (is_sum) s.reals[t] += o.reals[g];
     else if (s.counts[t] == 0 || (is_min ? AggLess(o.reals[g], s.reals[t]) : AggLess(s.reals[t], o.reals[g]))) s.reals[t] = o.reals[g];
+  } else if (s.narrow_sum) {
+    s.sums[t] += o.sums[g];
   } else {
     if (is_sum) s.ints[t] += o.ints[g];
     else if (s.counts[t] == 0 || (is_min ? o.ints[g] < s.ints[t] : o.ints[g] > s.ints[t])) s.ints[t] = o.ints[g];
@@ -178,6 +180,7 @@ void AggregateStates::CopyGroups(const AggregateStates& other, size_t begin, siz
     const State& o = other.state_[a];
     std::copy_n(from(o.counts), n, at(s.counts));
     if (!o.ints.empty()) std::copy_n(from(o.ints), n, at(s.ints));
+    if (!o.sums.empty()) std::copy_n(from(o.sums), n, at(s.sums));
     if (!o.reals.empty()) std::copy_n(from(o.reals), n, at(s.reals));
     if (!o.strings.empty()) std::copy_n(from(o.strings), n, at(s.strings));
   }
@@ -189,6 +192,7 @@ bool AggregateStates::HasCapacity(size_t groups) const {
     if (!KeepsValues(s.kind)) continue;
     const size_t capacity = IsString(s.arg_type) ? s.strings.capacity()
                             : IsFloat(s.arg_type) ? s.reals.capacity()
+                            : s.narrow_sum        ? s.sums.capacity()
                                                   : s.ints.capacity();
     if (capacity < groups) return false;
   }
