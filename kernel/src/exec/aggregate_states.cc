@@ -471,8 +471,10 @@ bool AggregateStates::FinishParts(const std::vector<const AggregateStates*>& par
   Column column(first.result_type);
   if (!column.Reserve(rows, 0, error)) return false;
   for (size_t i = 0; i < rows; ++i) {
-    const auto [state, g] = locate(ids != nullptr ? (*ids)[i] : i);
-    const State& s = *state;
+    // Not a structured binding: clang (Emscripten's) does not let the lambda below capture one.
+    const std::pair<const State*, size_t> located = locate(ids != nullptr ? (*ids)[i] : i);
+    const State& s = *located.first;
+    const size_t g = located.second;
     const int64_t n = g < s.counts.size() ? s.counts[g] : 0;
     bool ok = true;
     switch (s.kind) {
