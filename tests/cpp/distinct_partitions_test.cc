@@ -204,6 +204,99 @@ TEST(DistinctPartitions, PairCountsPerMergedGroupOnEveryThreadCount) {
   }
 }
 
+TEST(DistinctPartitions, ByGroupEachPairIsInItsGroupsPartition) {
+  std::mt19937_64 rng(17);
+  DistinctPartitions parts(/*by_group=*/true);
+  ASSERT_TRUE(parts.by_group());
+  std::multiset<std::pair<uint64_t, uint32_t>> expected;
+  std::string error;
+  for (size_t n : {size_t{0}, size_t{1}, size_t{65}, size_t{16384}, size_t{70000}}) {
+    std::vector<uint64_t> words(n);
+    std::vector<uint32_t> groups(n);
+    for (size_t i = 0; i < n; ++i) {
+      words[i] = rng() % 3000;
+      groups[i] = static_cast<uint32_t>(rng() % 5000);
+    }
+    std::vector<uint64_t> selection(BitmaskWords(n), 0);
+    for (size_t i = 0; i < n; ++i) {
+      if (rng() % 4 == 0) continue;
+      selection[i / 64] |= uint64_t{1} << (i % 64);
+      expected.emplace(words[i], groups[i]);
+    }
+    // No hashes: by group the values are hashed only when counted.
+    ASSERT_TRUE(parts.Append(words.data(), groups.data(), nullptr, n, selection.data(), &error)) << error;
+  }
+  std::multiset<std::pair<uint64_t, uint32_t>> got;
+  for (size_t p = 0; p < DistinctPartitions::kPartitions; ++p) {
+    parts.ForEachSegment(p, [&](const uint64_t* words, const uint32_t* groups, size_t count) {
+      ASSERT_NE(groups, nullptr);
+      for (size_t i = 0; i < count; ++i) {
+        EXPECT_EQ(p, groups[i] % 256);
+        got.emplace(words[i], groups[i]);
+      }
+    });
+  }
+  EXPECT_EQ(got.size(), parts.values());
+  EXPECT_TRUE(got == expected);
+}
+
+// Per merged group, the distinct values of sides partitioned by group: side w's groups follow
+// those of the sides before it.
+std::vector<int64_t> CountPairsByGroup(const std::vector<const DistinctPartitions*>& sides,
+                                       const std::vector<size_t>& side_groups, int threads) {
+  exec::ThreadPool pool(threads);
+  exec::ExecContext ctx;
+  ctx.pool = &pool;
+  ctx.threads = threads;
+  size_t groups = 0;
+  for (size_t n : side_groups) groups += n;
+  std::vector<int64_t> counts(groups, 0);
+  std::string error;
+  EXPECT_TRUE(exec::CountDistinctPairsByGroup(sides, side_groups, ctx, threads, counts.data(), &error))
+      << error;
+  return counts;
+}
+
+TEST(DistinctPartitions, PairCountsByGroupOnEveryThreadCount) {
+  // Sides of every awkward size around the 256 partitions (none, one group, a partition's
+  // worth and one either side, several rows of the count table), their groups disjoint as an
+  // owned scan's; values repeat within and across groups, the word 0 among them.
+  std::mt19937_64 rng(19);
+  const std::vector<size_t> side_groups = {0, 1, 255, 256, 257, 3000};
+  std::vector<DistinctPartitions> sides;
+  for (size_t w = 0; w < side_groups.size(); ++w) sides.emplace_back(/*by_group=*/true);
+  std::set<std::pair<size_t, uint64_t>> pairs;
+  std::string error;
+  size_t first = 0;
+  for (size_t w = 0; w < sides.size(); ++w) {
+    for (int run = 0; run < 6 && side_groups[w] > 0; ++run) {
+      std::vector<uint64_t> words(4000);
+      std::vector<uint32_t> groups(words.size());
+      for (size_t i = 0; i < words.size(); ++i) {
+        words[i] = rng() % 7 == 0 ? 0 : (rng() % 3 == 0 ? rng() : rng() % 500);
+        groups[i] = static_cast<uint32_t>(rng() % side_groups[w]);
+      }
+      std::vector<uint64_t> selection(BitmaskWords(words.size()), 0);
+      for (size_t i = 0; i < words.size(); ++i) {
+        if (rng() % 5 == 0) continue;
+        selection[i / 64] |= uint64_t{1} << (i % 64);
+        pairs.emplace(first + groups[i], words[i]);
+      }
+      ASSERT_TRUE(sides[w].Append(words.data(), groups.data(), nullptr, words.size(), selection.data(), &error));
+    }
+    first += side_groups[w];
+  }
+  std::vector<int64_t> expected(first, 0);
+  for (const auto& pair : pairs) ++expected[pair.first];
+  std::vector<const DistinctPartitions*> views;
+  for (const DistinctPartitions& side : sides) views.push_back(&side);
+  for (int threads : {1, 2, 3, 8}) EXPECT_EQ(CountPairsByGroup(views, side_groups, threads), expected) << threads;
+  // One side alone (one thread's), and nothing at all.
+  std::vector<int64_t> last(expected.end() - 3000, expected.end());
+  EXPECT_EQ(CountPairsByGroup({&sides.back()}, {3000}, 2), last);
+  EXPECT_TRUE(CountPairsByGroup({}, {}, 2).empty());
+}
+
 TEST(DistinctPartitions, ASetSizedForTheLastPartitionGrows) {
   // On one thread the partitions are counted in order, each set sized as the one before
   // ended: partition 0 holds one value, partition 1 fifty thousand, which must grow it many
@@ -436,6 +529,52 @@ TEST(PartitionedDistinct, ChosenFromASampleOnOneThreadAsOnSeveral) {
     ASSERT_TRUE(r.ok()) << r.error();
     EXPECT_EQ(PrintCsv(r), "count(DISTINCT u)\n" + std::to_string(seen.size()) + "\n");
     EXPECT_FALSE(HasSpan(keys.LastProfileJson(), "count distinct")) << threads;
+  }
+}
+
+// Many groups, each with many values: the pairs are partitioned by group on one thread (from
+// the sample) and in an owned scan, where each group's pairs all come from one thread; by value
+// where a group's pairs come from every thread or the groups are few. The answers are the set
+// path's.
+TEST(PartitionedDistinct, PairsOfManyGroupsArePartitionedByGroup) {
+  const size_t rows = 40 * 16384;
+  Column k(TypeId::kInt64), u(TypeId::kInt64), m(TypeId::kInt32);
+  std::string error;
+  for (size_t r = 0; r < rows; ++r) {
+    ASSERT_TRUE(k.Append<int64_t>(static_cast<int64_t>(r / 2 * 7919 % 400009), &error));  // 2 rows a group
+    ASSERT_TRUE(u.Append<int64_t>(static_cast<int64_t>(r * 2654435761u % 1000000007u % 3), &error));
+    ASSERT_TRUE(m.Append<int32_t>(static_cast<int32_t>(r % 100), &error));
+  }
+  auto table = std::make_shared<Table>();
+  ASSERT_TRUE(table->AddColumn("k", std::move(k), &error)) << error;
+  ASSERT_TRUE(table->AddColumn("u", std::move(u), &error)) << error;
+  ASSERT_TRUE(table->AddColumn("m", std::move(m), &error)) << error;
+  const char* many = "SELECT k, count(DISTINCT u) AS n, count(*) FROM t WHERE m <> 5 GROUP BY k "
+                     "ORDER BY n DESC, k LIMIT 50";
+  const char* few = "SELECT m, count(DISTINCT u * 1000 + k) AS n FROM t GROUP BY m ORDER BY m";
+  DatabaseOptions set_options;
+  set_options.threads = 1;
+  set_options.partitioned_distinct_min_values = SIZE_MAX;
+  Database reference_db(set_options);
+  ASSERT_TRUE(reference_db.Register("t", table, &error)) << error;
+  for (int threads : {1, 2}) {
+    for (auto split : {DatabaseOptions::GroupSplit::kAuto, DatabaseOptions::GroupSplit::kRows}) {
+      DatabaseOptions options;
+      options.threads = threads;
+      options.profile = true;
+      options.group_split = split;
+      // (Integer keys that repeat would otherwise be aggregated by radix partitions of rows,
+      // group_partitions.h, which take no COUNT(DISTINCT) partitions; string keys are not.)
+      options.partitioned_group_min_rows = SIZE_MAX;
+      Database db(options);
+      ASSERT_TRUE(db.Register("t", table, &error)) << error;
+      // A split by rows on two threads gives each thread part of every group: by value.
+      const bool by_group = threads == 1 || split == DatabaseOptions::GroupSplit::kAuto;
+      ExpectSamePathAnswer(reference_db, db, many, "count distinct", threads);
+      EXPECT_EQ(HasSpan(db.LastProfileJson(), "distinct counts by group"), by_group) << threads;
+      ExpectSamePathAnswer(reference_db, db, few, "count distinct", threads);
+      EXPECT_FALSE(HasSpan(db.LastProfileJson(), "distinct counts by group")) << threads;
+    }
   }
 }
 

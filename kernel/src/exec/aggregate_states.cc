@@ -272,11 +272,11 @@ void AggregateStates::SelectDistinctRows(const Vec& arg, const uint32_t* group_i
   }
 }
 
-void AggregateStates::PartitionDistinct(size_t a) {
+void AggregateStates::PartitionDistinct(size_t a, bool by_group) {
   State& s = state_[a];
   s.distinct_fixed.reset();
   s.distinct_wide.reset();
-  s.distinct_partitions = std::make_unique<DistinctPartitions>();
+  s.distinct_partitions = std::make_unique<DistinctPartitions>(by_group && !ungrouped_);
   s.partitioned = true;
 }
 
@@ -299,9 +299,11 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
       DistinctWords(arg, count, words_.data(), 1);
       words = words_.data();
     }
-    HashKeys(words, count, nullptr, hashes_.data());
-    return s.distinct_partitions->Append(words, ungrouped_ ? nullptr : group_ids, hashes_.data(),
-                                         count, selection, error);
+    // By group, the values are hashed only when counted.
+    const bool by_group = s.distinct_partitions->by_group();
+    if (!by_group) HashKeys(words, count, nullptr, hashes_.data());
+    return s.distinct_partitions->Append(words, ungrouped_ ? nullptr : group_ids,
+                                         by_group ? nullptr : hashes_.data(), count, selection, error);
   }
   if (s.distinct_fixed) {
     if (words_.size() < count) words_.resize(count);

@@ -146,7 +146,9 @@ class AggregateStates {
   bool CanPartitionDistinct(size_t a) const {
     return state_[a].distinct_fixed != nullptr || state_[a].distinct_wide != nullptr;
   }
-  void PartitionDistinct(size_t a);
+  // by_group: the pairs partitioned by group id (DistinctPartitions), for an owned scan or
+  // one thread.
+  void PartitionDistinct(size_t a, bool by_group = false);
   bool IsPartitionedDistinct(size_t a) const { return state_[a].partitioned; }
   // Aggregate a's partitions, moved out: taken from every thread's states before the merge,
   // which may replace them (the two-level merge builds new states).

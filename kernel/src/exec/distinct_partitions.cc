@@ -137,10 +137,13 @@ bool DistinctPartitions::MakeRoom(size_t n, bool grouped, std::string* error) {
 
 bool DistinctPartitions::Append(const uint64_t* words, const uint32_t* groups, const uint64_t* hashes,
                                 size_t n, const uint64_t* selection, std::string* error) {
+  const auto partition_of = [&](size_t i) {
+    return by_group_ ? PartitionOfGroup(groups[i]) : PartitionOf(hashes[i]);
+  };
   uint32_t sizes[kPartitions] = {};
   size_t selected = 0;
   ForEachSelected(selection, n, [&](size_t i) {
-    ++sizes[PartitionOf(hashes[i])];
+    ++sizes[partition_of(i)];
     ++selected;
   });
   if (selected == 0) return true;
@@ -160,7 +163,7 @@ bool DistinctPartitions::Append(const uint64_t* words, const uint32_t* groups, c
     ForEachSelected(selection, n, [&](size_t i) { values_out[next[PartitionOf(hashes[i])]++] = words[i]; });
   } else {
     ForEachSelected(selection, n, [&](size_t i) {
-      const uint32_t at = next[PartitionOf(hashes[i])]++;
+      const uint32_t at = next[partition_of(i)]++;
       values_out[at] = words[i];
       groups_out[at] = groups[i];
     });
@@ -271,6 +274,78 @@ bool CountDistinctPairPartitions(const std::vector<const DistinctPartitions*>& s
     for (size_t g = 0; g < groups; ++g) counts[g] += thread_counts[g];
   }
   return true;
+}
+
+bool CountDistinctPairsByGroup(const std::vector<const DistinctPartitions*>& sides,
+                               const std::vector<size_t>& side_groups, const ExecContext& ctx,
+                               int threads, int64_t* counts, std::string* error) {
+  constexpr size_t kParts = DistinctPartitions::kPartitions;
+  // Partition p's counts are one row of a table: side w's group l (l % 256 == p) at column
+  // columns[w] + l / 256. A row is a 256th of the groups, in the cache of the thread counting
+  // it, and the rows' threads write apart.
+  std::vector<size_t> first_group(sides.size() + 1, 0), columns(sides.size() + 1, 0);
+  for (size_t w = 0; w < sides.size(); ++w) {
+    first_group[w + 1] = first_group[w] + side_groups[w];
+    columns[w + 1] = columns[w] + (side_groups[w] + kParts - 1) / kParts;
+  }
+  const size_t width = columns.back();
+  if (width == 0) return true;
+  AlignedBuffer table;
+  if (!table.ResizeForOverwrite(kParts * width * sizeof(int64_t), error)) return false;
+  std::vector<CountThread> per_thread(static_cast<size_t>(std::max(threads, 1)));
+  const bool ok = RunTasks(ctx, threads, kParts, [&](size_t p, int t, std::string* task_error) {
+    ScopedSpan span(ctx.profiler, t, "count distinct", "merge");
+    CountThread& mine = per_thread[static_cast<size_t>(t)];
+    int64_t* row = table.As<int64_t>() + p * width;
+    std::fill(row, row + width, 0);
+    size_t values = 0;
+    for (const DistinctPartitions* side : sides) values += side->PartitionSize(p);
+    if (!mine.pairs.Reset(std::min(values, mine.last_distinct + mine.last_distinct / 4), task_error)) {
+      return false;
+    }
+    size_t distinct = 0;
+    bool inserted = true;
+    for (size_t w = 0; w < sides.size(); ++w) {
+      const uint32_t tag_base = static_cast<uint32_t>(first_group[w] + 1);
+      int64_t* side_row = row + columns[w];
+      sides[w]->ForEachSegment(p, [&](const uint64_t* words, const uint32_t* local, size_t n) {
+        for (size_t begin = 0; begin < n && inserted; begin += CountThread::kHashBlock) {
+          const size_t m = std::min(n - begin, CountThread::kHashBlock);
+          HashKeys(words + begin, m, nullptr, mine.hashes);
+          for (size_t i = 0; i < m && inserted; ++i) {
+            const uint32_t group = local[begin + i];
+            bool added = false;
+            const PairSlot pair{words[begin + i], tag_base + group, 0};
+            inserted = mine.pairs.Insert(pair, PairSlot::HashOf(mine.hashes[i], pair.tag), &added,
+                                         task_error);
+            side_row[group / kParts] += added ? 1 : 0;
+            distinct += added ? 1 : 0;
+          }
+        }
+      });
+    }
+    if (!inserted) return false;
+    mine.last_distinct = distinct;
+    span.counters().rows = values;
+    span.counters().probes = values;
+    return true;
+  }, error);
+  if (!ok) return false;
+  // The table transposed into the merged numbering, in parallel by ranges of groups.
+  constexpr size_t kRange = size_t{1} << 16;
+  const size_t groups = first_group.back();
+  return RunTasks(ctx, threads, (groups + kRange - 1) / kRange, [&](size_t k, int t, std::string*) {
+    ScopedSpan span(ctx.profiler, t, "distinct counts by group", "merge");
+    const size_t end = std::min(groups, (k + 1) * kRange);
+    span.counters().rows = end - k * kRange;
+    size_t w = 0;
+    for (size_t g = k * kRange; g < end; ++g) {
+      while (g >= first_group[w + 1]) ++w;
+      const size_t l = g - first_group[w];
+      counts[g] += table.As<int64_t>()[(l % kParts) * width + columns[w] + l / kParts];
+    }
+    return true;
+  }, error);
 }
 
 }  // namespace exec

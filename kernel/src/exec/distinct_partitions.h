@@ -30,12 +30,22 @@ class DistinctPartitions {
   // Bits 32..39 of the hash: the count's sets take their slots from the low bits, which stay
   // spread within a partition.
   static size_t PartitionOf(uint64_t hash) { return (hash >> 32) & (kPartitions - 1); }
+  // By group (grouped only): a pair's partition is its group id's low bits.
+  static size_t PartitionOfGroup(uint32_t group) { return group & (kPartitions - 1); }
+
+  // Grouped pairs are partitioned by value, so that a value's pairs with every group meet in
+  // one partition whichever thread saw them; or, `by_group`, by the group id, when each
+  // group's pairs all come from one thread (an owned scan's, or the only one's). Then the
+  // groups of a partition are every 256th, and their counts (a 256th of them) stay in the
+  // core's cache, where counts by value land all over an array of every group: Q13's 580,000
+  // groups spent half the count in those increments.
+  explicit DistinctPartitions(bool by_group = false) : by_group_(by_group) {}
+  bool by_group() const { return by_group_; }
 
   // Appends the words of the rows [0, n) set in `selection` (an n-row bitmask), hashes[i]
-  // being word i's hash, as one run; grouped, with each row's group id (groups[i], this
-  // thread's numbering), else `groups` is null. The partition is the word's alone, so that a
-  // value's pairs with every group meet in one partition whichever thread saw them. False
-  // (with *error) when the memory limit refuses.
+  // being word i's hash (unused, and may be null, by group), as one run; grouped, with each
+  // row's group id (groups[i], this thread's numbering), else `groups` is null. False (with
+  // *error) when the memory limit refuses.
   bool Append(const uint64_t* words, const uint32_t* groups, const uint64_t* hashes, size_t n,
               const uint64_t* selection, std::string* error);
   size_t values() const { return values_; }  // appended so far, repeats included
@@ -83,6 +93,7 @@ class DistinctPartitions {
   size_t chunk_used_ = 0;    // of them taken
   std::vector<Run> runs_;
   size_t values_ = 0;
+  bool by_group_ = false;
 };
 
 // The number of distinct words in the union of the sides' values (one COUNT(DISTINCT)'s
@@ -95,6 +106,11 @@ bool CountDistinctPairPartitions(const std::vector<const DistinctPartitions*>& s
                                  const std::vector<const uint32_t*>& targets, size_t groups,
                                  const ExecContext& ctx, int threads, int64_t* counts,
                                  std::string* error);
+// The same for sides partitioned by group: side w's group l is merged group
+// sum(side_groups[0..w)) + l, and counts[g] += group g's distinct values for every merged g.
+bool CountDistinctPairsByGroup(const std::vector<const DistinctPartitions*>& sides,
+                               const std::vector<size_t>& side_groups, const ExecContext& ctx,
+                               int threads, int64_t* counts, std::string* error);
 
 }  // namespace exec
 }  // namespace laneql

@@ -62,10 +62,29 @@ bool CountPartitionedDistincts(const std::vector<std::unique_ptr<AggregateWorker
       result.SetDistinctCount(a, count);
       continue;
     }
-    std::vector<const uint32_t*> side_targets;
-    for (const auto& side : targets) side_targets.push_back(side.data());
     const size_t groups = workers[0]->groups();
     std::vector<int64_t> counts(groups, 0);
+    if (!sides.empty() && sides[0]->by_group()) {
+      // An owned scan's (or one thread's): worker w's groups follow those of the workers
+      // before it, as many as its targets.
+      std::vector<size_t> side_groups;
+      size_t covered = 0;
+      for (size_t w = 0; w < sides.size() && w < targets.size(); ++w) {
+        side_groups.push_back(targets[w].size());
+        covered += side_groups.back();
+      }
+      if (side_groups.size() != sides.size() || covered != groups) {
+        *error = "internal error: COUNT(DISTINCT) pairs by group do not cover the merged groups";
+        return false;
+      }
+      if (!CountDistinctPairsByGroup(sides, side_groups, ctx, threads, counts.data(), error)) {
+        return false;
+      }
+      result.AddCounts(a, counts.data(), groups);
+      continue;
+    }
+    std::vector<const uint32_t*> side_targets;
+    for (const auto& side : targets) side_targets.push_back(side.data());
     if (!CountDistinctPairPartitions(sides, side_targets, groups, ctx, threads, counts.data(),
                                      error)) {
       return false;
@@ -157,11 +176,14 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // Split by keys too: each owner's pairs are partitioned rather than held in a set of its own
   // that outgrows the caches (GROUP BY SearchPhrase, COUNT(DISTINCT UserID) on 2 threads:
   // 95-98 against 101-103 ms, medians of 5 in 4 processes; one thread 143-154 ms).
+  bool many_groups = false;
   if (!ungrouped && !partition_groups && group_cap == 0) {
-    partitioned = PartitionedDistincts(plan, ctx, batches, *workers[0]);
+    partitioned = PartitionedDistincts(plan, ctx, batches, *workers[0], &many_groups);
   }
+  // Each group's pairs from one thread, and many groups: the pairs partitioned by group.
+  const bool pairs_by_group = owned || (threads == 1 && many_groups);
   for (const auto& worker : workers) {
-    for (size_t a : partitioned) worker->states().PartitionDistinct(a);
+    for (size_t a : partitioned) worker->states().PartitionDistinct(a, pairs_by_group);
   }
   // Few groups with a large COUNT(DISTINCT) (not partitioned): the rows split by that value.
   const int value_split = threads > 1 && !ungrouped && !owned && !row_order_sums && group_cap == 0 &&

@@ -79,7 +79,9 @@ bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int thr
 }
 
 std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecContext& ctx,
-                                         size_t batches, const AggregateWorker& worker) {
+                                         size_t batches, const AggregateWorker& worker,
+                                         bool* many_groups) {
+  if (many_groups != nullptr) *many_groups = false;
   std::vector<size_t> eligible;
   if (ctx.group_split == kSplitByKeys || ctx.partitioned_distinct_min_values == SIZE_MAX) return eligible;
   for (size_t a = 0; a < plan.aggregates.size(); ++a) {
@@ -97,6 +99,9 @@ std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecConte
   // Grouped behind a selective WHERE, the sample keeps few rows: MobilePhoneModel <> '' keeps
   // 880,000 rows of 10 M, 5,700 of the sample's 65,536, and its 170,000 (model, user) pairs took
   // 58 ms in one set on one thread and 39 on two, 48 and 26 ms partitioned (Q10).
+  if (many_groups != nullptr && !worker.ungrouped()) {
+    *many_groups = rows >= kMinSampleRows && 2 * sample.groups() >= rows;  // as PreferOwnedScan
+  }
   if (rows < (worker.ungrouped() ? kMinSampleRows : kMinPairSampleRows)) return chosen;
   // Mostly new values (pairs) in every sampled batch: the table holds about as many per row.
   const double scale =

@@ -53,9 +53,11 @@ bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int thr
 // workers) whose set of values, grouped of (group, value) pairs, the sample expects to reach
 // ctx.partitioned_distinct_min_values (every one when that is 0; none under a split by keys,
 // which keeps the owners' sets). On one thread too: its set outgrows the caches all the same.
-// Grouped, for a split by rows only (not for an owned scan or GROUP BY ... LIMIT).
+// Grouped, not under GROUP BY ... LIMIT; with `many_groups`, whether the sample also shows
+// many groups (as PreferOwnedScan; false when no sample was taken).
 std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecContext& ctx,
-                                         size_t batches, const AggregateWorker& worker);
+                                         size_t batches, const AggregateWorker& worker,
+                                         bool* many_groups = nullptr);
 // Grouped, whether to aggregate by radix partitions (group_partitions.h; the caller checks
 // that the partitions can carry the query, MakeGroupRecordLayout): when the sample's rows after
 // the WHERE mostly start groups of their own (as PreferOwnedScan) but their repeats still show
