@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "laneql/bitmask.h"
 #include "laneql/gather.h"
@@ -434,9 +435,18 @@ HWY_INLINE void GatherStringDataImpl(const int32_t* HWY_RESTRICT offsets,
                                      uint8_t* HWY_RESTRICT out_data, size_t out_bytes) {
   const uint8_t* const data_end = data + data_bytes;
   const uint8_t* const out_end = out_data + out_bytes;
-  // Random rows are latency-bound (two dependent cache misses each); software prefetching did
-  // not measurably help on Sapphire Rapids, so the loop stays plain.
+  // Random rows are latency-bound (two dependent cache misses each): the first two lines of the
+  // string a dozen rows ahead are prefetched (its offset is in cache: GatherStringOffsets has
+  // just read it). 14 % of 10 M rows, in batches: URL 28 -> 24.5 ms, Title 24.5 -> 20 ms on AMD
+  // EPYC (Zen 4); earlier it had not measurably helped on Sapphire Rapids. A hint: an address
+  // past the data does not fault.
+  constexpr size_t kAhead = 12;
   for (size_t j = 0; j < count; ++j) {
+    if (j + kAhead < count) {
+      const uint8_t* ahead = data + offsets[indices[j + kAhead]];
+      hwy::Prefetch(ahead);
+      hwy::Prefetch(ahead + 64);
+    }
     const uint32_t row = indices[j];
     const size_t length = static_cast<size_t>(offsets[row + 1] - offsets[row]);
     CopyRowBytes(out_data, out_end, data + offsets[row], data_end, length);
