@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "laneql/gather.h"
 #include "laneql/hash.h"
 #include "laneql/predicate.h"
 #include "src/exec/executor.h"
@@ -160,8 +161,27 @@ size_t AggregateWorker::KeepOwnedValues(RowSet* selection, const uint64_t* hashe
 }
 
 size_t AggregateWorker::KeepOwnedRows(RowSet* selection) {
-  return CompactRows(selection, ids_.data(), [&](size_t i) { return group_ids_[i] != kNoGroup; },
-                     [&](size_t kept, size_t i) { group_ids_[kept] = group_ids_[i]; });
+  // By the compress kernels over a mask of the rows with a group: the row-at-a-time loop
+  // (CompactRows) was 2-3 % of an owned scan's time (GROUP BY WatchID, ClientIP on 2 threads).
+  const size_t n = selection->count;
+  owned_mask_.resize(BitmaskWords(n));
+  owned_scratch_.resize(group_ids_.size());
+  CompareToMask(group_ids_.data(), n, CompareOp::kNe, kNoGroup, nullptr, owned_mask_.data());
+  const size_t kept = CompressU32(group_ids_.data(), n, owned_mask_.data(), owned_scratch_.data());
+  std::swap(group_ids_, owned_scratch_);
+  if (selection->ids == nullptr) {
+    MaskToIndices(owned_mask_.data(), n, ids_.data());
+    const uint32_t begin = static_cast<uint32_t>(selection->begin);
+    for (size_t k = 0; k < kept; ++k) ids_[k] += begin;
+  } else if (selection->ids != ids_.data()) {
+    CompressU32(selection->ids, n, owned_mask_.data(), ids_.data());
+  } else {
+    CompressU32(selection->ids, n, owned_mask_.data(), owned_scratch_.data());
+    std::swap(ids_, owned_scratch_);
+  }
+  selection->ids = ids_.data();
+  selection->count = kept;
+  return kept;
 }
 
 void AggregateWorker::NoteFirstRows(const RowSet& rows, size_t groups_before) {

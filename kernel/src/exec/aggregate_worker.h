@@ -154,6 +154,8 @@ class alignas(64) AggregateWorker {
   FirstRows first_rows_;  // per group, when tracked
   std::vector<uint64_t> mask_;
   std::vector<uint32_t> ids_, group_ids_;
+  std::vector<uint64_t> owned_mask_;       // KeepOwnedRows' scratch: the rows kept,
+  std::vector<uint32_t> owned_scratch_;    // and the compressed ids (swapped in)
   PreparedBatch partition_batch_;     // PartitionBatches' batch
   std::vector<Vec> partition_args_;  // and its arguments
   uint64_t bytes_per_row_ = 0;
