@@ -185,16 +185,19 @@ size_t AggregateWorker::KeepOwnedRows(RowSet* selection) {
 }
 
 void AggregateWorker::NoteFirstRows(const RowSet& rows, size_t groups_before) {
-  // The grouper numbers new groups row by row, so the first row of group `next` is the first
-  // row whose id is `next`. Every row writes next's slot and only a row of that group moves on:
-  // no branch per row (in GROUP BY UserID a row starts a group about every other time, at
-  // random).
+  // A new group's first row is the first of its rows: going backwards, each row of a new group
+  // writes its group's slot, the first row last, and the others write a spare slot past the
+  // groups. No branch per row (in GROUP BY UserID a row starts a group about every other time,
+  // at random), and no chain from row to row (following the next new group's id was one, a
+  // load and a compare per row: 2 % of GROUP BY WatchID, ClientIP on 2 threads).
   const size_t groups = grouper_.size();
-  first_rows_.resize(groups + 1, kNoRow);  // + 1: the slot written after the last new group
-  size_t next = groups_before;
-  for (size_t i = 0; i < rows.count; ++i) {
-    first_rows_[next] = rows.ids != nullptr ? rows.ids[i] : rows.begin + i;
-    next += group_ids_[i] == next;
+  first_rows_.resize(groups + 1, kNoRow);  // + 1: the spare slot
+  const uint32_t before = static_cast<uint32_t>(groups_before);
+  const uint32_t spare = static_cast<uint32_t>(groups);
+  for (size_t i = rows.count; i-- > 0;) {
+    const uint32_t group = group_ids_[i];
+    first_rows_[group >= before && group != kNoGroup ? group : spare] =
+        rows.ids != nullptr ? rows.ids[i] : rows.begin + i;
   }
   first_rows_.resize(groups);
 }
