@@ -325,6 +325,58 @@ TEST_P(HashStringsTest, MatchesReference) {
   }
 }
 
+LANEQL_PER_TARGET_SUITE(HashWideRowsTest);
+
+// Rows of 1 to 6 words (strides 2-4 are vector code, the others a row at a time) at every
+// boundary size, with the extreme words mixed in and the rows starting off a vector's
+// alignment: the reference's hashes, and nothing written past the last row.
+TEST_P(HashWideRowsTest, MatchesReference) {
+  for (size_t stride = 1; stride <= 6; ++stride) {
+    for (size_t n : kSizes) {
+      std::mt19937_64 rng(stride * 1000 + n);
+      std::vector<uint64_t> words(n * stride + 1);
+      const uint64_t specials[] = {0, 1, ~uint64_t{0}, uint64_t{1} << 63, kHashGamma,
+                                   0 - kHashGamma};
+      for (uint64_t& w : words) w = rng() % 4 == 0 ? specials[rng() % 6] : rng();
+      const uint64_t* rows = words.data() + 1;  // 8 bytes off the allocation's alignment
+      std::vector<uint64_t> want(n), got(n + 8, kGuard);
+      reference::HashWideRows(rows, stride, n, want.data());
+      HashWideRows(rows, stride, n, got.data());
+      SCOPED_TRACE(::testing::Message() << "stride=" << stride << " n=" << n);
+      for (size_t i = 0; i < n; ++i) ASSERT_EQ(want[i], got[i]) << "row " << i;
+      for (size_t i = n; i < n + 8; ++i) ASSERT_EQ(kGuard, got[i]) << "wrote past the end";
+    }
+  }
+}
+
+// The definition itself: one word hashes as HashKeys hashes a uint64; each further word is
+// combined in, in order; and rows that differ in any one word hash apart.
+TEST_P(HashWideRowsTest, FollowsTheDefinition) {
+  const std::vector<uint64_t> row = {7, 0, ~uint64_t{0}, 42};
+  uint64_t one = 0, keys = 0;
+  HashWideRows(row.data(), 1, 1, &one);
+  HashKeys(row.data(), 1, nullptr, &keys);
+  EXPECT_EQ(one, keys);
+  for (size_t stride = 2; stride <= 4; ++stride) {
+    std::vector<uint64_t> rows;
+    for (int copy = 0; copy < 9; ++copy) rows.insert(rows.end(), row.begin(), row.begin() + stride);
+    std::vector<uint64_t> hashes(9);
+    HashWideRows(rows.data(), stride, 9, hashes.data());
+    uint64_t want = reference::HashWord(row[0] + kHashGamma);
+    for (size_t j = 1; j < stride; ++j) want = reference::CombineWord(want, row[j]);
+    for (uint64_t h : hashes) EXPECT_EQ(h, want) << stride;
+    for (size_t j = 0; j < stride; ++j) {
+      std::vector<uint64_t> changed = rows;
+      changed[8 * stride + j] ^= 1;  // the last row (in the scalar tail on wide vectors)
+      changed[0 * stride + j] += 1;  // and the first
+      HashWideRows(changed.data(), stride, 9, hashes.data());
+      EXPECT_NE(hashes[0], want) << "word " << j;
+      EXPECT_NE(hashes[8], want) << "word " << j;
+      EXPECT_EQ(hashes[4], want);
+    }
+  }
+}
+
 // Every length from 0 to 600 (every path and stripe boundary), at every alignment: the same
 // as the reference, and independent of where the string lies in memory.
 TEST_P(HashStringsTest, EveryLengthAndAlignment) {

@@ -107,6 +107,12 @@ void HashStrings(const int32_t* offsets, const uint8_t* bytes, size_t n, const u
 void HashCombineStrings(const int32_t* offsets, const uint8_t* bytes, size_t n,
                         const uint64_t* validity, uint64_t* hashes);
 
+// Rows of `stride` >= 1 words each (row i at words[i * stride], no NULLs: a GROUP BY of several
+// keys packs each row's keys, and its NULL flags, into words): hashes[i] = Mix(w0 + kHashGamma)
+// with each further word w combined in as h = Mix(h * kHashCombineMul + w). Strides 2 to 4 are
+// vector code; others go a row at a time.
+void HashWideRows(const uint64_t* words, size_t stride, size_t n, uint64_t* hashes);
+
 // Typed forms: HashKeys(int32_ptr, n, nullptr, hashes).
 template <class T>
 void HashKeys(const T* keys, size_t n, const uint64_t* validity, uint64_t* hashes) {
@@ -137,6 +143,7 @@ void HashStrings(const int32_t* offsets, const uint8_t* bytes, size_t n, const u
                  uint64_t* hashes);
 void HashCombineStrings(const int32_t* offsets, const uint8_t* bytes, size_t n,
                         const uint64_t* validity, uint64_t* hashes);
+void HashWideRows(const uint64_t* words, size_t stride, size_t n, uint64_t* hashes);
 }  // namespace reference
 
 }  // namespace laneql

@@ -352,12 +352,8 @@ void Grouper::HashWords(const uint64_t* words, size_t count, uint64_t* hashes) c
     HashKeys(words, count, nullptr, hashes);
     return;
   }
-  for (size_t i = 0; i < count; ++i) {
-    const uint64_t* row = words + i * words_;
-    uint64_t h = reference::HashWord(row[0] + kHashGamma);
-    for (size_t j = 1; j < words_; ++j) h = reference::CombineWord(h, row[j]);
-    hashes[i] = h;
-  }
+  // The SIMD kernel: a scalar Mix call per word was 5-7 % of GROUP BY WatchID, ClientIP.
+  HashWideRows(words, words_, count, hashes);
 }
 
 bool Grouper::InsertSerialized(const int32_t* offsets, const uint8_t* bytes, const uint64_t* hashes, size_t count,

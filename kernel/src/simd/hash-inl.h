@@ -216,6 +216,50 @@ HWY_INLINE void HashKeysImpl(HashKeyType type, const void* keys, size_t n,
   }
 }
 
+// ---------------------------------------------------------------- rows of words
+
+// One vector of rows' hashes from their words w[0..kStride): Mix(w0 + kHashGamma), each next
+// word combined in (see HashWideRows in laneql/hash.h).
+template <size_t kStride, class D>
+HWY_INLINE hn::Vec<D> HashRowVector(D d, const uint64_t* HWY_RESTRICT rows) {
+  hn::Vec<D> w0, w1, w2, w3;
+  if constexpr (kStride == 2) hn::LoadInterleaved2(d, rows, w0, w1);
+  if constexpr (kStride == 3) hn::LoadInterleaved3(d, rows, w0, w1, w2);
+  if constexpr (kStride == 4) hn::LoadInterleaved4(d, rows, w0, w1, w2, w3);
+  auto h = MixVec(d, hn::Add(w0, hn::Set(d, kHashGamma)));
+  h = MixVec(d, hn::Add(MulConst64(d, h, kHashCombineMul), w1));
+  if constexpr (kStride >= 3) h = MixVec(d, hn::Add(MulConst64(d, h, kHashCombineMul), w2));
+  if constexpr (kStride >= 4) h = MixVec(d, hn::Add(MulConst64(d, h, kHashCombineMul), w3));
+  return h;
+}
+
+HWY_INLINE uint64_t HashRowScalar(const uint64_t* HWY_RESTRICT row, size_t stride) {
+  uint64_t h = MixOne(row[0] + kHashGamma);
+  for (size_t j = 1; j < stride; ++j) h = MixOne(h * kHashCombineMul + row[j]);
+  return h;
+}
+
+template <size_t kStride>
+HWY_NOINLINE void HashRowsOfStride(const uint64_t* HWY_RESTRICT words, size_t n,
+                                   uint64_t* HWY_RESTRICT hashes) {
+  const HashTag d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(HashRowVector<kStride>(d, words + i * kStride), d, hashes + i);
+  for (; i < n; ++i) hashes[i] = HashRowScalar(words + i * kStride, kStride);  // the tail
+}
+
+HWY_INLINE void HashWideRowsImpl(const uint64_t* words, size_t stride, size_t n,
+                                 uint64_t* hashes) {
+  switch (stride) {
+    case 2: return HashRowsOfStride<2>(words, n, hashes);
+    case 3: return HashRowsOfStride<3>(words, n, hashes);
+    case 4: return HashRowsOfStride<4>(words, n, hashes);
+    default:
+      for (size_t i = 0; i < n; ++i) hashes[i] = HashRowScalar(words + i * stride, stride);
+  }
+}
+
 // ---------------------------------------------------------------- strings
 
 HWY_INLINE uint64_t LoadLE64(const uint8_t* p) {

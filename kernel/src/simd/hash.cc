@@ -20,6 +20,9 @@ void HashStringsTarget(const int32_t* offsets, const uint8_t* bytes, size_t n,
                        const uint64_t* validity, uint64_t* hashes, bool combine) {
   HashStringsImpl(offsets, bytes, n, validity, hashes, combine);
 }
+void HashWideRowsTarget(const uint64_t* words, size_t stride, size_t n, uint64_t* hashes) {
+  HashWideRowsImpl(words, stride, n, hashes);
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace laneql
@@ -30,6 +33,7 @@ namespace laneql {
 
 HWY_EXPORT(HashKeysTarget);
 HWY_EXPORT(HashStringsTarget);
+HWY_EXPORT(HashWideRowsTarget);
 
 void HashKeys(HashKeyType type, const void* keys, size_t n, const uint64_t* validity,
               uint64_t* hashes) {
@@ -46,6 +50,11 @@ void HashStrings(const int32_t* offsets, const uint8_t* bytes, size_t n, const u
 void HashCombineStrings(const int32_t* offsets, const uint8_t* bytes, size_t n,
                         const uint64_t* validity, uint64_t* hashes) {
   HWY_DYNAMIC_DISPATCH(HashStringsTarget)(offsets, bytes, n, validity, hashes, true);
+}
+
+void HashWideRows(const uint64_t* words, size_t stride, size_t n, uint64_t* hashes) {
+  if (stride == 0) return;
+  HWY_DYNAMIC_DISPATCH(HashWideRowsTarget)(words, stride, n, hashes);
 }
 
 }  // namespace laneql

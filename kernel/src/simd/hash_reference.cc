@@ -153,5 +153,14 @@ void HashCombineStrings(const int32_t* offsets, const uint8_t* bytes, size_t n,
   }
 }
 
+void HashWideRows(const uint64_t* words, size_t stride, size_t n, uint64_t* hashes) {
+  for (size_t i = 0; i < n && stride > 0; ++i) {
+    const uint64_t* row = words + i * stride;
+    uint64_t h = HashWord(row[0] + kHashGamma);
+    for (size_t j = 1; j < stride; ++j) h = CombineWord(h, row[j]);
+    hashes[i] = h;
+  }
+}
+
 }  // namespace reference
 }  // namespace laneql
