@@ -375,6 +375,22 @@ bool Evaluator::EvalColumn(const BoundExpr& expr, const RowSet& rows, Vec* out, 
     }
     return true;
   }
+  const size_t width = IsString(type) ? 0 : TypeByteWidth(type);
+  if (rows.mask != nullptr && width != 0 && width != 16) {
+    out->type = type;
+    if (!out->own_values.Resize(rows.count * width, error)) return false;
+    CompressFixed(width, column.values_buffer().data() + rows.mask_begin * width, rows.mask_rows,
+                  rows.mask, out->own_values.data());
+    out->values = out->own_values.data();
+    out->validity = nullptr;
+    if (column.validity() != nullptr) {
+      if (!out->own_validity.Resize(BitmaskWords(rows.count) * 8 + 8, error)) return false;
+      CompressBitmask(column.validity() + rows.mask_begin / 64, rows.mask_rows, rows.mask,
+                      out->own_validity.As<uint64_t>());
+      out->validity = out->own_validity.As<uint64_t>();
+    }
+    return true;
+  }
   // Gather (or copy an unaligned range) into owned buffers.
   std::vector<uint32_t> range;
   const uint32_t* ids = rows.ids;
@@ -394,7 +410,6 @@ bool Evaluator::EvalColumn(const BoundExpr& expr, const RowSet& rows, Vec* out, 
     }
     return builder.Finish(out, error);
   }
-  const size_t width = TypeByteWidth(type);
   out->type = type;
   if (!out->own_values.Resize(n * width, error)) return false;
   if (width == 16) {

@@ -20,6 +20,11 @@ struct RowSet {
   size_t begin = 0;               // contiguous rows [begin, begin + count) when ids is null
   size_t count = 0;
   const uint32_t* ids = nullptr;  // else the rows ids[0 .. count)
+  // Optionally, with ids: the same rows as the set bits of a mask over the mask_rows rows from
+  // mask_begin (a multiple of 64), so that columns are compressed (sequential loads) instead of
+  // gathered. An owner of an owned scan without a WHERE keeps about every other row of a batch.
+  const uint64_t* mask = nullptr;
+  size_t mask_begin = 0, mask_rows = 0;
 };
 
 class Evaluator {
