@@ -52,24 +52,29 @@ void CanonicalBytes(const Vec& vec, size_t i, uint8_t* out) {
 // machine little-endian, as the words' byte layout assumes). A fixed width per instantiation:
 // a memcpy of the width known only at run time was a libc call per row, 17 % of GROUP BY
 // CounterID's time.
+// With `assign`, the key's word is its own (a wide row's): written, not ORed, so it need not be
+// zeroed first.
 template <class T>
-void PackKeyOfWidth(const Vec& key, size_t count, size_t byte_offset, uint64_t* packed, size_t row_words) {
+void PackKeyOfWidth(const Vec& key, size_t count, size_t byte_offset, uint64_t* packed, size_t row_words,
+                    bool assign) {
   const size_t stride = key.constant ? 0 : sizeof(T);
   const unsigned shift = static_cast<unsigned>(8 * byte_offset);
   for (size_t i = 0; i < count; ++i) {
     T value;
     std::memcpy(&value, key.values + i * stride, sizeof(T));
-    packed[i * row_words] |= static_cast<uint64_t>(value) << shift;
+    const uint64_t word = static_cast<uint64_t>(value) << shift;
+    packed[i * row_words] = assign ? word : packed[i * row_words] | word;
   }
 }
 
 // Row i's word is packed[i * row_words] (1: packed keys; more: one word of a wide key's row).
-void PackKeyBytes(const Vec& key, size_t count, size_t byte_offset, uint64_t* packed, size_t row_words = 1) {
+void PackKeyBytes(const Vec& key, size_t count, size_t byte_offset, uint64_t* packed, size_t row_words = 1,
+                  bool assign = false) {
   switch (TypeByteWidth(key.type)) {
-    case 1: return PackKeyOfWidth<uint8_t>(key, count, byte_offset, packed, row_words);
-    case 2: return PackKeyOfWidth<uint16_t>(key, count, byte_offset, packed, row_words);
-    case 4: return PackKeyOfWidth<uint32_t>(key, count, byte_offset, packed, row_words);
-    default: return PackKeyOfWidth<uint64_t>(key, count, byte_offset, packed, row_words);
+    case 1: return PackKeyOfWidth<uint8_t>(key, count, byte_offset, packed, row_words, assign);
+    case 2: return PackKeyOfWidth<uint16_t>(key, count, byte_offset, packed, row_words, assign);
+    case 4: return PackKeyOfWidth<uint32_t>(key, count, byte_offset, packed, row_words, assign);
+    default: return PackKeyOfWidth<uint64_t>(key, count, byte_offset, packed, row_words, assign);
   }
 }
 
@@ -288,24 +293,28 @@ bool Grouper::Prepare(const std::vector<Vec>& keys, size_t count, PreparedKeys* 
       if (out->words_buf.size() < count * words_) out->words_buf.resize(count * words_);
       uint64_t* words = out->words_buf.data();
       out->words = words;
-      std::memset(words, 0, count * words_ * 8);
       // Key by key, so that each copies its values at a fixed width (row by row and key by
       // key, a memcpy of a width known at run time was a libc call per value: with the
-      // canonical-bytes calls around it, 15 % of GROUP BY WatchID, ClientIP's time).
+      // canonical-bytes calls around it, 15 % of GROUP BY WatchID, ClientIP's time). Integer
+      // keys write their whole words; only floats' and the NULL flags' words are zeroed first
+      // (zeroing every word was 1.5 % of that GROUP BY).
       size_t w = 0;
       for (size_t k = 0; k < keys.size(); ++k) {
         const Vec& key = keys[k];
         if (IsFloat(key.type) || key.type == TypeId::kInt128) {
           for (size_t i = 0; i < count; ++i) {
-            CanonicalBytes(key, i, reinterpret_cast<uint8_t*>(words + i * words_ + w));
+            uint8_t* word = reinterpret_cast<uint8_t*>(words + i * words_ + w);
+            std::memset(word, 0, key.type == TypeId::kInt128 ? 16 : 8);
+            CanonicalBytes(key, i, word);
           }
         } else {
-          PackKeyBytes(key, count, 0, words + w, words_);
+          PackKeyBytes(key, count, 0, words + w, words_, /*assign=*/true);
         }
         w += key.type == TypeId::kInt128 ? 2 : 1;
       }
       if (null_word_) {
         // A NULL key's words are zero and its bit is set in the last word (SQL groups NULLs).
+        for (size_t i = 0; i < count; ++i) words[i * words_ + words_ - 1] = 0;
         w = 0;
         for (size_t k = 0; k < keys.size(); ++k) {
           const Vec& key = keys[k];
