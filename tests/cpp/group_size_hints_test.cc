@@ -72,6 +72,15 @@ TEST(GroupSizeHints, KeepsLargeSizesPerKey) {
   EXPECT_TRUE(hints.Seen("a"));
   EXPECT_TRUE(hints.Seen("b"));
   EXPECT_FALSE(hints.Seen("c"));
+  // String keys' bytes go with their groups: kept and replaced alike, none with a small size.
+  EXPECT_EQ(hints.FindKeyBytes("c"), 0u);
+  hints.Note("c", 300'000, 12'000'000);
+  EXPECT_EQ(hints.Find("c"), 300'000u);
+  EXPECT_EQ(hints.FindKeyBytes("c"), 12'000'000u);
+  hints.Note("c", 400'000);  // fixed-width keys: no bytes
+  EXPECT_EQ(hints.FindKeyBytes("c"), 0u);
+  hints.Note("c", 10, 5'000);
+  EXPECT_EQ(hints.FindKeyBytes("c"), 0u);
 }
 
 // A table of 600,000 rows (37 batches, enough for the sample): u unique keys, q a key per 4

@@ -69,8 +69,9 @@ bool AggregateWorker::Init(size_t group_cap, bool track_first_rows, FloatPartial
 }
 
 bool AggregateWorker::Presize(size_t groups, size_t state_groups, size_t first_row_groups,
-                              std::string* error) {
-  if (ungrouped_ || !grouper_.Reserve(groups, error) || !states_.Reserve(state_groups, error)) {
+                              size_t key_bytes, std::string* error) {
+  if (ungrouped_ || !grouper_.Reserve(groups, key_bytes, error) ||
+      !states_.Reserve(state_groups, error)) {
     return false;
   }
   // + 1: NoteFirstRows writes one past the groups.

@@ -55,9 +55,10 @@ class alignas(64) AggregateWorker {
             std::string* error);
   // Sizes the groups' hash table for `groups` groups, the states for `state_groups` >= groups
   // and the first rows for `first_row_groups` >= groups up front (group_size_hints.h; more for
-  // the worker whose arrays an owned merge fills with every thread's groups). False (nothing
-  // gained, nothing lost) when the memory limit refuses.
-  bool Presize(size_t groups, size_t state_groups, size_t first_row_groups, std::string* error);
+  // the worker whose arrays an owned merge fills with every thread's groups), and string keys'
+  // bytes for `key_bytes`. False (nothing gained, nothing lost) when the memory limit refuses.
+  bool Presize(size_t groups, size_t state_groups, size_t first_row_groups, size_t key_bytes,
+               std::string* error);
   // Folds batches [first, last) (batch b = rows [b * kBatchRows, ...)) into the states.
   bool ScanBatches(size_t first, size_t last, std::string* error);
   // The owned scan's two steps (owned_scan.h): one thread prepares a batch (selects its rows by

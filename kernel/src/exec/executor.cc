@@ -208,10 +208,11 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // one thread sizing all of them before the scan took 2.9 ms of Q31's 59 on 2 threads (1.5
   // ms each in parallel).
   std::string hint_key;
-  size_t size_hint = 0;
+  size_t size_hint = 0, key_bytes_hint = 0;
   if (ctx.group_size_hints != nullptr && !ungrouped && group_cap == 0 && !partition_groups) {
     hint_key = GroupSizeKey(plan, threads);
     size_hint = ctx.group_size_hints->Find(hint_key);
+    key_bytes_hint = ctx.group_size_hints->FindKeyBytes(hint_key);
     // Run for the first time: sized from a sample (its first run of GROUP BY WatchID, ClientIP
     // on 2 threads otherwise doubled its way to 5 M groups a thread, faulting in each size).
     if (!ctx.group_size_hints->Seen(hint_key)) {
@@ -228,7 +229,8 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     const size_t all_groups = owned && t == 0 ? size_hint * workers.size() : size_hint;
     const size_t state_groups = partitioned.empty() ? size_hint : all_groups;
     std::string refused;
-    workers[static_cast<size_t>(t)]->Presize(size_hint, state_groups, all_groups, &refused);
+    workers[static_cast<size_t>(t)]->Presize(size_hint, state_groups, all_groups, key_bytes_hint,
+                                             &refused);
   };
   // GROUP BY ... LIMIT n: the groups kept are the first n in row order, so this thread scans
   // until it has them (usually within the first batch); then every thread counts the rest of
@@ -292,9 +294,12 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());  // the scan stopped part-way
 
   if (!hint_key.empty()) {
-    size_t most = 0;
-    for (const auto& worker : workers) most = std::max(most, worker->groups());
-    ctx.group_size_hints->Note(hint_key, most);
+    size_t most = 0, most_bytes = 0;
+    for (const auto& worker : workers) {
+      most = std::max(most, worker->groups());
+      most_bytes = std::max(most_bytes, worker->grouper().KeyBytes());
+    }
+    ctx.group_size_hints->Note(hint_key, most, most_bytes);
   }
   AggregateWorker& result = *workers[0];
   // Grouped partitioned COUNT(DISTINCT)s: each thread's group ids in the merged numbering.

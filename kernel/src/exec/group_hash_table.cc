@@ -313,9 +313,10 @@ bool StringKeyHashTable::GrowTo(size_t capacity, std::string* error) {
 
 bool StringKeyHashTable::GrowArena(size_t bytes, std::string* error) {
   // Doubling keeps appends amortised O(1); the first arena is big enough for many short keys.
+  // Not zeroed: a key's bytes are written before any is read.
   const size_t doubled = arena_.size() > AlignedBuffer::kMaxSize / 2 ? AlignedBuffer::kMaxSize
                                                                       : arena_.size() * 2;
-  return arena_.Resize(std::max({bytes, doubled, size_t{4096}}), error);
+  return arena_.ResizeForOverwrite(std::max({bytes, doubled, size_t{4096}}), error);
 }
 
 bool StringKeyHashTable::FindOrInsert(const int32_t* offsets, const uint8_t* bytes,
@@ -351,7 +352,7 @@ bool StringKeyHashTable::Reserve(size_t groups, size_t key_bytes, std::string* e
     return false;
   }
   if (capacity > capacity_ && !GrowTo(capacity, error)) return false;
-  return key_bytes <= arena_.size() || arena_.Resize(key_bytes, error);
+  return key_bytes <= arena_.size() || arena_.ResizeForOverwrite(key_bytes, error);
 }
 
 void StringKeyHashTable::Find(const int32_t* offsets, const uint8_t* bytes, const uint64_t* validity,

@@ -288,7 +288,7 @@ bool MergeWorkers(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
         size_t upper_bound = 0;  // groups of p if no key repeats across threads
         for (const Converted& c : converted) upper_bound += c.begin[p + 1] - c.begin[p];
         if (!workers[0]->grouper().NewGrouper(&parts[p], task_error) ||
-            !parts[p]->Reserve(upper_bound, task_error)) {
+            !parts[p]->Reserve(upper_bound, 0, task_error)) {
           return false;
         }
         std::vector<uint32_t> ids;

@@ -291,7 +291,7 @@ bool AggregateGroupPartitions(const std::vector<const GroupPartitions*>& sides,
         // The partitions are alike (the hash spreads the keys evenly): sized as the last one
         // ended, the table rarely grows, and is not made larger than the records it may hold.
         if (!result->grouper().NewGrouper(&parts[p], task_error) ||
-            !parts[p]->Reserve(std::min(records, mine.last_groups + mine.last_groups / 4), task_error)) {
+            !parts[p]->Reserve(std::min(records, mine.last_groups + mine.last_groups / 4), 0, task_error)) {
           return false;
         }
         bool ok = true;

@@ -10,19 +10,25 @@ namespace exec {
 
 size_t GroupSizeHints::Find(const std::string& key) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto it = groups_.find(key);
-  return it == groups_.end() || it->second < kMinGroupSizeHint ? 0 : it->second;
+  const auto it = sizes_.find(key);
+  return it == sizes_.end() || it->second.groups < kMinGroupSizeHint ? 0 : it->second.groups;
+}
+
+size_t GroupSizeHints::FindKeyBytes(const std::string& key) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = sizes_.find(key);
+  return it == sizes_.end() || it->second.groups < kMinGroupSizeHint ? 0 : it->second.key_bytes;
 }
 
 bool GroupSizeHints::Seen(const std::string& key) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return groups_.find(key) != groups_.end();
+  return sizes_.find(key) != sizes_.end();
 }
 
-void GroupSizeHints::Note(const std::string& key, size_t groups) {
+void GroupSizeHints::Note(const std::string& key, size_t groups, size_t key_bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (groups_.size() >= kMaxKeys && groups_.find(key) == groups_.end()) groups_.clear();
-  groups_[key] = groups;
+  if (sizes_.size() >= kMaxKeys && sizes_.find(key) == sizes_.end()) sizes_.clear();
+  sizes_[key] = Sizes{groups, key_bytes};
 }
 
 std::string GroupSizeKey(const plan::Plan& plan, int threads) {

@@ -41,7 +41,9 @@ class GroupStage {
   // scan the rest of the table after one thread found the first cap groups (executor.cc).
   bool FreezeAs(const GroupStage& other, std::string* error);
   // Room for `groups` groups before any is added (Grouper::Reserve).
-  bool Reserve(size_t groups, std::string* error) { return grouper_->Reserve(groups, error); }
+  bool Reserve(size_t groups, size_t key_bytes, std::string* error) {
+    return grouper_->Reserve(groups, key_bytes, error);
+  }
   // Adds the groups of `other` (the same keys over another thread's rows; under a group cap
   // both stages frozen on the same groups, FreezeAs) and sets (*mapping)[g] = this stage's id
   // for other's group g (AggregateStates::Merge).
@@ -50,6 +52,8 @@ class GroupStage {
   // Two-level (partitioned) merge, see group_merge.h. Possible for hashed keys without a cap.
   bool CanMergeByPartition() const;
   const Grouper& grouper() const { return *grouper_; }
+  // Grouper::KeyBytes, 0 without a grouper (constant keys only).
+  size_t KeyBytes() const { return grouper_ != nullptr ? grouper_->KeyBytes() : 0; }
   // An empty grouper for this stage's keys (one partition of the merged groups).
   bool NewGrouper(std::unique_ptr<Grouper>* out, std::string* error) const;
   // Makes the merged partitions this stage's groups: partition p's group i gets the id

@@ -594,13 +594,17 @@ const uint64_t* Grouper::GroupHashes() const {
   }
 }
 
-bool Grouper::Reserve(size_t groups, std::string* error) {
+bool Grouper::Reserve(size_t groups, size_t key_bytes, std::string* error) {
   switch (strategy_) {
     case Strategy::kDirect: return true;
     case Strategy::kPacked: return fixed_.Reserve(groups, error);
     case Strategy::kWide: return wide_->Reserve(groups, error);
-    default: return strings_.Reserve(groups, 0, error);
+    default: return strings_.Reserve(groups, key_bytes, error);
   }
+}
+
+size_t Grouper::KeyBytes() const {
+  return strategy_ == Strategy::kString || strategy_ == Strategy::kSerialized ? strings_.arena_bytes() : 0;
 }
 
 bool Grouper::MergeGroups(const Grouper& other, const uint32_t* groups, size_t n, uint32_t* ids,

@@ -79,8 +79,11 @@ class Grouper {
   // direct table, which is never partitioned), and the merge of other's groups groups[0..n)
   // alone, ids[i] = this grouper's id for groups[i].
   const uint64_t* GroupHashes() const;
-  // Room for `groups` groups without growing on the way.
-  bool Reserve(size_t groups, std::string* error);
+  // Room for `groups` groups without growing on the way, string and serialised keys of
+  // `key_bytes` bytes in all.
+  bool Reserve(size_t groups, size_t key_bytes, std::string* error);
+  // The bytes the string and serialised keys take (0 for the other strategies).
+  size_t KeyBytes() const;
   // Radix-partitioned GROUP BY (group_partitions.h) carries the prepared words of the packed
   // and wide strategies through its partitions: the words per row (0 for the other
   // strategies), and their hashes as Prepare makes them (count rows of KeyWords() words each).
