@@ -200,12 +200,14 @@ void AggregateWorker::NoteFirstRows(const RowSet& rows, size_t groups_before) {
   // load and a compare per row: 2 % of GROUP BY WatchID, ClientIP on 2 threads).
   const size_t groups = grouper_.size();
   first_rows_.resize(groups + 1, kNoRow);  // + 1: the spare slot
-  const uint32_t before = static_cast<uint32_t>(groups_before);
-  const uint32_t spare = static_cast<uint32_t>(groups);
+  const uint64_t new_groups = groups - groups_before;
   for (size_t i = rows.count; i-- > 0;) {
-    const uint32_t group = group_ids_[i];
-    first_rows_[group >= before && group != kNoGroup ? group : spare] =
-        rows.ids != nullptr ? rows.ids[i] : rows.begin + i;
+    // The slot by arithmetic (a conditional became a branch, mispredicted as often as rows
+    // start groups): `offset` is below new_groups for a new group only (an older group's id,
+    // and kNoGroup, wrap past it), and the mask keeps it or makes the slot the spare one.
+    const uint64_t offset = uint64_t{group_ids_[i]} - groups_before;
+    const uint64_t keep = uint64_t{0} - static_cast<uint64_t>(offset < new_groups);
+    first_rows_[groups + ((offset - new_groups) & keep)] = rows.ids != nullptr ? rows.ids[i] : rows.begin + i;
   }
   first_rows_.resize(groups);
 }
