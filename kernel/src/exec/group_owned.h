@@ -11,8 +11,9 @@
 // (owned_scan.h); what each owner still does for every row is to read its hash and skip the
 // rows of others. The split pays when the groups are many (a table larger than the cache,
 // whose copies a split by rows would merge): hence the sample.
-// The WHERE is not repeated: all threads first evaluate it once over the table, morsel by
-// morsel, into one bit per row (FilterTableMask), which every owner then reads.
+// The WHERE is not repeated: the thread that prepares a batch evaluates it there, for every
+// owner (ungrouped, where no batch is prepared, all threads first evaluate it once over the
+// table into one bit per row, FilterTableMask, which every owner then reads).
 #ifndef LANEQL_EXEC_GROUP_OWNED_H_
 #define LANEQL_EXEC_GROUP_OWNED_H_
 
