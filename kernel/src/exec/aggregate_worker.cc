@@ -183,6 +183,7 @@ size_t AggregateWorker::KeepOwnedRows(RowSet* selection) {
     }
   } else if (selection->ids != ids_.data()) {
     CompressU32(selection->ids, n, owned_mask_.data(), ids_.data());
+    MaskKeptRows(selection->begin, kept, selection);
   } else {
     CompressU32(selection->ids, n, owned_mask_.data(), owned_scratch_.data());
     std::swap(ids_, owned_scratch_);
@@ -190,6 +191,26 @@ size_t AggregateWorker::KeepOwnedRows(RowSet* selection) {
   selection->ids = ids_.data();
   selection->count = kept;
   return kept;
+}
+
+void AggregateWorker::MaskKeptRows(size_t begin, size_t kept, RowSet* selection) {
+  // Behind a WHERE an owner keeps rows all over the batch; where they are dense enough that
+  // their gathers would touch nearly every line of a column anyway (2-byte values: a 64-byte
+  // line holds 32), a mask over the batch lets the arguments be compressed instead (GROUP BY
+  // WatchID, ClientIP behind SearchPhrase <> '' on 2 threads, 13 % of the rows, half of them
+  // an owner's: the 2-byte gathers took 60 % more than one thread's).
+  if (kept == 0 || begin % 64 != 0 || ids_[0] < begin) return;  // ids ascend from the batch
+  const size_t rows = ids_[kept - 1] - begin + 1;
+  if (kept * 16 < rows) return;
+  kept_rows_mask_.assign(BitmaskWords(rows), 0);
+  uint64_t* mask = kept_rows_mask_.data();
+  for (size_t k = 0; k < kept; ++k) {
+    const size_t row = ids_[k] - begin;
+    mask[row / 64] |= uint64_t{1} << (row % 64);
+  }
+  selection->mask = mask;
+  selection->mask_begin = begin;
+  selection->mask_rows = rows;
 }
 
 void AggregateWorker::NoteFirstRows(const RowSet& rows, size_t groups_before) {

@@ -129,6 +129,9 @@ class alignas(64) AggregateWorker {
   // Owned scan: drops the rows of other owners (group id kNoGroup) from `selection` (its ids
   // then in ids_) and group_ids_; returns how many are left.
   size_t KeepOwnedRows(RowSet* selection);
+  // After KeepOwnedRows of an id selection of the batch from `begin`: the kept rows (ids_[0,
+  // kept)) also as a mask over the batch, when dense enough (RowSet::mask).
+  void MaskKeptRows(size_t begin, size_t kept, RowSet* selection);
   // Value split: the hashes of the COUNT(DISTINCT) argument of `selection`'s rows (preparing a
   // batch), then dropping from `selection` the rows whose value another worker owns (its ids
   // then in ids_); returns how many are left.
@@ -157,6 +160,7 @@ class alignas(64) AggregateWorker {
   std::vector<uint32_t> ids_, group_ids_;
   std::vector<uint64_t> owned_mask_;       // KeepOwnedRows' scratch: the rows kept,
   std::vector<uint32_t> owned_scratch_;    // and the compressed ids (swapped in)
+  std::vector<uint64_t> kept_rows_mask_;   // MaskKeptRows
   PreparedBatch partition_batch_;     // PartitionBatches' batch
   std::vector<Vec> partition_args_;  // and its arguments
   uint64_t bytes_per_row_ = 0;
