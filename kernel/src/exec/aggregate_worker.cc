@@ -194,14 +194,13 @@ size_t AggregateWorker::KeepOwnedRows(RowSet* selection) {
 }
 
 void AggregateWorker::MaskKeptRows(size_t begin, size_t kept, RowSet* selection) {
-  // Behind a WHERE an owner keeps rows all over the batch; where they are dense enough that
-  // their gathers would touch nearly every line of a column anyway (2-byte values: a 64-byte
-  // line holds 32), a mask over the batch lets the arguments be compressed instead (GROUP BY
+  // Behind a WHERE an owner keeps rows all over the batch; where they are dense enough
+  // (UseDenseMask), a mask over the batch lets the arguments be compressed instead (GROUP BY
   // WatchID, ClientIP behind SearchPhrase <> '' on 2 threads, 13 % of the rows, half of them
   // an owner's: the 2-byte gathers took 60 % more than one thread's).
   if (kept == 0 || begin % 64 != 0 || ids_[0] < begin) return;  // ids ascend from the batch
   const size_t rows = ids_[kept - 1] - begin + 1;
-  if (kept * 16 < rows) return;
+  if (kept * kDenseMaskShare < rows) return;
   kept_rows_mask_.assign(BitmaskWords(rows), 0);
   uint64_t* mask = kept_rows_mask_.data();
   for (size_t k = 0; k < kept; ++k) {
@@ -211,6 +210,13 @@ void AggregateWorker::MaskKeptRows(size_t begin, size_t kept, RowSet* selection)
   selection->mask = mask;
   selection->mask_begin = begin;
   selection->mask_rows = rows;
+}
+
+void AggregateWorker::UseDenseMask(const uint64_t* mask, size_t begin, size_t n, RowSet* rows) {
+  if (begin % 64 != 0 || rows->count * kDenseMaskShare < n) return;
+  rows->mask = mask;
+  rows->mask_begin = begin;
+  rows->mask_rows = n;
 }
 
 void AggregateWorker::NoteFirstRows(const RowSet& rows, size_t groups_before) {
@@ -273,6 +279,7 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
       selection.ids = ids_.data();
       selection.count = selected;
       ids_pending = true;
+      UseDenseMask(mask_.data(), begin, n, &selection);
     }
   }
   if (!ungrouped_) {
@@ -355,8 +362,12 @@ bool AggregateWorker::PrepareBatch(size_t batch, PreparedBatch* out, std::string
       out->rows.count = selected;
     }
   }
-  if (value_split_ >= 0) return HashSplitValues(out->rows, &out->value_hashes, error);
-  return grouper_.Prepare(&evaluator_, out->rows, &out->keys, &out->prepared, error);
+  // The keys evaluated through the WHERE's mask where it is dense (the batch's stored rows
+  // keep ids alone: the mask is this worker's and changes with its next batch).
+  RowSet rows = out->rows;
+  if (rows.ids != nullptr) UseDenseMask(mask_.data(), begin, n, &rows);
+  if (value_split_ >= 0) return HashSplitValues(rows, &out->value_hashes, error);
+  return grouper_.Prepare(&evaluator_, rows, &out->keys, &out->prepared, error);
 }
 
 bool AggregateWorker::ScanPreparedBatch(const PreparedBatch& batch, std::string* error) {

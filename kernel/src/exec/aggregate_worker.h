@@ -132,6 +132,12 @@ class alignas(64) AggregateWorker {
   // After KeepOwnedRows of an id selection of the batch from `begin`: the kept rows (ids_[0,
   // kept)) also as a mask over the batch, when dense enough (RowSet::mask).
   void MaskKeptRows(size_t begin, size_t kept, RowSet* selection);
+  // An id selection of the n rows from `begin` gets `mask` (those rows' bits) as its
+  // RowSet::mask when at least 1 row in kDenseMaskShare is in it: a column's gathers would
+  // then touch nearly every line anyway (a 64-byte line holds 32 2-byte values), and a
+  // compress reads them in order with vector loads.
+  static constexpr size_t kDenseMaskShare = 16;
+  static void UseDenseMask(const uint64_t* mask, size_t begin, size_t n, RowSet* rows);
   // Value split: the hashes of the COUNT(DISTINCT) argument of `selection`'s rows (preparing a
   // batch), then dropping from `selection` the rows whose value another worker owns (its ids
   // then in ids_); returns how many are left.
