@@ -112,26 +112,30 @@ TEST(GroupSizeHints, AFirstRunSizesFromTheSample) {
   ctx.pool = &pool;
   ctx.threads = 2;
   const size_t batches = (table->num_rows() + exec::kBatchRows - 1) / exec::kBatchRows;
+  const auto first_run = [&](const plan::Plan& plan, int threads, size_t table_batches) {
+    exec::TableSample sample(plan, ctx, table_batches);
+    return exec::FirstRunGroupsPerThread(plan, threads, &sample);
+  };
   for (int threads : {1, 2}) {
     SCOPED_TRACE(threads);
     const size_t per_thread = 600'000 / static_cast<size_t>(threads);
     const plan::Plan unique = BindSql(*table, "SELECT u, count(*) FROM t GROUP BY u");
-    EXPECT_EQ(exec::FirstRunGroupsPerThread(unique, ctx, threads, batches), per_thread);
+    EXPECT_EQ(first_run(unique, threads, batches), per_thread);
     const plan::Plan quarter = BindSql(*table, "SELECT q, count(*) FROM t GROUP BY q");
-    const size_t q = exec::FirstRunGroupsPerThread(quarter, ctx, threads, batches);
+    const size_t q = first_run(quarter, threads, batches);
     EXPECT_GE(q, per_thread / 4);
     EXPECT_LE(q, per_thread / 4 * 4 / 3);
     const plan::Plan few = BindSql(*table, "SELECT small, count(*) FROM t GROUP BY small");
-    EXPECT_EQ(exec::FirstRunGroupsPerThread(few, ctx, threads, batches), 0u);
+    EXPECT_EQ(first_run(few, threads, batches), 0u);
     // Behind a WHERE that keeps 30 % of the rows: their groups.
     const plan::Plan filtered = BindSql(*table, "SELECT u, count(*) FROM t WHERE small < 30 GROUP BY u");
-    const size_t f = exec::FirstRunGroupsPerThread(filtered, ctx, threads, batches);
+    const size_t f = first_run(filtered, threads, batches);
     EXPECT_GE(f, per_thread * 3 / 10 * 9 / 10);
     EXPECT_LE(f, per_thread * 3 / 10 * 11 / 10);
   }
   // Too small a table for a sample: nothing.
   const plan::Plan unique = BindSql(*table, "SELECT u, count(*) FROM t GROUP BY u");
-  EXPECT_EQ(exec::FirstRunGroupsPerThread(unique, ctx, 2, 8), 0u);
+  EXPECT_EQ(first_run(unique, 2, 8), 0u);
 }
 
 // Runs `sql` through exec::Execute with `hints` (null: none) on `threads` threads.
@@ -145,6 +149,47 @@ std::string RunSql(const Table& table, const std::string& sql, int threads, exec
   const plan::Plan plan = BindSql(table, sql);
   const Result result = exec::Execute(plan, ctx);
   return result.ok() ? PrintCsv(result) : "error: " + result.error();
+}
+
+// A sample's summary is kept per table, keys, WHERE and aggregates (which COUNT(DISTINCT)s it
+// counted), not per thread count; a wrong summary (noted by hand here) changes the path, not
+// the answer.
+TEST(GroupSizeHints, KeepSampleSummariesPerQuery) {
+  const auto table = Larger();
+  const plan::Plan plain = BindSql(*table, "SELECT u, count(*) FROM t GROUP BY u");
+  const std::string key = exec::SampleKey(plain);
+  EXPECT_EQ(key, exec::SampleKey(BindSql(*table, "SELECT u AS uu, count(*) AS c FROM t GROUP BY u")));
+  for (const char* other : {"SELECT u, count(DISTINCT small) FROM t GROUP BY u",
+                            "SELECT u, count(*) FROM t WHERE small < 3 GROUP BY u",
+                            "SELECT small, count(*) FROM t GROUP BY small",
+                            "SELECT count(DISTINCT u) FROM t", "SELECT count(DISTINCT small) FROM t"}) {
+    EXPECT_NE(key, exec::SampleKey(BindSql(*table, other))) << other;
+  }
+  exec::GroupSizeHints hints;
+  exec::SampleSummary summary;
+  EXPECT_FALSE(hints.FindSample(key, &summary));
+  summary.rows = 65536;
+  summary.probes = 60000;
+  summary.groups = 50000;
+  summary.distinct_pairs = {7};
+  hints.NoteSample(key, summary);
+  exec::SampleSummary found;
+  ASSERT_TRUE(hints.FindSample(key, &found));
+  EXPECT_EQ(found.rows, 65536u);
+  EXPECT_EQ(found.probes, 60000u);
+  EXPECT_EQ(found.groups, 50000u);
+  EXPECT_EQ(found.distinct_pairs, std::vector<size_t>{7});
+  // A summary saying "few groups" for a key of a group per row: another path (no presizing,
+  // split by rows), the same answer.
+  const std::string sql = "SELECT u, count(*) AS c FROM t GROUP BY u ORDER BY c DESC, u LIMIT 5";
+  const std::string expected = RunSql(*table, sql, 1, nullptr);
+  exec::GroupSizeHints wrong;
+  exec::SampleSummary few;
+  few.rows = few.probes = 65536;
+  few.groups = 10;
+  few.distinct_values = few.distinct_pairs = {0};
+  wrong.NoteSample(exec::SampleKey(BindSql(*table, sql)), few);
+  for (int threads : {1, 2, 3}) EXPECT_EQ(RunSql(*table, sql, threads, &wrong), expected) << threads;
 }
 
 TEST(GroupSizeHints, NotedByOneRunAndUsedByTheNextWithTheSameAnswers) {

@@ -82,6 +82,14 @@ TEST(GroupSplit, AutoSplitsByKeysWhenEveryRowIsAGroupAndByRowsOtherwise) {
   Result expected = one.Query(unique);
   ASSERT_TRUE(expected.ok());
   EXPECT_EQ(expected.num_rows(), r.num_rows());
+  // Its sample was taken once; run again, the query chooses the same path from the sample's
+  // summary, which the database kept (group_size_hints.h), without a sample.
+  EXPECT_EQ(1u, testing::SpanCount(json, "sample"));
+  const Result again = db.Query(unique);
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_EQ(PrintCsv(r), PrintCsv(again));
+  EXPECT_TRUE(HasSpan(db.LastProfileJson(), "merge states"));
+  EXPECT_FALSE(HasSpan(db.LastProfileJson(), "sample"));
 
   // With a WHERE, the owners share one evaluation of it instead of each evaluating it for every
   // row: the thread that prepares a batch's keys for all owners evaluates it there (no "filter"
@@ -329,6 +337,9 @@ TEST(GroupSplit, FewGroupsWithManyDistinctValuesSplitByValue) {
         // The values are hashed once, for all threads (owned_scan.h).
         EXPECT_EQ(by_value ? rows : 0, PreparedRows(json)) << c.sql << " at " << threads << " threads";
         EXPECT_EQ(c.by_value && partitions, HasSpan(json, "count distinct")) << c.sql;
+        // Every choice (partitioned groups or pairs, split by keys or values, the first run's
+        // sizes) reads one sample.
+        EXPECT_EQ(1u, testing::SpanCount(json, "sample")) << c.sql;
       }
     }
   }

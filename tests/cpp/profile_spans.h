@@ -16,6 +16,15 @@ inline bool HasSpan(const std::string& json, const std::string& name) {
          json.find("\"name\":\"" + name + "\"") != std::string::npos;
 }
 
+// How many spans named `name` the profile holds.
+inline size_t SpanCount(const std::string& json, const std::string& name) {
+  size_t count = 0;
+  for (const std::string& quoted : {"\"name\": \"" + name + "\"", "\"name\":\"" + name + "\""}) {
+    for (size_t at = json.find(quoted); at != std::string::npos; at = json.find(quoted, at + 1)) ++count;
+  }
+  return count;
+}
+
 // Runs `sql` on both databases: the answers must be the same, `db` must take the path whose
 // profile has a span `span` and `reference` must not (both profile).
 inline void ExpectSamePathAnswer(Database& reference, Database& db, const char* sql, const std::string& span,

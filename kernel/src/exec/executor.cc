@@ -157,28 +157,30 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // Many groups whose keys still repeat: each thread appends its rows to radix partitions by
   // key hash, aggregated partition by partition after the scan (group_partitions.h). In place
   // of the split by keys or rows.
+  TableSample table_sample(plan, ctx, batches);  // taken once, for every choice below
   GroupRecordLayout layout;
   const bool partition_groups = !ungrouped && group_cap == 0 &&
                                 MakeGroupRecordLayout(plan, workers[0]->grouper(), &layout) &&
-                                PreferPartitionedGroups(plan, ctx, batches);
+                                PreferPartitionedGroups(plan, ctx, &table_sample);
   // COUNT(DISTINCT)s of many fixed-width values (grouped: (group, value) pairs): appended to
   // radix partitions by every thread, counted after the scan and the merge
   // (distinct_partitions.h). Ungrouped, chosen before the split by value, which it replaces.
   std::vector<size_t> partitioned;
-  if (ungrouped) partitioned = PartitionedDistincts(plan, ctx, batches, *workers[0]);
+  if (ungrouped) partitioned = PartitionedDistincts(plan, ctx, *workers[0], &table_sample);
   // Many groups: each thread takes the keys hashing to it from every batch (group_owned.h);
   // ungrouped, the values of large COUNT(DISTINCT) sets (of strings: other values are
   // partitioned).
   const bool owned =
       threads > 1 &&
-      (ungrouped ? partitioned.empty() && PreferOwnedDistinct(plan, ctx, threads, batches)
-                 : !partition_groups && (row_order_sums || PreferOwnedScan(plan, ctx, threads, batches, *workers[0])));
+      (ungrouped ? partitioned.empty() && PreferOwnedDistinct(plan, ctx, threads, &table_sample)
+                 : !partition_groups && (row_order_sums ||
+                                         PreferOwnedScan(ctx, threads, *workers[0], &table_sample)));
   // Split by keys too: each owner's pairs are partitioned rather than held in a set of its own
   // that outgrows the caches (GROUP BY SearchPhrase, COUNT(DISTINCT UserID) on 2 threads:
   // 95-98 against 101-103 ms, medians of 5 in 4 processes; one thread 143-154 ms).
   bool many_groups = false;
   if (!ungrouped && !partition_groups && group_cap == 0) {
-    partitioned = PartitionedDistincts(plan, ctx, batches, *workers[0], &many_groups);
+    partitioned = PartitionedDistincts(plan, ctx, *workers[0], &table_sample, &many_groups);
   }
   // Each group's pairs from one thread, and many groups: the pairs partitioned by group.
   const bool pairs_by_group = owned || (threads == 1 && many_groups);
@@ -188,7 +190,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // Few groups with a large COUNT(DISTINCT) (not partitioned): the rows split by that value.
   const int value_split = threads > 1 && !ungrouped && !owned && !row_order_sums && group_cap == 0 &&
                                   partitioned.empty() && !partition_groups
-                              ? PreferValueSplit(plan, ctx, threads, batches)
+                              ? PreferValueSplit(plan, ctx, threads, &table_sample)
                               : -1;
   const bool every_batch = owned || value_split >= 0;  // each thread reads every batch
   // Grouped split by keys or values: each batch's keys or values prepared once, for every
@@ -223,7 +225,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     // Run for the first time: sized from a sample (its first run of GROUP BY WatchID, ClientIP
     // on 2 threads otherwise doubled its way to 5 M groups a thread, faulting in each size).
     if (!ctx.group_size_hints->Seen(hint_key)) {
-      size_hint = FirstRunGroupsPerThread(plan, ctx, threads, batches);
+      size_hint = FirstRunGroupsPerThread(plan, threads, &table_sample);
       if (size_hint < kMinGroupSizeHint) size_hint = 0;
     }
   }

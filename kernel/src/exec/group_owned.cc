@@ -14,22 +14,10 @@ namespace exec {
 
 namespace {
 
-// Batches sampled (each kBatchRows rows), and the fewest sampled rows (after the filter) on
-// which a decision is taken: a selective filter leaves few rows, and few rows few groups.
-constexpr size_t kSampleBatches = 4;
+// The fewest sampled rows (after the filter) on which a decision is taken: a selective filter
+// leaves few rows, and few rows few groups.
 constexpr size_t kMinSampleRows = 8192;
 constexpr size_t kMinPairSampleRows = 2048;  // PartitionedDistincts, grouped
-
-// Scans kSampleBatches batches spread evenly over the table's `batches` into a fresh worker.
-bool ScanSample(const ExecContext& ctx, size_t batches, AggregateWorker* sample) {
-  std::string error;
-  if (!sample->Init(0, false, nullptr, ctx.small_key_lookup, &error)) return false;
-  for (size_t k = 0; k < kSampleBatches; ++k) {
-    const size_t batch = (2 * k + 1) * batches / (2 * kSampleBatches);
-    if (!sample->ScanBatches(batch, batch + 1, &error)) return false;
-  }
-  return true;
-}
 
 constexpr int kSplitByRows = 1, kSplitByKeys = 2;  // ExecContext::group_split
 
@@ -40,18 +28,52 @@ bool SplitAllowed(const ExecContext& ctx, int threads) {
 
 }  // namespace
 
+TableSample::TableSample(const plan::Plan& plan, const ExecContext& ctx, size_t batches)
+    : plan_(plan), ctx_(ctx), batches_(batches) {}
+
+const SampleSummary* TableSample::Get() {
+  if (taken_) return have_ ? &summary_ : nullptr;
+  taken_ = true;
+  if (batches_ < kMinBatches) return nullptr;
+  GroupSizeHints* const remembered = ctx_.group_size_hints;
+  std::string key;
+  if (remembered != nullptr) {
+    key = SampleKey(plan_);
+    have_ = remembered->FindSample(key, &summary_);
+    if (have_) return &summary_;
+  }
+  ScopedSpan span(ctx_.profiler, 0, "sample", "scan");
+  AggregateWorker sample(plan_, 0, nullptr);
+  std::string error;
+  if (!sample.Init(0, false, nullptr, ctx_.small_key_lookup, &error)) return nullptr;
+  for (size_t k = 0; k < kSampleBatches; ++k) {
+    const size_t batch = (2 * k + 1) * batches_ / (2 * kSampleBatches);
+    if (!sample.ScanBatches(batch, batch + 1, &error)) return nullptr;
+  }
+  summary_.rows = sample.counters().rows;
+  summary_.probes = sample.counters().probes;
+  summary_.groups = sample.groups();
+  for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
+    summary_.distinct_values.push_back(sample.states().DistinctValues(a));
+    summary_.distinct_pairs.push_back(sample.states().DistinctPairs(a));
+  }
+  have_ = true;
+  if (remembered != nullptr) remembered->NoteSample(key, summary_);
+  return &summary_;
+}
+
 bool CanOwnScan(const ExecContext& ctx, int threads, const AggregateWorker& worker) {
   return SplitAllowed(ctx, threads) && worker.grouper().CanMergeByPartition();
 }
 
-bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads,
-                     size_t batches, const AggregateWorker& worker) {
+bool PreferOwnedScan(const ExecContext& ctx, int threads, const AggregateWorker& worker,
+                     TableSample* table_sample) {
   if (!CanOwnScan(ctx, threads, worker)) return false;
   if (ctx.group_split == kSplitByKeys) return true;
-  if (batches < 8 * kSampleBatches) return false;
-  AggregateWorker sample(plan, 0, nullptr);
-  if (!ScanSample(ctx, batches, &sample)) return false;
-  const size_t rows = sample.counters().probes;
+  const SampleSummary* sampled = table_sample->Get();
+  if (sampled == nullptr) return false;
+  const SampleSummary& sample = *sampled;
+  const size_t rows = sample.probes;
   // A 65,536-row sample sees most keys once even where the table repeats them (UserID: 97.6 %
   // of sampled rows start a group), so the ratio says "many groups", not how many. Half is
   // enough: GROUP BY URL (Q33, Q34) ran at 1.8x split by keys, 1.3x by rows. Behind a WHERE 95 %
@@ -61,25 +83,25 @@ bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads
   // 1.84x, 1.86x and 1.72x split by keys against 1.63x, 1.53x and 1.32x by rows, and 1.42x,
   // 1.55x and 1.17x under the 95 % rule (laneql_thread_scaling_bench --group-split keys /
   // rows / auto, one run each).
-  return rows >= kMinSampleRows && 2 * sample.groups() >= rows;
+  return rows >= kMinSampleRows && 2 * sample.groups >= rows;
 }
 
 bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int threads,
-                         size_t batches) {
+                         TableSample* table_sample) {
   if (!SplitAllowed(ctx, threads) || plan.aggregates.empty()) return false;
   for (const plan::Aggregate& aggregate : plan.aggregates) {
     if (aggregate.kind != plan::AggKind::kCountDistinct) return false;
   }
   if (ctx.group_split == kSplitByKeys) return true;
-  if (batches < 8 * kSampleBatches) return false;
-  AggregateWorker sample(plan, 0, nullptr);
-  if (!ScanSample(ctx, batches, &sample)) return false;
-  const size_t rows = sample.counters().rows;  // before any WHERE: a WHERE only lowers the share
-  return rows >= kMinSampleRows && 2 * sample.states().DistinctValues(0) >= rows;
+  const SampleSummary* sampled = table_sample->Get();
+  if (sampled == nullptr) return false;
+  const SampleSummary& sample = *sampled;
+  const size_t rows = sample.rows;  // before any WHERE: a WHERE only lowers the share
+  return rows >= kMinSampleRows && 2 * sample.distinct_values[0] >= rows;
 }
 
 std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecContext& ctx,
-                                         size_t batches, const AggregateWorker& worker,
+                                         const AggregateWorker& worker, TableSample* table_sample,
                                          bool* many_groups) {
   if (many_groups != nullptr) *many_groups = false;
   std::vector<size_t> eligible;
@@ -89,26 +111,25 @@ std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecConte
   }
   if (eligible.empty() || ctx.partitioned_distinct_min_values == 0) return eligible;
   std::vector<size_t> chosen;
-  if (batches < 8 * kSampleBatches) return chosen;
-  AggregateWorker sample(plan, 0, nullptr);
-  if (!ScanSample(ctx, batches, &sample)) return chosen;
+  const SampleSummary* sampled = table_sample->Get();
+  if (sampled == nullptr) return chosen;
+  const SampleSummary& sample = *sampled;
   // Ungrouped, the share of the sampled rows before any WHERE, as PreferOwnedDistinct; grouped,
   // of the rows after it, as PreferValueSplit.
-  const size_t table_rows = sample.counters().rows;
-  const size_t rows = worker.ungrouped() ? table_rows : sample.counters().probes;
+  const size_t table_rows = sample.rows;
+  const size_t rows = worker.ungrouped() ? table_rows : sample.probes;
   // Grouped behind a selective WHERE, the sample keeps few rows: MobilePhoneModel <> '' keeps
   // 880,000 rows of 10 M, 5,700 of the sample's 65,536, and its 170,000 (model, user) pairs took
   // 58 ms in one set on one thread and 39 on two, 48 and 26 ms partitioned (Q10).
   if (many_groups != nullptr && !worker.ungrouped()) {
-    *many_groups = rows >= kMinSampleRows && 2 * sample.groups() >= rows;  // as PreferOwnedScan
+    *many_groups = rows >= kMinSampleRows && 2 * sample.groups >= rows;  // as PreferOwnedScan
   }
   if (rows < (worker.ungrouped() ? kMinSampleRows : kMinPairSampleRows)) return chosen;
   // Mostly new values (pairs) in every sampled batch: the table holds about as many per row.
   const double scale =
       static_cast<double>(plan.table->num_rows()) / static_cast<double>(table_rows);
   for (size_t a : eligible) {
-    const AggregateStates& states = sample.states();
-    const size_t values = worker.ungrouped() ? states.DistinctValues(a) : states.DistinctPairs(a);
+    const size_t values = worker.ungrouped() ? sample.distinct_values[a] : sample.distinct_pairs[a];
     const double expected = static_cast<double>(values) * scale;
     if (2 * values >= rows && expected >= static_cast<double>(ctx.partitioned_distinct_min_values)) {
       chosen.push_back(a);
@@ -119,7 +140,7 @@ std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecConte
 
 namespace {
 
-// What a sample (ScanSample) says of the whole table's groups.
+// What a sample (TableSample) says of the whole table's groups.
 struct GroupEstimate {
   double rows = 0;        // sampled rows after the WHERE
   double table_rows = 0;  // rows expected after the WHERE in the whole table
@@ -133,12 +154,12 @@ struct GroupEstimate {
   bool many_groups = false;
 };
 
-GroupEstimate EstimateGroups(const plan::Plan& plan, const AggregateWorker& sample) {
+GroupEstimate EstimateGroups(const plan::Plan& plan, const SampleSummary& sample) {
   GroupEstimate e;
-  e.rows = static_cast<double>(sample.counters().probes);
+  e.rows = static_cast<double>(sample.probes);
   e.table_rows = static_cast<double>(plan.table->num_rows()) * e.rows /
-                 static_cast<double>(std::max<size_t>(sample.counters().rows, 1));
-  e.groups = static_cast<double>(sample.groups());
+                 static_cast<double>(std::max<size_t>(sample.rows, 1));
+  e.groups = static_cast<double>(sample.groups);
   if (e.rows > 0) e.rows_per_group = 1.0 + 2.0 * e.table_rows * (e.rows - e.groups) / (e.rows * e.rows);
   e.many_groups = e.rows >= kMinSampleRows && 2 * e.groups >= e.rows;
   return e;
@@ -146,13 +167,14 @@ GroupEstimate EstimateGroups(const plan::Plan& plan, const AggregateWorker& samp
 
 }  // namespace
 
-bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx, size_t batches) {
+bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx,
+                             TableSample* table_sample) {
   const size_t min_rows = ctx.partitioned_group_min_rows;
   if (ctx.group_split == kSplitByKeys || min_rows == SIZE_MAX) return false;
   if (min_rows == 0) return true;
-  if (batches < 8 * kSampleBatches) return false;
-  AggregateWorker sample(plan, 0, nullptr);
-  if (!ScanSample(ctx, batches, &sample)) return false;
+  const SampleSummary* sampled = table_sample->Get();
+  if (sampled == nullptr) return false;
+  const SampleSummary& sample = *sampled;
   // Many groups, and enough rows that their table outgrows the caches.
   const GroupEstimate e = EstimateGroups(plan, sample);
   if (!e.many_groups || e.table_rows < static_cast<double>(min_rows)) return false;
@@ -163,12 +185,11 @@ bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx, siz
   return e.rows_per_group >= 1.5;
 }
 
-size_t FirstRunGroupsPerThread(const plan::Plan& plan, const ExecContext& ctx, int threads,
-                               size_t batches) {
-  if (batches < 8 * kSampleBatches || threads < 1) return 0;
-  AggregateWorker sample(plan, 0, nullptr);
-  if (!ScanSample(ctx, batches, &sample)) return 0;
-  const GroupEstimate e = EstimateGroups(plan, sample);
+size_t FirstRunGroupsPerThread(const plan::Plan& plan, int threads, TableSample* table_sample) {
+  if (threads < 1) return 0;
+  const SampleSummary* sample = table_sample->Get();
+  if (sample == nullptr) return 0;
+  const GroupEstimate e = EstimateGroups(plan, *sample);
   if (!e.many_groups) return 0;
   // Where a key's rows cluster the repeats estimate rows per group high (UserID: 8.4 for 5.6),
   // and the size falls short; where the sample is a large part of the table it runs up to a
@@ -177,7 +198,8 @@ size_t FirstRunGroupsPerThread(const plan::Plan& plan, const ExecContext& ctx, i
   return static_cast<size_t>(e.table_rows / e.rows_per_group) / static_cast<size_t>(threads);
 }
 
-int PreferValueSplit(const plan::Plan& plan, const ExecContext& ctx, int threads, size_t batches) {
+int PreferValueSplit(const plan::Plan& plan, const ExecContext& ctx, int threads,
+                     TableSample* table_sample) {
   if (!SplitAllowed(ctx, threads) || ctx.group_split == kSplitByKeys) return -1;
   int distinct = -1;
   for (size_t a = 0; a < plan.aggregates.size(); ++a) {
@@ -187,14 +209,15 @@ int PreferValueSplit(const plan::Plan& plan, const ExecContext& ctx, int threads
     if (distinct >= 0 || IsString(type) || type == TypeId::kInt128) return -1;
     distinct = static_cast<int>(a);
   }
-  if (distinct < 0 || batches < 8 * kSampleBatches) return -1;
-  AggregateWorker sample(plan, 0, nullptr);
-  if (!ScanSample(ctx, batches, &sample)) return -1;
-  const size_t rows = sample.counters().probes;  // after the WHERE
-  const size_t pairs = sample.states().DistinctPairs(static_cast<size_t>(distinct));
+  if (distinct < 0) return -1;
+  const SampleSummary* sampled = table_sample->Get();
+  if (sampled == nullptr) return -1;
+  const SampleSummary& sample = *sampled;
+  const size_t rows = sample.probes;  // after the WHERE
+  const size_t pairs = sample.distinct_pairs[static_cast<size_t>(distinct)];
   // Few groups: at least 8 rows each on average in the sample. (Many groups with many pairs,
   // GROUP BY SearchPhrase, COUNT(DISTINCT UserID), are the split by keys' case.)
-  const bool split = rows >= kMinSampleRows && 2 * pairs >= rows && 8 * sample.groups() <= rows;
+  const bool split = rows >= kMinSampleRows && 2 * pairs >= rows && 8 * sample.groups <= rows;
   return split ? distinct : -1;
 }
 

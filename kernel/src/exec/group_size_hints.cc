@@ -31,12 +31,44 @@ void GroupSizeHints::Note(const std::string& key, size_t groups, size_t key_byte
   sizes_[key] = Sizes{groups, key_bytes};
 }
 
-std::string GroupSizeKey(const plan::Plan& plan, int threads) {
+bool GroupSizeHints::FindSample(const std::string& key, SampleSummary* summary) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = samples_.find(key);
+  if (it == samples_.end()) return false;
+  *summary = it->second;
+  return true;
+}
+
+void GroupSizeHints::NoteSample(const std::string& key, const SampleSummary& summary) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (samples_.size() >= kMaxKeys && samples_.find(key) == samples_.end()) samples_.clear();
+  samples_[key] = summary;
+}
+
+namespace {
+
+// The table (address and rows), the keys and the WHERE.
+std::string TableKeysWhere(const plan::Plan& plan) {
   std::string key = std::to_string(reinterpret_cast<uintptr_t>(plan.table)) + "/" +
-                    std::to_string(plan.table->num_rows()) + "/" + std::to_string(threads);
+                    std::to_string(plan.table->num_rows());
   for (const auto& group_key : plan.group_keys) key += "|" + plan::Fingerprint(*group_key);
   key += "|where|";
   if (plan.where) key += plan::Fingerprint(*plan.where);
+  return key;
+}
+
+}  // namespace
+
+std::string GroupSizeKey(const plan::Plan& plan, int threads) {
+  return std::to_string(threads) + "/" + TableKeysWhere(plan);
+}
+
+std::string SampleKey(const plan::Plan& plan) {
+  std::string key = TableKeysWhere(plan) + "|aggregates";
+  for (const plan::Aggregate& aggregate : plan.aggregates) {
+    key += "|" + std::to_string(static_cast<int>(aggregate.kind)) + ":";
+    if (aggregate.arg) key += plan::Fingerprint(*aggregate.arg);
+  }
   return key;
 }
 
