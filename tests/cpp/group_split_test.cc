@@ -364,6 +364,14 @@ TEST(GroupSplit, OwnersShareEachBatchsPreparedKeys) {
       "SELECT CAST(u % 20011 AS VARCHAR) AS k, count(*), avg(x) FROM t WHERE m <> 7 GROUP BY k",
       "SELECT u % 2003 AS k, s, count(*), sum(f) FROM t GROUP BY k, s",
       "SELECT u, count(*) FROM t WHERE m > 1000 GROUP BY u",  // no row passes
+      // Behind a WHERE the arguments are evaluated once, as the keys, and each owner compresses
+      // out its own (PreparedBatch::args): NULLs, a constant, an expression, a float sum, a
+      // COUNT(DISTINCT), a string (still evaluated by each owner); a WHERE dense in the batch and
+      // a sparse one.
+      "SELECT u % 100003 AS k, count(DISTINCT m), sum(CASE WHEN x = 0 THEN NULL ELSE p END), sum(f), "
+      "avg(x * 2 + m), count(x), max(3), min(s) FROM t WHERE x <> 4 GROUP BY k",
+      "SELECT p % 200003 AS k, sum(u), count(CASE WHEN m > 50 THEN NULL ELSE 1 END), sum(f) FROM t "
+      "WHERE x = 1 AND m < 5 GROUP BY k",
   };
   for (const char* sql : queries) {
     const Result expected = one.Query(sql);

@@ -314,7 +314,8 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
   return true;
 }
 
-bool AggregateWorker::FoldGrouped(RowSet selection, size_t groups_before, std::string* error) {
+bool AggregateWorker::FoldGrouped(RowSet selection, size_t groups_before, std::string* error,
+                                  const PreparedBatch* prepared) {
   if (!states_.Resize(grouper_.size(), error)) return false;
   size_t selected = selection.count;
   counters_.probes += selected;
@@ -331,8 +332,11 @@ bool AggregateWorker::FoldGrouped(RowSet selection, size_t groups_before, std::s
       continue;
     }
     Vec arg;
-    if (!evaluator_.Eval(*aggregate.arg, selection, &arg, error) || !ExpandConstant(&arg, error) ||
-        !states_.Update(a, &arg, group_ids_.data(), selected, error)) {
+    const bool ready = owned_ && prepared != nullptr && a < prepared->arg_ready.size() &&
+                       prepared->arg_ready[a] != 0;
+    if (!(ready ? CompressVec(prepared->args[a], owned_mask_.data(), selected, &arg, error)
+                : evaluator_.Eval(*aggregate.arg, selection, &arg, error)) ||
+        !ExpandConstant(&arg, error) || !states_.Update(a, &arg, group_ids_.data(), selected, error)) {
       return false;
     }
   }
@@ -367,7 +371,17 @@ bool AggregateWorker::PrepareBatch(size_t batch, PreparedBatch* out, std::string
   RowSet rows = out->rows;
   if (rows.ids != nullptr) UseDenseMask(mask_.data(), begin, n, &rows);
   if (value_split_ >= 0) return HashSplitValues(rows, &out->value_hashes, error);
-  return grouper_.Prepare(&evaluator_, rows, &out->keys, &out->prepared, error);
+  if (!grouper_.Prepare(&evaluator_, rows, &out->keys, &out->prepared, error)) return false;
+  out->arg_ready.assign(plan_.aggregates.size(), 0);
+  if (!owned_ || rows.ids == nullptr) return true;  // no WHERE: each owner compresses its rows
+  out->args.resize(plan_.aggregates.size());
+  for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
+    const plan::Aggregate& aggregate = plan_.aggregates[a];
+    if (aggregate.kind == AggKind::kCountStar || !CanCompressVec(aggregate.arg->type)) continue;
+    if (!evaluator_.Eval(*aggregate.arg, rows, &out->args[a], error)) return false;
+    out->arg_ready[a] = out->args[a].type == aggregate.arg->type ? 1 : 0;
+  }
+  return true;
 }
 
 bool AggregateWorker::ScanPreparedBatch(const PreparedBatch& batch, std::string* error) {
@@ -383,7 +397,7 @@ bool AggregateWorker::ScanPreparedBatch(const PreparedBatch& batch, std::string*
     return FoldGrouped(selection, groups_before, error);
   }
   if (!grouper_.AssignPrepared(batch.keys, batch.prepared, group_ids_.data(), error)) return false;
-  return FoldGrouped(batch.rows, groups_before, error);
+  return FoldGrouped(batch.rows, groups_before, error, &batch);
 }
 
 bool AggregateWorker::PartitionBatches(size_t first, size_t last, const GroupRecordLayout& layout,

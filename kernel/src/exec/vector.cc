@@ -1,7 +1,10 @@
-// String vector building and Vec -> Column.
+// String vector building, Vec -> Column, and a Vec compressed by a row mask.
 #include "src/exec/vector.h"
 
+#include <algorithm>
 #include <cstring>
+
+#include "laneql/gather.h"
 
 namespace laneql {
 namespace exec {
@@ -79,6 +82,41 @@ bool VecToColumn(const Vec& vec, Column* out, std::string* error) {
     return Column::FromBuffers(vec.type, n, std::move(values), AlignedBuffer(), std::move(validity), out, error);
   }
   *out = std::move(column);
+  return true;
+}
+
+bool CanCompressVec(TypeId type) {
+  if (IsString(type)) return false;
+  const size_t width = TypeByteWidth(type);
+  return width == 1 || width == 2 || width == 4 || width == 8;
+}
+
+bool CompressVec(const Vec& in, const uint64_t* mask, size_t kept, Vec* out, std::string* error) {
+  const size_t width = TypeByteWidth(in.type);
+  out->type = in.type;
+  out->count = kept;
+  out->constant = in.constant;
+  out->ascii = false;
+  const size_t stored = in.constant ? 1 : kept;
+  // Room for one value even for none (an unallocated buffer reads as a failed allocation).
+  if (!out->own_values.Resize(std::max<size_t>(stored, 1) * width, error)) return false;
+  out->values = out->own_values.data();
+  out->validity = nullptr;
+  if (in.constant) {
+    std::memcpy(out->own_values.data(), in.values, width);
+  } else {
+    CompressFixed(width, in.values, in.count, mask, out->own_values.data());
+  }
+  if (in.validity != nullptr) {
+    if (!out->own_validity.Resize(BitmaskWords(stored) * 8 + 8, error)) return false;
+    uint64_t* bits = out->own_validity.As<uint64_t>();
+    if (in.constant) {
+      bits[0] = in.validity[0] & 1;
+    } else {
+      CompressBitmask(in.validity, in.count, mask, bits);
+    }
+    out->validity = bits;
+  }
   return true;
 }
 

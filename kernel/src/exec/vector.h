@@ -108,6 +108,12 @@ class StringVecBuilder {
 // A Vec that owns a copy of `column`'s rows (for finished results and tests).
 bool VecToColumn(const Vec& vec, Column* out, std::string* error);
 
+// Whether CompressVec takes values of `type`: fixed widths of 1, 2, 4 or 8 bytes.
+bool CanCompressVec(TypeId type);
+// The rows of `in` (of a type CanCompressVec takes) whose bit is set in `mask` (over in.count
+// rows, `kept` of them set), in order, into *out with buffers of its own; a constant stays one.
+bool CompressVec(const Vec& in, const uint64_t* mask, size_t kept, Vec* out, std::string* error);
+
 }  // namespace exec
 }  // namespace laneql
 
