@@ -162,7 +162,7 @@ size_t AggregateWorker::KeepOwnedValues(RowSet* selection, const uint64_t* hashe
   });
 }
 
-size_t AggregateWorker::KeepOwnedRows(RowSet* selection) {
+size_t AggregateWorker::KeepOwnedRows(RowSet* selection, bool evaluates_rows) {
   // By the compress kernels over a mask of the rows with a group: the row-at-a-time loop
   // (CompactRows) was 2-3 % of an owned scan's time (GROUP BY WatchID, ClientIP on 2 threads).
   const size_t n = selection->count;
@@ -183,7 +183,7 @@ size_t AggregateWorker::KeepOwnedRows(RowSet* selection) {
     }
   } else if (selection->ids != ids_.data()) {
     CompressU32(selection->ids, n, owned_mask_.data(), ids_.data());
-    MaskKeptRows(selection->begin, kept, selection);
+    if (evaluates_rows) MaskKeptRows(selection->begin, kept, selection);
   } else {
     CompressU32(selection->ids, n, owned_mask_.data(), owned_scratch_.data());
     std::swap(ids_, owned_scratch_);
@@ -319,9 +319,18 @@ bool AggregateWorker::FoldGrouped(RowSet selection, size_t groups_before, std::s
   if (!states_.Resize(grouper_.size(), error)) return false;
   size_t selected = selection.count;
   counters_.probes += selected;
+  // Whether an argument is evaluated over the rows, rather than compressed out of the
+  // prepared batch (PreparedBatch::args) or not needed (COUNT(*)).
+  const auto ready = [&](size_t a) {
+    return owned_ && prepared != nullptr && a < prepared->arg_ready.size() && prepared->arg_ready[a] != 0;
+  };
+  bool evaluates_rows = false;
+  for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
+    evaluates_rows |= plan_.aggregates[a].kind != AggKind::kCountStar && !ready(a);
+  }
   if (owned_) {
     // Only this worker's rows go on: the aggregates' arguments are evaluated for them alone.
-    selected = KeepOwnedRows(&selection);
+    selected = KeepOwnedRows(&selection, evaluates_rows);
     if (selected == 0) return true;
   }
   if (track_first_rows_ && grouper_.size() != groups_before) NoteFirstRows(selection, groups_before);
@@ -332,9 +341,7 @@ bool AggregateWorker::FoldGrouped(RowSet selection, size_t groups_before, std::s
       continue;
     }
     Vec arg;
-    const bool ready = owned_ && prepared != nullptr && a < prepared->arg_ready.size() &&
-                       prepared->arg_ready[a] != 0;
-    if (!(ready ? CompressVec(prepared->args[a], owned_mask_.data(), selected, &arg, error)
+    if (!(ready(a) ? CompressVec(prepared->args[a], owned_mask_.data(), selected, &arg, error)
                 : evaluator_.Eval(*aggregate.arg, selection, &arg, error)) ||
         !ExpandConstant(&arg, error) || !states_.Update(a, &arg, group_ids_.data(), selected, error)) {
       return false;

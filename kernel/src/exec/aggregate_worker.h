@@ -136,8 +136,9 @@ class alignas(64) AggregateWorker {
   bool MergeGroupsAndStates(const AggregateWorker& other, std::vector<uint32_t>* mapping, bool insert_pairs,
                             std::string* error);
   // Owned scan: drops the rows of other owners (group id kNoGroup) from `selection` (its ids
-  // then in ids_) and group_ids_; returns how many are left.
-  size_t KeepOwnedRows(RowSet* selection);
+  // then in ids_) and group_ids_; returns how many are left. With `evaluates_rows` false (no
+  // argument is evaluated over the rows kept) it leaves out their mask (RowSet::mask).
+  size_t KeepOwnedRows(RowSet* selection, bool evaluates_rows);
   // After KeepOwnedRows of an id selection of the batch from `begin`: the kept rows (ids_[0,
   // kept)) also as a mask over the batch, when dense enough (RowSet::mask).
   void MaskKeptRows(size_t begin, size_t kept, RowSet* selection);
