@@ -42,7 +42,8 @@ TEST(CompressVec, TakesTheMaskedRowsInOrder) {
   EXPECT_FALSE(exec::CanCompressVec(TypeId::kInt128));
   EXPECT_FALSE(exec::CanCompressVec(TypeId::kLargeString));
   for (TypeId type : {TypeId::kInt8, TypeId::kInt16, TypeId::kInt32, TypeId::kInt64, TypeId::kFloat64,
-                      TypeId::kFloat32, TypeId::kBool, TypeId::kDate32, TypeId::kUInt16, TypeId::kTimestampMicros}) {
+                      TypeId::kFloat32, TypeId::kBool, TypeId::kDate32, TypeId::kUInt16,
+                      TypeId::kTimestampMicros}) {
     ASSERT_TRUE(exec::CanCompressVec(type)) << static_cast<int>(type);
     const size_t width = TypeByteWidth(type);
     for (size_t n : {0, 1, 63, 64, 65, 1000, 16384}) {
