@@ -12,9 +12,9 @@ namespace {
 // Enough slots that an owner seldom waits for a slower one: when an owner's hash table grows
 // (a rehash, new pages for its states) it stops for several milliseconds, and with 8 slots the
 // other owner then ran out of ring and waited (GROUP BY WatchID, ClientIP behind a WHERE, 2
-// threads: 5-40 ms of a 200 ms query yielding; none with 64). A slot holds one batch's ids, keys
-// and hashes: about 0.5 MB for 16,384 rows of a serialised 8-byte + short string key, 32 MB for
-// the ring, allocated as the slots are first used.
+// threads: 5-40 ms of a 200 ms query yielding; none with 64). A batch's buffer holds its ids,
+// keys and hashes: about 0.5 MB for 16,384 rows of a serialised 8-byte + short string key. The
+// buffers are made as batches are in flight at once (usually a few; 64 at most, 32 MB).
 constexpr size_t kRingSlots = 64;
 
 uint64_t FreeFor(size_t batch) { return 2 * static_cast<uint64_t>(batch); }
@@ -73,6 +73,22 @@ PreparedBatchRing::PreparedBatchRing(size_t batches, int owners) : batches_(batc
   }
 }
 
+PreparedBatch* PreparedBatchRing::TakeBuffer() {
+  std::lock_guard<std::mutex> lock(buffers_mutex_);
+  if (free_buffers_.empty()) {
+    buffers_.push_back(std::make_unique<PreparedBatch>());
+    return buffers_.back().get();
+  }
+  PreparedBatch* buffer = free_buffers_.back();
+  free_buffers_.pop_back();
+  return buffer;
+}
+
+void PreparedBatchRing::ReturnBuffer(PreparedBatch* buffer) {
+  std::lock_guard<std::mutex> lock(buffers_mutex_);
+  free_buffers_.push_back(buffer);
+}
+
 void PreparedBatchRing::Run(AggregateWorker* worker, int thread, const ExecContext& ctx,
                             std::atomic<bool>* failed, std::string* error) {
   const size_t ring = slots_.size();
@@ -85,12 +101,15 @@ void PreparedBatchRing::Run(AggregateWorker* worker, int thread, const ExecConte
       Slot& slot = *slots_[next % ring];
       if (slot.state.load(std::memory_order_acquire) == Ready(next)) {
         spans.Enter(true);
-        if (!worker->ScanPreparedBatch(slot.batch, error)) {
+        if (!worker->ScanPreparedBatch(*slot.batch, error)) {
           failed->store(true, std::memory_order_relaxed);
           return;
         }
-        // The last owner to finish frees the slot for the batch `ring` further on.
+        // The last owner to finish gives the buffer back and frees the slot for the batch
+        // `ring` further on.
         if (slot.owners_left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+          ReturnBuffer(slot.batch);
+          slot.batch = nullptr;
           slot.state.store(FreeFor(next + ring), std::memory_order_release);
         }
         ++next;
@@ -103,11 +122,14 @@ void PreparedBatchRing::Run(AggregateWorker* worker, int thread, const ExecConte
           next_prepare_.compare_exchange_strong(b, b + 1, std::memory_order_acq_rel)) {
         Slot& target = *slots_[b % ring];
         spans.Enter(false);
-        if (!worker->PrepareBatch(b, &target.batch, error)) {
+        PreparedBatch* buffer = TakeBuffer();
+        if (!worker->PrepareBatch(b, buffer, error)) {
+          ReturnBuffer(buffer);
           failed->store(true, std::memory_order_relaxed);
           return;
         }
-        spans.Prepared(target.batch.table_rows);
+        spans.Prepared(buffer->table_rows);
+        target.batch = buffer;
         target.owners_left.store(owners_, std::memory_order_relaxed);
         target.state.store(Ready(b), std::memory_order_release);
         continue;
