@@ -491,6 +491,44 @@ TEST_P(PredicateTest, MaskAlgebraMatchesReference) {
   }
 }
 
+// (x & bits) == value against the reference: the owned scan's masks of hash bits 40..47 for 2
+// and 4 owners, one bit, all bits, no bits (every row), with and without validity, in place
+// into the validity, from unaligned starts; and one case worked out by hand.
+TEST_P(PredicateTest, MaskedEqualMatchesReference) {
+  const std::pair<uint64_t, uint64_t> cases[] = {
+      {uint64_t{1} << 40, 0},          {uint64_t{1} << 40, uint64_t{1} << 40},
+      {uint64_t{3} << 40, uint64_t{2} << 40}, {~uint64_t{0}, 12345},
+      {0, 0},                          {0x8000000000000001ull, 0x8000000000000000ull}};
+  for (size_t n : kSizes) {
+    for (size_t offset : {size_t{0}, size_t{1}, size_t{3}}) {
+      if (n > kLargeSize && offset != 0) continue;
+      const Case<uint64_t> c = MakeCase<uint64_t>(n, offset, Nulls::kSome, n * 7 + offset);
+      for (const auto& [bits, value] : cases) {
+        for (bool with_validity : {false, true}) {
+          const uint64_t* v = with_validity ? c.validity.data() : nullptr;
+          std::vector<uint64_t> want(BitmaskWords(n));
+          reference::MaskedEqualToMask(c.column, n, bits, value, v, want.data());
+          EXPECT_TRUE(MaskMatches(want, n, [&](uint64_t* out) {
+            MaskedEqualToMask(c.column, n, bits, value, v, out);
+          })) << "n=" << n << " offset=" << offset << " bits=" << bits << " value=" << value;
+          if (with_validity) {
+            std::vector<uint64_t> in_place = c.validity;
+            in_place.resize(BitmaskWords(n));
+            MaskedEqualToMask(c.column, n, bits, value, in_place.data(), in_place.data());
+            EXPECT_EQ(want, in_place) << "in place, n=" << n << " bits=" << bits;
+          }
+        }
+      }
+    }
+  }
+  const uint64_t column[] = {0, uint64_t{1} << 40, uint64_t{3} << 40, uint64_t{2} << 40 | 7, ~uint64_t{0}};
+  uint64_t out = 0;
+  MaskedEqualToMask(column, 5, uint64_t{3} << 40, uint64_t{2} << 40, nullptr, &out);
+  EXPECT_EQ(out, 0b01000u);
+  MaskedEqualToMask(column, 5, uint64_t{1} << 40, 0, nullptr, &out);
+  EXPECT_EQ(out, 0b01001u);
+}
+
 TEST_P(PredicateTest, NotNeverSelectsNullsOrRowsPastTheEnd) {
   for (size_t n : {size_t{1}, size_t{64}, size_t{100}, size_t{4097}}) {
     const std::vector<uint64_t> empty(BitmaskWords(n), 0);

@@ -57,6 +57,12 @@ LANEQL_PREDICATE_DECLARE(uint64_t)
 LANEQL_PREDICATE_DECLARE(float)
 LANEQL_PREDICATE_DECLARE(double)
 
+// (column[i] & bits) == value, ANDed with `validity` when given; `out` may be `validity` (the
+// AND in place). An owned scan's split of GROUP BY keys among threads by hash bits
+// (src/exec/hash_ownership.h) marks each thread's rows with it.
+void MaskedEqualToMask(const uint64_t* column, size_t rows, uint64_t bits, uint64_t value,
+                       const uint64_t* validity, uint64_t* out);
+
 // Mask algebra over BitmaskWords(rows) words. `out` may be the same buffer as an input (in-place
 // updates such as MaskAnd(sel, other, rows, sel) are fine). Bits past `rows` come out 0 even if
 // an input has stray bits there.
@@ -89,6 +95,8 @@ LANEQL_PREDICATE_DECLARE(uint32_t)
 LANEQL_PREDICATE_DECLARE(uint64_t)
 LANEQL_PREDICATE_DECLARE(float)
 LANEQL_PREDICATE_DECLARE(double)
+void MaskedEqualToMask(const uint64_t* column, size_t rows, uint64_t bits, uint64_t value,
+                       const uint64_t* validity, uint64_t* out);
 void MaskAnd(const uint64_t* a, const uint64_t* b, size_t rows, uint64_t* out);
 void MaskOr(const uint64_t* a, const uint64_t* b, size_t rows, uint64_t* out);
 void MaskAndNot(const uint64_t* a, const uint64_t* b, size_t rows, uint64_t* out);

@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "laneql/predicate.h"
+
 namespace laneql {
 namespace exec {
 
@@ -36,6 +38,14 @@ class HashOwnership {
   // bits[i / 64] bit i % 64 = this side owns hashes[i], for i in [0, count); with `and_into`
   // the bits are ANDed into what bits holds.
   void Mark(const uint64_t* hashes, size_t count, uint64_t* bits, bool and_into) const {
+    if ((owners_ & (owners_ - 1)) == 0 && owners_ <= 256) {
+      // A power of two: the owner is hash bits 40.. as they are, a masked compare in vector
+      // code (the byte lookup per row below was 1.6 % of an owned GROUP BY WatchID, ClientIP).
+      const uint64_t field = uint64_t{owners_ - 1} << 40;
+      MaskedEqualToMask(hashes, count, field, uint64_t{owner_} << 40, and_into ? bits : nullptr,
+                        bits);
+      return;
+    }
     // Each word built in a register (a read-modify-write of memory per row was 9 instructions).
     for (size_t base = 0; base < count; base += 64) {
       const size_t rows = std::min<size_t>(64, count - base);

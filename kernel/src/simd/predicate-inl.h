@@ -140,6 +140,16 @@ HWY_INLINE void CompareImpl(const T* HWY_RESTRICT x, size_t rows, int core_op, T
   }
 }
 
+// (x & bits) == value, on 64-bit words (no NaN question: bit patterns).
+HWY_INLINE void MaskedEqualImpl(const uint64_t* HWY_RESTRICT x, size_t rows, uint64_t bits,
+                                uint64_t value, const uint64_t* validity, uint64_t* out) {
+  const PredicateTag<uint64_t> d;  // scalars captured: see CompareImpl
+  PredicateToMask(
+      x, rows,
+      [d, bits, value](auto v) HWY_ATTR { return hn::Eq(hn::And(v, hn::Set(d, bits)), hn::Set(d, value)); },
+      0, validity, out);
+}
+
 // lo <= x AND x <= hi with IEEE semantics: a NaN x is outside every range with non-NaN bounds,
 // which is DuckDB's answer too (NaN is above hi). NaN bounds are mapped away by the caller.
 template <typename T>

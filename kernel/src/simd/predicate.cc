@@ -49,6 +49,10 @@ LANEQL_PREDICATE_TARGET_FUNCTIONS(float, F32)
 LANEQL_PREDICATE_TARGET_FUNCTIONS(double, F64)
 #undef LANEQL_PREDICATE_TARGET_FUNCTIONS
 
+void MaskedEqualTarget(const uint64_t* HWY_RESTRICT x, size_t rows, uint64_t bits, uint64_t value,
+                       const uint64_t* validity, uint64_t* out) {
+  MaskedEqualImpl(x, rows, bits, value, validity, out);
+}
 void MaskAndTarget(const uint64_t* a, const uint64_t* b, size_t rows, uint64_t* out) {
   MaskAndImpl(a, b, rows, out);
 }
@@ -235,6 +239,7 @@ LANEQL_PREDICATE_PUBLIC(float, F32)
 LANEQL_PREDICATE_PUBLIC(double, F64)
 #undef LANEQL_PREDICATE_PUBLIC
 
+HWY_EXPORT(MaskedEqualTarget);
 HWY_EXPORT(MaskAndTarget);
 HWY_EXPORT(MaskOrTarget);
 HWY_EXPORT(MaskAndNotTarget);
@@ -243,6 +248,10 @@ HWY_EXPORT(CountBitsTarget);
 HWY_EXPORT(CountBitsAndTarget);
 HWY_EXPORT(MaskToIndicesTarget);
 
+void MaskedEqualToMask(const uint64_t* column, size_t rows, uint64_t bits, uint64_t value,
+                       const uint64_t* validity, uint64_t* out) {
+  HWY_DYNAMIC_DISPATCH(MaskedEqualTarget)(column, rows, bits, value, validity, out);
+}
 void MaskAnd(const uint64_t* a, const uint64_t* b, size_t rows, uint64_t* out) {
   HWY_DYNAMIC_DISPATCH(MaskAndTarget)(a, b, rows, out);
 }

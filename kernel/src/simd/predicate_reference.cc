@@ -113,6 +113,16 @@ void MaskOr(const uint64_t* a, const uint64_t* b, size_t rows, uint64_t* out) {
   std::copy(r.begin(), r.end(), out);
 }
 
+void MaskedEqualToMask(const uint64_t* column, size_t rows, uint64_t bits, uint64_t value,
+                       const uint64_t* validity, uint64_t* out) {
+  std::vector<uint64_t> r(BitmaskWords(rows), 0);
+  for (size_t i = 0; i < rows; ++i) {
+    const bool valid = validity == nullptr || BitmaskGet(validity, i);
+    if (valid && (column[i] & bits) == value) BitmaskSet(r.data(), i);
+  }
+  std::copy(r.begin(), r.end(), out);
+}
+
 void MaskAndNot(const uint64_t* a, const uint64_t* b, size_t rows, uint64_t* out) {
   std::vector<uint64_t> r(BitmaskWords(rows), 0);
   for (size_t i = 0; i < rows; ++i) {
