@@ -226,7 +226,10 @@ void AggregateWorker::NoteFirstRows(const RowSet& rows, size_t groups_before) {
   // at random), and no chain from row to row (following the next new group's id was one, a
   // load and a compare per row: 2 % of GROUP BY WatchID, ClientIP on 2 threads).
   const size_t groups = grouper_.size();
-  first_rows_.resize(groups + 1, kNoRow);  // + 1: the spare slot
+  // + 1: the spare slot. Not filled (LargeBlockAllocator leaves resize(n)'s numbers unwritten):
+  // every new group has a row here, which writes its slot (the fill was 1.7 % of an owned
+  // GROUP BY WatchID, ClientIP on 2 threads).
+  first_rows_.resize(groups + 1);
   const uint64_t new_groups = groups - groups_before;
   for (size_t i = rows.count; i-- > 0;) {
     // The slot by arithmetic (a conditional became a branch, mispredicted as often as rows
