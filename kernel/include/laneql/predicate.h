@@ -57,8 +57,8 @@ LANEQL_PREDICATE_DECLARE(uint64_t)
 LANEQL_PREDICATE_DECLARE(float)
 LANEQL_PREDICATE_DECLARE(double)
 
-// (column[i] & bits) == value, ANDed with `validity` when given; `out` may be `validity` (the
-// AND in place). An owned scan's split of GROUP BY keys among threads by hash bits
+// (column[i] & bits) == value, ANDed with `validity` when given (`out` overlapping neither, as
+// above). An owned scan's split of GROUP BY keys among threads by hash bits
 // (src/exec/hash_ownership.h) marks each thread's rows with it.
 void MaskedEqualToMask(const uint64_t* column, size_t rows, uint64_t bits, uint64_t value,
                        const uint64_t* validity, uint64_t* out);

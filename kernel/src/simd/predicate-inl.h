@@ -146,7 +146,9 @@ HWY_INLINE void MaskedEqualImpl(const uint64_t* HWY_RESTRICT x, size_t rows, uin
   const PredicateTag<uint64_t> d;  // scalars captured: see CompareImpl
   PredicateToMask(
       x, rows,
-      [d, bits, value](auto v) HWY_ATTR { return hn::Eq(hn::And(v, hn::Set(d, bits)), hn::Set(d, value)); },
+      [d, bits, value](auto v) HWY_ATTR {
+        return hn::Eq(hn::And(v, hn::Set(d, bits)), hn::Set(d, value));
+      },
       0, validity, out);
 }
 
