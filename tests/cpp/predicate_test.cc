@@ -503,7 +503,9 @@ TEST_P(PredicateTest, MaskedEqualMatchesReference) {
     for (size_t offset : {size_t{0}, size_t{1}, size_t{3}}) {
       if (n > kLargeSize && offset != 0) continue;
       const Case<uint64_t> c = MakeCase<uint64_t>(n, offset, Nulls::kSome, n * 7 + offset);
-      for (const auto& [bits, value] : cases) {
+      for (const auto& bits_value : cases) {
+        // Not a structured binding: clang (Emscripten's) does not let the lambda capture one.
+        const uint64_t bits = bits_value.first, value = bits_value.second;
         for (bool with_validity : {false, true}) {
           const uint64_t* v = with_validity ? c.validity.data() : nullptr;
           std::vector<uint64_t> want(BitmaskWords(n));
