@@ -227,8 +227,8 @@ void AggregateWorker::NoteFirstRows(const RowSet& rows, size_t groups_before) {
   // load and a compare per row: 2 % of GROUP BY WatchID, ClientIP on 2 threads).
   const size_t groups = grouper_.size();
   // + 1: the spare slot. Not filled (LargeBlockAllocator leaves resize(n)'s numbers unwritten):
-  // every new group has a row here, which writes its slot (the fill was 1.7 % of an owned
-  // GROUP BY WatchID, ClientIP on 2 threads).
+  // every new group has a row here, which writes its slot. (The fill took 3.5 ms of CPU of an
+  // owned GROUP BY WatchID, ClientIP on 2 threads; the loop's first writes now take ~2.9 of it.)
   first_rows_.resize(groups + 1);
   const uint64_t new_groups = groups - groups_before;
   for (size_t i = rows.count; i-- > 0;) {

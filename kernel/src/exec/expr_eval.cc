@@ -375,21 +375,15 @@ bool Evaluator::EvalColumn(const BoundExpr& expr, const RowSet& rows, Vec* out, 
     }
     return true;
   }
-  const size_t width = IsString(type) ? 0 : TypeByteWidth(type);
-  if (rows.mask != nullptr && width != 0 && width != 16) {
-    out->type = type;
-    if (!out->own_values.Resize(rows.count * width, error)) return false;
-    CompressFixed(width, column.values_buffer().data() + rows.mask_begin * width, rows.mask_rows,
-                  rows.mask, out->own_values.data());
-    out->values = out->own_values.data();
-    out->validity = nullptr;
-    if (column.validity() != nullptr) {
-      if (!out->own_validity.Resize(BitmaskWords(rows.count) * 8 + 8, error)) return false;
-      CompressBitmask(column.validity() + rows.mask_begin / 64, rows.mask_rows, rows.mask,
-                      out->own_validity.As<uint64_t>());
-      out->validity = out->own_validity.As<uint64_t>();
-    }
-    return true;
+  if (rows.mask != nullptr && CanCompressVec(type)) {
+    // The masked rows' slice of the column, borrowed (mask_begin is a multiple of 64).
+    Vec slice;
+    slice.type = type;
+    slice.count = rows.mask_rows;
+    slice.values = column.values_buffer().data() + rows.mask_begin * TypeByteWidth(type);
+    slice.validity =
+        column.validity() != nullptr ? column.validity() + rows.mask_begin / 64 : nullptr;
+    return CompressVec(slice, rows.mask, rows.count, out, error);
   }
   // Gather (or copy an unaligned range) into owned buffers.
   std::vector<uint32_t> range;
@@ -411,6 +405,7 @@ bool Evaluator::EvalColumn(const BoundExpr& expr, const RowSet& rows, Vec* out, 
     return builder.Finish(out, error);
   }
   out->type = type;
+  const size_t width = TypeByteWidth(type);
   if (!out->own_values.Resize(n * width, error)) return false;
   if (width == 16) {
     for (size_t i = 0; i < n; ++i) {
