@@ -257,7 +257,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     }
   }
   MorselCursor cursor;
-  const size_t morsel = MorselBatches(batches - start, threads);
+  const MorselPlan morsels(start, batches, threads);
   std::atomic<bool> failed{false};
   std::vector<std::string> errors(static_cast<size_t>(threads));
   std::unique_ptr<PreparedBatchRing> ring;
@@ -275,9 +275,9 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     const ScopedMemoryActivity activity("scanning the table");
     if (owned) {  // ungrouped COUNT(DISTINCT)s split by value: every thread reads every batch
       AggregateWorker& worker = *workers[static_cast<size_t>(t)];
-      for (size_t first = 0; first < batches && !failed.load(std::memory_order_relaxed) && !ctx.Interrupted();
-           first += morsel) {
-        if (!worker.ScanBatches(first, std::min(batches, first + morsel), &errors[static_cast<size_t>(t)])) {
+      for (size_t m = 0; m < morsels.size() && !failed.load(std::memory_order_relaxed) && !ctx.Interrupted();
+           ++m) {  // from batch 0: only a GROUP BY ... LIMIT moves start
+        if (!worker.ScanBatches(morsels.Begin(m), morsels.End(m), &errors[static_cast<size_t>(t)])) {
           failed.store(true, std::memory_order_relaxed);
         }
       }
@@ -285,11 +285,11 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     }
     // Check-before-work: a failed thread (or an interrupt) stops the others at their next morsel.
     while (!failed.load(std::memory_order_relaxed) && !ctx.Interrupted()) {
-      const size_t first = start + cursor.Take() * morsel;
-      if (first >= batches) break;
+      const size_t m = cursor.Take();
+      if (m >= morsels.size()) break;
       AggregateWorker& worker = *workers[static_cast<size_t>(t)];
       std::string* thread_error = &errors[static_cast<size_t>(t)];
-      const size_t last = std::min(batches, first + morsel);
+      const size_t first = morsels.Begin(m), last = morsels.End(m);
       GroupPartitions* parts = partition_groups ? group_parts[static_cast<size_t>(t)].get() : nullptr;
       if (!(parts != nullptr ? worker.PartitionBatches(first, last, layout, parts, thread_error)
                              : worker.ScanBatches(first, last, thread_error))) {
@@ -403,9 +403,8 @@ bool FilterRows(const Plan& plan, const ExecContext& ctx, size_t top_n, std::vec
   const size_t rows = table.num_rows();
   const size_t batches = Batches(rows);
   const int threads = ThreadsFor(rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
-  const size_t morsel = MorselBatches(batches, threads);
-  const size_t morsels = (batches + morsel - 1) / morsel;
-  std::vector<std::vector<uint32_t>> found(morsels);
+  const MorselPlan morsels(0, batches, threads);
+  std::vector<std::vector<uint32_t>> found(morsels.size());
   std::vector<std::string> errors(static_cast<size_t>(threads));
   MorselCursor cursor;
   std::atomic<bool> failed{false};
@@ -420,9 +419,9 @@ bool FilterRows(const Plan& plan, const ExecContext& ctx, size_t top_n, std::vec
     std::string& thread_error = errors[static_cast<size_t>(t)];
     while (!failed.load(std::memory_order_relaxed) && !ctx.Interrupted()) {
       const size_t m = cursor.Take();
-      if (m >= morsels) break;
+      if (m >= morsels.size()) break;
       ScopedSpan span(ctx.profiler, t, plan.where ? "filter" : "scan", "scan");
-      for (size_t b = m * morsel; b < std::min(batches, (m + 1) * morsel); ++b) {
+      for (size_t b = morsels.Begin(m); b < morsels.End(m); ++b) {
         const size_t begin = b * kBatchRows, n = std::min(kBatchRows, rows - begin);
         span.counters().rows += n;
         span.counters().bytes += n * bytes_per_row;

@@ -238,7 +238,7 @@ bool FilterTableMask(const plan::Plan& plan, const ExecContext& ctx, int threads
   const Table& table = *plan.table;
   const size_t rows = table.num_rows();
   mask->assign(BitmaskWords(rows), 0);  // one bit per row, 1/64 of an 8-byte column: not charged
-  const size_t morsel = MorselBatches(batches, threads);
+  const MorselPlan morsels(0, batches, threads);
   MorselCursor cursor;
   std::atomic<bool> failed{false};
   std::vector<std::string> errors(static_cast<size_t>(threads));
@@ -246,10 +246,10 @@ bool FilterTableMask(const plan::Plan& plan, const ExecContext& ctx, int threads
     const ScopedMemoryActivity activity("evaluating WHERE");
     Filter filter(table, *plan.where);
     while (!failed.load(std::memory_order_relaxed) && !ctx.Interrupted()) {
-      const size_t first = cursor.Take() * morsel;
-      if (first >= batches) break;
+      const size_t m = cursor.Take();
+      if (m >= morsels.size()) break;
       ScopedSpan span(ctx.profiler, t, "filter", "scan");
-      for (size_t b = first; b < std::min(batches, first + morsel); ++b) {
+      for (size_t b = morsels.Begin(m); b < morsels.End(m); ++b) {
         const size_t begin = b * kBatchRows, n = std::min(kBatchRows, rows - begin);
         span.counters().rows += n;
         if (!filter.Eval(begin, n, mask->data() + begin / 64, &errors[static_cast<size_t>(t)])) {
