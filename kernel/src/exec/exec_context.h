@@ -22,7 +22,7 @@ struct ExecContext {
   int threads = 1;
   Profiler* profiler = nullptr;
   size_t min_parallel_rows = 65536;     // DatabaseOptions::min_parallel_rows
-  size_t two_level_min_groups = 32768;  // DatabaseOptions::two_level_min_groups
+  size_t two_level_min_groups = 65536;  // DatabaseOptions::two_level_min_groups
   int group_split = 0;                  // DatabaseOptions::group_split: 0 auto, 1 rows, 2 keys
   size_t partitioned_distinct_min_values = size_t{1} << 16;  // DatabaseOptions::...
   size_t partitioned_group_min_rows = size_t{1} << 18;       // DatabaseOptions::...
