@@ -70,6 +70,7 @@ TEST(DistinctPartitions, AppendKeepsTheSelectedWordsEachInItsHashsPartition) {
       ASSERT_EQ(parts.values(), expected.size()) << n << " rows at " << density << " %";
     }
   }
+  ASSERT_TRUE(parts.Finish(&error)) << error;
   std::multiset<uint64_t> got;
   for (const auto& [partition, word] : Gathered(parts)) {
     const uint64_t hash = reference::HashWord(word + kHashGamma);
@@ -101,6 +102,7 @@ TEST(DistinctPartitions, AppendKeepsEachValuesGroupBesideIt) {
     ASSERT_TRUE(parts.Append(words.data(), groups.data(), hashes.data(), n, selection.data(), &error))
         << error;
   }
+  ASSERT_TRUE(parts.Finish(&error)) << error;
   std::multiset<std::pair<uint64_t, uint32_t>> got;
   for (size_t p = 0; p < DistinctPartitions::kPartitions; ++p) {
     parts.ForEachSegment(p, [&](const uint64_t* words, const uint32_t* groups, size_t count) {
@@ -112,6 +114,46 @@ TEST(DistinctPartitions, AppendKeepsEachValuesGroupBesideIt) {
     });
   }
   EXPECT_TRUE(got == expected);
+}
+
+// Appended a batch at a time, the values are partitioned kStageValues at a time: a partition
+// has a segment per 16,384 values, not one per Append (counting visits every segment).
+TEST(DistinctPartitions, SmallAppendsMakeFewRuns) {
+  for (const bool grouped : {false, true}) {
+    DistinctPartitions parts(/*by_group=*/grouped);
+    std::mt19937_64 rng(3);
+    std::string error;
+    std::multiset<uint64_t> expected;
+    for (int append = 0; append < 100; ++append) {
+      std::vector<uint64_t> words(1000);
+      std::vector<uint32_t> groups(words.size());
+      for (size_t i = 0; i < words.size(); ++i) {
+        words[i] = rng();
+        groups[i] = static_cast<uint32_t>(rng() % 5000);
+        expected.insert(words[i]);
+      }
+      const std::vector<uint64_t> hashes = Hashes(words);
+      std::vector<uint64_t> selection(BitmaskWords(words.size()), ~uint64_t{0});
+      ASSERT_TRUE(parts.Append(words.data(), grouped ? groups.data() : nullptr, hashes.data(), words.size(),
+                               selection.data(), &error)) << error;
+    }
+    EXPECT_FALSE(parts.finished());
+    ASSERT_TRUE(parts.Finish(&error)) << error;
+    EXPECT_TRUE(parts.finished());
+    ASSERT_TRUE(parts.Finish(&error)) << error;  // again: nothing left to do
+    const size_t most_runs = (100000 + DistinctPartitions::kStageValues - 1) / DistinctPartitions::kStageValues;
+    std::multiset<uint64_t> got;
+    for (size_t p = 0; p < DistinctPartitions::kPartitions; ++p) {
+      size_t segments = 0;
+      parts.ForEachSegment(p, [&](const uint64_t* words, const uint32_t*, size_t count) {
+        ++segments;
+        got.insert(words, words + count);
+      });
+      EXPECT_LE(segments, most_runs) << "partition " << p << (grouped ? ", by group" : "");
+    }
+    EXPECT_EQ(got.size(), expected.size());
+    EXPECT_TRUE(got == expected);
+  }
 }
 
 // The distinct count of several sides' partitions on `threads` threads.
@@ -141,6 +183,7 @@ TEST(DistinctPartitions, CountIsTheUnionsSizeOnEveryThreadCount) {
       std::vector<uint64_t> selection(BitmaskWords(words.size()), ~uint64_t{0});
       ASSERT_TRUE(side.Append(words.data(), nullptr, hashes.data(), words.size(), selection.data(), &error));
     }
+    ASSERT_TRUE(side.Finish(&error)) << error;
   }
   ASSERT_TRUE(all.count(0) == 1);
   const std::vector<const DistinctPartitions*> views = {&sides[0], &sides[1], &sides[2]};
@@ -195,6 +238,7 @@ TEST(DistinctPartitions, PairCountsPerMergedGroupOnEveryThreadCount) {
       ASSERT_TRUE(sides[w].Append(words.data(), groups.data(), hashes.data(), words.size(), selection.data(),
                                   &error));
     }
+    ASSERT_TRUE(sides[w].Finish(&error)) << error;
   }
   std::vector<int64_t> expected(merged_groups, 0);
   for (const auto& pair : pairs) ++expected[pair.first];
@@ -226,6 +270,7 @@ TEST(DistinctPartitions, ByGroupEachPairIsInItsGroupsPartition) {
     // No hashes: by group the values are hashed only when counted.
     ASSERT_TRUE(parts.Append(words.data(), groups.data(), nullptr, n, selection.data(), &error)) << error;
   }
+  ASSERT_TRUE(parts.Finish(&error)) << error;
   std::multiset<std::pair<uint64_t, uint32_t>> got;
   for (size_t p = 0; p < DistinctPartitions::kPartitions; ++p) {
     parts.ForEachSegment(p, [&](const uint64_t* words, const uint32_t* groups, size_t count) {
@@ -238,6 +283,41 @@ TEST(DistinctPartitions, ByGroupEachPairIsInItsGroupsPartition) {
   }
   EXPECT_EQ(got.size(), parts.values());
   EXPECT_TRUE(got == expected);
+}
+
+// A side still holding staged values is refused by every count, not counted without them.
+TEST(DistinctPartitions, CountsRefuseSidesNotFinished) {
+  const std::vector<uint64_t> words = {5, 6, 7};
+  const std::vector<uint32_t> groups = {0, 1, 0};
+  const std::vector<uint64_t> hashes = Hashes(words);
+  const std::vector<uint64_t> selection = {~uint64_t{0}};
+  std::string error;
+  DistinctPartitions values, pairs, by_group(/*by_group=*/true);
+  ASSERT_TRUE(values.Append(words.data(), nullptr, hashes.data(), 3, selection.data(), &error));
+  ASSERT_TRUE(pairs.Append(words.data(), groups.data(), hashes.data(), 3, selection.data(), &error));
+  ASSERT_TRUE(by_group.Append(words.data(), groups.data(), nullptr, 3, selection.data(), &error));
+  exec::ThreadPool pool(2);
+  exec::ExecContext ctx;
+  ctx.pool = &pool;
+  ctx.threads = 2;
+  size_t count = 0;
+  EXPECT_FALSE(exec::CountDistinctPartitions({&values}, ctx, 2, &count, &error));
+  EXPECT_NE(error.find("staged"), std::string::npos) << error;
+  error.clear();
+  std::vector<int64_t> counts(2, 0);
+  const std::vector<uint32_t> target = {0, 1};
+  EXPECT_FALSE(exec::CountDistinctPairPartitions({&pairs}, {target.data()}, 2, ctx, 2, counts.data(), &error));
+  EXPECT_NE(error.find("staged"), std::string::npos) << error;
+  error.clear();
+  EXPECT_FALSE(exec::CountDistinctPairsByGroup({&by_group}, {2}, ctx, 2, counts.data(), &error));
+  EXPECT_NE(error.find("staged"), std::string::npos) << error;
+  EXPECT_EQ(counts, std::vector<int64_t>(2, 0));
+  // Finished, the same sides count.
+  for (DistinctPartitions* side : {&values, &pairs, &by_group}) ASSERT_TRUE(side->Finish(&error)) << error;
+  EXPECT_TRUE(exec::CountDistinctPartitions({&values}, ctx, 2, &count, &error)) << error;
+  EXPECT_EQ(count, 3u);
+  EXPECT_TRUE(exec::CountDistinctPairsByGroup({&by_group}, {2}, ctx, 2, counts.data(), &error)) << error;
+  EXPECT_EQ(counts, (std::vector<int64_t>{2, 1}));
 }
 
 // Per merged group, the distinct values of sides partitioned by group: side w's groups follow
@@ -284,6 +364,7 @@ TEST(DistinctPartitions, PairCountsByGroupOnEveryThreadCount) {
       }
       ASSERT_TRUE(sides[w].Append(words.data(), groups.data(), nullptr, words.size(), selection.data(), &error));
     }
+    ASSERT_TRUE(sides[w].Finish(&error)) << error;
     first += side_groups[w];
   }
   std::vector<int64_t> expected(first, 0);
@@ -321,6 +402,7 @@ TEST(DistinctPartitions, ASetSizedForTheLastPartitionGrows) {
   const std::vector<uint64_t> hashes = Hashes(words);
   std::vector<uint64_t> selection(BitmaskWords(words.size()), ~uint64_t{0});
   ASSERT_TRUE(parts.Append(words.data(), nullptr, hashes.data(), words.size(), selection.data(), &error));
+  ASSERT_TRUE(parts.Finish(&error)) << error;
   EXPECT_EQ(parts.PartitionSize(0), 3u);
   EXPECT_EQ(parts.PartitionSize(1), 100000u);
   EXPECT_EQ(Count({&parts}, 1), 50001u);
@@ -336,6 +418,7 @@ TEST(DistinctPartitions, ASetSizedForTheLastPartitionGrows) {
   DistinctPartitions pairs;
   ASSERT_TRUE(
       pairs.Append(words.data(), groups.data(), hashes.data(), words.size(), selection.data(), &error));
+  ASSERT_TRUE(pairs.Finish(&error)) << error;
   EXPECT_EQ(CountPairs({&pairs}, {{0, 1}}, 2, 1), expected);
 }
 

@@ -280,6 +280,13 @@ void AggregateStates::PartitionDistinct(size_t a, bool by_group) {
   s.partitioned = true;
 }
 
+bool AggregateStates::FinishDistinctPartitions(std::string* error) {
+  for (State& s : state_) {
+    if (s.distinct_partitions != nullptr && !s.distinct_partitions->Finish(error)) return false;
+  }
+  return true;
+}
+
 bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* group_ids,
                                      size_t count, std::string* error) {
   if (count == 0) return true;

@@ -150,6 +150,9 @@ class AggregateStates {
   // one thread.
   void PartitionDistinct(size_t a, bool by_group = false);
   bool IsPartitionedDistinct(size_t a) const { return state_[a].partitioned; }
+  // Partitions the values the partitioned COUNT(DISTINCT)s still stage: each thread's, once
+  // its scan is done (in parallel, on the thread that staged them).
+  bool FinishDistinctPartitions(std::string* error);
   // Aggregate a's partitions, moved out: taken from every thread's states before the merge,
   // which may replace them (the two-level merge builds new states).
   std::unique_ptr<DistinctPartitions> TakeDistinctPartitions(size_t a) {

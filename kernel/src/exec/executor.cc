@@ -266,7 +266,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   for (int t = 0; partition_groups && t < threads; ++t) {
     group_parts.push_back(std::make_unique<GroupPartitions>(layout));
   }
-  RunThreads(ctx, threads, [&](int t) {
+  const auto scan = [&](int t) {
     presize(t);
     if (ring) {
       ring->Run(workers[static_cast<size_t>(t)].get(), t, ctx, &failed, &errors[static_cast<size_t>(t)]);
@@ -295,6 +295,15 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
                              : worker.ScanBatches(first, last, thread_error))) {
         failed.store(true, std::memory_order_relaxed);
       }
+    }
+  };
+  RunThreads(ctx, threads, [&](int t) {
+    scan(t);
+    // Each thread partitions the COUNT(DISTINCT) values it still stages, while they are in
+    // its cache.
+    if (!failed.load(std::memory_order_relaxed) &&
+        !workers[static_cast<size_t>(t)]->states().FinishDistinctPartitions(&errors[static_cast<size_t>(t)])) {
+      failed.store(true, std::memory_order_relaxed);
     }
   });
   if (FirstError(errors, &error)) return Result::Error(error);
