@@ -1,12 +1,19 @@
 // The morsel plan: every batch of [first, end) in exactly one morsel, in row order; one thread
 // gets MorselBatches-sized morsels to the end; several threads get morsels that never grow and
-// shrink to a single batch at the tail, so no thread runs long after the others.
+// shrink to a single batch at the tail, so no thread runs long after the others. RunTasks
+// runs every task once, on no more threads than tasks or logical processors.
 #include "src/exec/morsel.h"
 
+#include <atomic>
 #include <cstddef>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "laneql/system_info.h"
+#include "src/exec/thread_pool.h"
 
 namespace laneql {
 namespace exec {
@@ -91,6 +98,58 @@ TEST(MorselPlanTest, SeveralThreadsShrinkToOneBatchAtTheEnd) {
 TEST(MorselPlanTest, ManyThreadsOnFewBatches) {
   // 64 threads over 100 batches: MorselBatches gives one batch each.
   EXPECT_EQ(Sizes(MorselPlan(0, 100, 64)), std::vector<size_t>(100, 1));
+}
+
+TEST(RunTasksTest, TaskThreadsNeverExceedTasksOrProcessors) {
+  const int processors = LogicalProcessors();
+  EXPECT_EQ(TaskThreads(1, 100), 1);
+  EXPECT_EQ(TaskThreads(0, 100), 1);
+  EXPECT_EQ(TaskThreads(64, 0), 1);
+  EXPECT_EQ(TaskThreads(64, 1), 1);
+  EXPECT_EQ(TaskThreads(64, 3), std::min(3, processors));
+  EXPECT_EQ(TaskThreads(64, 1000), std::min(64, processors));
+  EXPECT_EQ(TaskThreads(2, 1000), std::min(2, processors));
+}
+
+TEST(RunTasksTest, EveryTaskOnceOnThreadsWithinTheCap) {
+  for (int threads : {1, 2, 8, 64}) {
+    ThreadPool pool(threads);
+    ExecContext ctx;
+    ctx.pool = &pool;
+    ctx.threads = threads;
+    for (size_t tasks : {size_t{0}, size_t{1}, size_t{3}, size_t{257}}) {
+      SCOPED_TRACE(testing::Message() << threads << " threads, " << tasks << " tasks");
+      const int cap = TaskThreads(ctx.ThreadsAvailable(), tasks);
+      std::unique_ptr<std::atomic<int>[]> runs(new std::atomic<int>[tasks + 1]);
+      for (size_t i = 0; i <= tasks; ++i) runs[i] = 0;
+      std::atomic<int> bad_thread{0};
+      std::string error;
+      ASSERT_TRUE(RunTasks(ctx, ctx.ThreadsAvailable(), tasks, [&](size_t i, int t, std::string*) {
+        runs[i].fetch_add(1);
+        if (t < 0 || t >= cap) bad_thread.fetch_add(1);
+        return true;
+      }, &error)) << error;
+      for (size_t i = 0; i < tasks; ++i) EXPECT_EQ(runs[i].load(), 1) << "task " << i;
+      EXPECT_EQ(bad_thread.load(), 0);
+    }
+  }
+}
+
+// A failing task's error comes back, and RunTasks fails.
+TEST(RunTasksTest, AFailingTasksErrorComesBack) {
+  ThreadPool pool(2);
+  ExecContext ctx;
+  ctx.pool = &pool;
+  ctx.threads = 2;
+  std::string error;
+  EXPECT_FALSE(RunTasks(ctx, 2, 50, [&](size_t i, int, std::string* task_error) {
+    if (i == 7) {
+      *task_error = "task " + std::to_string(i) + " failed";
+      return false;
+    }
+    return true;
+  }, &error));
+  EXPECT_EQ(error, "task 7 failed");
 }
 
 }  // namespace
