@@ -421,6 +421,17 @@ bool AggregateStates::Finish(size_t a, const std::vector<uint32_t>* ids, size_t 
   return FinishParts({this}, {0, groups}, a, ids, out, error, ctx);
 }
 
+bool StateParts::PartCounts(size_t a, size_t p, const int64_t** data, size_t* stored) const {
+  const AggregateStates::State& s = parts_[p]->state_[a];
+  const bool counts_are_results = (s.kind == AggKind::kCountStar || s.kind == AggKind::kCount ||
+                                   s.kind == AggKind::kCountDistinct) &&
+                                  s.result_type == TypeId::kInt64;
+  if (!counts_are_results) return false;
+  *stored = std::min(s.counts.size(), offsets_[p + 1] - offsets_[p]);
+  *data = s.counts.data();
+  return true;
+}
+
 bool AggregateStates::FinishParts(const std::vector<const AggregateStates*>& parts,
                                   const std::vector<size_t>& offsets, size_t a,
                                   const std::vector<uint32_t>* ids, Column* out, std::string* error,

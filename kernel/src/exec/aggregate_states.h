@@ -266,6 +266,16 @@ class StateParts {
     offsets_.push_back(offsets_.back() + groups);
   }
   size_t groups() const { return offsets_.back(); }
+  size_t num_parts() const { return parts_.size(); }
+  size_t part_begin(size_t p) const { return offsets_[p]; }
+  // Part p's counts of aggregate a, where they are its results as they stand (COUNT, COUNT(*)
+  // or COUNT(DISTINCT) of a 64-bit result): *stored of them at *data, the part's groups after
+  // those counting 0. False for any other aggregate.
+  bool PartCounts(size_t a, size_t p, const int64_t** data, size_t* stored) const;
+  // Whether within each part the group ids follow the groups' first rows: an owned scan's
+  // workers each number their groups as they first meet them, in row order.
+  void SetPartsInFirstRowOrder() { parts_in_first_row_order_ = true; }
+  bool parts_in_first_row_order() const { return parts_in_first_row_order_; }
   // As AggregateStates::Finish, over every part's groups in order (ids: of that numbering).
   bool Finish(size_t a, const std::vector<uint32_t>* ids, Column* out, std::string* error,
               const ExecContext* ctx = nullptr) const {
@@ -275,6 +285,7 @@ class StateParts {
  private:
   std::vector<const AggregateStates*> parts_;
   std::vector<size_t> offsets_{0};
+  bool parts_in_first_row_order_ = false;
 };
 
 }  // namespace exec

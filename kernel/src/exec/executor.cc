@@ -368,6 +368,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   const bool merged_groups = (threads > 1 || partition_groups) && !ungrouped;
   StateParts states(result.states(), part_groups.empty() ? result.groups() : part_groups[0]);
   for (size_t w = 1; w < part_groups.size(); ++w) states.Add(workers[w]->states(), part_groups[w]);
+  if (!part_groups.empty()) states.SetPartsInFirstRowOrder();  // one part per owner
   return OutputGroups(plan, ctx, ungrouped ? nullptr : &result.grouper(), states,
                       merged_groups ? &result.first_rows() : nullptr);
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "src/common/query_budget.h"
+#include "src/exec/top_groups.h"
 
 namespace laneql {
 namespace exec {
@@ -126,6 +127,83 @@ bool AddDerivedKeys(const Plan& plan, size_t groups, std::vector<Column>* keys, 
   return true;
 }
 
+// LIMITs up to this many rows (OFFSET included) take the top of the count arrays in place.
+constexpr size_t kMaxTopGroups = size_t{1} << 16;
+
+// ORDER BY one count LIMIT n (no HAVING, nothing that needs every group's key): the chosen
+// groups into *ids, read from the count arrays in place (top_groups.h). False when the query
+// is not of that form, or the top would not be much smaller than the groups.
+bool ChooseTopGroupsByCount(const Plan& plan, const ExecContext& ctx, const StateParts& states,
+                            const FirstRows* first_rows, std::vector<uint32_t>* ids) {
+  const size_t groups = states.groups();
+  if (plan.having || plan.order.size() != 1 || plan.limit < 0 || groups == 0) return false;
+  const plan::BoundExpr& key = *plan.outputs[static_cast<size_t>(plan.order[0].output)];
+  const size_t num_keys = plan.scope_keys();
+  if (key.kind != BoundKind::kColumn || key.column < 0 ||
+      static_cast<size_t>(key.column) < num_keys ||
+      static_cast<size_t>(key.column) >= num_keys + plan.aggregates.size()) {
+    return false;
+  }
+  const size_t offset = static_cast<size_t>(std::min<int64_t>(plan.offset, static_cast<int64_t>(groups)));
+  const size_t keep = std::min(groups, offset + std::min(static_cast<size_t>(plan.limit), groups));
+  if (keep > kMaxTopGroups || 4 * keep > groups) return false;
+  if (first_rows != nullptr && first_rows->size() < groups) return false;
+  CountParts counts;
+  const size_t a = static_cast<size_t>(key.column) - num_keys;
+  for (size_t p = 0; p < states.num_parts(); ++p) {
+    const int64_t* data = nullptr;
+    size_t stored = 0;
+    if (!states.PartCounts(a, p, &data, &stored)) return false;
+    counts.data.push_back(data);
+    counts.stored.push_back(stored);
+    counts.begin.push_back(p + 1 < states.num_parts() ? states.part_begin(p + 1) : groups);
+  }
+  const ScopedMemoryActivity activity("sorting");
+  std::vector<uint32_t> top = TopGroupsByCount(counts, plan.order[0].descending, keep,
+                                               first_rows != nullptr ? first_rows->data() : nullptr,
+                                               states.parts_in_first_row_order(), &ctx);
+  ids->assign(top.begin() + static_cast<std::ptrdiff_t>(std::min(offset, top.size())), top.end());
+  return true;
+}
+
+// The output of the groups `ids` alone, in that order: their keys and aggregates as a small
+// relation of their own. The aggregates ORDER BY or HAVING read are taken from `relation`
+// through `evaluator` where given (already finished for every group), else all from `states`.
+Result OutputChosenGroups(const Plan& plan, const GroupStage& grouper, const StateParts& states,
+                          const std::vector<bool>& needed, const std::vector<Column>* relation,
+                          Evaluator* evaluator, const std::vector<uint32_t>& ids) {
+  std::string error;
+  const size_t num_keys = plan.scope_keys();
+  std::vector<Column> small;
+  if (!grouper.KeyColumns(&ids, &small, &error) ||
+      !AddDerivedKeys(plan, ids.size(), &small, &error)) {
+    return Result::Error(error);
+  }
+  RowSet id_rows;
+  id_rows.ids = ids.data();
+  id_rows.count = ids.size();
+  for (size_t a = 0; a < plan.aggregates.size(); ++a) {
+    Column column;
+    if (relation == nullptr || !needed[num_keys + a]) {
+      if (!states.Finish(a, &ids, &column, &error)) return Result::Error(error);
+    } else {
+      plan::BoundExprPtr ref = plan::MakeColumn(static_cast<int>(num_keys + a),
+                                                (*relation)[num_keys + a].type(), true, {});
+      Vec vec;
+      if (!evaluator->Eval(*ref, id_rows, &vec, &error) || !VecToColumn(vec, &column, &error)) {
+        return Result::Error(error);
+      }
+    }
+    small.push_back(std::move(column));
+  }
+  std::vector<const Column*> small_pointers;
+  for (const Column& column : small) small_pointers.push_back(&column);
+  Evaluator small_evaluator(small_pointers);
+  RowSet all;
+  all.count = ids.size();
+  return Project(plan, &small_evaluator, all);
+}
+
 }  // namespace
 
 Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* grouper, const StateParts& states,
@@ -147,6 +225,12 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
   bool any_key_needed = false;
   for (const auto& derived : plan.derived_keys) any_key_needed |= ReadsColumns(*derived.expr);
   for (size_t k = 0; k < num_keys; ++k) any_key_needed |= needed[k];
+  if (grouper != nullptr && !any_key_needed) {
+    std::vector<uint32_t> ids;
+    if (ChooseTopGroupsByCount(plan, ctx, states, first_rows, &ids)) {
+      return OutputChosenGroups(plan, *grouper, states, needed, nullptr, nullptr, ids);
+    }
+  }
   std::vector<Column> relation;
   if (any_key_needed) {
     if (!grouper->KeyColumns(nullptr, &relation, &error) ||
@@ -206,38 +290,11 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
     return Result::Error(error);
   }
   if (any_key_needed || grouper == nullptr) return Project(plan, &evaluator, chosen);
-  // The chosen groups' keys and aggregates as a small relation of their own.
   std::vector<uint32_t> ids(chosen.count);
   for (size_t i = 0; i < chosen.count; ++i) {
     ids[i] = chosen.ids ? chosen.ids[i] : static_cast<uint32_t>(chosen.begin + i);
   }
-  std::vector<Column> small;
-  if (!grouper->KeyColumns(&ids, &small, &error) ||
-      !AddDerivedKeys(plan, ids.size(), &small, &error)) {
-    return Result::Error(error);
-  }
-  RowSet id_rows;
-  id_rows.ids = ids.data();
-  id_rows.count = ids.size();
-  for (size_t a = 0; a < plan.aggregates.size(); ++a) {
-    Column column;
-    if (!needed[num_keys + a]) {
-      if (!states.Finish(a, &ids, &column, &error)) return Result::Error(error);
-    } else {
-      plan::BoundExprPtr ref = plan::MakeColumn(static_cast<int>(num_keys + a), relation[num_keys + a].type(), true, {});
-      Vec vec;
-      if (!evaluator.Eval(*ref, id_rows, &vec, &error) || !VecToColumn(vec, &column, &error)) {
-        return Result::Error(error);
-      }
-    }
-    small.push_back(std::move(column));
-  }
-  std::vector<const Column*> small_pointers;
-  for (const Column& column : small) small_pointers.push_back(&column);
-  Evaluator small_evaluator(small_pointers);
-  RowSet all;
-  all.count = ids.size();
-  return Project(plan, &small_evaluator, all);
+  return OutputChosenGroups(plan, *grouper, states, needed, &relation, &evaluator, ids);
 }
 
 }  // namespace exec
