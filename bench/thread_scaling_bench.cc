@@ -5,9 +5,18 @@
 //     and more until a run faults almost no page: the "warm" column), then --runs R timed runs
 //     interleaved (1 thread, 2 threads, 1 thread, ...) so that drifts of the
 //     machine hit both sides alike; the median ms of each side and speed-up = median(1) /
-//     median(2). A query is flagged BELOW when it takes over 50 ms on one thread and gains less
-//     than 1.8x. Summary: queries over 50 ms, how many of them reach 1.8x, geometric-mean
-//     speed-up.
+//     median(2), and the page faults of the timed runs. A query is flagged BELOW when it takes
+//     over 50 ms on one thread and gains less than 1.8x. Summary: queries over 50 ms, how many
+//     of them reach 1.8x, geometric-mean speed-up.
+//     --order queries (the default): each query's warm-up and R runs back to back. --order
+//     rounds: every query is warmed up, then R rounds each run every query once per side (the
+//     side that goes first alternating), so that one query's runs are spread over the whole
+//     part. On this VM the host's contention comes in spells of tens of seconds (Q32 in one
+//     process, 12 sets of 5 interleaved runs over 3 minutes: 1.61x to 2.03x a set), which
+//     query by query weigh on all runs of a query at once; but in rounds the queries between
+//     two runs of a big GROUP BY take and reshape its kept blocks, so its timed runs fault
+//     again (2026-11-25, --runs 9: Q16 1265 faults, Q31 and Q33 513, Q18 198; Q32 190 ms on
+//     2 threads against 160 query by query, Q18 309 against 266).
 //  b) determinism (--part determinism): per thread count of --threads-list, every query once
 //     on a Database{threads = t, profile = true}; its Result must be bit-identical to the
 //     1-thread Result (column names, types, validity and every value's bytes). Prints per
@@ -23,8 +32,8 @@
 //     caches and sequential reads (machine_scaling.h): the ceiling the speed-ups meet.
 //
 //   build/native/bench/laneql_thread_scaling_bench [--rows N] [--queries FILE] [--only I]
-//       [--threads-list 1,2,4,8,16,64] [--runs R] [--part speedup|determinism|machine|both]
-//       [--group-split auto|rows|keys]
+//       [--threads-list 1,2,4,8,16,64] [--runs R] [--order rounds|queries]
+//       [--part speedup|determinism|machine|both] [--group-split auto|rows|keys]
 //
 // --group-split sets DatabaseOptions::group_split for every database: how a GROUP BY divides
 // its work between threads (auto by default), to compare the two splits query by query.
@@ -112,6 +121,7 @@ struct Options {
   int only = -1;  // run only this query of the file (0-based); -1 = all
   std::vector<int> threads_list = {1, 2, 4, 8, 16, 64};
   int runs = 3;
+  bool rounds = false;  // --order rounds or queries (the default): see RunSpeedup
   bool machine = true;  // the machine's own gains (machine_scaling.h), before the speed-ups
   bool speedup = true;
   bool determinism = true;
@@ -153,6 +163,12 @@ bool ParseArgs(int argc, char** argv, Options* options) {
     } else if (arg == "--runs") {
       if (!ParseNumber(arg, value, 1, 1000, &number)) return false;
       options->runs = static_cast<int>(number);
+    } else if (arg == "--order") {
+      if (value != "rounds" && value != "queries") {
+        std::fprintf(stderr, "error: --order wants rounds or queries, got '%s'\n", value.c_str());
+        return false;
+      }
+      options->rounds = value == "rounds";
     } else if (arg == "--threads-list") {
       options->threads_list.clear();
       size_t start = 0;
@@ -223,46 +239,94 @@ std::unique_ptr<laneql::Database> MakeDatabase(int threads, bool profile,
 
 // ---- (a) speed-up ----
 
+// One query's runs on both sides.
+struct QueryRuns {
+  std::string error;          // the first failure; empty when every run succeeded
+  int warm = 0;               // untimed runs per side
+  std::vector<double> ms1, ms2;
+  long faults = 0;            // page faults during the timed runs, both sides
+};
+
+// Untimed runs of both sides until a run of each faults at most kWarmFaults pages (at least
+// kWarmRuns, at most kMaxWarmRuns).
+void WarmUp(laneql::Database* db1, laneql::Database* db2, const std::string& query,
+            QueryRuns* runs) {
+  bool faulted = true;
+  for (; runs->error.empty() && runs->warm < kMaxWarmRuns && (runs->warm < kWarmRuns || faulted);
+       ++runs->warm) {
+    const long before = PageFaults();
+    const laneql::Result warm1 = db1->Query(query);
+    const long between = PageFaults();
+    const laneql::Result warm2 = db2->Query(query);
+    faulted = between - before > kWarmFaults || PageFaults() - between > kWarmFaults;
+    if (!warm1.ok()) runs->error = warm1.error();
+    if (runs->error.empty() && !warm2.ok()) runs->error = "2 threads: " + warm2.error();
+  }
+}
+
+// One timed run of each side, `first` (0: 1 thread, 1: 2 threads) first.
+void TimedPair(laneql::Database* db1, laneql::Database* db2, const std::string& query, int first,
+               QueryRuns* runs) {
+  for (int k = 0; k < 2; ++k) {
+    const int side = (first + k) % 2;
+    const long faults = PageFaults();
+    const auto start = std::chrono::steady_clock::now();
+    const laneql::Result result = (side == 0 ? db1 : db2)->Query(query);
+    (side == 0 ? runs->ms1 : runs->ms2).push_back(laneql::bench::Seconds(start) * 1e3);
+    runs->faults += PageFaults() - faults;
+    if (!result.ok() && runs->error.empty()) {
+      runs->error = (side == 0 ? "" : "2 threads: ") + result.error();
+    }
+    laneql::bench::KeepAlive(result.num_rows());
+  }
+}
+
 // Returns false if any query failed.
 bool RunSpeedup(const Options& options, const std::vector<std::string>& queries,
                 const std::shared_ptr<const laneql::Table>& table) {
   const auto db1 = MakeDatabase(1, false, table);
   const auto db2 = MakeDatabase(2, false, table);
   std::printf("== speed-up: 1 vs 2 threads (the databases resolve to %d and %d), median of %d "
-              "interleaved runs\n\n",
-              db1->threads(), db2->threads(), options.runs);
-  std::printf("%-4s %11s %11s %9s %5s\n", "Q", "ms 1 thr", "ms 2 thr", "speed-up", "warm");
+              "interleaved runs, %s\n\n",
+              db1->threads(), db2->threads(), options.runs,
+              options.rounds ? "in rounds over the queries" : "query by query");
+  std::vector<size_t> chosen;
+  for (size_t i = 0; i < queries.size(); ++i) {
+    if (options.only < 0 || static_cast<size_t>(options.only) == i) chosen.push_back(i);
+  }
+  std::vector<QueryRuns> runs(queries.size());
+  if (options.rounds) {
+    // Every query warmed up first, then round r runs each query once per side: a query's runs
+    // are spread over the whole part, so a spell of the host's contention (tens of seconds on
+    // this VM) weighs on one or two of them instead of on all. The side that goes first
+    // alternates between rounds.
+    for (size_t i : chosen) WarmUp(db1.get(), db2.get(), queries[i], &runs[i]);
+    for (int round = 0; round < options.runs; ++round) {
+      for (size_t i : chosen) {
+        if (runs[i].error.empty()) TimedPair(db1.get(), db2.get(), queries[i], round % 2, &runs[i]);
+      }
+      std::fprintf(stderr, "round %d of %d done\n", round + 1, options.runs);
+    }
+  }
+  std::printf("%-4s %11s %11s %9s %5s %7s\n", "Q", "ms 1 thr", "ms 2 thr", "speed-up", "warm",
+              "faults");
   int failed = 0, slow = 0, slow_fast_enough = 0, measured = 0;
   double log_sum = 0, slow_log_sum = 0;
-  for (size_t i = 0; i < queries.size(); ++i) {
-    if (options.only >= 0 && static_cast<size_t>(options.only) != i) continue;
-    std::string error;
-    bool faulted = true;
-    int warm = 0;
-    for (; error.empty() && warm < kMaxWarmRuns && (warm < kWarmRuns || faulted); ++warm) {
-      const long before = PageFaults();
-      const laneql::Result warm1 = db1->Query(queries[i]);
-      const long between = PageFaults();
-      const laneql::Result warm2 = db2->Query(queries[i]);
-      faulted = between - before > kWarmFaults || PageFaults() - between > kWarmFaults;
-      if (!warm1.ok()) error = warm1.error();
-      if (error.empty() && !warm2.ok()) error = "2 threads: " + warm2.error();
-    }
-    if (!error.empty()) {
-      ++failed;
-      std::printf("Q%-3zu %11s %11s %9s  %s\n", i, "-", "-", "-", ShortError(error).c_str());
-      continue;
-    }
-    std::vector<double> ms1, ms2;
-    for (int run = 0; run < options.runs; ++run) {
-      for (int side = 0; side < 2; ++side) {
-        const auto start = std::chrono::steady_clock::now();
-        const laneql::Result result = (side == 0 ? db1 : db2)->Query(queries[i]);
-        (side == 0 ? ms1 : ms2).push_back(laneql::bench::Seconds(start) * 1e3);
-        laneql::bench::KeepAlive(result.num_rows());
+  for (size_t i : chosen) {
+    QueryRuns& q = runs[i];
+    if (!options.rounds) {
+      // Query by query: its runs one after the other, 1 thread first in each pair.
+      WarmUp(db1.get(), db2.get(), queries[i], &q);
+      for (int run = 0; run < options.runs && q.error.empty(); ++run) {
+        TimedPair(db1.get(), db2.get(), queries[i], 0, &q);
       }
     }
-    const double median1 = Median(ms1), median2 = Median(ms2);
+    if (!q.error.empty()) {
+      ++failed;
+      std::printf("Q%-3zu %11s %11s %9s  %s\n", i, "-", "-", "-", ShortError(q.error).c_str());
+      continue;
+    }
+    const double median1 = Median(q.ms1), median2 = Median(q.ms2);
     const double speedup = median1 / std::max(median2, 1e-9);
     const bool is_slow = median1 > kSlowQueryMs;
     ++measured;
@@ -272,8 +336,8 @@ bool RunSpeedup(const Options& options, const std::vector<std::string>& queries,
       slow_log_sum += std::log(speedup);
       if (speedup >= kTargetSpeedup) ++slow_fast_enough;
     }
-    std::printf("Q%-3zu %11.2f %11.2f %8.2fx %5d%s\n", i, median1, median2, speedup, warm,
-                is_slow && speedup < kTargetSpeedup ? "  BELOW" : "");
+    std::printf("Q%-3zu %11.2f %11.2f %8.2fx %5d %7ld%s\n", i, median1, median2, speedup, q.warm,
+                q.faults, is_slow && speedup < kTargetSpeedup ? "  BELOW" : "");
     std::fflush(stdout);
   }
   std::printf("\n%d queries over %.0f ms on 1 thread, %d of them reach %.1fx on 2 threads; "
@@ -493,7 +557,7 @@ int main(int argc, char** argv) {
   if (!ParseArgs(argc, argv, &options)) {
     std::fprintf(stderr,
                  "usage: laneql_thread_scaling_bench [--rows N] [--queries FILE] [--only I]\n"
-                 "           [--threads-list 1,2,4,8,16,64] [--runs R]\n"
+                 "           [--threads-list 1,2,4,8,16,64] [--runs R] [--order rounds|queries]\n"
                  "           [--part speedup|determinism|machine|both] [--group-split auto|rows|keys]\n");
     return 2;
   }
