@@ -102,9 +102,23 @@ bool GroupStage::EvalKeys(Evaluator* evaluator, const RowSet& rows, std::vector<
                           std::string* error) const {
   keys->resize(varying_.size());
   for (size_t k = 0; k < varying_.size(); ++k) {
-    (*keys)[k] = Vec();
-    if (!evaluator->Eval(*(*keys_)[varying_[k]], rows, &(*keys)[k], error) ||
-        !ExpandConstant(&(*keys)[k], error)) {
+    const plan::BoundExpr& expr = *(*keys_)[varying_[k]];
+    Vec& key = (*keys)[k];
+    // A plain column's rows overwrite every byte of the values and offsets they use, so those
+    // two buffers are kept from the batch before. Made afresh, they were allocated and freed
+    // for every batch, and in an owned scan, whose prepared batches go round between the
+    // threads, freed by another thread than the one that allocated them (GROUP BY URL behind
+    // a WHERE on 2 threads: 0.75 ms of CPU in malloc and free). Everything else starts anew.
+    AlignedBuffer values, offsets;
+    if (expr.kind == plan::BoundKind::kColumn) {
+      values = std::move(key.own_values);
+      offsets = std::move(key.own_offsets);
+    }
+    key = Vec();
+    key.own_values = std::move(values);
+    key.own_offsets = std::move(offsets);
+    if (!evaluator->Eval(expr, rows, &key, error) ||
+        !ExpandConstant(&key, error)) {
       return false;
     }
   }
