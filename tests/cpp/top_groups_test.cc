@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <atomic>
 #include <numeric>
 #include <random>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "src/common/query_budget.h"
 #include "src/exec/thread_pool.h"
 
 namespace laneql {
@@ -141,6 +143,43 @@ TEST(TopGroupsTest, ExtremeCountsAndEveryGroupTied) {
   // INT64_MAX twice (groups 0 and 6, rows 1 and 13), then the 7s with the smallest first rows:
   // groups 50000 (row 0) and 50001 (row 2).
   EXPECT_EQ(top, (std::vector<uint32_t>{0, 6, 50000, 50001}));
+}
+
+// Inside a query, the heaps are charged to its memory limit and given back after, and an
+// interrupted query stops in the scan of the counts.
+TEST(TopGroupsTest, ChargesItsHeapsAndStopsWhenInterrupted) {
+  std::vector<int64_t> counts(300000, 1);
+  CountParts parts;
+  parts.data = {counts.data()};
+  parts.stored = {counts.size()};
+  parts.begin = {0, counts.size()};
+  std::atomic<uint64_t> interrupts{0};
+  {
+    QueryBudget budget(1 << 20, &interrupts, 0);
+    const ScopedQueryBudget scope(&budget);
+    EXPECT_EQ(TopGroupsByCount(parts, true, 3, nullptr, true, nullptr),
+              (std::vector<uint32_t>{0, 1, 2}));
+    EXPECT_EQ(budget.used_bytes(), 0u) << "the heaps were not given back";
+    bool refused = false;
+    try {
+      TopGroupsByCount(parts, true, 60000, nullptr, true, nullptr);  // 3.8 MB of heaps
+    } catch (...) {  // not by type: the wasm pthread runtime matches only catch (...)
+      refused = true;
+    }
+    EXPECT_TRUE(refused) << "heaps over the memory limit were not refused";
+    EXPECT_EQ(budget.used_bytes(), 0u);
+  }
+  QueryBudget budget(0, &interrupts, 0);
+  const ScopedQueryBudget scope(&budget);
+  interrupts.fetch_add(1);
+  bool stopped = false;
+  try {
+    TopGroupsByCount(parts, true, 3, nullptr, true, nullptr);
+  } catch (...) {
+    stopped = true;
+  }
+  EXPECT_TRUE(stopped) << "the top did not stop";
+  EXPECT_EQ(budget.AbortMessage(), "query interrupted");
 }
 
 }  // namespace

@@ -10,7 +10,7 @@ namespace laneql {
 namespace exec {
 namespace {
 
-// Groups scanned between two checks whether the query was stopped: about a millisecond.
+// Groups scanned between two checks whether the query was stopped: well under a millisecond.
 constexpr size_t kStopCheckGroups = size_t{1} << 20;
 
 struct Candidate {
@@ -132,6 +132,16 @@ std::vector<uint32_t> TopGroupsByCount(const CountParts& counts, bool descending
   const bool later_loses_ties = ordered_parts || tiebreak == nullptr;
   const int threads =
       ctx != nullptr && groups >= kParallelTopGroupsMin ? ctx->ThreadsAvailable() : 1;
+  // A heap of `keep` for each slice and part that meet (at most threads + parts - 1 of them)
+  // and a copy of all their tops to merge: charged up front (throws QueryAbort over the memory
+  // limit) and given back after.
+  const size_t heaps = static_cast<size_t>(threads) + counts.begin.size() - 1;
+  const size_t heap_bytes = 2 * heaps * keep * sizeof(Candidate);
+  ChargeQueryMemoryOrThrow(heap_bytes);
+  struct ReleaseHeaps {
+    size_t bytes;
+    ~ReleaseHeaps() { ReleaseQueryMemory(bytes); }
+  } release_heaps{heap_bytes};
   std::vector<std::vector<Candidate>> tops(static_cast<size_t>(threads));
   const auto slice = [&](int t) {
     const size_t begin = groups * static_cast<size_t>(t) / static_cast<size_t>(threads);
