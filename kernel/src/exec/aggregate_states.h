@@ -182,6 +182,10 @@ class AggregateStates {
   friend class StateParts;
   // Finish over several sides' states read as one: parts[p]'s groups are the groups
   // [offsets[p], offsets[p + 1]) (offsets has one entry more than parts).
+  struct State;
+  // Whether a state's counts are its results as they stand: COUNT, COUNT(*) or COUNT(DISTINCT)
+  // of a 64-bit result.
+  static bool CountsAreResults(const State& s);
   static bool FinishParts(const std::vector<const AggregateStates*>& parts,
                           const std::vector<size_t>& offsets, size_t a,
                           const std::vector<uint32_t>* ids, Column* out, std::string* error,
