@@ -225,6 +225,8 @@ bool Session::RunDotCommand(const ScriptItem& item, const std::string& source) {
   } else if (command == ".mode") {
     if (!IsFormat(argument)) return fail(".mode takes table, csv, tsv, json or markdown");
     options_.format = argument;
+  } else if (command == ".threads" && argument.empty()) {
+    std::printf("threads: %d\n", db_->threads());  // as .memory_limit and .timeout: the value in force
   } else if (command == ".threads") {
     char* end = nullptr;
     const long threads = std::strtol(argument.c_str(), &end, 10);

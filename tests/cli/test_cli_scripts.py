@@ -287,6 +287,14 @@ class DotCommands(ScriptCase):
             with_dot = "\n".join(lines[1:])
         self.assertEqual(with_dot, run_c(sql, "--threads", "2", rows=20000))
 
+    def test_settings_without_an_argument_print_the_value_in_force(self):
+        out = laneql("--threads", "1", "-", input=".threads\n.threads 2\n.threads\n",
+                     check=0).stdout
+        self.assertEqual(nonempty_lines(out), ["threads: 1", "threads: 2", "threads: 2"])
+        out = laneql("--timeout", "5s", "-", input=".timeout\n", check=0).stdout
+        self.assertEqual(len(nonempty_lines(out)), 1)
+        self.assertIn("5", out)
+
     def test_dot_commands_through_stdin(self):
         out = laneql("--table", f"p={self.csv}", "-", input=".mode csv\nSELECT name FROM p "
                      "ORDER BY name;\n", check=0).stdout
