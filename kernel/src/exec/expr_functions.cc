@@ -6,6 +6,7 @@
 
 #include "laneql/result.h"
 #include "laneql/string_match.h"
+#include "src/common/civil_time.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/regexp.h"
 
@@ -38,11 +39,9 @@ bool ParseInteger(const std::string& text, Int128* out) {
   return true;
 }
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 int64_t ToMicros(TypeId type, int64_t v) {
-  if (type == TypeId::kDate32) return v * 86'400'000'000LL;
-  if (type == TypeId::kTimestampSeconds) return v * 1'000'000LL;
+  if (type == TypeId::kDate32) return v * civil::kMicrosPerDay;
+  if (type == TypeId::kTimestampSeconds) return v * civil::kMicrosPerSecond;
   return v;
 }
 
@@ -63,7 +62,7 @@ bool CastValue(const Value& in, TypeId to, Value* out, std::string* error) {
       if (!plan::ParseDate(s, &days)) {
         int64_t micros;
         if (!plan::ParseTimestampMicros(s, &micros)) return fail("invalid date '" + s + "' (expected YYYY-MM-DD)");
-        days = static_cast<int32_t>(FloorDiv(micros, 86'400'000'000LL));
+        days = static_cast<int32_t>(civil::FloorDiv(micros, civil::kMicrosPerDay));
       }
       *out = Value::Integer(to, days);
       return true;
@@ -71,7 +70,9 @@ bool CastValue(const Value& in, TypeId to, Value* out, std::string* error) {
     if (to == TypeId::kTimestampMicros || to == TypeId::kTimestampSeconds) {
       int64_t micros;
       if (!plan::ParseTimestampMicros(s, &micros)) return fail("invalid timestamp '" + s + "' (expected YYYY-MM-DD[ HH:MM:SS[.ffffff]])");
-      *out = Value::Integer(to, to == TypeId::kTimestampSeconds ? FloorDiv(micros, 1'000'000) : micros);
+      *out = Value::Integer(to, to == TypeId::kTimestampSeconds
+                                    ? civil::FloorDiv(micros, civil::kMicrosPerSecond)
+                                    : micros);
       return true;
     }
     if (to == TypeId::kBool) {
@@ -104,8 +105,8 @@ bool CastValue(const Value& in, TypeId to, Value* out, std::string* error) {
     }
     const int64_t micros = ToMicros(from, static_cast<int64_t>(in.integer));
     int64_t v = micros;
-    if (to == TypeId::kDate32) v = FloorDiv(micros, 86'400'000'000LL);
-    if (to == TypeId::kTimestampSeconds) v = FloorDiv(micros, 1'000'000);
+    if (to == TypeId::kDate32) v = civil::FloorDiv(micros, civil::kMicrosPerDay);
+    if (to == TypeId::kTimestampSeconds) v = civil::FloorDiv(micros, civil::kMicrosPerSecond);
     *out = Value::Integer(to, v);
     return true;
   }
@@ -221,40 +222,37 @@ bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error)
 }
 
 int64_t ExtractPart(TypeId type, int64_t v, DatePart part) {
-  const int64_t micros = ToMicros(type, v);
-  const int64_t days = FloorDiv(micros, 86'400'000'000LL);
-  const int64_t in_day = micros - days * 86'400'000'000LL;
+  int64_t days, micros_of_day;
+  civil::SplitTimestamp(ToMicros(type, v), civil::kMicrosPerDay, &days, &micros_of_day);
+  const civil::TimeOfDay time = civil::TimeOfDayFromMicros(micros_of_day);
   switch (part) {
-    case DatePart::kHour: return in_day / 3'600'000'000LL;
-    case DatePart::kMinute: return in_day / 60'000'000LL % 60;
-    case DatePart::kSecond: return in_day / 1'000'000LL % 60;
+    case DatePart::kHour: return time.hour;
+    case DatePart::kMinute: return time.minute;
+    case DatePart::kSecond: return time.second;
     default: break;
   }
-  int64_t year;
-  unsigned month, day;
-  plan::CivilFromDays(days, &year, &month, &day);
-  return part == DatePart::kYear ? year : part == DatePart::kMonth ? month : day;
+  const civil::Date date = civil::CivilFromDays(days);
+  return part == DatePart::kYear ? date.year : part == DatePart::kMonth ? date.month : date.day;
 }
 
 // Truncated value in the result type (date32 days or timestamp micros).
 int64_t TruncatePart(TypeId from, TypeId to, int64_t v, DatePart part) {
   const int64_t micros = ToMicros(from, v);
-  int64_t days = FloorDiv(micros, 86'400'000'000LL);
+  const auto down_to = [micros](int64_t unit) { return civil::FloorDiv(micros, unit) * unit; };
   int64_t result;
   switch (part) {
-    case DatePart::kSecond: result = FloorDiv(micros, 1'000'000) * 1'000'000; break;
-    case DatePart::kMinute: result = FloorDiv(micros, 60'000'000) * 60'000'000; break;
-    case DatePart::kHour: result = FloorDiv(micros, 3'600'000'000LL) * 3'600'000'000LL; break;
+    case DatePart::kSecond: result = down_to(civil::kMicrosPerSecond); break;
+    case DatePart::kMinute: result = down_to(60 * civil::kMicrosPerSecond); break;
+    case DatePart::kHour: result = down_to(3600 * civil::kMicrosPerSecond); break;
     default: {
-      int64_t year;
-      unsigned month, day;
-      plan::CivilFromDays(days, &year, &month, &day);
-      if (part == DatePart::kMonth) days = plan::DaysFromCivil(year, month, 1);
-      if (part == DatePart::kYear) days = plan::DaysFromCivil(year, 1, 1);
-      result = days * 86'400'000'000LL;
+      int64_t days = civil::FloorDiv(micros, civil::kMicrosPerDay);
+      const civil::Date date = civil::CivilFromDays(days);
+      if (part == DatePart::kMonth) days = civil::DaysFromCivil(date.year, date.month, 1);
+      if (part == DatePart::kYear) days = civil::DaysFromCivil(date.year, 1, 1);
+      result = days * civil::kMicrosPerDay;
     }
   }
-  return to == TypeId::kDate32 ? FloorDiv(result, 86'400'000'000LL) : result;
+  return to == TypeId::kDate32 ? civil::FloorDiv(result, civil::kMicrosPerDay) : result;
 }
 
 bool CopyValidity(const Vec& in, Vec* out, std::string* error) {

@@ -11,16 +11,15 @@
 
 #include "src/io/utf8.h"
 #include "src/common/ascii.h"
+#include "src/common/civil_time.h"
 
 namespace laneql {
 namespace csv {
 namespace {
 
-constexpr int64_t kMicrosPerSecond = 1000000;
-constexpr int64_t kSecondsPerDay = 86400;
-// DuckDB's infinite dates and timestamps (value_format.cc prints them as infinity).
-constexpr int32_t kDateInfinity = std::numeric_limits<int32_t>::max();
-constexpr int64_t kTimestampInfinity = std::numeric_limits<int64_t>::max();
+using civil::kDateInfinity;
+using civil::kMicrosPerSecond;
+using civil::kTimestampInfinity;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -39,23 +38,6 @@ ParseStatus ParseMagnitude(std::string_view digits, uint64_t* out) {
   }
   *out = value;
   return overflow ? ParseStatus::kOutOfRange : ParseStatus::kOk;
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date (the era arithmetic: 400-year cycles of
-// 146097 days, years starting in March so the leap day comes last).
-int64_t DaysFromCivil(int64_t year, int64_t month, int64_t day) {
-  year -= month <= 2 ? 1 : 0;
-  const int64_t era = (year >= 0 ? year : year - 399) / 400;
-  const int64_t year_of_era = year - era * 400;
-  const int64_t day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-  const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-  return era * 146097 + day_of_era - 719468;
-}
-
-int DaysInMonth(int64_t year, int64_t month) {
-  static const int kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return month == 2 && leap ? 29 : kDays[month - 1];
 }
 
 // Fixed-width digits at text[pos, pos + width).
@@ -96,10 +78,11 @@ ParseStatus ParseDatePrefix(std::string_view text, bool bc, int64_t* days, size_
     if (year == 0) return ParseStatus::kSyntax;
     year = 1 - year;
   }
-  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month)) {
+  if (month < 1 || month > 12 || day < 1 ||
+      day > civil::DaysInMonth(year, static_cast<int>(month))) {
     return ParseStatus::kOutOfRange;
   }
-  *days = DaysFromCivil(year, month, day);
+  *days = civil::DaysFromCivil(year, static_cast<int>(month), static_cast<int>(day));
   *used = p + 6;
   return ParseStatus::kOk;
 }
@@ -137,7 +120,7 @@ ParseStatus ParseTimestampParts(std::string_view text, int64_t* days, int64_t* m
     }
     for (size_t i = digits; i < 6; ++i) fraction *= 10;
   }
-  *micros_of_day = ((h * 60 + m) * 60 + s) * kMicrosPerSecond + fraction;
+  *micros_of_day = civil::MicrosOfDay(h, m, s, fraction);
   return ParseStatus::kOk;
 }
 
@@ -305,9 +288,8 @@ ParseStatus ParseTimestampMicros(std::string_view text, int64_t* micros) {
   const ParseStatus status = ParseTimestampParts(text, &days, &micros_of_day);
   if (status != ParseStatus::kOk) return status;
   int64_t value;
-  if (__builtin_mul_overflow(days, kSecondsPerDay * kMicrosPerSecond, &value) ||
-      __builtin_add_overflow(value, micros_of_day, &value) || value == kTimestampInfinity ||
-      value == -kTimestampInfinity) {
+  if (!civil::ComposeTimestamp(days, micros_of_day, civil::kMicrosPerDay, &value) ||
+      value == kTimestampInfinity || value == -kTimestampInfinity) {
     return ParseStatus::kOutOfRange;
   }
   *micros = value;
@@ -324,8 +306,8 @@ ParseStatus ParseTimestampSeconds(std::string_view text, int64_t* seconds) {
   if (status != ParseStatus::kOk) return status;
   if (micros_of_day % kMicrosPerSecond != 0) return ParseStatus::kSyntax;
   int64_t value;
-  if (__builtin_mul_overflow(days, kSecondsPerDay, &value) ||
-      __builtin_add_overflow(value, micros_of_day / kMicrosPerSecond, &value)) {
+  if (!civil::ComposeTimestamp(days, micros_of_day / kMicrosPerSecond, civil::kSecondsPerDay,
+                               &value)) {
     return ParseStatus::kOutOfRange;
   }
   *seconds = value;

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "src/common/civil_time.h"
 #include "src/io/utf8.h"
 #include "laneql/int128.h"
 #include "laneql/result.h"
@@ -19,24 +20,9 @@
 namespace laneql {
 namespace {
 
-constexpr int64_t kMicrosPerSecond = 1000000;
-constexpr int64_t kSecondsPerDay = 86400;
-constexpr int64_t kMicrosPerDay = kSecondsPerDay * kMicrosPerSecond;
-// DuckDB's special values: +-infinity are the type's maximum and its negation.
-constexpr int32_t kDateInfinity = std::numeric_limits<int32_t>::max();
-constexpr int64_t kTimestampInfinity = std::numeric_limits<int64_t>::max();
-
-// Splits `value` into whole units (rounded towards minus infinity, for instants before the
-// epoch) and the non-negative remainder, without forming units * unit_size, which overflows
-// int64 near INT64_MIN.
-void FloorDivMod(int64_t value, int64_t unit_size, int64_t* units, int64_t* remainder) {
-  *units = value / unit_size;
-  *remainder = value % unit_size;
-  if (*remainder < 0) {
-    *units -= 1;
-    *remainder += unit_size;
-  }
-}
+using civil::kDateInfinity;
+using civil::kMicrosPerSecond;
+using civil::kTimestampInfinity;
 
 void AppendPadded(int64_t value, int width, std::string* out) {
   char buf[24];
@@ -45,34 +31,10 @@ void AppendPadded(int64_t value, int width, std::string* out) {
   out->append(buf, end);
 }
 
-// Proleptic Gregorian date of a day count from 1970-01-01. Counts days within 400-year eras
-// (146097 days each) starting on March 1st, so that the leap day is the last day of a year.
-struct CivilDate {
-  int64_t year;  // astronomical: 0 is 1 BC
-  int month;
-  int day;
-};
-CivilDate CivilFromDays(int64_t days) {
-  const int64_t shifted = days + 719468;  // days from 0000-03-01
-  int64_t era, day_of_era;  // day_of_era in [0, 146096]
-  FloorDivMod(shifted, 146097, &era, &day_of_era);
-  const int64_t year_of_era =
-      (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-  const int64_t day_of_year =
-      day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-  const int64_t month_from_march = (5 * day_of_year + 2) / 153;  // 0 = March
-  CivilDate date;
-  date.day = static_cast<int>(day_of_year - (153 * month_from_march + 2) / 5 + 1);
-  date.month =
-      static_cast<int>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
-  date.year = year_of_era + era * 400 + (date.month <= 2 ? 1 : 0);
-  return date;
-}
-
 // "YYYY-MM-DD", with " (BC)" when `bc_suffix` and the year is before 1 (DuckDB prints year 0
 // as 0001 (BC), year -1 as 0002 (BC)). Returns whether the date is BC.
 bool AppendCivilDate(int64_t days, bool bc_suffix, std::string* out) {
-  const CivilDate date = CivilFromDays(days);
+  const civil::Date date = civil::CivilFromDays(days);
   const bool bc = date.year <= 0;
   AppendPadded(bc ? 1 - date.year : date.year, 4, out);
   out->push_back('-');
@@ -87,13 +49,13 @@ bool AppendCivilDate(int64_t days, bool bc_suffix, std::string* out) {
 void AppendTimestamp(int64_t days, int64_t micros_of_day, std::string* out) {
   AppendCivilDate(days, /*bc_suffix=*/true, out);
   out->push_back(' ');
-  const int64_t seconds = micros_of_day / kMicrosPerSecond;
-  AppendPadded(seconds / 3600, 2, out);
+  const civil::TimeOfDay time = civil::TimeOfDayFromMicros(micros_of_day);
+  AppendPadded(time.hour, 2, out);
   out->push_back(':');
-  AppendPadded(seconds / 60 % 60, 2, out);
+  AppendPadded(time.minute, 2, out);
   out->push_back(':');
-  AppendPadded(seconds % 60, 2, out);
-  int64_t fraction = micros_of_day % kMicrosPerSecond;
+  AppendPadded(time.second, 2, out);
+  int64_t fraction = time.micros;
   if (fraction == 0) return;
   int digits = 6;
   while (fraction % 10 == 0) {
@@ -213,7 +175,7 @@ void AppendTimestampMicros(int64_t micros, std::string* out) {
     return;
   }
   int64_t days, micros_of_day;
-  FloorDivMod(micros, kMicrosPerDay, &days, &micros_of_day);
+  civil::SplitTimestamp(micros, civil::kMicrosPerDay, &days, &micros_of_day);
   AppendTimestamp(days, micros_of_day, out);
 }
 
@@ -223,7 +185,7 @@ void AppendTimestampSeconds(int64_t seconds, std::string* out) {
     return;
   }
   int64_t days, seconds_of_day;
-  FloorDivMod(seconds, kSecondsPerDay, &days, &seconds_of_day);
+  civil::SplitTimestamp(seconds, civil::kSecondsPerDay, &days, &seconds_of_day);
   AppendTimestamp(days, seconds_of_day * kMicrosPerSecond, out);
 }
 

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "laneql/result.h"
+#include "src/common/civil_time.h"
 
 namespace laneql {
 namespace plan {
@@ -115,28 +116,6 @@ std::string ValueToText(const Value& value) {
   }
 }
 
-int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
-void CivilFromDays(int64_t z, int64_t* year, unsigned* month, unsigned* day) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t y = static_cast<int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  *day = doy - (153 * mp + 2) / 5 + 1;
-  *month = mp < 10 ? mp + 3 : mp - 9;
-  *year = y + (*month <= 2);
-}
-
 namespace {
 
 bool ParseDigits(const std::string& s, size_t* pos, size_t min_digits, size_t max_digits,
@@ -151,12 +130,6 @@ bool ParseDigits(const std::string& s, size_t* pos, size_t min_digits, size_t ma
   return *pos - start >= min_digits;
 }
 
-unsigned DaysInMonth(int64_t y, unsigned m) {
-  static const unsigned kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m == 2 && leap ? 29 : kDays[m - 1];
-}
-
 // YYYY-MM-DD at the start of s (after spaces); *pos is past it.
 bool ParseDatePart(const std::string& s, size_t* pos, int64_t* days) {
   while (*pos < s.size() && s[*pos] == ' ') ++*pos;
@@ -166,8 +139,8 @@ bool ParseDatePart(const std::string& s, size_t* pos, int64_t* days) {
   if (!ParseDigits(s, pos, 1, 2, &m) || *pos >= s.size() || s[*pos] != '-') return false;
   ++*pos;
   if (!ParseDigits(s, pos, 1, 2, &d)) return false;
-  if (m < 1 || m > 12 || d < 1 || d > DaysInMonth(y, static_cast<unsigned>(m))) return false;
-  *days = DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
+  if (m < 1 || m > 12 || d < 1 || d > civil::DaysInMonth(y, static_cast<int>(m))) return false;
+  *days = civil::DaysFromCivil(y, static_cast<int>(m), static_cast<int>(d));
   return true;
 }
 
@@ -210,7 +183,7 @@ bool ParseTimestampMicros(const std::string& text, int64_t* micros) {
     if (h > 24 || mi > 59 || sec > 59 || (h == 24 && (mi | sec | frac) != 0)) return false;
   }
   if (!OnlySpacesFrom(text, pos)) return false;
-  *micros = ((days * 24 + h) * 60 + mi) * 60'000'000 + sec * 1'000'000 + frac;
+  *micros = days * civil::kMicrosPerDay + civil::MicrosOfDay(h, mi, sec, frac);
   return true;
 }
 

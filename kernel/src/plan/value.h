@@ -63,9 +63,6 @@ std::string ValueToText(const Value& value);
 // followed by [T ]HH:MM[:SS[.ffffff]] for timestamps). False when the text is not one.
 bool ParseDate(const std::string& text, int32_t* days);
 bool ParseTimestampMicros(const std::string& text, int64_t* micros);
-// Civil date <-> days since 1970-01-01 (proleptic Gregorian).
-int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day);
-void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day);
 
 }  // namespace plan
 }  // namespace laneql
