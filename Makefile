@@ -1,7 +1,7 @@
 # laneql: `make run` and `make test` do all set-up on a fresh Debian bookworm machine (as root).
-# Other entry points: setup, build, build-native, build-wasm, build-js, build-demo, demo,
-# test-native, test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e, bench, difftest, fuzz,
-# clean, build-arm64, test-arm64 (aarch64 NEON and SVE2 under qemu-user).
+# Other entry points: setup, build, build-native, build-wasm, build-js, build-demo, demo, install,
+# test-native, test-install, test-diff, test-wasm-kernels, test-asan, test-tsan, test-js, test-e2e,
+# bench, difftest, fuzz, clean, build-arm64, test-arm64 (aarch64 NEON and SVE2 under qemu-user).
 # One wasm flavour alone: make build-wasm WASM_FLAVOURS=simd128
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
@@ -26,7 +26,7 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
   test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
-  difftest fuzz build-arm64 test-arm64 test-arm64-neon clean
+  difftest fuzz build-arm64 test-arm64 test-arm64-neon clean install test-install
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -39,6 +39,8 @@ help:
 	@echo "      build-arm64 test-arm64 (aarch64 cross build; tests under qemu: NEON, then SVE2)"
 	@echo "      test-arm64-neon (the NEON run alone, SVE targets not compiled)"
 	@echo "      pack (the npm package as a .tgz, with its wasm sizes)"
+	@echo "      install (laneql, liblaneql, headers, find_package files into PREFIX=/usr/local)"
+	@echo "      test-install (install into a temporary prefix and use it with the project hidden)"
 	@echo "      bench-wasm (ClickBench in Node: laneql-wasm vs duckdb-wasm vs native; BENCH_ROWS=)"
 	@echo "      bench (laneql vs DuckDB, chDB, Polars and duckdb-wasm; PEER_ROWS=, PEER_ARGS=)"
 	@echo "make demo   build the web demo and serve it on 127.0.0.1 (cross-origin isolated; PORT=)"
@@ -108,12 +110,25 @@ run: build-native
 	$(LANEQL) native-cli/tour.sql --table hits=$(RUN_DATA) --timer --format table
 	@echo; echo "==> try it: $(LANEQL) --table hits=$(RUN_DATA)   (an interactive shell; .help)"
 
-test: build test-native test-diff test-asan test-wasm-kernels test-js test-e2e
+test: build test-native test-install test-diff test-asan test-wasm-kernels test-js test-e2e
 	@echo "==> make test: all suites passed"
 
 test-native: build-native
 	@echo "==> test: native (GoogleTest under ctest, every compiled target)"
 	ctest --test-dir $(BUILD)/native --output-on-failure -j $(JOBS)
+
+# The program, the static library with its headers, find_package(laneql) files and the Arrow
+# libraries Parquet input loads, under PREFIX (cmake/Install.cmake): make install PREFIX=$HOME/.local
+PREFIX ?= /usr/local
+install: build-native
+	@echo "==> install: native build into $(PREFIX)"
+	cmake --install $(BUILD)/native --prefix $(PREFIX)
+
+# The installed tree moved elsewhere and used with the checkout hidden: laneql -c on SELECT 42, a
+# CSV and a Parquet file, and a find_package(laneql) consumer (tests/install/test_install.sh).
+test-install: build-native
+	@echo "==> test: install into a temporary prefix, then use it away from the project"
+	tests/install/test_install.sh $(BUILD)/native
 
 # The 43 ClickBench queries on 1 M generated rows against DuckDB (the .venv's duckdb) as the
 # oracle: integers exact, floats to 1e-9, order and ties as the queries define them
