@@ -75,7 +75,7 @@ export function nanSignAt(values: Float32Array | Float64Array, row: number): boo
 }
 
 // Proleptic Gregorian date of a day count from 1970-01-01, counting 400-year eras that start on
-// March 1st (value_format.cc's CivilFromDays). The year is astronomical: 0 is 1 BC.
+// March 1st (the kernel's civil_time.cc CivilFromDays). The year is astronomical: 0 is 1 BC.
 function civilFromDays(days: number): { year: number; month: number; day: number } {
   const shifted = days + 719468; // days from 0000-03-01
   const era = Math.floor(shifted / 146097);

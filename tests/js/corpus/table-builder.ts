@@ -41,7 +41,7 @@ function isLeapYear(year: number): boolean {
 }
 
 // Days from 1970-01-01 to a proleptic Gregorian date, counting 400-year eras of a calendar that
-// starts in March (the leap day ends its year), as table_builder.cc's DaysFromCivil.
+// starts in March (the leap day ends its year), as the kernel's civil_time.cc DaysFromCivil.
 function daysFromCivil(year: number, month: number, day: number): number {
   const y = year - (month <= 2 ? 1 : 0);
   const era = Math.trunc((y >= 0 ? y : y - 399) / 400);

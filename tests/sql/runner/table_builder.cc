@@ -9,6 +9,7 @@
 
 #include "laneql/column.h"
 #include "laneql/types.h"
+#include "src/common/civil_time.h"
 
 namespace laneql {
 namespace corpus {
@@ -23,19 +24,6 @@ bool ParseDigits(std::string_view text, size_t count, int* out) {
   }
   *out = value;
   return true;
-}
-
-bool IsLeapYear(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
-
-// Days from 1970-01-01 to a proleptic Gregorian date: count whole 400-year eras (146,097 days
-// each) of a calendar that starts in March, so the leap day is the last day of its year.
-int64_t DaysFromCivil(int64_t year, int month, int day) {
-  year -= month <= 2 ? 1 : 0;
-  const int64_t era = (year >= 0 ? year : year - 399) / 400;
-  const int64_t year_of_era = year - era * 400;
-  const int64_t day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-  const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-  return era * 146097 + day_of_era - 719468;
 }
 
 template <class T>
@@ -131,11 +119,8 @@ bool ParseDate(std::string_view text, int32_t* days) {
       !ParseDigits(text.substr(5), 2, &month) || !ParseDigits(text.substr(8), 2, &day)) {
     return false;
   }
-  static const int kDaysInMonth[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (month < 1 || month > 12 || day < 1) return false;
-  const int month_days = kDaysInMonth[month - 1] + (month == 2 && IsLeapYear(year) ? 1 : 0);
-  if (day > month_days) return false;
-  *days = static_cast<int32_t>(DaysFromCivil(year, month, day));
+  if (month < 1 || month > 12 || day < 1 || day > civil::DaysInMonth(year, month)) return false;
+  *days = static_cast<int32_t>(civil::DaysFromCivil(year, month, day));
   return true;
 }
 
@@ -161,9 +146,9 @@ bool ParseTimestamp(std::string_view text, int64_t* micros) {
         fraction = fraction * 10 + (c - '0');
       }
     }
-    time_micros = ((hour * 60 + minute) * 60 + second) * int64_t{1000000} + fraction;
+    time_micros = civil::MicrosOfDay(hour, minute, second, fraction);
   }
-  *micros = days * int64_t{86400000000} + time_micros;
+  *micros = days * civil::kMicrosPerDay + time_micros;  // four-digit years: no overflow
   return true;
 }
 
