@@ -29,7 +29,7 @@ def main():
             start = time.perf_counter()
             con.execute("CREATE TABLE t AS SELECT * FROM read_csv(?)", [args.file])
             times.append(time.perf_counter() - start)
-            rows = con.execute("SELECT count(*) FROM t").fetchone()[0]
+            rows = con.execute("SELECT count(*) FROM t").fetchall()[0][0]
         seconds = statistics.median(times)
         print(f"{threads:>8} {mb / seconds:>10.1f} {rows / seconds:>12.0f}")
         con.close()

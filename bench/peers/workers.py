@@ -42,7 +42,7 @@ class DuckDBWorker:
         self.con.execute("CREATE TABLE hits AS SELECT * FROM read_parquet('%s')"
                          % self.config["parquet"].replace("'", "''"))
         load_s = time.perf_counter() - start
-        threads = self.con.execute("SELECT current_setting('threads')").fetchone()[0]
+        threads = self.con.execute("SELECT current_setting('threads')").fetchall()[0][0]
         return {"version": "DuckDB " + duckdb.__version__, "load_s": load_s,
                 "threads": int(threads), "form": "in-memory table (CREATE TABLE AS read_parquet)"}
 

@@ -65,7 +65,7 @@ def main():
               "nullstr = '\\N-never', allow_quoted_nulls = false, columns = %s)"
               % (args.csv.replace("'", "''"), columns_struct))
     start = time.perf_counter()
-    reader = con.execute("SELECT %s FROM %s" % (select, source)).fetch_record_batch(args.batch_rows)
+    reader = con.sql("SELECT %s FROM %s" % (select, source)).to_arrow_reader(args.batch_rows)
     rows = 0
     with pa.OSFile(args.out, "wb") as sink, pa.ipc.new_stream(sink, reader.schema) as writer:
         for batch in reader:

@@ -68,7 +68,7 @@ class Oracle:
             self._tool(["--csv", csv_path])
             self.con = duckdb.connect()
             run_diff.load_hits(self.con, csv_path, self.columns)
-        loaded = self.con.execute("SELECT count(*) FROM hits").fetchone()[0]
+        loaded = self.con.execute("SELECT count(*) FROM hits").fetchall()[0][0]
         if loaded != rows:
             raise SystemExit("error: DuckDB loaded %d rows, expected %d" % (loaded, rows))
 

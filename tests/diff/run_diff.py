@@ -107,6 +107,9 @@ def fetch_ordered(con, shape, output_names):
             keys.append(tuple(r[c] if kind == "out" else r[width + c] for kind, c in key_places))
         if need is not None and len(rows) > need and (
                 need == 0 or not diff_compare.rows_match(keys[need - 1], keys[-1])):
+            # DuckDB 2.0 refuses further work on a connection whose result was not read to
+            # its end: drop the rest.
+            con.abort()
             return rows, keys, False
 
 
@@ -216,7 +219,7 @@ def main():
         load_s = time.perf_counter() - start
         os.remove(csv_path)  # the table is in DuckDB now; free the disk early
 
-    loaded = con.execute("SELECT count(*) FROM hits").fetchone()[0]
+    loaded = con.execute("SELECT count(*) FROM hits").fetchall()[0][0]
     print("hits: %d rows (seed %d); laneql tool %.1f s (generate, %.0f MB CSV, queries); "
           "DuckDB load %.1f s" % (loaded, args.seed, tool_s, csv_mb, load_s))
     if loaded != args.rows:

@@ -157,7 +157,7 @@ def load_tables(con, test_file, hits_dir, reverse):
                     "allow_quoted_nulls=false)")
         # A CSV quoting slip would merge or split rows: the count must be what was generated.
         expected_rows = [int(w[5:]) for w in test_file.hits if w.startswith("rows=")]
-        loaded = con.sql("SELECT COUNT(*) FROM hits").fetchone()[0]
+        loaded = con.sql("SELECT COUNT(*) FROM hits").fetchall()[0][0]
         if expected_rows != [loaded]:
             raise CorpusError(f"{test_file.path}: hits.csv loaded {loaded} rows, expected "
                               f"{expected_rows}")
