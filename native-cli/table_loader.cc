@@ -39,8 +39,9 @@ bool ParseTableSpecs(const std::vector<std::string>& specs, std::vector<TableSpe
 bool LoadTable(const std::string& path, int threads, const std::vector<ColumnSpec>& csv_schema,
                char csv_delimiter, std::shared_ptr<const Table>* out, std::string* error) {
   Table table;
-  const bool tsv = HasExtension(path, ".tsv") || HasExtension(path, ".tab");
-  if (tsv || HasExtension(path, ".csv") || HasExtension(path, ".txt")) {
+  const TableFileFormat format = TableFileFormatOf(path);
+  const bool tsv = format == TableFileFormat::kTsv;
+  if (tsv || format == TableFileFormat::kCsv) {
     CsvReadOptions options;
     options.delimiter = csv_delimiter != 0 ? csv_delimiter : (tsv ? '\t' : 0);
     options.schema = csv_schema;
@@ -52,7 +53,7 @@ bool LoadTable(const std::string& path, int threads, const std::vector<ColumnSpe
       options.progress = [&bar](size_t done, size_t, size_t rows) { bar.Update(done, rows, done); };
     }
     if (!ReadCsvFile(path, options, &table, nullptr, error)) return false;
-  } else if (HasExtension(path, ".laneql")) {
+  } else if (format == TableFileFormat::kLaneql) {
     if (!OpenTableFile(path, &table, error)) return false;
   } else if (TableFileReader reader = FindTableFileReader(path)) {
     if (!reader(path, &table, error)) return false;

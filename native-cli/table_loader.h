@@ -1,5 +1,5 @@
 // Tables named on the command line (`--table NAME=PATH`, `laneql import IN ...`): the file's
-// extension picks the reader, as `FROM 'path'` does in SQL.
+// extension picks the reader by the kernel's TableFileFormatOf, as `FROM 'path'` does in SQL.
 #ifndef LANEQL_NATIVE_CLI_TABLE_LOADER_H_
 #define LANEQL_NATIVE_CLI_TABLE_LOADER_H_
 

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "laneql/csv.h"
+#include "laneql/file_readers.h"
 #include "laneql/table_file.h"
 #include "src/exec/file_tables.h"
 #include "src/common/ascii.h"
@@ -13,7 +14,6 @@ namespace laneql {
 namespace exec {
 namespace {
 
-using ascii::EndsWith;
 using ascii::Lower;
 
 Result ErrorAt(sql::SourcePos pos, const std::string& what) {
@@ -41,10 +41,11 @@ bool ValueText(const sql::TableOption& option, std::string* text) {
 
 Result CopyResultToFile(const sql::CopyStatement& copy, Result result) {
   if (!result.ok()) return result;
-  const std::string lower_path = Lower(copy.path);
-  std::string format = EndsWith(lower_path, ".laneql") ? "laneql" : "csv";
+  // The extensions name the formats as for reading the file back; any other is CSV.
+  const TableFileFormat by_extension = TableFileFormatOf(copy.path);
+  std::string format = by_extension == TableFileFormat::kLaneql ? "laneql" : "csv";
   CsvWriteOptions csv;
-  if (EndsWith(lower_path, ".tsv") || EndsWith(lower_path, ".tab")) csv.delimiter = '\t';
+  if (by_extension == TableFileFormat::kTsv) csv.delimiter = '\t';
   for (const sql::TableOption& option : copy.options) {
     const std::string name = Lower(option.name);
     std::string text;

@@ -16,18 +16,7 @@ namespace laneql {
 namespace exec {
 namespace {
 
-using ascii::EndsWith;
 using ascii::Lower;
-
-enum class FileKind { kCsv, kTsv, kLaneql, kOther };
-
-FileKind KindOfPath(std::string_view path) {
-  const std::string lower = Lower(path);
-  if (EndsWith(lower, ".csv") || EndsWith(lower, ".txt")) return FileKind::kCsv;
-  if (EndsWith(lower, ".tsv") || EndsWith(lower, ".tab")) return FileKind::kTsv;
-  if (EndsWith(lower, ".laneql")) return FileKind::kLaneql;
-  return FileKind::kOther;
-}
 
 // Errors at a place in the SQL text: "binder error at line L, column C: <what>".
 bool Fail(sql::SourcePos pos, const std::string& what, plan::BindError* error) {
@@ -188,7 +177,7 @@ bool LoadFileTable(const sql::TableRef& ref, int threads, std::shared_ptr<const 
   if (ref.kind == sql::TableRefKind::kFunction) {
     if (ref.function == "read_csv" || ref.function == "read_csv_auto") {
       CsvReadOptions options;
-      if (KindOfPath(ref.path) == FileKind::kTsv) options.delimiter = '\t';
+      if (TableFileFormatOf(ref.path) == TableFileFormat::kTsv) options.delimiter = '\t';
       if (!CsvOptionsFrom(ref, &options, error) ||
           !ReadCsvTable(ref, std::move(options), threads, &table, error)) {
         return false;
@@ -211,20 +200,22 @@ bool LoadFileTable(const sql::TableRef& ref, int threads, std::shared_ptr<const 
                   error);
     }
   } else {
-    switch (KindOfPath(ref.path)) {
-      case FileKind::kCsv:
-      case FileKind::kTsv: {
+    const TableFileFormat format = TableFileFormatOf(ref.path);
+    switch (format) {
+      case TableFileFormat::kCsv:
+      case TableFileFormat::kTsv: {
         CsvReadOptions options;
-        if (KindOfPath(ref.path) == FileKind::kTsv) options.delimiter = '\t';
+        if (format == TableFileFormat::kTsv) options.delimiter = '\t';
         if (!ReadCsvTable(ref, std::move(options), threads, &table, error)) return false;
         break;
       }
-      case FileKind::kLaneql:
+      case TableFileFormat::kLaneql:
         if (!OpenTableFile(ref.path, &table, &message)) {
           return FailReading(ref.pos, message, error);
         }
         break;
-      case FileKind::kOther:
+      case TableFileFormat::kRegistered:
+      case TableFileFormat::kUnknown:  // ReadWithRegistry leaves no message when none serves it
         *error = plan::BindError{};
         if (!ReadWithRegistry(ref, ref.path, &table, error)) {
           if (!error->message.empty()) return false;

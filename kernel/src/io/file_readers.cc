@@ -1,5 +1,6 @@
-// The registry of extra table-file readers (laneql/file_readers.h). A handful of entries at
-// most, registered at start-up and read per query, so a mutex-guarded vector is plenty.
+// The registry of extra table-file readers and the choice of reader by extension
+// (laneql/file_readers.h). A handful of entries at most, registered at start-up and read per
+// query, so a mutex-guarded vector is plenty.
 #include "laneql/file_readers.h"
 #include "src/common/ascii.h"
 
@@ -44,6 +45,18 @@ TableFileReader FindTableFileReader(std::string_view path) {
     if (ascii::EndsWith(lower, entry.first)) return entry.second;
   }
   return nullptr;
+}
+
+TableFileFormat TableFileFormatOf(std::string_view path) {
+  const std::string lower = ascii::Lower(path);
+  const auto ends_with = [&lower](std::string_view suffix) {
+    return ascii::EndsWith(lower, suffix);
+  };
+  if (ends_with(".csv") || ends_with(".txt")) return TableFileFormat::kCsv;
+  if (ends_with(".tsv") || ends_with(".tab")) return TableFileFormat::kTsv;
+  if (ends_with(".laneql")) return TableFileFormat::kLaneql;
+  if (FindTableFileReader(path) != nullptr) return TableFileFormat::kRegistered;
+  return TableFileFormat::kUnknown;
 }
 
 }  // namespace laneql
