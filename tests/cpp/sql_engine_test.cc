@@ -133,7 +133,7 @@ TEST_F(SqlEngineTest, ExpressionsFollowDuckDb) {
   EXPECT_EQ(Query("SELECT count(*) FROM t WHERE d BETWEEN '2013-07-01' AND '2013-07-03'"),
             std::vector<std::string>({"4"}));
   EXPECT_EQ(Query("SELECT extract(month FROM d), date_trunc('month', d), length(s), strlen(s) FROM t WHERE s = 'Яндекс'"),
-            std::vector<std::string>({"7|2013-07-01|6|12"}));
+            std::vector<std::string>({"7|2013-07-01 00:00:00|6|12"}));
   EXPECT_EQ(Query("SELECT count(*) FROM t WHERE s LIKE '%oo%' OR s ILIKE 'APP%'"), std::vector<std::string>({"3"}));
   EXPECT_EQ(Query("SELECT count(*) FROM t WHERE k IN (1, 3) AND NOT (x = 10)"), std::vector<std::string>({"2"}));
   // NULL in three-valued logic: k IS NULL row is not selected by k <> 1.

@@ -252,6 +252,8 @@ class QueryGenerator:
             return self.rng.choice(self.stamps), "ts"
         if r < 0.9:
             part = self.rng.choice(TIME_PARTS)
+            # A TIMESTAMP (DuckDB 2.0), but truncated to a day or coarser it is compared with
+            # dates of the data, which select rows.
             return "date_trunc('%s', %s)" % (part, self.rng.choice(self.stamps)), (
                 "date" if part in DATE_PARTS else "ts")
         return "(EventDate %s %d)" % (self.rng.choice("+-"), self.small_int(0, 40)), "date"

@@ -524,8 +524,9 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         if (!IsTemporal(from)) {
           return Fail(children[1]->pos, "type", "date_trunc needs a DATE or TIMESTAMP, not " + type_name(*children[1]));
         }
-        // DuckDB: DATE for year / month / day (from DATE or TIMESTAMP), else TIMESTAMP.
-        const TypeId type = part <= DatePart::kDay ? TypeId::kDate32 : TypeId::kTimestampMicros;
+        // DuckDB (since 2.0): TIMESTAMP for every part, from DATE or TIMESTAMP (1.4 gave DATE for
+        // year / month / day).
+        const TypeId type = TypeId::kTimestampMicros;
         std::vector<BoundExprPtr> args;
         args.push_back(std::move(children[1]));
         node = MakeCall(Fn::kDateTrunc, type, pos, std::move(args));
