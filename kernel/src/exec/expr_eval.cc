@@ -156,7 +156,6 @@ bool Arithmetic(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std
       return true;
     }
   }
-  uint64_t* nulls_from_zero = nullptr;  // integer x % 0 -> NULL
   for (size_t i = 0; i < rows; ++i) {
     const T x = a.Get<T>(i), y = b.Get<T>(i);
     if constexpr (std::is_floating_point_v<T>) {
@@ -165,7 +164,7 @@ bool Arithmetic(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std
         case Fn::kSubtract: dst[i] = x - y; break;
         case Fn::kMultiply: dst[i] = x * y; break;
         case Fn::kDivide: dst[i] = x / y; break;
-        default: dst[i] = y == 0 ? T(0) : static_cast<T>(std::fmod(x, y)); break;
+        default: dst[i] = static_cast<T>(std::fmod(x, y)); break;  // x % 0 is NaN
       }
       // A NaN made from non-NaN operands (0/0, inf-inf, 0*inf, fmod(inf, y)) takes the CPU's
       // default NaN, whose sign differs: negative on x86-64, positive on aarch64. Spelled out as
@@ -184,13 +183,12 @@ bool Arithmetic(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std
         case Fn::kMultiply: overflow = __builtin_mul_overflow(x, y, &dst[i]); what = "multiplication"; break;
         default:
           if (y == 0) {
-            if (nulls_from_zero == nullptr) {
-              nulls_from_zero = out->validity != nullptr ? const_cast<uint64_t*>(out->validity) : out->InitValidity(error);
-              if (nulls_from_zero == nullptr) return false;
-            }
-            nulls_from_zero[i / 64] &= ~(uint64_t{1} << (i % 64));
-            dst[i] = 0;
-          } else if constexpr (std::is_signed_v<T> || std::is_same_v<T, Int128>) {
+            // DuckDB 2.0 raises this error where 1.4 gave NULL; a NULL operand still gives NULL.
+            *error = ErrorAt(expr, "invalid input", std::string("Division by zero in modulo of ") +
+                                                        ShortTypeName<T>() + " (" + NumberText(x) + " % 0)");
+            return false;
+          }
+          if constexpr (std::is_signed_v<T> || std::is_same_v<T, Int128>) {
             dst[i] = (y == T(-1)) ? T(0) : static_cast<T>(x % y);
           } else {
             dst[i] = static_cast<T>(x % y);

@@ -348,9 +348,8 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         child = CastTo(std::move(child), type, pos);
         if (!child) return nullptr;
       }
+      // Nullable only where an operand is: x % 0 is an error (DuckDB 2.0), x / 0 is inf or NaN.
       node = MakeCall(fn, type, pos, std::move(children));
-      // x / 0 and x % 0 give NULL for integers (DuckDB), so the result may be NULL.
-      if (fn == Fn::kModulo) node->nullable = true;
       break;
     }
     case sql::ExprKind::kIsNull: {
