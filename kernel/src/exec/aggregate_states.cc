@@ -9,6 +9,7 @@
 
 #include "laneql/aggregate.h"
 #include "laneql/hash.h"
+#include "laneql/int128.h"
 #include "laneql/predicate.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/grouping.h"
@@ -511,7 +512,7 @@ bool AggregateStates::FinishParts(const std::vector<const AggregateStates*>& par
       case AggKind::kAvg:
         if (n == 0) ok = column.AppendNull(error);
         else if (IsFloat(s.arg_type)) ok = column.Append<double>(s.reals[g] / static_cast<double>(n), error);
-        else ok = column.Append<double>(static_cast<double>(static_cast<long double>(s.narrow_sum ? Int128{s.sums[g]} : s.ints[g]) / static_cast<long double>(n)), error);
+        else ok = column.Append<double>(Int128ToDouble(s.narrow_sum ? Int128{s.sums[g]} : s.ints[g]) / static_cast<double>(n), error);
         break;
       case AggKind::kMin:
       case AggKind::kMax:

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "laneql/int128.h"
 #include "laneql/result.h"
 #include "laneql/string_match.h"
 #include "src/common/civil_time.h"
@@ -111,7 +112,9 @@ bool CastValue(const Value& in, TypeId to, Value* out, std::string* error) {
     return true;
   }
   if (IsFloat(to)) {
-    const double d = IsFloat(from) ? in.real : static_cast<double>(in.integer);
+    const double d = IsFloat(from)                ? in.real
+                     : from == TypeId::kInt128 ? Int128ToDouble(in.integer)
+                                               : static_cast<double>(in.integer);
     *out = Value::Real(to, to == TypeId::kFloat32 ? static_cast<double>(static_cast<float>(d)) : d);
     return true;
   }
@@ -153,7 +156,9 @@ bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error)
         using From = decltype(from_tag);
         for (size_t i = 0; i < rows && ok; ++i) {
           const From x = in.Get<From>(i);
-          if constexpr (std::is_floating_point_v<To>) {
+          if constexpr (std::is_floating_point_v<To> && std::is_same_v<From, Int128>) {
+            dst[i] = static_cast<To>(Int128ToDouble(x));
+          } else if constexpr (std::is_floating_point_v<To>) {
             dst[i] = static_cast<To>(x);
           } else if constexpr (std::is_floating_point_v<From>) {
             Value cast;
