@@ -4,7 +4,8 @@
 // union (ungrouped) or the insertion into thread 0's set (grouped) is used. Every thread count
 // must give the distinct counts a plain std::set gives, with NULLs (not counted), '' (counted),
 // a group that only the table's last rows have (the earlier threads have no such group), and a
-// WHERE.
+// WHERE. A small COUNT(DISTINCT) beside large ones is merged with them (it lost the later
+// threads' pairs once).
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -62,6 +63,19 @@ std::shared_ptr<const Table> MakeTable(const std::vector<Row>& rows) {
   return table;
 }
 
+// The distinct non-NULL v % 10 per k: a set small enough to stay under the lookups'
+// threshold (kLookupMinPairs) on its own.
+std::map<int64_t, size_t> SmallReference(const std::vector<Row>& rows) {
+  std::map<int64_t, std::set<int64_t>> values;
+  for (const Row& row : rows) {
+    values[row.k];
+    if (!row.null) values[row.k].insert(row.v % 10);
+  }
+  std::map<int64_t, size_t> counts;
+  for (const auto& [k, set] : values) counts[k] = set.size();
+  return counts;
+}
+
 // The distinct non-NULL v and s per k (k = -1: all rows), of the rows `keep` accepts.
 template <class Keep>
 std::map<int64_t, std::pair<size_t, size_t>> Reference(const std::vector<Row>& rows, const Keep& keep) {
@@ -94,6 +108,7 @@ TEST(DistinctMerge, CountsMatchASetOnEveryThreadCount) {
   const auto table = MakeTable(rows);
   const auto all = Reference(rows, [](const Row&) { return true; });
   const auto third = Reference(rows, [](const Row& row) { return !row.null && row.v % 3 == 0; });
+  const auto small = SmallReference(rows);
   ASSERT_EQ(7u, all.size());  // -1 and the groups 0..5
   ASSERT_GT(all.at(0).first, 30000u);  // large sets: the lookups are taken (kLookupMinPairs)
   for (int threads = 1; threads <= 6; ++threads) {
@@ -111,7 +126,8 @@ TEST(DistinctMerge, CountsMatchASetOnEveryThreadCount) {
     EXPECT_EQ(static_cast<int64_t>(all.at(-1).second), Int(ungrouped, 1, 0));
 
     const Result grouped =
-        db.Query("SELECT k, COUNT(DISTINCT v), COUNT(DISTINCT s), COUNT(*) FROM t GROUP BY k ORDER BY k");
+        db.Query("SELECT k, COUNT(DISTINCT v), COUNT(DISTINCT s), COUNT(*), COUNT(DISTINCT v % 10) "
+                 "FROM t GROUP BY k ORDER BY k");
     ASSERT_TRUE(grouped.ok()) << grouped.error();
     ASSERT_EQ(6u, grouped.num_rows());
     for (size_t r = 0; r < grouped.num_rows(); ++r) {
@@ -119,6 +135,7 @@ TEST(DistinctMerge, CountsMatchASetOnEveryThreadCount) {
       ASSERT_EQ(static_cast<int64_t>(r), k);
       EXPECT_EQ(static_cast<int64_t>(all.at(k).first), Int(grouped, 1, r)) << "k=" << k;
       EXPECT_EQ(static_cast<int64_t>(all.at(k).second), Int(grouped, 2, r)) << "k=" << k;
+      EXPECT_EQ(static_cast<int64_t>(small.at(k)), Int(grouped, 4, r)) << "k=" << k;
     }
     EXPECT_EQ(static_cast<int64_t>(kLateRows), Int(grouped, 3, kLateGroup));
 

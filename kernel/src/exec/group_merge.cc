@@ -105,15 +105,20 @@ bool CountUnionByLookups(const std::vector<std::unique_ptr<AggregateWorker>>& wo
 // Up to kLookupUnionMaxSets threads, as the ungrouped union; from this many pairs on.
 constexpr size_t kLookupMinPairs = 16384;
 
-// The grouped COUNT(DISTINCT)s that need their pairs merged (not split by value).
+// The grouped COUNT(DISTINCT)s that need their pairs merged (not split by value): all of them
+// when their later threads' pairs together reach kLookupMinPairs, else none. Never some: the
+// merge that leaves the pairs to the lookups (MergeLeavingPairs) leaves out every COUNT(
+// DISTINCT)'s, so a small one beside a large one kept only thread 0's pairs and undercounted.
 std::vector<size_t> PairAggregates(const std::vector<std::unique_ptr<AggregateWorker>>& workers) {
   std::vector<size_t> aggregates;
+  size_t later_pairs = 0;
   const AggregateStates& states = workers[0]->states();
   for (size_t a = 0; a < states.num_aggregates(); ++a) {
-    size_t later_pairs = 0;
+    if (!states.IsDistinctPairs(a)) continue;
+    aggregates.push_back(a);
     for (size_t w = 1; w < workers.size(); ++w) later_pairs += workers[w]->states().DistinctPairs(a);
-    if (states.IsDistinctPairs(a) && later_pairs >= kLookupMinPairs) aggregates.push_back(a);
   }
+  if (later_pairs < kLookupMinPairs) aggregates.clear();
   return aggregates;
 }
 
