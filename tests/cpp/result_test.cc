@@ -1,5 +1,5 @@
 // Result and its printers. Every value spelling claimed to be DuckDB's was checked against
-// DuckDB 1.4.4 (SELECT CAST(x AS VARCHAR), COPY ... TO csv / json).
+// DuckDB 1.4.4 (SELECT CAST(x AS VARCHAR), COPY ... TO csv / json); 2.0.0 prints them alike.
 #include <cmath>
 #include <cstdint>
 #include <limits>

@@ -70,9 +70,10 @@ enum class ValueStyle {
   // nan, -nan, inf, -inf, true, 2000-02-29, 0002-01-01 (BC), infinity,
   // 2013-07-15 12:34:56.12, strings as their raw bytes, NULL.
   // One known difference: for about 0.7% of float32 values (221 of 30,000 random bit patterns)
-  // DuckDB 1.4.4 prints the digits of the value widened to double (-2830202.25) where laneql
-  // prints the shortest float digits that round-trip (-2830202.2); both parse back to the same
-  // float. Doubles matched DuckDB in all of 4,600 random and edge cases.
+  // DuckDB (1.4.4, and 2.0.0 alike) prints the digits of the value widened to double
+  // (-2830202.25) where laneql prints the shortest float digits that round-trip (-2830202.2);
+  // both parse back to the same float. Doubles matched DuckDB in all of 4,600 random and edge
+  // cases.
   kText,
   // A complete JSON value: numbers and booleans bare, strings, dates and timestamps quoted and
   // escaped, NULL as null. NaN and the infinities, which JSON cannot spell, become null

@@ -1,6 +1,6 @@
 // FormatValue: one value as text, the way DuckDB casts it to VARCHAR (checked against DuckDB
-// 1.4.4), or as a JSON value. Every printer goes through here so that a value reads the same
-// in the table, CSV, TSV, JSON and Markdown outputs.
+// 1.4.4; 2.0.0 prints every value alike), or as a JSON value. Every printer goes through here so
+// that a value reads the same in the table, CSV, TSV, JSON and Markdown outputs.
 #include <charconv>
 #include <cmath>
 #include <cstdio>
