@@ -70,7 +70,11 @@ bool CastValue(const Value& in, TypeId to, Value* out, std::string* error) {
     }
     if (to == TypeId::kTimestampMicros || to == TypeId::kTimestampSeconds) {
       int64_t micros;
-      if (!plan::ParseTimestampMicros(s, &micros)) return fail("invalid timestamp '" + s + "' (expected YYYY-MM-DD[ HH:MM:SS[.ffffff]])");
+      bool out_of_range = false;
+      if (!plan::ParseTimestampMicros(s, &micros, &out_of_range)) {
+        return fail(out_of_range ? "timestamp field value out of range: '" + s + "'"
+                                 : "invalid timestamp '" + s + "' (expected YYYY-MM-DD[ HH:MM:SS[.ffffff]])");
+      }
       *out = Value::Integer(to, to == TypeId::kTimestampSeconds
                                     ? civil::FloorDiv(micros, civil::kMicrosPerSecond)
                                     : micros);

@@ -159,7 +159,7 @@ bool ParseDate(const std::string& text, int32_t* days) {
   return true;
 }
 
-bool ParseTimestampMicros(const std::string& text, int64_t* micros) {
+bool ParseTimestampMicros(const std::string& text, int64_t* micros, bool* out_of_range) {
   size_t pos = 0;
   int64_t days;
   if (!ParseDatePart(text, &pos, &days)) return false;
@@ -183,7 +183,11 @@ bool ParseTimestampMicros(const std::string& text, int64_t* micros) {
     if (h > 24 || mi > 59 || sec > 59 || (h == 24 && (mi | sec | frac) != 0)) return false;
   }
   if (!OnlySpacesFrom(text, pos)) return false;
-  *micros = days * civil::kMicrosPerDay + civil::MicrosOfDay(h, mi, sec, frac);
+  // Years past about 292,000 overflow int64 microseconds: refused, never wrapped around.
+  if (!civil::ComposeTimestamp(days, civil::MicrosOfDay(h, mi, sec, frac), civil::kMicrosPerDay, micros)) {
+    if (out_of_range != nullptr) *out_of_range = true;
+    return false;
+  }
   return true;
 }
 

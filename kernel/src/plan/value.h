@@ -62,7 +62,9 @@ std::string ValueToText(const Value& value);
 // Text -> DATE days / TIMESTAMP micros, DuckDB's accepted forms (YYYY-MM-DD, optionally
 // followed by [T ]HH:MM[:SS[.ffffff]] for timestamps). False when the text is not one.
 bool ParseDate(const std::string& text, int32_t* days);
-bool ParseTimestampMicros(const std::string& text, int64_t* micros);
+// False for a malformed text, and for one whose instant does not fit int64 microseconds (then
+// *out_of_range, when given, is set: DuckDB's "timestamp field value out of range").
+bool ParseTimestampMicros(const std::string& text, int64_t* micros, bool* out_of_range = nullptr);
 
 }  // namespace plan
 }  // namespace laneql
