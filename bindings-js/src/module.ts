@@ -55,7 +55,21 @@ export interface LaneQLModule {
    *  not refresh HEAPU8 on the main thread, so the bindings view `wasmMemory.buffer` afresh. */
   wasmMemory?: WebAssembly.Memory;
   /** Only in the threaded flavours: the pool of Workers that run the module's threads. */
-  PThread?: { terminateAllThreads(): void };
+  PThread?: PthreadPool;
+}
+
+/** A Worker as the pool holds it: in Node a worker_threads Worker, which has unref(). */
+interface PoolWorker {
+  unref?: () => void;
+}
+
+/** Emscripten 3.1.6's pthread pool (library_pthread.js): idle Workers, Workers running a thread,
+ *  and how it readies a Worker (at start-up, and one it adds when a thread finds none idle). */
+interface PthreadPool {
+  terminateAllThreads(): void;
+  unusedWorkers?: PoolWorker[];
+  runningWorkers?: PoolWorker[];
+  loadWasmModuleToWorker?: (worker: PoolWorker, onFinishedLoading?: unknown) => void;
 }
 
 /** The options object the glue's factory takes (the subset we set). */
@@ -98,7 +112,30 @@ async function loadSimd128MtNode(): Promise<LaneQLModule> {
       if (!before[i]?.has(listener)) emitter.removeListener(event, listener as () => void);
     }
   });
-  return ready;
+  // Only once the module is ready: while the pool loads, its Workers are what keeps Node running
+  // until `await LaneQL.create()` resolves.
+  const module = await ready;
+  unrefPoolWorkers(module.PThread);
+  return module;
+}
+
+// A referenced worker_threads Worker keeps Node's event loop alive, so the pool's Workers (idle,
+// or running the database's threads, which wait between queries) would keep a script's process
+// running after its last statement until close(). Unreferenced, they let Node exit once nothing
+// else is pending. Nothing is lost: every call that uses threads blocks the main thread until
+// they are done, so Node never waits asynchronously for a pthread.
+function unrefPoolWorkers(pool: PthreadPool | undefined): void {
+  if (pool === undefined) return;
+  for (const worker of [...(pool.unusedWorkers ?? []), ...(pool.runningWorkers ?? [])]) worker.unref?.();
+  // The pool adds a Worker when a thread starts and none is idle (it should not, as the pool is
+  // sized for the most threads a call starts; see cmake/WasmFlavour.cmake): unreference that too,
+  // after the glue has added its 'message' listener, since adding one references a Worker again.
+  const load = pool.loadWasmModuleToWorker;
+  if (load === undefined) return;
+  pool.loadWasmModuleToWorker = (worker, onFinishedLoading) => {
+    load.call(pool, worker, onFinishedLoading);
+    worker.unref?.();
+  };
 }
 
 interface BrowserAssets {

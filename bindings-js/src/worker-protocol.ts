@@ -26,4 +26,7 @@ export interface Endpoint {
   onMessage(handler: (message: unknown) => void): void;
   onError(handler: (error: unknown) => void): void;
   terminate(): void;
+  /** Whether the Worker keeps the host alive: in Node, a referenced Worker keeps the process
+   *  running (it is unreferenced while no request waits for it); browsers ignore this. */
+  keepAlive(on: boolean): void;
 }

@@ -29,6 +29,7 @@ async function startEndpoint(): Promise<Endpoint> {
       onMessage: (handler) => worker.on('message', handler),
       onError: (handler) => worker.on('error', handler),
       terminate: () => void worker.terminate(),
+      keepAlive: (on) => (on ? worker.ref() : worker.unref()),
     };
   }
   // In one expression, as bundlers (Vite, webpack) recognise it: they then bundle the Worker's
@@ -39,6 +40,7 @@ async function startEndpoint(): Promise<Endpoint> {
     onMessage: (handler) => worker.addEventListener('message', (event) => handler(event.data)),
     onError: (handler) => worker.addEventListener('error', (event) => handler(event.message ?? event)),
     terminate: () => worker.terminate(),
+    keepAlive: () => {},
   };
 }
 
@@ -61,6 +63,7 @@ export class LaneQLWorker {
       this.#failure = new LaneQLError(`the laneql Worker failed: ${error instanceof Error ? error.message : String(error)}`);
       for (const { reject } of this.#pending.values()) reject(this.#failure);
       this.#pending.clear();
+      endpoint.keepAlive(false);
     });
   }
 
@@ -80,6 +83,10 @@ export class LaneQLWorker {
     const pending = this.#pending.get(response.id);
     if (pending === undefined) return;
     this.#pending.delete(response.id);
+    // Idle, the Worker lets Node exit once the script is done (no close() needed). The code that
+    // awaits this answer runs as a microtask, before the event loop next checks whether anything
+    // keeps it alive, so a request it makes next references the Worker again in time.
+    if (this.#pending.size === 0) this.#endpoint.keepAlive(false);
     if (response.ok) {
       pending.resolve(response.value);
       return;
@@ -94,6 +101,8 @@ export class LaneQLWorker {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
+      // Referenced while a request is in flight, so that Node waits for its answer.
+      this.#endpoint.keepAlive(true);
       const request: WorkerRequest = { id, method, args };
       this.#endpoint.post(request, transfer);
     });
