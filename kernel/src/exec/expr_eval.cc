@@ -432,6 +432,10 @@ bool Evaluator::Eval(const BoundExpr& expr, const RowSet& rows, Vec* out, std::s
 }
 
 bool Evaluator::EvalCall(const BoundExpr& expr, const RowSet& rows, Vec* out, std::string* error) {
+  // No rows, nothing computed, so nothing fails: a constant the binder left unfolded because
+  // computing it fails (5 % 0, see Binder::Fold) is no error over a selection without rows,
+  // as in DuckDB. A NULL of the type stands for the empty column.
+  if (rows.count == 0) return ConstantVec(Value::Null(expr.type), 0, out, error);
   if (expr.fn == Fn::kLength && expr.args[0]->kind == BoundKind::kColumn) {
     // Works out once per column whether its bytes are all ASCII (the first batch's thread
     // scans, the others wait): then EvalColumn marks its rows so, and length() reads offsets.

@@ -214,7 +214,7 @@ BoundExprPtr Binder::CastToAtOwnPos(BoundExprPtr expr, TypeId type) {
   return CastTo(std::move(expr), type, pos);
 }
 
-BoundExprPtr Binder::CastTo(BoundExprPtr expr, TypeId type, SourcePos pos) {
+BoundExprPtr Binder::CastTo(BoundExprPtr expr, TypeId type, SourcePos pos, bool explicit_cast) {
   if (!expr) return nullptr;
   if (expr->type == type) return expr;
   const TypeId from = expr->type;
@@ -228,14 +228,15 @@ BoundExprPtr Binder::CastTo(BoundExprPtr expr, TypeId type, SourcePos pos) {
   args.push_back(std::move(expr));
   BoundExprPtr cast = MakeCall(Fn::kCast, type, pos, std::move(args));
   // A string cast to a number or date can fail on bad text (-> error, not NULL).
-  if (cast->args[0]->IsConstant()) return Fold(std::move(cast));
+  if (cast->args[0]->IsConstant()) return Fold(std::move(cast), explicit_cast);
   return cast;
 }
 
-BoundExprPtr Binder::Fold(BoundExprPtr call) {
+BoundExprPtr Binder::Fold(BoundExprPtr call, bool defer_errors) {
   Value value;
   std::string message;
   if (!exec::EvaluateConstant(*call, &value, &message)) {
+    if (defer_errors) return call;
     if (!failed_) {
       failed_ = true;
       if (silent_ == 0) error_ = BindError{message, call->pos.line, call->pos.column};
@@ -456,7 +457,7 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
       TypeId type;
       if (!TypeFromSqlName(expr.text, &type)) return Fail(pos, "type", "unknown type " + expr.text);
       if (type == TypeId::kLargeString) type = TypeId::kString;
-      return CastTo(std::move(children[0]), type, pos);
+      return CastTo(std::move(children[0]), type, pos, /*explicit_cast=*/true);
     }
     case sql::ExprKind::kExtract: {
       static const std::pair<const char*, DatePart> kParts[] = {
@@ -570,7 +571,7 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
   if (!node) return nullptr;
   bool all_constant = true;
   for (const auto& arg : node->args) all_constant &= arg->IsConstant();
-  if (all_constant) return Fold(std::move(node));
+  if (all_constant) return Fold(std::move(node), /*defer_errors=*/true);
   return node;
 }
 

@@ -30,10 +30,15 @@ class Binder {
   // AST order, flattened as BindChildren produces them).
   BoundExprPtr BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> children);
   // `expr` converted to `type` (a cast node, or a folded constant); null + error on failure.
-  BoundExprPtr CastTo(BoundExprPtr expr, TypeId type, SourcePos pos);
+  // An implicit cast of a constant that fails is an error here (a string literal compared
+  // with a column); an `explicit_cast` (CAST, ::) fails only if it is evaluated (Fold).
+  BoundExprPtr CastTo(BoundExprPtr expr, TypeId type, SourcePos pos, bool explicit_cast = false);
   BoundExprPtr CastToAtOwnPos(BoundExprPtr expr, TypeId type);  // errors point at expr itself
-  // Evaluates a call whose arguments are all constants; null + error on failure.
-  BoundExprPtr Fold(BoundExprPtr call);
+  // Evaluates a call whose arguments are all constants; null + error on failure, or, with
+  // `defer_errors`, the call itself, left to fail where it is evaluated: as in DuckDB,
+  // 5 % 0 or 2147483647 + 1 fails a query that computes it, but not one over no rows or in a
+  // CASE branch no row takes.
+  BoundExprPtr Fold(BoundExprPtr call, bool defer_errors = false);
   std::nullptr_t Fail(SourcePos pos, const std::string& kind, const std::string& message);
   bool failed() const { return failed_; }
 
