@@ -26,7 +26,7 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
   test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
-  difftest fuzz build-arm64 test-arm64 test-arm64-neon clean install test-install
+  difftest fuzz build-arm64 test-arm64 test-arm64-neon clean install test-install test-tpch
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -35,6 +35,7 @@ help:
 	@echo "      test-native test-diff test-wasm-kernels test-asan test-js test-e2e clean"
 	@echo "      test-tsan (ThreadSanitizer; not part of make test)"
 	@echo "      difftest (random queries against DuckDB; N=1000 SEED=1 ROWS=100000)"
+	@echo "      test-tpch (TPC-H's 22 queries against DuckDB, SF=0.01; not part of make test)"
 	@echo "      fuzz (libFuzzer targets, FUZZ_SECONDS each, default 60; not part of make test)"
 	@echo "      build-arm64 test-arm64 (aarch64 cross build; tests under qemu: NEON, then SVE2)"
 	@echo "      test-arm64-neon (the NEON run alone, SVE targets not compiled)"
@@ -159,6 +160,17 @@ difftest: setup
 	  --seed $(or $(SEED),1) --rows $(or $(ROWS),100000) --minimize $(or $(MINIMIZE),3) \
 	  --tool $(BUILD)/native/tests/diff/hits_diff_tool \
 	  --runner $(BUILD)/native/tests/sql/sql_corpus_runner --workdir $(BUILD)/diff-work
+
+# TPC-H's 22 queries (../shared/tpch) through the laneql CLI against DuckDB on tpchgen-cli's CSV
+# files at scale factor SF, generated once into build/tpch/sf<SF>/ (tests/tpch/README.md). Every
+# query is reported; only those in tests/tpch/expected_pass.txt fail the target. Not part of
+# make test yet.
+SF ?= 0.01
+test-tpch: build-native
+	@echo "==> test: TPC-H queries against DuckDB at SF $(SF) (tests/tpch/run_tpch.py)"
+	$(ROOT)/.venv/bin/python -m unittest tests/tpch/test_run_tpch.py
+	$(ROOT)/.venv/bin/python tests/tpch/run_tpch.py --sf $(SF) --laneql $(LANEQL) \
+	  --expect tests/tpch/expected_pass.txt --workdir $(BUILD)/tpch
 
 # The kernel tests again under AddressSanitizer and UBSan, on AVX2 and SCALAR: no kernel may read
 # or write outside its buffers, even in the tails Highway's partial loads handle.
