@@ -61,6 +61,45 @@ void AppendList(const std::vector<ExprPtr>& exprs, std::string* out) {
 
 std::string Not(bool negated) { return negated ? " NOT " : " "; }
 
+std::string NameList(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) out += (i > 0 ? ", " : "") + QuoteIdentifier(names[i]);
+  return out;
+}
+
+void AppendOrderBy(const std::vector<OrderItem>& order_by, bool all, std::string* out) {
+  for (size_t i = 0; i < order_by.size(); ++i) {
+    const OrderItem& item = order_by[i];
+    *out += i == 0 ? " ORDER BY " : ", ";
+    *out += all ? "ALL" : ToString(*item.expr);
+    if (item.descending) *out += " DESC";
+    if (item.nulls == NullsOrder::kFirst) *out += " NULLS FIRST";
+    if (item.nulls == NullsOrder::kLast) *out += " NULLS LAST";
+  }
+}
+
+void AppendRows(const std::vector<std::vector<ExprPtr>>& rows, std::string* out) {
+  *out += "VALUES ";
+  for (size_t r = 0; r < rows.size(); ++r) {
+    *out += r == 0 ? "(" : ", (";
+    AppendList(rows[r], out);
+    *out += ")";
+  }
+}
+
+const char* JoinText(const TableRef& join) {
+  switch (join.join_type) {
+    case JoinType::kInner: return "JOIN";
+    case JoinType::kLeft: return "LEFT JOIN";
+    case JoinType::kRight: return "RIGHT JOIN";
+    case JoinType::kFull: return "FULL JOIN";
+    case JoinType::kCross: return "CROSS JOIN";
+    case JoinType::kSemi: return "SEMI JOIN";
+    case JoinType::kAnti: return "ANTI JOIN";
+  }
+  return "JOIN";
+}
+
 }  // namespace
 
 std::string QuoteIdentifier(const std::string& name) {
@@ -88,7 +127,9 @@ std::string ToString(const Expr& expr) {
       if (!expr.qualifier.empty()) out = QuoteIdentifier(expr.qualifier) + ".";
       return out + QuoteIdentifier(expr.text);
     case ExprKind::kStar:
-      return "*";
+      out = expr.qualifier.empty() ? "*" : QuoteIdentifier(expr.qualifier) + ".*";
+      if (!expr.star_exclude.empty()) out += " EXCLUDE (" + NameList(expr.star_exclude) + ")";
+      return out;
     case ExprKind::kIntegerLiteral:
     case ExprKind::kDecimalLiteral:
       return expr.text;
@@ -138,54 +179,171 @@ std::string ToString(const Expr& expr) {
       return out + ")";
     case ExprKind::kExtract:
       return "extract(" + QuoteIdentifier(expr.text) + " FROM " + ToString(*expr.operand) + ")";
+    case ExprKind::kSubquery:
+      return "(" + ToString(*expr.subquery) + ")";
+    case ExprKind::kExists:
+      return "EXISTS (" + ToString(*expr.subquery) + ")";
+    case ExprKind::kInSubquery:
+      return "(" + ToString(*expr.operand) + Not(expr.negated) + "IN (" + ToString(*expr.subquery) + "))";
+    case ExprKind::kQuantified:
+      return "(" + ToString(*expr.operand) + " " + BinaryOpText(expr.binary_op) +
+             (expr.quantifier_all ? " ALL (" : " ANY (") + ToString(*expr.subquery) + "))";
+    case ExprKind::kInterval:
+      out = "INTERVAL ";
+      out += expr.operand->kind == ExprKind::kStringLiteral ? ToString(*expr.operand)
+                                                            : "(" + ToString(*expr.operand) + ")";
+      if (!expr.text.empty()) out += " " + ToUpperAscii(expr.text);
+      return out;
   }
   return "?";
 }
 
+std::string ToString(const TableRef& from) {
+  std::string out;
+  switch (from.kind) {
+    case TableRefKind::kNamed:
+      out = QuoteIdentifier(from.name);
+      break;
+    case TableRefKind::kFile:
+      out = QuoteString(from.path);
+      break;
+    case TableRefKind::kFunction:
+      out = QuoteIdentifier(from.function) + "(" + QuoteString(from.path);
+      for (const TableOption& option : from.options) {
+        out += ", " + QuoteIdentifier(option.name) + " => " + ToString(*option.value);
+      }
+      out += ")";
+      break;
+    case TableRefKind::kSubquery:
+      out = "(" + ToString(*from.subquery) + ")";
+      break;
+    case TableRefKind::kValues:
+      out = "(";
+      AppendRows(from.values, &out);
+      out += ")";
+      break;
+    case TableRefKind::kJoin:
+      out = "(" + ToString(*from.left);
+      if (from.comma_join) {
+        out += ", " + ToString(*from.right);
+      } else {
+        out += std::string(from.natural ? " NATURAL " : " ") + JoinText(from) + " " + ToString(*from.right);
+        if (from.on) out += " ON " + ToString(*from.on);
+        if (!from.using_columns.empty()) out += " USING (" + NameList(from.using_columns) + ")";
+      }
+      return out + ")";
+  }
+  if (!from.alias.empty()) out += " AS " + QuoteIdentifier(from.alias);
+  if (!from.column_aliases.empty()) out += "(" + NameList(from.column_aliases) + ")";
+  return out;
+}
+
 std::string ToString(const SelectStatement& statement) {
   std::string out = statement.distinct ? "SELECT DISTINCT " : "SELECT ";
+  if (!statement.distinct_on.empty()) {
+    out += "ON (";
+    AppendList(statement.distinct_on, &out);
+    out += ") ";
+  }
   for (size_t i = 0; i < statement.select_list.size(); ++i) {
     const SelectItem& item = statement.select_list[i];
     if (i > 0) out += ", ";
     out += ToString(*item.expr);
     if (!item.alias.empty()) out += " AS " + QuoteIdentifier(item.alias);
   }
-  if (statement.has_from) {
-    const TableRef& from = statement.from;
-    if (from.kind == TableRefKind::kNamed) {
-      out += " FROM " + QuoteIdentifier(from.name);
-    } else if (from.kind == TableRefKind::kFile) {
-      out += " FROM " + QuoteString(from.path);
-    } else {
-      out += " FROM " + QuoteIdentifier(from.function) + "(" + QuoteString(from.path);
-      for (const TableOption& option : from.options) {
-        out += ", " + QuoteIdentifier(option.name) + " => " + ToString(*option.value);
-      }
-      out += ")";
-    }
-    if (!from.alias.empty()) out += " AS " + QuoteIdentifier(from.alias);
-  }
+  if (statement.has_from) out += " FROM " + ToString(statement.from);
   if (statement.where) out += " WHERE " + ToString(*statement.where);
+  if (statement.group_by_all) out += " GROUP BY ALL";
   if (!statement.group_by.empty()) {
     out += " GROUP BY ";
     AppendList(statement.group_by, &out);
   }
   if (statement.having) out += " HAVING " + ToString(*statement.having);
-  for (size_t i = 0; i < statement.order_by.size(); ++i) {
-    const OrderItem& item = statement.order_by[i];
-    out += i == 0 ? " ORDER BY " : ", ";
-    out += ToString(*item.expr);
-    if (item.descending) out += " DESC";
-    if (item.nulls == NullsOrder::kFirst) out += " NULLS FIRST";
-    if (item.nulls == NullsOrder::kLast) out += " NULLS LAST";
-  }
+  AppendOrderBy(statement.order_by, statement.order_by_all, &out);
   if (statement.has_limit) out += " LIMIT " + std::to_string(statement.limit);
   if (statement.has_offset) out += " OFFSET " + std::to_string(statement.offset);
   return out;
 }
 
+std::string ToString(const QueryNode& query) {
+  std::string out;
+  if (!query.ctes.empty()) {
+    out = query.recursive ? "WITH RECURSIVE " : "WITH ";
+    for (size_t i = 0; i < query.ctes.size(); ++i) {
+      const CommonTableExpr& cte = query.ctes[i];
+      if (i > 0) out += ", ";
+      out += QuoteIdentifier(cte.name);
+      if (!cte.columns.empty()) out += "(" + NameList(cte.columns) + ")";
+      out += " AS (" + ToString(*cte.query) + ")";
+    }
+    out += " ";
+  }
+  switch (query.kind) {
+    case QueryKind::kSelect:
+      return out + ToString(query.select);
+    case QueryKind::kValues:
+      AppendRows(query.values, &out);
+      break;
+    case QueryKind::kSetOperation: {
+      static const char* const kOps[] = {" UNION ", " INTERSECT ", " EXCEPT "};
+      out += "(" + ToString(*query.left) + ")" + kOps[static_cast<int>(query.set_op)] +
+             (query.all ? "ALL " : "") + "(" + ToString(*query.right) + ")";
+      break;
+    }
+  }
+  AppendOrderBy(query.order_by, query.order_by_all, &out);
+  if (query.has_limit) out += " LIMIT " + std::to_string(query.limit);
+  if (query.has_offset) out += " OFFSET " + std::to_string(query.offset);
+  return out;
+}
+
+std::string ToString(const Statement& statement) {
+  std::string out;
+  switch (statement.kind) {
+    case StatementKind::kSelect:
+      return ToString(*statement.query);
+    case StatementKind::kCopy:
+      return ToString(statement.copy);
+    case StatementKind::kCreateTable: {
+      const CreateTableStatement& t = statement.create_table;
+      out = std::string("CREATE ") + (t.or_replace ? "OR REPLACE " : "") + (t.temporary ? "TEMP " : "") +
+            "TABLE " + (t.if_not_exists ? "IF NOT EXISTS " : "") + QuoteIdentifier(t.name);
+      if (t.query) return out + " AS " + ToString(*t.query);
+      for (size_t i = 0; i < t.columns.size(); ++i) {
+        out += (i == 0 ? " (" : ", ") + QuoteIdentifier(t.columns[i].name) + " " + t.columns[i].type;
+        if (t.columns[i].not_null) out += " NOT NULL";
+      }
+      return out + ")";
+    }
+    case StatementKind::kCreateView: {
+      const CreateViewStatement& v = statement.create_view;
+      out = std::string("CREATE ") + (v.or_replace ? "OR REPLACE " : "") + (v.temporary ? "TEMP " : "") +
+            "VIEW " + (v.if_not_exists ? "IF NOT EXISTS " : "") + QuoteIdentifier(v.name);
+      if (!v.columns.empty()) out += "(" + NameList(v.columns) + ")";
+      return out + " AS " + ToString(*v.query);
+    }
+    case StatementKind::kInsert: {
+      const InsertStatement& insert = statement.insert;
+      out = "INSERT INTO " + QuoteIdentifier(insert.table);
+      if (!insert.columns.empty()) out += " (" + NameList(insert.columns) + ")";
+      return out + " " + ToString(*insert.query);
+    }
+    case StatementKind::kDrop:
+      return std::string("DROP ") + (statement.drop.view ? "VIEW " : "TABLE ") +
+             (statement.drop.if_exists ? "IF EXISTS " : "") + QuoteIdentifier(statement.drop.name);
+    case StatementKind::kDescribe:
+      return "DESCRIBE " + (statement.query ? ToString(*statement.query) : QuoteIdentifier(statement.describe_name));
+    case StatementKind::kShowTables:
+      return "SHOW TABLES";
+    case StatementKind::kExplain:
+      return std::string("EXPLAIN ") + (statement.explain_analyze ? "ANALYZE " : "") +
+             ToString(*statement.explained);
+  }
+  return out;
+}
+
 std::string ToString(const CopyStatement& statement) {
-  std::string out = "COPY (" + ToString(statement.query) + ") TO " + QuoteString(statement.path);
+  std::string out = "COPY (" + ToString(*statement.query) + ") TO " + QuoteString(statement.path);
   for (size_t i = 0; i < statement.options.size(); ++i) {
     const TableOption& option = statement.options[i];
     out += i == 0 ? " (" : ", ";

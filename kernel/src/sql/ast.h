@@ -33,6 +33,15 @@ enum class ExprKind {
   kCast,            // CAST(operand AS text), operand::text, and DATE '...' / TIMESTAMP '...'
   kFunctionCall,    // name(args), name(DISTINCT args), name(*)
   kExtract,         // EXTRACT(name FROM operand); name = the part, lower case (minute, ...)
+  kSubquery,        // (SELECT ...) as a value: subquery; more than one row is an error
+  kExists,          // [NOT] EXISTS (subquery); negated for NOT EXISTS
+  kInSubquery,      // operand [NOT] IN (subquery)
+  kQuantified,      // operand <binary_op> ANY|SOME|ALL (subquery); quantifier_all for ALL
+  // INTERVAL literals: INTERVAL '3' MONTH, INTERVAL 3 MONTH, INTERVAL (x) DAY, INTERVAL '90 days'.
+  // operand = the value as written (a string or number literal, or any expression); text = the
+  // unit, lower case and singular (year, month, day, hour, minute, second, ...), or "" when the
+  // string carries its own units ('90 days', '1 year 2 months').
+  kInterval,
 };
 
 enum class UnaryOp { kNot, kNegate };
@@ -56,6 +65,10 @@ enum class BinaryOp {
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
+struct QueryNode;
+using QueryPtr = std::unique_ptr<QueryNode>;
+struct TableRef;
+using TableRefPtr = std::unique_ptr<TableRef>;
 
 struct CaseBranch {
   ExprPtr when;
@@ -78,6 +91,7 @@ struct Expr {
   bool case_insensitive = false;  // kLike: ILIKE
   bool distinct = false;          // kFunctionCall: name(DISTINCT ...)
   bool star_argument = false;     // kFunctionCall: name(*), e.g. COUNT(*)
+  bool quantifier_all = false;    // kQuantified: ALL (false: ANY / SOME)
   // Height of this subtree (a leaf is 1). The parser bounds it, so every recursive pass over
   // the tree (binder, printer, destructor) has a bounded stack depth.
   int height = 1;
@@ -88,6 +102,9 @@ struct Expr {
   std::vector<ExprPtr> args;  // see ExprKind
   std::vector<CaseBranch> branches;  // kCase
   ExprPtr else_result;               // kCase, null without ELSE
+  // kStar: the columns left out by * EXCLUDE (a, b), as written; `qualifier` holds t of t.*.
+  std::vector<std::string> star_exclude;
+  QueryPtr subquery;  // kSubquery, kExists, kInSubquery, kQuantified
 };
 
 struct SelectItem {
@@ -113,10 +130,16 @@ struct TableOption {
 };
 
 enum class TableRefKind : uint8_t {
-  kNamed,     // FROM hits: a registered table
+  kNamed,     // FROM hits: a registered table, a view or a CTE
   kFile,      // FROM 'hits.csv': the reader chosen by the extension
   kFunction,  // FROM read_csv('hits.csv', ...): the reader the function names
+  kSubquery,  // FROM (SELECT ...) [AS] alias [(a, b)]: subquery
+  kValues,    // FROM (VALUES (1, 'a'), (2, 'b')) [AS] alias [(a, b)]: values
+  kJoin,      // left JOIN right: join_type, natural, on or using_columns
 };
+
+// DuckDB's join types. kCross is CROSS JOIN and the comma of a FROM list (comma_join).
+enum class JoinType : uint8_t { kInner, kLeft, kRight, kFull, kCross, kSemi, kAnti };
 
 struct TableRef {
   TableRefKind kind = TableRefKind::kNamed;
@@ -127,19 +150,37 @@ struct TableRef {
   std::string function;  // kFunction: its name, lower case (read_csv, read_parquet, ...)
   std::vector<TableOption> options;  // kFunction: the named arguments
   std::string alias;  // empty without one
+  std::vector<std::string> column_aliases;  // alias(a, b): renames the columns, in order
   SourcePos pos;
+  QueryPtr subquery;                         // kSubquery
+  std::vector<std::vector<ExprPtr>> values;  // kValues: rows of expressions, equal in count
+  // kJoin. `pos` is the JOIN keyword's (or the comma's). Exactly one of on / using_columns /
+  // natural for kInner, kLeft, kRight, kFull, kSemi, kAnti; none for kCross.
+  JoinType join_type = JoinType::kInner;
+  bool comma_join = false;  // FROM a, b (printed back as a comma)
+  bool natural = false;     // NATURAL [LEFT|...] JOIN
+  TableRefPtr left;
+  TableRefPtr right;
+  ExprPtr on;
+  std::vector<std::string> using_columns;
 };
 
 struct SelectStatement {
   SourcePos pos;  // of SELECT
   bool distinct = false;
   std::vector<SelectItem> select_list;
+  std::vector<ExprPtr> distinct_on;  // SELECT DISTINCT ON (a, b) ...: distinct is also true
   bool has_from = false;  // SELECT 1 + 1 has no FROM
+  // The FROM clause: one source, or a tree of kJoin nodes (a, b, c is ((a, b), c)).
   TableRef from;
   ExprPtr where;  // null without WHERE
   std::vector<ExprPtr> group_by;
+  bool group_by_all = false;  // GROUP BY ALL: every SELECT item without an aggregate
   ExprPtr having;  // null without HAVING
   std::vector<OrderItem> order_by;
+  // ORDER BY ALL [ASC|DESC] [NULLS ...]: every SELECT item left to right, in the one direction
+  // order_by[0] holds (order_by has that one item, with a null expr).
+  bool order_by_all = false;
   bool has_limit = false;
   int64_t limit = 0;
   SourcePos limit_pos;
@@ -148,21 +189,134 @@ struct SelectStatement {
   SourcePos offset_pos;
 };
 
-// COPY (SELECT ...) TO 'path' [[WITH] (option [value], ...)], or COPY table TO 'path' ...,
-// which is read as COPY (SELECT * FROM table) TO ....
+enum class QueryKind : uint8_t {
+  kSelect,        // select
+  kSetOperation,  // left UNION|INTERSECT|EXCEPT [ALL] right
+  kValues,        // VALUES (1, 'a'), (2, 'b') as a whole query (also INSERT ... VALUES)
+};
+
+enum class SetOpKind : uint8_t { kUnion, kIntersect, kExcept };
+
+// WITH name [(a, b)] AS (query), ...
+struct CommonTableExpr {
+  std::string name;
+  SourcePos pos;
+  std::vector<std::string> columns;  // empty without a column list
+  QueryPtr query;
+};
+
+// A query: a SELECT, a set operation of two queries, or a VALUES list, with the WITH clause
+// that precedes it. A SELECT keeps its own ORDER BY / LIMIT / OFFSET in `select`; a set
+// operation's or a VALUES list's (SELECT 1 UNION SELECT 2 ORDER BY 1) are in order_by ...
+// offset here. A parenthesized branch, (SELECT ... ORDER BY ... LIMIT 3) UNION ..., keeps its
+// own inside its node.
+struct QueryNode {
+  QueryKind kind = QueryKind::kSelect;
+  SourcePos pos;  // of the query's first token (WITH, SELECT, VALUES or '(')
+  bool recursive = false;  // WITH RECURSIVE
+  std::vector<CommonTableExpr> ctes;
+  SelectStatement select;  // kSelect
+  SetOpKind set_op = SetOpKind::kUnion;  // kSetOperation
+  bool all = false;                      // kSetOperation: UNION ALL, ...
+  QueryPtr left;                         // kSetOperation
+  QueryPtr right;                        // kSetOperation
+  std::vector<std::vector<ExprPtr>> values;  // kValues
+  // kSetOperation / kValues: the ORDER BY, LIMIT and OFFSET of the whole.
+  std::vector<OrderItem> order_by;
+  bool order_by_all = false;
+  bool has_limit = false;
+  int64_t limit = 0;
+  SourcePos limit_pos;
+  bool has_offset = false;
+  int64_t offset = 0;
+  SourcePos offset_pos;
+};
+
+// COPY (query) TO 'path' [[WITH] (option [value], ...)], or COPY table TO 'path' ..., which is
+// read as COPY (SELECT * FROM table) TO ....
 struct CopyStatement {
   SourcePos pos;  // of COPY
-  SelectStatement query;
+  QueryPtr query;
   std::string path;
   SourcePos path_pos;
   std::vector<TableOption> options;
 };
 
-// One statement of either kind.
+// A column of CREATE TABLE name (a INTEGER, b VARCHAR(10) [NOT NULL], ...).
+struct ColumnDef {
+  std::string name;
+  SourcePos pos;
+  std::string type;  // upper case, as ExprKind::kCast's text (valid for TypeFromSqlName)
+  SourcePos type_pos;
+  bool not_null = false;
+};
+
+// CREATE [OR REPLACE] [TEMP|TEMPORARY] TABLE [IF NOT EXISTS] name (columns) | AS query
+struct CreateTableStatement {
+  std::string name;
+  SourcePos name_pos;
+  bool or_replace = false;
+  bool temporary = false;
+  bool if_not_exists = false;
+  std::vector<ColumnDef> columns;  // empty with AS query
+  QueryPtr query;                  // null with a column list
+};
+
+// CREATE [OR REPLACE] [TEMP|TEMPORARY] VIEW [IF NOT EXISTS] name [(a, b)] AS query
+struct CreateViewStatement {
+  std::string name;
+  SourcePos name_pos;
+  bool or_replace = false;
+  bool temporary = false;
+  bool if_not_exists = false;
+  std::vector<std::string> columns;
+  QueryPtr query;
+  std::string query_text;  // the query as written (what the view stores and re-parses)
+};
+
+// INSERT INTO name [(a, b)] query; VALUES (...), (...) arrive as a kValues query.
+struct InsertStatement {
+  std::string table;
+  SourcePos table_pos;
+  std::vector<std::string> columns;  // empty: every column, in order
+  std::vector<SourcePos> column_pos;
+  QueryPtr query;
+};
+
+// DROP TABLE|VIEW [IF EXISTS] name
+struct DropStatement {
+  bool view = false;
+  bool if_exists = false;
+  std::string name;
+  SourcePos name_pos;
+};
+
+enum class StatementKind : uint8_t {
+  kSelect,       // query
+  kCopy,         // copy
+  kCreateTable,  // create_table
+  kCreateView,   // create_view
+  kInsert,       // insert
+  kDrop,         // drop
+  kDescribe,     // DESCRIBE name (describe_name) or DESCRIBE query (query)
+  kShowTables,   // SHOW TABLES
+  kExplain,      // EXPLAIN [ANALYZE] statement: explained, explain_analyze
+};
+
+// One statement of any kind; the member its kind names is filled.
 struct Statement {
-  bool is_copy = false;
-  SelectStatement select;  // !is_copy
-  CopyStatement copy;      // is_copy
+  StatementKind kind = StatementKind::kSelect;
+  SourcePos pos;  // of its first token
+  QueryPtr query;  // kSelect; kDescribe of a query
+  CopyStatement copy;
+  CreateTableStatement create_table;
+  CreateViewStatement create_view;
+  InsertStatement insert;
+  DropStatement drop;
+  std::string describe_name;  // kDescribe of a table or view (query null)
+  SourcePos describe_pos;
+  std::unique_ptr<Statement> explained;  // kExplain
+  bool explain_analyze = false;
 };
 
 // Canonical, fully parenthesised SQL for tests and diagnostics: every unary, binary and
@@ -171,7 +325,10 @@ struct Statement {
 // same text.
 std::string ToString(const Expr& expr);
 std::string ToString(const SelectStatement& statement);
+std::string ToString(const QueryNode& query);
+std::string ToString(const TableRef& ref);
 std::string ToString(const CopyStatement& statement);
+std::string ToString(const Statement& statement);
 // Names as SQL: as is when possible, else double-quoted with " doubled.
 std::string QuoteIdentifier(const std::string& name);
 

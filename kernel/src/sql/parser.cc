@@ -98,13 +98,6 @@ bool Parser::ParseName(std::string* name, SourcePos* pos, const char* what) {
 
 bool Parser::ExpectEnd() {
   if (At(TokenKind::kEnd)) return true;
-  const Token& token = Current();
-  if (IsKeyword(token, "JOIN") || IsKeyword(token, "ON") || IsKeyword(token, "USING")) {
-    return Fail(token, "unexpected " + DescribeToken(token) + ": joins are not supported");
-  }
-  if (IsKeyword(token, "UNION")) {
-    return Fail(token, "unexpected 'UNION': set operations are not supported");
-  }
   return FailExpected("end of statement");
 }
 
@@ -112,12 +105,7 @@ bool Parser::ExpectEnd() {
 
 bool Parser::ParseStatement(Statement* out) {
   *out = Statement();
-  if (IsWord(Current(), "COPY")) {
-    out->is_copy = true;
-    if (!ParseCopy(&out->copy)) return false;
-  } else if (!ParseSelectBody(&out->select)) {
-    return false;
-  }
+  if (!ParseStatementBody(out)) return false;
   return ParseStatementEnd();
 }
 
@@ -132,54 +120,49 @@ bool Parser::ParseStatementEnd() {
   return ExpectEnd();
 }
 
-bool Parser::ParseSelectBody(SelectStatement* out) {
-  *out = SelectStatement();
-  out->pos = Current().pos;
-  if (!ExpectKeyword("SELECT", "")) return false;
-  if (AcceptKeyword("DISTINCT")) {
-    out->distinct = true;
-  } else {
-    AcceptKeyword("ALL");
+bool Parser::ParseStatementBody(Statement* out) {
+  const Token& first = Current();
+  out->pos = first.pos;
+  if (IsWord(first, "COPY")) {
+    out->kind = StatementKind::kCopy;
+    return ParseCopy(&out->copy);
   }
-  if (!ParseSelectList(out)) return false;
-  if (AtKeyword("FROM") && !ParseFrom(out)) return false;
-  if (AcceptKeyword("WHERE")) {
-    out->where = ParseExpr();
-    if (!out->where) return false;
+  if (IsWord(first, "CREATE")) return ParseCreate(out);
+  if (IsWord(first, "INSERT")) return ParseInsert(out);
+  if (IsWord(first, "DROP")) return ParseDrop(out);
+  if (IsWord(first, "SHOW") && IsWord(Ahead(1), "TABLES")) {
+    out->kind = StatementKind::kShowTables;
+    Next();
+    Next();
+    return true;
   }
-  if (AcceptKeyword("GROUP")) {
-    if (!ExpectKeyword("BY", " after 'GROUP'") || !ParseExprList(&out->group_by)) return false;
-  }
-  if (AcceptKeyword("HAVING")) {
-    out->having = ParseExpr();
-    if (!out->having) return false;
-  }
-  if (AcceptKeyword("ORDER")) {
-    if (!ExpectKeyword("BY", " after 'ORDER'") || !ParseOrderBy(out)) return false;
-  }
-  return ParseLimitOffset(out);
-}
-
-bool Parser::ParseSelectList(SelectStatement* out) {
-  do {
-    SelectItem item;
-    if (At(TokenKind::kStar)) {
-      item.expr = std::make_unique<Expr>();
-      item.expr->kind = ExprKind::kStar;
-      item.expr->pos = Current().pos;
-      Next();
-    } else {
-      item.expr = ParseExpr();
-      if (!item.expr) return false;
-      if (AcceptKeyword("AS")) {
-        if (!ParseName(&item.alias, &item.alias_pos, "an alias after 'AS'")) return false;
-      } else if (At(TokenKind::kIdentifier) || At(TokenKind::kQuotedIdentifier)) {
-        ParseName(&item.alias, &item.alias_pos, "an alias");
-      }
+  if (IsWord(first, "DESCRIBE") || IsWord(first, "DESC") || IsKeyword(first, "DESC")) {
+    out->kind = StatementKind::kDescribe;
+    Next();
+    if (AtQueryStart(Current()) || At(TokenKind::kLeftParen)) {
+      out->query = ParseQuery();
+      return out->query != nullptr;
     }
-    out->select_list.push_back(std::move(item));
-  } while (Accept(TokenKind::kComma));
-  return true;
+    return ParseName(&out->describe_name, &out->describe_pos, "a table name or a query after DESCRIBE");
+  }
+  if (IsWord(first, "EXPLAIN")) {
+    out->kind = StatementKind::kExplain;
+    Next();
+    if (IsWord(Current(), "ANALYZE") || IsWord(Current(), "ANALYSE")) {
+      out->explain_analyze = true;
+      Next();
+    }
+    if (IsWord(Current(), "EXPLAIN")) return FailExpected("a statement to explain");
+    out->explained = std::make_unique<Statement>();
+    return ParseStatementBody(out->explained.get());
+  }
+  if (AtQueryStart(first) || first.kind == TokenKind::kLeftParen) {
+    out->kind = StatementKind::kSelect;
+    out->query = ParseQuery();
+    return out->query != nullptr;
+  }
+  return FailExpected("a statement (SELECT, WITH, VALUES, CREATE, INSERT, DROP, COPY, DESCRIBE, "
+                      "SHOW TABLES or EXPLAIN)");
 }
 
 bool Parser::ParseExprList(std::vector<ExprPtr>* out) {
@@ -191,11 +174,15 @@ bool Parser::ParseExprList(std::vector<ExprPtr>* out) {
   return true;
 }
 
-bool Parser::ParseOrderBy(SelectStatement* out) {
+// ORDER BY item, ... or ORDER BY ALL [ASC|DESC] [NULLS FIRST|LAST] (then one item, null expr).
+bool Parser::ParseOrderBy(std::vector<OrderItem>* order_by, bool* all) {
+  *all = AcceptKeyword("ALL");
   do {
     OrderItem item;
-    item.expr = ParseExpr();
-    if (!item.expr) return false;
+    if (!*all) {
+      item.expr = ParseExpr();
+      if (!item.expr) return false;
+    }
     if (AcceptKeyword("DESC")) {
       item.descending = true;
     } else {
@@ -213,20 +200,21 @@ bool Parser::ParseOrderBy(SelectStatement* out) {
       }
       Next();
     }
-    out->order_by.push_back(std::move(item));
-  } while (Accept(TokenKind::kComma));
+    order_by->push_back(std::move(item));
+  } while (!*all && Accept(TokenKind::kComma));
   return true;
 }
 
 // LIMIT and OFFSET, each at most once, in either order (PostgreSQL and DuckDB accept both).
-bool Parser::ParseLimitOffset(SelectStatement* out) {
+bool Parser::ParseLimitOffset(bool* has_limit, int64_t* limit, SourcePos* limit_pos,
+                              bool* has_offset, int64_t* offset, SourcePos* offset_pos) {
   while (true) {
-    if (!out->has_limit && AcceptKeyword("LIMIT")) {
-      out->has_limit = true;
-      if (!ParseCount("LIMIT", &out->limit, &out->limit_pos)) return false;
-    } else if (!out->has_offset && AcceptKeyword("OFFSET")) {
-      out->has_offset = true;
-      if (!ParseCount("OFFSET", &out->offset, &out->offset_pos)) return false;
+    if (!*has_limit && AcceptKeyword("LIMIT")) {
+      *has_limit = true;
+      if (!ParseCount("LIMIT", limit, limit_pos)) return false;
+    } else if (!*has_offset && AcceptKeyword("OFFSET")) {
+      *has_offset = true;
+      if (!ParseCount("OFFSET", offset, offset_pos)) return false;
     } else {
       return true;
     }
@@ -265,13 +253,14 @@ bool ParseStatement(std::string_view sql, Statement* out, ParseError* error) {
 bool ParseSelect(std::string_view sql, SelectStatement* out, ParseError* error) {
   Statement statement;
   if (!ParseStatement(sql, &statement, error)) return false;
-  if (statement.is_copy) {
+  if (statement.kind != StatementKind::kSelect || statement.query->kind != QueryKind::kSelect ||
+      !statement.query->ctes.empty()) {
     if (error != nullptr) {
-      SetParseError(sql, 0, statement.copy.pos, "expected a SELECT statement, not COPY", error);
+      SetParseError(sql, 0, statement.pos, "expected a single SELECT statement", error);
     }
     return false;
   }
-  *out = std::move(statement.select);
+  *out = std::move(statement.query->select);
   return true;
 }
 

@@ -111,6 +111,20 @@ ExprPtr Parser::ParseComparison() {
   BinaryOp op;
   if (!left || !ComparisonOp(Current().kind, &op)) return left;
   Next();
+  // x = ANY (query), x > ALL (query), SOME = ANY.
+  const Token& quantifier = Current();
+  if ((IsWord(quantifier, "ANY") || IsWord(quantifier, "SOME") || IsKeyword(quantifier, "ALL")) &&
+      Ahead(1).kind == TokenKind::kLeftParen) {
+    Next();
+    ExprPtr node = ParseSubqueryExpr(ExprKind::kQuantified, quantifier);
+    if (!node) return nullptr;
+    node->pos = left->pos;
+    node->offset = left->offset;
+    node->binary_op = op;
+    node->quantifier_all = IsKeyword(quantifier, "ALL");
+    node->operand = std::move(left);
+    return Finish(std::move(node));
+  }
   ExprPtr right = ParsePredicate();
   if (!right) return nullptr;
   // Comparisons do not associate in PostgreSQL or DuckDB: a = b = c is an error there too.
@@ -152,11 +166,15 @@ ExprPtr Parser::ParsePredicate() {
         return nullptr;
       }
       const Token& open = Current();
-      Next();
-      if (AtKeyword("SELECT")) {
-        Fail(Current(), "unexpected 'SELECT': subqueries are not supported");
-        return nullptr;
+      if (AtQueryStart(Ahead(1))) {
+        ExprPtr sub = ParseSubqueryExpr(ExprKind::kInSubquery, open);
+        if (!sub) return nullptr;
+        node->kind = ExprKind::kInSubquery;
+        node->subquery = std::move(sub->subquery);
+        operand = Finish(std::move(node));
+        continue;
       }
+      Next();
       if (!ParseExprList(&node->args) || !ExpectClosingParen(open)) return nullptr;
     } else {
       node->case_insensitive = is_ilike;

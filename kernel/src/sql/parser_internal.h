@@ -40,7 +40,7 @@ class Parser {
   Parser(std::string_view sql, std::vector<Token> tokens, ParseError* error)
       : sql_(sql), tokens_(std::move(tokens)), error_(error) {}
 
-  // One SELECT or COPY statement, optionally ended by ';', then the end of the input.
+  // One statement, optionally ended by ';', then the end of the input.
   bool ParseStatement(Statement* out);
   // Any expression, OR being the loosest operator. Null after an error.
   ExprPtr ParseExpr();
@@ -90,12 +90,37 @@ class Parser {
   bool ParseName(std::string* name, SourcePos* pos, const char* what);
   static std::string Where(SourcePos pos);  // "line L, column C"
 
-  // Statements (parser.cc).
+  // Statements (parser.cc, parser_statements.cc).
   bool ParseStatementEnd();  // an optional ';', then the end
-  bool ParseSelectBody(SelectStatement* out);
+  bool ParseStatementBody(Statement* out);  // any statement, without the ';'
+  bool ParseCreate(Statement* out);
+  bool ParseColumnDefs(std::vector<ColumnDef>* columns);
+  bool ParseInsert(Statement* out);
+  bool ParseDrop(Statement* out);
+  bool ParseNameList(std::vector<std::string>* names, std::vector<SourcePos>* positions,
+                     const char* what);  // (a, b, ...)
+  // Queries (parser_query.cc): [WITH ...] a set expression of SELECT / VALUES / (query)
+  // terms, then ORDER BY / LIMIT / OFFSET.
+  static bool AtQueryStart(const Token& token);  // SELECT, WITH, VALUES
+  QueryPtr ParseQuery();
+  QueryPtr ParseSetExpr();
+  QueryPtr ParseSetTerm();   // terms joined by INTERSECT (it binds tighter than UNION, EXCEPT)
+  QueryPtr ParseQueryPrimary();
+  bool ParseWith(QueryNode* out);
+  bool ParseValuesRows(std::vector<std::vector<ExprPtr>>* rows);  // after VALUES
+  bool ParseSelectBody(SelectStatement* out);  // SELECT ... HAVING, no ORDER BY / LIMIT
   bool ParseSelectList(SelectStatement* out);
+  bool ParseStarExclude(Expr* star);  // after * or t.*: [EXCLUDE (a, b)]
+  // The ORDER BY / LIMIT / OFFSET after a query, attached where they belong.
+  bool ParseQueryModifiers(QueryNode* query);
+  // A word that ends an expression or a table rather than naming its alias (LEFT, EXCEPT, ...).
+  static bool IsClauseWord(const Token& token);
   // FROM sources and COPY (parser_sources.cc).
   bool ParseFrom(SelectStatement* out);
+  TableRefPtr ParseFromItem();      // a source and the joins that follow it
+  TableRefPtr ParseTablePrimary();  // one source, with its alias
+  bool ParseJoinType(JoinType* type, bool* natural, bool* found);
+  bool ParseTableAlias(TableRef* ref);
   bool ParseTableFunction(TableRef* ref);
   // `name => value` (or `name = value`) after a table function's path.
   bool ParseFunctionOption(TableOption* option);
@@ -103,8 +128,9 @@ class Parser {
   // COPY's `(name [value], ...)`; names may be keywords (NULL 'x'), bare words as values are
   // read as strings (FORMAT csv).
   bool ParseCopyOptions(std::vector<TableOption>* options);
-  bool ParseOrderBy(SelectStatement* out);
-  bool ParseLimitOffset(SelectStatement* out);
+  bool ParseOrderBy(std::vector<OrderItem>* order_by, bool* all);
+  bool ParseLimitOffset(bool* has_limit, int64_t* limit, SourcePos* limit_pos, bool* has_offset,
+                        int64_t* offset, SourcePos* offset_pos);
   bool ParseCount(const char* clause, int64_t* value, SourcePos* pos);
   bool ParseExprList(std::vector<ExprPtr>* out);
 
@@ -126,6 +152,9 @@ class Parser {
   ExprPtr ParseCase();
   ExprPtr ParseCast();
   ExprPtr ParseExtract();
+  ExprPtr ParseSubqueryExpr(ExprKind kind, const Token& first);  // at '(' of (query)
+  ExprPtr ParseInterval();
+  ExprPtr ParseSubstring(const Token& name_token);  // substring(s FROM a [FOR b])
   ExprPtr ParseFunctionCall(std::string name, const Token& name_token);
   bool ParseTypeName(std::string* type);
   // Sets `node`'s height from its children; null (and an error) past the depth limit.

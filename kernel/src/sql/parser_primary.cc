@@ -52,7 +52,7 @@ ExprPtr Parser::ParsePrimary() {
       if (token.value == "CASE") return ParseCase();
       if (token.value == "CAST") return ParseCast();
       if (token.value == "SELECT") {
-        Fail(token, "unexpected 'SELECT': subqueries are not supported");
+        Fail(token, "unexpected 'SELECT': put a subquery in parentheses");
         return nullptr;
       }
       break;
@@ -65,11 +65,8 @@ ExprPtr Parser::ParsePrimary() {
 
 ExprPtr Parser::ParseParenthesized() {
   const Token& open = Current();
+  if (AtQueryStart(Ahead(1))) return ParseSubqueryExpr(ExprKind::kSubquery, open);
   Next();
-  if (AtKeyword("SELECT")) {
-    Fail(Current(), "unexpected 'SELECT': subqueries are not supported");
-    return nullptr;
-  }
   ExprPtr inner = ParseExpr();
   if (!inner || !ExpectClosingParen(open)) return nullptr;
   return inner;
@@ -90,7 +87,17 @@ ExprPtr Parser::ParseNameOrCall() {
     Next();
     return Finish(std::move(node));
   }
+  if (unquoted && IsWord(name, "INTERVAL") &&
+      (next.kind == TokenKind::kString || next.kind == TokenKind::kInteger ||
+       next.kind == TokenKind::kDecimal || next.kind == TokenKind::kLeftParen)) {
+    return ParseInterval();
+  }
   if (next.kind == TokenKind::kLeftParen) {
+    if (unquoted && IsWord(name, "EXISTS")) {
+      Next();  // EXISTS
+      return ParseSubqueryExpr(ExprKind::kExists, name);
+    }
+    if (unquoted && IsWord(name, "SUBSTRING")) return ParseSubstring(name);
     if (unquoted && IsWord(name, "EXTRACT")) {
       // EXTRACT(part FROM x); anything else is the plain function extract(...).
       const Token& part = Ahead(2);
@@ -131,6 +138,97 @@ ExprPtr Parser::ParseFunctionCall(std::string name, const Token& name_token) {
       AcceptKeyword("ALL");
     }
     if (!ParseExprList(&node->args)) return nullptr;
+  }
+  if (!ExpectClosingParen(open)) return nullptr;
+  return Finish(std::move(node));
+}
+
+// At the '(' of (query): a scalar subquery, EXISTS (query) or the list of IN (query).
+ExprPtr Parser::ParseSubqueryExpr(ExprKind kind, const Token& first) {
+  DepthGuard guard(this);
+  if (!CheckDepth()) return nullptr;
+  ExprPtr node = MakeNode(kind, first);
+  const Token& open = Current();
+  if (!Accept(TokenKind::kLeftParen)) {
+    FailExpected("'(' before the subquery");
+    return nullptr;
+  }
+  if (!AtQueryStart(Current()) && !At(TokenKind::kLeftParen)) {
+    FailExpected("a query (SELECT, WITH or VALUES)");
+    return nullptr;
+  }
+  node->subquery = ParseQuery();
+  if (!node->subquery || !ExpectClosingParen(open)) return nullptr;
+  return Finish(std::move(node));
+}
+
+// INTERVAL '3' MONTH, INTERVAL 3 MONTH, INTERVAL (expr) DAY, INTERVAL '90 days'.
+ExprPtr Parser::ParseInterval() {
+  ExprPtr node = MakeNode(ExprKind::kInterval, Current());
+  Next();  // INTERVAL
+  const Token& value = Current();
+  if (At(TokenKind::kLeftParen)) {
+    Next();
+    node->operand = ParseExpr();
+    if (!node->operand || !ExpectClosingParen(value)) return nullptr;
+  } else {
+    node->operand = MakeNode(value.kind == TokenKind::kString    ? ExprKind::kStringLiteral
+                             : value.kind == TokenKind::kInteger ? ExprKind::kIntegerLiteral
+                                                                 : ExprKind::kDecimalLiteral,
+                             value);
+    node->operand->text = value.value;
+    Next();
+  }
+  static const char* const kUnits[][2] = {
+      {"YEAR", "year"},     {"YEARS", "year"},       {"MONTH", "month"},   {"MONTHS", "month"},
+      {"DAY", "day"},       {"DAYS", "day"},         {"HOUR", "hour"},     {"HOURS", "hour"},
+      {"MINUTE", "minute"}, {"MINUTES", "minute"},   {"SECOND", "second"}, {"SECONDS", "second"},
+      {"WEEK", "week"},     {"WEEKS", "week"},       {"QUARTER", "quarter"}, {"QUARTERS", "quarter"},
+      {"MILLISECOND", "millisecond"}, {"MILLISECONDS", "millisecond"},
+      {"MICROSECOND", "microsecond"}, {"MICROSECONDS", "microsecond"}};
+  if (At(TokenKind::kIdentifier)) {
+    for (const auto& unit : kUnits) {
+      if (IsWord(Current(), unit[0])) {
+        node->text = unit[1];
+        Next();
+        break;
+      }
+    }
+  }
+  if (node->text.empty() && node->operand->kind != ExprKind::kStringLiteral) {
+    FailExpected("an interval unit (YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, ...)");
+    return nullptr;
+  }
+  return Finish(std::move(node));
+}
+
+// substring(s, start[, length]) and substring(s FROM start [FOR length]): both become the call
+// substring(s, start[, length]).
+ExprPtr Parser::ParseSubstring(const Token& name_token) {
+  ExprPtr node = MakeNode(ExprKind::kFunctionCall, name_token);
+  node->text = name_token.value;
+  Next();  // substring
+  const Token& open = Current();
+  Next();  // (
+  ExprPtr subject = ParseExpr();
+  if (!subject) return nullptr;
+  node->args.push_back(std::move(subject));
+  if (AcceptKeyword("FROM")) {
+    ExprPtr start = ParseExpr();
+    if (!start) return nullptr;
+    node->args.push_back(std::move(start));
+    if (IsWord(Current(), "FOR")) {
+      Next();
+      ExprPtr length = ParseExpr();
+      if (!length) return nullptr;
+      node->args.push_back(std::move(length));
+    }
+  } else {
+    while (Accept(TokenKind::kComma)) {
+      ExprPtr arg = ParseExpr();
+      if (!arg) return nullptr;
+      node->args.push_back(std::move(arg));
+    }
   }
   if (!ExpectClosingParen(open)) return nullptr;
   return Finish(std::move(node));

@@ -25,33 +25,155 @@ std::string FileStem(const std::string& path) {
 
 bool Parser::ParseFrom(SelectStatement* out) {
   Next();  // FROM
-  if (At(TokenKind::kLeftParen)) {
-    return Fail(Current(), "unexpected '(': subqueries in FROM are not supported");
+  TableRefPtr from = ParseFromItem();
+  if (!from) return false;
+  while (At(TokenKind::kComma)) {
+    // FROM a, b: a cross join, which WHERE usually turns into an inner one.
+    auto join = std::make_unique<TableRef>();
+    join->kind = TableRefKind::kJoin;
+    join->join_type = JoinType::kCross;
+    join->comma_join = true;
+    join->pos = Current().pos;
+    Next();
+    join->left = std::move(from);
+    join->right = ParseFromItem();
+    if (!join->right) return false;
+    from = std::move(join);
   }
   out->has_from = true;
-  TableRef& from = out->from;
-  from.pos = Current().pos;
-  if (At(TokenKind::kString)) {
+  out->from = std::move(*from);
+  return true;
+}
+
+TableRefPtr Parser::ParseFromItem() {
+  TableRefPtr left = ParseTablePrimary();
+  while (left) {
+    const Token& at = Current();
+    JoinType type = JoinType::kInner;
+    bool natural = false, found = false;
+    if (!ParseJoinType(&type, &natural, &found)) return nullptr;
+    if (!found) return left;
+    auto join = std::make_unique<TableRef>();
+    join->kind = TableRefKind::kJoin;
+    join->pos = at.pos;
+    join->join_type = type;
+    join->natural = natural;
+    join->left = std::move(left);
+    join->right = ParseTablePrimary();
+    if (!join->right) return nullptr;
+    if (type != JoinType::kCross && !natural) {
+      if (AcceptKeyword("ON")) {
+        join->on = ParseExpr();
+        if (!join->on) return nullptr;
+      } else if (AcceptKeyword("USING")) {
+        if (!ParseNameList(&join->using_columns, nullptr, "a column name")) return nullptr;
+      } else {
+        FailExpected("'ON' or 'USING' after the joined table");
+        return nullptr;
+      }
+    }
+    left = std::move(join);
+  }
+  return nullptr;
+}
+
+// [NATURAL] [INNER | LEFT [OUTER] | RIGHT [OUTER] | FULL [OUTER] | SEMI | ANTI] JOIN, or
+// CROSS JOIN. *found is false (and nothing consumed) when no join follows.
+bool Parser::ParseJoinType(JoinType* type, bool* natural, bool* found) {
+  *found = false;
+  if (IsWord(Current(), "NATURAL")) {
+    *natural = true;
+    Next();
+  }
+  const Token& word = Current();
+  if (IsWord(word, "CROSS")) {
+    if (*natural) return FailExpected("a join type after 'NATURAL'");
+    *type = JoinType::kCross;
+    Next();
+  } else if (IsWord(word, "INNER")) {
+    Next();
+  } else if (IsWord(word, "LEFT") || IsWord(word, "RIGHT") || IsWord(word, "FULL")) {
+    *type = IsWord(word, "LEFT") ? JoinType::kLeft : IsWord(word, "RIGHT") ? JoinType::kRight : JoinType::kFull;
+    Next();
+    if (IsWord(Current(), "OUTER")) Next();
+  } else if (IsWord(word, "SEMI") || IsWord(word, "ANTI")) {
+    *type = IsWord(word, "SEMI") ? JoinType::kSemi : JoinType::kAnti;
+    Next();
+  } else if (!IsKeyword(word, "JOIN")) {
+    if (*natural) return FailExpected("'JOIN' after 'NATURAL'");
+    return true;
+  }
+  if (!ExpectKeyword("JOIN", "")) return false;
+  *found = true;
+  return true;
+}
+
+TableRefPtr Parser::ParseTablePrimary() {
+  auto ref = std::make_unique<TableRef>();
+  TableRef& from = *ref;
+  const Token& first = Current();
+  from.pos = first.pos;
+  if (At(TokenKind::kLeftParen)) {
+    DepthGuard guard(this);
+    if (!CheckDepth()) return nullptr;
+    const Token& after = Ahead(1);
+    if (AtQueryStart(after) || after.kind == TokenKind::kLeftParen) {
+      Next();
+      if (IsWord(Current(), "VALUES")) {
+        from.kind = TableRefKind::kValues;
+        Next();
+        if (!ParseValuesRows(&from.values)) return nullptr;
+      } else {
+        from.kind = TableRefKind::kSubquery;
+        from.subquery = ParseQuery();
+        if (!from.subquery) return nullptr;
+      }
+      if (!ExpectClosingParen(first)) return nullptr;
+    } else {
+      // A parenthesized join: (a JOIN b ON ...).
+      Next();
+      TableRefPtr inner = ParseFromItem();
+      if (!inner || !ExpectClosingParen(first)) return nullptr;
+      if (inner->kind != TableRefKind::kJoin) {
+        Fail(first, "expected a join inside the parentheses");
+        return nullptr;
+      }
+      return inner;
+    }
+  } else if (IsWord(first, "VALUES")) {
+    from.kind = TableRefKind::kValues;
+    Next();
+    if (!ParseValuesRows(&from.values)) return nullptr;
+  } else if (At(TokenKind::kString)) {
     from.kind = TableRefKind::kFile;
     from.path = Current().value;
-    if (from.path.empty()) return Fail(Current(), "empty file name in FROM");
+    if (from.path.empty()) {
+      Fail(Current(), "empty file name in FROM");
+      return nullptr;
+    }
     from.name = FileStem(from.path);
     Next();
   } else if (At(TokenKind::kIdentifier) && Ahead(1).kind == TokenKind::kLeftParen) {
-    if (!ParseTableFunction(&from)) return false;
+    if (!ParseTableFunction(&from)) return nullptr;
   } else if (!ParseName(&from.name, &from.pos,
-                        "a table name, a file name in quotes or a table function")) {
-    return false;
+                        "a table name, a file name in quotes, a table function or '('")) {
+    return nullptr;
   }
+  if (!ParseTableAlias(&from)) return nullptr;
+  return ref;
+}
+
+// [AS] alias [(column, ...)]; a clause word (LEFT, WHERE, ...) is never an implicit alias.
+bool Parser::ParseTableAlias(TableRef* ref) {
   if (AcceptKeyword("AS")) {
-    return ParseName(&from.alias, nullptr, "an alias after 'AS'");
+    if (!ParseName(&ref->alias, nullptr, "an alias after 'AS'")) return false;
+  } else if (At(TokenKind::kQuotedIdentifier) ||
+             (At(TokenKind::kIdentifier) && !IsClauseWord(Current()))) {
+    if (!ParseName(&ref->alias, nullptr, "an alias")) return false;
+  } else {
+    return true;
   }
-  if (At(TokenKind::kIdentifier) || At(TokenKind::kQuotedIdentifier)) {
-    return ParseName(&from.alias, nullptr, "an alias");
-  }
-  if (At(TokenKind::kComma)) {
-    return Fail(Current(), "unexpected ',' after the table: joins are not supported");
-  }
+  if (At(TokenKind::kLeftParen)) return ParseNameList(&ref->column_aliases, nullptr, "a column name");
   return true;
 }
 
@@ -100,11 +222,16 @@ bool Parser::ParseCopy(CopyStatement* out) {
   if (At(TokenKind::kLeftParen)) {
     const Token& open = Current();
     Next();
-    if (!AtKeyword("SELECT")) return FailExpected("SELECT after 'COPY ('");
-    if (!ParseSelectBody(&out->query) || !ExpectClosingParen(open)) return false;
+    if (!AtQueryStart(Current()) && !At(TokenKind::kLeftParen)) {
+      return FailExpected("a query after 'COPY ('");
+    }
+    out->query = ParseQuery();
+    if (!out->query || !ExpectClosingParen(open)) return false;
   } else {
     // COPY table TO ...: a SELECT * over the table.
-    SelectStatement& query = out->query;
+    out->query = std::make_unique<QueryNode>();
+    out->query->pos = Current().pos;
+    SelectStatement& query = out->query->select;
     query.pos = Current().pos;
     SelectItem star;
     star.expr = std::make_unique<Expr>();
