@@ -98,6 +98,13 @@ bool IsNullLiteral(const BoundExpr& e) { return e.IsConstant() && e.constant.is_
 }  // namespace
 
 BoundExprPtr Binder::BindColumnRef(const sql::Expr& expr) {
+  if (scope_ != nullptr) {
+    const int index = ResolveColumn(expr);
+    if (index < 0) return nullptr;
+    const Column& column = table_->column(static_cast<size_t>(index));
+    return MakeColumn(index, column.type() == TypeId::kLargeString ? TypeId::kString : column.type(),
+                      column.null_count() != 0, expr.pos);
+  }
   if (!expr.qualifier.empty() && LowerAscii(expr.qualifier) != LowerAscii(table_name_)) {
     return Fail(expr.pos, "binder", "table \"" + expr.qualifier + "\" is not in the FROM clause (only \"" +
                                         table_name_ + "\" is)");
@@ -192,6 +199,27 @@ BoundExprPtr Binder::BindScoped(const sql::Expr& expr, Scope scope) {
       BoundExprPtr constant = MakeConstant(Value::Null(TypeId::kInt32), expr.pos);
       return constant;
     }
+    case sql::ExprKind::kInterval:
+      return Fail(expr.pos, "binder", "an INTERVAL can only be added to or subtracted from a DATE or TIMESTAMP");
+    case sql::ExprKind::kBinary:
+      if (expr.binary_op == sql::BinaryOp::kAdd || expr.binary_op == sql::BinaryOp::kSubtract) {
+        if (expr.right->kind == sql::ExprKind::kInterval || expr.left->kind == sql::ExprKind::kInterval) {
+          return BindIntervalArithmetic(expr, scope);
+        }
+        const auto literal = [](const sql::Expr& e) {
+          return e.kind == sql::ExprKind::kDecimalLiteral || e.kind == sql::ExprKind::kIntegerLiteral;
+        };
+        if ((expr.left->kind == sql::ExprKind::kDecimalLiteral || expr.right->kind == sql::ExprKind::kDecimalLiteral) &&
+            literal(*expr.left) && literal(*expr.right)) {
+          if (BoundExprPtr sum = BindDecimalLiteralSum(expr)) return sum;
+        }
+      }
+      break;
+    case sql::ExprKind::kSubquery:
+    case sql::ExprKind::kExists:
+    case sql::ExprKind::kInSubquery:
+    case sql::ExprKind::kQuantified:
+      return Fail(expr.pos, "binder", "subqueries are not supported here");
     case sql::ExprKind::kFunctionCall:
       if (IsAggregateName(LowerAscii(expr.text))) {
         return Fail(expr.pos, "binder",
@@ -502,6 +530,24 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
                         lower || upper ? TypeId::kString : TypeId::kInt64, pos, std::move(children));
         break;
       }
+      if (name == "substring" || name == "substr") {
+        if (!arity(2, 3)) return nullptr;
+        if (!IsString(children[0]->type)) {
+          return Fail(children[0]->pos, "type", name + " needs a VARCHAR argument, not " + type_name(*children[0]));
+        }
+        for (size_t i = 1; i < children.size(); ++i) {
+          if (!IsInteger(children[i]->type)) {
+            return Fail(children[i]->pos, "type", name + " needs an integer here, not " + type_name(*children[i]));
+          }
+          children[i] = CastToAtOwnPos(std::move(children[i]), TypeId::kInt64);
+          if (!children[i]) return nullptr;
+        }
+        BoundExprPtr node = MakeCall(Fn::kSubstring, TypeId::kString, pos, std::move(children));
+        bool constant = true;
+        for (const BoundExprPtr& arg : node->args) constant = constant && arg->IsConstant();
+        if (constant) return Fold(std::move(node));
+        return node;
+      }
       if (name == "date_trunc" || name == "datetrunc") {
         if (!arity(2, 2)) return nullptr;
         if (!children[0]->IsConstant() || !IsString(children[0]->type)) {
@@ -553,7 +599,7 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         node->compiled = replacer;
         break;
       }
-      static const char* const kKnown[] = {"length", "strlen", "lower", "upper", "date_trunc", "regexp_replace",
+      static const char* const kKnown[] = {"length", "strlen", "lower", "upper", "date_trunc", "regexp_replace", "substring",
                                            "count", "sum", "avg", "min", "max"};
       std::string message = "unknown function " + name + "()";
       std::string best;

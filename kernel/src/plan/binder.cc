@@ -268,7 +268,7 @@ bool Binder::BindStatement(const sql::SelectStatement& statement, Plan* plan) {
         }
         target = statement.select_list[position - 1].expr.get();
       } else if (key->kind == sql::ExprKind::kColumnRef && key->qualifier.empty() &&
-                 table_->ColumnIndex(key->text) < 0) {
+                 !HasColumnNamed(key->text)) {
         for (const auto& item : statement.select_list) {
           if (!item.alias.empty() && SameName(item.alias, key->text)) target = item.expr.get();
         }
@@ -320,11 +320,15 @@ bool Binder::BindStatement(const sql::SelectStatement& statement, Plan* plan) {
   } else {
     for (const auto& item : statement.select_list) {
       if (item.expr->kind == sql::ExprKind::kStar) {
-        for (size_t c = 0; c < table_->num_columns(); ++c) {
-          const Column& column = table_->column(c);
-          plan->outputs.push_back(MakeColumn(static_cast<int>(c), column.type(),
+        std::vector<size_t> columns;
+        std::vector<std::string> names;
+        if (!ExpandStar(*item.expr, &columns, &names)) return false;
+        for (size_t i = 0; i < columns.size(); ++i) {
+          const Column& column = table_->column(columns[i]);
+          plan->outputs.push_back(MakeColumn(static_cast<int>(columns[i]),
+                                             column.type() == TypeId::kLargeString ? TypeId::kString : column.type(),
                                              column.null_count() != 0, item.expr->pos));
-          plan->names.push_back(table_->column_name(c));
+          plan->names.push_back(std::move(names[i]));
         }
         continue;
       }
@@ -436,6 +440,17 @@ bool BindSelect(const sql::SelectStatement& statement, const TableResolver& tabl
     return false;
   }
   Binder binder(table, statement.from.alias.empty() ? statement.from.name : statement.from.alias);
+  if (!binder.BindStatement(statement, plan)) {
+    *error = binder.error();
+    return false;
+  }
+  SplitDerivedKeys(plan);
+  return true;
+}
+
+bool BindSelectOver(const sql::SelectStatement& statement, const Table* table,
+                    const ColumnScope& scope, Plan* plan, BindError* error) {
+  Binder binder(table, &scope);
   if (!binder.BindStatement(statement, plan)) {
     *error = binder.error();
     return false;

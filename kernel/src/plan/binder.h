@@ -26,6 +26,22 @@ using TableResolver = std::function<const Table*(std::string_view name)>;
 bool BindSelect(const sql::SelectStatement& statement, const TableResolver& tables, Plan* plan,
                 BindError* error);
 
+// The columns of a relation made from several sources (a join) or renamed ones (a subquery, a
+// CTE): for each column of the table, the source name (alias) that qualifies it and the name
+// queries use. Hidden columns (the right side's copies of USING / NATURAL keys) are found by
+// qualified names only and never expanded by *.
+struct ScopeColumn {
+  std::string qualifier;
+  std::string name;
+  bool hidden = false;
+};
+using ColumnScope = std::vector<ScopeColumn>;
+
+// BindSelect over `table` (the statement's FROM already made into it), naming its columns by
+// `scope` (one entry per table column).
+bool BindSelectOver(const sql::SelectStatement& statement, const Table* table,
+                    const ColumnScope& scope, Plan* plan, BindError* error);
+
 }  // namespace plan
 }  // namespace laneql
 

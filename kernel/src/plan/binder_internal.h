@@ -20,6 +20,7 @@ enum class Scope {
 class Binder {
  public:
   Binder(const Table* table, std::string table_name) : table_(table), table_name_(table_name) {}
+  Binder(const Table* table, const ColumnScope* scope) : table_(table), scope_(scope) {}
 
   bool BindStatement(const sql::SelectStatement& statement, Plan* plan);
   const BindError& error() const { return error_; }
@@ -44,6 +45,10 @@ class Binder {
 
  private:
   BoundExprPtr BindColumnRef(const sql::Expr& expr);
+  // DATE / TIMESTAMP constant ± INTERVAL, folded (bind_constants.cc).
+  BoundExprPtr BindIntervalArithmetic(const sql::Expr& expr, Scope scope);
+  // decimal literal ± decimal literal computed exactly; null when not both plain decimals.
+  BoundExprPtr BindDecimalLiteralSum(const sql::Expr& expr);
   BoundExprPtr BindGroupScope(const sql::Expr& expr);
   BoundExprPtr BindAggregate(const sql::Expr& expr);
   int AddAggregate(Aggregate aggregate);
@@ -67,6 +72,13 @@ class Binder {
 
   const Table* table_;
   std::string table_name_;
+  const ColumnScope* scope_ = nullptr;  // several sources: names resolve through it
+  // The table column `expr` (a column reference) names, or -1 with the error reported.
+  int ResolveColumn(const sql::Expr& expr);
+  // Whether a column of that name exists (unqualified), for GROUP BY alias resolution.
+  bool HasColumnNamed(const std::string& name) const;
+  // The columns * (or t.* with EXCLUDE) expands to; false with the error reported.
+  bool ExpandStar(const sql::Expr& star, std::vector<size_t>* columns, std::vector<std::string>* names);
   Plan* plan_ = nullptr;
   std::vector<std::string> group_fingerprints_;
   std::unordered_map<const sql::Expr*, BaseBinding> base_bindings_;

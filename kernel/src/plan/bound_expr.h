@@ -43,6 +43,7 @@ enum class Fn : uint8_t {
   kRegexpReplace,            // args[0], constant pattern args[1], constant replacement args[2]
   kConcat,                   // args[0] || args[1]
   kLower, kUpper,
+  kSubstring,                // args[0] from code point args[1] (1-based), args[2] of them (BIGINT)
 };
 
 enum class DatePart : uint8_t { kYear, kMonth, kDay, kHour, kMinute, kSecond };
