@@ -101,12 +101,17 @@ class Database {
   Database& operator=(const Database&) = delete;
 
   // Registers `table` under `name` (looked up case-insensitively, as SQL identifiers are),
-  // replacing a table of that name. Fails with a message for an empty name.
+  // replacing a table (or view) of that name. Fails with a message for an empty name. Tables
+  // made in SQL (CREATE TABLE, CREATE VIEW) live in the same catalog for the database's
+  // lifetime.
   bool Register(std::string name, Table table, std::string* error);
   bool Register(std::string name, std::shared_ptr<const Table> table, std::string* error);
-  // The table registered under `name` in any letter case, or nullptr.
+  // The table registered (or created in SQL) under `name` in any letter case, or nullptr. The
+  // pointer stays valid until the table is replaced, dropped or inserted into (an INSERT makes
+  // a new table); FindTableShared keeps it alive.
   const Table* FindTable(std::string_view name) const;
-  // Registered names, in their original spelling, sorted.
+  std::shared_ptr<const Table> FindTableShared(std::string_view name) const;
+  // Table and view names, in their original spelling, sorted.
   std::vector<std::string> TableNames() const;
 
   // Called with a table name that no registered table has, before a query fails on it: it may
@@ -117,7 +122,8 @@ class Database {
   using TableProvider = std::function<std::shared_ptr<const Table>(std::string_view name)>;
   void SetTableProvider(TableProvider provider) { provider_ = std::move(provider); }
 
-  // Parses, binds, plans and runs one SELECT (or COPY) statement.
+  // Parses, binds, plans and runs one statement: a query (SELECT, WITH, VALUES, set
+  // operations), COPY, CREATE TABLE / VIEW, INSERT, DROP, DESCRIBE or SHOW TABLES.
   Result Query(std::string_view sql) const;
   Result Query(std::string_view sql, const QueryOptions& options) const;
 
@@ -136,11 +142,16 @@ class Database {
   std::string LastProfileJson() const;
 
  private:
+  class SqlCatalog;  // exec::Catalog over the members below (database.cc)
   struct Entry {
     std::string name;
-    std::shared_ptr<const Table> table;
+    std::shared_ptr<const Table> table;  // null for a view
+    std::string view_sql;                // a view's query
+    std::vector<std::string> view_columns;
   };
-  std::map<std::string, Entry> tables_;  // by ASCII-lower-cased name
+  // By ASCII-lower-cased name; statements change it, hence mutable under catalog_mutex_.
+  mutable std::map<std::string, Entry> tables_;
+  mutable std::mutex catalog_mutex_;
   DatabaseOptions options_;
   int threads_ = 1;
   uint64_t memory_limit_bytes_ = 0;

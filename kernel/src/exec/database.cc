@@ -25,6 +25,77 @@ std::string FoldName(std::string_view name) {
 
 }  // namespace
 
+class Database::SqlCatalog : public exec::Catalog {
+ public:
+  SqlCatalog(const Database* db, std::vector<std::shared_ptr<const Table>>* provided)
+      : db_(db), provided_(provided) {}
+
+  std::shared_ptr<const Table> FindTable(std::string_view name) override {
+    if (std::shared_ptr<const Table> table = db_->FindTableShared(name)) return table;
+    {
+      std::lock_guard<std::mutex> lock(db_->catalog_mutex_);
+      auto it = db_->tables_.find(FoldName(name));
+      if (it != db_->tables_.end()) return nullptr;  // a view
+    }
+    if (!db_->provider_) return nullptr;
+    std::shared_ptr<const Table> table = db_->provider_(name);
+    if (table != nullptr) provided_->push_back(table);
+    return table;
+  }
+  bool FindView(std::string_view name, exec::ViewDef* out) override {
+    std::lock_guard<std::mutex> lock(db_->catalog_mutex_);
+    auto it = db_->tables_.find(FoldName(name));
+    if (it == db_->tables_.end() || it->second.table != nullptr) return false;
+    *out = exec::ViewDef{it->second.name, it->second.view_sql, it->second.view_columns};
+    return true;
+  }
+  bool PutTable(const std::string& name, std::shared_ptr<const Table> table, bool replace,
+                std::string* error) override {
+    std::lock_guard<std::mutex> lock(db_->catalog_mutex_);
+    Entry& entry = db_->tables_[FoldName(name)];
+    if (!replace && !entry.name.empty()) {
+      *error = std::string(entry.table ? "table" : "view") + " "" + entry.name + "" already exists";
+      return false;
+    }
+    entry = Entry{name, std::move(table), "", {}};
+    return true;
+  }
+  bool PutView(const exec::ViewDef& view, bool replace, std::string* error) override {
+    std::lock_guard<std::mutex> lock(db_->catalog_mutex_);
+    Entry& entry = db_->tables_[FoldName(view.name)];
+    if (!entry.name.empty() && (!replace || entry.table != nullptr)) {
+      *error = std::string(entry.table ? "table" : "view") + " "" + entry.name + "" already exists";
+      return false;
+    }
+    entry = Entry{view.name, nullptr, view.sql, view.columns};
+    return true;
+  }
+  bool SwapTable(const std::string& name, const std::shared_ptr<const Table>& expected,
+                 std::shared_ptr<const Table> table) override {
+    std::lock_guard<std::mutex> lock(db_->catalog_mutex_);
+    auto it = db_->tables_.find(FoldName(name));
+    if (it == db_->tables_.end() || it->second.table != expected) return false;
+    it->second.table = std::move(table);
+    return true;
+  }
+  bool Drop(const std::string& name, bool view) override {
+    std::lock_guard<std::mutex> lock(db_->catalog_mutex_);
+    auto it = db_->tables_.find(FoldName(name));
+    if (it == db_->tables_.end() || (it->second.table == nullptr) != view) return false;
+    db_->tables_.erase(it);
+    return true;
+  }
+  bool HasTableOrView(std::string_view name) override {
+    std::lock_guard<std::mutex> lock(db_->catalog_mutex_);
+    return db_->tables_.count(FoldName(name)) != 0;
+  }
+  std::vector<std::string> Names() override { return db_->TableNames(); }
+
+ private:
+  const Database* db_;
+  std::vector<std::shared_ptr<const Table>>* provided_;
+};
+
 Database::Database() : Database(DatabaseOptions()) {}
 
 Database::Database(DatabaseOptions options) : options_(std::move(options)) {
@@ -54,16 +125,23 @@ bool Database::Register(std::string name, std::shared_ptr<const Table> table,
     return false;
   }
   std::string key = FoldName(name);
-  tables_[key] = Entry{std::move(name), std::move(table)};
+  std::lock_guard<std::mutex> lock(catalog_mutex_);
+  tables_[key] = Entry{std::move(name), std::move(table), "", {}};
   return true;
 }
 
 const Table* Database::FindTable(std::string_view name) const {
+  return FindTableShared(name).get();
+}
+
+std::shared_ptr<const Table> Database::FindTableShared(std::string_view name) const {
+  std::lock_guard<std::mutex> lock(catalog_mutex_);
   auto it = tables_.find(FoldName(name));
-  return it == tables_.end() ? nullptr : it->second.table.get();
+  return it == tables_.end() ? nullptr : it->second.table;
 }
 
 std::vector<std::string> Database::TableNames() const {
+  std::lock_guard<std::mutex> lock(catalog_mutex_);
   std::vector<std::string> names;
   for (const auto& [key, entry] : tables_) names.push_back(entry.name);
   return names;
@@ -74,14 +152,7 @@ Result Database::Query(std::string_view sql) const { return Query(sql, QueryOpti
 Result Database::Query(std::string_view sql, const QueryOptions& options) const {
   // Tables the provider hands this query live as long as the query.
   std::vector<std::shared_ptr<const Table>> provided;
-  auto lookup = [this, &provided](std::string_view name) -> const Table* {
-    if (const Table* table = FindTable(name)) return table;
-    if (!provider_) return nullptr;
-    std::shared_ptr<const Table> table = provider_(name);
-    if (table == nullptr) return nullptr;
-    provided.push_back(std::move(table));
-    return provided.back().get();
-  };
+  SqlCatalog catalog(this, &provided);
   const uint64_t memory_limit = options.memory_limit_bytes < 0
                                     ? memory_limit_bytes_
                                     : static_cast<uint64_t>(options.memory_limit_bytes);
@@ -97,11 +168,11 @@ Result Database::Query(std::string_view sql, const QueryOptions& options) const 
   ctx.partitioned_distinct_min_values = options_.partitioned_distinct_min_values;
   ctx.partitioned_group_min_rows = options_.partitioned_group_min_rows;
   ctx.small_key_lookup = options.small_key_lookup;
-  if (!options_.profile && !options.profile) return RunQuery(sql, lookup, ctx);
+  if (!options_.profile && !options.profile) return RunQuery(sql, &catalog, ctx);
   exec::Profiler profiler(ctx.threads);
   profiler.SetQuery(std::string(sql));
   ctx.profiler = &profiler;
-  Result result = RunQuery(sql, lookup, ctx);
+  Result result = RunQuery(sql, &catalog, ctx);
   std::string json = profiler.TraceJson();
   std::string error;
   if (!options_.profile_path.empty() && !profiler.WriteTraceJson(options_.profile_path, &error) &&

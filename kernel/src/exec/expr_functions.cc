@@ -339,6 +339,45 @@ bool EvalFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t count, V
       out->count = count;
       return true;
     }
+    case Fn::kSubstring: {
+      // DuckDB's substring: 1-based code points; a start of 0 or below still counts the
+      // positions before the string (substring('hello', 0, 2) = 'h'), a negative start counts
+      // from the end.
+      StringVecBuilder builder;
+      if (!builder.Init(count, all_constant, error)) return false;
+      const size_t rows = all_constant ? 1 : count;
+      for (size_t i = 0; i < rows; ++i) {
+        bool null = false;
+        for (const Vec& a : args) null = null || a.IsNull(i);
+        if (null) { builder.AppendNull(); continue; }
+        const std::string_view s = args[0].Str(i);
+        std::vector<size_t> starts;  // byte offset of each code point
+        for (size_t b = 0; b < s.size(); ++b) {
+          if ((static_cast<unsigned char>(s[b]) & 0xC0) != 0x80) starts.push_back(b);
+        }
+        const int64_t n = static_cast<int64_t>(starts.size());
+        int64_t start = args[1].Get<int64_t>(i);
+        int64_t length = args.size() > 2 ? args[2].Get<int64_t>(i) : INT64_MAX / 2;
+        if (length < 0) {
+          *error = "substring: a negative length is not supported";
+          return false;
+        }
+        int64_t begin = start > 0 ? start - 1 : start < 0 ? n + start : -1;
+        int64_t end = begin > INT64_MAX - length ? INT64_MAX : begin + length;
+        if (begin < 0) begin = 0;
+        if (end > n) end = n;
+        std::string_view piece;
+        if (end > begin) {
+          const size_t from = starts[static_cast<size_t>(begin)];
+          const size_t to = end == n ? s.size() : starts[static_cast<size_t>(end)];
+          piece = s.substr(from, to - from);
+        }
+        if (!builder.Append(piece, error)) return false;
+      }
+      if (!builder.Finish(out, error)) return false;
+      out->count = count;
+      return true;
+    }
     case Fn::kConcat: {
       StringVecBuilder builder;
       if (!builder.Init(count, all_constant, error)) return false;

@@ -1,90 +1,253 @@
-// SQL text -> Result: parse, read the files the query names, bind (with the plan rewrites),
-// check the columns it reads, execute; COPY writes the result to a file.
+// SQL text -> Result: parse one statement and run it. Queries go to the query tree runner
+// (query_tree.h); COPY writes a query's answer to a file; CREATE, INSERT, DROP, DESCRIBE and
+// SHOW TABLES read and change the catalog.
 #include "src/exec/query_runner.h"
 
 #include <memory>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "src/exec/executor.h"
 #include "src/exec/file_tables.h"
-#include "src/plan/binder.h"
+#include "src/exec/query_tree.h"
+#include "src/exec/relation.h"
 #include "src/sql/parser.h"
 
 namespace laneql {
 namespace {
 
-void CollectColumns(const plan::BoundExpr* expr, std::vector<bool>* used) {
-  if (expr == nullptr) return;
-  if (expr->kind == plan::BoundKind::kColumn && expr->column >= 0 &&
-      static_cast<size_t>(expr->column) < used->size()) {
-    (*used)[static_cast<size_t>(expr->column)] = true;
-  }
-  for (const plan::BoundExprPtr& arg : expr->args) CollectColumns(arg.get(), used);
+Result ErrorAt(sql::SourcePos pos, const std::string& kind, const std::string& message) {
+  return Result::Error(kind + " error at line " + std::to_string(pos.line) + ", column " +
+                           std::to_string(pos.column) + ": " + message,
+                       pos.line, pos.column);
 }
 
-// Columns whose buffers are views of a .laneql file are checked against their checksums the
-// first time a query reads them (Column::Verify); in-memory columns pass at no cost. Only the
-// expressions in the table's scope name table columns: WHERE, the GROUP BY keys, aggregate
-// arguments, and a plain query's outputs (an aggregate query's outputs name groups).
-bool VerifyColumnsRead(const plan::Plan& plan, std::string* error) {
-  if (plan.table == nullptr) return true;
-  std::vector<bool> used(plan.table->num_columns(), false);
-  CollectColumns(plan.where.get(), &used);
-  for (const plan::BoundExprPtr& key : plan.group_keys) CollectColumns(key.get(), &used);
-  for (const plan::Aggregate& aggregate : plan.aggregates) {
-    CollectColumns(aggregate.arg.get(), &used);
-  }
-  if (!plan.aggregate) {
-    for (const plan::BoundExprPtr& output : plan.outputs) CollectColumns(output.get(), &used);
-  }
-  for (size_t i = 0; i < used.size(); ++i) {
-    if (used[i] && !plan.table->column(i).Verify(error)) return false;
-  }
-  return true;
-}
-
-Result RunSelect(const sql::SelectStatement& statement, const TableLookup& lookup,
-                 const exec::ExecContext& ctx) {
-  plan::BindError bind_error;
-  // A file named in FROM is read for this query and released with it.
-  std::shared_ptr<const Table> file_table;
-  plan::TableResolver resolver = lookup;
-  if (statement.has_from && statement.from.kind != sql::TableRefKind::kNamed) {
-    if (!exec::LoadFileTable(statement.from, ctx.threads, &file_table, &bind_error)) {
-      return Result::Error(bind_error.message, bind_error.line, bind_error.column);
-    }
-    resolver = [&file_table](std::string_view) -> const Table* { return file_table.get(); };
-  }
-  plan::Plan plan;
-  if (!plan::BindSelect(statement, resolver, &plan, &bind_error)) {
-    return Result::Error(bind_error.message, bind_error.line, bind_error.column);
-  }
+Result CountResult(size_t count) {
+  Result result;
+  Column column(TypeId::kInt64);
   std::string error;
-  if (!VerifyColumnsRead(plan, &error)) return Result::Error(error);
-  // The execution's memory counts against the query's limit (query_budget.h); parsing, binding
-  // and the tables the query reads do not.
-  const ScopedQueryBudget scope(ctx.budget, "running the query");
-  return exec::Execute(plan, ctx);
+  if (!column.Append(static_cast<int64_t>(count), &error) ||
+      !result.AddColumn("Count", std::move(column), &error)) {
+    return Result::Error(error);
+  }
+  return result;
 }
+
+Result StringColumns(const std::vector<std::string>& names,
+                     const std::vector<std::vector<std::string>>& rows,
+                     const std::vector<bool>& nullable) {
+  Result result;
+  std::string error;
+  for (size_t c = 0; c < names.size(); ++c) {
+    Column column(TypeId::kString);
+    for (const auto& row : rows) {
+      const bool ok = nullable[c] && row[c].empty() ? column.AppendNull(&error)
+                                                    : column.AppendString(row[c], &error);
+      if (!ok) return Result::Error(error);
+    }
+    if (!result.AddColumn(names[c], std::move(column), &error)) return Result::Error(error);
+  }
+  return result;
+}
+
+// DESCRIBE's answer, as DuckDB gives it: column_name, column_type, null, key, default, extra.
+Result Describe(const std::vector<std::string>& names, const std::vector<TypeId>& types) {
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < names.size(); ++i) {
+    rows.push_back({names[i], DuckDbTypeName(types[i]), "YES", "", "", ""});
+  }
+  return StringColumns({"column_name", "column_type", "null", "key", "default", "extra"}, rows,
+                       {false, false, false, true, true, true});
+}
+
+class StatementRunner {
+ public:
+  StatementRunner(exec::Catalog* catalog, const exec::ExecContext& ctx)
+      : catalog_(catalog), ctx_(ctx), queries_(catalog, ctx) {}
+
+  Result Run(const sql::Statement& statement) {
+    switch (statement.kind) {
+      case sql::StatementKind::kSelect:
+        return queries_.Run(*statement.query);
+      case sql::StatementKind::kCopy: {
+        Result result = queries_.Run(*statement.copy.query);
+        // An interrupted (or timed-out) query stopped part-way: its rows are not the answer and
+        // are not written.
+        if (ctx_.Interrupted()) return Result::Error(ctx_.StopMessage());
+        return exec::CopyResultToFile(statement.copy, std::move(result));
+      }
+      case sql::StatementKind::kCreateTable:
+        return CreateTable(statement.create_table);
+      case sql::StatementKind::kCreateView:
+        return CreateView(statement.create_view);
+      case sql::StatementKind::kInsert:
+        return Insert(statement.insert);
+      case sql::StatementKind::kDrop:
+        return Drop(statement.drop);
+      case sql::StatementKind::kDescribe:
+        return DescribeStatement(statement);
+      case sql::StatementKind::kShowTables: {
+        std::vector<std::vector<std::string>> rows;
+        for (const std::string& name : catalog_->Names()) rows.push_back({name});
+        return StringColumns({"name"}, rows, {false});
+      }
+      case sql::StatementKind::kExplain:
+        return ErrorAt(statement.pos, "binder", "EXPLAIN is not supported yet");
+    }
+    return Result::Error("internal error: an unknown statement");
+  }
+
+ private:
+  Result CreateTable(const sql::CreateTableStatement& create) {
+    if (create.if_not_exists && catalog_->HasTableOrView(create.name)) return Result();
+    auto table = std::make_shared<Table>();
+    std::string error;
+    if (create.query) {
+      Result answer = queries_.Run(*create.query);
+      if (!answer.ok()) return answer;
+      if (!answer.MoveToTable(table.get(), &error)) return ErrorAt(create.name_pos, "binder", error);
+    } else {
+      for (const sql::ColumnDef& def : create.columns) {
+        TypeId type;
+        if (!TypeFromSqlName(def.type, &type)) return ErrorAt(def.type_pos, "type", "unknown type " + def.type);
+        if (!table->AddColumn(def.name, Column(type), &error)) return ErrorAt(def.pos, "binder", error);
+      }
+    }
+    if (!catalog_->PutTable(create.name, std::move(table), create.or_replace, &error)) {
+      return ErrorAt(create.name_pos, "catalog", error);
+    }
+    return Result();
+  }
+
+  Result CreateView(const sql::CreateViewStatement& create) {
+    if (create.if_not_exists && catalog_->HasTableOrView(create.name)) return Result();
+    exec::ViewDef view{create.name, create.query_text, create.columns};
+    std::string error;
+    if (!catalog_->PutView(view, create.or_replace, &error)) {
+      return ErrorAt(create.name_pos, "catalog", error);
+    }
+    return Result();
+  }
+
+  Result Insert(const sql::InsertStatement& insert) {
+    exec::ViewDef view;
+    if (catalog_->FindView(insert.table, &view)) {
+      return ErrorAt(insert.table_pos, "binder", "cannot insert into view \"" + insert.table + "\"");
+    }
+    std::shared_ptr<const Table> target = catalog_->FindTable(insert.table);
+    if (target == nullptr) {
+      return ErrorAt(insert.table_pos, "catalog", "table \"" + insert.table + "\" does not exist");
+    }
+    // Which table column each inserted column goes to.
+    std::vector<int> columns;
+    if (insert.columns.empty()) {
+      for (size_t c = 0; c < target->num_columns(); ++c) columns.push_back(static_cast<int>(c));
+    } else {
+      for (size_t i = 0; i < insert.columns.size(); ++i) {
+        const int c = target->ColumnIndex(insert.columns[i]);
+        if (c < 0) {
+          return ErrorAt(insert.column_pos[i], "binder", "table \"" + insert.table +
+                                                             "\" does not have a column named \"" +
+                                                             insert.columns[i] + "\"");
+        }
+        columns.push_back(c);
+      }
+    }
+    exec::Relation rows;
+    Result error;
+    if (!queries_.RunToRelation(*insert.query, "", &rows, &error)) return error;
+    if (rows.scope.size() != columns.size()) {
+      return ErrorAt(insert.table_pos, "binder",
+                     "table \"" + insert.table + "\" has " + std::to_string(columns.size()) +
+                         " columns but " + std::to_string(rows.scope.size()) + " values were supplied");
+    }
+    std::vector<TypeId> types;
+    for (int c : columns) types.push_back(target->column(static_cast<size_t>(c)).type());
+    if (!queries_.CastTo(&rows, types, &error)) return error;
+    // Read, append, swap; again if another INSERT swapped the table in between.
+    while (true) {
+      std::shared_ptr<const Table> current = catalog_->FindTable(insert.table);
+      if (current == nullptr) {
+        return ErrorAt(insert.table_pos, "catalog", "table \"" + insert.table + "\" does not exist");
+      }
+      auto grown = std::make_shared<Table>();
+      std::string message;
+      for (size_t c = 0; c < current->num_columns(); ++c) {
+        Column column;
+        if (!exec::CopyColumn(current->column(c), &column, &message)) return Result::Error(message);
+        int source = -1;
+        for (size_t i = 0; i < columns.size(); ++i) {
+          if (columns[i] == static_cast<int>(c)) source = static_cast<int>(i);
+        }
+        Column added;
+        const bool ok = source >= 0
+                            ? exec::CopyColumn(rows.table->column(static_cast<size_t>(source)), &added, &message)
+                            : exec::NullColumn(current->column(c).type(), rows.table->num_rows(), &added, &message);
+        if (!ok || !exec::AppendColumn(added, &column, &message) ||
+            !grown->AddColumn(current->column_name(c), std::move(column), &message)) {
+          return Result::Error(message);
+        }
+      }
+      if (catalog_->SwapTable(insert.table, current, std::move(grown))) break;
+    }
+    return CountResult(rows.table->num_rows());
+  }
+
+  Result Drop(const sql::DropStatement& drop) {
+    if (catalog_->Drop(drop.name, drop.view) || drop.if_exists) return Result();
+    return ErrorAt(drop.name_pos, "catalog",
+                   std::string(drop.view ? "view" : "table") + " \"" + drop.name + "\" does not exist");
+  }
+
+  Result DescribeStatement(const sql::Statement& statement) {
+    std::vector<std::string> names;
+    std::vector<TypeId> types;
+    if (statement.query) {
+      Result answer = queries_.Run(*statement.query);
+      if (!answer.ok()) return answer;
+      for (size_t c = 0; c < answer.num_columns(); ++c) {
+        names.push_back(answer.name(c));
+        types.push_back(answer.type(c));
+      }
+      return Describe(names, types);
+    }
+    sql::QueryNode query;
+    query.pos = statement.describe_pos;
+    query.select.pos = statement.describe_pos;
+    sql::SelectItem star;
+    star.expr = std::make_unique<sql::Expr>();
+    star.expr->kind = sql::ExprKind::kStar;
+    star.expr->pos = statement.describe_pos;
+    query.select.select_list.push_back(std::move(star));
+    query.select.has_from = true;
+    query.select.from.name = statement.describe_name;
+    query.select.from.pos = statement.describe_pos;
+    query.select.has_limit = true;
+    query.select.limit = 0;
+    Result answer = queries_.Run(query);
+    if (!answer.ok()) return answer;
+    for (size_t c = 0; c < answer.num_columns(); ++c) {
+      names.push_back(answer.name(c));
+      types.push_back(answer.type(c));
+    }
+    return Describe(names, types);
+  }
+
+  exec::Catalog* catalog_;
+  const exec::ExecContext& ctx_;
+  exec::QueryTreeRunner queries_;
+};
 
 }  // namespace
 
-Result RunQuery(std::string_view sql, const TableLookup& lookup, const exec::ExecContext& ctx) {
+Result RunQuery(std::string_view sql, exec::Catalog* catalog, const exec::ExecContext& ctx) {
   sql::Statement statement;
   sql::ParseError parse_error;
   if (!sql::ParseStatement(sql, &statement, &parse_error)) {
     return Result::Error(parse_error.ToString(), parse_error.line, parse_error.column);
   }
-  if (statement.is_copy) {
-    Result result = RunSelect(statement.copy.query, lookup, ctx);
-    // An interrupted (or timed-out) query stopped part-way: its rows are not the answer and
-    // are not written.
-    if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
-    return exec::CopyResultToFile(statement.copy, std::move(result));
-  }
-  Result result = RunSelect(statement.select, lookup, ctx);
+  StatementRunner runner(catalog, ctx);
+  Result result = runner.Run(statement);
   if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
   return result;
 }

@@ -8,13 +8,13 @@
 
 #include "laneql/result.h"
 #include "laneql/table.h"
+#include "src/exec/catalog.h"
 #include "src/exec/exec_context.h"
 
 namespace laneql {
 
-using TableLookup = std::function<const Table*(std::string_view name)>;
-
-Result RunQuery(std::string_view sql, const TableLookup& lookup, const exec::ExecContext& ctx);
+// Parses and runs one statement of any kind against `catalog`.
+Result RunQuery(std::string_view sql, exec::Catalog* catalog, const exec::ExecContext& ctx);
 
 }  // namespace laneql
 

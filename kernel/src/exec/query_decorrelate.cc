@@ -1,0 +1,314 @@
+// Correlated subqueries in WHERE, run as joins instead of once per outer row (the unnesting of
+// Neumann and Kemper, for the forms analytical queries use):
+//   [NOT] EXISTS (SELECT ... FROM inner WHERE local AND correlating)
+//     -> the outer relation SEMI (ANTI) JOIN inner ON correlating, inner filtered by local;
+//   x op (SELECT agg(...) FROM inner WHERE local AND inner_key = outer_expr ...)
+//     -> the outer relation LEFT JOIN (SELECT inner_key, agg(...) FROM inner WHERE local
+//        GROUP BY inner_key) ON outer_expr = inner_key, the subquery replaced by the aggregate.
+// Names in the correlating conditions resolve innermost first, as SQL says; they are qualified
+// on the way so that the joined relation reads them without ambiguity.
+#include <utility>
+
+#include "src/common/ascii.h"
+#include "src/exec/query_tree.h"
+#include "src/sql/ast_clone.h"
+
+namespace laneql {
+namespace exec {
+namespace {
+
+Result ErrorAt(sql::SourcePos pos, const std::string& message) {
+  return Result::Error("binder error at line " + std::to_string(pos.line) + ", column " +
+                           std::to_string(pos.column) + ": " + message,
+                       pos.line, pos.column);
+}
+
+void SplitAnd(sql::ExprPtr expr, std::vector<sql::ExprPtr>* out) {
+  if (!expr) return;
+  if (expr->kind == sql::ExprKind::kBinary && expr->binary_op == sql::BinaryOp::kAnd) {
+    SplitAnd(std::move(expr->left), out);
+    SplitAnd(std::move(expr->right), out);
+    return;
+  }
+  out->push_back(std::move(expr));
+}
+
+sql::ExprPtr JoinAnd(std::vector<sql::ExprPtr> terms) {
+  sql::ExprPtr out;
+  for (sql::ExprPtr& term : terms) {
+    if (!out) {
+      out = std::move(term);
+      continue;
+    }
+    auto node = std::make_unique<sql::Expr>();
+    node->kind = sql::ExprKind::kBinary;
+    node->binary_op = sql::BinaryOp::kAnd;
+    node->pos = out->pos;
+    node->height = std::max(out->height, term->height) + 1;
+    node->left = std::move(out);
+    node->right = std::move(term);
+    out = std::move(node);
+  }
+  return out;
+}
+
+// The scope entry a column reference names in `relation`, or null.
+const plan::ScopeColumn* Lookup(const sql::Expr& ref, const Relation& relation) {
+  for (const plan::ScopeColumn& column : relation.scope) {
+    if (!ref.qualifier.empty()) {
+      if (!ascii::EqualsIgnoreCase(column.qualifier, ref.qualifier)) continue;
+    } else if (column.hidden) {
+      continue;
+    }
+    if (ascii::EqualsIgnoreCase(column.name, ref.text)) return &column;
+  }
+  return nullptr;
+}
+
+// Qualifies every column reference of `expr` (innermost first: `inner`, then `outer`) and says
+// which side(s) it reads: bit 1 inner, bit 2 outer, bit 4 neither (an unknown name).
+int Classify(sql::Expr* expr, const Relation& inner, const Relation& outer) {
+  if (expr == nullptr) return 0;
+  int sides = 0;
+  if (expr->kind == sql::ExprKind::kColumnRef) {
+    if (const plan::ScopeColumn* c = Lookup(*expr, inner)) {
+      if (!c->qualifier.empty()) expr->qualifier = c->qualifier;
+      return 1;
+    }
+    if (const plan::ScopeColumn* c = Lookup(*expr, outer)) {
+      if (!c->qualifier.empty()) expr->qualifier = c->qualifier;
+      return 2;
+    }
+    return 4;
+  }
+  if (expr->subquery) return 4;
+  sides |= Classify(expr->operand.get(), inner, outer) | Classify(expr->left.get(), inner, outer) |
+           Classify(expr->right.get(), inner, outer) | Classify(expr->else_result.get(), inner, outer);
+  for (sql::ExprPtr& arg : expr->args) sides |= Classify(arg.get(), inner, outer);
+  for (sql::CaseBranch& branch : expr->branches) {
+    sides |= Classify(branch.when.get(), inner, outer) | Classify(branch.then.get(), inner, outer);
+  }
+  return sides;
+}
+
+// The first scalar subquery in `expr` (not inside another), or null.
+sql::ExprPtr* FindScalarSubquery(sql::ExprPtr* slot) {
+  sql::Expr* expr = slot->get();
+  if (expr == nullptr) return nullptr;
+  if (expr->kind == sql::ExprKind::kSubquery) return slot;
+  for (sql::ExprPtr* child : {&expr->operand, &expr->left, &expr->right, &expr->else_result}) {
+    if (sql::ExprPtr* found = FindScalarSubquery(child)) return found;
+  }
+  for (sql::ExprPtr& arg : expr->args) {
+    if (sql::ExprPtr* found = FindScalarSubquery(&arg)) return found;
+  }
+  for (sql::CaseBranch& branch : expr->branches) {
+    if (sql::ExprPtr* found = FindScalarSubquery(&branch.when)) return found;
+    if (sql::ExprPtr* found = FindScalarSubquery(&branch.then)) return found;
+  }
+  return nullptr;
+}
+
+sql::ExprPtr QualifiedRef(const std::string& qualifier, const std::string& name, sql::SourcePos pos) {
+  auto ref = std::make_unique<sql::Expr>();
+  ref->kind = sql::ExprKind::kColumnRef;
+  ref->qualifier = qualifier;
+  ref->text = name;
+  ref->pos = pos;
+  return ref;
+}
+
+bool IsSimpleSelect(const sql::QueryNode& query) {
+  const sql::SelectStatement& s = query.select;
+  return query.kind == sql::QueryKind::kSelect && query.ctes.empty() && s.has_from &&
+         s.group_by.empty() && !s.group_by_all && !s.having && !s.has_limit && !s.has_offset &&
+         s.distinct_on.empty();
+}
+
+}  // namespace
+
+bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select, const Relation& outer,
+                                        Relation* out, std::vector<sql::ExprPtr>* conditions,
+                                        Result* error) {
+  sql::SelectStatement inner;
+  sql::CloneInto(inner_select, &inner);
+  std::vector<sql::ExprPtr> nested;
+  if (!InlineSubqueries(&inner, &nested, error)) return false;
+  if (!nested.empty()) {
+    *error = ErrorAt(nested[0]->pos, "a correlated subquery inside a correlated subquery is not supported yet");
+    return false;
+  }
+  if (inner.from.kind == sql::TableRefKind::kJoin) {
+    // Joins the inner sources with the local conjuncts; the correlating ones come back.
+    if (!MakeJoinedFrom(&inner, out, error)) return false;
+  } else if (!MakeFrom(inner.from, out, error)) {
+    return false;
+  }
+  std::vector<sql::ExprPtr> conjuncts, local;
+  SplitAnd(std::move(inner.where), &conjuncts);
+  for (sql::ExprPtr& c : conjuncts) {
+    const int sides = Classify(c.get(), *out, outer);
+    if (sides & 4) {
+      *error = ErrorAt(c->pos, "a condition of the subquery names an unknown column");
+      // Let the binder say which: bind it over the inner relation for its message.
+      Result probe;
+      if (!Evaluate(*out, {c.get()}, &probe)) *error = std::move(probe);
+      return false;
+    }
+    if (sides == 2 || sides == 0) {
+      conditions->push_back(std::move(c));  // constant or outer-only: still a condition of the join
+    } else if (sides == 1) {
+      local.push_back(std::move(c));
+    } else {
+      conditions->push_back(std::move(c));
+    }
+  }
+  if (!local.empty() && !Filter(out, *JoinAnd(std::move(local)), error)) return false;
+  return true;
+}
+
+bool QueryTreeRunner::ApplyCorrelated(Relation* relation, std::vector<sql::ExprPtr> correlated,
+                                      sql::SelectStatement* select, Result* error) {
+  std::vector<sql::ExprPtr> leftover;
+  for (sql::ExprPtr& conjunct : correlated) {
+    sql::Expr* c = conjunct.get();
+    const bool negated = c->kind == sql::ExprKind::kUnary && c->unary_op == sql::UnaryOp::kNot &&
+                         c->operand->kind == sql::ExprKind::kExists;
+    sql::Expr* exists = negated ? c->operand.get() : c;
+    if (exists->kind == sql::ExprKind::kExists) {
+      if (!IsSimpleSelect(*exists->subquery)) {
+        *error = ErrorAt(exists->pos, "this correlated EXISTS subquery is not supported yet");
+        return false;
+      }
+      Relation inner;
+      std::vector<sql::ExprPtr> conditions;
+      if (!MakeInnerRelation(exists->subquery->select, *relation, &inner, &conditions, error)) return false;
+      std::vector<const sql::Expr*> outer_keys, inner_keys;
+      std::vector<sql::ExprPtr> residual;
+      for (sql::ExprPtr& cond : conditions) {
+        if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {
+          const int l = Classify(cond->left.get(), inner, *relation);
+          const int r = Classify(cond->right.get(), inner, *relation);
+          if (l == 2 && r == 1) {
+            outer_keys.push_back(cond->left.get());
+            inner_keys.push_back(cond->right.get());
+            continue;
+          }
+          if (l == 1 && r == 2) {
+            outer_keys.push_back(cond->right.get());
+            inner_keys.push_back(cond->left.get());
+            continue;
+          }
+        }
+        residual.push_back(sql::Clone(*cond));
+      }
+      sql::ExprPtr residual_expr = JoinAnd(std::move(residual));
+      Relation joined;
+      if (!JoinRelations(*relation, inner, outer_keys, inner_keys, residual_expr.get(),
+                         negated ? sql::JoinType::kAnti : sql::JoinType::kSemi, exists->pos,
+                         &joined, error)) {
+        return false;
+      }
+      *relation = std::move(joined);
+      continue;
+    }
+    // A scalar aggregate subquery somewhere in the conjunct.
+    sql::ExprPtr* slot = FindScalarSubquery(&conjunct);
+    while (slot != nullptr) {
+      sql::Expr& sub = **slot;
+      const sql::QueryNode& query = *sub.subquery;
+      if (!IsSimpleSelect(query) || query.select.select_list.size() != 1 ||
+          query.select.select_list[0].expr->kind == sql::ExprKind::kStar) {
+        *error = ErrorAt(sub.pos, "this correlated subquery is not supported yet (only one aggregate "
+                                  "over the correlated rows, or [NOT] EXISTS)");
+        return false;
+      }
+      Relation inner;
+      std::vector<sql::ExprPtr> conditions;
+      if (!MakeInnerRelation(query.select, *relation, &inner, &conditions, error)) return false;
+      const std::string qualifier = "__sq" + std::to_string(++derived_count_);
+      sql::SelectStatement grouped;
+      grouped.pos = query.select.pos;
+      grouped.has_from = true;
+      std::vector<sql::ExprPtr> outer_keys;
+      for (sql::ExprPtr& cond : conditions) {
+        int l = 0, r = 0;
+        if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {
+          l = Classify(cond->left.get(), inner, *relation);
+          r = Classify(cond->right.get(), inner, *relation);
+        }
+        if (!((l == 2 && r == 1) || (l == 1 && r == 2))) {
+          *error = ErrorAt(cond->pos, "a correlated subquery's conditions on the outer query must be "
+                                      "equalities here (others are not supported yet)");
+          return false;
+        }
+        sql::ExprPtr& inner_side = l == 1 ? cond->left : cond->right;
+        sql::ExprPtr& outer_side = l == 1 ? cond->right : cond->left;
+        sql::SelectItem key;
+        key.expr = sql::Clone(*inner_side);
+        key.alias = "__k" + std::to_string(outer_keys.size());
+        grouped.group_by.push_back(sql::Clone(*inner_side));
+        grouped.select_list.push_back(std::move(key));
+        outer_keys.push_back(std::move(outer_side));
+      }
+      sql::SelectItem value;
+      value.expr = sql::Clone(*query.select.select_list[0].expr);
+      value.alias = "__v";
+      const bool is_count = value.expr->kind == sql::ExprKind::kFunctionCall &&
+                            ascii::EqualsIgnoreCase(value.expr->text, "count");
+      grouped.select_list.push_back(std::move(value));
+      Result answer = BindAndExecute(grouped, &inner);
+      if (!answer.ok()) {
+        *error = std::move(answer);
+        return false;
+      }
+      Relation derived;
+      std::string message;
+      if (!RelationFromResult(std::move(answer), qualifier, &derived, &message)) {
+        *error = Result::Error(message);
+        return false;
+      }
+      for (plan::ScopeColumn& column : derived.scope) column.hidden = true;
+      std::vector<sql::ExprPtr> inner_refs;
+      std::vector<const sql::Expr*> left_keys, right_keys;
+      for (size_t k = 0; k < outer_keys.size(); ++k) {
+        inner_refs.push_back(QualifiedRef(qualifier, "__k" + std::to_string(k), sub.pos));
+        left_keys.push_back(outer_keys[k].get());
+        right_keys.push_back(inner_refs.back().get());
+      }
+      Relation joined;
+      if (!JoinRelations(*relation, derived, left_keys, right_keys, nullptr,
+                         outer_keys.empty() ? sql::JoinType::kCross : sql::JoinType::kLeft, sub.pos,
+                         &joined, error)) {
+        return false;
+      }
+      *relation = std::move(joined);
+      sql::ExprPtr replacement = QualifiedRef(qualifier, "__v", sub.pos);
+      if (is_count) {
+        // COUNT over no correlated rows is 0, where the LEFT JOIN leaves NULL.
+        auto when = std::make_unique<sql::Expr>();
+        when->kind = sql::ExprKind::kIsNull;
+        when->operand = QualifiedRef(qualifier, "__v", sub.pos);
+        auto zero = std::make_unique<sql::Expr>();
+        zero->kind = sql::ExprKind::kIntegerLiteral;
+        zero->text = "0";
+        auto node = std::make_unique<sql::Expr>();
+        node->kind = sql::ExprKind::kCase;
+        node->pos = sub.pos;
+        node->branches.push_back(sql::CaseBranch{std::move(when), std::move(zero)});
+        node->else_result = std::move(replacement);
+        node->height = 3;
+        replacement = std::move(node);
+      }
+      *slot = std::move(replacement);
+      slot = FindScalarSubquery(&conjunct);
+    }
+    leftover.push_back(std::move(conjunct));
+  }
+  if (select->where) leftover.push_back(std::move(select->where));
+  select->where = JoinAnd(std::move(leftover));
+  return true;
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,242 @@
+// Set operations, VALUES lists, the ORDER BY / LIMIT of a whole query, and the casts that give
+// the rows of several inputs one type per column.
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+#include "src/exec/query_tree.h"
+#include "src/sql/ast_clone.h"
+
+namespace laneql {
+namespace exec {
+namespace {
+
+Result ErrorAt(sql::SourcePos pos, const std::string& kind, const std::string& message) {
+  return Result::Error(kind + " error at line " + std::to_string(pos.line) + ", column " +
+                           std::to_string(pos.column) + ": " + message,
+                       pos.line, pos.column);
+}
+
+sql::ExprPtr ColumnRef(const std::string& name, sql::SourcePos pos) {
+  auto ref = std::make_unique<sql::Expr>();
+  ref->kind = sql::ExprKind::kColumnRef;
+  ref->text = name;
+  ref->pos = pos;
+  return ref;
+}
+
+// A relation of `table` with `scope`'s names (the qualifiers kept).
+bool Rebuild(Result result, const plan::ColumnScope& scope, Relation* out, std::string* error) {
+  if (!RelationFromResult(std::move(result), "", out, error)) return false;
+  out->scope = scope;
+  return true;
+}
+
+}  // namespace
+
+bool QueryTreeRunner::CastColumns(Relation* relation, const std::vector<TypeId>& types, Result* error) {
+  bool any = false;
+  for (size_t c = 0; c < types.size(); ++c) {
+    const TypeId have = relation->table->column(c).type();
+    any = any || CommonSuperType(have, have) != types[c];
+  }
+  if (!any) return true;
+  // SELECT CAST(#0 AS T0), ... over the relation's internal names, which are unique.
+  plan::ColumnScope internal;
+  for (size_t c = 0; c < relation->scope.size(); ++c) {
+    internal.push_back(plan::ScopeColumn{"", relation->table->column_name(c), false});
+  }
+  Relation inner{relation->table, internal};
+  sql::SelectStatement select;
+  select.has_from = true;
+  for (size_t c = 0; c < types.size(); ++c) {
+    sql::SelectItem item;
+    auto cast = std::make_unique<sql::Expr>();
+    cast->kind = sql::ExprKind::kCast;
+    cast->text = DuckDbTypeName(types[c]);
+    cast->operand = ColumnRef(relation->table->column_name(c), select.pos);
+    cast->height = 2;
+    item.expr = std::move(cast);
+    item.alias = relation->table->column_name(c);
+    select.select_list.push_back(std::move(item));
+  }
+  Result cast = BindAndExecute(select, &inner);
+  if (!cast.ok()) {
+    *error = std::move(cast);
+    return false;
+  }
+  std::string message;
+  if (!Rebuild(std::move(cast), relation->scope, relation, &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
+  return true;
+}
+
+Result QueryTreeRunner::RunValues(const std::vector<std::vector<sql::ExprPtr>>& rows,
+                                  sql::SourcePos pos) {
+  std::vector<Result> answers;
+  std::vector<TypeId> types;
+  // Each row is a SELECT without FROM; a second pass casts the rows whose types differ from
+  // the columns' common type.
+  auto run_row = [&](const std::vector<sql::ExprPtr>& row, const std::vector<TypeId>* cast_to) {
+    sql::SelectStatement select;
+    select.pos = pos;
+    for (size_t c = 0; c < row.size(); ++c) {
+      sql::SelectItem item;
+      item.expr = sql::Clone(*row[c]);
+      if (cast_to != nullptr) {
+        auto cast = std::make_unique<sql::Expr>();
+        cast->kind = sql::ExprKind::kCast;
+        cast->pos = row[c]->pos;
+        cast->text = DuckDbTypeName((*cast_to)[c]);
+        cast->height = item.expr->height + 1;
+        cast->operand = std::move(item.expr);
+        item.expr = std::move(cast);
+      }
+      item.alias = "col" + std::to_string(c);
+      select.select_list.push_back(std::move(item));
+    }
+    return BindAndExecute(select, nullptr);
+  };
+  for (const auto& row : rows) {
+    Result answer = run_row(row, nullptr);
+    if (!answer.ok()) return answer;
+    for (size_t c = 0; c < answer.num_columns(); ++c) {
+      const TypeId type = answer.type(c);
+      // A NULL literal's column takes the other rows' type.
+      const bool null_only = answer.column(c).null_count() == answer.num_rows();
+      if (c == types.size()) types.push_back(type);
+      else if (!null_only) types[c] = answers.empty() ? type : CommonSuperType(types[c], type);
+    }
+    answers.push_back(std::move(answer));
+  }
+  Result out;
+  std::string error;
+  for (size_t c = 0; c < types.size(); ++c) {
+    Column column(types[c]);
+    for (size_t r = 0; r < answers.size(); ++r) {
+      if (answers[r].type(c) != types[c]) {
+        answers[r] = run_row(rows[r], &types);
+        if (!answers[r].ok()) return std::move(answers[r]);
+      }
+      if (!AppendColumn(answers[r].column(c), &column, &error)) return Result::Error(error);
+    }
+    if (!out.AddColumn("col" + std::to_string(c), std::move(column), &error)) return Result::Error(error);
+  }
+  return out;
+}
+
+Result QueryTreeRunner::RunSetOperation(const sql::QueryNode& query) {
+  Relation left, right;
+  Result error;
+  if (!RunToRelation(*query.left, "", &left, &error) || !RunToRelation(*query.right, "", &right, &error)) {
+    return error;
+  }
+  if (left.scope.size() != right.scope.size()) {
+    return ErrorAt(query.right->pos, "binder",
+                   "set operations can only apply to expressions with the same number of result "
+                   "columns (" + std::to_string(left.scope.size()) + " and " +
+                       std::to_string(right.scope.size()) + ")");
+  }
+  std::vector<TypeId> types;
+  for (size_t c = 0; c < left.scope.size(); ++c) {
+    types.push_back(CommonSuperType(left.table->column(c).type(), right.table->column(c).type()));
+  }
+  if (!CastColumns(&left, types, &error) || !CastColumns(&right, types, &error)) return error;
+  const size_t n_left = left.table->num_rows(), n_right = right.table->num_rows();
+  // Rows to keep: indexes into left's rows, then (n_left + i) for right's.
+  std::vector<uint32_t> keep;
+  if (query.set_op == sql::SetOpKind::kUnion && query.all) {
+    for (size_t r = 0; r < n_left + n_right; ++r) keep.push_back(static_cast<uint32_t>(r));
+  } else {
+    const std::vector<std::string> left_keys = RowKeys(*left.table);
+    const std::vector<std::string> right_keys = RowKeys(*right.table);
+    if (query.set_op == sql::SetOpKind::kUnion) {
+      std::unordered_set<std::string> seen;
+      for (size_t r = 0; r < n_left; ++r) {
+        if (seen.insert(left_keys[r]).second) keep.push_back(static_cast<uint32_t>(r));
+      }
+      for (size_t r = 0; r < n_right; ++r) {
+        if (seen.insert(right_keys[r]).second) keep.push_back(static_cast<uint32_t>(n_left + r));
+      }
+    } else {
+      std::unordered_map<std::string, size_t> right_counts;
+      for (const std::string& key : right_keys) ++right_counts[key];
+      std::unordered_set<std::string> emitted;
+      const bool intersect = query.set_op == sql::SetOpKind::kIntersect;
+      for (size_t r = 0; r < n_left; ++r) {
+        auto it = right_counts.find(left_keys[r]);
+        const bool in_right = it != right_counts.end() && it->second > 0;
+        if (query.all) {
+          // Multisets: INTERSECT ALL keeps min(m, n) copies, EXCEPT ALL max(m - n, 0).
+          if (in_right) --it->second;
+          if (in_right == intersect) keep.push_back(static_cast<uint32_t>(r));
+        } else if (in_right == intersect && emitted.insert(left_keys[r]).second) {
+          keep.push_back(static_cast<uint32_t>(r));
+        }
+      }
+    }
+  }
+  auto table = std::make_shared<Table>();
+  std::string message;
+  for (size_t c = 0; c < types.size(); ++c) {
+    Column both;
+    if (!CopyColumn(left.table->column(c), &both, &message) ||
+        !AppendColumn(right.table->column(c), &both, &message)) {
+      return Result::Error(message);
+    }
+    Column kept;
+    if (!TakeRows(both, keep, &kept, &message) ||
+        !table->AddColumn(RelationColumnName(c), std::move(kept), &message)) {
+      return Result::Error(message);
+    }
+  }
+  Relation combined{std::move(table), left.scope};
+  for (plan::ScopeColumn& column : combined.scope) column.qualifier = "";
+  return ApplyModifiers(query, std::move(combined));
+}
+
+Result QueryTreeRunner::ApplyModifiers(const sql::QueryNode& query, Relation relation) {
+  if (query.order_by.empty() && !query.has_limit && !query.has_offset) {
+    return RelationToResult(relation);
+  }
+  sql::SelectStatement select;
+  select.pos = query.pos;
+  sql::SelectItem star;
+  star.expr = std::make_unique<sql::Expr>();
+  star.expr->kind = sql::ExprKind::kStar;
+  star.expr->pos = query.pos;
+  select.select_list.push_back(std::move(star));
+  select.has_from = true;
+  if (query.order_by_all) {
+    for (size_t i = 0; i < relation.scope.size(); ++i) {
+      sql::OrderItem item;
+      item.expr = std::make_unique<sql::Expr>();
+      item.expr->kind = sql::ExprKind::kIntegerLiteral;
+      item.expr->text = std::to_string(i + 1);
+      item.expr->pos = query.pos;
+      item.descending = query.order_by[0].descending;
+      item.nulls = query.order_by[0].nulls;
+      select.order_by.push_back(std::move(item));
+    }
+  } else {
+    for (const sql::OrderItem& item : query.order_by) {
+      sql::OrderItem copy;
+      copy.expr = sql::Clone(*item.expr);
+      copy.descending = item.descending;
+      copy.nulls = item.nulls;
+      select.order_by.push_back(std::move(copy));
+    }
+  }
+  select.has_limit = query.has_limit;
+  select.limit = query.limit;
+  select.limit_pos = query.limit_pos;
+  select.has_offset = query.has_offset;
+  select.offset = query.offset;
+  select.offset_pos = query.offset_pos;
+  return BindAndExecute(select, &relation);
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,585 @@
+#include "src/exec/query_tree.h"
+
+#include <memory>
+#include <utility>
+
+#include "src/common/ascii.h"
+#include "src/common/query_budget.h"
+#include "src/exec/executor.h"
+#include "src/exec/file_tables.h"
+#include "src/plan/binder.h"
+#include "src/sql/ast_clone.h"
+#include "src/sql/parser.h"
+
+namespace laneql {
+namespace exec {
+namespace {
+
+// The words that mark a subquery's failure as correlation (ApplyCorrelated's cue).
+constexpr const char* kCorrelatedMarker = "correlated subqueries (that read the outer query's columns)";
+
+// Views that name views: past this depth the view is taken to name itself.
+constexpr int kMaxViewDepth = 32;
+
+Result ErrorAt(sql::SourcePos pos, const std::string& kind, const std::string& message) {
+  return Result::Error(kind + " error at line " + std::to_string(pos.line) + ", column " +
+                           std::to_string(pos.column) + ": " + message,
+                       pos.line, pos.column);
+}
+
+Result FromBindError(const plan::BindError& error) {
+  return Result::Error(error.message, error.line, error.column);
+}
+
+void CollectColumns(const plan::BoundExpr* expr, std::vector<bool>* used) {
+  if (expr == nullptr) return;
+  if (expr->kind == plan::BoundKind::kColumn && expr->column >= 0 &&
+      static_cast<size_t>(expr->column) < used->size()) {
+    (*used)[static_cast<size_t>(expr->column)] = true;
+  }
+  for (const plan::BoundExprPtr& arg : expr->args) CollectColumns(arg.get(), used);
+}
+
+// Columns whose buffers are views of a .laneql file are checked against their checksums the
+// first time a query reads them (Column::Verify); in-memory columns pass at no cost. Only the
+// expressions in the table's scope name table columns: WHERE, the GROUP BY keys, aggregate
+// arguments, and a plain query's outputs (an aggregate query's outputs name groups).
+bool VerifyColumnsRead(const plan::Plan& plan, std::string* error) {
+  if (plan.table == nullptr) return true;
+  std::vector<bool> used(plan.table->num_columns(), false);
+  CollectColumns(plan.where.get(), &used);
+  for (const plan::BoundExprPtr& key : plan.group_keys) CollectColumns(key.get(), &used);
+  for (const plan::Aggregate& aggregate : plan.aggregates) {
+    CollectColumns(aggregate.arg.get(), &used);
+  }
+  if (!plan.aggregate) {
+    for (const plan::BoundExprPtr& output : plan.outputs) CollectColumns(output.get(), &used);
+  }
+  for (size_t i = 0; i < used.size(); ++i) {
+    if (used[i] && !plan.table->column(i).Verify(error)) return false;
+  }
+  return true;
+}
+
+void SplitAnd(sql::ExprPtr expr, std::vector<sql::ExprPtr>* out) {
+  if (!expr) return;
+  if (expr->kind == sql::ExprKind::kBinary && expr->binary_op == sql::BinaryOp::kAnd) {
+    SplitAnd(std::move(expr->left), out);
+    SplitAnd(std::move(expr->right), out);
+    return;
+  }
+  out->push_back(std::move(expr));
+}
+
+sql::ExprPtr JoinAnd(std::vector<sql::ExprPtr> terms) {
+  sql::ExprPtr out;
+  for (sql::ExprPtr& term : terms) {
+    if (!out) {
+      out = std::move(term);
+      continue;
+    }
+    auto node = std::make_unique<sql::Expr>();
+    node->kind = sql::ExprKind::kBinary;
+    node->binary_op = sql::BinaryOp::kAnd;
+    node->pos = out->pos;
+    node->offset = out->offset;
+    node->height = std::max(out->height, term->height) + 1;
+    node->left = std::move(out);
+    node->right = std::move(term);
+    out = std::move(node);
+  }
+  return out;
+}
+
+bool HasSubquery(const sql::Expr* expr) {
+  if (expr == nullptr) return false;
+  if (expr->subquery) return true;
+  if (HasSubquery(expr->operand.get()) || HasSubquery(expr->left.get()) ||
+      HasSubquery(expr->right.get()) || HasSubquery(expr->else_result.get())) {
+    return true;
+  }
+  for (const sql::ExprPtr& arg : expr->args) {
+    if (HasSubquery(arg.get())) return true;
+  }
+  for (const sql::CaseBranch& branch : expr->branches) {
+    if (HasSubquery(branch.when.get()) || HasSubquery(branch.then.get())) return true;
+  }
+  return false;
+}
+
+bool IsAggregateName(const std::string& name) {
+  const std::string lower = ascii::Lower(name);
+  return lower == "count" || lower == "sum" || lower == "avg" || lower == "min" || lower == "max";
+}
+
+bool ContainsAggregate(const sql::Expr* expr) {
+  if (expr == nullptr) return false;
+  if (expr->kind == sql::ExprKind::kFunctionCall && IsAggregateName(expr->text)) return true;
+  if (ContainsAggregate(expr->operand.get()) || ContainsAggregate(expr->left.get()) ||
+      ContainsAggregate(expr->right.get()) || ContainsAggregate(expr->else_result.get())) {
+    return true;
+  }
+  for (const sql::ExprPtr& arg : expr->args) {
+    if (ContainsAggregate(arg.get())) return true;
+  }
+  for (const sql::CaseBranch& branch : expr->branches) {
+    if (ContainsAggregate(branch.when.get()) || ContainsAggregate(branch.then.get())) return true;
+  }
+  return false;
+}
+
+// A literal holding row `row` of `column`, typed as the column is: CAST('text' AS TYPE).
+sql::ExprPtr LiteralOf(const Column& column, size_t row, const sql::Expr& at) {
+  auto cast = std::make_unique<sql::Expr>();
+  cast->kind = sql::ExprKind::kCast;
+  cast->pos = at.pos;
+  cast->offset = at.offset;
+  const TypeId type = column.type() == TypeId::kLargeString ? TypeId::kString : column.type();
+  cast->text = DuckDbTypeName(type);
+  auto value = std::make_unique<sql::Expr>();
+  value->pos = at.pos;
+  value->offset = at.offset;
+  if (column.IsValid(row)) {
+    value->kind = sql::ExprKind::kStringLiteral;
+    value->text = FormatValue(column, row, ValueStyle::kText);
+  } else {
+    value->kind = sql::ExprKind::kNullLiteral;
+  }
+  cast->operand = std::move(value);
+  cast->height = 2;
+  return cast;
+}
+
+sql::ExprPtr BoolLiteral(bool value, const sql::Expr& at) {
+  auto node = std::make_unique<sql::Expr>();
+  node->kind = sql::ExprKind::kBooleanLiteral;
+  node->bool_value = value;
+  node->pos = at.pos;
+  node->offset = at.offset;
+  return node;
+}
+
+sql::ExprPtr Binary(sql::BinaryOp op, sql::ExprPtr left, sql::ExprPtr right) {
+  auto node = std::make_unique<sql::Expr>();
+  node->kind = sql::ExprKind::kBinary;
+  node->binary_op = op;
+  node->pos = left->pos;
+  node->offset = left->offset;
+  node->height = std::max(left->height, right->height) + 1;
+  node->left = std::move(left);
+  node->right = std::move(right);
+  return node;
+}
+
+// A message saying the subquery reads the outer query's columns (which this runner cannot run
+// yet), when its error is an unknown column or table.
+bool LooksCorrelated(const Result& result) {
+  const std::string& m = result.error();
+  return m.find("binder error") != std::string::npos &&
+         (m.find("not found") != std::string::npos || m.find("is not in the FROM clause") != std::string::npos);
+}
+
+}  // namespace
+
+TypeId CommonSuperType(TypeId a, TypeId b) {
+  if (a == TypeId::kLargeString) a = TypeId::kString;
+  if (b == TypeId::kLargeString) b = TypeId::kString;
+  if (a == b) return a;
+  if (IsString(a) || IsString(b)) return TypeId::kString;
+  if (IsFloat(a) || IsFloat(b)) return TypeId::kFloat64;
+  if (IsTemporal(a) && IsTemporal(b)) return TypeId::kTimestampMicros;
+  if (IsInteger(a) && IsInteger(b)) {
+    const bool sa = IsSignedInteger(a), sb = IsSignedInteger(b);
+    const size_t wa = TypeByteWidth(a), wb = TypeByteWidth(b);
+    if (sa == sb) return wa >= wb ? a : b;
+    // Mixed signs: a signed type wider than the unsigned one, else HUGEINT.
+    const TypeId s = sa ? a : b, u = sa ? b : a;
+    if (TypeByteWidth(s) > TypeByteWidth(u)) return s;
+    static const TypeId kSigned[] = {TypeId::kInt16, TypeId::kInt32, TypeId::kInt64, TypeId::kInt128};
+    for (TypeId t : kSigned) {
+      if (TypeByteWidth(t) > TypeByteWidth(u)) return t;
+    }
+    return TypeId::kInt128;
+  }
+  if (a == TypeId::kBool) return b;
+  if (b == TypeId::kBool) return a;
+  return TypeId::kString;
+}
+
+Result QueryTreeRunner::Run(const sql::QueryNode& query) {
+  const size_t ctes_before = ctes_.size();
+  for (const sql::CommonTableExpr& cte : query.ctes) {
+    if (query.recursive) {
+      return ErrorAt(cte.pos, "binder", "WITH RECURSIVE is not supported yet");
+    }
+    Relation relation;
+    Result error;
+    if (!RunToRelation(*cte.query, cte.name, &relation, &error)) {
+      ctes_.resize(ctes_before);
+      return error;
+    }
+    if (cte.columns.size() > relation.scope.size()) {
+      ctes_.resize(ctes_before);
+      return ErrorAt(cte.pos, "binder", "WITH query \"" + cte.name + "\" has " +
+                                            std::to_string(relation.scope.size()) + " columns but " +
+                                            std::to_string(cte.columns.size()) + " names were given");
+    }
+    for (size_t i = 0; i < cte.columns.size(); ++i) relation.scope[i].name = cte.columns[i];
+    ctes_.push_back(CteEntry{cte.name, std::move(relation)});
+  }
+  Result result;
+  switch (query.kind) {
+    case sql::QueryKind::kSelect:
+      result = RunSelect(query.select);
+      break;
+    case sql::QueryKind::kSetOperation:
+      result = RunSetOperation(query);
+      break;
+    case sql::QueryKind::kValues: {
+      Result rows = RunValues(query.values, query.pos);
+      Relation relation;
+      std::string error;
+      if (!rows.ok()) {
+        result = std::move(rows);
+      } else if (!RelationFromResult(std::move(rows), "valueslist", &relation, &error)) {
+        result = Result::Error(error);
+      } else {
+        result = ApplyModifiers(query, std::move(relation));
+      }
+      break;
+    }
+  }
+  ctes_.resize(ctes_before);
+  if (ctx_.Interrupted()) return Result::Error(ctx_.StopMessage());
+  return result;
+}
+
+bool QueryTreeRunner::RunToRelation(const sql::QueryNode& query, const std::string& qualifier,
+                                    Relation* out, Result* error) {
+  Result result = Run(query);
+  if (!result.ok()) {
+    *error = std::move(result);
+    return false;
+  }
+  std::string message;
+  if (!RelationFromResult(std::move(result), qualifier, out, &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
+  return true;
+}
+
+const Relation* QueryTreeRunner::FindCte(const std::string& name) const {
+  for (size_t i = ctes_.size(); i-- > 0;) {
+    if (ascii::EqualsIgnoreCase(ctes_[i].name, name)) return &ctes_[i].relation;
+  }
+  return nullptr;
+}
+
+bool QueryTreeRunner::IsPlainSelect(const sql::SelectStatement& select) {
+  if (select.group_by_all || select.order_by_all || !select.distinct_on.empty()) return false;
+  if (select.has_from) {
+    const sql::TableRef& from = select.from;
+    if (from.kind == sql::TableRefKind::kNamed) {
+      if (FindCte(from.name) != nullptr) return false;
+      ViewDef view;
+      if (catalog_->FindView(from.name, &view)) return false;
+    } else if (from.kind != sql::TableRefKind::kFile && from.kind != sql::TableRefKind::kFunction) {
+      return false;
+    }
+    if (!from.column_aliases.empty()) return false;
+  }
+  for (const sql::SelectItem& item : select.select_list) {
+    if (HasSubquery(item.expr.get())) return false;
+  }
+  if (HasSubquery(select.where.get()) || HasSubquery(select.having.get())) return false;
+  for (const sql::ExprPtr& key : select.group_by) {
+    if (HasSubquery(key.get())) return false;
+  }
+  for (const sql::OrderItem& item : select.order_by) {
+    if (HasSubquery(item.expr.get())) return false;
+  }
+  return true;
+}
+
+Result QueryTreeRunner::BindAndExecute(const sql::SelectStatement& select, const Relation* relation) {
+  plan::BindError bind_error;
+  plan::Plan plan;
+  std::shared_ptr<const Table> held;  // the table the plan reads, alive for the query
+  if (relation != nullptr) {
+    held = relation->table;
+    if (!plan::BindSelectOver(select, held.get(), relation->scope, &plan, &bind_error)) {
+      return FromBindError(bind_error);
+    }
+  } else {
+    plan::TableResolver resolver = [this, &held](std::string_view name) -> const Table* {
+      held = catalog_->FindTable(name);
+      return held.get();
+    };
+    if (select.has_from && select.from.kind != sql::TableRefKind::kNamed) {
+      if (!LoadFileTable(select.from, ctx_.threads, &held, &bind_error)) return FromBindError(bind_error);
+      resolver = [&held](std::string_view) -> const Table* { return held.get(); };
+    }
+    if (!plan::BindSelect(select, resolver, &plan, &bind_error)) return FromBindError(bind_error);
+  }
+  std::string error;
+  if (!VerifyColumnsRead(plan, &error)) return Result::Error(error);
+  // The execution's memory counts against the query's limit (query_budget.h); parsing, binding
+  // and the tables the query reads do not.
+  const ScopedQueryBudget scope(ctx_.budget, "running the query");
+  return Execute(plan, ctx_);
+}
+
+Result QueryTreeRunner::RunSelect(const sql::SelectStatement& select) {
+  if (IsPlainSelect(select)) return BindAndExecute(select, nullptr);
+  sql::SelectStatement rewritten;
+  sql::CloneInto(select, &rewritten);
+  Result error;
+  std::vector<sql::ExprPtr> correlated;
+  if (!InlineSubqueries(&rewritten, &correlated, &error)) return error;
+  if (rewritten.group_by_all) {
+    for (const sql::SelectItem& item : rewritten.select_list) {
+      if (item.expr->kind != sql::ExprKind::kStar && !ContainsAggregate(item.expr.get())) {
+        rewritten.group_by.push_back(sql::Clone(*item.expr));
+      }
+    }
+    rewritten.group_by_all = false;
+  }
+  if (rewritten.order_by_all) {
+    const sql::OrderItem how = std::move(rewritten.order_by[0]);
+    rewritten.order_by.clear();
+    for (size_t i = 0; i < rewritten.select_list.size(); ++i) {
+      sql::OrderItem item;
+      item.expr = std::make_unique<sql::Expr>();
+      item.expr->kind = sql::ExprKind::kIntegerLiteral;
+      item.expr->text = std::to_string(i + 1);
+      item.expr->pos = rewritten.pos;
+      item.descending = how.descending;
+      item.nulls = how.nulls;
+      rewritten.order_by.push_back(std::move(item));
+    }
+    rewritten.order_by_all = false;
+  }
+  if (!rewritten.distinct_on.empty()) {
+    return ErrorAt(rewritten.distinct_on[0]->pos, "binder", "DISTINCT ON is not supported yet");
+  }
+  if (!rewritten.has_from) return BindAndExecute(rewritten, nullptr);
+  Relation relation;
+  if (rewritten.from.kind == sql::TableRefKind::kJoin) {
+    if (!MakeJoinedFrom(&rewritten, &relation, &error)) return error;
+  } else if (!MakeFrom(rewritten.from, &relation, &error)) {
+    return error;
+  }
+  if (!correlated.empty() && !ApplyCorrelated(&relation, std::move(correlated), &rewritten, &error)) {
+    return error;
+  }
+  return BindAndExecute(rewritten, &relation);
+}
+
+bool QueryTreeRunner::MakeFrom(const sql::TableRef& ref, Relation* out, Result* error) {
+  const std::string qualifier = ref.alias.empty() ? ref.name : ref.alias;
+  switch (ref.kind) {
+    case sql::TableRefKind::kNamed: {
+      if (const Relation* cte = FindCte(ref.name)) {
+        *out = *cte;
+        for (plan::ScopeColumn& column : out->scope) column.qualifier = qualifier;
+        break;
+      }
+      ViewDef view;
+      if (catalog_->FindView(ref.name, &view)) {
+        if (view_depth_ >= kMaxViewDepth) {
+          *error = ErrorAt(ref.pos, "binder", "view \"" + view.name + "\" refers to itself");
+          return false;
+        }
+        sql::Statement statement;
+        sql::ParseError parse_error;
+        if (!sql::ParseStatement(view.sql, &statement, &parse_error) ||
+            statement.kind != sql::StatementKind::kSelect) {
+          *error = ErrorAt(ref.pos, "binder", "view \"" + view.name + "\" no longer parses: " +
+                                                  parse_error.ToString());
+          return false;
+        }
+        ++view_depth_;
+        const std::vector<CteEntry> outer = std::move(ctes_);  // a view sees no CTE of the query
+        ctes_.clear();
+        const bool ok = RunToRelation(*statement.query, qualifier, out, error);
+        ctes_ = std::move(outer);
+        --view_depth_;
+        if (!ok) return false;
+        for (size_t i = 0; i < view.columns.size() && i < out->scope.size(); ++i) {
+          out->scope[i].name = view.columns[i];
+        }
+        break;
+      }
+      std::shared_ptr<const Table> table = catalog_->FindTable(ref.name);
+      if (table == nullptr) {
+        *error = ErrorAt(ref.pos, "binder", "table \"" + ref.name + "\" does not exist");
+        return false;
+      }
+      *out = RelationOverTable(std::move(table), qualifier);
+      break;
+    }
+    case sql::TableRefKind::kFile:
+    case sql::TableRefKind::kFunction: {
+      std::shared_ptr<const Table> table;
+      plan::BindError bind_error;
+      if (!LoadFileTable(ref, ctx_.threads, &table, &bind_error)) {
+        *error = FromBindError(bind_error);
+        return false;
+      }
+      *out = RelationOverTable(std::move(table), qualifier);
+      break;
+    }
+    case sql::TableRefKind::kSubquery:
+      if (!RunToRelation(*ref.subquery, ref.alias.empty() ? "unnamed_subquery" : ref.alias, out, error)) {
+        return false;
+      }
+      break;
+    case sql::TableRefKind::kValues: {
+      Result rows = RunValues(ref.values, ref.pos);
+      std::string message;
+      if (!rows.ok()) {
+        *error = std::move(rows);
+        return false;
+      }
+      if (!RelationFromResult(std::move(rows), ref.alias.empty() ? "valueslist" : ref.alias, out, &message)) {
+        *error = Result::Error(message);
+        return false;
+      }
+      break;
+    }
+    case sql::TableRefKind::kJoin:
+      return MakeJoin(ref, out, error);
+  }
+  if (ref.column_aliases.size() > out->scope.size()) {
+    *error = ErrorAt(ref.pos, "binder", "table \"" + qualifier + "\" has " +
+                                            std::to_string(out->scope.size()) + " columns available but " +
+                                            std::to_string(ref.column_aliases.size()) + " columns specified");
+    return false;
+  }
+  for (size_t i = 0; i < ref.column_aliases.size(); ++i) out->scope[i].name = ref.column_aliases[i];
+  return true;
+}
+
+bool QueryTreeRunner::InlineSubqueries(sql::SelectStatement* select,
+                                       std::vector<sql::ExprPtr>* correlated, Result* error) {
+  for (sql::SelectItem& item : select->select_list) {
+    if (!InlineSubqueries(&item.expr, error)) return false;
+  }
+  if (select->where && HasSubquery(select->where.get())) {
+    std::vector<sql::ExprPtr> conjuncts, kept;
+    SplitAnd(std::move(select->where), &conjuncts);
+    for (sql::ExprPtr& conjunct : conjuncts) {
+      sql::ExprPtr attempt = sql::Clone(*conjunct);
+      if (InlineSubqueries(&attempt, error)) {
+        kept.push_back(std::move(attempt));
+      } else if (error->error().find(kCorrelatedMarker) != std::string::npos && select->has_from) {
+        correlated->push_back(std::move(conjunct));
+      } else {
+        return false;
+      }
+    }
+    select->where = JoinAnd(std::move(kept));
+  }
+  if (!InlineSubqueries(&select->having, error)) return false;
+  for (sql::ExprPtr& key : select->group_by) {
+    if (!InlineSubqueries(&key, error)) return false;
+  }
+  for (sql::OrderItem& item : select->order_by) {
+    if (!InlineSubqueries(&item.expr, error)) return false;
+  }
+  return true;
+}
+
+bool QueryTreeRunner::InlineSubqueries(sql::ExprPtr* slot, Result* error) {
+  sql::Expr* expr = slot->get();
+  if (expr == nullptr) return true;
+  if (!InlineSubqueries(&expr->operand, error) || !InlineSubqueries(&expr->left, error) ||
+      !InlineSubqueries(&expr->right, error) || !InlineSubqueries(&expr->else_result, error)) {
+    return false;
+  }
+  for (sql::ExprPtr& arg : expr->args) {
+    if (!InlineSubqueries(&arg, error)) return false;
+  }
+  for (sql::CaseBranch& branch : expr->branches) {
+    if (!InlineSubqueries(&branch.when, error) || !InlineSubqueries(&branch.then, error)) return false;
+  }
+  if (!expr->subquery) return true;
+  Result answer = Run(*expr->subquery);
+  if (!answer.ok()) {
+    if (LooksCorrelated(answer)) {
+      *error = ErrorAt(expr->pos, "binder",
+                       std::string(kCorrelatedMarker) + " are not supported here yet: " + answer.error());
+    } else {
+      *error = std::move(answer);
+    }
+    return false;
+  }
+  const size_t rows = answer.num_rows();
+  if (expr->kind == sql::ExprKind::kExists) {
+    *slot = BoolLiteral(rows > 0, *expr);
+    return true;
+  }
+  if (answer.num_columns() != 1) {
+    *error = ErrorAt(expr->pos, "binder", "subquery returns " + std::to_string(answer.num_columns()) +
+                                              " columns - expected 1");
+    return false;
+  }
+  const Column& column = answer.column(0);
+  if (expr->kind == sql::ExprKind::kSubquery) {
+    if (rows > 1) {
+      *error = ErrorAt(expr->pos, "invalid input",
+                       "More than one row returned by a subquery used as an expression - scalar "
+                       "subqueries can only return a single row.");
+      return false;
+    }
+    if (rows == 0) {
+      // No row: NULL of the column's type.
+      Column null_column;
+      std::string message;
+      if (!NullColumn(column.type(), 1, &null_column, &message)) {
+        *error = Result::Error(message);
+        return false;
+      }
+      *slot = LiteralOf(null_column, 0, *expr);
+    } else {
+      *slot = LiteralOf(column, 0, *expr);
+    }
+    return true;
+  }
+  if (expr->kind == sql::ExprKind::kInSubquery) {
+    if (rows == 0) {
+      *slot = BoolLiteral(expr->negated, *expr);  // x IN (empty) is false, even for NULL x
+      return true;
+    }
+    expr->kind = sql::ExprKind::kInList;
+    expr->args.clear();
+    for (size_t r = 0; r < rows; ++r) expr->args.push_back(LiteralOf(column, r, *expr));
+    expr->subquery.reset();
+    return true;
+  }
+  // kQuantified: x op ANY (...) is an OR of the comparisons, ALL an AND (three-valued, as SQL).
+  if (rows == 0) {
+    *slot = BoolLiteral(expr->quantifier_all, *expr);
+    return true;
+  }
+  std::vector<sql::ExprPtr> terms;
+  for (size_t r = 0; r < rows; ++r) {
+    terms.push_back(Binary(expr->binary_op, sql::Clone(*expr->operand), LiteralOf(column, r, *expr)));
+  }
+  // Combined pairwise, so the tree is log2(rows) high, far below the parser's height limit.
+  const sql::BinaryOp join = expr->quantifier_all ? sql::BinaryOp::kAnd : sql::BinaryOp::kOr;
+  while (terms.size() > 1) {
+    std::vector<sql::ExprPtr> next;
+    for (size_t i = 0; i + 1 < terms.size(); i += 2) {
+      next.push_back(Binary(join, std::move(terms[i]), std::move(terms[i + 1])));
+    }
+    if (terms.size() % 2 == 1) next.push_back(std::move(terms.back()));
+    terms = std::move(next);
+  }
+  *slot = std::move(terms[0]);
+  return true;
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,144 @@
+#include "src/exec/relation.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+namespace laneql {
+namespace exec {
+namespace {
+
+struct Bytes16 {
+  uint64_t low, high;
+};
+
+// Appends row `row` of `in` to `out` (same type).
+bool AppendRow(const Column& in, size_t row, Column* out, std::string* error) {
+  if (!in.IsValid(row)) return out->AppendNull(error);
+  if (IsString(in.type())) return out->AppendString(in.StringAt(row), error);
+  switch (TypeByteWidth(in.type())) {
+    case 1: return out->Append(in.Values<uint8_t>()[row], error);
+    case 2: return out->Append(in.Values<uint16_t>()[row], error);
+    case 4: return out->Append(in.Values<uint32_t>()[row], error);
+    case 8: return out->Append(in.Values<uint64_t>()[row], error);
+    case 16: return out->Append(in.Values<Bytes16>()[row], error);
+  }
+  if (error != nullptr) *error = "internal error: a column of an unknown width";
+  return false;
+}
+
+}  // namespace
+
+std::string RelationColumnName(size_t i) { return "#" + std::to_string(i); }
+
+bool RelationFromResult(Result result, const std::string& qualifier, Relation* out,
+                        std::string* error) {
+  auto table = std::make_shared<Table>();
+  out->scope.clear();
+  for (size_t c = 0; c < result.num_columns(); ++c) {
+    Column copy;
+    if (!CopyColumn(result.column(c), &copy, error)) return false;
+    if (!table->AddColumn(RelationColumnName(c), std::move(copy), error)) return false;
+    out->scope.push_back(plan::ScopeColumn{qualifier, result.name(c), false});
+  }
+  out->table = std::move(table);
+  return true;
+}
+
+Relation RelationOverTable(std::shared_ptr<const Table> table, const std::string& qualifier) {
+  Relation relation;
+  for (size_t c = 0; c < table->num_columns(); ++c) {
+    relation.scope.push_back(plan::ScopeColumn{qualifier, table->column_name(c), false});
+  }
+  relation.table = std::move(table);
+  return relation;
+}
+
+Result RelationToResult(const Relation& relation) {
+  Result result;
+  std::string error;
+  for (size_t c = 0; c < relation.table->num_columns(); ++c) {
+    if (relation.scope[c].hidden) continue;
+    Column copy;
+    if (!CopyColumn(relation.table->column(c), &copy, &error) ||
+        !result.AddColumn(relation.scope[c].name, std::move(copy), &error)) {
+      return Result::Error(error);
+    }
+  }
+  return result;
+}
+
+bool CopyColumn(const Column& in, Column* out, std::string* error) {
+  *out = Column(in.type() == TypeId::kLargeString ? TypeId::kString : in.type());
+  return AppendColumn(in, out, error);
+}
+
+bool AppendColumn(const Column& in, Column* out, std::string* error) {
+  size_t bytes = 0;
+  if (IsString(in.type())) {
+    for (size_t r = 0; r < in.length(); ++r) bytes += in.StringAt(r).size();
+  }
+  if (!out->Reserve(in.length(), bytes, error)) return false;
+  for (size_t r = 0; r < in.length(); ++r) {
+    if (!AppendRow(in, r, out, error)) return false;
+  }
+  return true;
+}
+
+bool TakeRows(const Column& in, const std::vector<uint32_t>& rows, Column* out,
+              std::string* error) {
+  *out = Column(in.type() == TypeId::kLargeString ? TypeId::kString : in.type());
+  if (!out->Reserve(rows.size(), 0, error)) return false;
+  for (uint32_t row : rows) {
+    const bool ok = row == kMissingRow ? out->AppendNull(error) : AppendRow(in, row, out, error);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool NullColumn(TypeId type, size_t length, Column* out, std::string* error) {
+  *out = Column(type == TypeId::kLargeString ? TypeId::kString : type);
+  if (!out->Reserve(length, 0, error)) return false;
+  for (size_t r = 0; r < length; ++r) {
+    if (!out->AppendNull(error)) return false;
+  }
+  return true;
+}
+
+std::vector<std::string> RowKeys(const Table& table) {
+  std::vector<std::string> keys(table.num_rows());
+  for (size_t c = 0; c < table.num_columns(); ++c) {
+    const Column& column = table.column(c);
+    const TypeId type = column.type();
+    const size_t width = IsString(type) ? 0 : TypeByteWidth(type);
+    for (size_t r = 0; r < keys.size(); ++r) {
+      std::string& key = keys[r];
+      if (!column.IsValid(r)) {
+        key.push_back('\0');
+        continue;
+      }
+      key.push_back('\1');
+      if (IsString(type)) {
+        const std::string_view s = column.StringAt(r);
+        const uint64_t size = s.size();
+        key.append(reinterpret_cast<const char*>(&size), sizeof(size));
+        key.append(s.data(), s.size());
+      } else if (type == TypeId::kFloat64 || type == TypeId::kFloat32) {
+        double v = type == TypeId::kFloat64 ? column.Values<double>()[r] : column.Values<float>()[r];
+        if (v == 0) v = 0;                                  // -0.0 groups with 0.0
+        if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();
+        uint64_t bits;
+        std::memcpy(&bits, &v, sizeof(bits));
+        key.append(reinterpret_cast<const char*>(&bits), sizeof(bits));
+      } else {
+        const char* base = reinterpret_cast<const char*>(column.values_buffer().data());
+        key.append(base + r * width, width);
+      }
+    }
+  }
+  return keys;
+}
+
+}  // namespace exec
+}  // namespace laneql
