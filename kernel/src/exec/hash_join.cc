@@ -1,19 +1,22 @@
-// HashJoinPairs: a chained hash table over the build keys, probed by morsels of the probe side
-// on the query's threads.
+// HashJoinPairs: a hash table over the build keys, probed by morsels of the probe side on the
+// query's threads.
 //
-// The table. Every build row without a NULL key is in one chain: heads[hash & mask] is the
-// chain's first row, next[row] the following one (kNoRow ends it), and each row's 64-bit hash
-// is kept so that a chain entry of another key is almost always rejected without reading the
-// keys. Rows are inserted from the last to the first, so every chain lists its rows in
-// ascending order: walking it gives a probe row's matches already sorted by build row, and no
-// sort is needed anywhere. The bucket count is a power of two at least twice the rows inserted
-// (chains of about one entry; 20 bytes a build row in all).
+// The table. The build rows without a NULL key are grouped by bucket (hash & mask): bucket b's
+// rows are entries [starts[b], starts[b + 1]), each entry a row and its 64-bit hash, so that an
+// entry of another key is almost always rejected without reading the keys. The entries are
+// placed by a counting sort over the rows in ascending order, so every bucket lists its rows
+// in ascending order: scanning it gives a probe row's matches already sorted by build row, and
+// no sort is needed anywhere. A bucket's entries are contiguous (where chains through a `next`
+// array cost a cache miss per row, and duplicates of one key sit side by side); the bucket
+// count is the power of two at or above the rows inserted (about one entry per bucket;
+// 20 to 24 bytes a build row in all, and 8 more while it is built).
 //
 // The probe. Morsels of whole batches of kJoinBatchRows probe rows, taken from one cursor;
 // each morsel's pairs go to its own list, and the lists are concatenated in morsel order, so
 // the output is in probe-row order on any thread count. Per batch: hash the keys (kernels),
-// find the rows without a NULL key, load every row's chain head (independent loads the CPU
-// overlaps, where one chain walk after another would wait for each), then walk the chains.
+// find the rows without a NULL key, load every row's bucket bounds (independent loads the CPU
+// overlaps, where one lookup after another would wait for each), then scan the buckets,
+// prefetching a few rows ahead.
 #include "src/exec/hash_join.h"
 
 #include <algorithm>
@@ -36,64 +39,79 @@ namespace {
 // validity words; small enough that a batch's hashes and chain heads (24 KiB) stay in L1/L2,
 // and that a probe side of a few batches already spreads over threads.
 constexpr size_t kJoinBatchRows = 2048;
-// Build rows inserted between two checks for a stopped query.
-constexpr size_t kInsertRowsPerStopCheck = size_t{1} << 20;
+// Build rows placed between two checks for a stopped query.
+constexpr size_t kPlaceRowsPerStopCheck = size_t{1} << 20;
 
 size_t JoinBatches(size_t rows) { return (rows + kJoinBatchRows - 1) / kJoinBatchRows; }
 
 class JoinHashTable {
  public:
-  // Hashes the build keys (in parallel on up to `threads` threads) and links their rows.
+  struct Entry {
+    uint64_t hash;
+    uint32_t row;
+    uint32_t unused;  // 16 bytes: an entry never straddles a cache line
+  };
+
+  // Hashes the build keys (in parallel on up to `threads` threads) and places their rows.
   bool Build(const JoinKeys& keys, size_t rows, const ExecContext& ctx, int threads, std::string* error) {
-    const size_t batches = JoinBatches(rows);
-    if (!hashes_.ResizeForOverwrite(rows * sizeof(uint64_t), error) ||
-        !valid_.ResizeForOverwrite(BitmaskWords(rows) * sizeof(uint64_t), error) ||
-        !next_.ResizeForOverwrite(rows * sizeof(uint32_t), error)) {
+    AlignedBuffer hashes_buffer, valid_buffer;  // per build row, for the placement only
+    if (!hashes_buffer.ResizeForOverwrite(rows * sizeof(uint64_t), error) ||
+        !valid_buffer.ResizeForOverwrite(BitmaskWords(rows) * sizeof(uint64_t), error)) {
       return false;
     }
-    uint64_t* hashes = hashes_.As<uint64_t>();
-    uint64_t* valid = valid_.As<uint64_t>();
+    uint64_t* hashes = hashes_buffer.As<uint64_t>();
+    uint64_t* valid = valid_buffer.As<uint64_t>();
     auto hash_batch = [&](size_t b, int, std::string*) {
       const size_t begin = b * kJoinBatchRows, n = std::min(kJoinBatchRows, rows - begin);
       keys.Hash(begin, n, hashes + begin);
       keys.ValidRows(begin, n, valid + begin / 64);
       return true;
     };
-    if (!RunTasks(ctx, threads, batches, hash_batch, error)) return false;
+    if (!RunTasks(ctx, threads, JoinBatches(rows), hash_batch, error)) return false;
     size_t inserted = 0;
     for (size_t w = 0; w < BitmaskWords(rows); ++w) inserted += static_cast<size_t>(__builtin_popcountll(valid[w]));
     inserted_ = inserted;
     if (inserted == 0) return true;
     size_t buckets = 16;
-    while (buckets < inserted * 2) buckets *= 2;
-    if (!heads_.ResizeForOverwrite(buckets * sizeof(uint32_t), error)) return false;
-    std::memset(heads_.data(), 0xFF, buckets * sizeof(uint32_t));  // every chain empty (kNoRow)
+    while (buckets < inserted) buckets *= 2;
     mask_ = buckets - 1;
-    uint32_t* heads = heads_.As<uint32_t>();
-    uint32_t* next = next_.As<uint32_t>();
-    for (size_t row = rows; row-- > 0;) {
-      if (row % kInsertRowsPerStopCheck == 0 && ctx.Interrupted()) {
+    // starts gets two leading slots: counts go to starts[b + 2], a prefix sum makes starts[b + 1]
+    // bucket b's first entry, and placing each row through starts[b + 1]++ leaves starts[b]
+    // = bucket b's first entry and starts[b + 1] its end.
+    if (!starts_.Resize((buckets + 2) * sizeof(uint32_t), error) ||
+        !entries_.ResizeForOverwrite(inserted * sizeof(Entry), error)) {
+      return false;
+    }
+    uint32_t* starts = starts_.As<uint32_t>();
+    Entry* entries = entries_.As<Entry>();
+    for (size_t row = 0; row < rows; ++row) {
+      if (BitmaskGet(valid, row)) ++starts[(hashes[row] & mask_) + 2];
+    }
+    for (size_t b = 2; b < buckets + 2; ++b) starts[b] += starts[b - 1];
+    if (ctx.Interrupted()) {
+      *error = ctx.StopMessage();
+      return false;
+    }
+    for (size_t row = 0; row < rows; ++row) {
+      if (row % kPlaceRowsPerStopCheck == 0 && row != 0 && ctx.Interrupted()) {
         *error = ctx.StopMessage();
         return false;
       }
       if (!BitmaskGet(valid, row)) continue;
-      uint32_t& head = heads[hashes[row] & mask_];
-      next[row] = head;
-      head = static_cast<uint32_t>(row);
+      const uint64_t hash = hashes[row];
+      entries[starts[(hash & mask_) + 1]++] = Entry{hash, static_cast<uint32_t>(row), 0};
     }
     return true;
   }
 
   bool empty() const { return inserted_ == 0; }
-  uint32_t Head(uint64_t hash) const { return heads_.As<uint32_t>()[hash & mask_]; }
-  const uint32_t* next() const { return next_.As<uint32_t>(); }
-  const uint64_t* hashes() const { return hashes_.As<uint64_t>(); }
+  size_t mask() const { return mask_; }
+  const uint32_t* starts() const { return starts_.As<uint32_t>(); }
+  const Entry* entries() const { return entries_.As<Entry>(); }
 
  private:
-  AlignedBuffer hashes_;  // per build row (also NULL rows', never read)
-  AlignedBuffer valid_;   // build rows without a NULL key
-  AlignedBuffer next_;    // per build row: the next row of its chain
-  AlignedBuffer heads_;   // per bucket: the chain's first row
+  AlignedBuffer starts_;   // buckets + 1 bounds (and one spare slot)
+  AlignedBuffer entries_;  // the rows without a NULL key, bucket by bucket
   size_t mask_ = 0;
   size_t inserted_ = 0;
 };
@@ -144,29 +162,44 @@ class PairList {
 struct ProbeScratch {
   std::vector<uint64_t> hashes = std::vector<uint64_t>(kJoinBatchRows);
   std::vector<uint64_t> valid = std::vector<uint64_t>(BitmaskWords(kJoinBatchRows));
-  std::vector<uint32_t> first = std::vector<uint32_t>(kJoinBatchRows);
+  std::vector<uint32_t> begin = std::vector<uint32_t>(kJoinBatchRows);
+  std::vector<uint32_t> end = std::vector<uint32_t>(kJoinBatchRows);
 };
 
-// Probe rows [begin, end) against the table; `equal(build_row, probe_row)` compares keys.
+// Rows ahead whose first bucket entry is prefetched: enough misses in flight to cover the
+// latency of one, few enough that the lines are still in L1 when their row comes.
+constexpr size_t kPrefetchRows = 16;
+
+// Probe rows [first_row, end_row) against the table; `equal(build_row, probe_row)` compares
+// keys.
 template <class Equal>
-bool ProbeRows(const JoinHashTable& table, const JoinKeys& probe, size_t begin, size_t end, const Equal& equal,
-               ProbeScratch* scratch, PairList* out, std::string* error) {
-  const uint32_t* next = table.next();
-  const uint64_t* build_hashes = table.hashes();
-  for (size_t at = begin; at < end; at += kJoinBatchRows) {
-    const size_t n = std::min(kJoinBatchRows, end - at);
+bool ProbeRows(const JoinHashTable& table, const JoinKeys& probe, size_t first_row, size_t end_row,
+               const Equal& equal, ProbeScratch* scratch, PairList* out, std::string* error) {
+  const uint32_t* starts = table.starts();
+  const JoinHashTable::Entry* entries = table.entries();
+  const size_t mask = table.mask();
+  for (size_t at = first_row; at < end_row; at += kJoinBatchRows) {
+    const size_t n = std::min(kJoinBatchRows, end_row - at);
     uint64_t* hashes = scratch->hashes.data();
-    uint32_t* first = scratch->first.data();
+    uint32_t* begin = scratch->begin.data();
+    uint32_t* end = scratch->end.data();
     probe.Hash(at, n, hashes);
     probe.ValidRows(at, n, scratch->valid.data());
     for (size_t i = 0; i < n; ++i) {
-      first[i] = BitmaskGet(scratch->valid.data(), i) ? table.Head(hashes[i]) : kNoRow;
+      const size_t bucket = hashes[i] & mask;
+      const bool valid = BitmaskGet(scratch->valid.data(), i);
+      begin[i] = valid ? starts[bucket] : 0;
+      end[i] = valid ? starts[bucket + 1] : 0;
     }
     for (size_t i = 0; i < n; ++i) {
+      if (i + kPrefetchRows < n) __builtin_prefetch(entries + begin[i + kPrefetchRows]);
       const uint64_t hash = hashes[i];
       const uint32_t probe_row = static_cast<uint32_t>(at + i);
-      for (uint32_t row = first[i]; row != kNoRow; row = next[row]) {
-        if (build_hashes[row] == hash && equal(row, probe_row) && !out->Push(probe_row, row, error)) return false;
+      for (uint32_t e = begin[i]; e < end[i]; ++e) {
+        if (entries[e].hash == hash && equal(entries[e].row, probe_row) &&
+            !out->Push(probe_row, entries[e].row, error)) {
+          return false;
+        }
       }
     }
   }
