@@ -36,7 +36,7 @@ namespace exec {
 namespace {
 
 // Rows per probe (and build hashing) batch: a multiple of 64 so that batches start on whole
-// validity words; small enough that a batch's hashes and chain heads (24 KiB) stay in L1/L2,
+// validity words; small enough that a batch's hashes and bucket bounds (32 KiB) stay in L2,
 // and that a probe side of a few batches already spreads over threads.
 constexpr size_t kJoinBatchRows = 2048;
 // Build rows placed between two checks for a stopped query.
