@@ -1,0 +1,340 @@
+// HashJoinPairs: a hash table over the build keys, probed by morsels of the probe side on the
+// query's threads.
+//
+// The table. The build rows without a NULL key are grouped by bucket (hash & mask): bucket b's
+// rows are entries [starts[b], starts[b + 1]), each entry a row and its 64-bit hash, so that an
+// entry of another key is almost always rejected without reading the keys. The entries are
+// placed by a counting sort over the rows in ascending order, so every bucket lists its rows
+// in ascending order: scanning it gives a probe row's matches already sorted by build row, and
+// no sort is needed anywhere. A bucket's entries are contiguous (where chains through a `next`
+// array cost a cache miss per row, and duplicates of one key sit side by side); the bucket
+// count is the power of two at or above the rows inserted (about one entry per bucket;
+// 20 to 24 bytes a build row in all, and 8 more while it is built).
+//
+// The probe. Morsels of whole batches of kJoinBatchRows probe rows, taken from one cursor;
+// each morsel's pairs go to its own list, and the lists are concatenated in morsel order, so
+// the output is in probe-row order on any thread count. Per batch: hash the keys (kernels),
+// find the rows without a NULL key, load every row's bucket bounds (independent loads the CPU
+// overlaps, where one lookup after another would wait for each), then scan the buckets,
+// prefetching a few rows ahead.
+#include "src/exec/hash_join.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <new>
+
+#include "laneql/aligned_buffer.h"
+#include "laneql/bitmask.h"
+#include "src/common/query_budget.h"
+#include "src/exec/hash_join_keys.h"
+#include "src/exec/morsel.h"
+
+namespace laneql {
+namespace exec {
+namespace {
+
+// Rows per probe (and build hashing) batch: a multiple of 64 so that batches start on whole
+// validity words; small enough that a batch's hashes and bucket bounds (32 KiB) stay in L2,
+// and that a probe side of a few batches already spreads over threads.
+constexpr size_t kJoinBatchRows = 2048;
+// Build rows placed between two checks for a stopped query.
+constexpr size_t kPlaceRowsPerStopCheck = size_t{1} << 20;
+
+size_t JoinBatches(size_t rows) { return (rows + kJoinBatchRows - 1) / kJoinBatchRows; }
+
+class JoinHashTable {
+ public:
+  struct Entry {
+    uint64_t hash;
+    uint32_t row;
+    uint32_t unused;  // 16 bytes: an entry never straddles a cache line
+  };
+
+  // Hashes the build keys (in parallel on up to `threads` threads) and places their rows.
+  bool Build(const JoinKeys& keys, size_t rows, const ExecContext& ctx, int threads, std::string* error) {
+    AlignedBuffer hashes_buffer, valid_buffer;  // per build row, for the placement only
+    if (!hashes_buffer.ResizeForOverwrite(rows * sizeof(uint64_t), error) ||
+        !valid_buffer.ResizeForOverwrite(BitmaskWords(rows) * sizeof(uint64_t), error)) {
+      return false;
+    }
+    uint64_t* hashes = hashes_buffer.As<uint64_t>();
+    uint64_t* valid = valid_buffer.As<uint64_t>();
+    auto hash_batch = [&](size_t b, int, std::string*) {
+      const size_t begin = b * kJoinBatchRows, n = std::min(kJoinBatchRows, rows - begin);
+      keys.Hash(begin, n, hashes + begin);
+      keys.ValidRows(begin, n, valid + begin / 64);
+      return true;
+    };
+    if (!RunTasks(ctx, threads, JoinBatches(rows), hash_batch, error)) return false;
+    size_t inserted = 0;
+    for (size_t w = 0; w < BitmaskWords(rows); ++w) inserted += static_cast<size_t>(__builtin_popcountll(valid[w]));
+    inserted_ = inserted;
+    if (inserted == 0) return true;
+    size_t buckets = 16;
+    while (buckets < inserted) buckets *= 2;
+    mask_ = buckets - 1;
+    // starts gets two leading slots: counts go to starts[b + 2], a prefix sum makes starts[b + 1]
+    // bucket b's first entry, and placing each row through starts[b + 1]++ leaves starts[b]
+    // = bucket b's first entry and starts[b + 1] its end.
+    if (!starts_.Resize((buckets + 2) * sizeof(uint32_t), error) ||
+        !entries_.ResizeForOverwrite(inserted * sizeof(Entry), error)) {
+      return false;
+    }
+    uint32_t* starts = starts_.As<uint32_t>();
+    Entry* entries = entries_.As<Entry>();
+    for (size_t row = 0; row < rows; ++row) {
+      if (BitmaskGet(valid, row)) ++starts[(hashes[row] & mask_) + 2];
+    }
+    for (size_t b = 2; b < buckets + 2; ++b) starts[b] += starts[b - 1];
+    if (ctx.Interrupted()) {
+      *error = ctx.StopMessage();
+      return false;
+    }
+    for (size_t row = 0; row < rows; ++row) {
+      if (row % kPlaceRowsPerStopCheck == 0 && row != 0 && ctx.Interrupted()) {
+        *error = ctx.StopMessage();
+        return false;
+      }
+      if (!BitmaskGet(valid, row)) continue;
+      const uint64_t hash = hashes[row];
+      entries[starts[(hash & mask_) + 1]++] = Entry{hash, static_cast<uint32_t>(row), 0};
+    }
+    return true;
+  }
+
+  bool empty() const { return inserted_ == 0; }
+  size_t mask() const { return mask_; }
+  const uint32_t* starts() const { return starts_.As<uint32_t>(); }
+  const Entry* entries() const { return entries_.As<Entry>(); }
+
+ private:
+  AlignedBuffer starts_;   // buckets + 1 bounds (and one spare slot)
+  AlignedBuffer entries_;  // the rows without a NULL key, bucket by bucket
+  size_t mask_ = 0;
+  size_t inserted_ = 0;
+};
+
+struct Pair {
+  uint32_t probe;
+  uint32_t build;
+};
+
+// One morsel's pairs, its growth charged to the query's budget and given back when freed.
+class PairList {
+ public:
+  PairList() = default;
+  PairList(const PairList&) = delete;
+  PairList& operator=(const PairList&) = delete;
+  ~PairList() { ReleaseQueryMemory(capacity_ * sizeof(Pair)); }
+
+  bool Push(uint32_t probe, uint32_t build, std::string* error) {
+    if (size_ == capacity_ && !Grow(error)) return false;
+    data_[size_++] = Pair{probe, build};
+    return true;
+  }
+  size_t size() const { return size_; }
+  const Pair* data() const { return data_.get(); }
+
+ private:
+  bool Grow(std::string* error) {
+    const size_t capacity = std::max<size_t>(capacity_ * 2, 1024);
+    if (!ChargeQueryMemory((capacity - capacity_) * sizeof(Pair), error)) return false;
+    std::unique_ptr<Pair[]> grown(new (std::nothrow) Pair[capacity]);
+    if (grown == nullptr) {
+      ReleaseQueryMemory((capacity - capacity_) * sizeof(Pair));
+      *error = "out of memory collecting the pairs of a hash join";
+      return false;
+    }
+    if (size_ != 0) std::memcpy(grown.get(), data_.get(), size_ * sizeof(Pair));
+    data_ = std::move(grown);
+    capacity_ = capacity;
+    return true;
+  }
+
+  std::unique_ptr<Pair[]> data_;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+// A thread's batch buffers.
+struct ProbeScratch {
+  std::vector<uint64_t> hashes = std::vector<uint64_t>(kJoinBatchRows);
+  std::vector<uint64_t> valid = std::vector<uint64_t>(BitmaskWords(kJoinBatchRows));
+  std::vector<uint32_t> begin = std::vector<uint32_t>(kJoinBatchRows);
+  std::vector<uint32_t> end = std::vector<uint32_t>(kJoinBatchRows);
+};
+
+// Rows ahead whose first bucket entry is prefetched: enough misses in flight to cover the
+// latency of one, few enough that the lines are still in L1 when their row comes.
+constexpr size_t kPrefetchRows = 16;
+
+// Probe rows [first_row, end_row) against the table; `equal(build_row, probe_row)` compares
+// keys.
+template <class Equal>
+bool ProbeRows(const JoinHashTable& table, const JoinKeys& probe, size_t first_row, size_t end_row,
+               const Equal& equal, ProbeScratch* scratch, PairList* out, std::string* error) {
+  const uint32_t* starts = table.starts();
+  const JoinHashTable::Entry* entries = table.entries();
+  const size_t mask = table.mask();
+  for (size_t at = first_row; at < end_row; at += kJoinBatchRows) {
+    const size_t n = std::min(kJoinBatchRows, end_row - at);
+    uint64_t* hashes = scratch->hashes.data();
+    uint32_t* begin = scratch->begin.data();
+    uint32_t* end = scratch->end.data();
+    probe.Hash(at, n, hashes);
+    probe.ValidRows(at, n, scratch->valid.data());
+    for (size_t i = 0; i < n; ++i) {
+      const size_t bucket = hashes[i] & mask;
+      const bool valid = BitmaskGet(scratch->valid.data(), i);
+      begin[i] = valid ? starts[bucket] : 0;
+      end[i] = valid ? starts[bucket + 1] : 0;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (i + kPrefetchRows < n) __builtin_prefetch(entries + begin[i + kPrefetchRows]);
+      const uint64_t hash = hashes[i];
+      const uint32_t probe_row = static_cast<uint32_t>(at + i);
+      for (uint32_t e = begin[i]; e < end[i]; ++e) {
+        if (entries[e].hash == hash && equal(entries[e].row, probe_row) &&
+            !out->Push(probe_row, entries[e].row, error)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+// Probes the probe side morsel by morsel on `threads` threads; parts[m] gets morsel m's pairs.
+template <class Equal>
+bool ProbeMorsels(const JoinHashTable& table, const JoinKeys& probe, size_t rows, const ExecContext& ctx,
+                  int threads, const Equal& equal, std::vector<PairList>* parts, std::string* error) {
+  const MorselPlan morsels(0, JoinBatches(rows), threads);
+  *parts = std::vector<PairList>(morsels.size());
+  std::vector<std::string> errors(static_cast<size_t>(threads));
+  MorselCursor cursor;
+  std::atomic<bool> failed{false};
+  RunThreads(ctx, threads, [&](int t) {
+    const ScopedMemoryActivity activity("probing the hash join table");
+    ProbeScratch scratch;
+    while (!failed.load(std::memory_order_relaxed) && !ctx.Interrupted()) {
+      const size_t m = cursor.Take();
+      if (m >= morsels.size()) break;
+      const size_t begin = morsels.Begin(m) * kJoinBatchRows;
+      const size_t end = std::min(rows, morsels.End(m) * kJoinBatchRows);
+      if (!ProbeRows(table, probe, begin, end, equal, &scratch, &(*parts)[m], &errors[static_cast<size_t>(t)])) {
+        failed.store(true, std::memory_order_relaxed);
+        return;
+      }
+    }
+  });
+  if (FirstError(errors, error)) return false;
+  if (ctx.Interrupted()) {  // morsels were skipped
+    *error = ctx.StopMessage();
+    return false;
+  }
+  return true;
+}
+
+// The probe with the key comparison chosen once: one 4- or 8-byte key (integers, dates,
+// timestamps) compares as one load each, without the general per-column switch.
+bool Probe(const JoinHashTable& table, const std::vector<const Column*>& build_keys,
+           const std::vector<const Column*>& probe_keys, size_t rows, const ExecContext& ctx, int threads,
+           std::vector<PairList>* parts, std::string* error) {
+  const JoinKeys probe(probe_keys);
+  const KeyMatcher matcher(build_keys, probe_keys);
+  if (matcher.pairs().size() == 1) {
+    const KeyMatcher::Pair& key = matcher.pairs()[0];
+    if (key.compare == KeyCompare::kBits4 || key.compare == KeyCompare::kBits8) {
+      const uint8_t* b = key.build_values;
+      const uint8_t* p = key.probe_values;
+      if (key.compare == KeyCompare::kBits4) {
+        auto equal = [b, p](size_t x, size_t y) { return KeyMatcher::SameBits<uint32_t>(b + x * 4, p + y * 4); };
+        return ProbeMorsels(table, probe, rows, ctx, threads, equal, parts, error);
+      }
+      auto equal = [b, p](size_t x, size_t y) { return KeyMatcher::SameBits<uint64_t>(b + x * 8, p + y * 8); };
+      return ProbeMorsels(table, probe, rows, ctx, threads, equal, parts, error);
+    }
+  }
+  auto equal = [&matcher](size_t x, size_t y) { return matcher.Equal(x, y); };
+  return ProbeMorsels(table, probe, rows, ctx, threads, equal, parts, error);
+}
+
+// out = the parts' pairs in part order, copied on up to `threads` threads.
+bool Concatenate(const std::vector<PairList>& parts, const ExecContext& ctx, int threads, MatchPairs* out,
+                 std::string* error) {
+  std::vector<size_t> offsets(parts.size() + 1, 0);
+  for (size_t m = 0; m < parts.size(); ++m) offsets[m + 1] = offsets[m] + parts[m].size();
+  const size_t total = offsets.back();
+  // The output is the query's from here on: charged, not given back (see hash_join.h).
+  if (!ChargeQueryMemory(total * 2 * sizeof(uint32_t), error)) return false;
+  try {
+    out->probe_rows.resize(total);
+    out->build_rows.resize(total);
+  } catch (const std::bad_alloc&) {
+    ReleaseQueryMemory(total * 2 * sizeof(uint32_t));
+    throw;
+  }
+  auto copy_part = [&](size_t m, int, std::string*) {
+    const Pair* pairs = parts[m].data();
+    uint32_t* probe = out->probe_rows.data() + offsets[m];
+    uint32_t* build = out->build_rows.data() + offsets[m];
+    for (size_t i = 0; i < parts[m].size(); ++i) {
+      probe[i] = pairs[i].probe;
+      build[i] = pairs[i].build;
+    }
+    return true;
+  };
+  if (!RunTasks(ctx, threads, parts.size(), copy_part, error)) {  // stopped part-way
+    ReleaseQueryMemory(total * 2 * sizeof(uint32_t));
+    return false;
+  }
+  return true;
+}
+
+bool JoinPairs(const std::vector<const Column*>& build_keys, const std::vector<const Column*>& probe_keys,
+               const ExecContext& ctx, MatchPairs* out, std::string* error) {
+  size_t build_rows = 0, probe_rows = 0;
+  if (!CheckJoinKeys(build_keys, probe_keys, &build_rows, &probe_rows, error)) return false;
+  if (build_rows == 0 || probe_rows == 0) return true;
+  const int available = ctx.ThreadsAvailable();
+  JoinHashTable table;
+  {
+    const ScopedMemoryActivity activity("building the hash join table");
+    const int threads = build_rows < ctx.min_parallel_rows ? 1 : available;
+    if (!table.Build(JoinKeys(build_keys), build_rows, ctx, threads, error)) return false;
+  }
+  if (table.empty()) return true;  // every build row has a NULL key
+  const int threads = probe_rows < ctx.min_parallel_rows
+                          ? 1
+                          : static_cast<int>(std::min<size_t>(static_cast<size_t>(available), JoinBatches(probe_rows)));
+  std::vector<PairList> parts;
+  if (!Probe(table, build_keys, probe_keys, probe_rows, ctx, threads, &parts, error)) return false;
+  const ScopedMemoryActivity activity("collecting the pairs of a hash join");
+  return Concatenate(parts, ctx, threads, out, error);
+}
+
+}  // namespace
+
+bool HashJoinPairs(const std::vector<const Column*>& build_keys, const std::vector<const Column*>& probe_keys,
+                   const ExecContext& ctx, MatchPairs* out, std::string* error) {
+  out->probe_rows.clear();
+  out->build_rows.clear();
+  // The query's budget on this thread too (the pool installs it on the workers from here).
+  const ScopedQueryBudget budget(ctx.budget != nullptr ? ctx.budget : CurrentQueryBudget(), CurrentMemoryActivity());
+  bool ok = false;
+  try {
+    ok = JoinPairs(build_keys, probe_keys, ctx, out, error);
+  } catch (const std::bad_alloc&) {
+    *error = "out of memory in a hash join";
+  }
+  if (!ok) {
+    out->probe_rows = {};
+    out->build_rows = {};
+  }
+  return ok;
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,277 @@
+// HashJoinPairs and CompleteJoin against nested-loop references on random keys of every type,
+// on 1, 2 and 4 threads (the parallel path forced by a small min_parallel_rows), plus the
+// memory limit and interrupts.
+#include "src/exec/hash_join.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "hash_join_test_util.h"
+#include "src/common/query_budget.h"
+#include "src/exec/thread_pool.h"
+
+namespace laneql {
+namespace exec {
+namespace {
+
+using join_test::AppendNull;
+using join_test::AppendValue;
+using join_test::Pointers;
+using join_test::RandomColumn;
+using join_test::ValuesEqual;
+
+// Every (probe, build) pair with all keys non-NULL and equal, probe-major: the definition.
+MatchPairs NestedLoopPairs(const std::vector<Column>& build, const std::vector<Column>& probe) {
+  MatchPairs out;
+  const size_t build_rows = build.empty() ? 0 : build[0].length();
+  const size_t probe_rows = probe.empty() ? 0 : probe[0].length();
+  for (size_t p = 0; p < probe_rows; ++p) {
+    for (size_t b = 0; b < build_rows; ++b) {
+      bool equal = true;
+      for (size_t k = 0; k < build.size() && equal; ++k) {
+        equal = build[k].IsValid(b) && probe[k].IsValid(p) && ValuesEqual(build[k], b, probe[k], p);
+      }
+      if (equal) {
+        out.probe_rows.push_back(static_cast<uint32_t>(p));
+        out.build_rows.push_back(static_cast<uint32_t>(b));
+      }
+    }
+  }
+  return out;
+}
+
+// CompleteJoin's definition, spelled out per probe row and per build row.
+JoinOutput ReferenceComplete(JoinKind kind, const MatchPairs& matched, size_t probe_rows, size_t build_rows,
+                             const std::vector<uint8_t>& probe_null, bool build_null) {
+  std::vector<std::vector<uint32_t>> by_probe(probe_rows);
+  std::vector<bool> build_has_pair(build_rows, false);
+  for (size_t i = 0; i < matched.size(); ++i) {
+    by_probe[matched.probe_rows[i]].push_back(matched.build_rows[i]);
+    build_has_pair[matched.build_rows[i]] = true;
+  }
+  JoinOutput out;
+  auto add = [&](uint32_t p, uint32_t b) {
+    out.probe_rows.push_back(p);
+    out.build_rows.push_back(b);
+  };
+  if (kind == JoinKind::kInner || kind == JoinKind::kRight) {
+    for (size_t i = 0; i < matched.size(); ++i) add(matched.probe_rows[i], matched.build_rows[i]);
+  }
+  if (kind == JoinKind::kLeft || kind == JoinKind::kFull) {
+    for (uint32_t p = 0; p < probe_rows; ++p) {
+      if (by_probe[p].empty()) add(p, kNoRow);
+      for (uint32_t b : by_probe[p]) add(p, b);
+    }
+  }
+  if (kind == JoinKind::kRight || kind == JoinKind::kFull) {
+    for (uint32_t b = 0; b < build_rows; ++b) {
+      if (!build_has_pair[b]) add(kNoRow, b);
+    }
+  }
+  for (uint32_t p = 0; p < probe_rows; ++p) {
+    if ((kind == JoinKind::kSemi && !by_probe[p].empty()) || (kind == JoinKind::kAnti && by_probe[p].empty())) {
+      out.probe_rows.push_back(p);
+    }
+    if (kind == JoinKind::kMark) {
+      out.probe_rows.push_back(p);
+      uint8_t mark = 0;
+      if (!by_probe[p].empty()) {
+        mark = 1;
+      } else if (build_rows > 0 && (probe_null[p] != 0 || build_null)) {
+        mark = 2;
+      }
+      out.mark.push_back(mark);
+    }
+  }
+  return out;
+}
+
+constexpr JoinKind kAllKinds[] = {JoinKind::kInner, JoinKind::kLeft, JoinKind::kRight, JoinKind::kFull,
+                                  JoinKind::kSemi,  JoinKind::kAnti, JoinKind::kMark};
+
+void ExpectCompleteMatchesReference(const MatchPairs& matched, const std::vector<Column>& build,
+                                    const std::vector<Column>& probe) {
+  const size_t probe_rows = probe[0].length(), build_rows = build[0].length();
+  const std::vector<uint8_t> probe_null = RowsWithNullKey(Pointers(probe), probe_rows);
+  const bool build_null = AnyRowWithNullKey(Pointers(build), build_rows);
+  for (JoinKind kind : kAllKinds) {
+    SCOPED_TRACE(testing::Message() << "kind " << static_cast<int>(kind));
+    JoinOutput got;
+    CompleteJoin(kind, matched, probe_rows, build_rows, probe_null, build_null, &got);
+    const JoinOutput want = ReferenceComplete(kind, matched, probe_rows, build_rows, probe_null, build_null);
+    EXPECT_EQ(got.probe_rows, want.probe_rows);
+    EXPECT_EQ(got.build_rows, want.build_rows);
+    EXPECT_EQ(got.mark, want.mark);
+  }
+}
+
+struct JoinCase {
+  const char* name;
+  std::vector<TypeId> types;
+  size_t build_rows, probe_rows;
+  int domain;
+  double build_nulls, probe_nulls;
+  int build_first = 0;  // build values from [build_first, build_first + domain)
+};
+
+class HashJoinTest : public testing::Test {
+ protected:
+  HashJoinTest() : pool_(4) {}
+  ExecContext Context(int threads) {
+    ExecContext ctx;
+    ctx.pool = &pool_;
+    ctx.threads = threads;
+    ctx.min_parallel_rows = 1;  // the parallel path even on a few thousand rows
+    ctx.budget = &budget_;
+    return ctx;
+  }
+  // Runs the case on 1, 2 and 4 threads: each must give the nested loop's pairs exactly.
+  void Run(const JoinCase& c, uint64_t seed) {
+    SCOPED_TRACE(c.name);
+    std::mt19937_64 rng(seed);
+    std::vector<Column> build, probe;
+    for (TypeId type : c.types) {
+      build.push_back(RandomColumn(type, c.build_rows, c.build_first, c.domain, c.build_nulls, &rng));
+      probe.push_back(RandomColumn(type, c.probe_rows, 0, c.domain, c.probe_nulls, &rng));
+    }
+    const MatchPairs want = NestedLoopPairs(build, probe);
+    for (int threads : {1, 2, 4}) {
+      SCOPED_TRACE(testing::Message() << threads << " threads");
+      MatchPairs got;
+      std::string error;
+      ASSERT_TRUE(HashJoinPairs(Pointers(build), Pointers(probe), Context(threads), &got, &error)) << error;
+      EXPECT_EQ(got.probe_rows, want.probe_rows);
+      EXPECT_EQ(got.build_rows, want.build_rows);
+    }
+    ExpectCompleteMatchesReference(want, build, probe);
+    // A residual condition dropping some pairs: outer rows reappear unmatched.
+    MatchPairs kept;
+    for (size_t i = 0; i < want.size(); ++i) {
+      if ((want.probe_rows[i] + 2 * want.build_rows[i]) % 3 != 0) {
+        kept.probe_rows.push_back(want.probe_rows[i]);
+        kept.build_rows.push_back(want.build_rows[i]);
+      }
+    }
+    ExpectCompleteMatchesReference(kept, build, probe);
+  }
+
+  ThreadPool pool_;
+  QueryBudget budget_{0, nullptr, 0};
+};
+
+TEST_F(HashJoinTest, OneKeyOfEachType) {
+  const TypeId types[] = {TypeId::kInt8,    TypeId::kInt16,  TypeId::kInt32,           TypeId::kInt64,
+                          TypeId::kUInt8,   TypeId::kUInt16, TypeId::kUInt32,          TypeId::kUInt64,
+                          TypeId::kFloat32, TypeId::kFloat64, TypeId::kDate32,         TypeId::kTimestampSeconds,
+                          TypeId::kTimestampMicros, TypeId::kString, TypeId::kLargeString, TypeId::kInt128,
+                          TypeId::kBool};
+  uint64_t seed = 1;
+  for (TypeId type : types) {
+    SCOPED_TRACE(TypeName(type));
+    // Bool has two values: few build rows, or every probe row matches hundreds.
+    const size_t build_rows = type == TypeId::kBool ? 40 : 700;
+    Run(JoinCase{"one key, NULLs on both sides", {type}, build_rows, 7000, 40, 0.1, 0.1}, seed++);
+  }
+}
+
+TEST_F(HashJoinTest, WideDomainsAndNoNulls) {
+  Run(JoinCase{"uint8 over all 256 values", {TypeId::kUInt8}, 1500, 9000, 256, 0, 0}, 11);
+  Run(JoinCase{"int64 mostly unmatched", {TypeId::kInt64}, 2000, 9000, 100000, 0, 0}, 12);
+  Run(JoinCase{"double specials only", {TypeId::kFloat64}, 300, 6000, 5, 0, 0.05}, 13);
+  Run(JoinCase{"strings specials only", {TypeId::kString}, 300, 6000, 6, 0.05, 0}, 14);
+}
+
+TEST_F(HashJoinTest, TwoAndThreeKeys) {
+  Run(JoinCase{"int32, string", {TypeId::kInt32, TypeId::kString}, 800, 8000, 8, 0.05, 0.05}, 21);
+  Run(JoinCase{"date, double", {TypeId::kDate32, TypeId::kFloat64}, 800, 8000, 9, 0.1, 0.0}, 22);
+  Run(JoinCase{"double, int64, uint8", {TypeId::kFloat64, TypeId::kInt64, TypeId::kUInt8}, 900, 9000, 4, 0.05,
+               0.05},
+      23);
+  Run(JoinCase{"string, large_string, int128", {TypeId::kString, TypeId::kLargeString, TypeId::kInt128}, 600,
+               7000, 4, 0.0, 0.1},
+      24);
+  Run(JoinCase{"bool, timestamp", {TypeId::kBool, TypeId::kTimestampMicros}, 300, 5000, 6, 0.1, 0.1}, 25);
+}
+
+TEST_F(HashJoinTest, EmptySidesNoMatchesAllMatching) {
+  Run(JoinCase{"empty build", {TypeId::kInt32}, 0, 5000, 10, 0, 0}, 31);
+  Run(JoinCase{"empty probe", {TypeId::kString}, 500, 0, 10, 0, 0}, 32);
+  Run(JoinCase{"both empty", {TypeId::kInt64, TypeId::kFloat64}, 0, 0, 10, 0, 0}, 33);
+  Run(JoinCase{"no matches", {TypeId::kInt32, TypeId::kString}, 700, 7000, 50, 0.1, 0.1, 1000}, 34);
+  Run(JoinCase{"all matching", {TypeId::kInt64}, 30, 9000, 1, 0, 0}, 35);
+  Run(JoinCase{"all matching, two keys", {TypeId::kString, TypeId::kFloat64}, 25, 6000, 1, 0, 0}, 36);
+  Run(JoinCase{"every build key NULL", {TypeId::kInt32}, 400, 5000, 10, 1.0, 0.1}, 37);
+  Run(JoinCase{"every probe key NULL", {TypeId::kDate32}, 400, 5000, 10, 0.1, 1.0}, 38);
+  Run(JoinCase{"one row each", {TypeId::kFloat64}, 1, 1, 1, 0, 0}, 39);
+}
+
+TEST_F(HashJoinTest, RejectsMismatchedKeys) {
+  Column a(TypeId::kInt32), b(TypeId::kInt64), c(TypeId::kInt32);
+  AppendValue(&a, 1);
+  AppendValue(&b, 1);
+  MatchPairs out;
+  std::string error;
+  EXPECT_FALSE(HashJoinPairs({&a}, {&b}, Context(1), &out, &error));
+  EXPECT_NE(error.find("int32"), std::string::npos) << error;
+  EXPECT_FALSE(HashJoinPairs({}, {}, Context(1), &out, &error));
+  EXPECT_FALSE(HashJoinPairs({&a, &a}, {&a}, Context(1), &out, &error));
+  EXPECT_FALSE(HashJoinPairs({&a, &c}, {&a, &a}, Context(1), &out, &error));  // lengths 1 and 0
+}
+
+// Over the memory limit the join fails with the budget's error and holds nothing afterwards.
+TEST_F(HashJoinTest, MemoryLimitFailsCleanly) {
+  std::mt19937_64 rng(41);
+  std::vector<Column> build, probe;
+  build.push_back(RandomColumn(TypeId::kInt64, 100000, 0, 1000, 0, &rng));
+  probe.push_back(RandomColumn(TypeId::kInt64, 20000, 0, 1000, 0, &rng));
+  for (uint64_t limit : {uint64_t{256} << 10, uint64_t{6} << 20}) {  // the table; the pairs (16 MB)
+    QueryBudget budget(limit, nullptr, 0);
+    for (int threads : {1, 4}) {
+      ExecContext ctx = Context(threads);
+      ctx.budget = &budget;
+      MatchPairs out;
+      std::string error;
+      EXPECT_FALSE(HashJoinPairs(Pointers(build), Pointers(probe), ctx, &out, &error));
+      EXPECT_EQ(error.rfind("out of memory", 0), 0u) << error;
+      EXPECT_EQ(out.size(), 0u);
+      EXPECT_EQ(budget.used_bytes(), 0);
+    }
+  }
+  // With room, what stays charged is exactly the output.
+  QueryBudget budget(uint64_t{256} << 20, nullptr, 0);
+  ExecContext ctx = Context(4);
+  ctx.budget = &budget;
+  MatchPairs out;
+  std::string error;
+  ASSERT_TRUE(HashJoinPairs(Pointers(build), Pointers(probe), ctx, &out, &error)) << error;
+  EXPECT_EQ(budget.used_bytes(), static_cast<int64_t>(out.size() * 2 * sizeof(uint32_t)));
+  EXPECT_GT(budget.peak_bytes(), budget.used_bytes());
+}
+
+TEST_F(HashJoinTest, StopsWhenInterrupted) {
+  std::mt19937_64 rng(42);
+  std::vector<Column> build, probe;
+  build.push_back(RandomColumn(TypeId::kInt32, 5000, 0, 100, 0, &rng));
+  probe.push_back(RandomColumn(TypeId::kInt32, 50000, 0, 100, 0, &rng));
+  std::atomic<uint64_t> interrupts{0};
+  QueryBudget budget(0, &interrupts, 0);
+  interrupts.fetch_add(1);
+  for (int threads : {1, 4}) {
+    ExecContext ctx = Context(threads);
+    ctx.budget = &budget;
+    MatchPairs out;
+    std::string error;
+    EXPECT_FALSE(HashJoinPairs(Pointers(build), Pointers(probe), ctx, &out, &error));
+    EXPECT_EQ(error, "query interrupted");
+    EXPECT_EQ(out.size(), 0u);
+  }
+}
+
+}  // namespace
+}  // namespace exec
+}  // namespace laneql
