@@ -14,7 +14,7 @@ std::string Canonical(const std::string& sql) {
   Statement statement;
   ParseError error;
   if (!ParseStatement(sql, &statement, &error)) return "ERROR " + error.ToString();
-  return statement.is_copy ? ToString(statement.copy) : ToString(statement.select);
+  return ToString(statement);
 }
 
 TEST(SqlParserSources, FilePathsAndTheirImplicitAlias) {
@@ -22,8 +22,8 @@ TEST(SqlParserSources, FilePathsAndTheirImplicitAlias) {
   ParseError error;
   ASSERT_TRUE(ParseStatement("SELECT count(*) FROM 'data/hits.csv'", &statement, &error))
       << error.ToString();
-  ASSERT_FALSE(statement.is_copy);
-  const TableRef& from = statement.select.from;
+  ASSERT_EQ(statement.kind, StatementKind::kSelect);
+  const TableRef& from = statement.query->select.from;
   EXPECT_EQ(from.kind, TableRefKind::kFile);
   EXPECT_EQ(from.path, "data/hits.csv");
   EXPECT_EQ(from.name, "hits");  // DuckDB's implicit alias: no folders, no extensions
@@ -32,7 +32,7 @@ TEST(SqlParserSources, FilePathsAndTheirImplicitAlias) {
   EXPECT_EQ(Canonical("SELECT a FROM 'it''s.csv'"), "SELECT a FROM 'it''s.csv'");
   EXPECT_EQ(Canonical("SELECT 1 FROM 'a.tar.gz'"), "SELECT 1 FROM 'a.tar.gz'");
   ASSERT_TRUE(ParseStatement("SELECT 1 FROM '/tmp/.hidden'", &statement, &error));
-  EXPECT_EQ(statement.select.from.name, ".hidden");  // a leading dot is not an extension
+  EXPECT_EQ(statement.query->select.from.name, ".hidden");  // a leading dot is not an extension
 }
 
 TEST(SqlParserSources, TableFunctionsWithNamedOptions) {
@@ -47,7 +47,7 @@ TEST(SqlParserSources, TableFunctionsWithNamedOptions) {
   ParseError error;
   ASSERT_TRUE(ParseStatement("SELECT * FROM read_csv('a/b.csv', nullstr => 'NA')", &statement,
                              &error));
-  const TableRef& from = statement.select.from;
+  const TableRef& from = statement.query->select.from;
   EXPECT_EQ(from.kind, TableRefKind::kFunction);
   EXPECT_EQ(from.function, "read_csv");
   EXPECT_EQ(from.name, "b");
@@ -93,13 +93,14 @@ TEST(SqlParserSources, ErrorsSayWhatAndWhere) {
             "ERROR syntax error at line 1, column 8: COPY ... FROM is not supported: read files "
             "with SELECT ... FROM 'file'");
   EXPECT_EQ(Canonical("COPY (DELETE) TO 'x'"),
-            "ERROR syntax error at line 1, column 7: unexpected 'DELETE', expected SELECT after "
+            "ERROR syntax error at line 1, column 7: unexpected 'DELETE', expected a query after "
             "'COPY ('");
   // ParseSelect is for SELECT alone.
   SelectStatement select;
   ParseError error;
   EXPECT_FALSE(ParseSelect("COPY t TO 'x.csv'", &select, &error));
-  EXPECT_NE(error.ToString().find("not COPY"), std::string::npos) << error.ToString();
+  EXPECT_NE(error.ToString().find("expected a single SELECT statement"), std::string::npos)
+      << error.ToString();
 }
 
 }  // namespace

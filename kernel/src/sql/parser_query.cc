@@ -24,9 +24,9 @@ bool Parser::IsClauseWord(const Token& token) {
   return false;
 }
 
+// Nested queries count against the nesting limit where their parenthesis opens
+// (ParseQueryPrimary, ParseTablePrimary, ParseSubqueryExpr).
 QueryPtr Parser::ParseQuery() {
-  DepthGuard guard(this);
-  if (!CheckDepth()) return nullptr;
   const Token& first = Current();
   auto with = std::make_unique<QueryNode>();
   if (IsWord(first, "WITH")) {

@@ -130,9 +130,21 @@ TableRefPtr Parser::ParseTablePrimary() {
       }
       if (!ExpectClosingParen(first)) return nullptr;
     } else {
-      // A parenthesized join: (a JOIN b ON ...).
+      // A parenthesized join: (a JOIN b ON ...), or (a, b).
       Next();
       TableRefPtr inner = ParseFromItem();
+      while (inner && At(TokenKind::kComma)) {
+        auto join = std::make_unique<TableRef>();
+        join->kind = TableRefKind::kJoin;
+        join->join_type = JoinType::kCross;
+        join->comma_join = true;
+        join->pos = Current().pos;
+        Next();
+        join->left = std::move(inner);
+        join->right = ParseFromItem();
+        if (!join->right) return nullptr;
+        inner = std::move(join);
+      }
       if (!inner || !ExpectClosingParen(first)) return nullptr;
       if (inner->kind != TableRefKind::kJoin) {
         Fail(first, "expected a join inside the parentheses");
