@@ -4,10 +4,10 @@
 // side's keys; rows with a NULL key never match. Output rows follow the probe side's order, then
 // the build side's, whatever the thread count.
 #include <algorithm>
-#include <unordered_map>
 #include <utility>
 
 #include "src/common/ascii.h"
+#include "src/exec/hash_join.h"
 #include "src/exec/query_tree.h"
 #include "src/sql/ast_clone.h"
 
@@ -466,35 +466,19 @@ bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
       types.push_back(CommonSuperType(lr.table->column(k).type(), rr.table->column(k).type()));
     }
     if (!CastColumns(&lr, types, error) || !CastColumns(&rr, types, error)) return false;
-    auto has_null = [](const Table& keys, size_t row) {
-      for (size_t c = 0; c < keys.num_columns(); ++c) {
-        if (!keys.column(c).IsValid(row)) return true;
-      }
+    // The hash join core (hash_join.h): pairs sorted by probe (left) row, then build row.
+    std::vector<const Column*> build_keys, probe_keys;
+    for (size_t k = 0; k < left_keys.size(); ++k) {
+      probe_keys.push_back(&lr.table->column(k));
+      build_keys.push_back(&rr.table->column(k));
+    }
+    MatchPairs pairs;
+    if (!HashJoinPairs(build_keys, probe_keys, ctx_, &pairs, &message)) {
+      *error = Result::Error(message);
       return false;
-    };
-    const std::vector<std::string> right_hash = RowKeys(*rr.table);
-    std::unordered_multimap<std::string, uint32_t> build;
-    build.reserve(n_right);
-    for (size_t r = 0; r < n_right; ++r) {
-      if (!has_null(*rr.table, r)) build.emplace(right_hash[r], static_cast<uint32_t>(r));
     }
-    const std::vector<std::string> left_hash = RowKeys(*lr.table);
-    std::vector<uint32_t> matches;
-    for (size_t l = 0; l < n_left; ++l) {
-      if (has_null(*lr.table, l)) continue;
-      auto range = build.equal_range(left_hash[l]);
-      matches.clear();
-      for (auto it = range.first; it != range.second; ++it) matches.push_back(it->second);
-      std::sort(matches.begin(), matches.end());
-      for (uint32_t r : matches) {
-        left_rows.push_back(static_cast<uint32_t>(l));
-        right_rows.push_back(r);
-      }
-      if ((l & 4095) == 0 && ctx_.Interrupted()) {
-        *error = Result::Error(ctx_.StopMessage());
-        return false;
-      }
-    }
+    left_rows = std::move(pairs.probe_rows);
+    right_rows = std::move(pairs.build_rows);
   }
   auto gather = [&](const std::vector<uint32_t>& lrows, const std::vector<uint32_t>& rrows,
                     bool with_right, Relation* joined) {

@@ -1,5 +1,7 @@
 #include "src/exec/relation.h"
 
+#include "src/exec/hash_join.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -88,13 +90,8 @@ bool AppendColumn(const Column& in, Column* out, std::string* error) {
 
 bool TakeRows(const Column& in, const std::vector<uint32_t>& rows, Column* out,
               std::string* error) {
-  *out = Column(in.type() == TypeId::kLargeString ? TypeId::kString : in.type());
-  if (!out->Reserve(rows.size(), 0, error)) return false;
-  for (uint32_t row : rows) {
-    const bool ok = row == kMissingRow ? out->AppendNull(error) : AppendRow(in, row, out, error);
-    if (!ok) return false;
-  }
-  return true;
+  static_assert(kMissingRow == kNoRow, "one marker for a missing row");
+  return GatherRows(in, rows, out, error);  // the gather kernels (hash_join.h)
 }
 
 bool NullColumn(TypeId type, size_t length, Column* out, std::string* error) {
