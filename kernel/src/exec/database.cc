@@ -54,7 +54,7 @@ class Database::SqlCatalog : public exec::Catalog {
     std::lock_guard<std::mutex> lock(db_->catalog_mutex_);
     Entry& entry = db_->tables_[FoldName(name)];
     if (!replace && !entry.name.empty()) {
-      *error = std::string(entry.table ? "table" : "view") + " "" + entry.name + "" already exists";
+      *error = std::string(entry.table ? "table" : "view") + " \"" + entry.name + "\" already exists";
       return false;
     }
     entry = Entry{name, std::move(table), "", {}};
@@ -64,7 +64,7 @@ class Database::SqlCatalog : public exec::Catalog {
     std::lock_guard<std::mutex> lock(db_->catalog_mutex_);
     Entry& entry = db_->tables_[FoldName(view.name)];
     if (!entry.name.empty() && (!replace || entry.table != nullptr)) {
-      *error = std::string(entry.table ? "table" : "view") + " "" + entry.name + "" already exists";
+      *error = std::string(entry.table ? "table" : "view") + " \"" + entry.name + "\" already exists";
       return false;
     }
     entry = Entry{view.name, nullptr, view.sql, view.columns};

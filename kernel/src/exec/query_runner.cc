@@ -11,6 +11,7 @@
 #include "src/exec/file_tables.h"
 #include "src/exec/query_tree.h"
 #include "src/exec/relation.h"
+#include "src/sql/lexer.h"
 #include "src/sql/parser.h"
 
 namespace laneql {
@@ -163,7 +164,7 @@ class StatementRunner {
     }
     std::vector<TypeId> types;
     for (int c : columns) types.push_back(target->column(static_cast<size_t>(c)).type());
-    if (!queries_.CastTo(&rows, types, &error)) return error;
+    if (!queries_.CastTo(&rows, types, insert.query->pos, &error)) return error;
     // Read, append, swap; again if another INSERT swapped the table in between.
     while (true) {
       std::shared_ptr<const Table> current = catalog_->FindTable(insert.table);
@@ -241,14 +242,54 @@ class StatementRunner {
 }  // namespace
 
 Result RunQuery(std::string_view sql, exec::Catalog* catalog, const exec::ExecContext& ctx) {
-  sql::Statement statement;
+  // Several statements run one after another, the answer being the last one's (as DuckDB's
+  // clients do); the first error stops them. Each statement is parsed from the whole text with
+  // everything outside it blanked (newlines kept), so its errors point into the whole text.
+  std::vector<sql::Token> tokens;
   sql::ParseError parse_error;
-  if (!sql::ParseStatement(sql, &statement, &parse_error)) {
+  if (!sql::Tokenize(sql, &tokens, &parse_error)) {
     return Result::Error(parse_error.ToString(), parse_error.line, parse_error.column);
   }
+  std::vector<std::pair<size_t, size_t>> pieces;  // [begin, end) byte ranges
+  size_t begin = 0;
+  bool has_words = false;
+  for (const sql::Token& token : tokens) {
+    if (token.kind == sql::TokenKind::kSemicolon || token.kind == sql::TokenKind::kEnd) {
+      if (has_words) pieces.emplace_back(begin, token.kind == sql::TokenKind::kEnd ? sql.size() : token.offset + 1);
+      begin = token.offset + 1;
+      has_words = false;
+    } else {
+      has_words = true;
+    }
+  }
+  if (pieces.empty()) pieces.assign(1, {0, sql.size()});  // no statement: the parser says so
   StatementRunner runner(catalog, ctx);
-  Result result = runner.Run(statement);
-  if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
+  Result result;
+  std::string shifted;
+  size_t line_start = 0, lines = 0, scanned = 0;
+  for (const auto& [from, to] : pieces) {
+    std::string_view text = sql;
+    if (from > 0 || to < sql.size()) {
+      // The statement after as many newlines and spaces as put it at its line and column.
+      for (; scanned < from; ++scanned) {
+        if (sql[scanned] == '\n') {
+          ++lines;
+          line_start = scanned + 1;
+        }
+      }
+      shifted.assign(lines, '\n');
+      shifted.append(from - line_start, ' ');
+      shifted.append(sql.substr(from, to - from));
+      text = shifted;
+    }
+    sql::Statement statement;
+    if (!sql::ParseStatement(text, &statement, &parse_error)) {
+      return Result::Error(parse_error.ToString(), parse_error.line, parse_error.column);
+    }
+    result = runner.Run(statement);
+    if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
+    if (!result.ok()) return result;
+  }
   return result;
 }
 

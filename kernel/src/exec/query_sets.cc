@@ -34,7 +34,8 @@ bool Rebuild(Result result, const plan::ColumnScope& scope, Relation* out, std::
 
 }  // namespace
 
-bool QueryTreeRunner::CastColumns(Relation* relation, const std::vector<TypeId>& types, Result* error) {
+bool QueryTreeRunner::CastColumns(Relation* relation, const std::vector<TypeId>& types, Result* error,
+                                  sql::SourcePos pos) {
   bool any = false;
   for (size_t c = 0; c < types.size(); ++c) {
     const TypeId have = relation->table->column(c).type();
@@ -53,8 +54,9 @@ bool QueryTreeRunner::CastColumns(Relation* relation, const std::vector<TypeId>&
     sql::SelectItem item;
     auto cast = std::make_unique<sql::Expr>();
     cast->kind = sql::ExprKind::kCast;
+    cast->pos = pos;
     cast->text = DuckDbTypeName(types[c]);
-    cast->operand = ColumnRef(relation->table->column_name(c), select.pos);
+    cast->operand = ColumnRef(relation->table->column_name(c), pos);
     cast->height = 2;
     item.expr = std::move(cast);
     item.alias = relation->table->column_name(c);

@@ -405,7 +405,13 @@ bool QueryTreeRunner::MakeFrom(const sql::TableRef& ref, Relation* out, Result* 
         const bool ok = RunToRelation(*statement.query, qualifier, out, error);
         ctes_ = std::move(outer);
         --view_depth_;
-        if (!ok) return false;
+        if (!ok) {
+          // The view's own error points into the view's text: say whose text it is.
+          if (error->error().find("refers to itself") == std::string::npos) {
+            *error = ErrorAt(ref.pos, "binder", "view \"" + view.name + "\" cannot be read: " + error->error());
+          }
+          return false;
+        }
         for (size_t i = 0; i < view.columns.size() && i < out->scope.size(); ++i) {
           out->scope[i].name = view.columns[i];
         }

@@ -31,8 +31,9 @@ class QueryTreeRunner {
   bool RunToRelation(const sql::QueryNode& query, const std::string& qualifier, Relation* out,
                      Result* error);
   // `relation` with column i cast to types[i] where they differ (INSERT's conversions).
-  bool CastTo(Relation* relation, const std::vector<TypeId>& types, Result* error) {
-    return CastColumns(relation, types, error);
+  bool CastTo(Relation* relation, const std::vector<TypeId>& types, sql::SourcePos pos,
+              Result* error) {
+    return CastColumns(relation, types, error, pos);
   }
 
  private:
@@ -85,7 +86,9 @@ class QueryTreeRunner {
   // Executes a bound SELECT over `relation` (or, when null, over what `select.from` names).
   Result BindAndExecute(const sql::SelectStatement& select, const Relation* relation);
   // `relation` with column i cast to types[i] where they differ.
-  bool CastColumns(Relation* relation, const std::vector<TypeId>& types, Result* error);
+  // Conversion errors point at `pos`.
+  bool CastColumns(Relation* relation, const std::vector<TypeId>& types, Result* error,
+                   sql::SourcePos pos = sql::SourcePos{});
 
   Catalog* catalog_;
   const ExecContext& ctx_;
