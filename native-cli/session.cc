@@ -77,6 +77,12 @@ void Session::AddTable(const std::string& name, std::shared_ptr<const Table> tab
 }
 
 void Session::MakeDatabase() {
+  // Tables made in SQL (CREATE TABLE, INSERT) move to the new database too (a view does not).
+  if (db_ != nullptr) {
+    for (const std::string& name : db_->TableNames()) {
+      if (std::shared_ptr<const Table> table = db_->FindTableShared(name)) tables_[name] = std::move(table);
+    }
+  }
   DatabaseOptions db_options;
   db_options.threads = options_.threads;
   db_options.profile = !options_.profile_path.empty();

@@ -287,6 +287,14 @@ class DotCommands(ScriptCase):
             with_dot = "\n".join(lines[1:])
         self.assertEqual(with_dot, run_c(sql, "--threads", "2", rows=20000))
 
+    def test_tables_made_in_sql_live_across_statements_and_dot_commands(self):
+        script = ("CREATE TABLE made AS SELECT * FROM (VALUES (1, 'a'), (2, 'b')) v(n, s);\n"
+                  "INSERT INTO made VALUES (3, 'c');\n.threads 1\n.mode csv\n.tables\n"
+                  "SELECT sum(n) AS total FROM made;\n")
+        out = nonempty_lines(laneql("-", input=script, check=0).stdout)
+        self.assertIn("made", out)             # .tables
+        self.assertEqual(out[-2:], ["total", "6"])
+
     def test_settings_without_an_argument_print_the_value_in_force(self):
         out = laneql("--threads", "1", "-", input=".threads\n.threads 2\n.threads\n",
                      check=0).stdout
