@@ -35,7 +35,7 @@ help:
 	@echo "      test-native test-diff test-wasm-kernels test-asan test-js test-e2e clean"
 	@echo "      test-tsan (ThreadSanitizer; not part of make test)"
 	@echo "      difftest (random queries against DuckDB; N=1000 SEED=1 ROWS=100000)"
-	@echo "      test-tpch (TPC-H's 22 queries against DuckDB, SF=0.01; not part of make test)"
+	@echo "      test-tpch (TPC-H's 22 queries against DuckDB at SF 0.01 and 0.1, TPCH_SFS=; in make test)"
 	@echo "      fuzz (libFuzzer targets, FUZZ_SECONDS each, default 60; not part of make test)"
 	@echo "      build-arm64 test-arm64 (aarch64 cross build; tests under qemu: NEON, then SVE2)"
 	@echo "      test-arm64-neon (the NEON run alone, SVE targets not compiled)"
@@ -111,7 +111,7 @@ run: build-native
 	$(LANEQL) native-cli/tour.sql --table hits=$(RUN_DATA) --timer --format table
 	@echo; echo "==> try it: $(LANEQL) --table hits=$(RUN_DATA)   (an interactive shell; .help)"
 
-test: build test-native test-install test-diff test-asan test-wasm-kernels test-js test-e2e
+test: build test-native test-install test-diff test-tpch test-asan test-wasm-kernels test-js test-e2e
 	@echo "==> make test: all suites passed"
 
 test-native: build-native
@@ -162,15 +162,17 @@ difftest: setup
 	  --runner $(BUILD)/native/tests/sql/sql_corpus_runner --workdir $(BUILD)/diff-work
 
 # TPC-H's 22 queries (../shared/tpch) through the laneql CLI against DuckDB on tpchgen-cli's CSV
-# files at scale factor SF, generated once into build/tpch/sf<SF>/ (tests/tpch/README.md). Every
-# query is reported; only those in tests/tpch/expected_pass.txt fail the target. Not part of
-# make test yet.
-SF ?= 0.01
+# files at each scale factor of TPCH_SFS, generated once into build/tpch/sf<SF>/
+# (tests/tpch/README.md). Every query is reported; those in tests/tpch/expected_pass.txt (all 22)
+# fail the target when they fail. `make test-tpch TPCH_SFS=1` for the larger scale.
+TPCH_SFS ?= 0.01 0.1
 test-tpch: build-native
-	@echo "==> test: TPC-H queries against DuckDB at SF $(SF) (tests/tpch/run_tpch.py)"
 	$(ROOT)/.venv/bin/python -m unittest tests/tpch/test_run_tpch.py
-	$(ROOT)/.venv/bin/python tests/tpch/run_tpch.py --sf $(SF) --laneql $(LANEQL) \
-	  --expect tests/tpch/expected_pass.txt --workdir $(BUILD)/tpch
+	@for sf in $(TPCH_SFS); do \
+	  echo "==> test: TPC-H queries against DuckDB at SF $$sf (tests/tpch/run_tpch.py)"; \
+	  $(ROOT)/.venv/bin/python tests/tpch/run_tpch.py --sf $$sf --laneql $(LANEQL) \
+	    --expect tests/tpch/expected_pass.txt --workdir $(BUILD)/tpch || exit 1; \
+	done
 
 # The kernel tests again under AddressSanitizer and UBSan, on AVX2 and SCALAR: no kernel may read
 # or write outside its buffers, even in the tails Highway's partial loads handle.
