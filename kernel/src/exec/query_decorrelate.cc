@@ -109,6 +109,22 @@ sql::ExprPtr* FindScalarSubquery(sql::ExprPtr* slot) {
   return nullptr;
 }
 
+const sql::Expr* FindAnySubquery(const sql::Expr* expr) {
+  if (expr == nullptr) return nullptr;
+  if (expr->subquery) return expr;
+  for (const sql::Expr* child : {expr->operand.get(), expr->left.get(), expr->right.get(), expr->else_result.get()}) {
+    if (const sql::Expr* found = FindAnySubquery(child)) return found;
+  }
+  for (const sql::ExprPtr& arg : expr->args) {
+    if (const sql::Expr* found = FindAnySubquery(arg.get())) return found;
+  }
+  for (const sql::CaseBranch& branch : expr->branches) {
+    if (const sql::Expr* found = FindAnySubquery(branch.when.get())) return found;
+    if (const sql::Expr* found = FindAnySubquery(branch.then.get())) return found;
+  }
+  return nullptr;
+}
+
 sql::ExprPtr QualifiedRef(const std::string& qualifier, const std::string& name, sql::SourcePos pos) {
   auto ref = std::make_unique<sql::Expr>();
   ref->kind = sql::ExprKind::kColumnRef;
@@ -302,6 +318,12 @@ bool QueryTreeRunner::ApplyCorrelated(Relation* relation, std::vector<sql::ExprP
       }
       *slot = std::move(replacement);
       slot = FindScalarSubquery(&conjunct);
+    }
+    if (const sql::Expr* rest = FindAnySubquery(conjunct.get())) {
+      *error = ErrorAt(rest->pos, "this correlated subquery is not supported yet (under OR, NOT or "
+                                  "CASE: only [NOT] EXISTS and aggregates compared with the outer "
+                                  "row, as conditions of WHERE, are unnested)");
+      return false;
     }
     leftover.push_back(std::move(conjunct));
   }
