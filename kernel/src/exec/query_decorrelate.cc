@@ -10,47 +10,13 @@
 #include <utility>
 
 #include "src/common/ascii.h"
+#include "src/exec/query_ast.h"
 #include "src/exec/query_tree.h"
 #include "src/sql/ast_clone.h"
 
 namespace laneql {
 namespace exec {
 namespace {
-
-Result ErrorAt(sql::SourcePos pos, const std::string& message) {
-  return Result::Error("binder error at line " + std::to_string(pos.line) + ", column " +
-                           std::to_string(pos.column) + ": " + message,
-                       pos.line, pos.column);
-}
-
-void SplitAnd(sql::ExprPtr expr, std::vector<sql::ExprPtr>* out) {
-  if (!expr) return;
-  if (expr->kind == sql::ExprKind::kBinary && expr->binary_op == sql::BinaryOp::kAnd) {
-    SplitAnd(std::move(expr->left), out);
-    SplitAnd(std::move(expr->right), out);
-    return;
-  }
-  out->push_back(std::move(expr));
-}
-
-sql::ExprPtr JoinAnd(std::vector<sql::ExprPtr> terms) {
-  sql::ExprPtr out;
-  for (sql::ExprPtr& term : terms) {
-    if (!out) {
-      out = std::move(term);
-      continue;
-    }
-    auto node = std::make_unique<sql::Expr>();
-    node->kind = sql::ExprKind::kBinary;
-    node->binary_op = sql::BinaryOp::kAnd;
-    node->pos = out->pos;
-    node->height = std::max(out->height, term->height) + 1;
-    node->left = std::move(out);
-    node->right = std::move(term);
-    out = std::move(node);
-  }
-  return out;
-}
 
 // The scope entry a column reference names in `relation`, or null.
 const plan::ScopeColumn* Lookup(const sql::Expr& ref, const Relation& relation) {
@@ -109,31 +75,6 @@ sql::ExprPtr* FindScalarSubquery(sql::ExprPtr* slot) {
   return nullptr;
 }
 
-const sql::Expr* FindAnySubquery(const sql::Expr* expr) {
-  if (expr == nullptr) return nullptr;
-  if (expr->subquery) return expr;
-  for (const sql::Expr* child : {expr->operand.get(), expr->left.get(), expr->right.get(), expr->else_result.get()}) {
-    if (const sql::Expr* found = FindAnySubquery(child)) return found;
-  }
-  for (const sql::ExprPtr& arg : expr->args) {
-    if (const sql::Expr* found = FindAnySubquery(arg.get())) return found;
-  }
-  for (const sql::CaseBranch& branch : expr->branches) {
-    if (const sql::Expr* found = FindAnySubquery(branch.when.get())) return found;
-    if (const sql::Expr* found = FindAnySubquery(branch.then.get())) return found;
-  }
-  return nullptr;
-}
-
-sql::ExprPtr QualifiedRef(const std::string& qualifier, const std::string& name, sql::SourcePos pos) {
-  auto ref = std::make_unique<sql::Expr>();
-  ref->kind = sql::ExprKind::kColumnRef;
-  ref->qualifier = qualifier;
-  ref->text = name;
-  ref->pos = pos;
-  return ref;
-}
-
 bool IsSimpleSelect(const sql::QueryNode& query) {
   const sql::SelectStatement& s = query.select;
   return query.kind == sql::QueryKind::kSelect && query.ctes.empty() && s.has_from &&
@@ -151,7 +92,7 @@ bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select
   std::vector<sql::ExprPtr> nested;
   if (!InlineSubqueries(&inner, &nested, error)) return false;
   if (!nested.empty()) {
-    *error = ErrorAt(nested[0]->pos, "a correlated subquery inside a correlated subquery is not supported yet");
+    *error = ErrorAt(nested[0]->pos, "binder", "a correlated subquery inside a correlated subquery is not supported yet");
     return false;
   }
   if (inner.from.kind == sql::TableRefKind::kJoin) {
@@ -165,7 +106,7 @@ bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select
   for (sql::ExprPtr& c : conjuncts) {
     const int sides = Classify(c.get(), *out, outer);
     if (sides & 4) {
-      *error = ErrorAt(c->pos, "a condition of the subquery names an unknown column");
+      *error = ErrorAt(c->pos, "binder", "a condition of the subquery names an unknown column");
       // Let the binder say which: bind it over the inner relation for its message.
       Result probe;
       if (!Evaluate(*out, {c.get()}, &probe)) *error = std::move(probe);
@@ -193,7 +134,7 @@ bool QueryTreeRunner::ApplyCorrelated(Relation* relation, std::vector<sql::ExprP
     sql::Expr* exists = negated ? c->operand.get() : c;
     if (exists->kind == sql::ExprKind::kExists) {
       if (!IsSimpleSelect(*exists->subquery)) {
-        *error = ErrorAt(exists->pos, "this correlated EXISTS subquery is not supported yet");
+        *error = ErrorAt(exists->pos, "binder", "this correlated EXISTS subquery is not supported yet");
         return false;
       }
       Relation inner;
@@ -235,7 +176,7 @@ bool QueryTreeRunner::ApplyCorrelated(Relation* relation, std::vector<sql::ExprP
       const sql::QueryNode& query = *sub.subquery;
       if (!IsSimpleSelect(query) || query.select.select_list.size() != 1 ||
           query.select.select_list[0].expr->kind == sql::ExprKind::kStar) {
-        *error = ErrorAt(sub.pos, "this correlated subquery is not supported yet (only one aggregate "
+        *error = ErrorAt(sub.pos, "binder", "this correlated subquery is not supported yet (only one aggregate "
                                   "over the correlated rows, or [NOT] EXISTS)");
         return false;
       }
@@ -254,7 +195,7 @@ bool QueryTreeRunner::ApplyCorrelated(Relation* relation, std::vector<sql::ExprP
           r = Classify(cond->right.get(), inner, *relation);
         }
         if (!((l == 2 && r == 1) || (l == 1 && r == 2))) {
-          *error = ErrorAt(cond->pos, "a correlated subquery's conditions on the outer query must be "
+          *error = ErrorAt(cond->pos, "binder", "a correlated subquery's conditions on the outer query must be "
                                       "equalities here (others are not supported yet)");
           return false;
         }
@@ -288,7 +229,7 @@ bool QueryTreeRunner::ApplyCorrelated(Relation* relation, std::vector<sql::ExprP
       std::vector<sql::ExprPtr> inner_refs;
       std::vector<const sql::Expr*> left_keys, right_keys;
       for (size_t k = 0; k < outer_keys.size(); ++k) {
-        inner_refs.push_back(QualifiedRef(qualifier, "__k" + std::to_string(k), sub.pos));
+        inner_refs.push_back(MakeColumnRef(qualifier, "__k" + std::to_string(k), sub.pos));
         left_keys.push_back(outer_keys[k].get());
         right_keys.push_back(inner_refs.back().get());
       }
@@ -299,12 +240,12 @@ bool QueryTreeRunner::ApplyCorrelated(Relation* relation, std::vector<sql::ExprP
         return false;
       }
       *relation = std::move(joined);
-      sql::ExprPtr replacement = QualifiedRef(qualifier, "__v", sub.pos);
+      sql::ExprPtr replacement = MakeColumnRef(qualifier, "__v", sub.pos);
       if (is_count) {
         // COUNT over no correlated rows is 0, where the LEFT JOIN leaves NULL.
         auto when = std::make_unique<sql::Expr>();
         when->kind = sql::ExprKind::kIsNull;
-        when->operand = QualifiedRef(qualifier, "__v", sub.pos);
+        when->operand = MakeColumnRef(qualifier, "__v", sub.pos);
         auto zero = std::make_unique<sql::Expr>();
         zero->kind = sql::ExprKind::kIntegerLiteral;
         zero->text = "0";
@@ -320,7 +261,7 @@ bool QueryTreeRunner::ApplyCorrelated(Relation* relation, std::vector<sql::ExprP
       slot = FindScalarSubquery(&conjunct);
     }
     if (const sql::Expr* rest = FindAnySubquery(conjunct.get())) {
-      *error = ErrorAt(rest->pos, "this correlated subquery is not supported yet (under OR, NOT or "
+      *error = ErrorAt(rest->pos, "binder", "this correlated subquery is not supported yet (under OR, NOT or "
                                   "CASE: only [NOT] EXISTS and aggregates compared with the outer "
                                   "row, as conditions of WHERE, are unnested)");
       return false;

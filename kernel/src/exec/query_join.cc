@@ -8,6 +8,7 @@
 
 #include "src/common/ascii.h"
 #include "src/exec/hash_join.h"
+#include "src/exec/query_ast.h"
 #include "src/exec/query_tree.h"
 #include "src/sql/ast_clone.h"
 
@@ -17,42 +18,6 @@ namespace {
 
 // A cross product larger than this is refused rather than built.
 constexpr double kMaxCrossRows = 5e7;
-
-Result ErrorAt(sql::SourcePos pos, const std::string& kind, const std::string& message) {
-  return Result::Error(kind + " error at line " + std::to_string(pos.line) + ", column " +
-                           std::to_string(pos.column) + ": " + message,
-                       pos.line, pos.column);
-}
-
-void SplitConjuncts(sql::ExprPtr expr, std::vector<sql::ExprPtr>* out) {
-  if (!expr) return;
-  if (expr->kind == sql::ExprKind::kBinary && expr->binary_op == sql::BinaryOp::kAnd) {
-    SplitConjuncts(std::move(expr->left), out);
-    SplitConjuncts(std::move(expr->right), out);
-    return;
-  }
-  out->push_back(std::move(expr));
-}
-
-sql::ExprPtr AndAll(std::vector<sql::ExprPtr> terms) {
-  sql::ExprPtr out;
-  for (sql::ExprPtr& term : terms) {
-    if (!out) {
-      out = std::move(term);
-      continue;
-    }
-    auto node = std::make_unique<sql::Expr>();
-    node->kind = sql::ExprKind::kBinary;
-    node->binary_op = sql::BinaryOp::kAnd;
-    node->pos = out->pos;
-    node->offset = out->offset;
-    node->height = std::max(out->height, term->height) + 1;
-    node->left = std::move(out);
-    node->right = std::move(term);
-    out = std::move(node);
-  }
-  return out;
-}
 
 // Which of the sources a column reference can name (a bit per source), 0 when none.
 uint64_t SourcesOf(const sql::Expr& ref, const std::vector<Relation>& sources) {
@@ -105,7 +70,7 @@ void Flatten(sql::TableRef* ref, std::vector<sql::TableRef*>* leaves, std::vecto
   }
   Flatten(ref->left.get(), leaves, conjuncts);
   Flatten(ref->right.get(), leaves, conjuncts);
-  SplitConjuncts(std::move(ref->on), conjuncts);
+  SplitAnd(std::move(ref->on), conjuncts);
 }
 
 void SplitOr(sql::ExprPtr expr, std::vector<sql::ExprPtr>* out) {
@@ -128,7 +93,7 @@ void FactorOr(sql::ExprPtr expr, std::vector<sql::ExprPtr>* out) {
   std::vector<sql::ExprPtr> branches;
   SplitOr(std::move(expr), &branches);
   std::vector<std::vector<sql::ExprPtr>> terms(branches.size());
-  for (size_t b = 0; b < branches.size(); ++b) SplitConjuncts(std::move(branches[b]), &terms[b]);
+  for (size_t b = 0; b < branches.size(); ++b) SplitAnd(std::move(branches[b]), &terms[b]);
   std::vector<std::string> common;
   for (const sql::ExprPtr& t : terms[0]) {
     const std::string text = sql::ToString(*t);
@@ -153,20 +118,9 @@ void FactorOr(sql::ExprPtr expr, std::vector<sql::ExprPtr>* out) {
       if (std::find(common.begin(), common.end(), sql::ToString(*t)) == common.end()) rest.push_back(std::move(t));
     }
     if (rest.empty()) some_branch_empty = true;
-    sql::ExprPtr joined = AndAll(std::move(rest));
+    sql::ExprPtr joined = JoinAnd(std::move(rest));
     if (!joined) continue;
-    if (!rebuilt) {
-      rebuilt = std::move(joined);
-      continue;
-    }
-    auto node = std::make_unique<sql::Expr>();
-    node->kind = sql::ExprKind::kBinary;
-    node->binary_op = sql::BinaryOp::kOr;
-    node->pos = rebuilt->pos;
-    node->height = std::max(rebuilt->height, joined->height) + 1;
-    node->left = std::move(rebuilt);
-    node->right = std::move(joined);
-    rebuilt = std::move(node);
+    rebuilt = rebuilt ? MakeBinary(sql::BinaryOp::kOr, std::move(rebuilt), std::move(joined)) : std::move(joined);
   }
   // A branch made only of common terms is true whenever they are: the OR adds nothing.
   if (rebuilt && !some_branch_empty) out->push_back(std::move(rebuilt));
@@ -230,7 +184,7 @@ bool QueryTreeRunner::MakeJoinedFrom(sql::SelectStatement* select, Relation* out
   std::vector<sql::TableRef*> leaves;
   std::vector<sql::ExprPtr> exprs;
   Flatten(&select->from, &leaves, &exprs);
-  SplitConjuncts(std::move(select->where), &exprs);
+  SplitAnd(std::move(select->where), &exprs);
   if (leaves.size() > 63) {
     *error = ErrorAt(select->from.pos, "binder", "more than 63 tables joined in one FROM clause");
     return false;
@@ -258,7 +212,7 @@ bool QueryTreeRunner::MakeJoinedFrom(sql::SelectStatement* select, Relation* out
         c.used = true;
       }
     }
-    if (!own.empty() && !Filter(&sources[i], *AndAll(std::move(own)), error)) return false;
+    if (!own.empty() && !Filter(&sources[i], *JoinAnd(std::move(own)), error)) return false;
   }
   // Greedy: start from the smallest source; join the smallest one connected to what is joined
   // by an equality, else the smallest of the rest (a cross join).
@@ -332,13 +286,13 @@ bool QueryTreeRunner::MakeJoinedFrom(sql::SelectStatement* select, Relation* out
         c.used = true;
       }
     }
-    if (!ready.empty() && !Filter(&current, *AndAll(std::move(ready)), error)) return false;
+    if (!ready.empty() && !Filter(&current, *JoinAnd(std::move(ready)), error)) return false;
   }
   std::vector<sql::ExprPtr> rest;
   for (Conjunct& c : conjuncts) {
     if (!c.used) rest.push_back(std::move(c.expr));
   }
-  select->where = AndAll(std::move(rest));
+  select->where = JoinAnd(std::move(rest));
   *out = std::move(current);
   return true;
 }
@@ -361,7 +315,7 @@ bool QueryTreeRunner::MakeJoin(const sql::TableRef& ref, Relation* out, Result* 
   std::vector<sql::ExprPtr> conjuncts;
   if (ref.on) {
     // Equalities between a left-only and a right-only expression become hash keys.
-    SplitConjuncts(sql::Clone(*ref.on), &conjuncts);
+    SplitAnd(sql::Clone(*ref.on), &conjuncts);
     std::vector<Relation> sides{left, right};
     std::vector<sql::ExprPtr> residuals;
     for (sql::ExprPtr& c : conjuncts) {
@@ -383,19 +337,14 @@ bool QueryTreeRunner::MakeJoin(const sql::TableRef& ref, Relation* out, Result* 
       }
       residuals.push_back(std::move(c));
     }
-    owned.push_back(AndAll(std::move(residuals)));
+    owned.push_back(JoinAnd(std::move(residuals)));
     residual = owned.back().get();
   }
   for (const std::string& name : using_columns) {
     auto key = [&](const Relation& side, const char* which) -> sql::ExprPtr {
       for (const plan::ScopeColumn& column : side.scope) {
         if (!column.hidden && ascii::EqualsIgnoreCase(column.name, name)) {
-          auto node = std::make_unique<sql::Expr>();
-          node->kind = sql::ExprKind::kColumnRef;
-          node->text = column.name;
-          node->qualifier = column.qualifier;
-          node->pos = ref.pos;
-          return node;
+          return MakeColumnRef(column.qualifier, column.name, ref.pos);
         }
       }
       *error = ErrorAt(ref.pos, "binder", "column \"" + name + "\" of USING is not in the " + which + " table");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/exec/file_tables.h"
+#include "src/exec/query_ast.h"
 #include "src/exec/query_tree.h"
 #include "src/exec/relation.h"
 #include "src/sql/lexer.h"
@@ -17,11 +18,7 @@
 namespace laneql {
 namespace {
 
-Result ErrorAt(sql::SourcePos pos, const std::string& kind, const std::string& message) {
-  return Result::Error(kind + " error at line " + std::to_string(pos.line) + ", column " +
-                           std::to_string(pos.column) + ": " + message,
-                       pos.line, pos.column);
-}
+using exec::ErrorAt;
 
 Result CountResult(size_t count) {
   Result result;

@@ -4,26 +4,13 @@
 #include <unordered_set>
 #include <utility>
 
+#include "src/exec/query_ast.h"
 #include "src/exec/query_tree.h"
 #include "src/sql/ast_clone.h"
 
 namespace laneql {
 namespace exec {
 namespace {
-
-Result ErrorAt(sql::SourcePos pos, const std::string& kind, const std::string& message) {
-  return Result::Error(kind + " error at line " + std::to_string(pos.line) + ", column " +
-                           std::to_string(pos.column) + ": " + message,
-                       pos.line, pos.column);
-}
-
-sql::ExprPtr ColumnRef(const std::string& name, sql::SourcePos pos) {
-  auto ref = std::make_unique<sql::Expr>();
-  ref->kind = sql::ExprKind::kColumnRef;
-  ref->text = name;
-  ref->pos = pos;
-  return ref;
-}
 
 // A relation of `table` with `scope`'s names (the qualifiers kept).
 bool Rebuild(Result result, const plan::ColumnScope& scope, Relation* out, std::string* error) {
@@ -56,7 +43,7 @@ bool QueryTreeRunner::CastColumns(Relation* relation, const std::vector<TypeId>&
     cast->kind = sql::ExprKind::kCast;
     cast->pos = pos;
     cast->text = DuckDbTypeName(types[c]);
-    cast->operand = ColumnRef(relation->table->column_name(c), pos);
+    cast->operand = MakeColumnRef("", relation->table->column_name(c), pos);
     cast->height = 2;
     item.expr = std::move(cast);
     item.alias = relation->table->column_name(c);

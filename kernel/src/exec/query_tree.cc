@@ -1,5 +1,7 @@
 #include "src/exec/query_tree.h"
 
+#include "src/exec/query_ast.h"
+
 #include <memory>
 #include <utility>
 
@@ -20,12 +22,6 @@ constexpr const char* kCorrelatedMarker = "correlated subqueries (that read the 
 
 // Views that name views: past this depth the view is taken to name itself.
 constexpr int kMaxViewDepth = 32;
-
-Result ErrorAt(sql::SourcePos pos, const std::string& kind, const std::string& message) {
-  return Result::Error(kind + " error at line " + std::to_string(pos.line) + ", column " +
-                           std::to_string(pos.column) + ": " + message,
-                       pos.line, pos.column);
-}
 
 Result FromBindError(const plan::BindError& error) {
   return Result::Error(error.message, error.line, error.column);
@@ -59,52 +55,6 @@ bool VerifyColumnsRead(const plan::Plan& plan, std::string* error) {
     if (used[i] && !plan.table->column(i).Verify(error)) return false;
   }
   return true;
-}
-
-void SplitAnd(sql::ExprPtr expr, std::vector<sql::ExprPtr>* out) {
-  if (!expr) return;
-  if (expr->kind == sql::ExprKind::kBinary && expr->binary_op == sql::BinaryOp::kAnd) {
-    SplitAnd(std::move(expr->left), out);
-    SplitAnd(std::move(expr->right), out);
-    return;
-  }
-  out->push_back(std::move(expr));
-}
-
-sql::ExprPtr JoinAnd(std::vector<sql::ExprPtr> terms) {
-  sql::ExprPtr out;
-  for (sql::ExprPtr& term : terms) {
-    if (!out) {
-      out = std::move(term);
-      continue;
-    }
-    auto node = std::make_unique<sql::Expr>();
-    node->kind = sql::ExprKind::kBinary;
-    node->binary_op = sql::BinaryOp::kAnd;
-    node->pos = out->pos;
-    node->offset = out->offset;
-    node->height = std::max(out->height, term->height) + 1;
-    node->left = std::move(out);
-    node->right = std::move(term);
-    out = std::move(node);
-  }
-  return out;
-}
-
-bool HasSubquery(const sql::Expr* expr) {
-  if (expr == nullptr) return false;
-  if (expr->subquery) return true;
-  if (HasSubquery(expr->operand.get()) || HasSubquery(expr->left.get()) ||
-      HasSubquery(expr->right.get()) || HasSubquery(expr->else_result.get())) {
-    return true;
-  }
-  for (const sql::ExprPtr& arg : expr->args) {
-    if (HasSubquery(arg.get())) return true;
-  }
-  for (const sql::CaseBranch& branch : expr->branches) {
-    if (HasSubquery(branch.when.get()) || HasSubquery(branch.then.get())) return true;
-  }
-  return false;
 }
 
 bool IsAggregateName(const std::string& name) {
@@ -156,18 +106,6 @@ sql::ExprPtr BoolLiteral(bool value, const sql::Expr& at) {
   node->bool_value = value;
   node->pos = at.pos;
   node->offset = at.offset;
-  return node;
-}
-
-sql::ExprPtr Binary(sql::BinaryOp op, sql::ExprPtr left, sql::ExprPtr right) {
-  auto node = std::make_unique<sql::Expr>();
-  node->kind = sql::ExprKind::kBinary;
-  node->binary_op = op;
-  node->pos = left->pos;
-  node->offset = left->offset;
-  node->height = std::max(left->height, right->height) + 1;
-  node->left = std::move(left);
-  node->right = std::move(right);
   return node;
 }
 
@@ -290,14 +228,14 @@ bool QueryTreeRunner::IsPlainSelect(const sql::SelectStatement& select) {
     if (!from.column_aliases.empty()) return false;
   }
   for (const sql::SelectItem& item : select.select_list) {
-    if (HasSubquery(item.expr.get())) return false;
+    if (FindAnySubquery(item.expr.get()) != nullptr) return false;
   }
-  if (HasSubquery(select.where.get()) || HasSubquery(select.having.get())) return false;
+  if (FindAnySubquery(select.where.get()) || FindAnySubquery(select.having.get())) return false;
   for (const sql::ExprPtr& key : select.group_by) {
-    if (HasSubquery(key.get())) return false;
+    if (FindAnySubquery(key.get())) return false;
   }
   for (const sql::OrderItem& item : select.order_by) {
-    if (HasSubquery(item.expr.get())) return false;
+    if (FindAnySubquery(item.expr.get()) != nullptr) return false;
   }
   return true;
 }
@@ -472,7 +410,7 @@ bool QueryTreeRunner::InlineSubqueries(sql::SelectStatement* select,
   for (sql::SelectItem& item : select->select_list) {
     if (!InlineSubqueries(&item.expr, error)) return false;
   }
-  if (select->where && HasSubquery(select->where.get())) {
+  if (select->where && FindAnySubquery(select->where.get())) {
     std::vector<sql::ExprPtr> conjuncts, kept;
     SplitAnd(std::move(select->where), &conjuncts);
     for (sql::ExprPtr& conjunct : conjuncts) {
@@ -571,14 +509,14 @@ bool QueryTreeRunner::InlineSubqueries(sql::ExprPtr* slot, Result* error) {
   }
   std::vector<sql::ExprPtr> terms;
   for (size_t r = 0; r < rows; ++r) {
-    terms.push_back(Binary(expr->binary_op, sql::Clone(*expr->operand), LiteralOf(column, r, *expr)));
+    terms.push_back(MakeBinary(expr->binary_op, sql::Clone(*expr->operand), LiteralOf(column, r, *expr)));
   }
   // Combined pairwise, so the tree is log2(rows) high, far below the parser's height limit.
   const sql::BinaryOp join = expr->quantifier_all ? sql::BinaryOp::kAnd : sql::BinaryOp::kOr;
   while (terms.size() > 1) {
     std::vector<sql::ExprPtr> next;
     for (size_t i = 0; i + 1 < terms.size(); i += 2) {
-      next.push_back(Binary(join, std::move(terms[i]), std::move(terms[i + 1])));
+      next.push_back(MakeBinary(join, std::move(terms[i]), std::move(terms[i + 1])));
     }
     if (terms.size() % 2 == 1) next.push_back(std::move(terms.back()));
     terms = std::move(next);

@@ -117,6 +117,7 @@ class Parser {
   static bool IsClauseWord(const Token& token);
   // FROM sources and COPY (parser_sources.cc).
   bool ParseFrom(SelectStatement* out);
+  TableRefPtr ParseFromList();      // sources separated by commas
   TableRefPtr ParseFromItem();      // a source and the joins that follow it
   TableRefPtr ParseTablePrimary();  // one source, with its alias
   bool ParseJoinType(JoinType* type, bool* natural, bool* found);

@@ -25,10 +25,17 @@ std::string FileStem(const std::string& path) {
 
 bool Parser::ParseFrom(SelectStatement* out) {
   Next();  // FROM
-  TableRefPtr from = ParseFromItem();
+  TableRefPtr from = ParseFromList();
   if (!from) return false;
-  while (At(TokenKind::kComma)) {
-    // FROM a, b: a cross join, which WHERE usually turns into an inner one.
+  out->has_from = true;
+  out->from = std::move(*from);
+  return true;
+}
+
+// item, item, ...: a cross join each comma, which WHERE usually turns into an inner one.
+TableRefPtr Parser::ParseFromList() {
+  TableRefPtr from = ParseFromItem();
+  while (from && At(TokenKind::kComma)) {
     auto join = std::make_unique<TableRef>();
     join->kind = TableRefKind::kJoin;
     join->join_type = JoinType::kCross;
@@ -37,12 +44,10 @@ bool Parser::ParseFrom(SelectStatement* out) {
     Next();
     join->left = std::move(from);
     join->right = ParseFromItem();
-    if (!join->right) return false;
+    if (!join->right) return nullptr;
     from = std::move(join);
   }
-  out->has_from = true;
-  out->from = std::move(*from);
-  return true;
+  return from;
 }
 
 TableRefPtr Parser::ParseFromItem() {
@@ -132,19 +137,7 @@ TableRefPtr Parser::ParseTablePrimary() {
     } else {
       // A parenthesized join: (a JOIN b ON ...), or (a, b).
       Next();
-      TableRefPtr inner = ParseFromItem();
-      while (inner && At(TokenKind::kComma)) {
-        auto join = std::make_unique<TableRef>();
-        join->kind = TableRefKind::kJoin;
-        join->join_type = JoinType::kCross;
-        join->comma_join = true;
-        join->pos = Current().pos;
-        Next();
-        join->left = std::move(inner);
-        join->right = ParseFromItem();
-        if (!join->right) return nullptr;
-        inner = std::move(join);
-      }
+      TableRefPtr inner = ParseFromList();
       if (!inner || !ExpectClosingParen(first)) return nullptr;
       if (inner->kind != TableRefKind::kJoin) {
         Fail(first, "expected a join inside the parentheses");

@@ -1,0 +1,72 @@
+#include "src/exec/query_ast.h"
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+namespace laneql {
+namespace exec {
+
+Result ErrorAt(sql::SourcePos pos, const std::string& kind, const std::string& message) {
+  return Result::Error(kind + " error at line " + std::to_string(pos.line) + ", column " +
+                           std::to_string(pos.column) + ": " + message,
+                       pos.line, pos.column);
+}
+
+void SplitAnd(sql::ExprPtr expr, std::vector<sql::ExprPtr>* out) {
+  if (!expr) return;
+  if (expr->kind == sql::ExprKind::kBinary && expr->binary_op == sql::BinaryOp::kAnd) {
+    SplitAnd(std::move(expr->left), out);
+    SplitAnd(std::move(expr->right), out);
+    return;
+  }
+  out->push_back(std::move(expr));
+}
+
+sql::ExprPtr MakeBinary(sql::BinaryOp op, sql::ExprPtr left, sql::ExprPtr right) {
+  auto node = std::make_unique<sql::Expr>();
+  node->kind = sql::ExprKind::kBinary;
+  node->binary_op = op;
+  node->pos = left->pos;
+  node->offset = left->offset;
+  node->height = std::max(left->height, right->height) + 1;
+  node->left = std::move(left);
+  node->right = std::move(right);
+  return node;
+}
+
+sql::ExprPtr JoinAnd(std::vector<sql::ExprPtr> terms) {
+  sql::ExprPtr out;
+  for (sql::ExprPtr& term : terms) {
+    out = out ? MakeBinary(sql::BinaryOp::kAnd, std::move(out), std::move(term)) : std::move(term);
+  }
+  return out;
+}
+
+sql::ExprPtr MakeColumnRef(const std::string& qualifier, const std::string& name, sql::SourcePos pos) {
+  auto ref = std::make_unique<sql::Expr>();
+  ref->kind = sql::ExprKind::kColumnRef;
+  ref->qualifier = qualifier;
+  ref->text = name;
+  ref->pos = pos;
+  return ref;
+}
+
+const sql::Expr* FindAnySubquery(const sql::Expr* expr) {
+  if (expr == nullptr) return nullptr;
+  if (expr->subquery) return expr;
+  for (const sql::Expr* child : {expr->operand.get(), expr->left.get(), expr->right.get(), expr->else_result.get()}) {
+    if (const sql::Expr* found = FindAnySubquery(child)) return found;
+  }
+  for (const sql::ExprPtr& arg : expr->args) {
+    if (const sql::Expr* found = FindAnySubquery(arg.get())) return found;
+  }
+  for (const sql::CaseBranch& branch : expr->branches) {
+    if (const sql::Expr* found = FindAnySubquery(branch.when.get())) return found;
+    if (const sql::Expr* found = FindAnySubquery(branch.then.get())) return found;
+  }
+  return nullptr;
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,32 @@
+// Small pieces the query tree runner uses to read and rewrite syntax trees (query_ast.cc):
+// conjunct lists, located errors, column references, subquery search.
+#ifndef LANEQL_EXEC_QUERY_AST_H_
+#define LANEQL_EXEC_QUERY_AST_H_
+
+#include <string>
+#include <vector>
+
+#include "laneql/result.h"
+#include "src/sql/ast.h"
+
+namespace laneql {
+namespace exec {
+
+// "<kind> error at line L, column C: <message>" with the position in the Result.
+Result ErrorAt(sql::SourcePos pos, const std::string& kind, const std::string& message);
+
+// a AND b AND c -> [a, b, c] (moved out of `expr`).
+void SplitAnd(sql::ExprPtr expr, std::vector<sql::ExprPtr>* out);
+// The inverse; null for an empty list.
+sql::ExprPtr JoinAnd(std::vector<sql::ExprPtr> terms);
+// left <op> right.
+sql::ExprPtr MakeBinary(sql::BinaryOp op, sql::ExprPtr left, sql::ExprPtr right);
+// [qualifier.]name at `pos`.
+sql::ExprPtr MakeColumnRef(const std::string& qualifier, const std::string& name, sql::SourcePos pos);
+// The first node holding a subquery (scalar, EXISTS, IN, ANY / ALL), or null.
+const sql::Expr* FindAnySubquery(const sql::Expr* expr);
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_QUERY_AST_H_
