@@ -100,5 +100,19 @@ TEST(SqlStatements, ReadersKeepTheTableTheyHoldWhileAnInsertReplacesIt) {
   EXPECT_EQ(db.FindTableShared("t")->num_rows(), 3u);
 }
 
+TEST(SqlStatements, RecursionThatDoesNotEndFailsAtItsLimit) {
+  Database db;
+  QueryOptions options;
+  options.max_recursion_rounds = 50;
+  const char* endless = "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT count(*) FROM t";
+  EXPECT_EQ(ResultRows(db.Query(endless, options)),
+            Rows{"ERROR binder error at line 1, column 16: WITH RECURSIVE query \"t\" still added rows after 50 "
+                 "rounds: stopped (does its recursive part lack the condition that ends it?)"});
+  options.max_recursion_rounds = 100;  // 60 rounds are enough for this one
+  EXPECT_EQ(ResultRows(db.Query("WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 60) "
+                                "SELECT count(*), sum(n) FROM t", options)),
+            Rows{"60|1830"});
+}
+
 }  // namespace
 }  // namespace laneql

@@ -87,6 +87,9 @@ struct QueryOptions {
   // This query's memory limit in bytes (see DatabaseOptions::memory_limit_bytes): -1 = the
   // database's, 0 = none.
   int64_t memory_limit_bytes = -1;
+  // A WITH RECURSIVE query whose recursive part still adds rows after this many rounds is taken
+  // to run forever (its step lacks the condition that ends it) and fails instead of hanging.
+  int64_t max_recursion_rounds = 100000;
   // Stop the query after this many milliseconds with the error "query timed out after N ms";
   // 0 = no timeout. Checked where Interrupt is: a query stops within a morsel or a sort step.
   int64_t timeout_ms = 0;

@@ -168,6 +168,7 @@ Result Database::Query(std::string_view sql, const QueryOptions& options) const 
   ctx.partitioned_distinct_min_values = options_.partitioned_distinct_min_values;
   ctx.partitioned_group_min_rows = options_.partitioned_group_min_rows;
   ctx.small_key_lookup = options.small_key_lookup;
+  ctx.max_recursion_rounds = options.max_recursion_rounds;
   if (!options_.profile && !options.profile) return RunQuery(sql, &catalog, ctx);
   exec::Profiler profiler(ctx.threads);
   profiler.SetQuery(std::string(sql));

@@ -27,6 +27,7 @@ struct ExecContext {
   size_t partitioned_distinct_min_values = size_t{1} << 16;  // DatabaseOptions::...
   size_t partitioned_group_min_rows = size_t{1} << 18;       // DatabaseOptions::...
   bool small_key_lookup = true;         // QueryOptions::small_key_lookup
+  int64_t max_recursion_rounds = 100000;  // QueryOptions::max_recursion_rounds
   // The query's memory limit and stop conditions (Database::Interrupt, the timeout); null: none.
   // A stopped query stops at its next morsel, merge task, allocation or sort step and fails
   // with budget->StopMessage() ("query interrupted", "query timed out after N ms").

@@ -147,12 +147,11 @@ TypeId CommonSuperType(TypeId a, TypeId b) {
 Result QueryTreeRunner::Run(const sql::QueryNode& query) {
   const size_t ctes_before = ctes_.size();
   for (const sql::CommonTableExpr& cte : query.ctes) {
-    if (query.recursive) {
-      return ErrorAt(cte.pos, "binder", "WITH RECURSIVE is not supported yet");
-    }
     Relation relation;
     Result error;
-    if (!RunToRelation(*cte.query, cte.name, &relation, &error)) {
+    const bool ok = query.recursive && IsRecursive(cte) ? RunRecursive(cte, &relation, &error)
+                                                        : RunToRelation(*cte.query, cte.name, &relation, &error);
+    if (!ok) {
       ctes_.resize(ctes_before);
       return error;
     }
@@ -269,6 +268,7 @@ Result QueryTreeRunner::BindAndExecute(const sql::SelectStatement& select, const
 }
 
 Result QueryTreeRunner::RunSelect(const sql::SelectStatement& select) {
+  if (!select.distinct_on.empty()) return RunDistinctOn(select);
   if (IsPlainSelect(select)) return BindAndExecute(select, nullptr);
   sql::SelectStatement rewritten;
   sql::CloneInto(select, &rewritten);
@@ -297,9 +297,6 @@ Result QueryTreeRunner::RunSelect(const sql::SelectStatement& select) {
       rewritten.order_by.push_back(std::move(item));
     }
     rewritten.order_by_all = false;
-  }
-  if (!rewritten.distinct_on.empty()) {
-    return ErrorAt(rewritten.distinct_on[0]->pos, "binder", "DISTINCT ON is not supported yet");
   }
   if (!rewritten.has_from) return BindAndExecute(rewritten, nullptr);
   Relation relation;

@@ -43,6 +43,12 @@ class QueryTreeRunner {
   };
 
   Result RunSelect(const sql::SelectStatement& select);
+  // WITH RECURSIVE (query_recursive.cc): a CTE whose query is anchor UNION [ALL] step, the step
+  // naming the CTE; the step runs over the rows the last round added until it adds none.
+  static bool IsRecursive(const sql::CommonTableExpr& cte);
+  bool RunRecursive(const sql::CommonTableExpr& cte, Relation* out, Result* error);
+  // SELECT DISTINCT ON (keys) ...: the first row of each key in the query's order.
+  Result RunDistinctOn(const sql::SelectStatement& select);
   Result RunSetOperation(const sql::QueryNode& query);
   Result RunValues(const std::vector<std::vector<sql::ExprPtr>>& rows, sql::SourcePos pos);
   // ORDER BY / LIMIT / OFFSET of a set operation or VALUES list over its combined rows.
