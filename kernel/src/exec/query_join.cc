@@ -166,17 +166,11 @@ bool QueryTreeRunner::Filter(Relation* relation, const sql::Expr& predicate, Res
     if (mask.IsValid(r) && mask.Values<uint8_t>()[r] != 0) rows.push_back(static_cast<uint32_t>(r));
   }
   if (rows.size() == relation->table->num_rows()) return true;
-  auto table = std::make_shared<Table>();
   std::string message;
-  for (size_t c = 0; c < relation->table->num_columns(); ++c) {
-    Column kept;
-    if (!TakeRows(relation->table->column(c), rows, &kept, &message) ||
-        !table->AddColumn(RelationColumnName(c), std::move(kept), &message)) {
-      *error = Result::Error(message);
-      return false;
-    }
+  if (!KeepRelationRows(relation, rows, &message)) {
+    *error = Result::Error(message);
+    return false;
   }
-  relation->table = std::move(table);
   return true;
 }
 

@@ -27,22 +27,6 @@ bool NamesTable(const sql::QueryNode& query, const std::string& name) {
          NamesTable(query.select.from, name);
 }
 
-// `relation` cut to `rows`.
-bool KeepRows(Relation* relation, const std::vector<uint32_t>& rows, Result* error) {
-  auto table = std::make_shared<Table>();
-  std::string message;
-  for (size_t c = 0; c < relation->table->num_columns(); ++c) {
-    Column kept;
-    if (!TakeRows(relation->table->column(c), rows, &kept, &message) ||
-        !table->AddColumn(RelationColumnName(c), std::move(kept), &message)) {
-      *error = Result::Error(message);
-      return false;
-    }
-  }
-  relation->table = std::move(table);
-  return true;
-}
-
 // Rows of `relation` whose keys are not in `seen` (nor earlier in `relation`); their keys join
 // `seen`. UNION's rule for each round of a recursive CTE.
 bool KeepNew(Relation* relation, std::unordered_set<std::string>* seen, Result* error) {
@@ -51,7 +35,10 @@ bool KeepNew(Relation* relation, std::unordered_set<std::string>* seen, Result* 
   for (size_t r = 0; r < keys.size(); ++r) {
     if (seen->insert(keys[r]).second) rows.push_back(static_cast<uint32_t>(r));
   }
-  return rows.size() == keys.size() || KeepRows(relation, rows, error);
+  std::string message;
+  if (rows.size() == keys.size() || KeepRelationRows(relation, rows, &message)) return true;
+  *error = Result::Error(message);
+  return false;
 }
 
 }  // namespace
@@ -145,7 +132,6 @@ Result QueryTreeRunner::RunDistinctOn(const sql::SelectStatement& select) {
   inner.distinct = false;
   inner.has_limit = inner.has_offset = false;
   Relation rows;
-  Result error;
   Result answer = RunSelect(inner);
   if (!answer.ok()) return answer;
   std::string message;
@@ -169,7 +155,7 @@ Result QueryTreeRunner::RunDistinctOn(const sql::SelectStatement& select) {
   if (select.has_limit) to = std::min<size_t>(to, from + static_cast<size_t>(select.limit));
   first = std::vector<uint32_t>(first.begin() + static_cast<std::ptrdiff_t>(from),
                                 first.begin() + static_cast<std::ptrdiff_t>(to));
-  if (!KeepRows(&rows, first, &error)) return error;
+  if (!KeepRelationRows(&rows, first, &message)) return Result::Error(message);
   for (size_t c = visible; c < rows.scope.size(); ++c) rows.scope[c].hidden = true;
   return RelationToResult(rows);
 }

@@ -94,6 +94,19 @@ bool TakeRows(const Column& in, const std::vector<uint32_t>& rows, Column* out,
   return GatherRows(in, rows, out, error);  // the gather kernels (hash_join.h)
 }
 
+bool KeepRelationRows(Relation* relation, const std::vector<uint32_t>& rows, std::string* error) {
+  auto table = std::make_shared<Table>();
+  for (size_t c = 0; c < relation->table->num_columns(); ++c) {
+    Column kept;
+    if (!TakeRows(relation->table->column(c), rows, &kept, error) ||
+        !table->AddColumn(RelationColumnName(c), std::move(kept), error)) {
+      return false;
+    }
+  }
+  relation->table = std::move(table);
+  return true;
+}
+
 bool NullColumn(TypeId type, size_t length, Column* out, std::string* error) {
   *out = Column(type == TypeId::kLargeString ? TypeId::kString : type);
   if (!out->Reserve(length, 0, error)) return false;
