@@ -242,8 +242,19 @@ Result RunQuery(std::string_view sql, exec::Catalog* catalog, const exec::ExecCo
   // Several statements run one after another, the answer being the last one's (as DuckDB's
   // clients do); the first error stops them. Each statement is parsed from the whole text with
   // everything outside it blanked (newlines kept), so its errors point into the whole text.
-  std::vector<sql::Token> tokens;
   sql::ParseError parse_error;
+  if (sql.find(';') == std::string_view::npos) {
+    // One statement (the usual case): no second pass of the lexer to find where they end.
+    sql::Statement statement;
+    if (!sql::ParseStatement(sql, &statement, &parse_error)) {
+      return Result::Error(parse_error.ToString(), parse_error.line, parse_error.column);
+    }
+    StatementRunner runner(catalog, ctx);
+    Result result = runner.Run(statement);
+    if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
+    return result;
+  }
+  std::vector<sql::Token> tokens;
   if (!sql::Tokenize(sql, &tokens, &parse_error)) {
     return Result::Error(parse_error.ToString(), parse_error.line, parse_error.column);
   }
