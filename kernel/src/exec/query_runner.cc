@@ -4,10 +4,12 @@
 #include "src/exec/query_runner.h"
 
 #include <memory>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "src/common/query_budget.h"
 #include "src/exec/file_tables.h"
 #include "src/exec/query_ast.h"
 #include "src/exec/query_tree.h"
@@ -236,6 +238,29 @@ class StatementRunner {
   exec::QueryTreeRunner queries_;
 };
 
+// Runs one statement with the query's memory budget installed for all of it: the relations the
+// query tree runner builds (joins, subquery answers) count against the memory limit as the
+// executor's own memory does, and an allocation over the limit fails the statement instead of
+// the process.
+Result RunGuarded(StatementRunner* runner, const sql::Statement& statement, const exec::ExecContext& ctx) {
+  const ScopedQueryBudget scope(ctx.budget, "running the query");
+  try {
+    return runner->Run(statement);
+  } catch (const QueryAbort& abort) {
+    return Result::Error(abort.what());
+  } catch (const std::bad_alloc&) {
+    return Result::Error("out of memory while running the query");
+  } catch (...) {
+    const std::string message = CurrentQueryAbortMessage();
+    if (!message.empty()) return Result::Error(message);
+#ifdef __EMSCRIPTEN__
+    return Result::Error("out of memory while running the query");
+#else
+    throw;
+#endif
+  }
+}
+
 }  // namespace
 
 Result RunQuery(std::string_view sql, exec::Catalog* catalog, const exec::ExecContext& ctx) {
@@ -250,7 +275,7 @@ Result RunQuery(std::string_view sql, exec::Catalog* catalog, const exec::ExecCo
       return Result::Error(parse_error.ToString(), parse_error.line, parse_error.column);
     }
     StatementRunner runner(catalog, ctx);
-    Result result = runner.Run(statement);
+    Result result = RunGuarded(&runner, statement, ctx);
     if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
     return result;
   }
@@ -294,7 +319,7 @@ Result RunQuery(std::string_view sql, exec::Catalog* catalog, const exec::ExecCo
     if (!sql::ParseStatement(text, &statement, &parse_error)) {
       return Result::Error(parse_error.ToString(), parse_error.line, parse_error.column);
     }
-    result = runner.Run(statement);
+    result = RunGuarded(&runner, statement, ctx);
     if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
     if (!result.ok()) return result;
   }
