@@ -4,6 +4,8 @@
 #include <memory>
 #include <utility>
 
+#include "src/common/ascii.h"
+
 namespace laneql {
 namespace exec {
 
@@ -50,6 +52,31 @@ sql::ExprPtr MakeColumnRef(const std::string& qualifier, const std::string& name
   ref->text = name;
   ref->pos = pos;
   return ref;
+}
+
+namespace {
+
+bool IsAggregateName(const std::string& name) {
+  const std::string lower = ascii::Lower(name);
+  return lower == "count" || lower == "sum" || lower == "avg" || lower == "min" || lower == "max";
+}
+
+}  // namespace
+
+bool ContainsAggregate(const sql::Expr* expr) {
+  if (expr == nullptr) return false;
+  if (expr->kind == sql::ExprKind::kFunctionCall && IsAggregateName(expr->text)) return true;
+  if (ContainsAggregate(expr->operand.get()) || ContainsAggregate(expr->left.get()) ||
+      ContainsAggregate(expr->right.get()) || ContainsAggregate(expr->else_result.get())) {
+    return true;
+  }
+  for (const sql::ExprPtr& arg : expr->args) {
+    if (ContainsAggregate(arg.get())) return true;
+  }
+  for (const sql::CaseBranch& branch : expr->branches) {
+    if (ContainsAggregate(branch.when.get()) || ContainsAggregate(branch.then.get())) return true;
+  }
+  return false;
 }
 
 const sql::Expr* FindAnySubquery(const sql::Expr* expr) {

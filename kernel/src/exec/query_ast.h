@@ -23,6 +23,8 @@ sql::ExprPtr JoinAnd(std::vector<sql::ExprPtr> terms);
 sql::ExprPtr MakeBinary(sql::BinaryOp op, sql::ExprPtr left, sql::ExprPtr right);
 // [qualifier.]name at `pos`.
 sql::ExprPtr MakeColumnRef(const std::string& qualifier, const std::string& name, sql::SourcePos pos);
+// Whether `expr` calls an aggregate (count, sum, avg, min, max) outside a subquery.
+bool ContainsAggregate(const sql::Expr* expr);
 // The first node holding a subquery (scalar, EXISTS, IN, ANY / ALL), or null.
 const sql::Expr* FindAnySubquery(const sql::Expr* expr);
 

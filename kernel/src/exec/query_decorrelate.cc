@@ -90,7 +90,7 @@ bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select
   sql::SelectStatement inner;
   sql::CloneInto(inner_select, &inner);
   std::vector<sql::ExprPtr> nested;
-  if (!InlineSubqueries(&inner, &nested, error)) return false;
+  if (!InlineSubqueries(&inner, &nested, nullptr, error)) return false;
   if (!nested.empty()) {
     *error = ErrorAt(nested[0]->pos, "binder", "a correlated subquery inside a correlated subquery is not supported yet");
     return false;
@@ -121,6 +121,100 @@ bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select
     }
   }
   if (!local.empty() && !Filter(out, *JoinAnd(std::move(local)), error)) return false;
+  return true;
+}
+
+bool QueryTreeRunner::UnnestScalars(Relation* relation, sql::ExprPtr* expr, Result* error) {
+  sql::ExprPtr* slot = FindScalarSubquery(expr);
+  while (slot != nullptr) {
+    sql::Expr& sub = **slot;
+    const sql::QueryNode& query = *sub.subquery;
+    if (!IsSimpleSelect(query) || query.select.select_list.size() != 1 ||
+        !ContainsAggregate(query.select.select_list[0].expr.get())) {
+      *error = ErrorAt(sub.pos, "binder", "this correlated subquery is not supported yet (only one aggregate "
+                                "over the correlated rows, or [NOT] EXISTS)");
+      return false;
+    }
+    Relation inner;
+    std::vector<sql::ExprPtr> conditions;
+    if (!MakeInnerRelation(query.select, *relation, &inner, &conditions, error)) return false;
+    const std::string qualifier = "__sq" + std::to_string(++derived_count_);
+    sql::SelectStatement grouped;
+    grouped.pos = query.select.pos;
+    grouped.has_from = true;
+    std::vector<sql::ExprPtr> outer_keys;
+    for (sql::ExprPtr& cond : conditions) {
+      int l = 0, r = 0;
+      if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {
+        l = Classify(cond->left.get(), inner, *relation);
+        r = Classify(cond->right.get(), inner, *relation);
+      }
+      if (!((l == 2 && r == 1) || (l == 1 && r == 2))) {
+        *error = ErrorAt(cond->pos, "binder", "a correlated subquery's conditions on the outer query must be "
+                                    "equalities here (others are not supported yet)");
+        return false;
+      }
+      sql::ExprPtr& inner_side = l == 1 ? cond->left : cond->right;
+      sql::ExprPtr& outer_side = l == 1 ? cond->right : cond->left;
+      sql::SelectItem key;
+      key.expr = sql::Clone(*inner_side);
+      key.alias = "__k" + std::to_string(outer_keys.size());
+      grouped.group_by.push_back(sql::Clone(*inner_side));
+      grouped.select_list.push_back(std::move(key));
+      outer_keys.push_back(std::move(outer_side));
+    }
+    sql::SelectItem value;
+    value.expr = sql::Clone(*query.select.select_list[0].expr);
+    value.alias = "__v";
+    const bool is_count = value.expr->kind == sql::ExprKind::kFunctionCall &&
+                          ascii::EqualsIgnoreCase(value.expr->text, "count");
+    grouped.select_list.push_back(std::move(value));
+    Result answer = BindAndExecute(grouped, &inner);
+    if (!answer.ok()) {
+      *error = std::move(answer);
+      return false;
+    }
+    Relation derived;
+    std::string message;
+    if (!RelationFromResult(std::move(answer), qualifier, &derived, &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+    for (plan::ScopeColumn& column : derived.scope) column.hidden = true;
+    std::vector<sql::ExprPtr> inner_refs;
+    std::vector<const sql::Expr*> left_keys, right_keys;
+    for (size_t k = 0; k < outer_keys.size(); ++k) {
+      inner_refs.push_back(MakeColumnRef(qualifier, "__k" + std::to_string(k), sub.pos));
+      left_keys.push_back(outer_keys[k].get());
+      right_keys.push_back(inner_refs.back().get());
+    }
+    Relation joined;
+    if (!JoinRelations(*relation, derived, left_keys, right_keys, nullptr,
+                       outer_keys.empty() ? sql::JoinType::kCross : sql::JoinType::kLeft, sub.pos,
+                       &joined, error)) {
+      return false;
+    }
+    *relation = std::move(joined);
+    sql::ExprPtr replacement = MakeColumnRef(qualifier, "__v", sub.pos);
+    if (is_count) {
+      // COUNT over no correlated rows is 0, where the LEFT JOIN leaves NULL.
+      auto when = std::make_unique<sql::Expr>();
+      when->kind = sql::ExprKind::kIsNull;
+      when->operand = MakeColumnRef(qualifier, "__v", sub.pos);
+      auto zero = std::make_unique<sql::Expr>();
+      zero->kind = sql::ExprKind::kIntegerLiteral;
+      zero->text = "0";
+      auto node = std::make_unique<sql::Expr>();
+      node->kind = sql::ExprKind::kCase;
+      node->pos = sub.pos;
+      node->branches.push_back(sql::CaseBranch{std::move(when), std::move(zero)});
+      node->else_result = std::move(replacement);
+      node->height = 3;
+      replacement = std::move(node);
+    }
+    *slot = std::move(replacement);
+    slot = FindScalarSubquery(expr);
+  }
   return true;
 }
 
@@ -169,97 +263,8 @@ bool QueryTreeRunner::ApplyCorrelated(Relation* relation, std::vector<sql::ExprP
       *relation = std::move(joined);
       continue;
     }
-    // A scalar aggregate subquery somewhere in the conjunct.
-    sql::ExprPtr* slot = FindScalarSubquery(&conjunct);
-    while (slot != nullptr) {
-      sql::Expr& sub = **slot;
-      const sql::QueryNode& query = *sub.subquery;
-      if (!IsSimpleSelect(query) || query.select.select_list.size() != 1 ||
-          query.select.select_list[0].expr->kind == sql::ExprKind::kStar) {
-        *error = ErrorAt(sub.pos, "binder", "this correlated subquery is not supported yet (only one aggregate "
-                                  "over the correlated rows, or [NOT] EXISTS)");
-        return false;
-      }
-      Relation inner;
-      std::vector<sql::ExprPtr> conditions;
-      if (!MakeInnerRelation(query.select, *relation, &inner, &conditions, error)) return false;
-      const std::string qualifier = "__sq" + std::to_string(++derived_count_);
-      sql::SelectStatement grouped;
-      grouped.pos = query.select.pos;
-      grouped.has_from = true;
-      std::vector<sql::ExprPtr> outer_keys;
-      for (sql::ExprPtr& cond : conditions) {
-        int l = 0, r = 0;
-        if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {
-          l = Classify(cond->left.get(), inner, *relation);
-          r = Classify(cond->right.get(), inner, *relation);
-        }
-        if (!((l == 2 && r == 1) || (l == 1 && r == 2))) {
-          *error = ErrorAt(cond->pos, "binder", "a correlated subquery's conditions on the outer query must be "
-                                      "equalities here (others are not supported yet)");
-          return false;
-        }
-        sql::ExprPtr& inner_side = l == 1 ? cond->left : cond->right;
-        sql::ExprPtr& outer_side = l == 1 ? cond->right : cond->left;
-        sql::SelectItem key;
-        key.expr = sql::Clone(*inner_side);
-        key.alias = "__k" + std::to_string(outer_keys.size());
-        grouped.group_by.push_back(sql::Clone(*inner_side));
-        grouped.select_list.push_back(std::move(key));
-        outer_keys.push_back(std::move(outer_side));
-      }
-      sql::SelectItem value;
-      value.expr = sql::Clone(*query.select.select_list[0].expr);
-      value.alias = "__v";
-      const bool is_count = value.expr->kind == sql::ExprKind::kFunctionCall &&
-                            ascii::EqualsIgnoreCase(value.expr->text, "count");
-      grouped.select_list.push_back(std::move(value));
-      Result answer = BindAndExecute(grouped, &inner);
-      if (!answer.ok()) {
-        *error = std::move(answer);
-        return false;
-      }
-      Relation derived;
-      std::string message;
-      if (!RelationFromResult(std::move(answer), qualifier, &derived, &message)) {
-        *error = Result::Error(message);
-        return false;
-      }
-      for (plan::ScopeColumn& column : derived.scope) column.hidden = true;
-      std::vector<sql::ExprPtr> inner_refs;
-      std::vector<const sql::Expr*> left_keys, right_keys;
-      for (size_t k = 0; k < outer_keys.size(); ++k) {
-        inner_refs.push_back(MakeColumnRef(qualifier, "__k" + std::to_string(k), sub.pos));
-        left_keys.push_back(outer_keys[k].get());
-        right_keys.push_back(inner_refs.back().get());
-      }
-      Relation joined;
-      if (!JoinRelations(*relation, derived, left_keys, right_keys, nullptr,
-                         outer_keys.empty() ? sql::JoinType::kCross : sql::JoinType::kLeft, sub.pos,
-                         &joined, error)) {
-        return false;
-      }
-      *relation = std::move(joined);
-      sql::ExprPtr replacement = MakeColumnRef(qualifier, "__v", sub.pos);
-      if (is_count) {
-        // COUNT over no correlated rows is 0, where the LEFT JOIN leaves NULL.
-        auto when = std::make_unique<sql::Expr>();
-        when->kind = sql::ExprKind::kIsNull;
-        when->operand = MakeColumnRef(qualifier, "__v", sub.pos);
-        auto zero = std::make_unique<sql::Expr>();
-        zero->kind = sql::ExprKind::kIntegerLiteral;
-        zero->text = "0";
-        auto node = std::make_unique<sql::Expr>();
-        node->kind = sql::ExprKind::kCase;
-        node->pos = sub.pos;
-        node->branches.push_back(sql::CaseBranch{std::move(when), std::move(zero)});
-        node->else_result = std::move(replacement);
-        node->height = 3;
-        replacement = std::move(node);
-      }
-      *slot = std::move(replacement);
-      slot = FindScalarSubquery(&conjunct);
-    }
+    // Scalar aggregate subqueries somewhere in the conjunct.
+    if (!UnnestScalars(relation, &conjunct, error)) return false;
     if (const sql::Expr* rest = FindAnySubquery(conjunct.get())) {
       *error = ErrorAt(rest->pos, "binder", "this correlated subquery is not supported yet (under OR, NOT or "
                                   "CASE: only [NOT] EXISTS and aggregates compared with the outer "

@@ -57,27 +57,6 @@ bool VerifyColumnsRead(const plan::Plan& plan, std::string* error) {
   return true;
 }
 
-bool IsAggregateName(const std::string& name) {
-  const std::string lower = ascii::Lower(name);
-  return lower == "count" || lower == "sum" || lower == "avg" || lower == "min" || lower == "max";
-}
-
-bool ContainsAggregate(const sql::Expr* expr) {
-  if (expr == nullptr) return false;
-  if (expr->kind == sql::ExprKind::kFunctionCall && IsAggregateName(expr->text)) return true;
-  if (ContainsAggregate(expr->operand.get()) || ContainsAggregate(expr->left.get()) ||
-      ContainsAggregate(expr->right.get()) || ContainsAggregate(expr->else_result.get())) {
-    return true;
-  }
-  for (const sql::ExprPtr& arg : expr->args) {
-    if (ContainsAggregate(arg.get())) return true;
-  }
-  for (const sql::CaseBranch& branch : expr->branches) {
-    if (ContainsAggregate(branch.when.get()) || ContainsAggregate(branch.then.get())) return true;
-  }
-  return false;
-}
-
 // A literal holding row `row` of `column`, typed as the column is: CAST('text' AS TYPE).
 sql::ExprPtr LiteralOf(const Column& column, size_t row, const sql::Expr& at) {
   auto cast = std::make_unique<sql::Expr>();
@@ -274,7 +253,8 @@ Result QueryTreeRunner::RunSelect(const sql::SelectStatement& select) {
   sql::CloneInto(select, &rewritten);
   Result error;
   std::vector<sql::ExprPtr> correlated;
-  if (!InlineSubqueries(&rewritten, &correlated, &error)) return error;
+  std::vector<size_t> correlated_items;
+  if (!InlineSubqueries(&rewritten, &correlated, &correlated_items, &error)) return error;
   if (rewritten.group_by_all) {
     for (const sql::SelectItem& item : rewritten.select_list) {
       if (item.expr->kind != sql::ExprKind::kStar && !ContainsAggregate(item.expr.get())) {
@@ -307,6 +287,14 @@ Result QueryTreeRunner::RunSelect(const sql::SelectStatement& select) {
   }
   if (!correlated.empty() && !ApplyCorrelated(&relation, std::move(correlated), &rewritten, &error)) {
     return error;
+  }
+  for (size_t i : correlated_items) {
+    sql::ExprPtr& item = rewritten.select_list[i].expr;
+    if (!UnnestScalars(&relation, &item, &error)) return error;
+    if (const sql::Expr* rest = FindAnySubquery(item.get())) {
+      return ErrorAt(rest->pos, "binder", "this correlated subquery is not supported yet (in SELECT, only "
+                                          "aggregates over the correlated rows are unnested)");
+    }
   }
   return BindAndExecute(rewritten, &relation);
 }
@@ -403,9 +391,22 @@ bool QueryTreeRunner::MakeFrom(const sql::TableRef& ref, Relation* out, Result* 
 }
 
 bool QueryTreeRunner::InlineSubqueries(sql::SelectStatement* select,
-                                       std::vector<sql::ExprPtr>* correlated, Result* error) {
-  for (sql::SelectItem& item : select->select_list) {
-    if (!InlineSubqueries(&item.expr, error)) return false;
+                                       std::vector<sql::ExprPtr>* correlated,
+                                       std::vector<size_t>* correlated_items, Result* error) {
+  for (size_t i = 0; i < select->select_list.size(); ++i) {
+    sql::SelectItem& item = select->select_list[i];
+    if (correlated_items == nullptr || !FindAnySubquery(item.expr.get()) || !select->has_from) {
+      if (!InlineSubqueries(&item.expr, error)) return false;
+      continue;
+    }
+    sql::ExprPtr attempt = sql::Clone(*item.expr);
+    if (InlineSubqueries(&attempt, error)) {
+      item.expr = std::move(attempt);
+    } else if (error->error().find(kCorrelatedMarker) != std::string::npos) {
+      correlated_items->push_back(i);
+    } else {
+      return false;
+    }
   }
   if (select->where && FindAnySubquery(select->where.get())) {
     std::vector<sql::ExprPtr> conjuncts, kept;

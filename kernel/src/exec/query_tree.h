@@ -75,8 +75,13 @@ class QueryTreeRunner {
   bool InlineSubqueries(sql::ExprPtr* expr, Result* error);
   // The same for a whole SELECT; the WHERE conjuncts whose subqueries read the outer query's
   // columns are moved to *correlated instead (for ApplyCorrelated).
+  // Correlated scalar subqueries in SELECT items stay in place and their items' indexes go to
+  // *correlated_items when it is given (for UnnestScalars once FROM is made).
   bool InlineSubqueries(sql::SelectStatement* select, std::vector<sql::ExprPtr>* correlated,
-                        Result* error);
+                        std::vector<size_t>* correlated_items, Result* error);
+  // Replaces each correlated scalar aggregate subquery in *expr by a column of an aggregate
+  // grouped by the correlating keys, LEFT JOINed into `relation`.
+  bool UnnestScalars(Relation* relation, sql::ExprPtr* expr, Result* error);
   // Joins the sources of correlated subqueries into `relation` (query_decorrelate.cc):
   // [NOT] EXISTS becomes a semi (anti) join on the correlating conditions; a scalar aggregate
   // compared with the outer row becomes a LEFT JOIN to the aggregate grouped by the correlating
