@@ -20,19 +20,22 @@ inline constexpr int kMaxNestingDepth = 256;
 //   frames in every later pass over the tree, including its destructor).
 inline constexpr int kMaxExpressionHeight = 1000;
 
-// Parses one SELECT or COPY statement, optionally ended by ';':
-//   SELECT ... (as ParseSelect)
-//   COPY (SELECT ...) TO 'path' [[WITH] (option [value], ...)]
-//   COPY table TO 'path' [...]   (= COPY (SELECT * FROM table) TO ...)
+// Parses one statement, optionally ended by ';' (docs/sql.md lists them):
+//   a query: [WITH ...] SELECT / VALUES / (query), combined by UNION / INTERSECT / EXCEPT,
+//     then ORDER BY / LIMIT / OFFSET (parser_query.cc);
+//   COPY (query) TO 'path' [[WITH] (option [value], ...)], COPY table TO 'path' [...];
+//   CREATE TABLE / VIEW, INSERT, DROP (parser_statements.cc); DESCRIBE, SHOW TABLES, EXPLAIN.
 // On failure returns false and fills `error` (when not null). Never crashes or throws.
 bool ParseStatement(std::string_view sql, Statement* out, ParseError* error);
 
-// Parses one SELECT statement, optionally ended by ';' (a COPY statement is an error):
+// Parses one plain SELECT, optionally ended by ';' (anything else, even WITH or UNION, is an
+// error: for tests and tools that want the single-table form):
 //   SELECT [DISTINCT] item [[AS] alias], ... [FROM source [[AS] alias]] [WHERE expr]
 //   [GROUP BY expr, ...] [HAVING expr] [ORDER BY expr [ASC|DESC] [NULLS FIRST|LAST], ...]
 //   [LIMIT n] [OFFSET n]   (LIMIT and OFFSET in either order)
-// where source is a table name, a file path ('hits.csv', 'hits.laneql', 'x.parquet') or a
-// table function: read_csv('path', name => value, ...), read_csv_auto, read_parquet.
+// where source is a table name, a file path ('hits.csv', 'hits.laneql', 'x.parquet'), a
+// table function (read_csv('path', name => value, ...), read_csv_auto, read_parquet), a
+// subquery, a VALUES list or joins of them.
 // On failure returns false and fills `error` (when not null); `out` is then unspecified.
 // Never crashes or throws, whatever the input.
 bool ParseSelect(std::string_view sql, SelectStatement* out, ParseError* error);
