@@ -9,6 +9,7 @@
 
 #include "laneql/system_info.h"
 #include "src/common/large_blocks.h"
+#include "src/common/query_budget.h"
 #include "src/exec/query_runner.h"
 #include "src/exec/thread_pool.h"
 
@@ -38,6 +39,9 @@ class Database::SqlCatalog : public exec::Catalog {
       if (it != db_->tables_.end()) return nullptr;  // a view
     }
     if (!db_->provider_) return nullptr;
+    // A table the provider makes is a table the query reads, not its working memory: outside
+    // the query's budget, as registered tables are.
+    const ScopedQueryBudget outside_the_budget(nullptr);
     std::shared_ptr<const Table> table = db_->provider_(name);
     if (table != nullptr) provided_->push_back(table);
     return table;

@@ -233,6 +233,8 @@ Result QueryTreeRunner::BindAndExecute(const sql::SelectStatement& select, const
       return held.get();
     };
     if (select.has_from && select.from.kind != sql::TableRefKind::kNamed) {
+      // A file the query reads is not its working memory (as registered tables are not).
+      const ScopedQueryBudget outside_the_budget(nullptr);
       if (!LoadFileTable(select.from, ctx_.threads, &held, &bind_error)) return FromBindError(bind_error);
       resolver = [&held](std::string_view) -> const Table* { return held.get(); };
     }
@@ -352,6 +354,7 @@ bool QueryTreeRunner::MakeFrom(const sql::TableRef& ref, Relation* out, Result* 
     case sql::TableRefKind::kFunction: {
       std::shared_ptr<const Table> table;
       plan::BindError bind_error;
+      const ScopedQueryBudget outside_the_budget(nullptr);  // a table read, not working memory
       if (!LoadFileTable(ref, ctx_.threads, &table, &bind_error)) {
         *error = FromBindError(bind_error);
         return false;
