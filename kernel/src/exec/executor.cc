@@ -530,23 +530,8 @@ Result ExecutePlain(const Plan& plan, const ExecContext& ctx) {
 }  // namespace
 
 Result Execute(const Plan& plan, const ExecContext& ctx) {
-  try {
-    return plan.aggregate ? ExecuteAggregate(plan, ctx) : ExecutePlain(plan, ctx);
-  } catch (const QueryAbort& abort) {  // stopped, or over the memory limit, inside a sort
-    return Result::Error(abort.what());
-  } catch (const std::bad_alloc&) {
-    return Result::Error("out of memory while running the query");
-  } catch (...) {
-    // Where typed handlers match nothing (the wasm pthread runtime, see QueryAbort): an abort
-    // recorded its message; anything else is, there, almost always a failed allocation.
-    const std::string message = CurrentQueryAbortMessage();
-    if (!message.empty()) return Result::Error(message);
-#ifdef __EMSCRIPTEN__
-    return Result::Error("out of memory while running the query");
-#else
-    throw;
-#endif
-  }
+  return CatchQueryAborts(
+      [&] { return plan.aggregate ? ExecuteAggregate(plan, ctx) : ExecutePlain(plan, ctx); });
 }
 
 }  // namespace exec

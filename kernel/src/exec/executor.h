@@ -5,7 +5,11 @@
 #ifndef LANEQL_EXEC_EXECUTOR_H_
 #define LANEQL_EXEC_EXECUTOR_H_
 
+#include <new>
+#include <string>
+
 #include "laneql/result.h"
+#include "src/common/query_budget.h"
 #include "src/exec/exec_context.h"
 #include "src/plan/bound_expr.h"
 
@@ -18,6 +22,29 @@ inline constexpr size_t kBatchRows = 16384;
 
 // Never throws (an allocation failure becomes an error Result).
 Result Execute(const plan::Plan& plan, const ExecContext& ctx);
+
+// body()'s Result, or the error that stopped it: a QueryAbort (stopped, or over the memory
+// limit where an error cannot be returned, e.g. inside a sort) or a failed allocation.
+template <class Body>
+Result CatchQueryAborts(const Body& body) {
+  try {
+    return body();
+  } catch (const QueryAbort& abort) {
+    return Result::Error(abort.what());
+  } catch (const std::bad_alloc&) {
+    return Result::Error("out of memory while running the query");
+  } catch (...) {
+    // Where typed handlers match nothing (the wasm pthread runtime, see QueryAbort): an abort
+    // recorded its message; anything else is, there, almost always a failed allocation.
+    const std::string message = CurrentQueryAbortMessage();
+    if (!message.empty()) return Result::Error(message);
+#ifdef __EMSCRIPTEN__
+    return Result::Error("out of memory while running the query");
+#else
+    throw;
+#endif
+  }
+}
 
 }  // namespace exec
 }  // namespace laneql

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/common/query_budget.h"
+#include "src/exec/executor.h"
 #include "src/exec/file_tables.h"
 #include "src/exec/query_ast.h"
 #include "src/exec/query_tree.h"
@@ -244,21 +245,7 @@ class StatementRunner {
 // the process.
 Result RunGuarded(StatementRunner* runner, const sql::Statement& statement, const exec::ExecContext& ctx) {
   const ScopedQueryBudget scope(ctx.budget, "running the query");
-  try {
-    return runner->Run(statement);
-  } catch (const QueryAbort& abort) {
-    return Result::Error(abort.what());
-  } catch (const std::bad_alloc&) {
-    return Result::Error("out of memory while running the query");
-  } catch (...) {
-    const std::string message = CurrentQueryAbortMessage();
-    if (!message.empty()) return Result::Error(message);
-#ifdef __EMSCRIPTEN__
-    return Result::Error("out of memory while running the query");
-#else
-    throw;
-#endif
-  }
+  return exec::CatchQueryAborts([&] { return runner->Run(statement); });
 }
 
 }  // namespace
