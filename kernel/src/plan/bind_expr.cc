@@ -245,6 +245,8 @@ BoundExprPtr Binder::CastToAtOwnPos(BoundExprPtr expr, TypeId type) {
 BoundExprPtr Binder::CastTo(BoundExprPtr expr, TypeId type, SourcePos pos, bool explicit_cast) {
   if (!expr) return nullptr;
   if (expr->type == type) return expr;
+  // A NULL literal (INTEGER until it meets another type) casts to any type, as in DuckDB.
+  if (IsNullLiteral(*expr)) return MakeConstant(Value::Null(type), expr->pos);
   const TypeId from = expr->type;
   const bool ok = from == type || IsString(type) || IsString(from) ||
                   (IsNumeric(from) || from == TypeId::kBool) == (IsNumeric(type) || type == TypeId::kBool) ||
