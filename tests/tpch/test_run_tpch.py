@@ -9,6 +9,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_tpch  # noqa: E402
+import run_tpch_js  # noqa: E402
 import tpch_data  # noqa: E402
 
 
@@ -110,6 +111,24 @@ class LaneqlAnswerTest(unittest.TestCase):
                "WHERE s_nationkey = n_nationkey")
         self.assertEqual(run_tpch.tables_named(sql), ["nation", "supplier", "partsupp"])
         self.assertEqual(run_tpch.tables_named("SELECT o_orderkey FROM Orders"), ["orders"])
+
+
+class NpmAnswerTest(unittest.TestCase):
+    def test_values_read_as_the_cli_answers_are(self):
+        got = run_tpch_js.parse_npm_answers(
+            '{"queries": {"1": {"names": ["n", "x", "d", "s"], "rows": '
+            '[[9007199254740993, 3.0, "1995-03-15", null]]}}}')
+        row = got["queries"]["1"]["rows"][0]
+        self.assertEqual(row, [9007199254740993, decimal.Decimal("3.0"), "1995-03-15", None])
+        # tpch_npm.mjs writes an integral DOUBLE as 3.0: in an integer column it matches nothing.
+        self.assertIsInstance(run_tpch.laneql_value(row[1], "BIGINT"), tuple)
+        self.assertEqual(run_tpch.laneql_value(row[1], "DOUBLE"), 3.0)
+
+    def test_table_schema(self):
+        tables = {"region": {"rows": 5, "names": ["r_regionkey", "r_name"],
+                             "types": ["BIGINT", "VARCHAR"]}}
+        self.assertEqual(run_tpch_js.table_schema(tables),
+                         {"region": [("r_regionkey", "BIGINT"), ("r_name", "VARCHAR")]})
 
 
 if __name__ == "__main__":
