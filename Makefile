@@ -26,7 +26,8 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
   test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
-  difftest fuzz build-arm64 test-arm64 test-arm64-neon clean install test-install test-tpch
+  difftest fuzz build-arm64 test-arm64 test-arm64-neon clean install test-install test-tpch \
+  test-tpch-js
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -36,6 +37,7 @@ help:
 	@echo "      test-tsan (ThreadSanitizer; not part of make test)"
 	@echo "      difftest (random queries against DuckDB; N=1000 SEED=1 ROWS=100000)"
 	@echo "      test-tpch (TPC-H's 22 queries against DuckDB at SF 0.01 and 0.1, TPCH_SFS=; in make test)"
+	@echo "      test-tpch-js (the same through the npm package on every Node flavour, TPCH_JS_SFS=; in make test)"
 	@echo "      fuzz (libFuzzer targets, FUZZ_SECONDS each, default 60; not part of make test)"
 	@echo "      build-arm64 test-arm64 (aarch64 cross build; tests under qemu: NEON, then SVE2)"
 	@echo "      test-arm64-neon (the NEON run alone, SVE targets not compiled)"
@@ -111,7 +113,8 @@ run: build-native
 	$(LANEQL) native-cli/tour.sql --table hits=$(RUN_DATA) --timer --format table
 	@echo; echo "==> try it: $(LANEQL) --table hits=$(RUN_DATA)   (an interactive shell; .help)"
 
-test: build test-native test-install test-diff test-tpch test-asan test-wasm-kernels test-js test-e2e
+test: build test-native test-install test-diff test-tpch test-asan test-wasm-kernels test-js test-tpch-js \
+  test-e2e
 	@echo "==> make test: all suites passed"
 
 test-native: build-native
@@ -171,6 +174,15 @@ test-tpch: build-native
 	@for sf in $(TPCH_SFS); do \
 	  echo "==> test: TPC-H queries against DuckDB at SF $$sf (tests/tpch/run_tpch.py)"; \
 	  $(ROOT)/.venv/bin/python tests/tpch/run_tpch.py --sf $$sf --laneql $(LANEQL) \
+	    --expect tests/tpch/expected_pass.txt --workdir $(BUILD)/tpch || exit 1; \
+	done
+
+# The same 22 queries through the npm package, on every flavour Node runs (tests/tpch/README.md).
+TPCH_JS_SFS ?= 0.01 0.1
+test-tpch-js: build-wasm build-js
+	@for sf in $(TPCH_JS_SFS); do \
+	  echo "==> test: TPC-H through the npm package on every Node flavour at SF $$sf (tests/tpch/run_tpch_js.py)"; \
+	  $(ROOT)/.venv/bin/python tests/tpch/run_tpch_js.py --sf $$sf \
 	    --expect tests/tpch/expected_pass.txt --workdir $(BUILD)/tpch || exit 1; \
 	done
 
