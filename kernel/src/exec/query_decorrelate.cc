@@ -10,8 +10,9 @@
 #include <utility>
 
 #include "src/common/ascii.h"
-#include "src/exec/query_ast.h"
+#include "src/plan/query_ast.h"
 #include "src/exec/query_tree.h"
+#include "src/optimize/optimizer.h"
 #include "src/sql/ast_clone.h"
 
 namespace laneql {
@@ -19,8 +20,8 @@ namespace exec {
 namespace {
 
 // The scope entry a column reference names in `relation`, or null.
-const plan::ScopeColumn* Lookup(const sql::Expr& ref, const Relation& relation) {
-  for (const plan::ScopeColumn& column : relation.scope) {
+const plan::ScopeColumn* Lookup(const sql::Expr& ref, const plan::ColumnScope& scope) {
+  for (const plan::ScopeColumn& column : scope) {
     if (!ref.qualifier.empty()) {
       if (!ascii::EqualsIgnoreCase(column.qualifier, ref.qualifier)) continue;
     } else if (column.hidden) {
@@ -33,7 +34,7 @@ const plan::ScopeColumn* Lookup(const sql::Expr& ref, const Relation& relation) 
 
 // Qualifies every column reference of `expr` (innermost first: `inner`, then `outer`) and says
 // which side(s) it reads: bit 1 inner, bit 2 outer, bit 4 neither (an unknown name).
-int Classify(sql::Expr* expr, const Relation& inner, const Relation& outer) {
+int Classify(sql::Expr* expr, const plan::ColumnScope& inner, const plan::ColumnScope& outer) {
   if (expr == nullptr) return 0;
   int sides = 0;
   if (expr->kind == sql::ExprKind::kColumnRef) {
@@ -82,9 +83,39 @@ bool IsSimpleSelect(const sql::QueryNode& query) {
          s.distinct_on.empty();
 }
 
+
+// A Get over a table made while planning (the side of an unnested subquery).
+plan::LogicalPtr GetOfRelation(const Relation& relation, std::string source) {
+  plan::LogicalPtr get = plan::MakeLogical(plan::LogicalKind::kGet);
+  get->source = std::move(source);
+  get->table = relation.table;
+  get->scope = relation.scope;
+  for (size_t i = 0; i < relation.scope.size(); ++i) get->columns.push_back(i);
+  get->estimated_rows = static_cast<double>(relation.table->num_rows());
+  return get;
+}
+
+// `*from` joined (`type`) with `right` on outer_keys[i] = inner_keys[i] and `residual`.
+void JoinAbove(plan::LogicalPtr* from, plan::LogicalPtr right, sql::JoinType type,
+               std::vector<sql::ExprPtr> outer_keys, std::vector<sql::ExprPtr> inner_keys,
+               std::vector<sql::ExprPtr> residual) {
+  plan::LogicalPtr join = plan::MakeLogical(plan::LogicalKind::kJoin);
+  join->join_type = type;
+  join->left_keys = std::move(outer_keys);
+  join->right_keys = std::move(inner_keys);
+  join->conditions = std::move(residual);
+  join->scope = (*from)->scope;
+  if (type != sql::JoinType::kSemi && type != sql::JoinType::kAnti) {
+    join->scope.insert(join->scope.end(), right->scope.begin(), right->scope.end());
+  }
+  join->children.push_back(std::move(*from));
+  join->children.push_back(std::move(right));
+  *from = std::move(join);
+}
+
 }  // namespace
 
-bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select, const Relation& outer,
+bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select, const plan::ColumnScope& outer,
                                         Relation* out, std::vector<sql::ExprPtr>* conditions,
                                         Result* error) {
   sql::SelectStatement inner;
@@ -95,36 +126,41 @@ bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select
     *error = ErrorAt(nested[0]->pos, "binder", "a correlated subquery inside a correlated subquery is not supported yet");
     return false;
   }
-  if (inner.from.kind == sql::TableRefKind::kJoin) {
-    // Joins the inner sources with the local conjuncts; the correlating ones come back.
-    if (!MakeJoinedFrom(&inner, out, error)) return false;
-  } else if (!MakeFrom(inner.from, out, error)) {
-    return false;
-  }
+  plan::LogicalPtr from;
+  if (!PlanFrom(inner.from, &from, error)) return false;
   std::vector<sql::ExprPtr> conjuncts, local;
   SplitAnd(std::move(inner.where), &conjuncts);
   for (sql::ExprPtr& c : conjuncts) {
-    const int sides = Classify(c.get(), *out, outer);
+    const int sides = Classify(c.get(), from->scope, outer);
     if (sides & 4) {
       *error = ErrorAt(c->pos, "binder", "a condition of the subquery names an unknown column");
       // Let the binder say which: bind it over the inner relation for its message.
+      Relation relation;
       Result probe;
-      if (!Evaluate(*out, {c.get()}, &probe)) *error = std::move(probe);
+      if (ExecuteLogical(from.get(), false, &relation, error) && !Evaluate(relation, {c.get()}, &probe)) {
+        *error = std::move(probe);
+      }
       return false;
     }
-    if (sides == 2 || sides == 0) {
-      conditions->push_back(std::move(c));  // constant or outer-only: still a condition of the join
-    } else if (sides == 1) {
+    if (sides == 1) {
       local.push_back(std::move(c));
     } else {
-      conditions->push_back(std::move(c));
+      conditions->push_back(std::move(c));  // correlating, constant or outer-only: a condition of the join
     }
   }
-  if (!local.empty() && !Filter(out, *JoinAnd(std::move(local)), error)) return false;
-  return true;
+  if (!local.empty()) {
+    plan::LogicalPtr filter = plan::MakeLogical(plan::LogicalKind::kFilter);
+    filter->scope = from->scope;
+    filter->conditions = std::move(local);
+    filter->children.push_back(std::move(from));
+    from = std::move(filter);
+  }
+  // Every column stays: the correlating conditions and the SELECT read them after this.
+  optimize::Optimize(&from, /*prune_columns=*/false);
+  return ExecuteLogical(from.get(), false, out, error);
 }
 
-bool QueryTreeRunner::UnnestScalars(Relation* relation, sql::ExprPtr* expr, Result* error) {
+bool QueryTreeRunner::UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, Result* error) {
   sql::ExprPtr* slot = FindScalarSubquery(expr);
   while (slot != nullptr) {
     sql::Expr& sub = **slot;
@@ -137,7 +173,7 @@ bool QueryTreeRunner::UnnestScalars(Relation* relation, sql::ExprPtr* expr, Resu
     }
     Relation inner;
     std::vector<sql::ExprPtr> conditions;
-    if (!MakeInnerRelation(query.select, *relation, &inner, &conditions, error)) return false;
+    if (!MakeInnerRelation(query.select, (*from)->scope, &inner, &conditions, error)) return false;
     const std::string qualifier = "__sq" + std::to_string(++derived_count_);
     sql::SelectStatement grouped;
     grouped.pos = query.select.pos;
@@ -146,8 +182,8 @@ bool QueryTreeRunner::UnnestScalars(Relation* relation, sql::ExprPtr* expr, Resu
     for (sql::ExprPtr& cond : conditions) {
       int l = 0, r = 0;
       if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {
-        l = Classify(cond->left.get(), inner, *relation);
-        r = Classify(cond->right.get(), inner, *relation);
+        l = Classify(cond->left.get(), inner.scope, (*from)->scope);
+        r = Classify(cond->right.get(), inner.scope, (*from)->scope);
       }
       if (!((l == 2 && r == 1) || (l == 1 && r == 2))) {
         *error = ErrorAt(cond->pos, "binder", "a correlated subquery's conditions on the outer query must be "
@@ -182,19 +218,12 @@ bool QueryTreeRunner::UnnestScalars(Relation* relation, sql::ExprPtr* expr, Resu
     }
     for (plan::ScopeColumn& column : derived.scope) column.hidden = true;
     std::vector<sql::ExprPtr> inner_refs;
-    std::vector<const sql::Expr*> left_keys, right_keys;
     for (size_t k = 0; k < outer_keys.size(); ++k) {
       inner_refs.push_back(MakeColumnRef(qualifier, "__k" + std::to_string(k), sub.pos));
-      left_keys.push_back(outer_keys[k].get());
-      right_keys.push_back(inner_refs.back().get());
     }
-    Relation joined;
-    if (!JoinRelations(*relation, derived, left_keys, right_keys, nullptr,
-                       outer_keys.empty() ? sql::JoinType::kCross : sql::JoinType::kLeft, sub.pos,
-                       &joined, error)) {
-      return false;
-    }
-    *relation = std::move(joined);
+    const sql::JoinType type = outer_keys.empty() ? sql::JoinType::kCross : sql::JoinType::kLeft;
+    JoinAbove(from, GetOfRelation(derived, "subquery " + qualifier + " (grouped by its correlation)"), type,
+              std::move(outer_keys), std::move(inner_refs), {});
     sql::ExprPtr replacement = MakeColumnRef(qualifier, "__v", sub.pos);
     if (is_count) {
       // COUNT over no correlated rows is 0, where the LEFT JOIN leaves NULL.
@@ -218,8 +247,7 @@ bool QueryTreeRunner::UnnestScalars(Relation* relation, sql::ExprPtr* expr, Resu
   return true;
 }
 
-bool QueryTreeRunner::ApplyCorrelated(Relation* relation, std::vector<sql::ExprPtr> correlated,
-                                      sql::SelectStatement* select, Result* error) {
+bool QueryTreeRunner::ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::ExprPtr> correlated, Result* error) {
   std::vector<sql::ExprPtr> leftover;
   for (sql::ExprPtr& conjunct : correlated) {
     sql::Expr* c = conjunct.get();
@@ -233,38 +261,32 @@ bool QueryTreeRunner::ApplyCorrelated(Relation* relation, std::vector<sql::ExprP
       }
       Relation inner;
       std::vector<sql::ExprPtr> conditions;
-      if (!MakeInnerRelation(exists->subquery->select, *relation, &inner, &conditions, error)) return false;
-      std::vector<const sql::Expr*> outer_keys, inner_keys;
-      std::vector<sql::ExprPtr> residual;
+      if (!MakeInnerRelation(exists->subquery->select, (*from)->scope, &inner, &conditions, error)) return false;
+      std::vector<sql::ExprPtr> outer_keys, inner_keys, residual;
       for (sql::ExprPtr& cond : conditions) {
         if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {
-          const int l = Classify(cond->left.get(), inner, *relation);
-          const int r = Classify(cond->right.get(), inner, *relation);
+          const int l = Classify(cond->left.get(), inner.scope, (*from)->scope);
+          const int r = Classify(cond->right.get(), inner.scope, (*from)->scope);
           if (l == 2 && r == 1) {
-            outer_keys.push_back(cond->left.get());
-            inner_keys.push_back(cond->right.get());
+            outer_keys.push_back(std::move(cond->left));
+            inner_keys.push_back(std::move(cond->right));
             continue;
           }
           if (l == 1 && r == 2) {
-            outer_keys.push_back(cond->right.get());
-            inner_keys.push_back(cond->left.get());
+            outer_keys.push_back(std::move(cond->right));
+            inner_keys.push_back(std::move(cond->left));
             continue;
           }
         }
-        residual.push_back(sql::Clone(*cond));
+        residual.push_back(std::move(cond));
       }
-      sql::ExprPtr residual_expr = JoinAnd(std::move(residual));
-      Relation joined;
-      if (!JoinRelations(*relation, inner, outer_keys, inner_keys, residual_expr.get(),
-                         negated ? sql::JoinType::kAnti : sql::JoinType::kSemi, exists->pos,
-                         &joined, error)) {
-        return false;
-      }
-      *relation = std::move(joined);
+      JoinAbove(from, GetOfRelation(inner, negated ? "subquery (NOT EXISTS)" : "subquery (EXISTS)"),
+                negated ? sql::JoinType::kAnti : sql::JoinType::kSemi, std::move(outer_keys),
+                std::move(inner_keys), std::move(residual));
       continue;
     }
     // Scalar aggregate subqueries somewhere in the conjunct.
-    if (!UnnestScalars(relation, &conjunct, error)) return false;
+    if (!UnnestScalars(from, &conjunct, error)) return false;
     if (const sql::Expr* rest = FindAnySubquery(conjunct.get())) {
       *error = ErrorAt(rest->pos, "binder", "this correlated subquery is not supported yet (under OR, NOT or "
                                   "CASE: only [NOT] EXISTS and aggregates compared with the outer "
@@ -273,8 +295,13 @@ bool QueryTreeRunner::ApplyCorrelated(Relation* relation, std::vector<sql::ExprP
     }
     leftover.push_back(std::move(conjunct));
   }
-  if (select->where) leftover.push_back(std::move(select->where));
-  select->where = JoinAnd(std::move(leftover));
+  if (!leftover.empty()) {
+    plan::LogicalPtr filter = plan::MakeLogical(plan::LogicalKind::kFilter);
+    filter->scope = (*from)->scope;
+    filter->conditions = std::move(leftover);
+    filter->children.push_back(std::move(*from));
+    *from = std::move(filter);
+  }
   return true;
 }
 

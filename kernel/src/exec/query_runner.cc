@@ -12,7 +12,7 @@
 #include "src/common/query_budget.h"
 #include "src/exec/executor.h"
 #include "src/exec/file_tables.h"
-#include "src/exec/query_ast.h"
+#include "src/plan/query_ast.h"
 #include "src/exec/query_tree.h"
 #include "src/exec/relation.h"
 #include "src/sql/lexer.h"
@@ -93,7 +93,7 @@ class StatementRunner {
         return StringColumns({"name"}, rows, {false});
       }
       case sql::StatementKind::kExplain:
-        return ErrorAt(statement.pos, "binder", "EXPLAIN is not supported yet");
+        return Explain(statement);
     }
     return Result::Error("internal error: an unknown statement");
   }
@@ -192,6 +192,28 @@ class StatementRunner {
       if (catalog_->SwapTable(insert.table, current, std::move(grown))) break;
     }
     return CountResult(rows.table->num_rows());
+  }
+
+  // EXPLAIN [ANALYZE] query: DuckDB's two columns, explain_key and explain_value, one row per
+  // operator of the optimized logical plan (query_execute.cc).
+  Result Explain(const sql::Statement& statement) {
+    const sql::Statement& explained = *statement.explained;
+    if (explained.kind != sql::StatementKind::kSelect) {
+      return ErrorAt(statement.pos, "binder", "EXPLAIN explains queries (SELECT, WITH, VALUES, set operations) only");
+    }
+    std::string text;
+    Result error;
+    if (!queries_.ExplainQuery(*explained.query, statement.explain_analyze, &text, &error)) return error;
+    const std::string key = statement.explain_analyze ? "analyzed_plan" : "logical_plan";
+    std::vector<std::vector<std::string>> rows;
+    size_t begin = 0;
+    while (begin < text.size()) {
+      size_t end = text.find('\n', begin);
+      if (end == std::string::npos) end = text.size();
+      rows.push_back({key, text.substr(begin, end - begin)});
+      begin = end + 1;
+    }
+    return StringColumns({"explain_key", "explain_value"}, rows, {false, false});
   }
 
   Result Drop(const sql::DropStatement& drop) {

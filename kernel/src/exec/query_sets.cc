@@ -4,7 +4,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "src/exec/query_ast.h"
+#include "src/plan/query_ast.h"
 #include "src/exec/query_tree.h"
 #include "src/sql/ast_clone.h"
 

@@ -1,6 +1,6 @@
 #include "src/exec/query_tree.h"
 
-#include "src/exec/query_ast.h"
+#include "src/plan/query_ast.h"
 
 #include <memory>
 #include <utility>
@@ -9,6 +9,7 @@
 #include "src/common/query_budget.h"
 #include "src/exec/executor.h"
 #include "src/exec/file_tables.h"
+#include "src/optimize/optimizer.h"
 #include "src/plan/binder.h"
 #include "src/sql/ast_clone.h"
 #include "src/sql/parser.h"
@@ -123,25 +124,34 @@ TypeId CommonSuperType(TypeId a, TypeId b) {
   return TypeId::kString;
 }
 
-Result QueryTreeRunner::Run(const sql::QueryNode& query) {
-  const size_t ctes_before = ctes_.size();
+bool QueryTreeRunner::PushCtes(const sql::QueryNode& query, Result* error) {
+  cte_marks_.push_back(ctes_.size());
   for (const sql::CommonTableExpr& cte : query.ctes) {
     Relation relation;
-    Result error;
-    const bool ok = query.recursive && IsRecursive(cte) ? RunRecursive(cte, &relation, &error)
-                                                        : RunToRelation(*cte.query, cte.name, &relation, &error);
+    const bool ok = query.recursive && IsRecursive(cte) ? RunRecursive(cte, &relation, error)
+                                                        : RunToRelation(*cte.query, cte.name, &relation, error);
     if (!ok) {
-      ctes_.resize(ctes_before);
-      return error;
+      PopCtes();
+      return false;
     }
     if (cte.columns.size() > relation.scope.size()) {
-      ctes_.resize(ctes_before);
-      return ErrorAt(cte.pos, "binder", "WITH query \"" + cte.name + "\" has " +
-                                            std::to_string(relation.scope.size()) + " columns but " +
-                                            std::to_string(cte.columns.size()) + " names were given");
+      PopCtes();
+      *error = ErrorAt(cte.pos, "binder", "WITH query \"" + cte.name + "\" has " +
+                                              std::to_string(relation.scope.size()) + " columns but " +
+                                              std::to_string(cte.columns.size()) + " names were given");
+      return false;
     }
     for (size_t i = 0; i < cte.columns.size(); ++i) relation.scope[i].name = cte.columns[i];
-    ctes_.push_back(CteEntry{cte.name, std::move(relation)});
+    ctes_.push_back(CteEntry{cte.name, std::move(relation), std::move(last_plan_text_)});
+    last_plan_text_.clear();
+  }
+  return true;
+}
+
+Result QueryTreeRunner::Run(const sql::QueryNode& query) {
+  {
+    Result error;
+    if (!PushCtes(query, &error)) return error;
   }
   Result result;
   switch (query.kind) {
@@ -165,7 +175,7 @@ Result QueryTreeRunner::Run(const sql::QueryNode& query) {
       break;
     }
   }
-  ctes_.resize(ctes_before);
+  PopCtes();
   if (ctx_.Interrupted()) return Result::Error(ctx_.StopMessage());
   return result;
 }
@@ -186,8 +196,13 @@ bool QueryTreeRunner::RunToRelation(const sql::QueryNode& query, const std::stri
 }
 
 const Relation* QueryTreeRunner::FindCte(const std::string& name) const {
+  const CteEntry* entry = FindCteEntry(name);
+  return entry == nullptr ? nullptr : &entry->relation;
+}
+
+const QueryTreeRunner::CteEntry* QueryTreeRunner::FindCteEntry(const std::string& name) const {
   for (size_t i = ctes_.size(); i-- > 0;) {
-    if (ascii::EqualsIgnoreCase(ctes_[i].name, name)) return &ctes_[i].relation;
+    if (ascii::EqualsIgnoreCase(ctes_[i].name, name)) return &ctes_[i];
   }
   return nullptr;
 }
@@ -250,55 +265,19 @@ Result QueryTreeRunner::BindAndExecute(const sql::SelectStatement& select, const
 
 Result QueryTreeRunner::RunSelect(const sql::SelectStatement& select) {
   if (!select.distinct_on.empty()) return RunDistinctOn(select);
-  if (IsPlainSelect(select)) return BindAndExecute(select, nullptr);
-  sql::SelectStatement rewritten;
-  sql::CloneInto(select, &rewritten);
+  if (IsPlainSelect(select) && !explaining_) return BindAndExecute(select, nullptr);
+  SelectPlan select_plan;
   Result error;
-  std::vector<sql::ExprPtr> correlated;
-  std::vector<size_t> correlated_items;
-  if (!InlineSubqueries(&rewritten, &correlated, &correlated_items, &error)) return error;
-  if (rewritten.group_by_all) {
-    for (const sql::SelectItem& item : rewritten.select_list) {
-      if (item.expr->kind != sql::ExprKind::kStar && !ContainsAggregate(item.expr.get())) {
-        rewritten.group_by.push_back(sql::Clone(*item.expr));
-      }
+  if (!PlanSelect(select, &select_plan, &error)) return error;
+  Result result = select_plan.plain ? BindAndExecute(select, nullptr) : RunPlan(&select_plan, explain_analyze_);
+  if (explaining_) {
+    if (select_plan.plain && result.ok() && explain_analyze_) {
+      select_plan.root->analyzed = true;
+      select_plan.root->actual_rows = result.num_rows();
     }
-    rewritten.group_by_all = false;
+    last_plan_text_ = plan::ExplainText(*select_plan.root);
   }
-  if (rewritten.order_by_all) {
-    const sql::OrderItem how = std::move(rewritten.order_by[0]);
-    rewritten.order_by.clear();
-    for (size_t i = 0; i < rewritten.select_list.size(); ++i) {
-      sql::OrderItem item;
-      item.expr = std::make_unique<sql::Expr>();
-      item.expr->kind = sql::ExprKind::kIntegerLiteral;
-      item.expr->text = std::to_string(i + 1);
-      item.expr->pos = rewritten.pos;
-      item.descending = how.descending;
-      item.nulls = how.nulls;
-      rewritten.order_by.push_back(std::move(item));
-    }
-    rewritten.order_by_all = false;
-  }
-  if (!rewritten.has_from) return BindAndExecute(rewritten, nullptr);
-  Relation relation;
-  if (rewritten.from.kind == sql::TableRefKind::kJoin) {
-    if (!MakeJoinedFrom(&rewritten, &relation, &error)) return error;
-  } else if (!MakeFrom(rewritten.from, &relation, &error)) {
-    return error;
-  }
-  if (!correlated.empty() && !ApplyCorrelated(&relation, std::move(correlated), &rewritten, &error)) {
-    return error;
-  }
-  for (size_t i : correlated_items) {
-    sql::ExprPtr& item = rewritten.select_list[i].expr;
-    if (!UnnestScalars(&relation, &item, &error)) return error;
-    if (const sql::Expr* rest = FindAnySubquery(item.get())) {
-      return ErrorAt(rest->pos, "binder", "this correlated subquery is not supported yet (in SELECT, only "
-                                          "aggregates over the correlated rows are unnested)");
-    }
-  }
-  return BindAndExecute(rewritten, &relation);
+  return result;
 }
 
 bool QueryTreeRunner::MakeFrom(const sql::TableRef& ref, Relation* out, Result* error) {
@@ -380,8 +359,12 @@ bool QueryTreeRunner::MakeFrom(const sql::TableRef& ref, Relation* out, Result* 
       }
       break;
     }
-    case sql::TableRefKind::kJoin:
-      return MakeJoin(ref, out, error);
+    case sql::TableRefKind::kJoin: {
+      plan::LogicalPtr tree;
+      if (!PlanJoin(ref, &tree, error)) return false;
+      optimize::Optimize(&tree, /*prune_columns=*/false);
+      return ExecuteLogical(tree.get(), false, out, error);
+    }
   }
   if (ref.column_aliases.size() > out->scope.size()) {
     *error = ErrorAt(ref.pos, "binder", "table \"" + qualifier + "\" has " +

@@ -15,10 +15,21 @@
 #include "src/exec/catalog.h"
 #include "src/exec/exec_context.h"
 #include "src/exec/relation.h"
+#include "src/plan/logical_operator.h"
+#include "src/plan/query_ast.h"
 #include "src/sql/ast.h"
 
 namespace laneql {
 namespace exec {
+
+// The syntax-tree helpers (plan/query_ast.h) the runner uses unqualified.
+using plan::ContainsAggregate;
+using plan::ErrorAt;
+using plan::FindAnySubquery;
+using plan::JoinAnd;
+using plan::MakeBinary;
+using plan::MakeColumnRef;
+using plan::SplitAnd;
 
 class QueryTreeRunner {
  public:
@@ -30,6 +41,9 @@ class QueryTreeRunner {
   // `qualifier`); false with *error set.
   bool RunToRelation(const sql::QueryNode& query, const std::string& qualifier, Relation* out,
                      Result* error);
+  // EXPLAIN [ANALYZE] `query`: the optimized logical plan as text, one operator a line
+  // (query_execute.cc); with `analyze` the query runs and each line gets its rows and time.
+  bool ExplainQuery(const sql::QueryNode& query, bool analyze, std::string* text, Result* error);
   // `relation` with column i cast to types[i] where they differ (INSERT's conversions).
   bool CastTo(Relation* relation, const std::vector<TypeId>& types, sql::SourcePos pos,
               Result* error) {
@@ -40,6 +54,7 @@ class QueryTreeRunner {
   struct CteEntry {
     std::string name;
     Relation relation;
+    std::string plan_text;  // under EXPLAIN: how it was made
   };
 
   Result RunSelect(const sql::SelectStatement& select);
@@ -53,13 +68,31 @@ class QueryTreeRunner {
   Result RunValues(const std::vector<std::vector<sql::ExprPtr>>& rows, sql::SourcePos pos);
   // ORDER BY / LIMIT / OFFSET of a set operation or VALUES list over its combined rows.
   Result ApplyModifiers(const sql::QueryNode& query, Relation relation);
-  // The FROM clause as one relation.
+  bool ExplainParts(const sql::QueryNode& query, bool analyze, std::string* text, Result* error);
+  // A SELECT's plan (query_plan.cc): the logical tree of its FROM, WHERE and clauses, optimized,
+  // and the clauses as the single-table engine runs them over the FROM tree's relation.
+  struct SelectPlan {
+    plan::LogicalPtr root;
+    sql::SelectStatement clauses;  // WHERE moved into the tree
+    bool plain = false;            // one table as it is: the single-table engine reads it itself
+  };
+  bool PlanSelect(const sql::SelectStatement& select, SelectPlan* out, Result* error);
+  // A FROM item as a logical tree: a base table as a Get, a join as a Join of its sides, and
+  // anything else (CTE, view, subquery, file, VALUES) made into a table now, under a Get.
+  bool PlanFrom(const sql::TableRef& ref, plan::LogicalPtr* out, Result* error);
+  bool PlanJoin(const sql::TableRef& ref, plan::LogicalPtr* out, Result* error);
+  // GROUP BY ALL and ORDER BY ALL spelled out.
+  static void ExpandAllClauses(sql::SelectStatement* select);
+  // Runs a plan (query_execute.cc); with `analyze` each operator records its rows and time.
+  Result RunPlan(SelectPlan* select_plan, bool analyze);
+  bool ExecuteLogical(plan::LogicalOperator* op, bool analyze, Relation* out, Result* error);
+  // A Get's relation: its kept columns, filtered by its conditions when `with_conditions`.
+  bool ExecuteGet(plan::LogicalOperator* op, bool with_conditions, Relation* out, Result* error);
+  // The CTEs of `query` made into relations, visible to the query's parts until PopCtes.
+  bool PushCtes(const sql::QueryNode& query, Result* error);
+  void PopCtes() { ctes_.resize(cte_marks_.back()); cte_marks_.pop_back(); }
+  // A FROM item other than a join made into a relation.
   bool MakeFrom(const sql::TableRef& ref, Relation* out, Result* error);
-  bool MakeJoin(const sql::TableRef& ref, Relation* out, Result* error);
-  // The FROM clause of `select` when it is a join tree: inner and cross joins flattened into
-  // one list and joined greedily along the equalities of WHERE and ON (each source filtered by
-  // its own conjuncts first); the conjuncts used are removed from select->where.
-  bool MakeJoinedFrom(sql::SelectStatement* select, Relation* out, Result* error);
   // Joins two relations on key expressions (left_keys[i] = right_keys[i]) and an optional
   // residual condition, as `type` says (inner, left, right, full, semi, anti, cross).
   bool JoinRelations(const Relation& left, const Relation& right,
@@ -79,21 +112,19 @@ class QueryTreeRunner {
   // *correlated_items when it is given (for UnnestScalars once FROM is made).
   bool InlineSubqueries(sql::SelectStatement* select, std::vector<sql::ExprPtr>* correlated,
                         std::vector<size_t>* correlated_items, Result* error);
-  // Replaces each correlated scalar aggregate subquery in *expr by a column of an aggregate
-  // grouped by the correlating keys, LEFT JOINed into `relation`.
-  bool UnnestScalars(Relation* relation, sql::ExprPtr* expr, Result* error);
-  // Joins the sources of correlated subqueries into `relation` (query_decorrelate.cc):
+  // Correlated subqueries unnested into joins above *from (query_decorrelate.cc):
   // [NOT] EXISTS becomes a semi (anti) join on the correlating conditions; a scalar aggregate
-  // compared with the outer row becomes a LEFT JOIN to the aggregate grouped by the correlating
-  // keys. What remains of each conjunct goes back into select->where.
-  bool ApplyCorrelated(Relation* relation, std::vector<sql::ExprPtr> correlated,
-                       sql::SelectStatement* select, Result* error);
+  // becomes a LEFT JOIN to the aggregate grouped by the correlating keys, its value a column.
+  // What remains of each WHERE conjunct filters above the joins.
+  bool ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::ExprPtr> correlated, Result* error);
+  bool UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, Result* error);
   // The FROM and WHERE of a correlated subquery's SELECT made into its relation, with the
-  // conjuncts that read the outer query returned in *conditions (names qualified).
-  bool MakeInnerRelation(const sql::SelectStatement& inner, const Relation& outer, Relation* out,
+  // conjuncts that read the outer query (`outer`) returned in *conditions (names qualified).
+  bool MakeInnerRelation(const sql::SelectStatement& inner, const plan::ColumnScope& outer, Relation* out,
                          std::vector<sql::ExprPtr>* conditions, Result* error);
   bool IsPlainSelect(const sql::SelectStatement& select);
   const Relation* FindCte(const std::string& name) const;
+  const CteEntry* FindCteEntry(const std::string& name) const;
   // Executes a bound SELECT over `relation` (or, when null, over what `select.from` names).
   Result BindAndExecute(const sql::SelectStatement& select, const Relation* relation);
   // `relation` with column i cast to types[i] where they differ.
@@ -104,6 +135,12 @@ class QueryTreeRunner {
   Catalog* catalog_;
   const ExecContext& ctx_;
   std::vector<CteEntry> ctes_;  // innermost last
+  std::vector<size_t> cte_marks_;  // ctes_.size() before each PushCtes
+  // Under EXPLAIN: the tables made while planning (subqueries, CTEs, views) keep the plan text of
+  // their query for the Get that reads them (with ANALYZE, their measured rows and times).
+  bool explaining_ = false;
+  bool explain_analyze_ = false;
+  std::string last_plan_text_;
   int view_depth_ = 0;
   int derived_count_ = 0;  // names the relations decorrelation adds (__sq1, __sq2, ...)
 };

@@ -57,6 +57,30 @@ Relation RelationOverTable(std::shared_ptr<const Table> table, const std::string
   return relation;
 }
 
+bool ShareColumns(const Relation& in, const std::vector<size_t>& columns, Relation* out, std::string* error) {
+  auto table = std::make_shared<Table>();
+  const std::shared_ptr<const void> owner = in.table;
+  auto view = [&owner](const AlignedBuffer& b) {
+    return b.size() == 0 ? AlignedBuffer() : AlignedBuffer::View(b.data(), b.size(), b.capacity(), owner);
+  };
+  plan::ColumnScope scope;
+  for (size_t k = 0; k < columns.size(); ++k) {
+    const Column& column = in.table->column(columns[k]);
+    // A .laneql file's column is checked before its bytes are shared (Column::Verify).
+    if (!column.Verify(error)) return false;
+    Column shared;
+    if (!Column::FromBuffers(column.type(), column.length(), view(column.values_buffer()),
+                             view(column.offsets_buffer()), view(column.validity_buffer()), &shared, error) ||
+        !table->AddColumn(RelationColumnName(k), std::move(shared), error)) {
+      return false;
+    }
+    scope.push_back(in.scope[columns[k]]);
+  }
+  out->table = std::move(table);
+  out->scope = std::move(scope);
+  return true;
+}
+
 Result RelationToResult(const Relation& relation) {
   Result result;
   std::string error;

@@ -30,6 +30,9 @@ bool RelationFromResult(Result result, const std::string& qualifier, Relation* o
                         std::string* error);
 // A relation over a table as it is (no copy), its columns qualified by `qualifier`.
 Relation RelationOverTable(std::shared_ptr<const Table> table, const std::string& qualifier);
+// The relation of `in`'s columns at `columns`, in that order, sharing their bytes (read-only
+// views kept alive by `in`'s table): no copy.
+bool ShareColumns(const Relation& in, const std::vector<size_t>& columns, Relation* out, std::string* error);
 // The relation's visible columns as a Result (the SQL names).
 Result RelationToResult(const Relation& relation);
 

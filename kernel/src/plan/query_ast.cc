@@ -1,4 +1,4 @@
-#include "src/exec/query_ast.h"
+#include "src/plan/query_ast.h"
 
 #include <algorithm>
 #include <memory>
@@ -7,7 +7,7 @@
 #include "src/common/ascii.h"
 
 namespace laneql {
-namespace exec {
+namespace plan {
 
 Result ErrorAt(sql::SourcePos pos, const std::string& kind, const std::string& message) {
   return Result::Error(kind + " error at line " + std::to_string(pos.line) + ", column " +
@@ -95,5 +95,5 @@ const sql::Expr* FindAnySubquery(const sql::Expr* expr) {
   return nullptr;
 }
 
-}  // namespace exec
+}  // namespace plan
 }  // namespace laneql

@@ -1,7 +1,7 @@
-// Small pieces the query tree runner uses to read and rewrite syntax trees (query_ast.cc):
+// Small pieces the query planner, its optimizer rules and the query tree runner use to read and rewrite syntax trees (query_ast.cc):
 // conjunct lists, located errors, column references, subquery search.
-#ifndef LANEQL_EXEC_QUERY_AST_H_
-#define LANEQL_EXEC_QUERY_AST_H_
+#ifndef LANEQL_PLAN_QUERY_AST_H_
+#define LANEQL_PLAN_QUERY_AST_H_
 
 #include <string>
 #include <vector>
@@ -10,7 +10,7 @@
 #include "src/sql/ast.h"
 
 namespace laneql {
-namespace exec {
+namespace plan {
 
 // "<kind> error at line L, column C: <message>" with the position in the Result.
 Result ErrorAt(sql::SourcePos pos, const std::string& kind, const std::string& message);
@@ -28,7 +28,7 @@ bool ContainsAggregate(const sql::Expr* expr);
 // The first node holding a subquery (scalar, EXISTS, IN, ANY / ALL), or null.
 const sql::Expr* FindAnySubquery(const sql::Expr* expr);
 
-}  // namespace exec
+}  // namespace plan
 }  // namespace laneql
 
-#endif  // LANEQL_EXEC_QUERY_AST_H_
+#endif  // LANEQL_PLAN_QUERY_AST_H_

@@ -1,0 +1,224 @@
+// Running a logical plan: each operator of the FROM tree makes a relation from its children's
+// (a Get shares its table's kept columns and filters them; a Join hashes the right side's
+// keys and probes with the left's), and the SELECT's clauses run together on the single-table
+// engine over the result, with the conditions directly below them (WHERE, and a lone scan's
+// filters) evaluated in that engine's scan. EXPLAIN prints the plan; EXPLAIN ANALYZE runs it
+// and adds the rows and time of every operator.
+#include <chrono>
+#include <utility>
+
+#include "src/exec/query_tree.h"
+#include "src/sql/ast_clone.h"
+
+namespace laneql {
+namespace exec {
+namespace {
+
+using plan::LogicalKind;
+using plan::LogicalOperator;
+
+sql::ExprPtr ConditionOf(const std::vector<sql::ExprPtr>& conditions) {
+  std::vector<sql::ExprPtr> copies;
+  for (const sql::ExprPtr& c : conditions) copies.push_back(sql::Clone(*c));
+  return JoinAnd(std::move(copies));
+}
+
+// The lowest of the SELECT clause operators at the top of the plan.
+LogicalOperator* LowestClause(LogicalOperator* root) {
+  LogicalOperator* op = root;
+  while (!op->children.empty() && op->children[0]->select_clause) op = op->children[0].get();
+  return op;
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+bool QueryTreeRunner::ExecuteGet(LogicalOperator* op, bool with_conditions, Relation* out, Result* error) {
+  Relation whole{op->table, {}};
+  // The full scope: op->scope holds only the kept columns, in op->columns order.
+  whole.scope.resize(op->table->num_columns());
+  for (size_t k = 0; k < op->columns.size(); ++k) whole.scope[op->columns[k]] = op->scope[k];
+  bool identity = op->columns.size() == op->table->num_columns();
+  for (size_t k = 0; identity && k < op->columns.size(); ++k) identity = op->columns[k] == k;
+  std::string message;
+  if (identity) {
+    *out = std::move(whole);
+  } else if (!ShareColumns(whole, op->columns, out, &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
+  if (with_conditions && !op->conditions.empty()) return Filter(out, *ConditionOf(op->conditions), error);
+  return true;
+}
+
+bool QueryTreeRunner::ExecuteLogical(LogicalOperator* op, bool analyze, Relation* out, Result* error) {
+  if (ctx_.Interrupted()) {
+    *error = Result::Error(ctx_.StopMessage());
+    return false;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  bool ok = false;
+  switch (op->kind) {
+    case LogicalKind::kGet:
+      ok = ExecuteGet(op, true, out, error);
+      break;
+    case LogicalKind::kFilter:
+      ok = ExecuteLogical(op->children[0].get(), analyze, out, error) &&
+           Filter(out, *ConditionOf(op->conditions), error);
+      break;
+    case LogicalKind::kJoin: {
+      Relation left, right;
+      if (!ExecuteLogical(op->children[0].get(), analyze, &left, error) ||
+          !ExecuteLogical(op->children[1].get(), analyze, &right, error)) {
+        return false;
+      }
+      std::vector<const sql::Expr*> left_keys, right_keys;
+      for (const sql::ExprPtr& k : op->left_keys) left_keys.push_back(k.get());
+      for (const sql::ExprPtr& k : op->right_keys) right_keys.push_back(k.get());
+      const sql::ExprPtr residual = ConditionOf(op->conditions);
+      ok = JoinRelations(left, right, left_keys, right_keys, residual.get(), op->join_type, op->pos, out, error);
+      // The plan's scope carries what the join adds to the names (USING keys hidden).
+      if (ok && out->scope.size() == op->scope.size()) out->scope = op->scope;
+      break;
+    }
+    case LogicalKind::kProject: {
+      // Columns put back in the FROM clause's order after join ordering: each column of the
+      // plan's scope is the first unused one of the child's with the same qualifier and name.
+      Relation child;
+      if (!ExecuteLogical(op->children[0].get(), analyze, &child, error)) return false;
+      std::vector<bool> used(child.scope.size(), false);
+      std::vector<size_t> order;
+      for (const plan::ScopeColumn& want : op->scope) {
+        for (size_t c = 0; c < child.scope.size(); ++c) {
+          if (!used[c] && child.scope[c].qualifier == want.qualifier && child.scope[c].name == want.name) {
+            used[c] = true;
+            order.push_back(c);
+            break;
+          }
+        }
+      }
+      std::string message;
+      if (order.size() != child.scope.size()) {
+        *out = std::move(child);  // cannot happen: the same columns below; keep the join's order
+        ok = true;
+      } else if (!(ok = ShareColumns(child, order, out, &message))) {
+        *error = Result::Error(message);
+      } else {
+        out->scope = op->scope;
+      }
+      break;
+    }
+    default:
+      *error = Result::Error(std::string("internal error: a ") + plan::LogicalKindName(op->kind) +
+                             " operator below the SELECT's clauses");
+      return false;
+  }
+  if (ok && analyze) {
+    op->analyzed = true;
+    op->actual_rows = out->table->num_rows();
+    op->seconds = SecondsSince(start);
+  }
+  return ok;
+}
+
+Result QueryTreeRunner::RunPlan(SelectPlan* select_plan, bool analyze) {
+  const auto start = std::chrono::steady_clock::now();
+  LogicalOperator* lowest = LowestClause(select_plan->root.get());
+  sql::SelectStatement clauses;
+  sql::CloneInto(select_plan->clauses, &clauses);
+  Result result;
+  if (lowest->children.empty()) {
+    result = BindAndExecute(clauses, nullptr);
+  } else {
+    // The conditions right below the clauses run in the single-table engine's own scan.
+    LogicalOperator* from = lowest->children[0].get();
+    bool get_conditions_in_scan = false;
+    if (from->kind == LogicalKind::kFilter) {
+      clauses.where = ConditionOf(from->conditions);
+      from = from->children[0].get();
+    }
+    if (from->kind == LogicalKind::kGet && !from->conditions.empty()) {
+      std::vector<sql::ExprPtr> all;
+      if (clauses.where) all.push_back(std::move(clauses.where));
+      all.push_back(ConditionOf(from->conditions));
+      clauses.where = JoinAnd(std::move(all));
+      get_conditions_in_scan = true;
+    }
+    Relation relation;
+    const bool made = get_conditions_in_scan ? ExecuteGet(from, false, &relation, &result)
+                                             : ExecuteLogical(from, analyze, &relation, &result);
+    if (!made) return result;
+    result = BindAndExecute(clauses, &relation);
+  }
+  if (result.ok() && analyze) {
+    LogicalOperator* root = select_plan->root.get();
+    root->analyzed = true;
+    root->actual_rows = result.num_rows();
+    root->seconds = SecondsSince(start);
+  }
+  return result;
+}
+
+bool QueryTreeRunner::ExplainQuery(const sql::QueryNode& query, bool analyze, std::string* text, Result* error) {
+  // RunSelect keeps each plan's text (and runs it, with ANALYZE) while explaining_ is set, so
+  // the tables made while planning (CTEs included) show how they were made.
+  const bool was_explaining = explaining_, was_analyzing = explain_analyze_;
+  explaining_ = true;
+  explain_analyze_ = analyze;
+  const bool ok = ExplainParts(query, analyze, text, error);
+  explaining_ = was_explaining;
+  explain_analyze_ = was_analyzing;
+  last_plan_text_.clear();
+  return ok;
+}
+
+bool QueryTreeRunner::ExplainParts(const sql::QueryNode& query, bool analyze, std::string* text, Result* error) {
+  if (!PushCtes(query, error)) return false;
+  bool ok = true;
+  switch (query.kind) {
+    case sql::QueryKind::kSelect: {
+      last_plan_text_.clear();
+      if (analyze) {
+        Result answer = RunSelect(query.select);
+        if (!answer.ok()) {
+          *error = std::move(answer);
+          ok = false;
+        }
+      } else {
+        SelectPlan select_plan;
+        ok = PlanSelect(query.select, &select_plan, error);
+        if (ok) last_plan_text_ = plan::ExplainText(*select_plan.root);
+      }
+      if (ok) *text += last_plan_text_;
+      last_plan_text_.clear();
+      break;
+    }
+    case sql::QueryKind::kSetOperation: {
+      static const char* const kNames[] = {"UNION", "INTERSECT", "EXCEPT"};
+      *text += std::string("SET OPERATION ") + kNames[static_cast<int>(query.set_op)] +
+               (query.all ? " ALL" : "") + "\n";
+      std::string left, right;
+      ok = ExplainParts(*query.left, analyze, &left, error) && ExplainParts(*query.right, analyze, &right, error);
+      for (const std::string* branch : {&left, &right}) {
+        size_t begin = 0;
+        while (begin < branch->size()) {
+          const size_t end = branch->find('\n', begin);
+          *text += "  " + branch->substr(begin, end - begin) + "\n";
+          begin = end + 1;
+        }
+      }
+      break;
+    }
+    case sql::QueryKind::kValues:
+      *text += "VALUES " + std::to_string(query.values.size()) + " rows\n";
+      break;
+  }
+  PopCtes();
+  return ok;
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,134 @@
+// Conditions move down to the lowest operator that has every column they read. A condition
+// whose names are unknown or ambiguous, or that holds a subquery, stays where it was written
+// (the binder then reports it, or the SELECT evaluates it).
+#include <utility>
+
+#include "src/optimize/optimizer.h"
+
+namespace laneql {
+namespace optimize {
+namespace {
+
+using plan::LogicalKind;
+using plan::LogicalOperator;
+using plan::LogicalPtr;
+
+bool IsEquality(const sql::Expr& expr) {
+  return expr.kind == sql::ExprKind::kBinary && expr.binary_op == sql::BinaryOp::kEquals && expr.left &&
+         expr.right;
+}
+
+// Puts `conditions` in a filter above *slot (none when the list is empty).
+void FilterAbove(LogicalPtr* slot, std::vector<sql::ExprPtr> conditions) {
+  if (conditions.empty()) return;
+  LogicalPtr filter = plan::MakeLogical(LogicalKind::kFilter);
+  filter->scope = (*slot)->scope;
+  filter->conditions = std::move(conditions);
+  filter->children.push_back(std::move(*slot));
+  *slot = std::move(filter);
+}
+
+void Push(LogicalPtr* slot, std::vector<sql::ExprPtr> pending);
+
+void PushIntoJoin(LogicalPtr* slot, std::vector<sql::ExprPtr> pending) {
+  LogicalOperator* join = slot->get();
+  const sql::JoinType type = join->join_type;
+  const bool inner = type == sql::JoinType::kInner || type == sql::JoinType::kCross;
+  const bool left_kept = inner || type == sql::JoinType::kLeft || type == sql::JoinType::kSemi ||
+                         type == sql::JoinType::kAnti;  // the left side's rows are not padded
+  const bool right_kept = inner || type == sql::JoinType::kRight;
+  const std::vector<const plan::ColumnScope*> sides{&join->children[0]->scope, &join->children[1]->scope};
+  std::vector<sql::ExprPtr> to_left, to_right, stay;
+  if (inner) {
+    // An inner join's own conditions are the same as conditions above it.
+    for (sql::ExprPtr& c : join->conditions) pending.push_back(std::move(c));
+    join->conditions.clear();
+  } else {
+    // An outer / semi / anti join's conditions on its matched side alone only decide which of
+    // that side's rows can match: they filter that side first.
+    std::vector<sql::ExprPtr> own;
+    for (sql::ExprPtr& c : join->conditions) {
+      bool unknown = false;
+      const uint64_t reads = plan::ReadsOf(c.get(), sides, &unknown);
+      if (!unknown && reads == 2 && type != sql::JoinType::kRight && type != sql::JoinType::kFull) {
+        to_right.push_back(std::move(c));
+      } else if (!unknown && reads == 1 && type == sql::JoinType::kRight) {
+        to_left.push_back(std::move(c));
+      } else {
+        own.push_back(std::move(c));
+      }
+    }
+    join->conditions = std::move(own);
+  }
+  for (sql::ExprPtr& c : pending) {
+    bool unknown = false;
+    const uint64_t reads = plan::ReadsOf(c.get(), sides, &unknown);
+    if (unknown || reads == 0) {
+      stay.push_back(std::move(c));
+    } else if (reads == 1 && left_kept) {
+      to_left.push_back(std::move(c));
+    } else if (reads == 2 && right_kept) {
+      to_right.push_back(std::move(c));
+    } else if (reads == 3 && inner) {
+      bool u = false;
+      const uint64_t l = IsEquality(*c) ? plan::ReadsOf(c->left.get(), sides, &u) : 0;
+      const uint64_t r = IsEquality(*c) ? plan::ReadsOf(c->right.get(), sides, &u) : 0;
+      if (!u && l == 1 && r == 2) {
+        join->left_keys.push_back(std::move(c->left));
+        join->right_keys.push_back(std::move(c->right));
+      } else if (!u && l == 2 && r == 1) {
+        join->left_keys.push_back(std::move(c->right));
+        join->right_keys.push_back(std::move(c->left));
+      } else {
+        join->conditions.push_back(std::move(c));
+      }
+    } else {
+      stay.push_back(std::move(c));
+    }
+  }
+  if (inner) {
+    join->join_type = join->left_keys.empty() && join->conditions.empty() ? sql::JoinType::kCross
+                                                                            : sql::JoinType::kInner;
+  }
+  Push(&join->children[0], std::move(to_left));
+  Push(&join->children[1], std::move(to_right));
+  FilterAbove(slot, std::move(stay));
+}
+
+void Push(LogicalPtr* slot, std::vector<sql::ExprPtr> pending) {
+  LogicalOperator* op = slot->get();
+  if (op->select_clause) {
+    for (LogicalPtr& child : op->children) Push(&child, {});
+    FilterAbove(slot, std::move(pending));
+    return;
+  }
+  switch (op->kind) {
+    case LogicalKind::kFilter: {
+      for (sql::ExprPtr& c : op->conditions) pending.push_back(std::move(c));
+      LogicalPtr child = std::move(op->children[0]);
+      *slot = std::move(child);
+      Push(slot, std::move(pending));
+      return;
+    }
+    case LogicalKind::kGet:
+      for (sql::ExprPtr& c : pending) op->conditions.push_back(std::move(c));
+      return;
+    case LogicalKind::kJoin:
+      PushIntoJoin(slot, std::move(pending));
+      return;
+    case LogicalKind::kProject:  // a reordering of columns: the same names below
+      Push(&op->children[0], std::move(pending));
+      return;
+    default:
+      for (LogicalPtr& child : op->children) Push(&child, {});
+      FilterAbove(slot, std::move(pending));
+      return;
+  }
+}
+
+}  // namespace
+
+void PushDownFilters(LogicalPtr* root) { Push(root, {}); }
+
+}  // namespace optimize
+}  // namespace laneql

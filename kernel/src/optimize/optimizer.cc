@@ -1,0 +1,18 @@
+#include "src/optimize/optimizer.h"
+
+namespace laneql {
+namespace optimize {
+
+void Optimize(plan::LogicalPtr* root, bool prune_columns) {
+  FoldConstantConditions(root);
+  FactorOrConditions(root);
+  PushDownFilters(root);
+  FoldConstantConditions(root);
+  EstimateCardinality(root->get());
+  OrderJoins(root);
+  if (prune_columns) PruneColumns(root);
+  EstimateCardinality(root->get());
+}
+
+}  // namespace optimize
+}  // namespace laneql

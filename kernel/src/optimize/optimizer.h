@@ -1,0 +1,41 @@
+// The optimizer: rules that rewrite a logical plan (src/plan/logical_operator.h) without
+// changing its answer, one rule per file, run in the order Optimize gives.
+#ifndef LANEQL_OPTIMIZE_OPTIMIZER_H_
+#define LANEQL_OPTIMIZE_OPTIMIZER_H_
+
+#include "src/plan/logical_operator.h"
+
+namespace laneql {
+namespace optimize {
+
+// constant_folding.cc: conditions that are TRUE literals are dropped; a filter whose
+// condition folds to FALSE or NULL keeps only that condition (no row passes it).
+void FoldConstantConditions(plan::LogicalPtr* root);
+// factor_or.cc: (a AND x) OR (a AND y) -> a AND (x OR y), so that a join equality repeated in
+// every branch of an OR (TPC-H Q19) can become a hash-join key.
+void FactorOrConditions(plan::LogicalPtr* root);
+// filter_pushdown.cc: conditions move down through joins to the lowest operator that has every
+// column they read: into the scans (Get), into inner joins as keys (equalities between the two
+// sides, which turns a cross join into an inner one) or residual conditions. Outer joins pass
+// conditions on their preserved side only.
+void PushDownFilters(plan::LogicalPtr* root);
+// cardinality.cc: estimated_rows of every operator, from the tables' row counts and the
+// selectivity of conditions (equality 1/10, range 1/3, ...), for join ordering.
+void EstimateCardinality(plan::LogicalOperator* root);
+// join_order.cc: each cluster of inner and cross joins is reordered greedily: start from the
+// smallest estimated input, then join the smallest input connected by an equality (a cross join
+// only when none is), the smaller side building the hash table. A projection above the cluster
+// restores the FROM clause's column order.
+void OrderJoins(plan::LogicalPtr* root);
+// column_pruning.cc: scans keep only the columns some expression above names, so that filters
+// and joins copy fewer columns (not when a star needs every column).
+void PruneColumns(plan::LogicalPtr* root);
+
+// Every rule above, in order (column pruning only when the plan holds every expression that
+// will read its columns).
+void Optimize(plan::LogicalPtr* root, bool prune_columns = true);
+
+}  // namespace optimize
+}  // namespace laneql
+
+#endif  // LANEQL_OPTIMIZE_OPTIMIZER_H_
