@@ -44,7 +44,20 @@ bool QueryTreeRunner::ExecuteGet(LogicalOperator* op, bool with_conditions, Rela
   bool identity = op->columns.size() == op->table->num_columns();
   for (size_t k = 0; identity && k < op->columns.size(); ++k) identity = op->columns[k] == k;
   std::string message;
-  if (identity) {
+  if (dry_run_) {
+    // EXPLAIN without ANALYZE: the plan runs on no rows, which binds and checks all of it.
+    auto table = std::make_shared<Table>();
+    out->scope = op->scope;
+    for (size_t k = 0; k < op->columns.size(); ++k) {
+      Column column;
+      if (!TakeRows(op->table->column(op->columns[k]), {}, &column, &message) ||
+          !table->AddColumn(RelationColumnName(k), std::move(column), &message)) {
+        *error = Result::Error(message);
+        return false;
+      }
+    }
+    out->table = std::move(table);
+  } else if (identity) {
     *out = std::move(whole);
   } else if (!ShareColumns(whole, op->columns, out, &message)) {
     *error = Result::Error(message);
@@ -190,6 +203,15 @@ bool QueryTreeRunner::ExplainParts(const sql::QueryNode& query, bool analyze, st
       } else {
         SelectPlan select_plan;
         ok = PlanSelect(query.select, &select_plan, error);
+        if (ok) {
+          dry_run_ = true;
+          Result check = RunPlan(&select_plan, false);
+          dry_run_ = false;
+          if (!check.ok()) {
+            *error = std::move(check);
+            ok = false;
+          }
+        }
         if (ok) last_plan_text_ = plan::ExplainText(*select_plan.root);
       }
       if (ok) *text += last_plan_text_;

@@ -140,6 +140,7 @@ class QueryTreeRunner {
   // their query for the Get that reads them (with ANALYZE, their measured rows and times).
   bool explaining_ = false;
   bool explain_analyze_ = false;
+  bool dry_run_ = false;  // EXPLAIN: Gets yield no rows (the plan is bound and checked, not run)
   std::string last_plan_text_;
   int view_depth_ = 0;
   int derived_count_ = 0;  // names the relations decorrelation adds (__sq1, __sq2, ...)

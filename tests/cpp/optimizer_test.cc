@@ -1,0 +1,226 @@
+// Each optimizer rule (src/optimize/) on a plan built by hand: the plan's EXPLAIN text before
+// and after the rule.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "src/optimize/optimizer.h"
+#include "src/plan/logical_operator.h"
+#include "src/sql/parser.h"
+
+namespace laneql {
+namespace {
+
+using plan::LogicalKind;
+using plan::LogicalPtr;
+
+sql::ExprPtr Parse(const std::string& text) {
+  sql::ExprPtr expr;
+  sql::ParseError error;
+  EXPECT_TRUE(sql::ParseExpression(text, &expr, &error)) << text << ": " << error.ToString();
+  return expr;
+}
+
+// A Get of `rows` rows over INTEGER columns named `columns`, qualified by `name`.
+LogicalPtr Get(const std::string& name, const std::vector<std::string>& columns, size_t rows,
+               const std::vector<std::string>& filters = {}) {
+  auto table = std::make_shared<Table>();
+  std::string error;
+  for (const std::string& column_name : columns) {
+    Column column(TypeId::kInt32);
+    for (size_t r = 0; r < rows; ++r) EXPECT_TRUE(column.Append(static_cast<int32_t>(r), &error));
+    EXPECT_TRUE(table->AddColumn(column_name, std::move(column), &error)) << error;
+  }
+  LogicalPtr get = plan::MakeLogical(LogicalKind::kGet);
+  get->source = name;
+  get->table = table;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    get->scope.push_back(plan::ScopeColumn{name, columns[i], false});
+    get->columns.push_back(i);
+  }
+  for (const std::string& f : filters) get->conditions.push_back(Parse(f));
+  get->estimated_rows = static_cast<double>(rows);
+  return get;
+}
+
+LogicalPtr Filter(LogicalPtr child, const std::vector<std::string>& conditions) {
+  LogicalPtr filter = plan::MakeLogical(LogicalKind::kFilter);
+  filter->scope = child->scope;
+  for (const std::string& c : conditions) filter->conditions.push_back(Parse(c));
+  filter->children.push_back(std::move(child));
+  return filter;
+}
+
+LogicalPtr Join(sql::JoinType type, LogicalPtr left, LogicalPtr right,
+                const std::vector<std::string>& conditions = {}) {
+  LogicalPtr join = plan::MakeLogical(LogicalKind::kJoin);
+  join->join_type = type;
+  join->scope = left->scope;
+  if (type != sql::JoinType::kSemi && type != sql::JoinType::kAnti) {
+    join->scope.insert(join->scope.end(), right->scope.begin(), right->scope.end());
+  }
+  for (const std::string& c : conditions) join->conditions.push_back(Parse(c));
+  join->children.push_back(std::move(left));
+  join->children.push_back(std::move(right));
+  return join;
+}
+
+// The SELECT's projection on top, as the planner puts it.
+LogicalPtr Project(LogicalPtr child, const std::vector<std::string>& items) {
+  LogicalPtr project = plan::MakeLogical(LogicalKind::kProject);
+  project->select_clause = true;
+  project->scope = child->scope;
+  for (const std::string& item : items) {
+    if (item == "*") {  // a select list's star, which ParseExpression does not read
+      project->exprs.push_back(std::make_unique<sql::Expr>());
+      project->exprs.back()->kind = sql::ExprKind::kStar;
+    } else {
+      project->exprs.push_back(Parse(item));
+    }
+  }
+  project->children.push_back(std::move(child));
+  return project;
+}
+
+// EXPLAIN text without the estimates (rules other than cardinality do not set them).
+std::string Text(const LogicalPtr& root) {
+  std::string text = plan::ExplainText(*root), out;
+  size_t begin = 0;
+  while (begin < text.size()) {
+    size_t end = text.find('\n', begin);
+    std::string line = text.substr(begin, end - begin);
+    const size_t estimate = line.find("  (~");
+    if (estimate != std::string::npos) line.resize(estimate);
+    out += line + "\n";
+    begin = end + 1;
+  }
+  return out;
+}
+
+TEST(OptimizerRules, ConstantConditionsAreDroppedOrStandAlone) {
+  LogicalPtr root = Project(Filter(Get("a", {"x"}, 10), {"TRUE", "1 = 1", "a.x > 2"}), {"a.x"});
+  EXPECT_EQ(Text(root), "PROJECT a.x\n  FILTER TRUE AND (1 = 1) AND (a.x > 2)\n    GET a\n");
+  optimize::FoldConstantConditions(&root);
+  EXPECT_EQ(Text(root), "PROJECT a.x\n  FILTER (a.x > 2)\n    GET a\n");
+
+  root = Project(Filter(Get("a", {"x"}, 10), {"a.x > 2", "0 <> 0", "a.x < 5"}), {"a.x"});
+  optimize::FoldConstantConditions(&root);
+  EXPECT_EQ(Text(root), "PROJECT a.x\n  FILTER (0 <> 0)\n    GET a\n");
+
+  root = Project(Filter(Get("a", {"x"}, 10), {"NOT FALSE"}), {"a.x"});
+  optimize::FoldConstantConditions(&root);
+  EXPECT_EQ(Text(root), "PROJECT a.x\n  GET a\n");  // the filter is gone
+}
+
+TEST(OptimizerRules, CommonTermsOfAnOrBecomeConditions) {
+  LogicalPtr root = Filter(Join(sql::JoinType::kCross, Get("a", {"x", "z"}, 10), Get("b", {"y", "w"}, 10)),
+                           {"(a.x = b.y AND a.z > 1) OR (a.x = b.y AND b.w < 2)"});
+  optimize::FactorOrConditions(&root);
+  EXPECT_EQ(Text(root),
+            "FILTER (a.x = b.y) AND ((a.z > 1) OR (b.w < 2))\n"
+            "  CROSS JOIN\n    GET a\n    GET b\n");
+  // A branch made only of common terms makes the OR always true when they are.
+  root = Filter(Get("a", {"x", "z"}, 10), {"(a.x = 1) OR (a.x = 1 AND a.z = 2)"});
+  optimize::FactorOrConditions(&root);
+  EXPECT_EQ(Text(root), "FILTER (a.x = 1)\n  GET a\n");
+}
+
+TEST(OptimizerRules, FiltersMoveIntoScansAndJoinKeys) {
+  LogicalPtr root = Project(Filter(Join(sql::JoinType::kCross, Get("a", {"x", "z"}, 10), Get("b", {"y", "w"}, 10)),
+                                   {"a.x = b.y", "a.z > 1", "b.w < 2", "a.z + b.w > 3", "nope = 1"}),
+                            {"a.x"});
+  optimize::PushDownFilters(&root);
+  EXPECT_EQ(Text(root),
+            "PROJECT a.x\n"
+            "  FILTER (nope = 1)\n"  // an unknown name stays for the binder to report
+            "    INNER JOIN ON a.x = b.y AND ((a.z + b.w) > 3)\n"
+            "      GET a filters: (a.z > 1)\n"
+            "      GET b filters: (b.w < 2)\n");
+}
+
+TEST(OptimizerRules, OuterJoinsPassConditionsOnTheirPreservedSideOnly) {
+  LogicalPtr root = Project(Filter(Join(sql::JoinType::kLeft, Get("a", {"x"}, 10), Get("b", {"y"}, 10),
+                                        {"b.y > 5", "a.x > 7"}),
+                                   {"a.x < 3", "b.y IS NULL"}),
+                            {"a.x"});
+  optimize::PushDownFilters(&root);
+  // WHERE on the left side goes down; WHERE on the padded side stays above; the ON condition on
+  // the right side filters it first; ON on the left side decides matches and stays.
+  EXPECT_EQ(Text(root),
+            "PROJECT a.x\n"
+            "  FILTER (b.y IS NULL)\n"
+            "    LEFT JOIN ON (a.x > 7)\n"
+            "      GET a filters: (a.x < 3)\n"
+            "      GET b filters: (b.y > 5)\n");
+  root = Project(Filter(Join(sql::JoinType::kFull, Get("a", {"x"}, 10), Get("b", {"y"}, 10), {"b.y > 5"}),
+                        {"a.x < 3"}),
+                 {"a.x"});
+  optimize::PushDownFilters(&root);
+  EXPECT_EQ(Text(root), "PROJECT a.x\n  FILTER (a.x < 3)\n    FULL JOIN ON (b.y > 5)\n      GET a\n      GET b\n");
+}
+
+TEST(OptimizerRules, CardinalityFromRowsAndConditions) {
+  LogicalPtr root = Join(sql::JoinType::kInner, Get("a", {"x"}, 1000, {"a.x = 5"}), Get("b", {"y"}, 300, {"b.y < 9"}));
+  root->left_keys.push_back(Parse("a.x"));
+  root->right_keys.push_back(Parse("b.y"));
+  optimize::EstimateCardinality(root.get());
+  EXPECT_DOUBLE_EQ(root->children[0]->estimated_rows, 100);  // equality: 1/10
+  EXPECT_DOUBLE_EQ(root->children[1]->estimated_rows, 100);  // range: 1/3
+  EXPECT_DOUBLE_EQ(root->estimated_rows, 100);               // key to foreign key: the larger side
+  root->left_keys.clear();
+  root->right_keys.clear();
+  root->join_type = sql::JoinType::kCross;
+  optimize::EstimateCardinality(root.get());
+  EXPECT_DOUBLE_EQ(root->estimated_rows, 100 * 100);
+}
+
+TEST(OptimizerRules, JoinsStartSmallFollowEqualitiesAndBuildTheSmallerSide) {
+  // FROM big, mid, small WHERE big.m = mid.m AND mid.s = small.s AND big.x > small.x
+  LogicalPtr from = Join(sql::JoinType::kInner,
+                         Join(sql::JoinType::kInner, Get("big", {"m", "x"}, 100000), Get("mid", {"m", "s"}, 1000)),
+                         Get("small", {"s", "x"}, 10));
+  from->children[0]->left_keys.push_back(Parse("big.m"));
+  from->children[0]->right_keys.push_back(Parse("mid.m"));
+  from->left_keys.push_back(Parse("mid.s"));
+  from->right_keys.push_back(Parse("small.s"));
+  from->conditions.push_back(Parse("big.x > small.x"));
+  LogicalPtr root = Project(std::move(from), {"big.x"});
+  optimize::EstimateCardinality(root.get());
+  optimize::OrderJoins(&root);
+  EXPECT_EQ(Text(root),
+            "PROJECT big.x\n"
+            "  PROJECT columns in FROM order\n"
+            "    INNER JOIN ON big.m = mid.m AND (big.x > small.x)\n"
+            "      GET big\n"
+            "      INNER JOIN ON mid.s = small.s\n"
+            "        GET mid\n"
+            "        GET small\n");
+  // The projection lists the FROM order again.
+  const plan::ColumnScope& scope = root->children[0]->scope;
+  ASSERT_EQ(scope.size(), 6u);
+  EXPECT_EQ(scope[0].qualifier + "." + scope[0].name, "big.m");
+  EXPECT_EQ(scope[5].qualifier + "." + scope[5].name, "small.x");
+}
+
+TEST(OptimizerRules, ScansKeepOnlyTheColumnsNamed) {
+  LogicalPtr join = Join(sql::JoinType::kInner, Get("a", {"k", "x", "unused"}, 10), Get("b", {"k", "y", "z"}, 10));
+  join->left_keys.push_back(Parse("a.k"));
+  join->right_keys.push_back(Parse("b.k"));
+  LogicalPtr root = Project(std::move(join), {"x", "sum(b.y)"});
+  optimize::PruneColumns(&root);
+  EXPECT_EQ(Text(root),
+            "PROJECT x, sum(b.y)\n  INNER JOIN ON a.k = b.k\n    GET a [2 of 3 columns]\n    GET b [2 of 3 columns]\n");
+  EXPECT_EQ(root->children[0]->scope.size(), 4u);
+  // count(*) alone keeps one column of each scan (its rows); a star keeps every column.
+  root = Project(Get("a", {"k", "x"}, 10), {"count(*)"});
+  optimize::PruneColumns(&root);
+  EXPECT_EQ(Text(root), "PROJECT count(*)\n  GET a [1 of 2 columns]\n");
+  root = Project(Get("a", {"k", "x"}, 10), {"*"});
+  optimize::PruneColumns(&root);
+  EXPECT_EQ(Text(root), "PROJECT *\n  GET a\n");
+}
+
+}  // namespace
+}  // namespace laneql
