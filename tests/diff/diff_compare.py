@@ -134,12 +134,12 @@ class QueryShape:
         lowered_names = [n.lower() for n in output_names]
         for key in self.order_keys:
             norm = normalize_expr(key)
-            if norm in aliases:
+            if norm.isdigit():  # a position, even where an output is that number's literal
+                key_places.append(("out", int(norm) - 1))
+            elif norm in aliases:
                 key_places.append(("out", aliases.index(norm)))
             elif not star and norm in exprs:
                 key_places.append(("out", exprs.index(norm)))
-            elif norm.isdigit():
-                key_places.append(("out", int(norm) - 1))
             elif star and norm in lowered_names:
                 key_places.append(("out", lowered_names.index(norm)))
             else:
@@ -205,11 +205,29 @@ def _bucket_key(row, float_columns):
                  (type(v).__name__, v) for i, v in enumerate(row))
 
 
+def _exact_key(row):
+    return tuple((type(v).__name__, v) for v in row)
+
+
 def unmatched_rows(sub, whole, float_columns):
     """The rows of `sub` that cannot be paired one-to-one with rows of `whole` (value match)."""
-    buckets = {}
+    # Rows equal value for value are paired first (a dictionary, so large answers with float
+    # columns and few distinct other values stay linear); the rest by the tolerant match.
+    exact = {}
     for row in whole:
-        buckets.setdefault(_bucket_key(row, float_columns), []).append(row)
+        exact.setdefault(_exact_key(row), []).append(row)
+    rest = []
+    for row in sub:
+        same = exact.get(_exact_key(row))
+        if same:
+            same.pop()
+        else:
+            rest.append(row)
+    sub = rest
+    buckets = {}
+    for rows in exact.values():
+        for row in rows:
+            buckets.setdefault(_bucket_key(row, float_columns), []).append(row)
     missing = []
     for row in sub:
         candidates = buckets.get(_bucket_key(row, float_columns), [])

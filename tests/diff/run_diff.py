@@ -121,9 +121,10 @@ def trivial_note(rows):
     return ""
 
 
-def diff_one(con, oracle_sql, got, self_check):
-    """Returns (status, duckdb_row_count, duckdb_ms, note)."""
-    shape = diff_compare.QueryShape(oracle_sql)
+def diff_one(con, oracle_sql, got, self_check, shape=None):
+    """Returns (status, duckdb_row_count, duckdb_ms, note). `shape`: the query's QueryShape (or
+    an object with the same fields, for a query that starts with WITH)."""
+    shape = shape or diff_compare.QueryShape(oracle_sql)
     start = time.perf_counter()
     own = con.execute(oracle_sql)
     duck_types = [str(d[1]).upper() for d in own.description]

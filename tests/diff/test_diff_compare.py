@@ -39,6 +39,10 @@ class QueryShapeTest(unittest.TestCase):
         star = dc.QueryShape("SELECT * FROM hits WHERE a LIKE '%g%' ORDER BY EventTime LIMIT 10")
         self.assertEqual(star.full_answer_sql(["WatchID", "EventTime"])[1], [("out", 1)])
 
+    def test_position_key_beside_a_number_literal(self):
+        s = dc.QueryShape("SELECT a, 3, b FROM t ORDER BY 3 LIMIT 2")
+        self.assertEqual(s.full_answer_sql(["a", "3", "b"])[1], [("out", 2)])
+
     def test_no_order_no_limit(self):
         s = dc.QueryShape("SELECT extract(minute FROM EventTime) AS m FROM hits")
         self.assertEqual((s.limit, s.offset, s.order_keys), (None, 0, []))
