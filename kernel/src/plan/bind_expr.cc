@@ -359,6 +359,22 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
       }
       BoundExpr& a = *children[0];
       BoundExpr& b = *children[1];
+      if (fn == Fn::kSubtract && IsTemporal(b.type) &&
+          (IsTemporal(a.type) || a.string_literal || IsNullLiteral(a))) {
+        // DATE - DATE is the days between as a BIGINT, as in DuckDB; a string literal on the left
+        // is read as a DATE ('1998-12-01' - d) and NULL - d is a BIGINT NULL, as there.
+        if (b.type == TypeId::kDate32 && a.type != TypeId::kTimestampSeconds &&
+            a.type != TypeId::kTimestampMicros) {
+          if (IsNullLiteral(a)) return MakeConstant(Value::Null(TypeId::kInt64), pos);
+          children[0] = CastToAtOwnPos(std::move(children[0]), TypeId::kDate32);
+          if (!children[0]) return nullptr;
+          node = MakeCall(Fn::kDateDiff, TypeId::kInt64, pos, std::move(children));
+          break;
+        }
+        // With a TIMESTAMP on either side DuckDB's answer is an INTERVAL.
+        const std::string left = IsNullLiteral(a) ? "NULL" : a.string_literal ? "a string" : type_name(a);
+        return Fail(pos, "binder", left + " - " + type_name(b) + " is an INTERVAL; INTERVAL values are not supported yet");
+      }
       if (a.type == TypeId::kDate32 && IsInteger(b.type) && (fn == Fn::kAdd || fn == Fn::kSubtract)) {
         children[1] = CastTo(std::move(children[1]), TypeId::kInt32, pos);
         if (!children[1]) return nullptr;

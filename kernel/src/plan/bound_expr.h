@@ -44,6 +44,7 @@ enum class Fn : uint8_t {
   kConcat,                   // args[0] || args[1]
   kLower, kUpper,
   kSubstring,                // args[0] from code point args[1] (1-based), args[2] of them (BIGINT)
+  kDateDiff,                 // args[0] - args[1], both DATE: the days between as BIGINT (DuckDB)
 };
 
 enum class DatePart : uint8_t { kYear, kMonth, kDay, kHour, kMinute, kSecond };
