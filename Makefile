@@ -26,7 +26,7 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
   test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
-  difftest fuzz build-arm64 test-arm64 test-arm64-neon clean install test-install test-tpch \
+  difftest difftest-relational fuzz build-arm64 test-arm64 test-arm64-neon clean install test-install test-tpch \
   test-tpch-js
 
 help:
@@ -36,6 +36,7 @@ help:
 	@echo "      test-native test-diff test-wasm-kernels test-asan test-js test-e2e clean"
 	@echo "      test-tsan (ThreadSanitizer; not part of make test)"
 	@echo "      difftest (random queries against DuckDB; N=1000 SEED=1 ROWS=100000)"
+	@echo "      difftest-relational (random multi-table queries against DuckDB; N=1000 SEED=1)"
 	@echo "      test-tpch (TPC-H's 22 queries against DuckDB at SF 0.01 and 0.1, TPCH_SFS=; in make test)"
 	@echo "      test-tpch-js (the same through the npm package on every Node flavour, TPCH_JS_SFS=; in make test)"
 	@echo "      fuzz (libFuzzer targets, FUZZ_SECONDS each, default 60; not part of make test)"
@@ -46,7 +47,6 @@ help:
 	@echo "      test-install (install into a temporary prefix and use it with the project hidden)"
 	@echo "      bench-wasm (ClickBench in Node: laneql-wasm vs duckdb-wasm vs native; BENCH_ROWS=)"
 	@echo "      bench (laneql vs DuckDB, chDB, Polars and duckdb-wasm; PEER_ROWS=, PEER_ARGS=)"
-	@echo "      bench-planning (count(*) end to end, parse + bind, EXPLAIN of a join; PLANNING_ARGS=)"
 	@echo "make demo   build the web demo and serve it on 127.0.0.1 (cross-origin isolated; PORT=)"
 
 setup:
@@ -143,9 +143,13 @@ DIFF_ROWS ?= 1000000
 DIFF_RANDOM_QUERIES ?= 300
 DIFF_RANDOM_SEED ?= 1
 DIFF_RANDOM_ROWS ?= 100000
+# make test's share of the relational differential test (`make difftest-relational` runs more).
+DIFF_RELATIONAL_QUERIES ?= 1000
+DIFF_RELATIONAL_SEED ?= 1
 test-diff: build-native
 	@echo "==> test: ClickBench queries against DuckDB on $(DIFF_ROWS) generated rows"
-	$(ROOT)/.venv/bin/python -m unittest tests/diff/test_diff_compare.py tests/diff/test_random_queries.py
+	$(ROOT)/.venv/bin/python -m unittest tests/diff/test_diff_compare.py tests/diff/test_random_queries.py \
+	  tests/diff/test_random_relational.py
 	$(ROOT)/.venv/bin/python -m unittest bench/peers/test_report.py bench/peers/test_checks.py
 	$(ROOT)/.venv/bin/python tests/diff/run_diff.py --rows $(DIFF_ROWS) \
 	  --tool $(BUILD)/native/tests/diff/hits_diff_tool --workdir $(BUILD)/diff-work
@@ -153,6 +157,10 @@ test-diff: build-native
 	$(ROOT)/.venv/bin/python tests/diff/random_diff.py --queries $(DIFF_RANDOM_QUERIES) \
 	  --seed $(DIFF_RANDOM_SEED) --rows $(DIFF_RANDOM_ROWS) --tool $(BUILD)/native/tests/diff/hits_diff_tool \
 	  --workdir $(BUILD)/diff-work --minimize 1 --no-write
+	@echo "==> test: $(DIFF_RELATIONAL_QUERIES) random multi-table queries against DuckDB (tests/diff/relational_diff.py)"
+	$(ROOT)/.venv/bin/python tests/diff/relational_diff.py --queries $(DIFF_RELATIONAL_QUERIES) \
+	  --seed $(DIFF_RELATIONAL_SEED) --tool $(BUILD)/native/tests/diff/hits_diff_tool \
+	  --workdir $(BUILD)/diff-work --minimize 1
 
 # Random queries (predicates, group keys, aggregates, HAVING, ORDER BY, LIMIT) against DuckDB:
 # make difftest N=10000 SEED=7 ROWS=100000. Each failure (up to MINIMIZE=3) is minimised and
@@ -164,6 +172,16 @@ difftest: setup
 	  --seed $(or $(SEED),1) --rows $(or $(ROWS),100000) --minimize $(or $(MINIMIZE),3) \
 	  --tool $(BUILD)/native/tests/diff/hits_diff_tool \
 	  --runner $(BUILD)/native/tests/sql/sql_corpus_runner --workdir $(BUILD)/diff-work
+
+# Random multi-table queries (joins, subqueries, CTEs, set operations) against DuckDB:
+# make difftest-relational N=10000 SEED=7. Up to MINIMIZE=3 failures are minimised and printed
+# with their tables (tests/diff/README.md).
+difftest-relational: setup
+	cmake -S . -B $(BUILD)/native $(CMAKE_COMMON) >/dev/null
+	cmake --build $(BUILD)/native -j $(JOBS) --target hits_diff_tool
+	$(ROOT)/.venv/bin/python tests/diff/relational_diff.py --queries $(or $(N),1000) \
+	  --seed $(or $(SEED),1) --minimize $(or $(MINIMIZE),3) \
+	  --tool $(BUILD)/native/tests/diff/hits_diff_tool --workdir $(BUILD)/diff-work
 
 # TPC-H's 22 queries (../shared/tpch) through the laneql CLI against DuckDB on tpchgen-cli's CSV
 # files at each scale factor of TPCH_SFS, generated once into build/tpch/sf<SF>/
@@ -308,13 +326,6 @@ PEER_VENV := $(ROOT)/.venv-bench
 bench: build-native build-wasm build-js
 	@bash bench/peers/setup_venv.sh $(PEER_VENV)
 	$(PEER_VENV)/bin/python bench/peers/run.py --rows $(PEER_ROWS) --laneql $(LANEQL) $(PEER_ARGS)
-
-# What a query costs before it reads data (bench/results/planning.md): SELECT count(*) end to end,
-# parse and bind of 1-table ClickBench queries, EXPLAIN of a 3-table join. Not part of make test.
-.PHONY: bench-planning
-PLANNING_ARGS ?=
-bench-planning: build-native
-	$(BUILD)/native/bench/laneql_planning_bench $(PLANNING_ARGS)
 
 # The package's browser flavours, then the web demo through its UI (answers checked against the
 # native laneql, hence build-native).

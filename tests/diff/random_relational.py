@@ -13,8 +13,7 @@ Left out on purpose (tests/diff/README.md, "Relational queries"):
   - correlated subqueries under OR or NOT, in HAVING, ON or ORDER BY, and correlated scalars that
     are not aggregates: laneql rejects them with a message saying so (docs/sql.md);
   - correlated scalar subqueries in the SELECT list of a grouped query (same reason);
-  - SELECT * over an inner, cross or comma join (laneql lists the columns in its join order),
-    or over a RIGHT or FULL join with USING or NATURAL (laneql keeps the left's column);
+  - SELECT * over a RIGHT or FULL join with USING or NATURAL (laneql keeps the left's column);
   - decimal literals (DOUBLE in laneql, DECIMAL in DuckDB): doubles are compared with integers;
   - coalesce (laneql has no such function yet): CASE WHEN x IS NULL THEN y ELSE x END instead;
   - LIMIT inside subqueries without a total order, and LIMIT 0 (random_diff.py's reasons).
@@ -277,12 +276,8 @@ class Select:
 
 
 def star_excluded(node):
-    """Whether `SELECT *` over `node` meets a known laneql bug (tests/diff/README.md): its top
-    join is an inner, cross or comma join (laneql lists the columns in its own join order), or
-    it holds a RIGHT or FULL join with USING or NATURAL (laneql's merged column is the left's)."""
-    if isinstance(node, Comma) or isinstance(node, Join) and not node.using and node.kind in (
-            "JOIN", "INNER JOIN", "CROSS JOIN"):
-        return True
+    """Whether `SELECT *` over `node` meets a known laneql bug (tests/diff/README.md): it holds a
+    RIGHT or FULL join with USING or NATURAL (laneql's merged column is the left side's)."""
     while isinstance(node, Join):
         if (node.using or node.kind.startswith("NATURAL")) and (
                 "RIGHT" in node.kind or "FULL" in node.kind):
