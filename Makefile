@@ -47,6 +47,7 @@ help:
 	@echo "      test-install (install into a temporary prefix and use it with the project hidden)"
 	@echo "      bench-wasm (ClickBench in Node: laneql-wasm vs duckdb-wasm vs native; BENCH_ROWS=)"
 	@echo "      bench (laneql vs DuckDB, chDB, Polars and duckdb-wasm; PEER_ROWS=, PEER_ARGS=)"
+	@echo "      bench-planning (count(*) end to end, parse + bind, EXPLAIN of a join; PLANNING_ARGS=)"
 	@echo "make demo   build the web demo and serve it on 127.0.0.1 (cross-origin isolated; PORT=)"
 
 setup:
@@ -326,6 +327,13 @@ PEER_VENV := $(ROOT)/.venv-bench
 bench: build-native build-wasm build-js
 	@bash bench/peers/setup_venv.sh $(PEER_VENV)
 	$(PEER_VENV)/bin/python bench/peers/run.py --rows $(PEER_ROWS) --laneql $(LANEQL) $(PEER_ARGS)
+
+# What a query costs before it reads data (bench/results/planning.md): SELECT count(*) end to end,
+# parse and bind of 1-table ClickBench queries, EXPLAIN of a 3-table join. Not part of make test.
+.PHONY: bench-planning
+PLANNING_ARGS ?=
+bench-planning: build-native
+	$(BUILD)/native/bench/laneql_planning_bench $(PLANNING_ARGS)
 
 # The package's browser flavours, then the web demo through its UI (answers checked against the
 # native laneql, hence build-native).
