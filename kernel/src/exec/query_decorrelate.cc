@@ -11,6 +11,7 @@
 
 #include "src/common/ascii.h"
 #include "src/plan/query_ast.h"
+#include "src/exec/decorrelate.h"
 #include "src/exec/query_tree.h"
 #include "src/optimize/optimizer.h"
 #include "src/sql/ast_clone.h"
@@ -31,6 +32,26 @@ const plan::ScopeColumn* Lookup(const sql::Expr& ref, const plan::ColumnScope& s
   }
   return nullptr;
 }
+
+// The first scalar subquery in `expr` (not inside another), or null.
+sql::ExprPtr* FindScalarSubquery(sql::ExprPtr* slot) {
+  sql::Expr* expr = slot->get();
+  if (expr == nullptr) return nullptr;
+  if (expr->kind == sql::ExprKind::kSubquery) return slot;
+  for (sql::ExprPtr* child : {&expr->operand, &expr->left, &expr->right, &expr->else_result}) {
+    if (sql::ExprPtr* found = FindScalarSubquery(child)) return found;
+  }
+  for (sql::ExprPtr& arg : expr->args) {
+    if (sql::ExprPtr* found = FindScalarSubquery(&arg)) return found;
+  }
+  for (sql::CaseBranch& branch : expr->branches) {
+    if (sql::ExprPtr* found = FindScalarSubquery(&branch.when)) return found;
+    if (sql::ExprPtr* found = FindScalarSubquery(&branch.then)) return found;
+  }
+  return nullptr;
+}
+
+}  // namespace
 
 // Qualifies every column reference of `expr` (innermost first: `inner`, then `outer`) and says
 // which side(s) it reads: bit 1 inner, bit 2 outer, bit 4 neither (an unknown name).
@@ -58,24 +79,6 @@ int Classify(sql::Expr* expr, const plan::ColumnScope& inner, const plan::Column
   return sides;
 }
 
-// The first scalar subquery in `expr` (not inside another), or null.
-sql::ExprPtr* FindScalarSubquery(sql::ExprPtr* slot) {
-  sql::Expr* expr = slot->get();
-  if (expr == nullptr) return nullptr;
-  if (expr->kind == sql::ExprKind::kSubquery) return slot;
-  for (sql::ExprPtr* child : {&expr->operand, &expr->left, &expr->right, &expr->else_result}) {
-    if (sql::ExprPtr* found = FindScalarSubquery(child)) return found;
-  }
-  for (sql::ExprPtr& arg : expr->args) {
-    if (sql::ExprPtr* found = FindScalarSubquery(&arg)) return found;
-  }
-  for (sql::CaseBranch& branch : expr->branches) {
-    if (sql::ExprPtr* found = FindScalarSubquery(&branch.when)) return found;
-    if (sql::ExprPtr* found = FindScalarSubquery(&branch.then)) return found;
-  }
-  return nullptr;
-}
-
 bool IsSimpleSelect(const sql::QueryNode& query) {
   const sql::SelectStatement& s = query.select;
   return query.kind == sql::QueryKind::kSelect && query.ctes.empty() && s.has_from &&
@@ -98,22 +101,24 @@ plan::LogicalPtr GetOfRelation(const Relation& relation, std::string source) {
 // `*from` joined (`type`) with `right` on outer_keys[i] = inner_keys[i] and `residual`.
 void JoinAbove(plan::LogicalPtr* from, plan::LogicalPtr right, sql::JoinType type,
                std::vector<sql::ExprPtr> outer_keys, std::vector<sql::ExprPtr> inner_keys,
-               std::vector<sql::ExprPtr> residual) {
+               std::vector<sql::ExprPtr> residual, plan::ScopeColumn mark) {
   plan::LogicalPtr join = plan::MakeLogical(plan::LogicalKind::kJoin);
   join->join_type = type;
   join->left_keys = std::move(outer_keys);
   join->right_keys = std::move(inner_keys);
   join->conditions = std::move(residual);
   join->scope = (*from)->scope;
-  if (type != sql::JoinType::kSemi && type != sql::JoinType::kAnti) {
+  if (type == sql::JoinType::kMark) {
+    join->scope.push_back(std::move(mark));
+  } else if (type == sql::JoinType::kSingle) {
+    join->scope.push_back(right->scope.back());  // the subquery's value alone
+  } else if (type != sql::JoinType::kSemi && type != sql::JoinType::kAnti) {
     join->scope.insert(join->scope.end(), right->scope.begin(), right->scope.end());
   }
   join->children.push_back(std::move(*from));
   join->children.push_back(std::move(right));
   *from = std::move(join);
 }
-
-}  // namespace
 
 bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select, const plan::ColumnScope& outer,
                                         Relation* out, std::vector<sql::ExprPtr>* conditions,
@@ -256,7 +261,8 @@ bool QueryTreeRunner::ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::E
     sql::Expr* exists = negated ? c->operand.get() : c;
     if (exists->kind == sql::ExprKind::kExists) {
       if (!IsSimpleSelect(*exists->subquery)) {
-        *error = ErrorAt(exists->pos, "binder", "this correlated EXISTS subquery is not supported yet");
+        *error = ErrorAt(exists->pos, "binder", "this correlated EXISTS subquery is not supported yet (one with "
+                                                "GROUP BY, HAVING, LIMIT, WITH or a set operation)");
         return false;
       }
       Relation inner;
@@ -285,14 +291,8 @@ bool QueryTreeRunner::ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::E
                 std::move(inner_keys), std::move(residual));
       continue;
     }
-    // Scalar aggregate subqueries somewhere in the conjunct.
-    if (!UnnestScalars(from, &conjunct, error)) return false;
-    if (const sql::Expr* rest = FindAnySubquery(conjunct.get())) {
-      *error = ErrorAt(rest->pos, "binder", "this correlated subquery is not supported yet (under OR, NOT or "
-                                  "CASE: only [NOT] EXISTS and aggregates compared with the outer "
-                                  "row, as conditions of WHERE, are unnested)");
-      return false;
-    }
+    // Any other form, anywhere in the conjunct (under OR, NOT, CASE, ...).
+    if (!DecorrelateExpr(from, &conjunct, error)) return false;
     leftover.push_back(std::move(conjunct));
   }
   if (!leftover.empty()) {

@@ -163,6 +163,34 @@ bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
     left_rows = std::move(l2);
     right_rows = std::move(r2);
   }
+  if (type == sql::JoinType::kMark) {
+    // Every left row, and whether it matched.
+    std::vector<uint8_t> matched(n_left, 0);
+    for (uint32_t l : left_rows) matched[l] = 1;
+    Column mark(TypeId::kBool);
+    std::string message;
+    if (!Column::FromFixed(TypeId::kBool, matched.data(), n_left, nullptr, &mark, &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+    *out = left;
+    if (!AddRelationColumn(out, std::move(mark), plan::ScopeColumn{"", "__mark", true}, &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+    return true;
+  }
+  if (type == sql::JoinType::kSingle) {
+    // A scalar subquery: a left row may find one right row at most (pairs are in left order).
+    for (size_t i = 1; i < left_rows.size(); ++i) {
+      if (left_rows[i] == left_rows[i - 1]) {
+        *error = ErrorAt(pos, "invalid input",
+                         "More than one row returned by a subquery used as an expression - scalar "
+                         "subqueries can only return a single row.");
+        return false;
+      }
+    }
+  }
   if (type == sql::JoinType::kSemi || type == sql::JoinType::kAnti) {
     std::vector<bool> matched(n_left, false);
     for (uint32_t l : left_rows) matched[l] = true;
@@ -172,7 +200,7 @@ bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
     }
     return gather(rows, {}, false, out);
   }
-  if (type == sql::JoinType::kLeft || type == sql::JoinType::kFull) {
+  if (type == sql::JoinType::kLeft || type == sql::JoinType::kFull || type == sql::JoinType::kSingle) {
     std::vector<bool> matched(n_left, false);
     for (uint32_t l : left_rows) matched[l] = true;
     std::vector<uint32_t> l2, r2;
@@ -204,7 +232,21 @@ bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
       }
     }
   }
-  return gather(left_rows, right_rows, true, out);
+  if (!gather(left_rows, right_rows, true, out)) return false;
+  if (type == sql::JoinType::kSingle) {
+    // A single join adds the subquery's value alone (the right side's last column): the inner
+    // query's other columns are not the outer query's to name.
+    std::vector<size_t> keep(left.scope.size());
+    for (size_t c = 0; c < keep.size(); ++c) keep[c] = c;
+    keep.push_back(out->scope.size() - 1);
+    std::string message;
+    Relation joined = std::move(*out);
+    if (!ShareColumns(joined, keep, out, &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace exec

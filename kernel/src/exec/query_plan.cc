@@ -199,8 +199,10 @@ bool QueryTreeRunner::PlanSelect(const sql::SelectStatement& select, SelectPlan*
   sql::SelectStatement& clauses = out->clauses;
   sql::CloneInto(select, &clauses);
   std::vector<sql::ExprPtr> correlated;
-  std::vector<size_t> correlated_items;
-  if (!out->plain && !InlineSubqueries(&clauses, &correlated, &correlated_items, error)) return false;
+  std::vector<size_t> correlated_items, correlated_order;
+  if (!out->plain && !InlineSubqueries(&clauses, &correlated, &correlated_items, error, &correlated_order)) {
+    return false;
+  }
   ExpandAllClauses(&clauses);
   LogicalPtr from;
   if (clauses.has_from) {
@@ -231,13 +233,10 @@ bool QueryTreeRunner::PlanSelect(const sql::SelectStatement& select, SelectPlan*
     }
     if (!correlated.empty() && !ApplyCorrelated(&from, std::move(correlated), error)) return false;
     for (size_t i : correlated_items) {
-      sql::ExprPtr& item = clauses.select_list[i].expr;
-      if (!UnnestScalars(&from, &item, error)) return false;
-      if (const sql::Expr* rest = FindAnySubquery(item.get())) {
-        *error = ErrorAt(rest->pos, "binder", "this correlated subquery is not supported yet (in SELECT, only "
-                                              "aggregates over the correlated rows are unnested)");
-        return false;
-      }
+      if (!DecorrelateExpr(&from, &clauses.select_list[i].expr, error)) return false;
+    }
+    for (size_t i : correlated_order) {
+      if (!DecorrelateExpr(&from, &clauses.order_by[i].expr, error)) return false;
     }
   }
   // The SELECT's own clauses, bottom up.

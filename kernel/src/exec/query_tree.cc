@@ -7,6 +7,7 @@
 
 #include "src/common/ascii.h"
 #include "src/common/query_budget.h"
+#include "src/exec/decorrelate.h"
 #include "src/exec/executor.h"
 #include "src/exec/file_tables.h"
 #include "src/optimize/optimizer.h"
@@ -18,8 +19,6 @@ namespace laneql {
 namespace exec {
 namespace {
 
-// The words that mark a subquery's failure as correlation (ApplyCorrelated's cue).
-constexpr const char* kCorrelatedMarker = "correlated subqueries (that read the outer query's columns)";
 
 // Views that name views: past this depth the view is taken to name itself.
 constexpr int kMaxViewDepth = 32;
@@ -378,7 +377,8 @@ bool QueryTreeRunner::MakeFrom(const sql::TableRef& ref, Relation* out, Result* 
 
 bool QueryTreeRunner::InlineSubqueries(sql::SelectStatement* select,
                                        std::vector<sql::ExprPtr>* correlated,
-                                       std::vector<size_t>* correlated_items, Result* error) {
+                                       std::vector<size_t>* correlated_items, Result* error,
+                                       std::vector<size_t>* correlated_order) {
   for (size_t i = 0; i < select->select_list.size(); ++i) {
     sql::SelectItem& item = select->select_list[i];
     if (correlated_items == nullptr || !FindAnySubquery(item.expr.get()) || !select->has_from) {
@@ -413,8 +413,24 @@ bool QueryTreeRunner::InlineSubqueries(sql::SelectStatement* select,
   for (sql::ExprPtr& key : select->group_by) {
     if (!InlineSubqueries(&key, error)) return false;
   }
-  for (sql::OrderItem& item : select->order_by) {
-    if (!InlineSubqueries(&item.expr, error)) return false;
+  // ORDER BY of a query without aggregates may read a correlated subquery (unnested below the
+  // SELECT's clauses, beside the FROM's columns); with aggregates it would need the groups.
+  bool aggregates = !select->group_by.empty() || select->having != nullptr;
+  for (const sql::SelectItem& item : select->select_list) aggregates = aggregates || ContainsAggregate(item.expr.get());
+  for (size_t i = 0; i < select->order_by.size(); ++i) {
+    sql::ExprPtr& expr = select->order_by[i].expr;
+    if (correlated_order == nullptr || aggregates || select->distinct || !select->has_from || !FindAnySubquery(expr.get())) {
+      if (!InlineSubqueries(&expr, error)) return false;
+      continue;
+    }
+    sql::ExprPtr attempt = sql::Clone(*expr);
+    if (InlineSubqueries(&attempt, error)) {
+      expr = std::move(attempt);
+    } else if (error->error().find(kCorrelatedMarker) != std::string::npos) {
+      correlated_order->push_back(i);
+    } else {
+      return false;
+    }
   }
   return true;
 }

@@ -111,13 +111,22 @@ class QueryTreeRunner {
   // Correlated scalar subqueries in SELECT items stay in place and their items' indexes go to
   // *correlated_items when it is given (for UnnestScalars once FROM is made).
   bool InlineSubqueries(sql::SelectStatement* select, std::vector<sql::ExprPtr>* correlated,
-                        std::vector<size_t>* correlated_items, Result* error);
+                        std::vector<size_t>* correlated_items, Result* error,
+                        std::vector<size_t>* correlated_order = nullptr);
   // Correlated subqueries unnested into joins above *from (query_decorrelate.cc):
   // [NOT] EXISTS becomes a semi (anti) join on the correlating conditions; a scalar aggregate
   // becomes a LEFT JOIN to the aggregate grouped by the correlating keys, its value a column.
   // What remains of each WHERE conjunct filters above the joins.
   bool ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::ExprPtr> correlated, Result* error);
   bool UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, Result* error);
+  // Every correlated subquery in *expr, of any form and anywhere in it, replaced by a column of a
+  // join above *from: aggregates as UnnestScalars does, other scalars by a single join, EXISTS,
+  // IN, ANY and ALL by mark joins (query_subquery_marks.cc).
+  bool DecorrelateExpr(plan::LogicalPtr* from, sql::ExprPtr* expr, Result* error);
+  // A mark join of *from with `inner` above it; the reference to its BOOLEAN column.
+  sql::ExprPtr AddMarkJoin(plan::LogicalPtr* from, const Relation& inner, std::vector<sql::ExprPtr> outer_keys,
+                           std::vector<sql::ExprPtr> inner_keys, std::vector<sql::ExprPtr> residual,
+                           sql::SourcePos pos);
   // The FROM and WHERE of a correlated subquery's SELECT made into its relation, with the
   // conjuncts that read the outer query (`outer`) returned in *conditions (names qualified).
   bool MakeInnerRelation(const sql::SelectStatement& inner, const plan::ColumnScope& outer, Relation* out,

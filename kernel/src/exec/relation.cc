@@ -57,20 +57,22 @@ Relation RelationOverTable(std::shared_ptr<const Table> table, const std::string
   return relation;
 }
 
-bool ShareColumns(const Relation& in, const std::vector<size_t>& columns, Relation* out, std::string* error) {
-  auto table = std::make_shared<Table>();
-  const std::shared_ptr<const void> owner = in.table;
+bool ShareColumn(const Column& in, const std::shared_ptr<const void>& owner, Column* out, std::string* error) {
   auto view = [&owner](const AlignedBuffer& b) {
     return b.size() == 0 ? AlignedBuffer() : AlignedBuffer::View(b.data(), b.size(), b.capacity(), owner);
   };
+  // A .laneql file's column is checked before its bytes are shared (Column::Verify).
+  return in.Verify(error) && Column::FromBuffers(in.type(), in.length(), view(in.values_buffer()),
+                                                 view(in.offsets_buffer()), view(in.validity_buffer()), out, error);
+}
+
+bool ShareColumns(const Relation& in, const std::vector<size_t>& columns, Relation* out, std::string* error) {
+  auto table = std::make_shared<Table>();
+  const std::shared_ptr<const void> owner = in.table;
   plan::ColumnScope scope;
   for (size_t k = 0; k < columns.size(); ++k) {
-    const Column& column = in.table->column(columns[k]);
-    // A .laneql file's column is checked before its bytes are shared (Column::Verify).
-    if (!column.Verify(error)) return false;
     Column shared;
-    if (!Column::FromBuffers(column.type(), column.length(), view(column.values_buffer()),
-                             view(column.offsets_buffer()), view(column.validity_buffer()), &shared, error) ||
+    if (!ShareColumn(in.table->column(columns[k]), owner, &shared, error) ||
         !table->AddColumn(RelationColumnName(k), std::move(shared), error)) {
       return false;
     }
@@ -78,6 +80,23 @@ bool ShareColumns(const Relation& in, const std::vector<size_t>& columns, Relati
   }
   out->table = std::move(table);
   out->scope = std::move(scope);
+  return true;
+}
+
+bool AddRelationColumn(Relation* relation, Column column, plan::ScopeColumn name, std::string* error) {
+  auto table = std::make_shared<Table>();
+  const std::shared_ptr<const void> owner = relation->table;
+  const size_t n = relation->table->num_columns();
+  for (size_t c = 0; c < n; ++c) {
+    Column shared;
+    if (!ShareColumn(relation->table->column(c), owner, &shared, error) ||
+        !table->AddColumn(RelationColumnName(c), std::move(shared), error)) {
+      return false;
+    }
+  }
+  if (!table->AddColumn(RelationColumnName(n), std::move(column), error)) return false;
+  relation->table = std::move(table);
+  relation->scope.push_back(std::move(name));
   return true;
 }
 

@@ -33,6 +33,10 @@ Relation RelationOverTable(std::shared_ptr<const Table> table, const std::string
 // The relation of `in`'s columns at `columns`, in that order, sharing their bytes (read-only
 // views kept alive by `in`'s table): no copy.
 bool ShareColumns(const Relation& in, const std::vector<size_t>& columns, Relation* out, std::string* error);
+// `in`'s bytes as a new column, read-only views kept alive by `owner`.
+bool ShareColumn(const Column& in, const std::shared_ptr<const void>& owner, Column* out, std::string* error);
+// `relation` with `column` added at the end under `name` (the others shared, not copied).
+bool AddRelationColumn(Relation* relation, Column column, plan::ScopeColumn name, std::string* error);
 // The relation's visible columns as a Result (the SQL names).
 Result RelationToResult(const Relation& relation);
 

@@ -78,6 +78,10 @@ void EstimateCardinality(plan::LogicalOperator* op) {
         case sql::JoinType::kAnti:
           rows = l * 0.5;
           break;
+        case sql::JoinType::kMark:
+        case sql::JoinType::kSingle:
+          rows = l;
+          break;
         case sql::JoinType::kLeft:
           rows = std::max(l, op->left_keys.empty() ? l * r : std::max(l, r));
           break;

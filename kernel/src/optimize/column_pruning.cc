@@ -76,8 +76,18 @@ void Prune(LogicalPtr* slot, const Names& names) {
       break;
     }
     case LogicalKind::kJoin: {
+      if (op->join_type == sql::JoinType::kMark) {  // the left side's columns and the mark
+        plan::ScopeColumn mark = op->scope.back();
+        op->scope = op->children[0]->scope;
+        op->scope.push_back(std::move(mark));
+        break;
+      }
       op->scope = op->children[0]->scope;
       if (op->join_type == sql::JoinType::kSemi || op->join_type == sql::JoinType::kAnti) break;
+      if (op->join_type == sql::JoinType::kSingle) {  // the value: the right side's last column
+        op->scope.push_back(op->children[1]->scope.back());
+        break;
+      }
       const size_t left = op->scope.size();
       op->scope.insert(op->scope.end(), op->children[1]->scope.begin(), op->children[1]->scope.end());
       for (size_t c = left; c < op->scope.size(); ++c) {

@@ -35,7 +35,8 @@ void PushIntoJoin(LogicalPtr* slot, std::vector<sql::ExprPtr> pending) {
   const sql::JoinType type = join->join_type;
   const bool inner = type == sql::JoinType::kInner || type == sql::JoinType::kCross;
   const bool left_kept = inner || type == sql::JoinType::kLeft || type == sql::JoinType::kSemi ||
-                         type == sql::JoinType::kAnti;  // the left side's rows are not padded
+                         type == sql::JoinType::kAnti || type == sql::JoinType::kMark ||
+                         type == sql::JoinType::kSingle;  // the left side's rows are not padded
   const bool right_kept = inner || type == sql::JoinType::kRight;
   const std::vector<const plan::ColumnScope*> sides{&join->children[0]->scope, &join->children[1]->scope};
   std::vector<sql::ExprPtr> to_left, to_right, stay;

@@ -114,6 +114,8 @@ const char* JoinTypeName(sql::JoinType type) {
     case sql::JoinType::kCross: return "CROSS";
     case sql::JoinType::kSemi: return "SEMI";
     case sql::JoinType::kAnti: return "ANTI";
+    case sql::JoinType::kMark: return "MARK";
+    case sql::JoinType::kSingle: return "SINGLE";
   }
   return "?";
 }

@@ -96,6 +96,8 @@ const char* JoinText(const TableRef& join) {
     case JoinType::kCross: return "CROSS JOIN";
     case JoinType::kSemi: return "SEMI JOIN";
     case JoinType::kAnti: return "ANTI JOIN";
+    case JoinType::kMark: return "MARK JOIN";
+    case JoinType::kSingle: return "SINGLE JOIN";
   }
   return "JOIN";
 }

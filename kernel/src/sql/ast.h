@@ -139,7 +139,10 @@ enum class TableRefKind : uint8_t {
 };
 
 // DuckDB's join types. kCross is CROSS JOIN and the comma of a FROM list (comma_join).
-enum class JoinType : uint8_t { kInner, kLeft, kRight, kFull, kCross, kSemi, kAnti };
+// kMark and kSingle are never parsed: the planner makes them for correlated subqueries. A mark
+// join keeps every left row and adds a BOOLEAN column saying whether it found a match; a single
+// join is a LEFT join where a left row matching two right rows is an error (a scalar subquery).
+enum class JoinType : uint8_t { kInner, kLeft, kRight, kFull, kCross, kSemi, kAnti, kMark, kSingle };
 
 struct TableRef {
   TableRefKind kind = TableRefKind::kNamed;

@@ -1,0 +1,35 @@
+// Pieces the unnesting of correlated subqueries shares (query_decorrelate.cc, where they are
+// defined, and query_subquery_marks.cc).
+#ifndef LANEQL_EXEC_DECORRELATE_H_
+#define LANEQL_EXEC_DECORRELATE_H_
+
+#include <string>
+#include <vector>
+
+#include "src/exec/relation.h"
+#include "src/plan/logical_operator.h"
+#include "src/sql/ast.h"
+
+namespace laneql {
+namespace exec {
+
+// The words that mark a subquery's failure as correlation (the cue to unnest it instead).
+inline constexpr const char* kCorrelatedMarker = "correlated subqueries (that read the outer query's columns)";
+
+// Qualifies every column reference of `expr` (innermost first: `inner`, then `outer`) and says
+// which side(s) it reads: bit 1 inner, bit 2 outer, bit 4 neither (an unknown name).
+int Classify(sql::Expr* expr, const plan::ColumnScope& inner, const plan::ColumnScope& outer);
+// A SELECT with FROM and no GROUP BY, HAVING, LIMIT, OFFSET, DISTINCT ON or CTEs.
+bool IsSimpleSelect(const sql::QueryNode& query);
+// A Get over a table made while planning (the side of an unnested subquery).
+plan::LogicalPtr GetOfRelation(const Relation& relation, std::string source);
+// `*from` joined (`type`) with `right` on outer_keys[i] = inner_keys[i] and `residual`; a mark
+// join's scope adds `mark` (its BOOLEAN column).
+void JoinAbove(plan::LogicalPtr* from, plan::LogicalPtr right, sql::JoinType type,
+               std::vector<sql::ExprPtr> outer_keys, std::vector<sql::ExprPtr> inner_keys,
+               std::vector<sql::ExprPtr> residual, plan::ScopeColumn mark = {});
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_DECORRELATE_H_
