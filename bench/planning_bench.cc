@@ -18,7 +18,7 @@
 //
 // Defaults: 1,000,000 generated hits rows (count(*) and planning do not depend on the size),
 // ClickBench's queries.sql from ../shared/clickbench, 20,000 count(*) runs, 5,000 runs of each
-// planning measurement, 1 query thread. About 30 s on the 2-vCPU machine.
+// planning measurement, 1 query thread. About 6 s on the 2-vCPU machine.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
