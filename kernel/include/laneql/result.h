@@ -53,6 +53,8 @@ class Result {
   // first that is not, and then leaves this result as it was). On success the result is left
   // with no columns.
   bool MoveToTable(Table* out, std::string* error);
+  // Moves the columns out, in order (names may repeat here); the result is left with none.
+  std::vector<Column> ReleaseColumns();
 
  private:
   bool ok_ = true;

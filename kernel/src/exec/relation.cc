@@ -39,10 +39,16 @@ bool RelationFromResult(Result result, const std::string& qualifier, Relation* o
   auto table = std::make_shared<Table>();
   out->scope.clear();
   for (size_t c = 0; c < result.num_columns(); ++c) {
-    Column copy;
-    if (!CopyColumn(result.column(c), &copy, error)) return false;
-    if (!table->AddColumn(RelationColumnName(c), std::move(copy), error)) return false;
     out->scope.push_back(plan::ScopeColumn{qualifier, result.name(c), false});
+  }
+  std::vector<Column> columns = result.ReleaseColumns();  // moved, not copied
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c].type() == TypeId::kLargeString) {  // relations hold 32-bit offsets, as results do
+      Column narrow;
+      if (!CopyColumn(columns[c], &narrow, error)) return false;
+      columns[c] = std::move(narrow);
+    }
+    if (!table->AddColumn(RelationColumnName(c), std::move(columns[c]), error)) return false;
   }
   out->table = std::move(table);
   return true;
@@ -103,19 +109,32 @@ bool AddRelationColumn(Relation* relation, Column column, plan::ScopeColumn name
 Result RelationToResult(const Relation& relation) {
   Result result;
   std::string error;
+  const std::shared_ptr<const void> owner = relation.table;
   for (size_t c = 0; c < relation.table->num_columns(); ++c) {
     if (relation.scope[c].hidden) continue;
-    Column copy;
-    if (!CopyColumn(relation.table->column(c), &copy, &error) ||
-        !result.AddColumn(relation.scope[c].name, std::move(copy), &error)) {
-      return Result::Error(error);
-    }
+    // The answer shares the relation's bytes (kept alive by its table), as a view.
+    Column column;
+    const bool ok = relation.table->column(c).type() == TypeId::kLargeString
+                        ? CopyColumn(relation.table->column(c), &column, &error)
+                        : ShareColumn(relation.table->column(c), owner, &column, &error);
+    if (!ok || !result.AddColumn(relation.scope[c].name, std::move(column), &error)) return Result::Error(error);
   }
   return result;
 }
 
 bool CopyColumn(const Column& in, Column* out, std::string* error) {
-  *out = Column(in.type() == TypeId::kLargeString ? TypeId::kString : in.type());
+  if (in.type() != TypeId::kLargeString) {
+    // Buffer by buffer: a few memcpy calls, not a value at a time.
+    AlignedBuffer values, offsets, validity;
+    if (!values.Assign(in.values_buffer().data(), in.values_buffer().size(), error) ||
+        !offsets.Assign(in.offsets_buffer().data(), in.offsets_buffer().size(), error) ||
+        !validity.Assign(in.validity_buffer().data(), in.validity_buffer().size(), error)) {
+      return false;
+    }
+    return Column::FromBuffers(in.type(), in.length(), std::move(values), std::move(offsets), std::move(validity),
+                               out, error);
+  }
+  *out = Column(TypeId::kString);
   return AppendColumn(in, out, error);
 }
 

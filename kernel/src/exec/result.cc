@@ -52,6 +52,13 @@ bool Result::AddColumn(std::string name, Column column, std::string* error) {
   return true;
 }
 
+std::vector<Column> Result::ReleaseColumns() {
+  std::vector<Column> columns = std::move(columns_);
+  columns_.clear();
+  names_.clear();
+  return columns;
+}
+
 bool Result::MoveToTable(Table* out, std::string* error) {
   if (!ok_) {
     if (error != nullptr) *error = "an error result has no columns to make a table of";
