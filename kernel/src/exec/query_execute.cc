@@ -7,6 +7,7 @@
 #include <chrono>
 #include <utility>
 
+#include "src/common/ascii.h"
 #include "src/exec/query_tree.h"
 #include "src/sql/ast_clone.h"
 
@@ -67,6 +68,56 @@ bool QueryTreeRunner::ExecuteGet(LogicalOperator* op, bool with_conditions, Rela
   return true;
 }
 
+bool QueryTreeRunner::MergeUsingKeys(const LogicalOperator& op, Relation* out, Result* error) {
+  const size_t left_size = op.children[0]->scope.size();
+  for (const std::string& name : op.using_columns) {
+    size_t l = out->scope.size(), r = out->scope.size();
+    for (size_t c = 0; c < out->scope.size(); ++c) {
+      if (!ascii::EqualsIgnoreCase(out->scope[c].name, name)) continue;
+      if (c < left_size && !out->scope[c].hidden && l == out->scope.size()) l = c;
+      if (c >= left_size && r == out->scope.size()) r = c;
+    }
+    if (l == out->scope.size() || r == out->scope.size()) continue;  // pruned: nothing reads it
+    // COALESCE(left key, right key) in their common type, at the left key's place.
+    const TypeId type = CommonSuperType(out->table->column(l).type(), out->table->column(r).type());
+    Relation keys;
+    std::string message;
+    if (!ShareColumns(*out, {l, r}, &keys, &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+    if (!CastColumns(&keys, {type, type}, error, op.pos)) return false;
+    const Column& left_key = keys.table->column(0);
+    const size_t rows = left_key.length();
+    Column both;
+    std::vector<uint32_t> pick(rows);
+    for (size_t i = 0; i < rows; ++i) pick[i] = static_cast<uint32_t>(left_key.IsValid(i) ? i : rows + i);
+    Column merged;
+    if (!CopyColumn(left_key, &both, &message) || !AppendColumn(keys.table->column(1), &both, &message) ||
+        !TakeRows(both, pick, &merged, &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+    auto table = std::make_shared<Table>();
+    const std::shared_ptr<const void> owner = out->table;
+    for (size_t c = 0; c < out->scope.size(); ++c) {
+      Column column;
+      if (c == l) {
+        column = std::move(merged);
+      } else if (!ShareColumn(out->table->column(c), owner, &column, &message)) {
+        *error = Result::Error(message);
+        return false;
+      }
+      if (!table->AddColumn(RelationColumnName(c), std::move(column), &message)) {
+        *error = Result::Error(message);
+        return false;
+      }
+    }
+    out->table = std::move(table);
+  }
+  return true;
+}
+
 bool QueryTreeRunner::ExecuteLogical(LogicalOperator* op, bool analyze, Relation* out, Result* error) {
   if (ctx_.Interrupted()) {
     *error = Result::Error(ctx_.StopMessage());
@@ -95,6 +146,11 @@ bool QueryTreeRunner::ExecuteLogical(LogicalOperator* op, bool analyze, Relation
       ok = JoinRelations(left, right, left_keys, right_keys, residual.get(), op->join_type, op->pos, out, error);
       // The plan's scope carries what the join adds to the names (USING keys hidden).
       if (ok && out->scope.size() == op->scope.size()) out->scope = op->scope;
+      // RIGHT / FULL JOIN ... USING: the visible key is the right one where the left has none.
+      if (ok && !op->using_columns.empty() &&
+          (op->join_type == sql::JoinType::kRight || op->join_type == sql::JoinType::kFull)) {
+        ok = MergeUsingKeys(*op, out, error);
+      }
       break;
     }
     case LogicalKind::kProject: {

@@ -233,6 +233,14 @@ bool QueryTreeRunner::PlanSelect(const sql::SelectStatement& select, SelectPlan*
     }
     if (!correlated.empty() && !ApplyCorrelated(&from, std::move(correlated), error)) return false;
     for (size_t i : correlated_items) {
+      if (HasAggregate(clauses)) {
+        // It would read the groups, not the rows: unnesting it needs a join above the aggregate.
+        const sql::Expr* sub = FindAnySubquery(clauses.select_list[i].expr.get());
+        *error = ErrorAt(sub != nullptr ? sub->pos : clauses.pos, "binder",
+                         "a correlated subquery in the SELECT list of a query with GROUP BY or aggregates "
+                         "is not supported yet");
+        return false;
+      }
       if (!DecorrelateExpr(&from, &clauses.select_list[i].expr, error)) return false;
     }
     for (size_t i : correlated_order) {

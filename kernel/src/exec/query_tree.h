@@ -86,6 +86,8 @@ class QueryTreeRunner {
   // Runs a plan (query_execute.cc); with `analyze` each operator records its rows and time.
   Result RunPlan(SelectPlan* select_plan, bool analyze);
   bool ExecuteLogical(plan::LogicalOperator* op, bool analyze, Relation* out, Result* error);
+  // A RIGHT or FULL JOIN ... USING's visible keys made COALESCE(left, right), as DuckDB's.
+  bool MergeUsingKeys(const plan::LogicalOperator& op, Relation* out, Result* error);
   // A Get's relation: its kept columns, filtered by its conditions when `with_conditions`.
   bool ExecuteGet(plan::LogicalOperator* op, bool with_conditions, Relation* out, Result* error);
   // The CTEs of `query` made into relations, visible to the query's parts until PopCtes.
