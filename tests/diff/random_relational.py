@@ -10,10 +10,16 @@ simpler, `sql()` spells it on one line. The data is four small tables (`make_tab
 from their own seed.
 
 Left out on purpose (tests/diff/README.md, "Relational queries"):
-  - correlated subqueries under OR or NOT, in HAVING, ON or ORDER BY, and correlated scalars that
-    are not aggregates: laneql rejects them with a message saying so (docs/sql.md);
-  - correlated scalar subqueries in the SELECT list of a grouped query (same reason);
-  - SELECT * over a RIGHT or FULL join with USING or NATURAL (laneql keeps the left's column);
+  - correlated subqueries laneql rejects with a message saying so (docs/sql.md): in HAVING or
+    ON, inside another correlated subquery, with their own GROUP BY / LIMIT / WITH / set
+    operation, IN / ANY / ALL over an aggregate, in the SELECT list of an aggregate query, and
+    scalar aggregates correlated on anything but equalities;
+  - a plain (non-aggregate) correlated scalar anywhere but as a SELECT item of a query without
+    LIMIT: whether an engine meets DuckDB's "More than one row" error depends on which rows it
+    computes (elsewhere the scalar reads a grouped derived table, one row per key);
+  - qualified left keys of a RIGHT / FULL join with USING or NATURAL (laneql merges them too);
+  - SELECT * over a RIGHT join with USING or NATURAL whose keys may differ in type (laneql's key
+    has the common type, DuckDB's the right side's);
   - decimal literals (DOUBLE in laneql, DECIMAL in DuckDB): doubles are compared with integers;
   - coalesce (laneql has no such function yet): CASE WHEN x IS NULL THEN y ELSE x END instead;
   - LIMIT inside subqueries without a total order, and LIMIT 0 (random_diff.py's reasons).
