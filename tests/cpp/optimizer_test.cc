@@ -204,6 +204,27 @@ TEST(OptimizerRules, JoinsStartSmallFollowEqualitiesAndBuildTheSmallerSide) {
   EXPECT_EQ(scope[5].qualifier + "." + scope[5].name, "small.x");
 }
 
+TEST(OptimizerRules, SemiJoinsMoveToTheInputTheyFilterWhenTheirSideIsSmaller) {
+  auto plan = [](size_t semi_rows) {
+    LogicalPtr inner = Join(sql::JoinType::kInner, Get("a", {"k", "x"}, 1000), Get("b", {"k"}, 1000));
+    inner->left_keys.push_back(Parse("a.k"));
+    inner->right_keys.push_back(Parse("b.k"));
+    LogicalPtr semi = Join(sql::JoinType::kSemi, std::move(inner), Get("s", {"v"}, semi_rows));
+    semi->left_keys.push_back(Parse("a.x"));
+    semi->right_keys.push_back(Parse("s.v"));
+    LogicalPtr root = Project(std::move(semi), {"a.x"});
+    optimize::EstimateCardinality(root.get());
+    optimize::PushDownSemiJoins(&root);
+    return Text(root);
+  };
+  // a.x IN (10 values) filters a before a meets b.
+  EXPECT_EQ(plan(10),
+            "PROJECT a.x\n  INNER JOIN ON a.k = b.k\n    SEMI JOIN ON a.x = s.v\n      GET a\n      GET s\n    GET b\n");
+  // Against 5,000 rows the semi join stays above, where fewer rows probe it.
+  EXPECT_EQ(plan(5000),
+            "PROJECT a.x\n  SEMI JOIN ON a.x = s.v\n    INNER JOIN ON a.k = b.k\n      GET a\n      GET b\n    GET s\n");
+}
+
 TEST(OptimizerRules, ScansKeepOnlyTheColumnsNamed) {
   LogicalPtr join = Join(sql::JoinType::kInner, Get("a", {"k", "x", "unused"}, 10), Get("b", {"k", "y", "z"}, 10));
   join->left_keys.push_back(Parse("a.k"));

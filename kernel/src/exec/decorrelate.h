@@ -16,6 +16,9 @@ namespace exec {
 // The words that mark a subquery's failure as correlation (the cue to unnest it instead).
 inline constexpr const char* kCorrelatedMarker = "correlated subqueries (that read the outer query's columns)";
 
+// Whether a subquery's error says it names columns it does not have: the outer query's.
+bool LooksCorrelated(const Result& result);
+
 // Qualifies every column reference of `expr` (innermost first: `inner`, then `outer`) and says
 // which side(s) it reads: bit 1 inner, bit 2 outer, bit 4 neither (an unknown name).
 int Classify(sql::Expr* expr, const plan::ColumnScope& inner, const plan::ColumnScope& outer);

@@ -121,8 +121,8 @@ void JoinAbove(plan::LogicalPtr* from, plan::LogicalPtr right, sql::JoinType typ
 }
 
 bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select, const plan::ColumnScope& outer,
-                                        Relation* out, std::vector<sql::ExprPtr>* conditions,
-                                        Result* error) {
+                                        bool reads_select_list, Relation* out,
+                                        std::vector<sql::ExprPtr>* conditions, Result* error) {
   sql::SelectStatement inner;
   sql::CloneInto(inner_select, &inner);
   std::vector<sql::ExprPtr> nested;
@@ -160,9 +160,19 @@ bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select
     filter->children.push_back(std::move(from));
     from = std::move(filter);
   }
-  // Every column stays: the correlating conditions and the SELECT read them after this.
-  optimize::Optimize(&from, /*prune_columns=*/false);
-  return ExecuteLogical(from.get(), false, out, error);
+  // What reads the relation after this (the correlating conditions, and the SELECT list unless
+  // the subquery is an EXISTS) is listed in a projection on top, so that column pruning keeps
+  // exactly those columns (TPC-H Q4's EXISTS keeps 1 of lineitem's 16).
+  plan::LogicalPtr top = plan::MakeLogical(plan::LogicalKind::kProject);
+  top->select_clause = true;
+  top->scope = from->scope;
+  for (const sql::ExprPtr& c : *conditions) top->exprs.push_back(sql::Clone(*c));
+  if (reads_select_list) {
+    for (const sql::SelectItem& item : inner.select_list) top->exprs.push_back(sql::Clone(*item.expr));
+  }
+  top->children.push_back(std::move(from));
+  optimize::Optimize(&top);
+  return ExecuteLogical(top->children[0].get(), false, out, error);
 }
 
 bool QueryTreeRunner::UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, Result* error) {
@@ -178,7 +188,7 @@ bool QueryTreeRunner::UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, 
     }
     Relation inner;
     std::vector<sql::ExprPtr> conditions;
-    if (!MakeInnerRelation(query.select, (*from)->scope, &inner, &conditions, error)) return false;
+    if (!MakeInnerRelation(query.select, (*from)->scope, true, &inner, &conditions, error)) return false;
     const std::string qualifier = "__sq" + std::to_string(++derived_count_);
     sql::SelectStatement grouped;
     grouped.pos = query.select.pos;
@@ -252,10 +262,79 @@ bool QueryTreeRunner::UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, 
   return true;
 }
 
+bool QueryTreeRunner::InSubqueryJoin(plan::LogicalPtr* from, sql::ExprPtr* conjunct,
+                                     std::vector<sql::ExprPtr>* leftover, bool* done, Result* error) {
+  sql::Expr& in = **conjunct;
+  last_plan_text_.clear();
+  Result answer = Run(*in.subquery);
+  const std::string subplan = std::move(last_plan_text_);
+  last_plan_text_.clear();
+  if (!answer.ok()) {
+    if (LooksCorrelated(answer)) return true;  // correlated: DecorrelateExpr's mark joins
+    *error = std::move(answer);
+    return false;
+  }
+  *done = true;
+  if (answer.num_columns() != 1) {
+    *error = ErrorAt(in.pos, "binder", "subquery returns " + std::to_string(answer.num_columns()) +
+                                           " columns - expected 1");
+    return false;
+  }
+  const std::string qualifier = "__s" + std::to_string(++derived_count_);
+  Relation values;
+  std::string message;
+  if (!RelationFromResult(std::move(answer), qualifier, &values, &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
+  values.scope[0].name = "__v";
+  values.scope[0].hidden = true;
+  const size_t rows = values.table->num_rows();
+  const bool has_null = values.table->column(0).null_count() > 0;
+  std::vector<sql::ExprPtr> x, v;
+  x.push_back(std::move(in.operand));
+  v.push_back(MakeColumnRef(qualifier, "__v", in.pos));
+  if (!in.negated) {
+    // In WHERE a NULL is as good as FALSE: exactly the rows a semi join keeps.
+    plan::LogicalPtr get = GetOfRelation(values, "subquery " + qualifier + " (IN)");
+    get->subplan = subplan;
+    JoinAbove(from, std::move(get), sql::JoinType::kSemi, std::move(x), std::move(v), {});
+    return true;
+  }
+  // x NOT IN (values): TRUE on no values; never TRUE when a value is NULL; otherwise TRUE when x
+  // is not NULL and matches none: an anti join and x IS NOT NULL.
+  if (rows == 0) return true;
+  auto literal = std::make_unique<sql::Expr>();
+  literal->kind = sql::ExprKind::kBooleanLiteral;
+  literal->pos = in.pos;
+  literal->height = 1;
+  if (has_null) {
+    literal->bool_value = false;
+    leftover->push_back(std::move(literal));
+    return true;
+  }
+  auto not_null = std::make_unique<sql::Expr>();
+  not_null->kind = sql::ExprKind::kIsNull;
+  not_null->negated = true;
+  not_null->pos = in.pos;
+  not_null->operand = sql::Clone(*x[0]);
+  not_null->height = not_null->operand->height + 1;
+  leftover->push_back(std::move(not_null));
+  plan::LogicalPtr get = GetOfRelation(values, "subquery " + qualifier + " (NOT IN)");
+  get->subplan = subplan;
+  JoinAbove(from, std::move(get), sql::JoinType::kAnti, std::move(x), std::move(v), {});
+  return true;
+}
+
 bool QueryTreeRunner::ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::ExprPtr> correlated, Result* error) {
   std::vector<sql::ExprPtr> leftover;
   for (sql::ExprPtr& conjunct : correlated) {
     sql::Expr* c = conjunct.get();
+    if (c->kind == sql::ExprKind::kInSubquery) {
+      bool done = false;
+      if (!InSubqueryJoin(from, &conjunct, &leftover, &done, error)) return false;
+      if (done) continue;
+    }
     const bool negated = c->kind == sql::ExprKind::kUnary && c->unary_op == sql::UnaryOp::kNot &&
                          c->operand->kind == sql::ExprKind::kExists;
     sql::Expr* exists = negated ? c->operand.get() : c;
@@ -267,7 +346,7 @@ bool QueryTreeRunner::ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::E
       }
       Relation inner;
       std::vector<sql::ExprPtr> conditions;
-      if (!MakeInnerRelation(exists->subquery->select, (*from)->scope, &inner, &conditions, error)) return false;
+      if (!MakeInnerRelation(exists->subquery->select, (*from)->scope, false, &inner, &conditions, error)) return false;
       std::vector<sql::ExprPtr> outer_keys, inner_keys, residual;
       for (sql::ExprPtr& cond : conditions) {
         if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {

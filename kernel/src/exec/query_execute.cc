@@ -78,8 +78,11 @@ bool QueryTreeRunner::MergeUsingKeys(const LogicalOperator& op, Relation* out, R
       if (c >= left_size && r == out->scope.size()) r = c;
     }
     if (l == out->scope.size() || r == out->scope.size()) continue;  // pruned: nothing reads it
-    // COALESCE(left key, right key) in their common type, at the left key's place.
-    const TypeId type = CommonSuperType(out->table->column(l).type(), out->table->column(r).type());
+    // COALESCE(left key, right key) in their common type, at the left key's place; a RIGHT
+    // join's is the right key itself, in its type (where the left matched, they are equal).
+    const TypeId type = op.join_type == sql::JoinType::kRight
+                            ? out->table->column(r).type()
+                            : CommonSuperType(out->table->column(l).type(), out->table->column(r).type());
     Relation keys;
     std::string message;
     if (!ShareColumns(*out, {l, r}, &keys, &message)) {
@@ -134,6 +137,10 @@ bool QueryTreeRunner::ExecuteLogical(LogicalOperator* op, bool analyze, Relation
            Filter(out, *ConditionOf(op->conditions), error);
       break;
     case LogicalKind::kJoin: {
+      if (op->join_type == sql::JoinType::kInner && !op->left_keys.empty()) {
+        ok = ExecuteJoinChain(op, analyze, out, error);
+        break;
+      }
       Relation left, right;
       if (!ExecuteLogical(op->children[0].get(), analyze, &left, error) ||
           !ExecuteLogical(op->children[1].get(), analyze, &right, error)) {

@@ -147,7 +147,7 @@ bool QueryTreeRunner::DecorrelateExpr(plan::LogicalPtr* from, sql::ExprPtr* slot
   }
   Relation inner;
   std::vector<sql::ExprPtr> conditions;
-  if (!MakeInnerRelation(query.select, (*from)->scope, &inner, &conditions, error)) return false;
+  if (!MakeInnerRelation(query.select, (*from)->scope, expr->kind != sql::ExprKind::kExists, &inner, &conditions, error)) return false;
   if (expr->kind == sql::ExprKind::kExists) {
     Correlation c = Split(std::move(conditions), inner.scope, (*from)->scope);
     sql::ExprPtr mark = AddMarkJoin(from, inner, std::move(c.outer_keys), std::move(c.inner_keys),

@@ -88,15 +88,13 @@ sql::ExprPtr BoolLiteral(bool value, const sql::Expr& at) {
   return node;
 }
 
-// A message saying the subquery reads the outer query's columns (which this runner cannot run
-// yet), when its error is an unknown column or table.
+}  // namespace
+
 bool LooksCorrelated(const Result& result) {
   const std::string& m = result.error();
   return m.find("binder error") != std::string::npos &&
          (m.find("not found") != std::string::npos || m.find("is not in the FROM clause") != std::string::npos);
 }
-
-}  // namespace
 
 TypeId CommonSuperType(TypeId a, TypeId b) {
   if (a == TypeId::kLargeString) a = TypeId::kString;
@@ -398,6 +396,12 @@ bool QueryTreeRunner::InlineSubqueries(sql::SelectStatement* select,
     std::vector<sql::ExprPtr> conjuncts, kept;
     SplitAnd(std::move(select->where), &conjuncts);
     for (sql::ExprPtr& conjunct : conjuncts) {
+      if (conjunct->kind == sql::ExprKind::kInSubquery && select->has_from && correlated_items != nullptr) {
+        // x [NOT] IN (subquery) as a condition of WHERE becomes a semi (anti) join on x, not a
+        // list of literals (ApplyCorrelated): a hash probe per row instead of a list scan.
+        correlated->push_back(std::move(conjunct));
+        continue;
+      }
       sql::ExprPtr attempt = sql::Clone(*conjunct);
       if (InlineSubqueries(&attempt, error)) {
         kept.push_back(std::move(attempt));

@@ -86,6 +86,9 @@ class QueryTreeRunner {
   // Runs a plan (query_execute.cc); with `analyze` each operator records its rows and time.
   Result RunPlan(SelectPlan* select_plan, bool analyze);
   bool ExecuteLogical(plan::LogicalOperator* op, bool analyze, Relation* out, Result* error);
+  // A chain of inner equi-joins down op's left side, with late materialization
+  // (query_join_chain.cc).
+  bool ExecuteJoinChain(plan::LogicalOperator* top, bool analyze, Relation* out, Result* error);
   // A RIGHT or FULL JOIN ... USING's visible keys made COALESCE(left, right), as DuckDB's.
   bool MergeUsingKeys(const plan::LogicalOperator& op, Relation* out, Result* error);
   // A Get's relation: its kept columns, filtered by its conditions when `with_conditions`.
@@ -121,6 +124,11 @@ class QueryTreeRunner {
   // What remains of each WHERE conjunct filters above the joins.
   bool ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::ExprPtr> correlated, Result* error);
   bool UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, Result* error);
+  // A WHERE condition x [NOT] IN (subquery) whose subquery is not correlated, as a semi (anti)
+  // join above *from (*done set; what else the condition needs goes to *leftover); a correlated
+  // one is left (not done) for DecorrelateExpr.
+  bool InSubqueryJoin(plan::LogicalPtr* from, sql::ExprPtr* conjunct, std::vector<sql::ExprPtr>* leftover,
+                      bool* done, Result* error);
   // Every correlated subquery in *expr, of any form and anywhere in it, replaced by a column of a
   // join above *from: aggregates as UnnestScalars does, other scalars by a single join, EXISTS,
   // IN, ANY and ALL by mark joins (query_subquery_marks.cc).
@@ -131,7 +139,10 @@ class QueryTreeRunner {
                            sql::SourcePos pos);
   // The FROM and WHERE of a correlated subquery's SELECT made into its relation, with the
   // conjuncts that read the outer query (`outer`) returned in *conditions (names qualified).
-  bool MakeInnerRelation(const sql::SelectStatement& inner, const plan::ColumnScope& outer, Relation* out,
+  // `reads_select_list`: the SELECT list is evaluated over the relation (not for EXISTS); only
+  // the columns it and the conditions name are kept.
+  bool MakeInnerRelation(const sql::SelectStatement& inner, const plan::ColumnScope& outer,
+                         bool reads_select_list, Relation* out,
                          std::vector<sql::ExprPtr>* conditions, Result* error);
   bool IsPlainSelect(const sql::SelectStatement& select);
   const Relation* FindCte(const std::string& name) const;

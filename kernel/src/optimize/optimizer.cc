@@ -9,6 +9,8 @@ void Optimize(plan::LogicalPtr* root, bool prune_columns) {
   PushDownFilters(root);
   FoldConstantConditions(root);
   EstimateCardinality(root->get());
+  PushDownSemiJoins(root);
+  EstimateCardinality(root->get());
   OrderJoins(root);
   if (prune_columns) PruneColumns(root);
   EstimateCardinality(root->get());

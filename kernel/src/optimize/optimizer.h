@@ -22,6 +22,9 @@ void PushDownFilters(plan::LogicalPtr* root);
 // cardinality.cc: estimated_rows of every operator, from the tables' row counts and the
 // selectivity of conditions (equality 1/10, range 1/3, ...), for join ordering.
 void EstimateCardinality(plan::LogicalOperator* root);
+// semi_join_pushdown.cc: a semi or anti join above an inner join moves to the input its
+// conditions read, when its own inner side is no larger than that input (it then filters early).
+void PushDownSemiJoins(plan::LogicalPtr* root);
 // join_order.cc: each cluster of inner and cross joins is reordered greedily: start from the
 // smallest estimated input, then join the smallest input connected by an equality (a cross join
 // only when none is), the smaller side building the hash table. A projection above the cluster
