@@ -95,3 +95,21 @@ TEST(SqlExplain, JoinOrderKeepsTheFromClausesColumns) {
 
 }  // namespace
 }  // namespace laneql
+
+namespace laneql {
+namespace {
+
+TEST(SqlExplain, TheProfileShowsEachOperator) {
+  Database db;
+  MakeTables(&db);
+  QueryOptions options;
+  options.profile = true;
+  ASSERT_TRUE(db.Query("SELECT count(*) FROM big JOIN small ON big.k = small.k WHERE v > 0", options).ok());
+  const std::string trace = db.LastProfileJson();
+  for (const char* name : {"\"name\": \"JOIN\"", "\"name\": \"GET\"", "\"name\": \"SELECT clauses\"", "\"cat\": \"operator\""}) {
+    EXPECT_NE(trace.find(name), std::string::npos) << name << " in " << trace;
+  }
+}
+
+}  // namespace
+}  // namespace laneql

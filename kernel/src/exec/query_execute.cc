@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "src/common/ascii.h"
+#include "src/exec/profile.h"
 #include "src/exec/query_tree.h"
 #include "src/sql/ast_clone.h"
 
@@ -127,6 +128,8 @@ bool QueryTreeRunner::ExecuteLogical(LogicalOperator* op, bool analyze, Relation
     return false;
   }
   const auto start = std::chrono::steady_clock::now();
+  // The --profile trace shows each operator (its children's spans nested inside it).
+  ScopedSpan span(ctx_.profiler, 0, plan::LogicalKindName(op->kind), "operator");
   bool ok = false;
   switch (op->kind) {
     case LogicalKind::kGet:
@@ -227,6 +230,7 @@ Result QueryTreeRunner::RunPlan(SelectPlan* select_plan, bool analyze) {
     const bool made = get_conditions_in_scan ? ExecuteGet(from, false, &relation, &result)
                                              : ExecuteLogical(from, analyze, &relation, &result);
     if (!made) return result;
+    ScopedSpan span(ctx_.profiler, 0, "SELECT clauses", "operator");
     result = BindAndExecute(clauses, &relation);
   }
   if (result.ok() && analyze) {
