@@ -127,10 +127,6 @@ bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select
   sql::CloneInto(inner_select, &inner);
   std::vector<sql::ExprPtr> nested;
   if (!InlineSubqueries(&inner, &nested, nullptr, error)) return false;
-  if (!nested.empty()) {
-    *error = ErrorAt(nested[0]->pos, "binder", "a correlated subquery inside a correlated subquery is not supported yet");
-    return false;
-  }
   plan::LogicalPtr from;
   if (!PlanFrom(inner.from, &from, error)) return false;
   std::vector<sql::ExprPtr> conjuncts, local;
@@ -159,6 +155,15 @@ bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select
     filter->conditions = std::move(local);
     filter->children.push_back(std::move(from));
     from = std::move(filter);
+  }
+  // Subqueries of its own WHERE correlated with it (not with the query outside it, whose names
+  // they cannot see here: that fails as an unknown column) are unnested into its relation.
+  if (!nested.empty() && !ApplyCorrelated(&from, std::move(nested), error)) {
+    if (LooksCorrelated(*error)) {
+      *error = ErrorAt(inner_select.pos, "binder", "a subquery correlated with a query two levels out is not "
+                                                   "supported yet: " + error->error());
+    }
+    return false;
   }
   // What reads the relation after this (the correlating conditions, and the SELECT list unless
   // the subquery is an EXISTS) is listed in a projection on top, so that column pruning keeps
