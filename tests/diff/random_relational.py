@@ -18,8 +18,6 @@ Left out on purpose (tests/diff/README.md, "Relational queries"):
     LIMIT: whether an engine meets DuckDB's "More than one row" error depends on which rows it
     computes (elsewhere the scalar reads a grouped derived table, one row per key);
   - qualified left keys of a RIGHT / FULL join with USING or NATURAL (laneql merges them too);
-  - SELECT * over a RIGHT join with USING or NATURAL whose keys may differ in type (laneql's key
-    has the common type, DuckDB's the right side's);
   - decimal literals (DOUBLE in laneql, DECIMAL in DuckDB): doubles are compared with integers;
   - coalesce (laneql has no such function yet): CASE WHEN x IS NULL THEN y ELSE x END instead;
   - LIMIT inside subqueries without a total order, and LIMIT 0 (random_diff.py's reasons).
@@ -101,9 +99,8 @@ def create_sql(name):
 
 
 class Col:
-    def __init__(self, qual, name, kind, sql_type=None):
-        # sql_type: a table column's type (None for the columns of derived tables and the CTE)
-        self.qual, self.name, self.kind, self.sql_type = qual, name, kind, sql_type
+    def __init__(self, qual, name, kind):
+        self.qual, self.name, self.kind = qual, name, kind
 
     def ref(self):
         return "%s.%s" % (self.qual, self.name)
@@ -166,10 +163,8 @@ class Derived:
 class Join:
     """left KIND JOIN right [ON conjuncts | USING (names)]; the right side is never a join."""
 
-    def __init__(self, left, kind, right, on=(), using=(), retyped=False):
+    def __init__(self, left, kind, right, on=(), using=()):
         self.left, self.kind, self.right, self.on, self.using = left, kind, right, list(on), list(using)
-        # A RIGHT join whose USING / NATURAL keys may differ in type (tests/diff/README.md).
-        self.retyped = retyped
 
     def sql(self):
         text = "%s %s %s" % (self.left.sql(), self.kind, self.right.sql())
@@ -181,7 +176,7 @@ class Join:
 
     def _with(self, **changes):
         fields = dict(left=self.left, kind=self.kind, right=self.right, on=self.on,
-                      using=self.using, retyped=self.retyped)
+                      using=self.using)
         fields.update(changes)
         return Join(**fields)
 
@@ -311,17 +306,6 @@ def merged_join(node):
     return False
 
 
-def star_excluded(node):
-    """Whether `SELECT *` over `node` meets a known laneql bug (tests/diff/README.md): a RIGHT
-    join with USING or NATURAL whose keys may differ in type (BIGINT on the left, INTEGER on the
-    right): DuckDB's key has the right's type, laneql's the common one."""
-    while isinstance(node, Join):
-        if node.retyped:
-            return True
-        node = node.left
-    return False
-
-
 # --- The generator -------------------------------------------------------------------------------
 
 JOIN_KINDS = [("JOIN", 22), ("INNER JOIN", 4), ("LEFT JOIN", 14), ("LEFT OUTER JOIN", 3),
@@ -367,7 +351,7 @@ class Generator:
         name = name or self.rng.choice(sorted(TABLES))
         alias = self._alias("a")
         self.last_table = name
-        return Table(name, alias), [Col(alias, c, KIND[t], t) for c, t in TABLES[name]]
+        return Table(name, alias), [Col(alias, c, KIND[t]) for c, t in TABLES[name]]
 
     def aggregate(self, cols):
         """(text, kind) of a random aggregate over `cols`."""
@@ -470,7 +454,6 @@ class Generator:
                       next(x for x in cols if x.name == c.name).kind == c.kind]
             word = r.choice(["JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL OUTER JOIN"])
             merged = []
-            left_cols = cols
             if kind == "CROSS JOIN" and n == 2:
                 node = Join(node, kind, right)
             elif kind == "USING" and common:
@@ -489,10 +472,6 @@ class Generator:
                     on.append(r.choice([self.comparison(cols, rcols), self.simple_pred(rcols),
                                         self.simple_pred(cols)]))
                 node = Join(node, kind, right, on=on)
-            if merged and "RIGHT" in word:
-                types = [(next(c for c in left_cols if c.name == m).sql_type,
-                          next(c for c in rcols if c.name == m).sql_type) for m in merged]
-                node.retyped = any(a is None or a != b for a, b in types)
             if "RIGHT" in word or "FULL" in word:
                 # laneql merges the qualified left key too (tests/diff/README.md): not named.
                 hidden += [c.name for c in cols if c.name in merged]
@@ -791,8 +770,7 @@ class Generator:
                 text, kind = self.aggregate(cols)
                 q.having = [Expr("%s %s %s" % (text, r.choice(COMPARE), self.literal(
                     "dbl" if kind == "dbl" else kind)))]
-        elif (r.random() < 0.08 or (r.random() < 0.3 and merged_join(q.from_))) and not (
-                star_excluded(q.from_)):
+        elif r.random() < 0.08 or (r.random() < 0.3 and merged_join(q.from_)):
             q.items = [(Expr("*"), None)]
             return q
         else:
