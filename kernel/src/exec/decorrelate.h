@@ -16,6 +16,11 @@ namespace exec {
 // The words that mark a subquery's failure as correlation (the cue to unnest it instead).
 inline constexpr const char* kCorrelatedMarker = "correlated subqueries (that read the outer query's columns)";
 
+// What PlanSelect says of a correlated subquery in an aggregate query's SELECT list (RunSelect
+// then runs the query in two levels).
+inline constexpr const char* kAggregateCorrelated =
+    "a correlated subquery in the SELECT list of a query with GROUP BY or aggregates";
+
 // Whether a subquery's error says it names columns it does not have: the outer query's.
 bool LooksCorrelated(const Result& result);
 

@@ -265,7 +265,16 @@ Result QueryTreeRunner::RunSelect(const sql::SelectStatement& select) {
   if (IsPlainSelect(select) && !explaining_) return BindAndExecute(select, nullptr);
   SelectPlan select_plan;
   Result error;
-  if (!PlanSelect(select, &select_plan, &error)) return error;
+  if (!PlanSelect(select, &select_plan, &error)) {
+    // Correlated subqueries that read an aggregate query's groups: grouped first, then the rest.
+    if (error.error().find(kCorrelatedMarker) != std::string::npos ||
+        error.error().find(kAggregateCorrelated) != std::string::npos) {
+      bool aggregates = !select.group_by.empty() || select.having != nullptr || select.group_by_all;
+      for (const sql::SelectItem& item : select.select_list) aggregates = aggregates || ContainsAggregate(item.expr.get());
+      if (aggregates && select.has_from) return RunAggregateThenSubqueries(select);
+    }
+    return error;
+  }
   Result result = select_plan.plain ? BindAndExecute(select, nullptr) : RunPlan(&select_plan, explain_analyze_);
   if (explaining_) {
     if (select_plan.plain && result.ok() && explain_analyze_) {
@@ -281,9 +290,11 @@ bool QueryTreeRunner::MakeFrom(const sql::TableRef& ref, Relation* out, Result* 
   const std::string qualifier = ref.alias.empty() ? ref.name : ref.alias;
   switch (ref.kind) {
     case sql::TableRefKind::kNamed: {
-      if (const Relation* cte = FindCte(ref.name)) {
-        *out = *cte;
-        for (plan::ScopeColumn& column : out->scope) column.qualifier = qualifier;
+      if (const CteEntry* cte = FindCteEntry(ref.name)) {
+        *out = cte->relation;
+        if (!cte->keep_qualifiers) {
+          for (plan::ScopeColumn& column : out->scope) column.qualifier = qualifier;
+        }
         break;
       }
       ViewDef view;

@@ -55,9 +55,13 @@ class QueryTreeRunner {
     std::string name;
     Relation relation;
     std::string plan_text;  // under EXPLAIN: how it was made
+    bool keep_qualifiers = false;  // its columns keep their own qualifiers where it is read
   };
 
   Result RunSelect(const sql::SelectStatement& select);
+  // An aggregate query with correlated subqueries in its SELECT list or HAVING: grouped first,
+  // the rest over the groups (query_aggregate_subqueries.cc).
+  Result RunAggregateThenSubqueries(const sql::SelectStatement& select);
   // WITH RECURSIVE (query_recursive.cc): a CTE whose query is anchor UNION [ALL] step, the step
   // naming the CTE; the step runs over the rows the last round added until it adds none.
   static bool IsRecursive(const sql::CommonTableExpr& cte);

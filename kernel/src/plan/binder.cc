@@ -10,14 +10,7 @@ namespace laneql {
 namespace plan {
 namespace {
 
-std::string DefaultName(const sql::Expr& expr) {
-  if (expr.kind == sql::ExprKind::kColumnRef) return expr.text;
-  if (expr.kind == sql::ExprKind::kFunctionCall && expr.star_argument &&
-      LowerAscii(expr.text) == "count") {
-    return "count_star()";
-  }
-  return sql::ToString(expr);
-}
+std::string DefaultName(const sql::Expr& expr) { return DefaultOutputName(expr); }
 
 bool SameName(const std::string& a, const std::string& b) {
   return LowerAscii(a) == LowerAscii(b);
@@ -27,6 +20,15 @@ bool SameName(const std::string& a, const std::string& b) {
 bool IsPosition(const sql::Expr& expr) { return expr.kind == sql::ExprKind::kIntegerLiteral; }
 
 }  // namespace
+
+std::string DefaultOutputName(const sql::Expr& expr) {
+  if (expr.kind == sql::ExprKind::kColumnRef) return expr.text;
+  if (expr.kind == sql::ExprKind::kFunctionCall && expr.star_argument &&
+      LowerAscii(expr.text) == "count") {
+    return "count_star()";
+  }
+  return sql::ToString(expr);
+}
 
 std::nullptr_t Binder::Fail(SourcePos pos, const std::string& kind, const std::string& message) {
   if (!failed_) {

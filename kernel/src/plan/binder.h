@@ -21,6 +21,10 @@ struct BindError {
   int column = 0;
 };
 
+// The name of a SELECT item without an alias, as DuckDB names it (a column's name, count_star(),
+// else the expression's text).
+std::string DefaultOutputName(const sql::Expr& expr);
+
 using TableResolver = std::function<const Table*(std::string_view name)>;
 
 bool BindSelect(const sql::SelectStatement& statement, const TableResolver& tables, Plan* plan,

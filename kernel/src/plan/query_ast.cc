@@ -63,6 +63,10 @@ bool IsAggregateName(const std::string& name) {
 
 }  // namespace
 
+bool IsAggregateCall(const sql::Expr& expr) {
+  return expr.kind == sql::ExprKind::kFunctionCall && IsAggregateName(expr.text);
+}
+
 bool ContainsAggregate(const sql::Expr* expr) {
   if (expr == nullptr) return false;
   if (expr->kind == sql::ExprKind::kFunctionCall && IsAggregateName(expr->text)) return true;
