@@ -7,6 +7,7 @@
 #include "src/common/ascii.h"
 #include "src/common/query_budget.h"
 #include "src/exec/file_tables.h"
+#include "src/exec/decorrelate.h"
 #include "src/exec/query_tree.h"
 #include "src/optimize/optimizer.h"
 #include "src/sql/ast_clone.h"
@@ -129,6 +130,7 @@ bool QueryTreeRunner::PlanJoin(const sql::TableRef& ref, LogicalPtr* out, Result
   LogicalPtr join = plan::MakeLogical(LogicalKind::kJoin);
   join->join_type = ref.join_type;
   join->pos = ref.pos;
+  std::vector<sql::ExprPtr> over_join;  // ON conditions whose subqueries read both sides
   std::vector<std::string> using_columns = ref.using_columns;
   if (ref.natural) {
     for (const plan::ScopeColumn& l : left->scope) {
@@ -142,8 +144,10 @@ bool QueryTreeRunner::PlanJoin(const sql::TableRef& ref, LogicalPtr* out, Result
     // Equalities between a left-only and a right-only expression become hash keys.
     std::vector<sql::ExprPtr> conjuncts;
     SplitAnd(sql::Clone(*ref.on), &conjuncts);
+    if (!PlanOnSubqueries(ref, &left, &right, &conjuncts, &over_join, error)) return false;
     const std::vector<const plan::ColumnScope*> sides{&left->scope, &right->scope};
     for (sql::ExprPtr& c : conjuncts) {
+      if (!c) continue;  // moved above the join
       bool u = false;
       if (c->kind == sql::ExprKind::kBinary && c->binary_op == sql::BinaryOp::kEquals) {
         const uint64_t l = plan::ReadsOf(c->left.get(), sides, &u), r = plan::ReadsOf(c->right.get(), sides, &u);
@@ -191,6 +195,45 @@ bool QueryTreeRunner::PlanJoin(const sql::TableRef& ref, LogicalPtr* out, Result
   join->children.push_back(std::move(left));
   join->children.push_back(std::move(right));
   *out = std::move(join);
+  // An inner join's ON is a condition on its rows like WHERE: unnested above it.
+  return over_join.empty() || ApplyCorrelated(out, std::move(over_join), error);
+}
+
+bool QueryTreeRunner::PlanOnSubqueries(const sql::TableRef& ref, LogicalPtr* left, LogicalPtr* right,
+                                       std::vector<sql::ExprPtr>* conjuncts, std::vector<sql::ExprPtr>* over_join,
+                                       Result* error) {
+  for (sql::ExprPtr& c : *conjuncts) {
+    if (FindAnySubquery(c.get()) == nullptr) continue;
+    sql::ExprPtr attempt = sql::Clone(*c);
+    Result inline_error;
+    if (InlineSubqueries(&attempt, &inline_error)) {  // not correlated: run once
+      c = std::move(attempt);
+      continue;
+    }
+    if (inline_error.error().find(kCorrelatedMarker) == std::string::npos) {
+      *error = std::move(inline_error);
+      return false;
+    }
+    // Correlated with one side: unnested into that side, the condition then reads its columns.
+    bool done = false;
+    for (LogicalPtr* side : {right, left}) {
+      sql::ExprPtr unnested = sql::Clone(*c);
+      Result side_error;
+      if (DecorrelateExpr(side, &unnested, &side_error)) {
+        c = std::move(unnested);
+        done = true;
+        break;
+      }
+    }
+    if (done) continue;
+    if (ref.join_type != sql::JoinType::kInner && ref.join_type != sql::JoinType::kCross) {
+      const sql::Expr* sub = FindAnySubquery(c.get());
+      *error = ErrorAt(sub->pos, "binder", "a correlated subquery in the ON clause of an outer, semi or anti join "
+                                           "that reads both sides is not supported yet");
+      return false;
+    }
+    over_join->push_back(std::move(c));
+  }
   return true;
 }
 
