@@ -145,6 +145,20 @@ TEST(OptimizerRules, FiltersMoveIntoScansAndJoinKeys) {
             "      GET b filters: (b.w < 2)\n");
 }
 
+TEST(OptimizerRules, AnOrOverBothSidesFiltersEachSideByWhatItImplies) {
+  LogicalPtr root = Project(Filter(Join(sql::JoinType::kCross, Get("a", {"x"}, 10), Get("b", {"y"}, 10)),
+                                   {"(a.x = 1 AND b.y = 2) OR (a.x = 3 AND b.y = 4)", "(a.x = 5) OR (b.y = 6)"}),
+                            {"a.x"});
+  optimize::PushDownFilters(&root);
+  // The ORs stay on the join; each side is filtered by the OR of its own terms, where every
+  // branch has some (the second OR implies nothing for either side alone).
+  EXPECT_EQ(Text(root),
+            "PROJECT a.x\n"
+            "  INNER JOIN ON (((a.x = 1) AND (b.y = 2)) OR ((a.x = 3) AND (b.y = 4))) AND ((a.x = 5) OR (b.y = 6))\n"
+            "    GET a filters: ((a.x = 1) OR (a.x = 3))\n"
+            "    GET b filters: ((b.y = 2) OR (b.y = 4))\n");
+}
+
 TEST(OptimizerRules, OuterJoinsPassConditionsOnTheirPreservedSideOnly) {
   LogicalPtr root = Project(Filter(Join(sql::JoinType::kLeft, Get("a", {"x"}, 10), Get("b", {"y"}, 10),
                                         {"b.y > 5", "a.x > 7"}),

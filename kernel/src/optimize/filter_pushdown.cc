@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "src/optimize/optimizer.h"
+#include "src/plan/query_ast.h"
+#include "src/sql/ast_clone.h"
 
 namespace laneql {
 namespace optimize {
@@ -16,6 +18,38 @@ using plan::LogicalPtr;
 bool IsEquality(const sql::Expr& expr) {
   return expr.kind == sql::ExprKind::kBinary && expr.binary_op == sql::BinaryOp::kEquals && expr.left &&
          expr.right;
+}
+
+void SplitOr(const sql::Expr& expr, std::vector<const sql::Expr*>* out) {
+  if (expr.kind == sql::ExprKind::kBinary && expr.binary_op == sql::BinaryOp::kOr) {
+    SplitOr(*expr.left, out);
+    SplitOr(*expr.right, out);
+    return;
+  }
+  out->push_back(&expr);
+}
+
+// From an OR over both sides of a join, what it implies for side `bit` alone: the OR of each
+// branch's conditions on that side ((n1 = 'FRANCE' AND n2 = 'GERMANY') OR (n1 = 'GERMANY' AND
+// n2 = 'FRANCE') implies n1 = 'FRANCE' OR n1 = 'GERMANY'); null when some branch says nothing
+// about that side. The OR itself stays: this only filters earlier (TPC-H Q7's nations).
+sql::ExprPtr ImpliedFor(const sql::Expr& condition, const std::vector<const plan::ColumnScope*>& sides, uint64_t bit) {
+  std::vector<const sql::Expr*> branches;
+  SplitOr(condition, &branches);
+  if (branches.size() < 2) return nullptr;
+  sql::ExprPtr implied;
+  for (const sql::Expr* branch : branches) {
+    std::vector<sql::ExprPtr> terms, own;
+    plan::SplitAnd(sql::Clone(*branch), &terms);
+    for (sql::ExprPtr& term : terms) {
+      bool unknown = false;
+      if (plan::ReadsOf(term.get(), sides, &unknown) == bit && !unknown) own.push_back(std::move(term));
+    }
+    if (own.empty()) return nullptr;
+    sql::ExprPtr part = plan::JoinAnd(std::move(own));
+    implied = implied ? plan::MakeBinary(sql::BinaryOp::kOr, std::move(implied), std::move(part)) : std::move(part);
+  }
+  return implied;
 }
 
 // Puts `conditions` in a filter above *slot (none when the list is empty).
@@ -71,6 +105,10 @@ void PushIntoJoin(LogicalPtr* slot, std::vector<sql::ExprPtr> pending) {
     } else if (reads == 2 && right_kept) {
       to_right.push_back(std::move(c));
     } else if (reads == 3 && inner) {
+      if (c->kind == sql::ExprKind::kBinary && c->binary_op == sql::BinaryOp::kOr) {
+        if (sql::ExprPtr left_part = ImpliedFor(*c, sides, 1)) to_left.push_back(std::move(left_part));
+        if (sql::ExprPtr right_part = ImpliedFor(*c, sides, 2)) to_right.push_back(std::move(right_part));
+      }
       bool u = false;
       const uint64_t l = IsEquality(*c) ? plan::ReadsOf(c->left.get(), sides, &u) : 0;
       const uint64_t r = IsEquality(*c) ? plan::ReadsOf(c->right.get(), sides, &u) : 0;
