@@ -39,12 +39,12 @@ bool QueryTreeRunner::Filter(Relation* relation, const sql::Expr& predicate, Res
   // the single-table engine's WHERE (its SIMD predicate kernels, morsels, threads) picks the
   // rows, and only they are gathered.
   const size_t n = relation->table->num_rows();
-  std::vector<int32_t> numbers(n);
-  for (size_t r = 0; r < n; ++r) numbers[r] = static_cast<int32_t>(r);
+  std::vector<uint32_t> numbers(n);  // relations hold at most kMaxJoinRows rows
+  for (size_t r = 0; r < n; ++r) numbers[r] = static_cast<uint32_t>(r);
   Column row_numbers;
   std::string message;
   Relation numbered = *relation;
-  if (!Column::FromFixed(TypeId::kInt32, numbers.data(), n, nullptr, &row_numbers, &message) ||
+  if (!Column::FromFixed(TypeId::kUInt32, numbers.data(), n, nullptr, &row_numbers, &message) ||
       !AddRelationColumn(&numbered, std::move(row_numbers), plan::ScopeColumn{"__filter", "__row", true},
                          &message)) {
     *error = Result::Error(message);
@@ -65,7 +65,7 @@ bool QueryTreeRunner::Filter(Relation* relation, const sql::Expr& predicate, Res
   const Column& ids = kept.column(0);
   if (ids.length() == n) return true;
   std::vector<uint32_t> rows(ids.length());
-  for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<uint32_t>(ids.Values<int32_t>()[i]);
+  for (size_t i = 0; i < rows.size(); ++i) rows[i] = ids.Values<uint32_t>()[i];
   // The relation keeps its row order, whatever order the engine's threads returned them in.
   if (!std::is_sorted(rows.begin(), rows.end())) std::sort(rows.begin(), rows.end());
   if (!KeepRelationRows(relation, rows, &message)) {

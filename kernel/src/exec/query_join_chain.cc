@@ -195,9 +195,9 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       }
       Relation numbered = candidates;
       Column row_numbers;
-      std::vector<int32_t> values(state.count);
-      for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int32_t>(i);
-      if (!Column::FromFixed(TypeId::kInt32, values.data(), values.size(), nullptr, &row_numbers, &message) ||
+      std::vector<uint32_t> values(state.count);
+      for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<uint32_t>(i);
+      if (!Column::FromFixed(TypeId::kUInt32, values.data(), values.size(), nullptr, &row_numbers, &message) ||
           !AddRelationColumn(&numbered, std::move(row_numbers), plan::ScopeColumn{"__chain", "__row", true}, &message)) {
         *error = Result::Error(message);
         return false;
@@ -212,7 +212,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       if (!Filter(&kept, *all, error)) return false;
       const Column& survivors = kept.table->column(kept.table->num_columns() - 1);
       std::vector<uint32_t> keep(survivors.length());
-      for (size_t i = 0; i < keep.size(); ++i) keep[i] = static_cast<uint32_t>(survivors.Values<int32_t>()[i]);
+      for (size_t i = 0; i < keep.size(); ++i) keep[i] = survivors.Values<uint32_t>()[i];
       for (std::vector<uint32_t>& rows : state.rows) {
         std::vector<uint32_t> next(keep.size());
         for (size_t i = 0; i < keep.size(); ++i) next[i] = rows[keep[i]];
