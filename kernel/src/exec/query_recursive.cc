@@ -74,7 +74,7 @@ bool QueryTreeRunner::RunRecursive(const sql::CommonTableExpr& cte, Relation* ou
                                               "condition that ends it?)");
       return false;
     }
-    ctes_.push_back(CteEntry{cte.name, working});
+    ctes_.push_back(CteEntry{cte.name, working, "", false});
     Relation step;
     const bool ok = RunToRelation(*query.right, cte.name, &step, error);
     ctes_.pop_back();

@@ -139,7 +139,7 @@ bool QueryTreeRunner::PushCtes(const sql::QueryNode& query, Result* error) {
       return false;
     }
     for (size_t i = 0; i < cte.columns.size(); ++i) relation.scope[i].name = cte.columns[i];
-    ctes_.push_back(CteEntry{cte.name, std::move(relation), std::move(last_plan_text_)});
+    ctes_.push_back(CteEntry{cte.name, std::move(relation), std::move(last_plan_text_), false});
     last_plan_text_.clear();
   }
   return true;
