@@ -10,12 +10,13 @@ simpler, `sql()` spells it on one line. The data is four small tables (`make_tab
 from their own seed.
 
 Left out on purpose (tests/diff/README.md, "Relational queries"):
-  - correlated subqueries laneql rejects with a message saying so (docs/sql.md): in HAVING or
-    ON, inside another correlated subquery, with their own GROUP BY / LIMIT / WITH / set
-    operation, IN / ANY / ALL over an aggregate, in the SELECT list of an aggregate query, and
-    scalar aggregates correlated on anything but equalities;
+  - correlated subqueries laneql rejects with a message saying so (docs/sql.md): in the ON of
+    an outer, semi or anti join reading both sides, inside another correlated subquery, with
+    their own GROUP BY / LIMIT / WITH / set operation, IN / ANY / ALL over an aggregate, and
+    scalar aggregates correlated on anything but equalities (those over an aggregate query's
+    groups correlate on its group keys; now and then on another column, an error in both);
   - a plain (non-aggregate) correlated scalar anywhere but as a SELECT item of a query without
-    LIMIT: whether an engine meets DuckDB's "More than one row" error depends on which rows it
+    LIMIT (and, over groups, without HAVING): whether an engine meets DuckDB's "More than one row" error depends on which rows it
     computes (elsewhere the scalar reads a grouped derived table, one row per key);
   - qualified left keys of a RIGHT / FULL join with USING or NATURAL (laneql merges them too);
   - decimal literals (DOUBLE in laneql, DECIMAL in DuckDB): doubles are compared with integers;
@@ -471,6 +472,8 @@ class Generator:
                 elif r.random() < 0.3:
                     on.append(r.choice([self.comparison(cols, rcols), self.simple_pred(rcols),
                                         self.simple_pred(cols)]))
+                if r.random() < 0.15:
+                    on.append(self.on_condition(kind, cols, rcols))
                 node = Join(node, kind, right, on=on)
             if "RIGHT" in word or "FULL" in word:
                 # laneql merges the qualified left key too (tests/diff/README.md): not named.
@@ -479,6 +482,23 @@ class Generator:
             if node.kind not in ("SEMI JOIN", "ANTI JOIN"):
                 cols = cols + rcols
         return node, cols, []
+
+    def on_condition(self, kind, left, right):
+        """An ON conjunct with a subquery: uncorrelated (reading either side), correlated with
+        one side (any join kind), or, in an inner join, with both (a condition on each side).
+        Not drawn: a correlated one reading both sides of an outer, semi or anti join (laneql
+        says "not supported yet")."""
+        r = self.rng
+        x = r.random()
+        if x < 0.3:
+            return self.subquery_pred(left + right, correlated=False)
+        if x < 0.6 and kind in ("JOIN", "INNER JOIN"):
+            self.sides = (left, right)
+            try:
+                return self.correlated_where(left + right)
+            finally:
+                self.sides = None
+        return self.correlated_where(r.choice([left, right]))
 
     # -- predicates --
 
@@ -518,13 +538,14 @@ class Generator:
             q.where.append(self.simple_pred(cols))
         return q, cols
 
-    def subquery_pred(self, cols):
+    def subquery_pred(self, cols, correlated=True):
         """A WHERE conjunct with a subquery: uncorrelated IN / NOT IN, scalar, EXISTS, ANY/ALL,
-        IN over the CTE, or a correlated one (correlated_pred, sometimes under NOT, OR or CASE)."""
+        IN over the CTE, or (with `correlated`) a correlated one (correlated_pred, sometimes
+        under NOT, OR or CASE)."""
         r = self.rng
         o = r.choice(cols)
-        form = r.choice(["in", "scalar", "exists", "anyall", "cte", "correlated", "correlated",
-                         "correlated", "correlated", "correlated"])
+        form = r.choice(["in", "scalar", "exists", "anyall", "cte"] + (
+            ["correlated"] * 5 if correlated else []))
         name = r.choice(sorted(TABLES))
         same = [c for c, t in TABLES[name] if KIND[t] == o.kind]
         if form in ("in", "anyall", "scalar") and same:
@@ -569,7 +590,11 @@ class Generator:
         """SELECT 1 FROM one table (alias z..) WHERE correlating conditions [AND a local
         predicate]: (Select, its columns), or None when no column kind meets one outside."""
         q, zcols = self.sub_select("1")
-        conds = self.correlation(zcols, cols, equal_only, count)
+        sides = getattr(self, "sides", None)
+        if sides:  # one condition on each side of an inner join (on_condition)
+            conds = [c for side in sides for c in self.correlation(zcols, side, equal_only, 1)]
+        else:
+            conds = self.correlation(zcols, cols, equal_only, count)
         if not conds:
             return None, zcols
         q.where = conds + q.where if self.rng.random() < 0.7 else q.where + conds
@@ -709,6 +734,19 @@ class Generator:
                         value, simpler=[])
         return value
 
+    def group_condition(self, keys):
+        """A HAVING conjunct with a correlated subquery over the group keys `keys`: an aggregate
+        compared with a correlated scalar, or correlated_where."""
+        r = self.rng
+        got = self.correlated_value(keys) if r.random() < 0.5 else None
+        if got is None:
+            return self.correlated_where(keys)
+        value, kind = got
+        text, agg_kind = self.aggregate(self.group_cols)
+        if {kind, agg_kind} <= {"int", "dbl"} or kind == agg_kind:
+            return wrap("%s %s {}" % (text, r.choice(COMPARE)), value)
+        return wrap("{} %s %s" % (r.choice(COMPARE), self.literal(kind)), value)
+
     def scalar_item(self, cols):
         """A scalar subquery as a SELECT item: uncorrelated, or a correlated aggregate."""
         r = self.rng
@@ -761,6 +799,7 @@ class Generator:
                            if "int" in self.cte else Expr("EXISTS \0", [sub]))
         aggregated, plain = r.random() < 0.35, False
         if aggregated:
+            self.group_cols = cols
             keys = r.sample(cols, min(len(cols), r.choice([0, 1, 1, 2])))
             q.group = [c.ref() for c in keys]
             q.items = [(Expr(c.ref()), None) for c in keys]
@@ -770,6 +809,17 @@ class Generator:
                 text, kind = self.aggregate(cols)
                 q.having = [Expr("%s %s %s" % (text, r.choice(COMPARE), self.literal(
                     "dbl" if kind == "dbl" else kind)))]
+            if keys and r.random() < 0.3:
+                # Correlated subqueries over the groups, correlated on the group keys (any other
+                # column is an error in both engines: drawn now and then).
+                outer = keys if r.random() < 0.95 else cols
+                if r.random() < 0.4:
+                    q.having.insert(r.randint(0, len(q.having)), self.group_condition(outer))
+                if not q.having or r.random() < 0.7:
+                    self.plain_drawn = False  # two rows for a group: an error (no HAVING, LIMIT)
+                    item = self.correlated_item(outer, plain_ok=not q.having)
+                    plain = self.plain_drawn
+                    q.items.insert(r.randint(0, len(q.items)), (item, None))
         elif r.random() < 0.08 or (r.random() < 0.3 and merged_join(q.from_)):
             q.items = [(Expr("*"), None)]
             return q

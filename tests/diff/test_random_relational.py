@@ -21,6 +21,29 @@ def generate(seed, n):
     return [generator.query() for _ in range(n)]
 
 
+def defined_aliases(sql):
+    return set(re.findall(r"\bAS (\w+)", sql))
+
+
+def outer_aliases(select):
+    """The aliases a subquery reads but does not define: those of the query around it."""
+    sql = select.sql()
+    return set(re.findall(r"\b([a-z]\w*)\.\w+", sql)) - defined_aliases(sql)
+
+
+def joins(node):
+    """The Join nodes of a FROM clause (its derived tables left out)."""
+    out = []
+    while isinstance(node, (rr.Join, rr.Comma)):
+        if isinstance(node, rr.Comma):
+            for s in node.sources:
+                out += joins(s)
+            break
+        out.append(node)
+        node = node.left
+    return out
+
+
 class RandomRelationalTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -42,6 +65,10 @@ class RandomRelationalTest(unittest.TestCase):
             try:
                 self.con.execute("EXPLAIN " + sql)
             except duckdb.Error as e:
+                # Now and then a correlated subquery over groups correlates on a column that is
+                # no group key: both engines reject it (random_relational.main_query).
+                if query.group and "must appear in the GROUP BY clause" in str(e):
+                    continue
                 self.fail("%s\n%s" % (sql, e))
 
     def test_queries_cover_the_constructs(self):
@@ -84,6 +111,43 @@ class RandomRelationalTest(unittest.TestCase):
                 r"SELECT \* FROM [^()\n]* (RIGHT|FULL)( OUTER)? JOIN [^()\n]* USING \(",
                 r"SELECT \* FROM [^()\n]* NATURAL (RIGHT|FULL)( OUTER)? JOIN "]:
             self.assertTrue(re.search(pattern, text), pattern)
+
+    def test_subqueries_over_groups_and_in_on(self):
+        # Correlated subqueries in an aggregate query's SELECT list and HAVING (correlated on its
+        # group keys, 604ea22); subqueries in ON (b718ec2): uncorrelated, correlated with one
+        # side of any join kind, with both sides of an inner join.
+        queries = generate(3, 1000)
+        found = set()
+        for query in queries:
+            outer = outer_aliases
+            if query.group:
+                for e, _ in query.items:
+                    if e.subs and any(outer(sub) for sub in e.subs):
+                        found.add("select over groups")
+                for e in query.having:
+                    if e.subs and any(outer(sub) for sub in e.subs):
+                        found.add("having over groups")
+                        if re.match(r"(count|sum|avg|min|max)\(.*\) [<>=]+ \(SELECT ", e.sql()):
+                            found.add("aggregate compared with a correlated scalar")
+            for join in joins(query.from_):
+                left, right = defined_aliases(join.left.sql()), defined_aliases(join.right.sql())
+                for e in join.on:
+                    for sub in e.subs:
+                        reads = outer(sub)
+                        inner = join.kind in ("JOIN", "INNER JOIN")
+                        if not reads:
+                            found.add("uncorrelated in ON")
+                        elif reads & left and reads & right:
+                            self.assertTrue(inner, query.sql())  # "not supported yet" else
+                            found.add("both sides of an inner join")
+                        else:
+                            found.add("one side of " + ("an inner join" if inner else
+                                                        join.kind.split()[0]))
+        self.assertEqual(found, {
+            "select over groups", "having over groups", "aggregate compared with a correlated "
+            "scalar", "uncorrelated in ON", "both sides of an inner join",
+            "one side of an inner join", "one side of LEFT", "one side of RIGHT",
+            "one side of FULL", "one side of SEMI", "one side of ANTI"})
 
     def test_star_over_right_using_with_keys_of_two_types(self):
         # SELECT * over a RIGHT join with USING / NATURAL whose left key is BIGINT and right key
