@@ -157,13 +157,35 @@ bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select
     from = std::move(filter);
   }
   // Subqueries of its own WHERE correlated with it (not with the query outside it, whose names
-  // they cannot see here: that fails as an unknown column) are unnested into its relation.
-  if (!nested.empty() && !ApplyCorrelated(&from, std::move(nested), error)) {
-    if (LooksCorrelated(*error)) {
-      *error = ErrorAt(inner_select.pos, "binder", "a subquery correlated with a query two levels out is not "
-                                                   "supported yet: " + error->error());
+  // they cannot see here: that fails as an unknown column) are unnested into its relation; what
+  // remains of such a condition filters that relation, or correlates it with the outer query
+  // when it names the outer query too (a3.m <> (SELECT ...) OR outer.c = 1).
+  std::vector<sql::ExprPtr> nested_local;
+  for (sql::ExprPtr& conjunct : nested) {
+    if (!DecorrelateExpr(&from, &conjunct, error)) {
+      if (LooksCorrelated(*error)) {
+        *error = ErrorAt(inner_select.pos, "binder", "a subquery correlated with a query two levels out is not "
+                                                     "supported yet: " + error->error());
+      }
+      return false;
     }
-    return false;
+    const int sides = Classify(conjunct.get(), from->scope, outer);
+    if (sides & 4) {
+      *error = ErrorAt(conjunct->pos, "binder", "a condition of the subquery names an unknown column");
+      return false;
+    }
+    if (sides & 2) {
+      conditions->push_back(std::move(conjunct));
+    } else {
+      nested_local.push_back(std::move(conjunct));
+    }
+  }
+  if (!nested_local.empty()) {
+    plan::LogicalPtr filter = plan::MakeLogical(plan::LogicalKind::kFilter);
+    filter->scope = from->scope;
+    filter->conditions = std::move(nested_local);
+    filter->children.push_back(std::move(from));
+    from = std::move(filter);
   }
   // What reads the relation after this (the correlating conditions, and the SELECT list unless
   // the subquery is an EXISTS) is listed in a projection on top, so that column pruning keeps

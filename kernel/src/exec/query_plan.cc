@@ -215,15 +215,23 @@ bool QueryTreeRunner::PlanOnSubqueries(const sql::TableRef& ref, LogicalPtr* lef
       return false;
     }
     // Correlated with one side: unnested into that side, the condition then reads its columns.
+    // Tried over a stand-in with the side's columns, so that a failed try leaves the side as it
+    // was; on success the side takes the stand-in's place under the joins made above it.
     bool done = false;
     for (LogicalPtr* side : {right, left}) {
+      LogicalPtr stand_in = plan::MakeLogical(LogicalKind::kGet);
+      stand_in->scope = (*side)->scope;
+      const plan::LogicalOperator* marker = stand_in.get();
       sql::ExprPtr unnested = sql::Clone(*c);
       Result side_error;
-      if (DecorrelateExpr(side, &unnested, &side_error)) {
-        c = std::move(unnested);
-        done = true;
-        break;
-      }
+      if (!DecorrelateExpr(&stand_in, &unnested, &side_error)) continue;
+      LogicalPtr* slot = &stand_in;
+      while (slot->get() != marker) slot = &(*slot)->children[0];  // the joins keep it on their left
+      *slot = std::move(*side);
+      *side = std::move(stand_in);
+      c = std::move(unnested);
+      done = true;
+      break;
     }
     if (done) continue;
     if (ref.join_type != sql::JoinType::kInner && ref.join_type != sql::JoinType::kCross) {
