@@ -149,13 +149,7 @@ bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select
       conditions->push_back(std::move(c));  // correlating, constant or outer-only: a condition of the join
     }
   }
-  if (!local.empty()) {
-    plan::LogicalPtr filter = plan::MakeLogical(plan::LogicalKind::kFilter);
-    filter->scope = from->scope;
-    filter->conditions = std::move(local);
-    filter->children.push_back(std::move(from));
-    from = std::move(filter);
-  }
+  plan::FilterAbove(&from, std::move(local));
   // Subqueries of its own WHERE correlated with it (not with the query outside it, whose names
   // they cannot see here: that fails as an unknown column) are unnested into its relation; what
   // remains of such a condition filters that relation, or correlates it with the outer query
@@ -180,13 +174,7 @@ bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select
       nested_local.push_back(std::move(conjunct));
     }
   }
-  if (!nested_local.empty()) {
-    plan::LogicalPtr filter = plan::MakeLogical(plan::LogicalKind::kFilter);
-    filter->scope = from->scope;
-    filter->conditions = std::move(nested_local);
-    filter->children.push_back(std::move(from));
-    from = std::move(filter);
-  }
+  plan::FilterAbove(&from, std::move(nested_local));
   // What reads the relation after this (the correlating conditions, and the SELECT list unless
   // the subquery is an EXISTS) is listed in a projection on top, so that column pruning keeps
   // exactly those columns (TPC-H Q4's EXISTS keeps 1 of lineitem's 16).
@@ -401,13 +389,7 @@ bool QueryTreeRunner::ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::E
     if (!DecorrelateExpr(from, &conjunct, error)) return false;
     leftover.push_back(std::move(conjunct));
   }
-  if (!leftover.empty()) {
-    plan::LogicalPtr filter = plan::MakeLogical(plan::LogicalKind::kFilter);
-    filter->scope = (*from)->scope;
-    filter->conditions = std::move(leftover);
-    filter->children.push_back(std::move(*from));
-    *from = std::move(filter);
-  }
+  plan::FilterAbove(from, std::move(leftover));
   return true;
 }
 

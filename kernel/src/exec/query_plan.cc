@@ -276,11 +276,9 @@ bool QueryTreeRunner::PlanSelect(const sql::SelectStatement& select, SelectPlan*
       return false;
     }
     if (clauses.where) {
-      LogicalPtr filter = plan::MakeLogical(LogicalKind::kFilter);
-      filter->scope = from->scope;
-      SplitAnd(std::move(clauses.where), &filter->conditions);
-      filter->children.push_back(std::move(from));
-      from = std::move(filter);
+      std::vector<sql::ExprPtr> where;
+      SplitAnd(std::move(clauses.where), &where);
+      plan::FilterAbove(&from, std::move(where));
     }
     if (!correlated.empty() && !ApplyCorrelated(&from, std::move(correlated), error)) return false;
     for (size_t i : correlated_items) {

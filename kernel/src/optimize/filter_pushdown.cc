@@ -52,15 +52,7 @@ sql::ExprPtr ImpliedFor(const sql::Expr& condition, const std::vector<const plan
   return implied;
 }
 
-// Puts `conditions` in a filter above *slot (none when the list is empty).
-void FilterAbove(LogicalPtr* slot, std::vector<sql::ExprPtr> conditions) {
-  if (conditions.empty()) return;
-  LogicalPtr filter = plan::MakeLogical(LogicalKind::kFilter);
-  filter->scope = (*slot)->scope;
-  filter->conditions = std::move(conditions);
-  filter->children.push_back(std::move(*slot));
-  *slot = std::move(filter);
-}
+using plan::FilterAbove;
 
 void Push(LogicalPtr* slot, std::vector<sql::ExprPtr> pending);
 

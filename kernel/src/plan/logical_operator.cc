@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "src/common/ascii.h"
 
@@ -89,6 +90,15 @@ LogicalPtr MakeLogical(LogicalKind kind) {
   auto op = std::make_unique<LogicalOperator>();
   op->kind = kind;
   return op;
+}
+
+void FilterAbove(LogicalPtr* slot, std::vector<sql::ExprPtr> conditions) {
+  if (conditions.empty()) return;
+  LogicalPtr filter = MakeLogical(LogicalKind::kFilter);
+  filter->scope = (*slot)->scope;
+  filter->conditions = std::move(conditions);
+  filter->children.push_back(std::move(*slot));
+  *slot = std::move(filter);
 }
 
 const char* LogicalKindName(LogicalKind kind) {

@@ -78,6 +78,8 @@ struct LogicalOperator {
 };
 
 LogicalPtr MakeLogical(LogicalKind kind);
+// Puts a filter of `conditions` above *slot (nothing when the list is empty).
+void FilterAbove(LogicalPtr* slot, std::vector<sql::ExprPtr> conditions);
 const char* LogicalKindName(LogicalKind kind);
 const char* JoinTypeName(sql::JoinType type);
 
