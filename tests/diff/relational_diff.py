@@ -77,19 +77,25 @@ class DataSet:
     def __init__(self, tables, tool, workdir, timeout):
         self.tables, self.tool, self.timeout = tables, tool, timeout
         self.temp = tempfile.TemporaryDirectory(prefix="laneql-reldiff-", dir=workdir)
-        self.con = duckdb.connect()
         self.setup = []
         for name, rows in sorted(tables.items()):
             path = os.path.join(self.temp.name, name + ".csv")
             with open(path, "w", encoding="utf-8") as f:
                 f.write(rr.csv_text(name, rows))
             quoted = path.replace("'", "''")
-            self.con.execute(rr.create_sql(name))
-            self.con.execute("COPY %s FROM '%s' (FORMAT csv, HEADER true, QUOTE '\"', ESCAPE '\"', "
-                             "NULLSTR '', ALLOW_QUOTED_NULLS false)" % (name, quoted))
             self.setup += [rr.create_sql(name),
                            "INSERT INTO %s SELECT * FROM read_csv('%s', header => true, "
                            "quote => '\"', escape => '\"')" % (name, quoted)]
+        self.connect()
+
+    def connect(self):
+        """A DuckDB connection holding the tables (again, after DuckDB failed internally)."""
+        self.con = duckdb.connect()
+        for name in sorted(self.tables):
+            quoted = os.path.join(self.temp.name, name + ".csv").replace("'", "''")
+            self.con.execute(rr.create_sql(name))
+            self.con.execute("COPY %s FROM '%s' (FORMAT csv, HEADER true, QUOTE '\"', ESCAPE '\"', "
+                             "NULLSTR '', ALLOW_QUOTED_NULLS false)" % (name, quoted))
 
     def close(self):
         self.con.close()
@@ -151,6 +157,11 @@ class DataSet:
             status, _, _, note = run_diff.diff_one(self.con, sql, got, False, Shape(sql))
         except duckdb.Error as e:
             duck_error = str(e).splitlines()[0]
+            if duck_error.startswith(("INTERNAL Error", "FATAL Error")):
+                # DuckDB's own failure, after which it refuses every query: a fresh connection.
+                self.con.close()
+                self.connect()
+                return "ORACLE", "DuckDB fails internally: " + duck_error
             if got.get("error"):
                 return "PASS", "both reject: DuckDB %s; laneql %s" % (duck_error, got["error"])
             return "ERROR", "DuckDB rejects (%s), laneql answers %d rows" % (
