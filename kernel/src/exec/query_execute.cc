@@ -266,6 +266,12 @@ bool QueryTreeRunner::ExplainParts(const sql::QueryNode& query, bool analyze, st
         if (!answer.ok()) {
           *error = std::move(answer);
           ok = false;
+        } else if (last_plan_text_.empty() || !query.select.distinct_on.empty()) {
+          // DISTINCT ON runs by its own path (a query beneath, then the first row of each key):
+          // its plan, without measurements.
+          SelectPlan select_plan;
+          ok = PlanSelect(query.select, &select_plan, error);
+          if (ok) last_plan_text_ = plan::ExplainText(*select_plan.root);
         }
       } else {
         SelectPlan select_plan;

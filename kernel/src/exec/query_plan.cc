@@ -308,7 +308,16 @@ bool QueryTreeRunner::PlanSelect(const sql::SelectStatement& select, SelectPlan*
   }
   top = Clause(LogicalKind::kProject, std::move(top));
   for (const sql::SelectItem& item : clauses.select_list) top->exprs.push_back(sql::Clone(*item.expr));
-  if (clauses.distinct) top = Clause(LogicalKind::kDistinct, std::move(top));
+  if (clauses.distinct) {
+    top = Clause(LogicalKind::kDistinct, std::move(top));
+    if (!clauses.distinct_on.empty()) {
+      top->detail = "ON (";
+      for (size_t i = 0; i < clauses.distinct_on.size(); ++i) {
+        top->detail += (i > 0 ? ", " : "") + sql::ToString(*clauses.distinct_on[i]);
+      }
+      top->detail += ")";
+    }
+  }
   if (!clauses.order_by.empty()) {
     top = Clause(LogicalKind::kOrder, std::move(top));
     for (const sql::OrderItem& item : clauses.order_by) {
