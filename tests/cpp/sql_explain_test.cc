@@ -77,8 +77,22 @@ TEST(SqlExplain, SubqueriesCtesAndSetOperationsShowTheirPlans) {
   EXPECT_NE(text.find("AGGREGATE k"), std::string::npos) << text;  // the subquery's own plan
   EXPECT_NE(text.find("INNER JOIN ON g.k = small.k"), std::string::npos) << text;
   EXPECT_EQ(ResultRows(db.Query("EXPLAIN CREATE TABLE x (a INTEGER)")),
-            Rows{"ERROR binder error at line 1, column 1: EXPLAIN explains queries (SELECT, WITH, VALUES, set "
-                 "operations) only"});
+            Rows{"ERROR binder error at line 1, column 1: EXPLAIN explains queries, CREATE TABLE ... AS and "
+                 "INSERT ... SELECT only"});
+  EXPECT_EQ(ResultRows(db.Query("EXPLAIN ANALYZE INSERT INTO big SELECT * FROM big")),
+            Rows{"ERROR binder error at line 1, column 1: EXPLAIN ANALYZE explains queries (SELECT, WITH, "
+                 "VALUES, set operations) only"});
+  // A statement that writes a query's answer: the query's plan under it; nothing is written.
+  lines = PlanLines(&db, "EXPLAIN CREATE TABLE copy AS SELECT k FROM big WHERE v > 20");
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "CREATE TABLE copy");
+  EXPECT_EQ(lines[1].rfind("  PROJECT k", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[2].rfind("    GET big filters: (v > 20)", 0), 0u) << lines[2];
+  EXPECT_EQ(db.FindTable("copy"), nullptr);
+  lines = PlanLines(&db, "EXPLAIN INSERT INTO big SELECT k, v FROM big");
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "INSERT INTO big");
+  EXPECT_EQ(ResultRows(db.Query("SELECT count(*) FROM big")), Rows{"6"});
   EXPECT_EQ(ResultRows(db.Query("EXPLAIN SELECT nope FROM big, small")),
             Rows{"ERROR binder error at line 1, column 16: column \"nope\" not found in the FROM clause"});
 }

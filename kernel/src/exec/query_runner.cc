@@ -198,12 +198,39 @@ class StatementRunner {
   // operator of the optimized logical plan (query_execute.cc).
   Result Explain(const sql::Statement& statement) {
     const sql::Statement& explained = *statement.explained;
-    if (explained.kind != sql::StatementKind::kSelect) {
-      return ErrorAt(statement.pos, "binder", "EXPLAIN explains queries (SELECT, WITH, VALUES, set operations) only");
+    // A statement that writes a query's answer shows the query's plan under what it writes to;
+    // EXPLAIN ANALYZE, which would run it, explains queries alone.
+    const sql::QueryNode* query = nullptr;
+    std::string top;
+    if (explained.kind == sql::StatementKind::kSelect) {
+      query = explained.query.get();
+    } else if (!statement.explain_analyze && explained.kind == sql::StatementKind::kCreateTable &&
+               explained.create_table.query) {
+      query = explained.create_table.query.get();
+      top = "CREATE TABLE " + explained.create_table.name;
+    } else if (!statement.explain_analyze && explained.kind == sql::StatementKind::kInsert &&
+               explained.insert.query) {
+      query = explained.insert.query.get();
+      top = "INSERT INTO " + explained.insert.table;
+    } else {
+      return ErrorAt(statement.pos, "binder", statement.explain_analyze
+                                                  ? "EXPLAIN ANALYZE explains queries (SELECT, WITH, VALUES, set operations) only"
+                                                  : "EXPLAIN explains queries, CREATE TABLE ... AS and INSERT ... SELECT only");
     }
     std::string text;
     Result error;
-    if (!queries_.ExplainQuery(*explained.query, statement.explain_analyze, &text, &error)) return error;
+    if (!queries_.ExplainQuery(*query, statement.explain_analyze, &text, &error)) return error;
+    if (!top.empty()) {
+      std::string indented = top + "\n";
+      size_t from = 0;
+      while (from < text.size()) {
+        size_t end = text.find('\n', from);
+        if (end == std::string::npos) end = text.size();
+        indented += "  " + text.substr(from, end - from) + "\n";
+        from = end + 1;
+      }
+      text = std::move(indented);
+    }
     const std::string key = statement.explain_analyze ? "analyzed_plan" : "logical_plan";
     std::vector<std::vector<std::string>> rows;
     size_t begin = 0;
