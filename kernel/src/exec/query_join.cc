@@ -34,16 +34,16 @@ bool QueryTreeRunner::Evaluate(const Relation& relation, const std::vector<const
   return out->ok();
 }
 
-bool QueryTreeRunner::Filter(Relation* relation, const sql::Expr& predicate, Result* error) {
+bool QueryTreeRunner::FilterRows(const Relation& relation, const sql::Expr& predicate,
+                                 std::vector<uint32_t>* rows, Result* error) {
   // SELECT __row FROM relation WHERE predicate, over the relation with its row numbers added:
-  // the single-table engine's WHERE (its SIMD predicate kernels, morsels, threads) picks the
-  // rows, and only they are gathered.
-  const size_t n = relation->table->num_rows();
+  // the single-table engine's WHERE (its SIMD predicate kernels, morsels, threads) picks them.
+  const size_t n = relation.table->num_rows();
   std::vector<uint32_t> numbers(n);  // relations hold at most kMaxJoinRows rows
   for (size_t r = 0; r < n; ++r) numbers[r] = static_cast<uint32_t>(r);
   Column row_numbers;
   std::string message;
-  Relation numbered = *relation;
+  Relation numbered = relation;
   if (!Column::FromFixed(TypeId::kUInt32, numbers.data(), n, nullptr, &row_numbers, &message) ||
       !AddRelationColumn(&numbered, std::move(row_numbers), plan::ScopeColumn{"__filter", "__row", true},
                          &message)) {
@@ -63,14 +63,34 @@ bool QueryTreeRunner::Filter(Relation* relation, const sql::Expr& predicate, Res
     return false;
   }
   const Column& ids = kept.column(0);
-  if (ids.length() == n) return true;
-  std::vector<uint32_t> rows(ids.length());
-  for (size_t i = 0; i < rows.size(); ++i) rows[i] = ids.Values<uint32_t>()[i];
-  // The relation keeps its row order, whatever order the engine's threads returned them in.
-  if (!std::is_sorted(rows.begin(), rows.end())) std::sort(rows.begin(), rows.end());
+  rows->assign(ids.Values<uint32_t>(), ids.Values<uint32_t>() + ids.length());
+  // In the relation's order, whatever order the engine's threads returned them in.
+  if (!std::is_sorted(rows->begin(), rows->end())) std::sort(rows->begin(), rows->end());
+  return true;
+}
+
+bool QueryTreeRunner::Filter(Relation* relation, const sql::Expr& predicate, Result* error) {
+  std::vector<uint32_t> rows;
+  if (!FilterRows(*relation, predicate, &rows, error)) return false;
+  if (rows.size() == relation->table->num_rows()) return true;  // only the gather of the kept rows
+  std::string message;
   if (!KeepRelationRows(relation, rows, &message)) {
     *error = Result::Error(message);
     return false;
+  }
+  return true;
+}
+
+bool QueryTreeRunner::CommonKeyColumns(Relation* left, Relation* right, std::vector<const Column*>* left_columns,
+                                       std::vector<const Column*>* right_columns, Result* error) {
+  std::vector<TypeId> types;
+  for (size_t k = 0; k < left->table->num_columns(); ++k) {
+    types.push_back(CommonSuperType(left->table->column(k).type(), right->table->column(k).type()));
+  }
+  if (!CastColumns(left, types, error) || !CastColumns(right, types, error)) return false;
+  for (size_t k = 0; k < types.size(); ++k) {
+    left_columns->push_back(&left->table->column(k));
+    right_columns->push_back(&right->table->column(k));
   }
   return true;
 }
@@ -112,17 +132,9 @@ bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
       *error = Result::Error(message);
       return false;
     }
-    std::vector<TypeId> types;
-    for (size_t k = 0; k < left_keys.size(); ++k) {
-      types.push_back(CommonSuperType(lr.table->column(k).type(), rr.table->column(k).type()));
-    }
-    if (!CastColumns(&lr, types, error) || !CastColumns(&rr, types, error)) return false;
     // The hash join core (hash_join.h): pairs sorted by probe (left) row, then build row.
     std::vector<const Column*> build_keys, probe_keys;
-    for (size_t k = 0; k < left_keys.size(); ++k) {
-      probe_keys.push_back(&lr.table->column(k));
-      build_keys.push_back(&rr.table->column(k));
-    }
+    if (!CommonKeyColumns(&lr, &rr, &probe_keys, &build_keys, error)) return false;
     // Semi, anti and mark joins need only which left rows match, in no order: the smaller side
     // builds (TPC-H Q21's EXISTS: 8,590 outer rows against 600,572 inner ones).
     const bool swap = (type == sql::JoinType::kSemi || type == sql::JoinType::kAnti || type == sql::JoinType::kMark) &&
@@ -168,18 +180,12 @@ bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
     // The residual condition decides which candidate pairs match (before outer rows are added).
     Relation candidates;
     if (!gather(left_rows, right_rows, true, &candidates)) return false;
-    Result value;
-    if (!Evaluate(candidates, {residual}, &value)) {
-      *error = std::move(value);
-      return false;
-    }
-    const Column& keep = value.column(0);
-    std::vector<uint32_t> l2, r2;
-    for (size_t i = 0; i < left_rows.size(); ++i) {
-      if (keep.IsValid(i) && keep.Values<uint8_t>()[i] != 0) {
-        l2.push_back(left_rows[i]);
-        r2.push_back(right_rows[i]);
-      }
+    std::vector<uint32_t> keep;
+    if (!FilterRows(candidates, *residual, &keep, error)) return false;
+    std::vector<uint32_t> l2(keep.size()), r2(keep.size());
+    for (size_t i = 0; i < keep.size(); ++i) {
+      l2[i] = left_rows[keep[i]];
+      r2[i] = right_rows[keep[i]];
     }
     left_rows = std::move(l2);
     right_rows = std::move(r2);

@@ -168,16 +168,8 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
         return false;
       }
     }
-    std::vector<TypeId> types;
-    for (size_t k = 0; k < join->left_keys.size(); ++k) {
-      types.push_back(CommonSuperType(probe_keys.table->column(k).type(), build_keys.table->column(k).type()));
-    }
-    if (!CastColumns(&probe_keys, types, error) || !CastColumns(&build_keys, types, error)) return false;
     std::vector<const Column*> probe_columns, build_columns;
-    for (size_t k = 0; k < types.size(); ++k) {
-      probe_columns.push_back(&probe_keys.table->column(k));
-      build_columns.push_back(&build_keys.table->column(k));
-    }
+    if (!CommonKeyColumns(&probe_keys, &build_keys, &probe_columns, &build_columns, error)) return false;
     MatchPairs pairs;
     if (!HashJoinPairs(build_columns, probe_columns, ctx_, &pairs, &message)) {
       *error = Result::Error(message);
@@ -193,26 +185,10 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
         *error = Result::Error(message);
         return false;
       }
-      Relation numbered = candidates;
-      Column row_numbers;
-      std::vector<uint32_t> values(state.count);
-      for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<uint32_t>(i);
-      if (!Column::FromFixed(TypeId::kUInt32, values.data(), values.size(), nullptr, &row_numbers, &message) ||
-          !AddRelationColumn(&numbered, std::move(row_numbers), plan::ScopeColumn{"__chain", "__row", true}, &message)) {
-        *error = Result::Error(message);
-        return false;
-      }
-      sql::ExprPtr all;
-      {
-        std::vector<sql::ExprPtr> clones;
-        for (const sql::ExprPtr& c : join->conditions) clones.push_back(sql::Clone(*c));
-        all = JoinAnd(std::move(clones));
-      }
-      Relation kept = numbered;
-      if (!Filter(&kept, *all, error)) return false;
-      const Column& survivors = kept.table->column(kept.table->num_columns() - 1);
-      std::vector<uint32_t> keep(survivors.length());
-      for (size_t i = 0; i < keep.size(); ++i) keep[i] = survivors.Values<uint32_t>()[i];
+      std::vector<sql::ExprPtr> clones;
+      for (const sql::ExprPtr& c : join->conditions) clones.push_back(sql::Clone(*c));
+      std::vector<uint32_t> keep;
+      if (!FilterRows(candidates, *JoinAnd(std::move(clones)), &keep, error)) return false;
       for (std::vector<uint32_t>& rows : state.rows) {
         std::vector<uint32_t> next(keep.size());
         for (size_t i = 0; i < keep.size(); ++i) next[i] = rows[keep[i]];

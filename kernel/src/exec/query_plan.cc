@@ -49,14 +49,6 @@ LogicalPtr Clause(LogicalKind kind, LogicalPtr child) {
   return op;
 }
 
-bool HasAggregate(const sql::SelectStatement& select) {
-  if (!select.group_by.empty() || select.having) return true;
-  for (const sql::SelectItem& item : select.select_list) {
-    if (plan::ContainsAggregate(item.expr.get())) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 void QueryTreeRunner::ExpandAllClauses(sql::SelectStatement* select) {
@@ -282,7 +274,7 @@ bool QueryTreeRunner::PlanSelect(const sql::SelectStatement& select, SelectPlan*
     }
     if (!correlated.empty() && !ApplyCorrelated(&from, std::move(correlated), error)) return false;
     for (size_t i : correlated_items) {
-      if (HasAggregate(clauses)) {
+      if (plan::Aggregates(clauses)) {
         // It would read the groups, not the rows: unnesting it needs a join above the aggregate.
         const sql::Expr* sub = FindAnySubquery(clauses.select_list[i].expr.get());
         *error = ErrorAt(sub != nullptr ? sub->pos : clauses.pos, "binder",
@@ -298,7 +290,7 @@ bool QueryTreeRunner::PlanSelect(const sql::SelectStatement& select, SelectPlan*
   }
   // The SELECT's own clauses, bottom up.
   LogicalPtr top = std::move(from);
-  if (HasAggregate(clauses)) {
+  if (plan::Aggregates(clauses)) {
     top = Clause(LogicalKind::kAggregate, std::move(top));
     for (const sql::ExprPtr& key : clauses.group_by) top->exprs.push_back(sql::Clone(*key));
     if (clauses.having) {

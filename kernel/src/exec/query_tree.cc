@@ -269,9 +269,7 @@ Result QueryTreeRunner::RunSelect(const sql::SelectStatement& select) {
     // Correlated subqueries that read an aggregate query's groups: grouped first, then the rest.
     if (error.error().find(kCorrelatedMarker) != std::string::npos ||
         error.error().find(kAggregateCorrelated) != std::string::npos) {
-      bool aggregates = !select.group_by.empty() || select.having != nullptr || select.group_by_all;
-      for (const sql::SelectItem& item : select.select_list) aggregates = aggregates || ContainsAggregate(item.expr.get());
-      if (aggregates && select.has_from) return RunAggregateThenSubqueries(select);
+      if (plan::Aggregates(select) && select.has_from) return RunAggregateThenSubqueries(select);
     }
     return error;
   }
@@ -430,8 +428,7 @@ bool QueryTreeRunner::InlineSubqueries(sql::SelectStatement* select,
   }
   // ORDER BY of a query without aggregates may read a correlated subquery (unnested below the
   // SELECT's clauses, beside the FROM's columns); with aggregates it would need the groups.
-  bool aggregates = !select->group_by.empty() || select->having != nullptr;
-  for (const sql::SelectItem& item : select->select_list) aggregates = aggregates || ContainsAggregate(item.expr.get());
+  const bool aggregates = plan::Aggregates(*select);
   for (size_t i = 0; i < select->order_by.size(); ++i) {
     sql::ExprPtr& expr = select->order_by[i].expr;
     if (correlated_order == nullptr || aggregates || select->distinct || !select->has_from || !FindAnySubquery(expr.get())) {

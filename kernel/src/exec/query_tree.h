@@ -115,6 +115,12 @@ class QueryTreeRunner {
                      Relation* out, Result* error);
   // The values of `exprs` over `relation`, one column each.
   bool Evaluate(const Relation& relation, const std::vector<const sql::Expr*>& exprs, Result* out);
+  // The rows of `relation` where `predicate` is true, in order (the single-table engine's WHERE).
+  bool FilterRows(const Relation& relation, const sql::Expr& predicate, std::vector<uint32_t>* rows,
+                  Result* error);
+  // Key columns of two join sides cast to their common types (CommonSuperType), in place.
+  bool CommonKeyColumns(Relation* left, Relation* right, std::vector<const Column*>* left_columns,
+                        std::vector<const Column*>* right_columns, Result* error);
   // `relation` without the rows where `predicate` is not true.
   bool Filter(Relation* relation, const sql::Expr& predicate, Result* error);
   // Replaces (uncorrelated) subqueries in `expr` by their answers.

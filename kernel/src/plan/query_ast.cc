@@ -63,6 +63,14 @@ bool IsAggregateName(const std::string& name) {
 
 }  // namespace
 
+bool Aggregates(const sql::SelectStatement& select) {
+  if (!select.group_by.empty() || select.group_by_all || select.having) return true;
+  for (const sql::SelectItem& item : select.select_list) {
+    if (ContainsAggregate(item.expr.get())) return true;
+  }
+  return false;
+}
+
 bool IsAggregateCall(const sql::Expr& expr) {
   return expr.kind == sql::ExprKind::kFunctionCall && IsAggregateName(expr.text);
 }

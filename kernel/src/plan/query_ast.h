@@ -25,6 +25,8 @@ sql::ExprPtr MakeBinary(sql::BinaryOp op, sql::ExprPtr left, sql::ExprPtr right)
 sql::ExprPtr MakeColumnRef(const std::string& qualifier, const std::string& name, sql::SourcePos pos);
 // Whether `expr` calls an aggregate (count, sum, avg, min, max) outside a subquery.
 bool ContainsAggregate(const sql::Expr* expr);
+// Whether a SELECT aggregates its rows: GROUP BY (or ALL), HAVING, or an aggregate in its list.
+bool Aggregates(const sql::SelectStatement& select);
 // Whether `expr` is an aggregate call (count, sum, avg, min, max).
 bool IsAggregateCall(const sql::Expr& expr);
 // The first node holding a subquery (scalar, EXISTS, IN, ANY / ALL), or null.
