@@ -316,3 +316,24 @@ def mutations(rows):
 def _short(value, width=120):
     text = repr(value)
     return text if len(text) <= width else text[:width - 3] + "..."
+
+
+class WithQueryShape:
+    """QueryShape for a query that may start with WITH (TPC-H q15, the relational tester's CTEs):
+    the window check runs on the final SELECT, and DuckDB's full answer keeps the WITH clause."""
+
+    def __init__(self, sql):
+        sql = sql.strip().rstrip(";").strip()
+        self.prefix = ""
+        tokens = list(_top_level_tokens(sql))
+        if tokens and tokens[0][2] == "WITH":
+            select_at = next((b for b, _, w in tokens if w == "SELECT"), None)
+            if select_at is None:
+                raise ValueError("WITH without a top-level SELECT")
+            self.prefix, sql = sql[:select_at], sql[select_at:]
+        self.inner = QueryShape(sql)
+        self.limit, self.offset = self.inner.limit, self.inner.offset
+
+    def full_answer_sql(self, output_names):
+        sql, key_places, extras = self.inner.full_answer_sql(output_names)
+        return self.prefix + sql, key_places, extras

@@ -52,25 +52,6 @@ def parse_args(argv=None):
     return p.parse_args(argv)
 
 
-class Shape:
-    """diff_compare.QueryShape for a query that may start with WITH: the window check runs on
-    the final SELECT, DuckDB's full answer keeps the WITH clause in front."""
-
-    def __init__(self, sql):
-        sql = sql.strip()
-        self.prefix = ""
-        tokens = list(diff_compare._top_level_tokens(sql))
-        if tokens and tokens[0][2] == "WITH":
-            select_at = next(b for b, _, w in tokens if w == "SELECT")
-            self.prefix, sql = sql[:select_at], sql[select_at:]
-        self.inner = diff_compare.QueryShape(sql)
-        self.limit, self.offset = self.inner.limit, self.inner.offset
-
-    def full_answer_sql(self, output_names):
-        sql, key_places, extras = self.inner.full_answer_sql(output_names)
-        return self.prefix + sql, key_places, extras
-
-
 class DataSet:
     """One set of tables, in DuckDB and (as statements run first) in laneql."""
 
@@ -154,7 +135,7 @@ class DataSet:
         if got.get("error") == "":
             return "ERROR", "laneql fails with an empty error message"
         try:
-            status, _, _, note = run_diff.diff_one(self.con, sql, got, False, Shape(sql))
+            status, _, _, note = run_diff.diff_one(self.con, sql, got, False, diff_compare.WithQueryShape(sql))
         except duckdb.Error as e:
             duck_error = str(e).splitlines()[0]
             if duck_error.startswith(("INTERNAL Error", "FATAL Error")):

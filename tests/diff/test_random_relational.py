@@ -13,6 +13,7 @@ import duckdb
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import random_relational as rr  # noqa: E402
+import diff_compare  # noqa: E402
 import relational_diff  # noqa: E402
 
 
@@ -214,7 +215,7 @@ class RandomRelationalTest(unittest.TestCase):
                 data.close()
 
     def test_shape_keeps_the_with_clause(self):
-        shape = relational_diff.Shape("WITH w AS (SELECT 1 AS c1 ORDER BY 1 LIMIT 1) "
+        shape = diff_compare.WithQueryShape("WITH w AS (SELECT 1 AS c1 ORDER BY 1 LIMIT 1) "
                                       "SELECT c1 AS o1 FROM w ORDER BY 1 DESC LIMIT 3 OFFSET 1")
         self.assertEqual((shape.limit, shape.offset), (3, 1))
         sql, places, extras = shape.full_answer_sql(["o1"])

@@ -84,25 +84,8 @@ def query_label(n):
     return "q%02d" % n
 
 
-class Shape:
-    """diff_compare.QueryShape for a SELECT that may start with WITH (q15): the window check runs
-    on the final SELECT, and the SQL of DuckDB's full answer keeps the WITH clause in front."""
-
-    def __init__(self, sql):
-        sql = sql.strip().rstrip(";").strip()
-        self.prefix = ""
-        tokens = list(diff_compare._top_level_tokens(sql))
-        if tokens and tokens[0][2] == "WITH":
-            select_at = next((b for b, _, w in tokens if w == "SELECT"), None)
-            if select_at is None:
-                raise ValueError("WITH without a top-level SELECT")
-            self.prefix, sql = sql[:select_at], sql[select_at:]
-        self.inner = diff_compare.QueryShape(sql)
-        self.limit, self.offset = self.inner.limit, self.inner.offset
-
-    def full_answer_sql(self, output_names):
-        sql, key_places, extras = self.inner.full_answer_sql(output_names)
-        return self.prefix + sql, key_places, extras
+# The shape of a query that may start with WITH (diff_compare.py).
+Shape = diff_compare.WithQueryShape
 
 
 def laneql_value(value, duck_type):
