@@ -80,8 +80,6 @@ Result QueryTreeRunner::RunAggregateThenSubqueries(const sql::SelectStatement& s
   CollectAggregates(grouped.having.get(), &aggregates);
   for (const sql::OrderItem& item : grouped.order_by) CollectAggregates(item.expr.get(), &aggregates);
   sql::SelectStatement inner;
-  inner.pos = grouped.pos;
-  inner.has_from = grouped.has_from;
   sql::CloneInto(grouped, &inner);
   inner.select_list.clear();
   inner.having.reset();

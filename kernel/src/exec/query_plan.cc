@@ -27,12 +27,11 @@ size_t CountTables(const sql::TableRef& ref) {
   return CountTables(*ref.left) + CountTables(*ref.right);
 }
 
-LogicalPtr GetOver(const Relation& relation, std::string source, bool base_table) {
+LogicalPtr GetOver(const Relation& relation, std::string source) {
   LogicalPtr get = plan::MakeLogical(LogicalKind::kGet);
   get->source = std::move(source);
   get->table = relation.table;
   get->scope = relation.scope;
-  get->base_table = base_table;
   for (size_t i = 0; i < relation.scope.size(); ++i) get->columns.push_back(i);
   get->estimated_rows = static_cast<double>(relation.table->num_rows());
   return get;
@@ -88,7 +87,7 @@ bool QueryTreeRunner::PlanFrom(const sql::TableRef& ref, LogicalPtr* out, Result
         *error = ErrorAt(ref.pos, "binder", "table \"" + ref.name + "\" does not exist");
         return false;
       }
-      *out = GetOver(RelationOverTable(std::move(table), qualifier), ref.alias.empty() ? ref.name : ref.name + " AS " + ref.alias, true);
+      *out = GetOver(RelationOverTable(std::move(table), qualifier), ref.alias.empty() ? ref.name : ref.name + " AS " + ref.alias);
       return true;
     }
   }
@@ -111,7 +110,7 @@ bool QueryTreeRunner::PlanFrom(const sql::TableRef& ref, LogicalPtr* out, Result
     case sql::TableRefKind::kJoin: break;
   }
   if (!ref.alias.empty()) source += " AS " + ref.alias;
-  *out = GetOver(relation, std::move(source), ref.kind == sql::TableRefKind::kFile || ref.kind == sql::TableRefKind::kFunction);
+  *out = GetOver(relation, std::move(source));
   (*out)->subplan = std::move(subplan);
   return true;
 }
@@ -263,7 +262,7 @@ bool QueryTreeRunner::PlanSelect(const sql::SelectStatement& select, SelectPlan*
         return false;
       }
       const std::string& from_name = clauses.from.alias.empty() ? clauses.from.name : clauses.from.alias;
-      from = GetOver(RelationOverTable(std::move(table), from_name), "file '" + clauses.from.path + "'", true);
+      from = GetOver(RelationOverTable(std::move(table), from_name), "file '" + clauses.from.path + "'");
     } else if (!PlanFrom(clauses.from, &from, error)) {
       return false;
     }

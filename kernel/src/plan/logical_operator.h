@@ -50,7 +50,6 @@ struct LogicalOperator {
   std::string source;
   std::shared_ptr<const Table> table;
   std::vector<size_t> columns;
-  bool base_table = false;  // a catalog table read as is (its filters run in the scan)
   std::string subplan;      // EXPLAIN text of how a made table was planned, if any
 
   // kGet, kFilter: conjuncts; kJoin: the residual conditions (after the keys).
