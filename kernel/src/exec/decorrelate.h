@@ -24,6 +24,17 @@ inline constexpr const char* kAggregateCorrelated =
 // Whether a subquery's error says it names columns it does not have: the outer query's.
 bool LooksCorrelated(const Result& result);
 
+// The index of the scope entry a column reference names (qualified: that qualifier's; not: the
+// first visible column of that name), or -1.
+int LookupScopeColumn(const sql::Expr& ref, const plan::ColumnScope& scope);
+// CAST('value' AS type) of column[row] (CAST(NULL AS type) for a NULL), placed at `at`: a value
+// put into a query as a literal of exactly its column's type.
+sql::ExprPtr LiteralOf(const Column& column, size_t row, const sql::Expr& at);
+// Whether unnesting a correlated subquery failed for a form it does not handle (the cue to run
+// it once per distinct outer binding instead, ApplyPerBinding) rather than for an error of the
+// query.
+bool UnnestingUnsupported(const Result& error);
+
 // Qualifies every column reference of `expr` (innermost first: `inner`, then `outer`) and says
 // which side(s) it reads: bit 1 inner, bit 2 outer, bit 4 neither (an unknown name).
 int Classify(sql::Expr* expr, const plan::ColumnScope& inner, const plan::ColumnScope& outer);

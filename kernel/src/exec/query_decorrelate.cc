@@ -20,18 +20,6 @@ namespace laneql {
 namespace exec {
 namespace {
 
-// The scope entry a column reference names in `relation`, or null.
-const plan::ScopeColumn* Lookup(const sql::Expr& ref, const plan::ColumnScope& scope) {
-  for (const plan::ScopeColumn& column : scope) {
-    if (!ref.qualifier.empty()) {
-      if (!ascii::EqualsIgnoreCase(column.qualifier, ref.qualifier)) continue;
-    } else if (column.hidden) {
-      continue;
-    }
-    if (ascii::EqualsIgnoreCase(column.name, ref.text)) return &column;
-  }
-  return nullptr;
-}
 
 // The first scalar subquery in `expr` (not inside another), or null.
 sql::ExprPtr* FindScalarSubquery(sql::ExprPtr* slot) {
@@ -53,18 +41,30 @@ sql::ExprPtr* FindScalarSubquery(sql::ExprPtr* slot) {
 
 }  // namespace
 
+int LookupScopeColumn(const sql::Expr& ref, const plan::ColumnScope& scope) {
+  for (const plan::ScopeColumn& column : scope) {
+    if (!ref.qualifier.empty()) {
+      if (!ascii::EqualsIgnoreCase(column.qualifier, ref.qualifier)) continue;
+    } else if (column.hidden) {
+      continue;
+    }
+    if (ascii::EqualsIgnoreCase(column.name, ref.text)) return static_cast<int>(&column - scope.data());
+  }
+  return -1;
+}
+
 // Qualifies every column reference of `expr` (innermost first: `inner`, then `outer`) and says
 // which side(s) it reads: bit 1 inner, bit 2 outer, bit 4 neither (an unknown name).
 int Classify(sql::Expr* expr, const plan::ColumnScope& inner, const plan::ColumnScope& outer) {
   if (expr == nullptr) return 0;
   int sides = 0;
   if (expr->kind == sql::ExprKind::kColumnRef) {
-    if (const plan::ScopeColumn* c = Lookup(*expr, inner)) {
-      if (!c->qualifier.empty()) expr->qualifier = c->qualifier;
+    if (const int c = LookupScopeColumn(*expr, inner); c >= 0) {
+      if (!inner[c].qualifier.empty()) expr->qualifier = inner[c].qualifier;
       return 1;
     }
-    if (const plan::ScopeColumn* c = Lookup(*expr, outer)) {
-      if (!c->qualifier.empty()) expr->qualifier = c->qualifier;
+    if (const int c = LookupScopeColumn(*expr, outer); c >= 0) {
+      if (!outer[c].qualifier.empty()) expr->qualifier = outer[c].qualifier;
       return 2;
     }
     return 4;
@@ -353,15 +353,14 @@ bool QueryTreeRunner::ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::E
     const bool negated = c->kind == sql::ExprKind::kUnary && c->unary_op == sql::UnaryOp::kNot &&
                          c->operand->kind == sql::ExprKind::kExists;
     sql::Expr* exists = negated ? c->operand.get() : c;
-    if (exists->kind == sql::ExprKind::kExists) {
-      if (!IsSimpleSelect(*exists->subquery)) {
-        *error = ErrorAt(exists->pos, "binder", "this correlated EXISTS subquery is not supported yet (one with "
-                                                "GROUP BY, HAVING, LIMIT, WITH or a set operation)");
-        return false;
-      }
-      Relation inner;
-      std::vector<sql::ExprPtr> conditions;
-      if (!MakeInnerRelation(exists->subquery->select, (*from)->scope, false, &inner, &conditions, error)) return false;
+    Relation inner;
+    std::vector<sql::ExprPtr> conditions;
+    if (exists->kind == sql::ExprKind::kExists && IsSimpleSelect(*exists->subquery) &&
+        !MakeInnerRelation(exists->subquery->select, (*from)->scope, false, &inner, &conditions, error)) {
+      if (!UnnestingUnsupported(*error)) return false;
+      exists = nullptr;  // another shape: DecorrelateExpr's general fallback below
+    }
+    if (exists != nullptr && exists->kind == sql::ExprKind::kExists && IsSimpleSelect(*exists->subquery)) {
       std::vector<sql::ExprPtr> outer_keys, inner_keys, residual;
       for (sql::ExprPtr& cond : conditions) {
         if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {

@@ -117,7 +117,12 @@ bool QueryTreeRunner::PlanFrom(const sql::TableRef& ref, LogicalPtr* out, Result
 
 bool QueryTreeRunner::PlanJoin(const sql::TableRef& ref, LogicalPtr* out, Result* error) {
   LogicalPtr left, right;
-  if (!PlanFrom(*ref.left, &left, error) || !PlanFrom(*ref.right, &right, error)) return false;
+  if (!PlanFrom(*ref.left, &left, error)) return false;
+  if (!PlanFrom(*ref.right, &right, error)) {
+    // A derived table that reads the items left of it, with or without LATERAL (as DuckDB).
+    if (ref.right->kind != sql::TableRefKind::kSubquery || !LooksCorrelated(*error)) return false;
+    return ApplyLateral(ref, std::move(left), out, error);
+  }
   LogicalPtr join = plan::MakeLogical(LogicalKind::kJoin);
   join->join_type = ref.join_type;
   join->pos = ref.pos;
@@ -281,7 +286,9 @@ bool QueryTreeRunner::PlanSelect(const sql::SelectStatement& select, SelectPlan*
                          "is not supported yet");
         return false;
       }
-      if (!DecorrelateExpr(&from, &clauses.select_list[i].expr, error)) return false;
+      sql::SelectItem& item = clauses.select_list[i];
+      if (item.alias.empty()) item.alias = plan::DefaultOutputName(*item.expr);  // the name it had
+      if (!DecorrelateExpr(&from, &item.expr, error)) return false;
     }
     for (size_t i : correlated_order) {
       if (!DecorrelateExpr(&from, &clauses.order_by[i].expr, error)) return false;

@@ -130,24 +130,30 @@ bool QueryTreeRunner::DecorrelateExpr(plan::LogicalPtr* from, sql::ExprPtr* slot
   }
   const sql::QueryNode& query = *expr->subquery;
   const sql::SourcePos pos = expr->pos;
+  // The forms the joins below do not unnest run once per distinct outer binding instead.
   if (!IsSimpleSelect(query) || (expr->kind != sql::ExprKind::kExists && query.select.select_list.size() != 1)) {
     *error = ErrorAt(pos, "binder", "this correlated subquery is not supported yet (one with GROUP BY, HAVING, "
                                     "LIMIT, WITH or a set operation)");
-    return false;
+    return ApplyPerBinding(from, slot, error);
   }
   const bool aggregate = query.select.select_list.size() == 1 && ContainsAggregate(query.select.select_list[0].expr.get());
   if (expr->kind == sql::ExprKind::kSubquery && !aggregate && query.select.distinct) {
     *error = ErrorAt(pos, "binder", "this correlated subquery is not supported yet (a scalar SELECT DISTINCT)");
-    return false;
+    return ApplyPerBinding(from, slot, error);
   }
-  if (expr->kind == sql::ExprKind::kSubquery && aggregate) return UnnestScalars(from, slot, error);
+  if (expr->kind == sql::ExprKind::kSubquery && aggregate) {
+    if (UnnestScalars(from, slot, error)) return true;
+    return UnnestingUnsupported(*error) && ApplyPerBinding(from, slot, error);
+  }
   if (aggregate && expr->kind != sql::ExprKind::kExists) {
     *error = ErrorAt(pos, "binder", "this correlated subquery is not supported yet (IN, ANY or ALL over an aggregate)");
-    return false;
+    return ApplyPerBinding(from, slot, error);
   }
   Relation inner;
   std::vector<sql::ExprPtr> conditions;
-  if (!MakeInnerRelation(query.select, (*from)->scope, expr->kind != sql::ExprKind::kExists, &inner, &conditions, error)) return false;
+  if (!MakeInnerRelation(query.select, (*from)->scope, expr->kind != sql::ExprKind::kExists, &inner, &conditions, error)) {
+    return UnnestingUnsupported(*error) && ApplyPerBinding(from, slot, error);
+  }
   if (expr->kind == sql::ExprKind::kExists) {
     Correlation c = Split(std::move(conditions), inner.scope, (*from)->scope);
     sql::ExprPtr mark = AddMarkJoin(from, inner, std::move(c.outer_keys), std::move(c.inner_keys),

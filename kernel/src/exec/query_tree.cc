@@ -58,6 +58,17 @@ bool VerifyColumnsRead(const plan::Plan& plan, std::string* error) {
 }
 
 // A literal holding row `row` of `column`, typed as the column is: CAST('text' AS TYPE).
+sql::ExprPtr BoolLiteral(bool value, const sql::Expr& at) {
+  auto node = std::make_unique<sql::Expr>();
+  node->kind = sql::ExprKind::kBooleanLiteral;
+  node->bool_value = value;
+  node->pos = at.pos;
+  node->offset = at.offset;
+  return node;
+}
+
+}  // namespace
+
 sql::ExprPtr LiteralOf(const Column& column, size_t row, const sql::Expr& at) {
   auto cast = std::make_unique<sql::Expr>();
   cast->kind = sql::ExprKind::kCast;
@@ -78,17 +89,6 @@ sql::ExprPtr LiteralOf(const Column& column, size_t row, const sql::Expr& at) {
   cast->height = 2;
   return cast;
 }
-
-sql::ExprPtr BoolLiteral(bool value, const sql::Expr& at) {
-  auto node = std::make_unique<sql::Expr>();
-  node->kind = sql::ExprKind::kBooleanLiteral;
-  node->bool_value = value;
-  node->pos = at.pos;
-  node->offset = at.offset;
-  return node;
-}
-
-}  // namespace
 
 bool LooksCorrelated(const Result& result) {
   const std::string& m = result.error();

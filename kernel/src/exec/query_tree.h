@@ -147,6 +147,30 @@ class QueryTreeRunner {
   // join above *from: aggregates as UnnestScalars does, other scalars by a single join, EXISTS,
   // IN, ANY and ALL by mark joins (query_subquery_marks.cc).
   bool DecorrelateExpr(plan::LogicalPtr* from, sql::ExprPtr* expr, Result* error);
+  // Any correlated subquery expression at *slot (scalar, EXISTS, IN, ANY / ALL, of any shape:
+  // GROUP BY, LIMIT, WITH, set operations, correlation in derived tables or two levels out)
+  // evaluated once per distinct binding of the outer columns it reads: *from is made into its
+  // relation, which gets the answers as a column, and *slot becomes a reference to that column
+  // (query_apply_bindings.cc). For the forms the joins of DecorrelateExpr do not unnest. False
+  // with *error unchanged when *from cannot run yet (an ON clause's stand-in side).
+  bool ApplyPerBinding(plan::LogicalPtr* from, sql::ExprPtr* slot, Result* error);
+  // `ref` (a join whose right side is a derived table reading columns of its left side, `left`:
+  // LATERAL) made into a Get of the joined rows, the right side run per distinct binding.
+  bool ApplyLateral(const sql::TableRef& ref, plan::LogicalPtr left, plan::LogicalPtr* out, Result* error);
+  // A query run once per distinct binding of the outer columns it reads: `answers` holds every
+  // binding's rows one after another (binding b's at [offsets[b], offsets[b + 1])) in the first
+  // answer's types; binding[r] is outer row r's. Without outer rows it runs once on NULLs.
+  struct BindingAnswers {
+    Relation answers;
+    std::vector<size_t> offsets;
+    std::vector<uint32_t> binding;
+    size_t bindings = 0;
+    bool empty_outer = false;
+  };
+  bool RunPerBinding(const sql::QueryNode& query, const Relation& outer, BindingAnswers* out, Result* error);
+  // *from optimized and run into *out (with its EXPLAIN text in *subplan when explaining);
+  // *from is then empty, or left as it was on failure.
+  bool MakeOuterRows(plan::LogicalPtr* from, Relation* out, std::string* subplan, Result* error);
   // A mark join of *from with `inner` above it; the reference to its BOOLEAN column.
   sql::ExprPtr AddMarkJoin(plan::LogicalPtr* from, const Relation& inner, std::vector<sql::ExprPtr> outer_keys,
                            std::vector<sql::ExprPtr> inner_keys, std::vector<sql::ExprPtr> residual,

@@ -217,7 +217,7 @@ std::string ToString(const TableRef& from) {
       out += ")";
       break;
     case TableRefKind::kSubquery:
-      out = "(" + ToString(*from.subquery) + ")";
+      out = std::string(from.lateral ? "LATERAL (" : "(") + ToString(*from.subquery) + ")";
       break;
     case TableRefKind::kValues:
       out = "(";

@@ -156,6 +156,8 @@ struct TableRef {
   std::vector<std::string> column_aliases;  // alias(a, b): renames the columns, in order
   SourcePos pos;
   QueryPtr subquery;                         // kSubquery
+  bool lateral = false;                      // kSubquery: LATERAL (SELECT ...), which may read
+                                             // the FROM items left of it (so may one without it)
   std::vector<std::vector<ExprPtr>> values;  // kValues: rows of expressions, equal in count
   // kJoin. `pos` is the JOIN keyword's (or the comma's). Exactly one of on / using_columns /
   // natural for kInner, kLeft, kRight, kFull, kSemi, kAnti; none for kCross.

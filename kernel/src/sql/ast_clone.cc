@@ -86,6 +86,7 @@ TableRefPtr Clone(const TableRef& ref) {
   out->join_type = ref.join_type;
   out->comma_join = ref.comma_join;
   out->natural = ref.natural;
+  out->lateral = ref.lateral;
   if (ref.left) out->left = Clone(*ref.left);
   if (ref.right) out->right = Clone(*ref.right);
   if (ref.on) out->on = Clone(*ref.on);

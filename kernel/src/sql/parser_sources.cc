@@ -116,6 +116,10 @@ bool Parser::ParseJoinType(JoinType* type, bool* natural, bool* found) {
 TableRefPtr Parser::ParseTablePrimary() {
   auto ref = std::make_unique<TableRef>();
   TableRef& from = *ref;
+  if (IsWord(Current(), "LATERAL") && Ahead(1).kind == TokenKind::kLeftParen && AtQueryStart(Ahead(2))) {
+    from.lateral = true;  // DuckDB's reading: any derived table may read the items left of it
+    Next();
+  }
   const Token& first = Current();
   from.pos = first.pos;
   if (At(TokenKind::kLeftParen)) {
