@@ -150,103 +150,118 @@ bool QueryTreeRunner::RunPerBinding(const sql::QueryNode& query, const Relation&
     last_plan_text_ = saved_plan_text;
     return answer;
   };
-  // Find the outer references, answering for the first row's binding on the way.
+  // The outer references: each failure naming an outer column adds it. A name can hide from the
+  // first binding's run (x IN (an empty answer) is FALSE without reading x), so a later
+  // binding's run may still name one: then the bindings are made again with it and rerun.
   sql::QueryPtr original = sql::Clone(query);
   std::vector<OuterRef> refs;
-  Result first;
-  for (;;) {
-    first = run(*Substituted(query, refs, first_values, 0));
-    if (first.ok() || !LooksCorrelated(first)) break;
+  auto add_ref = [&](Result* failure) {
+    if (!LooksCorrelated(*failure)) return false;
     sql::SourcePos pos;
     sql::Expr ref;
-    const bool located = LastPosition(first.error(), &pos) && ColumnRefAt(original.get(), pos, &ref);
+    const bool located = LastPosition(failure->error(), &pos) && ColumnRefAt(original.get(), pos, &ref);
     bool known = false;
     for (const OuterRef& r : refs) known = known || SamePos(r.pos, pos);
     const int column = !located || known ? -1 : LookupScopeColumn(ref, outer.scope);
     if (column < 0) {  // not the outer query's either: the query's own error
-      if (located && !known) first = UnknownName(std::move(first), ref, pos, outer.scope);
-      break;
+      if (located && !known) *failure = UnknownName(std::move(*failure), ref, pos, outer.scope);
+      return false;
     }
     refs.push_back(OuterRef{pos, static_cast<size_t>(column)});
-  }
-  if (!first.ok()) {
-    *error = std::move(first);
-    return false;
-  }
-  // The distinct bindings, numbered in order of their first row.
-  std::vector<size_t> columns;
-  for (const OuterRef& r : refs) {
-    bool seen = false;
-    for (size_t c : columns) seen = seen || c == r.column;
-    if (!seen) columns.push_back(r.column);
-  }
-  out->binding.assign(rows, 0);
-  std::vector<size_t> representative{0};
-  if (!columns.empty() && rows > 0) {
-    Relation keys;
-    if (!ShareColumns(outer, columns, &keys, &message)) {
+    return true;
+  };
+  for (;;) {
+    Result first;
+    do {
+      first = run(*Substituted(query, refs, first_values, 0));
+    } while (!first.ok() && add_ref(&first));
+    if (!first.ok()) {
+      *error = std::move(first);
+      return false;
+    }
+    // The distinct bindings, numbered in order of their first row.
+    std::vector<size_t> columns;
+    for (const OuterRef& r : refs) {
+      bool seen = false;
+      for (size_t c : columns) seen = seen || c == r.column;
+      if (!seen) columns.push_back(r.column);
+    }
+    out->binding.assign(rows, 0);
+    std::vector<size_t> representative{0};
+    if (!columns.empty() && rows > 0) {
+      Relation keys;
+      if (!ShareColumns(outer, columns, &keys, &message)) {
+        *error = Result::Error(message);
+        return false;
+      }
+      const std::vector<std::string> row_keys = RowKeys(*keys.table);
+      std::unordered_map<std::string_view, uint32_t> ids;
+      representative.clear();
+      for (size_t r = 0; r < rows; ++r) {
+        const auto [it, added] = ids.emplace(row_keys[r], static_cast<uint32_t>(representative.size()));
+        if (added) representative.push_back(r);
+        out->binding[r] = it->second;
+      }
+    }
+    out->bindings = representative.size();
+    // Every binding's rows, one after another, in the first answer's column types.
+    if (!RelationFromResult(std::move(first), "", &out->answers, &message)) {
       *error = Result::Error(message);
       return false;
     }
-    const std::vector<std::string> row_keys = RowKeys(*keys.table);
-    std::unordered_map<std::string_view, uint32_t> ids;
-    representative.clear();
-    for (size_t r = 0; r < rows; ++r) {
-      const auto [it, added] = ids.emplace(row_keys[r], static_cast<uint32_t>(representative.size()));
-      if (added) representative.push_back(r);
-      out->binding[r] = it->second;
+    std::vector<TypeId> types;
+    for (size_t c = 0; c < out->answers.table->num_columns(); ++c) {
+      types.push_back(out->answers.table->column(c).type());
     }
-  }
-  out->bindings = representative.size();
-  // Every binding's rows, one after another, in the first answer's column types.
-  if (!RelationFromResult(std::move(first), "", &out->answers, &message)) {
-    *error = Result::Error(message);
-    return false;
-  }
-  std::vector<TypeId> types;
-  for (size_t c = 0; c < out->answers.table->num_columns(); ++c) types.push_back(out->answers.table->column(c).type());
-  out->offsets = {0, out->answers.table->num_rows()};
-  if (representative.size() == 1) return true;
-  std::vector<Column> combined(types.size());
-  for (size_t c = 0; c < types.size(); ++c) {
-    if (!CopyColumn(out->answers.table->column(c), &combined[c], &message)) {
-      *error = Result::Error(message);
-      return false;
-    }
-  }
-  for (size_t b = 1; b < representative.size(); ++b) {
-    if (ctx_.Interrupted()) {
-      *error = Result::Error(ctx_.StopMessage());
-      return false;
-    }
-    Result answer = run(*Substituted(query, refs, *outer.table, representative[b]));
-    Relation part;
-    if (!answer.ok()) {
-      *error = std::move(answer);
-      return false;
-    }
-    if (!RelationFromResult(std::move(answer), "", &part, &message)) {
-      *error = Result::Error(message);
-      return false;
-    }
-    if (!CastColumns(&part, types, error, query.pos)) return false;
+    out->offsets = {0, out->answers.table->num_rows()};
+    if (representative.size() == 1) return true;
+    std::vector<Column> combined(types.size());
     for (size_t c = 0; c < types.size(); ++c) {
-      if (!AppendColumn(part.table->column(c), &combined[c], &message)) {
+      if (!CopyColumn(out->answers.table->column(c), &combined[c], &message)) {
         *error = Result::Error(message);
         return false;
       }
     }
-    out->offsets.push_back(combined.empty() ? 0 : combined[0].length());
-  }
-  auto table = std::make_shared<Table>();
-  for (size_t c = 0; c < types.size(); ++c) {
-    if (!table->AddColumn(RelationColumnName(c), std::move(combined[c]), &message)) {
-      *error = Result::Error(message);
-      return false;
+    bool more_refs = false;
+    for (size_t b = 1; b < representative.size() && !more_refs; ++b) {
+      if (ctx_.Interrupted()) {
+        *error = Result::Error(ctx_.StopMessage());
+        return false;
+      }
+      Result answer = run(*Substituted(query, refs, *outer.table, representative[b]));
+      if (!answer.ok()) {
+        if (add_ref(&answer)) {
+          more_refs = true;
+          break;
+        }
+        *error = std::move(answer);
+        return false;
+      }
+      Relation part;
+      if (!RelationFromResult(std::move(answer), "", &part, &message)) {
+        *error = Result::Error(message);
+        return false;
+      }
+      if (!CastColumns(&part, types, error, query.pos)) return false;
+      for (size_t c = 0; c < types.size(); ++c) {
+        if (!AppendColumn(part.table->column(c), &combined[c], &message)) {
+          *error = Result::Error(message);
+          return false;
+        }
+      }
+      out->offsets.push_back(combined.empty() ? 0 : combined[0].length());
     }
+    if (more_refs) continue;  // made again with the name found
+    auto table = std::make_shared<Table>();
+    for (size_t c = 0; c < types.size(); ++c) {
+      if (!table->AddColumn(RelationColumnName(c), std::move(combined[c]), &message)) {
+        *error = Result::Error(message);
+        return false;
+      }
+    }
+    out->answers.table = std::move(table);
+    return true;
   }
-  out->answers.table = std::move(table);
-  return true;
 }
 
 bool QueryTreeRunner::ApplyPerBinding(plan::LogicalPtr* from, sql::ExprPtr* slot, Result* error) {
@@ -264,12 +279,16 @@ bool QueryTreeRunner::ApplyPerBinding(plan::LogicalPtr* from, sql::ExprPtr* slot
   BindingAnswers answers;
   const std::string qualifier = "__b" + std::to_string(++derived_count_);
   auto finish = [&](const std::string& how) {
-    plan::LogicalPtr get = GetOfRelation(outer, "outer rows with subquery " + qualifier + " " + how);
+    plan::LogicalPtr get =
+        GetOfRelation(outer, how.empty() ? "rows made for a subquery" : "outer rows with subquery " + qualifier + " " + how);
     get->subplan = subplan;
     *from = std::move(get);
   };
   if (!RunPerBinding(value, outer, &answers, error)) {
-    if (outer.table->num_rows() != 0 || LooksCorrelated(*error)) return false;
+    if (outer.table->num_rows() != 0 || LooksCorrelated(*error)) {
+      finish("");  // the same rows, for a caller that tries elsewhere
+      return false;
+    }
     // Its failure on NULLs is no error of the query: no outer row reads its answer.
     finish("(no outer rows)");
     auto null = std::make_unique<sql::Expr>();

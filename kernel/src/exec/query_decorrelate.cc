@@ -355,12 +355,16 @@ bool QueryTreeRunner::ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::E
     sql::Expr* exists = negated ? c->operand.get() : c;
     Relation inner;
     std::vector<sql::ExprPtr> conditions;
-    if (exists->kind == sql::ExprKind::kExists && IsSimpleSelect(*exists->subquery) &&
+    if (exists->kind == sql::ExprKind::kExists && (!IsSimpleSelect(*exists->subquery) ||
+                                                   plan::Aggregates(exists->subquery->select))) {
+      exists = nullptr;  // DecorrelateExpr's general fallback below
+    }
+    if (exists != nullptr && exists->kind == sql::ExprKind::kExists &&
         !MakeInnerRelation(exists->subquery->select, (*from)->scope, false, &inner, &conditions, error)) {
       if (!UnnestingUnsupported(*error)) return false;
       exists = nullptr;  // another shape: DecorrelateExpr's general fallback below
     }
-    if (exists != nullptr && exists->kind == sql::ExprKind::kExists && IsSimpleSelect(*exists->subquery)) {
+    if (exists != nullptr && exists->kind == sql::ExprKind::kExists) {
       std::vector<sql::ExprPtr> outer_keys, inner_keys, residual;
       for (sql::ExprPtr& cond : conditions) {
         if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {

@@ -229,6 +229,16 @@ bool QueryTreeRunner::PlanOnSubqueries(const sql::TableRef& ref, LogicalPtr* lef
       done = true;
       break;
     }
+    // A shape the joins do not unnest (DecorrelateExpr needs the side's rows to run it per
+    // binding): tried on the side itself, which it leaves as the same rows when it fails.
+    for (LogicalPtr* side : {right, left}) {
+      if (done || ref.join_type == sql::JoinType::kInner || ref.join_type == sql::JoinType::kCross) break;
+      sql::ExprPtr unnested = sql::Clone(*c);
+      Result side_error;
+      if (!DecorrelateExpr(side, &unnested, &side_error)) continue;
+      c = std::move(unnested);
+      done = true;
+    }
     if (done) continue;
     if (ref.join_type != sql::JoinType::kInner && ref.join_type != sql::JoinType::kCross) {
       const sql::Expr* sub = FindAnySubquery(c.get());

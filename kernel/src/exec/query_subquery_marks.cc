@@ -145,6 +145,10 @@ bool QueryTreeRunner::DecorrelateExpr(plan::LogicalPtr* from, sql::ExprPtr* slot
     if (UnnestScalars(from, slot, error)) return true;
     return UnnestingUnsupported(*error) && ApplyPerBinding(from, slot, error);
   }
+  if (expr->kind == sql::ExprKind::kExists && plan::Aggregates(query.select)) {
+    // An aggregate without GROUP BY has one row whatever it reads: no join says that.
+    return ApplyPerBinding(from, slot, error);
+  }
   if (aggregate && expr->kind != sql::ExprKind::kExists) {
     *error = ErrorAt(pos, "binder", "this correlated subquery is not supported yet (IN, ANY or ALL over an aggregate)");
     return ApplyPerBinding(from, slot, error);
