@@ -148,6 +148,7 @@ class HashJoinTest : public testing::Test {
       EXPECT_EQ(got.probe_rows, want.probe_rows);
       EXPECT_EQ(got.build_rows, want.build_rows);
     }
+    ExpectJoinBuildTableMatches(build, probe, want);
     ExpectCompleteMatchesReference(want, build, probe);
     // A residual condition dropping some pairs: outer rows reappear unmatched.
     MatchPairs kept;
@@ -158,6 +159,42 @@ class HashJoinTest : public testing::Test {
       }
     }
     ExpectCompleteMatchesReference(kept, build, probe);
+  }
+
+  // JoinBuildTable (the probe pipeline's table): built once, probed by three threads at once,
+  // each with a slice of the probe rows (as morsels are); the slices' pairs, offset and in
+  // slice order, must be the nested loop's.
+  void ExpectJoinBuildTableMatches(const std::vector<Column>& build, const std::vector<Column>& probe,
+                                   const MatchPairs& want) {
+    SCOPED_TRACE("JoinBuildTable");
+    JoinBuildTable table;
+    std::string error;
+    ASSERT_TRUE(table.Build(Pointers(build), Context(2), &error)) << error;
+    const size_t rows = probe.empty() ? 0 : probe[0].length();
+    constexpr int kSlices = 3;
+    std::vector<MatchPairs> got(kSlices);
+    std::vector<std::string> errors(kSlices);
+    std::vector<size_t> starts;
+    for (int i = 0; i <= kSlices; ++i) starts.push_back(rows * static_cast<size_t>(i) / kSlices);
+    pool_.Run(kSlices, [&](int i) {
+      std::vector<uint32_t> slice;
+      for (size_t r = starts[i]; r < starts[i + 1]; ++r) slice.push_back(static_cast<uint32_t>(r));
+      std::vector<Column> keys(probe.size());
+      for (size_t k = 0; k < probe.size(); ++k) {
+        if (!GatherRows(probe[k], slice, &keys[k], &errors[i])) return;
+      }
+      if (!table.Probe(Pointers(keys), &got[i], &errors[i])) errors[i] += " (probe)";
+    });
+    MatchPairs all;
+    for (int i = 0; i < kSlices; ++i) {
+      ASSERT_EQ(errors[i], "");
+      for (size_t p = 0; p < got[i].size(); ++p) {
+        all.probe_rows.push_back(got[i].probe_rows[p] + static_cast<uint32_t>(starts[i]));
+        all.build_rows.push_back(got[i].build_rows[p]);
+      }
+    }
+    EXPECT_EQ(all.probe_rows, want.probe_rows);
+    EXPECT_EQ(all.build_rows, want.build_rows);
   }
 
   ThreadPool pool_;

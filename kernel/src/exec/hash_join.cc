@@ -237,12 +237,11 @@ bool ProbeMorsels(const JoinHashTable& table, const JoinKeys& probe, size_t rows
   return true;
 }
 
-// The probe with the key comparison chosen once: one 4- or 8-byte key (integers, dates,
+// run(equal) with the key comparison chosen once: one 4- or 8-byte key (integers, dates,
 // timestamps) compares as one load each, without the general per-column switch.
-bool Probe(const JoinHashTable& table, const std::vector<const Column*>& build_keys,
-           const std::vector<const Column*>& probe_keys, size_t rows, const ExecContext& ctx, int threads,
-           std::vector<PairList>* parts, std::string* error) {
-  const JoinKeys probe(probe_keys);
+template <class Run>
+bool WithKeyEqual(const std::vector<const Column*>& build_keys, const std::vector<const Column*>& probe_keys,
+                  const Run& run) {
   const KeyMatcher matcher(build_keys, probe_keys);
   if (matcher.pairs().size() == 1) {
     const KeyMatcher::Pair& key = matcher.pairs()[0];
@@ -250,15 +249,21 @@ bool Probe(const JoinHashTable& table, const std::vector<const Column*>& build_k
       const uint8_t* b = key.build_values;
       const uint8_t* p = key.probe_values;
       if (key.compare == KeyCompare::kBits4) {
-        auto equal = [b, p](size_t x, size_t y) { return KeyMatcher::SameBits<uint32_t>(b + x * 4, p + y * 4); };
-        return ProbeMorsels(table, probe, rows, ctx, threads, equal, parts, error);
+        return run([b, p](size_t x, size_t y) { return KeyMatcher::SameBits<uint32_t>(b + x * 4, p + y * 4); });
       }
-      auto equal = [b, p](size_t x, size_t y) { return KeyMatcher::SameBits<uint64_t>(b + x * 8, p + y * 8); };
-      return ProbeMorsels(table, probe, rows, ctx, threads, equal, parts, error);
+      return run([b, p](size_t x, size_t y) { return KeyMatcher::SameBits<uint64_t>(b + x * 8, p + y * 8); });
     }
   }
-  auto equal = [&matcher](size_t x, size_t y) { return matcher.Equal(x, y); };
-  return ProbeMorsels(table, probe, rows, ctx, threads, equal, parts, error);
+  return run([&matcher](size_t x, size_t y) { return matcher.Equal(x, y); });
+}
+
+bool Probe(const JoinHashTable& table, const std::vector<const Column*>& build_keys,
+           const std::vector<const Column*>& probe_keys, size_t rows, const ExecContext& ctx, int threads,
+           std::vector<PairList>* parts, std::string* error) {
+  const JoinKeys probe(probe_keys);
+  return WithKeyEqual(build_keys, probe_keys, [&](const auto& equal) {
+    return ProbeMorsels(table, probe, rows, ctx, threads, equal, parts, error);
+  });
 }
 
 // out = the parts' pairs in part order, copied on up to `threads` threads.
@@ -316,6 +321,58 @@ bool JoinPairs(const std::vector<const Column*>& build_keys, const std::vector<c
 }
 
 }  // namespace
+
+struct JoinBuildTable::Impl {
+  std::vector<const Column*> keys;
+  JoinHashTable table;
+};
+
+JoinBuildTable::JoinBuildTable() = default;
+JoinBuildTable::~JoinBuildTable() = default;
+JoinBuildTable::JoinBuildTable(JoinBuildTable&&) noexcept = default;
+JoinBuildTable& JoinBuildTable::operator=(JoinBuildTable&&) noexcept = default;
+
+bool JoinBuildTable::Build(const std::vector<const Column*>& build_keys, const ExecContext& ctx, std::string* error) {
+  impl_ = std::make_unique<Impl>();
+  impl_->keys = build_keys;
+  size_t rows = 0, unused = 0;
+  if (!CheckJoinKeys(build_keys, build_keys, &rows, &unused, error)) return false;
+  if (rows == 0) return true;
+  const ScopedQueryBudget budget(ctx.budget != nullptr ? ctx.budget : CurrentQueryBudget(), CurrentMemoryActivity());
+  const ScopedMemoryActivity activity("building the hash join table");
+  const int threads = rows < ctx.min_parallel_rows ? 1 : ctx.ThreadsAvailable();
+  try {
+    return impl_->table.Build(JoinKeys(impl_->keys), rows, ctx, threads, error);
+  } catch (const std::bad_alloc&) {
+    *error = "out of memory in a hash join";
+    return false;
+  }
+}
+
+bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, MatchPairs* out, std::string* error) const {
+  out->probe_rows.clear();
+  out->build_rows.clear();
+  size_t build_rows = 0, probe_rows = 0;
+  if (impl_ == nullptr || !CheckJoinKeys(impl_->keys, probe_keys, &build_rows, &probe_rows, error)) {
+    if (impl_ == nullptr) *error = "internal error: a hash join table probed before it was built";
+    return false;
+  }
+  if (build_rows == 0 || probe_rows == 0 || impl_->table.empty()) return true;
+  const JoinKeys probe(probe_keys);
+  PairList pairs;
+  ProbeScratch scratch;
+  const bool ok = WithKeyEqual(impl_->keys, probe_keys, [&](const auto& equal) {
+    return ProbeRows(impl_->table, probe, 0, probe_rows, equal, &scratch, &pairs, error);
+  });
+  if (!ok) return false;
+  out->probe_rows.resize(pairs.size());
+  out->build_rows.resize(pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    out->probe_rows[i] = pairs.data()[i].probe;
+    out->build_rows[i] = pairs.data()[i].build;
+  }
+  return true;
+}
 
 bool HashJoinPairs(const std::vector<const Column*>& build_keys, const std::vector<const Column*>& probe_keys,
                    const ExecContext& ctx, MatchPairs* out, std::string* error) {

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,27 @@ struct MatchPairs {
 bool HashJoinPairs(const std::vector<const Column*>& build_keys,
                    const std::vector<const Column*>& probe_keys,
                    const ExecContext& ctx, MatchPairs* out, std::string* error);
+
+// A hash table over a join's build keys, built once (hashing on the query's threads) and then
+// probed by any number of threads at once: the probe pipeline's morsels (query_join_chain.cc).
+// Probe gives the pairs of probe rows [0, n) of `probe_keys` (as many columns as the build
+// keys, pairwise of the same type, as HashJoinPairs requires) sorted by probe row, then build
+// row; its vectors are the caller's (not charged to the budget: a morsel's pairs are short-
+// lived). The build key columns must outlive the table. False with *error set on a bad
+// argument or when memory runs out.
+class JoinBuildTable {
+ public:
+  JoinBuildTable();
+  ~JoinBuildTable();
+  JoinBuildTable(JoinBuildTable&&) noexcept;
+  JoinBuildTable& operator=(JoinBuildTable&&) noexcept;
+  bool Build(const std::vector<const Column*>& build_keys, const ExecContext& ctx, std::string* error);
+  bool Probe(const std::vector<const Column*>& probe_keys, MatchPairs* out, std::string* error) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 enum class JoinKind : uint8_t { kInner, kLeft, kRight, kFull, kSemi, kAnti, kMark };
 

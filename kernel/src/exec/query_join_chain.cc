@@ -1,24 +1,49 @@
-// A chain of inner equi-joins down a plan's left side (the probe side), run with late
-// materialization: the build sides are made first; then the rows flowing up the chain are kept
-// as one row-number list per input (the probe source and each build side) instead of joined
-// tables. Each join gathers only its probe keys at those rows, probes the hash table, and
-// composes the lists through the pairs it found; the columns are gathered once, at the end, for
-// the rows that survived every join. TPC-H Q9 joined 600,572 lineitem rows to supplier and
-// gathered 8 columns before part's join cut them to 32,160; now it gathers 2 key columns.
+// A chain of inner equi-joins down a plan's left side, run as pipelines on the query's threads:
+//  - build pipelines first: each build side is made by its own operators, its key columns
+//    evaluated (cast to the types both sides share), and its hash table built;
+//  - then the probe pipeline: the probe source's rows are cut into morsels that the threads
+//    take from one cursor; each morsel runs through every join in turn (gather its probe keys,
+//    probe, compose its row lists through the pairs, cut them by the join's residual
+//    condition), and its surviving rows go to the sink;
+//  - the sink: the morsels' row lists concatenated in morsel order (so the answer never depends
+//    on the thread count), then every output column gathered once for the rows that survived
+//    every join, one task per column.
+// Late materialization throughout: the rows flowing up the chain are row-number lists, one per
+// input (the source and each build side), and a filtered scan is its table's rows plus the
+// selection its filter made, so nothing is copied before the end. TPC-H Q9 joined 600,572
+// lineitem rows to supplier and gathered 8 columns before part's join cut them to 32,160; with
+// row lists it gathers 2 key columns.
 #include <chrono>
 #include <utility>
 
 #include "src/common/ascii.h"
 #include "src/exec/hash_join.h"
+#include "src/exec/morsel.h"
+#include "src/exec/profile.h"
 #include "src/exec/query_tree.h"
 #include "src/sql/ast_clone.h"
 
 namespace laneql {
 namespace exec {
+
+// One input of the chain: its relation and, for a filtered scan, the rows its filter kept.
+// Row numbers in the chain count the input's rows (0 .. rows() - 1), mapped through the
+// selection when columns are gathered.
+struct ChainInput {
+  Relation relation;
+  std::vector<uint32_t> selection;
+  bool all = true;
+  size_t rows() const { return all ? relation.table->num_rows() : selection.size(); }
+  uint32_t Physical(uint32_t row) const { return all ? row : selection[row]; }
+};
+
 namespace {
 
 using plan::LogicalKind;
 using plan::LogicalOperator;
+
+// Source rows per morsel: a morsel's key columns and row lists stay in the L2 cache.
+constexpr size_t kProbeMorselRows = size_t{1} << 15;
 
 bool IsChainJoin(const LogicalOperator& op) {
   return op.kind == LogicalKind::kJoin && op.join_type == sql::JoinType::kInner && !op.left_keys.empty();
@@ -42,29 +67,32 @@ int Locate(const plan::ColumnScope& scope, const sql::Expr& expr) {
   return found;
 }
 
-// The rows flowing up the chain: for each input t, its row numbers (identity for the source
-// until the first join reorders it).
-struct ChainRows {
-  std::vector<const Relation*> inputs;
+// The rows flowing up the chain in one morsel: per input, its row numbers.
+struct MorselRows {
   std::vector<std::vector<uint32_t>> rows;
-  bool source_identity = true;
   size_t count = 0;
 };
 
-bool Gather(const ChainRows& state, size_t t, size_t c, Column* out, std::string* error) {
-  const Column& column = state.inputs[t]->table->column(c);
-  if (t == 0 && state.source_identity) return ShareColumn(column, state.inputs[0]->table, out, error);
-  return GatherRows(column, state.rows[t], out, error);
+// `column` (of input `in`'s relation, or a column as long as it) at the chain rows `rows`.
+bool GatherAt(const ChainInput& in, const Column& column, const std::vector<uint32_t>& rows, Column* out,
+              std::string* error) {
+  if (in.all) return GatherRows(column, rows, out, error);
+  std::vector<uint32_t> physical(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) physical[i] = in.selection[rows[i]];
+  return GatherRows(column, physical, out, error);
 }
 
-// Every column of every input at the current rows, as one relation named by `scope`.
-bool Materialize(const ChainRows& state, const plan::ColumnScope& scope, Relation* out, std::string* error) {
+// Every column of the first `inputs` inputs at a morsel's rows, as one relation named by `scope`.
+bool MaterializeMorsel(const std::vector<ChainInput>& chain, size_t inputs, const MorselRows& state,
+                       const plan::ColumnScope& scope, Relation* out, std::string* error) {
   auto table = std::make_shared<Table>();
   size_t k = 0;
-  for (size_t t = 0; t < state.inputs.size(); ++t) {
-    for (size_t c = 0; c < state.inputs[t]->table->num_columns(); ++c) {
+  for (size_t t = 0; t < inputs; ++t) {
+    const Table& source = *chain[t].relation.table;
+    for (size_t c = 0; c < source.num_columns(); ++c) {
       Column column;
-      if (!Gather(state, t, c, &column, error) || !table->AddColumn(RelationColumnName(k++), std::move(column), error)) {
+      if (!GatherAt(chain[t], source.column(c), state.rows[t], &column, error) ||
+          !table->AddColumn(RelationColumnName(k++), std::move(column), error)) {
         return false;
       }
     }
@@ -74,147 +102,339 @@ bool Materialize(const ChainRows& state, const plan::ColumnScope& scope, Relatio
   return true;
 }
 
-// The rows after a join: each input's rows at the pairs' probe positions, and the build rows.
-void Compose(const std::vector<uint32_t>& probe, const std::vector<uint32_t>& build, ChainRows* state) {
-  const size_t n = probe.size();
-  for (size_t t = 0; t + 1 < state->inputs.size(); ++t) {
-    std::vector<uint32_t> next(n);
-    if (t == 0 && state->source_identity) {
-      next = probe;
-    } else {
-      const std::vector<uint32_t>& before = state->rows[t];
-      for (size_t i = 0; i < n; ++i) next[i] = before[probe[i]];
-    }
-    state->rows[t] = std::move(next);
-  }
-  state->source_identity = false;
-  state->rows.back() = build;
-  state->count = n;
+// A probe key: a column of one input (cast to the join's key type over that whole input first
+// when its type differs), or an expression evaluated per morsel over its rows made whole.
+struct ProbeKey {
+  int input = -1;
+  size_t column = 0;
+  std::shared_ptr<const Table> cast;  // the cast column (#0), or null
+  sql::ExprPtr expr;                  // with a CAST around it when needed
+};
+
+struct ChainJoin {
+  LogicalOperator* op = nullptr;
+  std::vector<ProbeKey> probe_keys;
+  Relation build_keys;  // cast to the key types
+  JoinBuildTable table;
+  sql::ExprPtr residual;
+  size_t rows_out = 0;  // EXPLAIN ANALYZE
+  double seconds = 0;
+};
+
+sql::ExprPtr CastExpr(TypeId type, sql::ExprPtr operand) {
+  auto cast = std::make_unique<sql::Expr>();
+  cast->kind = sql::ExprKind::kCast;
+  cast->pos = operand->pos;
+  cast->text = DuckDbTypeName(type == TypeId::kLargeString ? TypeId::kString : type);
+  cast->height = operand->height + 1;
+  cast->operand = std::move(operand);
+  return cast;
 }
+
+TypeId KeyType(TypeId type) { return type == TypeId::kLargeString ? TypeId::kString : type; }
 
 }  // namespace
 
+bool QueryTreeRunner::ExecuteChainInput(LogicalOperator* op, bool analyze, ChainInput* in, Result* error) {
+  ChainInput& input = *in;
+  if (op->kind != LogicalKind::kGet || op->conditions.empty() || dry_run_) {
+    return ExecuteLogical(op, analyze, &input.relation, error);
+  }
+  // A filtered scan: its kept columns as they are, and the rows its filter keeps.
+  const auto start = std::chrono::steady_clock::now();
+  ScopedSpan span(ctx_.profiler, 0, "GET", "operator");
+  std::vector<sql::ExprPtr> conditions;
+  for (const sql::ExprPtr& c : op->conditions) conditions.push_back(sql::Clone(*c));
+  if (!ExecuteGet(op, false, &input.relation, error) ||
+      !FilterRows(input.relation, *JoinAnd(std::move(conditions)), &input.selection, error)) {
+    return false;
+  }
+  input.all = false;
+  if (analyze) {
+    op->analyzed = true;
+    op->actual_rows = input.selection.size();
+    op->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  return true;
+}
+
 bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relation* out, Result* error) {
-  std::vector<LogicalOperator*> joins;
+  std::vector<LogicalOperator*> ops;
   LogicalOperator* op = top;
   while (IsChainJoin(*op)) {
-    joins.insert(joins.begin(), op);
+    ops.insert(ops.begin(), op);
     op = op->children[0].get();
   }
-  std::vector<Relation> inputs(joins.size() + 1);
-  if (!ExecuteLogical(op, analyze, &inputs[0], error)) return false;
-  ChainRows state;
-  state.inputs.push_back(&inputs[0]);
-  state.rows.emplace_back();
-  state.count = inputs[0].table->num_rows();
+  std::vector<ChainInput> inputs(ops.size() + 1);
+  if (!ExecuteChainInput(op, analyze, &inputs[0], error)) return false;
   std::string message;
-  for (size_t j = 0; j < joins.size(); ++j) {
-    LogicalOperator* join = joins[j];
+  std::vector<ChainJoin> joins(ops.size());
+  // The build pipelines: each build side made, its keys cast to the shared types, its table built.
+  for (size_t j = 0; j < ops.size(); ++j) {
+    ChainJoin& join = joins[j];
+    join.op = ops[j];
     const auto start = std::chrono::steady_clock::now();
-    Relation& build = inputs[j + 1];
-    if (!ExecuteLogical(join->children[1].get(), analyze, &build, error)) return false;
-    const plan::ColumnScope& probe_scope = join->children[0]->scope;
+    ScopedSpan span(ctx_.profiler, 0, "hash join build", "pipeline");
+    ChainInput& build = inputs[j + 1];
+    if (!ExecuteChainInput(join.op->children[1].get(), analyze, &build, error)) return false;
+    const plan::ColumnScope& probe_scope = join.op->children[0]->scope;
     size_t probe_width = 0;
-    for (const Relation* input : state.inputs) probe_width += input->table->num_columns();
+    for (size_t t = 0; t <= j; ++t) probe_width += inputs[t].relation.table->num_columns();
     if (probe_width != probe_scope.size()) {
       *error = Result::Error("internal error: a join's inputs do not match its plan");
       return false;
     }
-    // The key columns: a probe key naming a column is gathered at the chain's rows; any other
-    // expression is evaluated over the probe side made whole.
-    Relation probe_keys, build_keys;
-    auto probe_table = std::make_shared<Table>();
-    Relation whole;
-    for (size_t k = 0; k < join->left_keys.size(); ++k) {
-      Column key;
-      const int at = Locate(probe_scope, *join->left_keys[k]);
+    // Build keys over the kept rows: a key expression over a filtered scan is evaluated on
+    // those rows alone (an excluded row could fail it), so such a side is cut first.
+    bool plain = true;
+    for (const sql::ExprPtr& k : join.op->right_keys) plain = plain && Locate(build.relation.scope, *k) >= 0;
+    if (!build.all && !plain) {
+      if (!KeepRelationRows(&build.relation, build.selection, &message)) {
+        *error = Result::Error(message);
+        return false;
+      }
+      build.selection = {};
+      build.all = true;
+    }
+    {
+      auto keys = std::make_shared<Table>();
+      for (size_t k = 0; k < join.op->right_keys.size(); ++k) {
+        Column key;
+        const int at = plain ? Locate(build.relation.scope, *join.op->right_keys[k]) : -1;
+        if (at >= 0) {
+          const Column& column = build.relation.table->column(static_cast<size_t>(at));
+          if (!(build.all ? ShareColumn(column, build.relation.table, &key, &message)
+                          : GatherRows(column, build.selection, &key, &message))) {
+            *error = Result::Error(message);
+            return false;
+          }
+        } else {
+          Result value;
+          if (!Evaluate(build.relation, {join.op->right_keys[k].get()}, &value)) {
+            *error = std::move(value);
+            return false;
+          }
+          key = std::move(value.ReleaseColumns()[0]);
+        }
+        if (!keys->AddColumn(RelationColumnName(k), std::move(key), &message)) {
+          *error = Result::Error(message);
+          return false;
+        }
+        join.build_keys.scope.push_back(plan::ScopeColumn{"", RelationColumnName(k), false});
+      }
+      join.build_keys.table = std::move(keys);
+    }
+    // Probe keys: where each comes from, and its type; both sides cast to the shared type.
+    std::vector<TypeId> types;
+    for (size_t k = 0; k < join.op->left_keys.size(); ++k) {
+      ProbeKey key;
+      TypeId type;
+      const int at = Locate(probe_scope, *join.op->left_keys[k]);
       if (at >= 0) {
         size_t t = 0, c = static_cast<size_t>(at);
-        while (c >= state.inputs[t]->table->num_columns()) c -= state.inputs[t++]->table->num_columns();
-        if (!Gather(state, t, c, &key, &message)) {
-          *error = Result::Error(message);
-          return false;
-        }
+        while (c >= inputs[t].relation.table->num_columns()) c -= inputs[t++].relation.table->num_columns();
+        key.input = static_cast<int>(t);
+        key.column = c;
+        type = KeyType(inputs[t].relation.table->column(c).type());
       } else {
-        if (whole.table == nullptr && !Materialize(state, probe_scope, &whole, &message)) {
+        // Its type, from the expression over no rows.
+        MorselRows none;
+        none.rows.resize(j + 1);
+        Relation empty;
+        Result value;
+        if (!MaterializeMorsel(inputs, j + 1, none, probe_scope, &empty, &message)) {
           *error = Result::Error(message);
           return false;
         }
-        Result value;
-        if (!Evaluate(whole, {join->left_keys[k].get()}, &value)) {
+        if (!Evaluate(empty, {join.op->left_keys[k].get()}, &value)) {
           *error = std::move(value);
           return false;
         }
-        std::vector<Column> columns = value.ReleaseColumns();
-        key = std::move(columns[0]);
+        type = KeyType(value.column(0).type());
+        key.expr = sql::Clone(*join.op->left_keys[k]);
       }
-      if (!probe_table->AddColumn(RelationColumnName(k), std::move(key), &message)) {
-        *error = Result::Error(message);
-        return false;
+      const TypeId shared = CommonSuperType(type, join.build_keys.table->column(k).type());
+      types.push_back(shared);
+      if (shared != type) {
+        if (key.expr) {
+          key.expr = CastExpr(shared, std::move(key.expr));
+        } else {
+          // The whole input's column cast once (a widening that cannot fail on any row).
+          Relation one;
+          if (!ShareColumns(inputs[key.input].relation, {key.column}, &one, &message)) {
+            *error = Result::Error(message);
+            return false;
+          }
+          if (!CastColumns(&one, {shared}, error, join.op->pos)) return false;
+          key.cast = one.table;
+        }
       }
-      probe_keys.scope.push_back(plan::ScopeColumn{"", RelationColumnName(k), false});
+      join.probe_keys.push_back(std::move(key));
     }
-    probe_keys.table = std::move(probe_table);
-    {
-      std::vector<const sql::Expr*> exprs;
-      for (const sql::ExprPtr& k : join->right_keys) exprs.push_back(k.get());
-      Result value;
-      if (!Evaluate(build, exprs, &value)) {
-        *error = std::move(value);
-        return false;
-      }
-      if (!RelationFromResult(std::move(value), "", &build_keys, &message)) {
-        *error = Result::Error(message);
-        return false;
-      }
-    }
-    std::vector<const Column*> probe_columns, build_columns;
-    if (!CommonKeyColumns(&probe_keys, &build_keys, &probe_columns, &build_columns, error)) return false;
-    MatchPairs pairs;
-    if (!HashJoinPairs(build_columns, probe_columns, ctx_, &pairs, &message)) {
+    if (!CastColumns(&join.build_keys, types, error, join.op->pos)) return false;
+    std::vector<const Column*> build_columns;
+    for (size_t k = 0; k < types.size(); ++k) build_columns.push_back(&join.build_keys.table->column(k));
+    if (!join.table.Build(build_columns, ctx_, &message)) {
       *error = Result::Error(message);
       return false;
     }
-    state.inputs.push_back(&build);
-    state.rows.emplace_back();
-    Compose(pairs.probe_rows, pairs.build_rows, &state);
-    if (!join->conditions.empty()) {
-      // A residual condition reads the joined rows: made whole for it, then cut by it.
-      Relation candidates;
-      if (!Materialize(state, join->scope, &candidates, &message)) {
-        *error = Result::Error(message);
-        return false;
-      }
+    if (!join.op->conditions.empty()) {
       std::vector<sql::ExprPtr> clones;
-      for (const sql::ExprPtr& c : join->conditions) clones.push_back(sql::Clone(*c));
-      std::vector<uint32_t> keep;
-      if (!FilterRows(candidates, *JoinAnd(std::move(clones)), &keep, error)) return false;
-      for (std::vector<uint32_t>& rows : state.rows) {
-        std::vector<uint32_t> next(keep.size());
-        for (size_t i = 0; i < keep.size(); ++i) next[i] = rows[keep[i]];
-        rows = std::move(next);
-      }
-      state.count = keep.size();
+      for (const sql::ExprPtr& c : join.op->conditions) clones.push_back(sql::Clone(*c));
+      join.residual = JoinAnd(std::move(clones));
     }
-    if (analyze) {
-      join->analyzed = true;
-      join->actual_rows = state.count;
-      join->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
-    if (ctx_.Interrupted()) {
-      *error = Result::Error(ctx_.StopMessage());
-      return false;
-    }
+    join.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   size_t width = 0;
-  for (const Relation* input : state.inputs) width += input->table->num_columns();
+  for (const ChainInput& input : inputs) width += input.relation.table->num_columns();
   if (width != top->scope.size()) {
     *error = Result::Error("internal error: a join's inputs do not match its plan");
     return false;
   }
-  if (!Materialize(state, top->scope, out, &message)) {
-    *error = Result::Error(message);
-    return false;
+  // The probe pipeline.
+  const auto probe_start = std::chrono::steady_clock::now();
+  const size_t source_rows = inputs[0].rows();
+  const size_t morsels = (source_rows + kProbeMorselRows - 1) / kProbeMorselRows;
+  std::vector<MorselRows> parts(morsels);
+  std::vector<std::vector<size_t>> rows_after(morsels, std::vector<size_t>(joins.size(), 0));
+  std::vector<Result> morsel_errors(morsels);
+  // Engine calls inside a morsel (residuals, key expressions, casts) run on its thread alone.
+  ExecContext single = ctx_;
+  single.pool = nullptr;
+  single.threads = 1;
+  single.profiler = nullptr;
+  const int threads = ThreadsFor(source_rows, ctx_.ThreadsAvailable(), ctx_.min_parallel_rows);
+  auto run_morsel = [&](size_t m, int, std::string* task_error) {
+    QueryTreeRunner local(catalog_, single);
+    MorselRows state;
+    state.rows.resize(inputs.size());
+    const size_t begin = m * kProbeMorselRows, end = std::min(source_rows, begin + kProbeMorselRows);
+    state.rows[0].resize(end - begin);
+    for (size_t r = begin; r < end; ++r) state.rows[0][r - begin] = static_cast<uint32_t>(r);
+    state.count = end - begin;
+    for (size_t j = 0; j < joins.size() && state.count != 0; ++j) {
+      ChainJoin& join = joins[j];
+      const plan::ColumnScope& probe_scope = join.op->children[0]->scope;
+      std::vector<Column> keys(join.probe_keys.size());
+      Relation whole;
+      for (size_t k = 0; k < join.probe_keys.size(); ++k) {
+        const ProbeKey& key = join.probe_keys[k];
+        if (key.input >= 0) {
+          const ChainInput& in = inputs[static_cast<size_t>(key.input)];
+          const Column& column = key.cast ? key.cast->column(0) : in.relation.table->column(key.column);
+          if (!GatherAt(in, column, state.rows[static_cast<size_t>(key.input)], &keys[k], task_error)) return false;
+          continue;
+        }
+        if (whole.table == nullptr && !MaterializeMorsel(inputs, j + 1, state, probe_scope, &whole, task_error)) {
+          return false;
+        }
+        Result value;
+        if (!local.Evaluate(whole, {key.expr.get()}, &value)) {
+          *task_error = value.error();
+          morsel_errors[m] = std::move(value);
+          return false;
+        }
+        keys[k] = std::move(value.ReleaseColumns()[0]);
+      }
+      std::vector<const Column*> probe_columns;
+      for (const Column& key : keys) probe_columns.push_back(&key);
+      MatchPairs pairs;
+      if (!join.table.Probe(probe_columns, &pairs, task_error)) return false;
+      // Compose: every input's rows at the pairs' probe positions, and the build rows.
+      for (size_t t = 0; t <= j; ++t) {
+        std::vector<uint32_t> next(pairs.size());
+        const std::vector<uint32_t>& before = state.rows[t];
+        for (size_t i = 0; i < pairs.size(); ++i) next[i] = before[pairs.probe_rows[i]];
+        state.rows[t] = std::move(next);
+      }
+      state.rows[j + 1] = std::move(pairs.build_rows);
+      state.count = state.rows[j + 1].size();
+      if (join.residual && state.count != 0) {
+        // A residual condition reads the joined rows: made whole for it, then cut by it.
+        Relation candidates;
+        if (!MaterializeMorsel(inputs, j + 2, state, join.op->scope, &candidates, task_error)) return false;
+        std::vector<uint32_t> keep;
+        Result failure;
+        if (!local.FilterRows(candidates, *join.residual, &keep, &failure)) {
+          *task_error = failure.error();
+          morsel_errors[m] = std::move(failure);
+          return false;
+        }
+        for (size_t t = 0; t <= j + 1; ++t) {
+          std::vector<uint32_t> next(keep.size());
+          for (size_t i = 0; i < keep.size(); ++i) next[i] = state.rows[t][keep[i]];
+          state.rows[t] = std::move(next);
+        }
+        state.count = keep.size();
+      }
+      rows_after[m][j] = state.count;
+    }
+    if (state.count == 0) {
+      for (std::vector<uint32_t>& rows : state.rows) rows.clear();
+    }
+    parts[m] = std::move(state);
+    return true;
+  };
+  {
+    ScopedSpan span(ctx_.profiler, 0, "hash join probe", "pipeline");
+    if (!RunTasks(ctx_, threads, morsels, run_morsel, &message)) {
+      for (Result& failure : morsel_errors) {
+        if (!failure.ok() && !failure.error().empty()) {
+          *error = std::move(failure);
+          return false;
+        }
+      }
+      *error = Result::Error(message);
+      return false;
+    }
+  }
+  // The sink: the morsels' rows in morsel order, each input's rows in its table.
+  size_t total = 0;
+  for (const MorselRows& part : parts) total += part.count;
+  std::vector<std::vector<uint32_t>> physical(inputs.size(), std::vector<uint32_t>(total));
+  for (size_t t = 0; t < inputs.size(); ++t) {
+    size_t at = 0;
+    for (const MorselRows& part : parts) {
+      for (size_t i = 0; i < part.count; ++i) physical[t][at++] = inputs[t].Physical(part.rows[t][i]);
+    }
+  }
+  parts = {};
+  std::vector<std::pair<size_t, size_t>> columns;  // (input, column) per output column
+  for (size_t t = 0; t < inputs.size(); ++t) {
+    for (size_t c = 0; c < inputs[t].relation.table->num_columns(); ++c) columns.emplace_back(t, c);
+  }
+  std::vector<Column> gathered(columns.size());
+  auto gather = [&](size_t k, int, std::string* task_error) {
+    const auto [t, c] = columns[k];
+    return GatherRows(inputs[t].relation.table->column(c), physical[t], &gathered[k], task_error);
+  };
+  {
+    ScopedSpan span(ctx_.profiler, 0, "hash join gather", "pipeline");
+    const int gather_threads = total < ctx_.min_parallel_rows ? 1 : ctx_.ThreadsAvailable();
+    if (!RunTasks(ctx_, gather_threads, columns.size(), gather, &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+  }
+  auto table = std::make_shared<Table>();
+  for (size_t k = 0; k < gathered.size(); ++k) {
+    if (!table->AddColumn(RelationColumnName(k), std::move(gathered[k]), &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+  }
+  out->table = std::move(table);
+  out->scope = top->scope;
+  if (analyze) {
+    const double probe_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
+    for (size_t j = 0; j < joins.size(); ++j) {
+      size_t rows = 0;
+      for (size_t m = 0; m < morsels; ++m) rows += rows_after[m][j];
+      joins[j].op->analyzed = true;
+      joins[j].op->actual_rows = rows;
+      // Each join's build; the probe pipeline (all joins at once) on the top one.
+      joins[j].op->seconds = joins[j].seconds + (j + 1 == joins.size() ? probe_seconds : 0);
+    }
   }
   return true;
 }

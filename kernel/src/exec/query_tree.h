@@ -31,6 +31,8 @@ using plan::MakeBinary;
 using plan::MakeColumnRef;
 using plan::SplitAnd;
 
+struct ChainInput;  // query_join_chain.cc
+
 class QueryTreeRunner {
  public:
   QueryTreeRunner(Catalog* catalog, const ExecContext& ctx) : catalog_(catalog), ctx_(ctx) {}
@@ -97,6 +99,9 @@ class QueryTreeRunner {
   // A chain of inner equi-joins down op's left side, with late materialization
   // (query_join_chain.cc).
   bool ExecuteJoinChain(plan::LogicalOperator* top, bool analyze, Relation* out, Result* error);
+  // An input of a join chain: a filtered scan as its table's rows and its filter's selection
+  // (nothing copied), anything else as ExecuteLogical makes it.
+  bool ExecuteChainInput(plan::LogicalOperator* op, bool analyze, ChainInput* in, Result* error);
   // A RIGHT or FULL JOIN ... USING's visible keys made COALESCE(left, right), as DuckDB's.
   bool MergeUsingKeys(const plan::LogicalOperator& op, Relation* out, Result* error);
   // A Get's relation: its kept columns, filtered by its conditions when `with_conditions`.
