@@ -1,23 +1,34 @@
 """A seeded generator of random multi-table queries and their tables, for the relational
 differential test (relational_diff.py): joins of every kind over keys with NULLs and duplicates,
-derived tables, CTEs used twice, subqueries (uncorrelated and correlated), set operations,
-GROUP BY over join results, ORDER BY and LIMIT, in the SQL laneql supports and DuckDB runs with
-the same meaning.
+derived tables (LATERAL ones too), CTEs used twice, subqueries (uncorrelated and correlated, of
+any shape), set operations, GROUP BY over join results, ORDER BY and LIMIT, in the SQL laneql
+supports and DuckDB runs with the same meaning.
 
 A query is a tree of objects (`Select`, `Table`, `Derived`, `Join`, `Comma`, `Expr`), not just
 text, so that the minimiser can drop and simplify parts: `smaller()` yields every tree one step
 simpler, `sql()` spells it on one line. The data is four small tables (`make_tables`), made
 from their own seed.
 
+Correlated subqueries that laneql runs once per distinct binding of the outer columns they read
+are drawn next to the forms it unnests (shaped_sub, shaped_value, lateral): their own
+GROUP BY / HAVING, DISTINCT, ORDER BY ... LIMIT [OFFSET], WITH inside, set operations; IN / ANY /
+ALL over an aggregate; the correlation inside a derived table of the subquery; a subquery in
+one correlated two levels out; scalar aggregates correlated on non-equalities or an OR; LATERAL
+derived tables (comma, [INNER] JOIN, LEFT JOIN ... ON true or a condition, CROSS JOIN; now and
+then without the word). A scalar or LATERAL subquery with LIMIT orders by every column it
+returns (ties give the same values), and the minimiser drops its LIMIT before its ORDER BY.
+
 Left out on purpose (tests/diff/README.md, "Relational queries"):
   - correlated subqueries laneql rejects with a message saying so (docs/sql.md): in the ON of
-    an outer, semi or anti join reading both sides, inside another correlated subquery, with
-    their own GROUP BY / LIMIT / WITH / set operation, IN / ANY / ALL over an aggregate, and
-    scalar aggregates correlated on anything but equalities (those over an aggregate query's
-    groups correlate on its group keys; now and then on another column, an error in both);
-  - a plain (non-aggregate) correlated scalar anywhere but as a SELECT item of a query without
-    LIMIT (and, over groups, without HAVING): whether an engine meets DuckDB's "More than one row" error depends on which rows it
-    computes (elsewhere the scalar reads a grouped derived table, one row per key);
+    an outer, semi or anti join reading both sides (with SHAPED_IN_OUTER_ON false, also the
+    shapes laneql runs per binding reading one side); over an
+    aggregate query's groups, the subqueries correlate on its group keys (now and then on
+    another column, an error in both);
+  - a plain (non-aggregate) correlated scalar that may find two rows anywhere but as a SELECT
+    item of a query without LIMIT (and, over groups, without HAVING): whether an engine meets
+    DuckDB's "More than one row" error depends on which rows it computes (elsewhere the scalar
+    reads a grouped derived table, one row per key, or has LIMIT 1, or is an aggregate);
+  - RIGHT / FULL / SEMI / ANTI lateral joins (errors in both engines);
   - qualified left keys of a RIGHT / FULL join with USING or NATURAL (laneql merges them too);
   - decimal literals (DOUBLE in laneql, DECIMAL in DuckDB): doubles are compared with integers;
   - coalesce (laneql has no such function yet): CASE WHEN x IS NULL THEN y ELSE x END instead;
@@ -150,15 +161,19 @@ class Table:
 
 
 class Derived:
-    def __init__(self, select, alias, names):
-        self.select, self.alias, self.names = select, alias, names
+    """(SELECT ...) AS alias(names); `lateral`: "LATERAL " or "" for one reading the FROM items
+    left of it (DuckDB takes it without the word too), None for any other."""
+
+    def __init__(self, select, alias, names, lateral=None):
+        self.select, self.alias, self.names, self.lateral = select, alias, names, lateral
 
     def sql(self):
-        return "(%s) AS %s(%s)" % (self.select.sql(), self.alias, ", ".join(self.names))
+        return "%s(%s) AS %s(%s)" % (self.lateral or "", self.select.sql(), self.alias,
+                                     ", ".join(self.names))
 
     def smaller(self):
         for v in self.select.smaller():
-            yield Derived(v, self.alias, self.names)
+            yield Derived(v, self.alias, self.names, self.lateral)
 
 
 class Join:
@@ -231,6 +246,7 @@ class Select:
         self.order = []       # [(key text, direction text)]
         self.limit = None
         self.offset = None
+        self.total = False    # a subquery whose ORDER BY makes its LIMIT's rows one set: kept
 
     def copy(self, **changes):
         q = Select()
@@ -269,6 +285,8 @@ class Select:
         """Every Select one step simpler: a part dropped or one of its parts made simpler."""
         for field in ("where", "having", "order", "branches"):
             parts = getattr(self, field)
+            if field == "order" and self.total and (self.limit, self.offset) != (None, None):
+                continue  # no LIMIT over rows in an undefined order (the limit goes first)
             for i in range(len(parts)):
                 yield self.copy(**{field: parts[:i] + parts[i + 1:]})
         if len(self.items) > 1 and not self.branches:
@@ -313,8 +331,13 @@ JOIN_KINDS = [("JOIN", 22), ("INNER JOIN", 4), ("LEFT JOIN", 14), ("LEFT OUTER J
               ("RIGHT JOIN", 8), ("RIGHT OUTER JOIN", 2), ("FULL OUTER JOIN", 10),
               ("FULL JOIN", 3), ("SEMI JOIN", 7), ("ANTI JOIN", 7), ("CROSS JOIN", 4),
               ("USING", 9), ("NATURAL", 6)]
+LATERAL_KINDS = [("JOIN", 3), ("INNER JOIN", 1), ("LEFT JOIN", 4), ("LEFT OUTER JOIN", 1),
+                 ("CROSS JOIN", 2)]  # RIGHT, FULL, SEMI, ANTI: errors in both engines
 ORDER_DIRECTIONS = ["", "ASC", "DESC", "DESC NULLS FIRST", "ASC NULLS FIRST", "NULLS LAST"]
 CTE_NAME = "w"
+# Whether the ON of an outer, semi or anti join may hold a correlated subquery of a shape laneql
+# runs per binding (reading one side).
+SHAPED_IN_OUTER_ON = True
 
 
 class Generator:
@@ -322,6 +345,7 @@ class Generator:
 
     def __init__(self, seed):
         self.rng = random.Random(seed)
+        self.unshaped = False  # no shaped_sub / shaped_value (in the ON of an outer join)
 
     def query(self):
         self.serial, self.cte = 0, None
@@ -439,14 +463,27 @@ class Generator:
         if n > 1 and r.random() < 0.2:  # a comma join, equalities in WHERE
             sources, conds = [node], []
             for i in range(1, n):
-                right, rcols = self.source()
-                if not (n == 2 and r.random() < 0.15):
+                got = self.lateral(cols) if r.random() < 0.3 else None
+                right, rcols = got or self.source()
+                if not got and not (n == 2 and r.random() < 0.15):
                     conds += self.equalities(cols, rcols, r.randint(1, 2))
                 sources.append(right)
                 cols = cols + rcols
             return Comma(sources), cols, conds
         hidden = []  # left keys of RIGHT/FULL USING joins, not named but still there
         for i in range(1, n):
+            got = self.lateral(cols) if r.random() < 0.12 else None
+            if got:  # [INNER | LEFT [OUTER] | CROSS] JOIN LATERAL (...) ON a comparison or true
+                right, rcols = got
+                kind = self._weighted(LATERAL_KINDS)
+                on = []
+                if kind != "CROSS JOIN":
+                    on = [Expr("true")] if r.random() < 0.4 else (
+                        r.random() < 0.5 and self.equalities(cols, rcols, 1)) or [
+                        self.comparison(cols, rcols)]
+                node = Join(node, kind, right, on=on)
+                cols = cols + rcols
+                continue
             right, rcols = self.source()
             kind = self._weighted(JOIN_KINDS)
             names = [x.name for x in cols] + hidden
@@ -487,7 +524,8 @@ class Generator:
         """An ON conjunct with a subquery: uncorrelated (reading either side), correlated with
         one side (any join kind), or, in an inner join, with both (a condition on each side).
         Not drawn: a correlated one reading both sides of an outer, semi or anti join (laneql
-        says "not supported yet")."""
+        says "not supported yet"); nor there, unless SHAPED_IN_OUTER_ON, one of a shape laneql
+        runs per binding (shaped_sub, shaped_value)."""
         r = self.rng
         x = r.random()
         if x < 0.3:
@@ -498,7 +536,13 @@ class Generator:
                 return self.correlated_where(left + right)
             finally:
                 self.sides = None
-        return self.correlated_where(r.choice([left, right]))
+        if kind in ("JOIN", "INNER JOIN") or SHAPED_IN_OUTER_ON:
+            return self.correlated_where(r.choice([left, right]))
+        self.unshaped = True
+        try:
+            return self.correlated_where(r.choice([left, right]))
+        finally:
+            self.unshaped = False
 
     # -- predicates --
 
@@ -571,9 +615,10 @@ class Generator:
 
     # -- correlated subqueries --
 
-    def correlation(self, zcols, cols, equal_only=False, count=None):
+    def correlation(self, zcols, cols, equal_only=False, count=None, unequal=False):
         """1-2 conditions tying the subquery's table (`zcols`) to outer columns (`cols`): mostly
-        equalities `z.c = o.c` on keys, else other comparisons (any order of the sides)."""
+        equalities `z.c = o.c` on keys, else other comparisons (any order of the sides); with
+        `unequal`, the first one is no equality."""
         r = self.rng
         pairs = [(z, o) for z in zcols for o in cols if z.kind == o.kind]
         ints = [p for p in pairs if p[0].kind == "int"]
@@ -581,7 +626,8 @@ class Generator:
             pairs = ints
         conds = []
         for z, o in r.sample(pairs, min(len(pairs), count or r.choice([1, 1, 1, 2]))):
-            op = "=" if equal_only or r.random() < 0.65 else r.choice(COMPARE[1:])
+            first = unequal and not conds
+            op = "=" if equal_only or (r.random() < 0.65 and not first) else r.choice(COMPARE[1:])
             left, right = (z, o) if r.random() < 0.85 else (o, z)
             conds.append(Expr("%s %s %s" % (left.ref(), op, right.ref())))
         return conds
@@ -600,7 +646,7 @@ class Generator:
         q.where = conds + q.where if self.rng.random() < 0.7 else q.where + conds
         return q, zcols
 
-    def correlated_value(self, cols, plain_ok=False):
+    def correlated_value(self, cols, plain_ok=False, item=False):
         """(Expr, kind) of a correlated scalar subquery, or None:
           - an aggregate over the correlated rows (equalities only: laneql groups by the
             correlating keys; count of no rows is 0);
@@ -609,8 +655,13 @@ class Generator:
           - with `plain_ok`, a column of a table on 1-3 conditions: two rows for an outer row
             are DuckDB's "More than one row returned by a subquery" error. Whether an engine
             meets such a row depends on what it filters first (as overflows in random_queries.py),
-            so this one is drawn only as a SELECT item of a query without LIMIT (main_query)."""
+            so this one is drawn only as a SELECT item of a query without LIMIT (main_query);
+          - one time in three, a scalar of a shape of its own (shaped_value)."""
         r = self.rng
+        if r.random() < 0.33 and not self.unshaped:
+            got = self.shaped_value(cols, item)
+            if got is not None:
+                return got
         x = r.random()
         if x < 0.5:
             q, zcols = self.correlated_sub(cols, equal_only=True)
@@ -656,12 +707,238 @@ class Generator:
             q.where.append(self.simple_pred([value]))
         return Expr("\0", [q]), kind
 
+    # -- correlated subqueries of a shape of their own: laneql runs each once per distinct
+    # binding of the outer columns it reads --
+
+    def agg_of(self, zcols, kind):
+        """An aggregate over `zcols` whose value compares with a `kind` value, or None."""
+        r = self.rng
+        if kind in ("int", "dbl"):
+            return self.aggregate([z for z in zcols if z.kind in ("int", "dbl")])[0]
+        same = [z for z in zcols if z.kind == kind]
+        return "%s(%s)" % (r.choice(["min", "max"]), r.choice(same).ref()) if same else None
+
+    def total_order(self, returned, zcols, distinct=False):
+        """ORDER BY keys naming every column in `returned` (sometimes another column of `zcols`
+        too): rows tied on them return the same values, so what a LIMIT keeps is one multiset."""
+        r = self.rng
+        keys = list(returned)
+        others = [z for z in zcols if z not in returned]
+        if others and not distinct and r.random() < 0.4:
+            keys.insert(r.randint(0, len(keys)), r.choice(others))
+        if len(keys) > 1 and r.random() < 0.5:
+            r.shuffle(keys)
+        return [(k.ref(), r.choice(ORDER_DIRECTIONS)) for k in keys]
+
+    def other_branch(self, kind, cols):
+        """SELECT y.c FROM one table (a column of `kind`) [WHERE ...], sometimes correlated with
+        `cols` too: a set operation's second branch."""
+        r = self.rng
+        b, bcols = self.sub_select("1")
+        fits = [c for c in bcols if c.kind == kind]
+        b.items = [(Expr(r.choice(fits).ref() if fits else self.literal(kind)), None)]
+        if r.random() < 0.4:
+            b.where = self.correlation(bcols, cols, count=1) + b.where
+        return b
+
+    def nested_pred(self, zcols, cols):
+        """A condition for a subquery over `zcols` holding a subquery of its own correlated with
+        `cols`, the query outside both (two levels out), mostly also with `zcols`: [NOT] EXISTS,
+        or a column of z compared with a scalar aggregate."""
+        r = self.rng
+        inner, ycols = self.sub_select("1")
+        conds = self.correlation(ycols, cols, count=1)
+        if r.random() < 0.7:
+            conds += self.correlation(ycols, zcols, count=1)
+        r.shuffle(conds)
+        inner.where = conds + inner.where
+        text, kind = self.aggregate(ycols)
+        targets = [c for c in zcols if c.kind == kind or {c.kind, kind} <= {"int", "dbl"}]
+        if r.random() < 0.6 or not targets:
+            return Expr("%sEXISTS \0" % r.choice(["", "NOT "]), [inner])
+        inner.items = [(Expr(text), None)]
+        return Expr("%s %s \0" % (r.choice(targets).ref(), r.choice(COMPARE)), [inner])
+
+    def shaped_sub(self, cols, kind=None):
+        """A correlated subquery for [NOT] EXISTS (`kind` None) or for IN / ANY / ALL (one column
+        of `kind`), with a shape of its own: GROUP BY [HAVING]; an aggregate, grouped or not (IN
+        / ANY / ALL over an aggregate); DISTINCT; ORDER BY (naming the column) LIMIT [OFFSET];
+        the correlated rows in a WITH inside it or in a derived table of it; a set operation
+        with another branch; a subquery inside it correlated with `cols` (two levels out).
+        None when no column fits."""
+        r = self.rng
+        q, zcols = self.correlated_sub(cols)
+        if q is None:
+            return None
+        same = [z for z in zcols if kind is None or z.kind == kind]
+        if not same:
+            return None
+        z = r.choice(same)
+        q.items = [(Expr(z.ref()), None)]
+        form = r.choice(["group", "aggregate", "aggregate", "aggregate", "distinct", "limit",
+                         "with", "setop", "setop", "derived", "nested", "nested"])
+        if form == "group":
+            q.group = [c.ref() for c in [z] + r.sample([c for c in zcols if c is not z],
+                                                       r.choice([0, 0, 1]))]
+            if r.random() < 0.5:
+                text, akind = self.aggregate(zcols)
+                q.having = [Expr("%s %s %s" % (text, r.choice(COMPARE), self.literal(akind)))]
+        elif form == "aggregate":
+            text = self.agg_of(zcols, kind) if kind else self.aggregate(zcols)[0]
+            q.items = [(Expr(text or z.ref()), None)]
+            if r.random() < 0.6 or not text:
+                q.group = [(z if not text else r.choice(zcols)).ref()]
+                if r.random() < 0.3:
+                    q.having = [Expr("count(*) %s %d" % (r.choice(COMPARE), r.randint(0, 3)))]
+        elif form == "distinct":
+            q.distinct = True
+        elif form == "limit":
+            q.distinct = r.random() < 0.25
+            q.order = self.total_order([z], zcols, q.distinct)
+            q.limit, q.total = r.randint(1, 3), True
+            q.offset = r.randint(1, 2) if r.random() < 0.25 else None
+        elif form == "with":
+            name, y = self._alias("v"), self._alias("y")
+            q.items = [(Expr(z.ref()), "c1")]
+            s = Select()
+            s.ctes, s.from_ = [(name, q)], Table(name, y)
+            s.items = [(Expr("%s.c1" % y), None)]
+            if r.random() < 0.4:
+                s.where = [self.simple_pred([Col(y, "c1", z.kind)])]
+            return s
+        elif form == "setop":
+            q.branches = [(r.choice(SET_OPS), self.other_branch(z.kind, cols))]
+        elif form == "derived":
+            if r.random() < 0.5:
+                q.group = [z.ref()]
+            alias = self._alias("q")
+            s = Select()
+            s.from_ = Derived(q, alias, ["c1"])
+            s.items = [(Expr("%s.c1" % alias), None)]
+            if r.random() < 0.4:
+                s.where = [self.simple_pred([Col(alias, "c1", z.kind)])]
+            return s
+        else:
+            q.where.append(self.nested_pred(zcols, cols))
+        return q
+
+    def shaped_value(self, cols, item=False):
+        """(Expr, kind) of a correlated scalar subquery (one row at most) of a shape of its own,
+        or None: an aggregate correlated on a non-equality (or an OR of two conditions); a column
+        under ORDER BY (naming it) LIMIT 1 [OFFSET 1]; a grouped aggregate under ORDER BY 1
+        LIMIT 1; an aggregate over a derived table, a WITH or a UNION holding the correlated
+        rows; an aggregate whose WHERE holds a subquery correlated two levels out. As a SELECT
+        item (`item`) the LIMIT 1 column is a SELECT DISTINCT (the plain scalar's spelling, kept
+        for those that may find two rows)."""
+        r = self.rng
+        form = r.choice(["unequal", "unequal", "unequal", "limit", "limit", "grouped", "derived",
+                         "with", "nested", "nested", "setop"])
+        if form == "unequal":
+            q, zcols = self.sub_select("1")
+            conds = self.correlation(zcols, cols, count=r.choice([1, 2, 2, 2]), unequal=True)
+            if not conds:
+                return None
+            if len(conds) == 2 and r.random() < 0.7:
+                conds = [wrap("({} OR {})", *conds)]
+            q.where = conds + q.where if r.random() < 0.7 else q.where + conds
+            text, kind = self.aggregate(zcols)
+            q.items = [(Expr(text), None)]
+            return Expr("\0", [q]), kind
+        q, zcols = self.correlated_sub(cols)
+        if q is None:
+            return None
+        z = r.choice(zcols)
+        if form == "limit":
+            q.items = [(Expr(z.ref()), None)]
+            q.distinct = item or r.random() < 0.25
+            q.order = self.total_order([z], zcols, q.distinct)
+            q.limit, q.total = 1, True
+            q.offset = 1 if r.random() < 0.2 else None
+            return Expr("\0", [q]), z.kind
+        if form == "grouped":
+            text, kind = self.aggregate(zcols)
+            q.items = [(Expr(text), None)]
+            q.group = [r.choice(zcols).ref()]
+            if r.random() < 0.3:
+                q.having = [Expr("count(*) %s %d" % (r.choice(COMPARE), r.randint(0, 3)))]
+            q.order = [(r.choice(["1", text]), r.choice(ORDER_DIRECTIONS))]
+            q.limit, q.total = 1, True
+            return Expr("\0", [q]), kind
+        if form == "nested":
+            q.where.append(self.nested_pred(zcols, cols))
+            text, kind = self.aggregate(zcols)
+            q.items = [(Expr(text), None)]
+            return Expr("\0", [q]), kind
+        if form == "setop" and not item and r.random() < 0.4:
+            q.items = [(Expr(z.ref()), None)]
+            q.branches = [(r.choice(SET_OPS), self.other_branch(z.kind, cols))]
+            q.order, q.limit, q.total = [("1", r.choice(ORDER_DIRECTIONS))], 1, True
+            return Expr("\0", [q]), z.kind
+        s = Select()
+        alias = self._alias("q" if form != "with" else "y")
+        q.items = [(Expr(z.ref()), "c1" if form == "with" else None)]
+        if form == "derived":
+            if r.random() < 0.5:
+                q.group = [z.ref()]
+            else:
+                q.distinct = r.random() < 0.4
+            s.from_ = Derived(q, alias, ["c1"])
+        elif form == "with":
+            name = self._alias("v")
+            s.ctes, s.from_ = [(name, q)], Table(name, alias)
+        else:
+            q.branches = [(r.choice(["UNION", "UNION ALL"]), self.other_branch(z.kind, cols))]
+            s.from_ = Derived(q, alias, ["c1"])
+        text, kind = self.aggregate([Col(alias, "c1", z.kind)])
+        s.items = [(Expr(text), None)]
+        return Expr("\0", [s]), kind
+
+    def lateral(self, cols):
+        """(Derived, its columns) of a derived table reading `cols`, the columns of the FROM
+        items left of it (LATERAL, one time in five without the word), or None: the rows of a
+        table correlated with them (1-2 columns), aggregates of those (one row for each left
+        row; count 0 for none), grouped, DISTINCT, or ORDER BY (naming every column) LIMIT n."""
+        r = self.rng
+        q, zcols = self.correlated_sub(cols, count=r.choice([1, 1, 2]))
+        if q is None:
+            return None
+        picked = r.sample(zcols, r.randint(1, 2))
+        items = [(c.ref(), c.kind) for c in picked]
+        form = r.choice(["rows", "rows", "aggregate", "group", "distinct", "limit", "limit"])
+        if form == "aggregate":
+            items = [self.aggregate(zcols) for _ in range(r.randint(1, 2))]
+        elif form == "group":
+            q.group = [picked[0].ref()]
+            items = items[:1] + [self.aggregate(zcols)]
+        elif form == "distinct":
+            q.distinct = True
+        elif form == "limit":
+            q.order = self.total_order(picked, zcols)
+            q.limit, q.total = r.randint(1, 3), True
+            q.offset = r.randint(1, 2) if r.random() < 0.2 else None
+        q.items = [(Expr(text), None) for text, _ in items]
+        alias = self._alias("l")
+        names = ["c%d" % (i + 1) for i in range(len(items))]
+        node = Derived(q, alias, names, "LATERAL " if r.random() < 0.8 else "")
+        return node, [Col(alias, n, kind) for n, (_, kind) in zip(names, items)]
+
     def correlated_pred(self, cols):
         """A boolean with one correlated subquery: [NOT] EXISTS, x [NOT] IN (SELECT z.c ...),
         x op ANY|SOME|ALL (SELECT z.c ...), or a correlated scalar compared with a column or a
         constant."""
         r = self.rng
         form = r.choice(["exists", "exists", "in", "in", "anyall", "anyall", "value", "value"])
+        if form != "value" and r.random() < 0.45 and not self.unshaped:
+            # a subquery of a shape of its own (shaped_sub): IN / ANY / ALL over an aggregate, ...
+            o = r.choice(cols)
+            q = self.shaped_sub(cols, None if form == "exists" else o.kind)
+            if q is not None:
+                if form == "exists":
+                    return Expr("%sEXISTS \0" % r.choice(["", "NOT "]), [q])
+                if form == "in":
+                    return Expr("%s %sIN \0" % (o.ref(), r.choice(["", "NOT "])), [q])
+                return Expr("%s %s %s \0" % (o.ref(), r.choice(COMPARE),
+                                             r.choice(["ANY", "SOME", "ALL"])), [q])
         if form == "value":
             got = self.correlated_value(cols)
             if got is not None:
@@ -725,7 +1002,7 @@ class Generator:
             if y < 0.8:
                 return wrap("({} OR {})", p, self.simple_pred(cols))
             return wrap("CASE WHEN {} THEN 'y' ELSE 'n' END", p, simpler=[])
-        got = self.correlated_value(cols, plain_ok)
+        got = self.correlated_value(cols, plain_ok, item=True)
         if got is None:
             return Expr(r.choice(cols).ref())
         value, kind = got
