@@ -19,9 +19,8 @@ then without the word). A scalar or LATERAL subquery with LIMIT orders by every 
 returns (ties give the same values), and the minimiser drops its LIMIT before its ORDER BY.
 
 Left out on purpose (tests/diff/README.md, "Relational queries"):
-  - correlated subqueries laneql rejects with a message saying so (docs/sql.md): in the ON of
-    an outer, semi or anti join reading both sides (with SHAPED_IN_OUTER_ON false, also the
-    shapes laneql runs per binding reading one side); over an
+  - with SHAPED_IN_OUTER_ON / BOTH_SIDES_IN_OUTER_ON false, the shapes laneql runs per binding
+    in the ON of an outer, semi or anti join / correlated subqueries there reading both sides; over an
     aggregate query's groups, the subqueries correlate on its group keys (now and then on
     another column, an error in both);
   - a plain (non-aggregate) correlated scalar that may find two rows anywhere but as a SELECT
@@ -338,6 +337,8 @@ CTE_NAME = "w"
 # Whether the ON of an outer, semi or anti join may hold a correlated subquery of a shape laneql
 # runs per binding (reading one side).
 SHAPED_IN_OUTER_ON = True
+# Whether the ON of an outer, semi or anti join may hold a correlated subquery reading both sides.
+BOTH_SIDES_IN_OUTER_ON = True
 
 
 class Generator:
@@ -522,15 +523,15 @@ class Generator:
 
     def on_condition(self, kind, left, right):
         """An ON conjunct with a subquery: uncorrelated (reading either side), correlated with
-        one side (any join kind), or, in an inner join, with both (a condition on each side).
-        Not drawn: a correlated one reading both sides of an outer, semi or anti join (laneql
-        says "not supported yet"); nor there, unless SHAPED_IN_OUTER_ON, one of a shape laneql
-        runs per binding (shaped_sub, shaped_value)."""
+        one side, or with both (a condition on each side), for any join kind (an outer, semi or
+        anti join then decides from the pairs passing its whole ON). Not drawn, unless
+        SHAPED_IN_OUTER_ON, a shape laneql runs per binding (shaped_sub, shaped_value) in the ON
+        of an outer, semi or anti join."""
         r = self.rng
         x = r.random()
         if x < 0.3:
             return self.subquery_pred(left + right, correlated=False)
-        if x < 0.6 and kind in ("JOIN", "INNER JOIN"):
+        if x < 0.6 and (kind in ("JOIN", "INNER JOIN") or (BOTH_SIDES_IN_OUTER_ON and x < 0.45)):
             self.sides = (left, right)
             try:
                 return self.correlated_where(left + right)

@@ -191,9 +191,50 @@ bool QueryTreeRunner::PlanJoin(const sql::TableRef& ref, LogicalPtr* out, Result
   join->children.push_back(std::move(left));
   join->children.push_back(std::move(right));
   *out = std::move(join);
-  // An inner join's ON is a condition on its rows like WHERE: unnested above it.
-  return over_join.empty() || ApplyCorrelated(out, std::move(over_join), error);
+  if (over_join.empty()) return true;
+  // An inner join's ON is a condition on its rows like WHERE: unnested above it. Any other
+  // join decides from the pairs that pass it which rows it keeps.
+  if (ref.join_type == sql::JoinType::kInner || ref.join_type == sql::JoinType::kCross) {
+    return ApplyCorrelated(out, std::move(over_join), error);
+  }
+  return JoinOnCorrelated(out, std::move(over_join), error);
 }
+
+namespace {
+
+// Whether the joins unnesting made above `marker` (the side's stand-in) read only columns of
+// their own inputs: an IN's operand may read the join's other side, which the side lacks.
+bool ReadsOwnInputs(const plan::LogicalOperator& op, const plan::LogicalOperator* marker) {
+  if (&op == marker || op.children.empty()) return true;
+  if (op.children.size() == 2) {
+    const std::vector<const plan::ColumnScope*> sides{&op.children[0]->scope, &op.children[1]->scope};
+    bool unknown = false;
+    for (const auto* exprs : {&op.left_keys, &op.right_keys, &op.conditions}) {
+      for (const sql::ExprPtr& e : *exprs) plan::ReadsOf(e.get(), sides, &unknown);
+    }
+    if (unknown) return false;
+  }
+  return ReadsOwnInputs(*op.children[0], marker);
+}
+
+// Whether every column `expr` reads outside its subqueries (an IN's operand, the other side of a
+// comparison with a scalar subquery) is in `scope`.
+bool OutsideReadsIn(const sql::Expr* expr, const plan::ColumnScope& scope) {
+  if (expr == nullptr) return true;
+  if (expr->kind == sql::ExprKind::kColumnRef) return plan::ScopeHas(scope, *expr);
+  for (const sql::Expr* child : {expr->operand.get(), expr->left.get(), expr->right.get(), expr->else_result.get()}) {
+    if (!OutsideReadsIn(child, scope)) return false;
+  }
+  for (const sql::ExprPtr& arg : expr->args) {
+    if (!OutsideReadsIn(arg.get(), scope)) return false;
+  }
+  for (const sql::CaseBranch& branch : expr->branches) {
+    if (!OutsideReadsIn(branch.when.get(), scope) || !OutsideReadsIn(branch.then.get(), scope)) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 bool QueryTreeRunner::PlanOnSubqueries(const sql::TableRef& ref, LogicalPtr* left, LogicalPtr* right,
                                        std::vector<sql::ExprPtr>* conjuncts, std::vector<sql::ExprPtr>* over_join,
@@ -220,7 +261,7 @@ bool QueryTreeRunner::PlanOnSubqueries(const sql::TableRef& ref, LogicalPtr* lef
       const plan::LogicalOperator* marker = stand_in.get();
       sql::ExprPtr unnested = sql::Clone(*c);
       Result side_error;
-      if (!DecorrelateExpr(&stand_in, &unnested, &side_error)) continue;
+      if (!DecorrelateExpr(&stand_in, &unnested, &side_error) || !ReadsOwnInputs(*stand_in, marker)) continue;
       LogicalPtr* slot = &stand_in;
       while (slot->get() != marker) slot = &(*slot)->children[0];  // the joins keep it on their left
       *slot = std::move(*side);
@@ -233,6 +274,7 @@ bool QueryTreeRunner::PlanOnSubqueries(const sql::TableRef& ref, LogicalPtr* lef
     // binding): tried on the side itself, which it leaves as the same rows when it fails.
     for (LogicalPtr* side : {right, left}) {
       if (done || ref.join_type == sql::JoinType::kInner || ref.join_type == sql::JoinType::kCross) break;
+      if (!OutsideReadsIn(c.get(), (*side)->scope)) continue;
       sql::ExprPtr unnested = sql::Clone(*c);
       Result side_error;
       if (!DecorrelateExpr(side, &unnested, &side_error)) continue;
@@ -240,13 +282,7 @@ bool QueryTreeRunner::PlanOnSubqueries(const sql::TableRef& ref, LogicalPtr* lef
       done = true;
     }
     if (done) continue;
-    if (ref.join_type != sql::JoinType::kInner && ref.join_type != sql::JoinType::kCross) {
-      const sql::Expr* sub = FindAnySubquery(c.get());
-      *error = ErrorAt(sub->pos, "binder", "a correlated subquery in the ON clause of an outer, semi or anti join "
-                                           "that reads both sides is not supported yet");
-      return false;
-    }
-    over_join->push_back(std::move(c));
+    over_join->push_back(std::move(c));  // reads both sides: over the joined pairs (PlanJoin)
   }
   return true;
 }

@@ -162,6 +162,11 @@ class QueryTreeRunner {
   // `ref` (a join whose right side is a derived table reading columns of its left side, `left`:
   // LATERAL) made into a Get of the joined rows, the right side run per distinct binding.
   bool ApplyLateral(const sql::TableRef& ref, plan::LogicalPtr left, plan::LogicalPtr* out, Result* error);
+  // *join (an outer, semi or anti join) whose ON also holds `correlated`, conditions with
+  // correlated subqueries reading both sides: its sides made, the pairs passing the whole ON
+  // found by an inner join with those conditions unnested above it, and the join's rows made
+  // from those pairs (query_join_correlated_on.cc). *join becomes a Get of them.
+  bool JoinOnCorrelated(plan::LogicalPtr* join, std::vector<sql::ExprPtr> correlated, Result* error);
   // A query run once per distinct binding of the outer columns it reads: `answers` holds every
   // binding's rows one after another (binding b's at [offsets[b], offsets[b + 1])) in the first
   // answer's types; binding[r] is outer row r's. Without outer rows it runs once on NULLs.
