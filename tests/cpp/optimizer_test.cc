@@ -182,12 +182,13 @@ TEST(OptimizerRules, OuterJoinsPassConditionsOnTheirPreservedSideOnly) {
 
 TEST(OptimizerRules, CardinalityFromRowsStatisticsAndConditions) {
   // a: 1,000 rows, x with 50 distinct values; b: 300 rows, every y distinct.
-  LogicalPtr root = Join(sql::JoinType::kInner, Get("a", {"x"}, 1000, {"a.x = 5"}, 50), Get("b", {"y"}, 300, {"b.y < 9"}));
+  LogicalPtr root =
+      Join(sql::JoinType::kInner, Get("a", {"x"}, 1000, {"a.x = 5"}, 50), Get("b", {"y"}, 300, {"b.y + 0 < 9"}));
   root->left_keys.push_back(Parse("a.x"));
   root->right_keys.push_back(Parse("b.y"));
   optimize::EstimateCardinality(root.get());
   EXPECT_DOUBLE_EQ(root->children[0]->estimated_rows, 20);   // equality: 1 / distinct
-  EXPECT_DOUBLE_EQ(root->children[1]->estimated_rows, 100);  // range: 1/3
+  EXPECT_DOUBLE_EQ(root->children[1]->estimated_rows, 100);  // a range over no column: 1/3
   // Each of a's 20 rows meets 100 / max(20, 100) of b's: distinct counts capped by the rows.
   EXPECT_DOUBLE_EQ(root->estimated_rows, 20);
   EXPECT_DOUBLE_EQ(optimize::EstimateDistinct(*root->children[0], *Parse("a.x")), 20);
@@ -197,6 +198,44 @@ TEST(OptimizerRules, CardinalityFromRowsStatisticsAndConditions) {
   root->join_type = sql::JoinType::kCross;
   optimize::EstimateCardinality(root.get());
   EXPECT_DOUBLE_EQ(root->estimated_rows, 20 * 100);
+}
+
+TEST(OptimizerRules, RangesFromTheSampledMinAndMax) {
+  // x holds 0 .. 9,999: a range keeps its share of [min, max]; the conditions on one column
+  // are one interval (not a product: x >= 1000 AND x < 2000 is 10 %, not 90 % x 20 %).
+  auto rows = [](const std::vector<std::string>& filters) {
+    LogicalPtr get = Get("t", {"x"}, 10000, filters);
+    optimize::EstimateCardinality(get.get());
+    return get->estimated_rows;
+  };
+  EXPECT_NEAR(rows({"t.x < 2500"}), 2500, 10);
+  EXPECT_NEAR(rows({"2500 > t.x"}), 2500, 10);  // the constant on the left
+  EXPECT_NEAR(rows({"t.x >= 1000", "t.x < 2000"}), 1000, 10);
+  EXPECT_NEAR(rows({"t.x BETWEEN 9000 AND 20000"}), 1000, 10);  // clipped to the range
+  EXPECT_NEAR(rows({"t.x > 1000", "t.x < 500"}), 1, 0.5);      // nothing: one value's share
+  EXPECT_NEAR(rows({"t.x < 2500", "t.x <> 7"}), 2500 * 0.9, 10);  // with another condition
+  EXPECT_NEAR(rows({"t.x + 1 < 2500"}), 10000.0 / 3, 1);       // no column: the 1/3 guess
+  Column dates(TypeId::kDate32), strings(TypeId::kString);
+  std::string error;
+  for (int32_t d = 0; d < 3650; ++d) {  // 1970-01-01 .. 1979-12-30
+    ASSERT_TRUE(dates.Append(d, &error));
+    ASSERT_TRUE(strings.AppendString(std::to_string(d), &error));
+  }
+  const ColumnStatistics date_stats = ComputeColumnStatistics(dates);
+  ASSERT_TRUE(date_stats.has_range);
+  EXPECT_LE(date_stats.min, 2);  // a stratified sample of 3,650 rows takes them all
+  EXPECT_GE(date_stats.max, 3647);
+  EXPECT_FALSE(ComputeColumnStatistics(strings).has_range);
+  auto table = std::make_shared<Table>();
+  ASSERT_TRUE(table->AddColumn("d", std::move(dates), &error));
+  LogicalPtr get = plan::MakeLogical(LogicalKind::kGet);
+  get->table = table;
+  get->scope.push_back(plan::ScopeColumn{"t", "d", false});
+  get->columns.push_back(0);
+  get->conditions.push_back(Parse("d >= DATE '1971-01-01'"));
+  get->conditions.push_back(Parse("d < DATE '1972-01-01'"));
+  optimize::EstimateCardinality(get.get());
+  EXPECT_NEAR(get->estimated_rows, 365, 5);
 }
 
 TEST(OptimizerRules, DistinctCountsFromASample) {

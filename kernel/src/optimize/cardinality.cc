@@ -1,13 +1,19 @@
 // Estimated rows per operator. A table knows its row count and its columns' distinct counts
 // (storage/table_statistics.h); a condition keeps a fraction of the rows by its shape: an
 // equality of a column with a constant 1 / distinct (1/10 without statistics), IN a list
-// n / distinct, a range 1/3, BETWEEN 1/4, LIKE 1/10 (the classic System R guesses where no
-// statistic helps); conditions multiply as if independent. An equi-join yields
+// n / distinct, a range on a number, date or timestamp column of a scan the share of its sampled
+// [min, max] it keeps (the range conditions on one column taken together as one interval), other
+// ranges 1/3, BETWEEN 1/4, LIKE 1/10 (the classic System R guesses where no statistic helps);
+// conditions multiply as if independent. An equi-join yields
 // left * right / distinct (the larger distinct count of its keys' sides: each row meets
 // right / distinct rows), a cross join the product.
 #include <algorithm>
+#include <limits>
+#include <map>
+#include <string>
 
 #include "src/common/ascii.h"
+#include "src/io/csv_field_parse.h"
 #include "src/optimize/estimates.h"
 #include "src/optimize/optimizer.h"
 #include "src/storage/table_statistics.h"
@@ -16,6 +22,10 @@ namespace laneql {
 namespace optimize {
 namespace {
 
+using csv::ParseDate;
+using csv::ParseDouble;
+using csv::ParseStatus;
+using csv::ParseTimestampMicros;
 using plan::LogicalKind;
 using plan::LogicalOperator;
 
@@ -31,6 +41,89 @@ bool IsConstant(const sql::Expr& e) {
     default:
       return false;
   }
+}
+
+// The statistics of the base-table column `ref` names under `subtree`, and its type; false when
+// it names none.
+bool ColumnStats(const LogicalOperator& subtree, const sql::Expr& ref, ColumnStatistics* out, TypeId* type);
+
+// `e`, a constant, as a double in the units of a column of `type` (days, seconds or microseconds
+// for dates and timestamps); false when it is no constant of that kind.
+bool ConstantIn(const sql::Expr& e, TypeId type, double* out) {
+  const bool temporal = type == TypeId::kDate32 || type == TypeId::kTimestampSeconds || type == TypeId::kTimestampMicros;
+  if (e.kind == sql::ExprKind::kIntegerLiteral || e.kind == sql::ExprKind::kDecimalLiteral) {
+    return !temporal && ParseDouble(e.text, out) == ParseStatus::kOk;
+  }
+  if (e.kind != sql::ExprKind::kCast || !e.operand) return false;
+  if (e.operand->kind != sql::ExprKind::kStringLiteral) return !temporal && ConstantIn(*e.operand, type, out);
+  const std::string& text = e.operand->text;
+  if (ascii::EqualsIgnoreCase(e.text, "DATE") && type == TypeId::kDate32) {
+    int32_t days = 0;
+    if (ParseDate(text, &days) != ParseStatus::kOk) return false;
+    *out = days;
+    return true;
+  }
+  if (ascii::EqualsIgnoreCase(e.text, "TIMESTAMP") && type == TypeId::kTimestampMicros) {
+    int64_t micros = 0;
+    if (ParseTimestampMicros(text, &micros) != ParseStatus::kOk) return false;
+    *out = static_cast<double>(micros);
+    return true;
+  }
+  return false;
+}
+
+// A range condition on one column of a scan: `column op constant` (either way round) or
+// `column BETWEEN a AND b`, as the interval [lo, hi] it keeps (open ends infinite); the column's
+// statistics and a key naming it. False for anything else or a column without a range.
+bool RangeOf(const sql::Expr& c, const LogicalOperator* scope, std::string* key, ColumnStatistics* stats,
+             double* lo, double* hi) {
+  if (scope == nullptr) return false;
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const sql::Expr* column = nullptr;
+  TypeId type = TypeId::kInt32;
+  auto column_of = [&](const sql::Expr* e) {
+    if (e == nullptr || e->kind != sql::ExprKind::kColumnRef || !ColumnStats(*scope, *e, stats, &type) ||
+        !stats->has_range) {
+      return false;
+    }
+    column = e;
+    return true;
+  };
+  double a = 0, b = 0;
+  if (c.kind == sql::ExprKind::kBetween && !c.negated && c.args.size() == 2) {
+    if (!column_of(c.operand.get()) || !ConstantIn(*c.args[0], type, &a) || !ConstantIn(*c.args[1], type, &b)) {
+      return false;
+    }
+    *lo = a;
+    *hi = b;
+  } else if (c.kind == sql::ExprKind::kBinary &&
+             (c.binary_op == sql::BinaryOp::kLess || c.binary_op == sql::BinaryOp::kLessEquals ||
+              c.binary_op == sql::BinaryOp::kGreater || c.binary_op == sql::BinaryOp::kGreaterEquals)) {
+    bool below;  // the column below the constant
+    if (column_of(c.left.get()) && ConstantIn(*c.right, type, &a)) {
+      below = c.binary_op == sql::BinaryOp::kLess || c.binary_op == sql::BinaryOp::kLessEquals;
+    } else if (column_of(c.right.get()) && ConstantIn(*c.left, type, &a)) {
+      below = c.binary_op == sql::BinaryOp::kGreater || c.binary_op == sql::BinaryOp::kGreaterEquals;
+    } else {
+      return false;
+    }
+    *lo = below ? -kInf : a;
+    *hi = below ? a : kInf;
+  } else {
+    return false;
+  }
+  *key = ascii::Lower(column->qualifier) + "." + ascii::Lower(column->text);
+  return true;
+}
+
+// The fraction of a column's rows within [lo, hi] under a uniform spread over its sampled range,
+// at least one distinct value's share (a sample's range is narrower than the column's).
+double RangeFraction(const ColumnStatistics& stats, double lo, double hi) {
+  const double floor = std::min(1.0, 1 / std::max(stats.distinct, 1.0));
+  const double from = std::max(lo, stats.min), to = std::min(hi, stats.max);
+  if (from > to) return floor;
+  if (stats.max == stats.min) return 1;
+  return std::clamp((to - from) / (stats.max - stats.min), floor, 1.0);
 }
 
 // The distinct count of a column compared with a constant in a scan's condition (0: unknown).
@@ -81,9 +174,30 @@ double Selectivity(const sql::Expr& c, const LogicalOperator* scope) {
   }
 }
 
+// The conditions' fraction as if independent, except that the range conditions on one column
+// of a scan (x >= a AND x < b) are one interval of its sampled range, not a product of guesses.
 double Conditions(const std::vector<sql::ExprPtr>& conditions, const LogicalOperator* scope = nullptr) {
+  struct Interval {
+    ColumnStatistics stats;
+    double lo, hi;
+  };
+  std::map<std::string, Interval> ranges;
   double s = 1;
-  for (const sql::ExprPtr& c : conditions) s *= Selectivity(*c, scope);
+  for (const sql::ExprPtr& c : conditions) {
+    std::string key;
+    ColumnStatistics stats;
+    double lo = 0, hi = 0;
+    if (!RangeOf(*c, scope, &key, &stats, &lo, &hi)) {
+      s *= Selectivity(*c, scope);
+      continue;
+    }
+    auto [it, added] = ranges.emplace(key, Interval{stats, lo, hi});
+    if (!added) {
+      it->second.lo = std::max(it->second.lo, lo);
+      it->second.hi = std::min(it->second.hi, hi);
+    }
+  }
+  for (const auto& [key, range] : ranges) s *= RangeFraction(range.stats, range.lo, range.hi);
   return s;
 }
 
@@ -108,19 +222,31 @@ double KeyDistinct(const LogicalOperator& join) {
 
 }  // namespace
 
-double EstimateDistinct(const LogicalOperator& subtree, const sql::Expr& expr) {
-  const double cap = std::max(1.0, subtree.estimated_rows);
-  if (expr.kind != sql::ExprKind::kColumnRef) return cap;
-  const LogicalOperator* scan = ScanOf(subtree, expr);
-  if (scan == nullptr || scan->table == nullptr) return cap;
+namespace {
+
+bool ColumnStats(const LogicalOperator& subtree, const sql::Expr& ref, ColumnStatistics* out, TypeId* type) {
+  if (ref.kind != sql::ExprKind::kColumnRef) return false;
+  const LogicalOperator* scan = ScanOf(subtree, ref);
+  if (scan == nullptr || scan->table == nullptr) return false;
   for (size_t k = 0; k < scan->scope.size() && k < scan->columns.size(); ++k) {
     const plan::ScopeColumn& column = scan->scope[k];
-    if (!expr.qualifier.empty() && !ascii::EqualsIgnoreCase(expr.qualifier, column.qualifier)) continue;
-    if (!ascii::EqualsIgnoreCase(expr.text, column.name)) continue;
-    const ColumnStatistics stats = TableColumnStatistics(scan->table, scan->columns[k]);
-    return std::min(cap, std::max(1.0, stats.distinct));
+    if (!ref.qualifier.empty() && !ascii::EqualsIgnoreCase(ref.qualifier, column.qualifier)) continue;
+    if (!ascii::EqualsIgnoreCase(ref.text, column.name)) continue;
+    *out = TableColumnStatistics(scan->table, scan->columns[k]);
+    *type = scan->table->column(scan->columns[k]).type();
+    return true;
   }
-  return cap;
+  return false;
+}
+
+}  // namespace
+
+double EstimateDistinct(const LogicalOperator& subtree, const sql::Expr& expr) {
+  const double cap = std::max(1.0, subtree.estimated_rows);
+  ColumnStatistics stats;
+  TypeId type;
+  if (!ColumnStats(subtree, expr, &stats, &type)) return cap;
+  return std::min(cap, std::max(1.0, stats.distinct));
 }
 
 double EquiJoinRows(double left_rows, double right_rows, double distinct) {

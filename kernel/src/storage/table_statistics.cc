@@ -20,6 +20,28 @@ std::string ValueBytes(const Column& column, size_t row) {
   return std::string(reinterpret_cast<const char*>(values + row * width), width);
 }
 
+// A number, date or timestamp value as a double in the column's units; false for other types
+// and NaN.
+bool NumericValue(const Column& column, size_t row, double* out) {
+  switch (column.type()) {
+    case TypeId::kInt8: *out = column.Values<int8_t>()[row]; break;
+    case TypeId::kInt16: *out = column.Values<int16_t>()[row]; break;
+    case TypeId::kInt32:
+    case TypeId::kDate32: *out = column.Values<int32_t>()[row]; break;
+    case TypeId::kInt64:
+    case TypeId::kTimestampSeconds:
+    case TypeId::kTimestampMicros: *out = static_cast<double>(column.Values<int64_t>()[row]); break;
+    case TypeId::kUInt8: *out = column.Values<uint8_t>()[row]; break;
+    case TypeId::kUInt16: *out = column.Values<uint16_t>()[row]; break;
+    case TypeId::kUInt32: *out = column.Values<uint32_t>()[row]; break;
+    case TypeId::kUInt64: *out = static_cast<double>(column.Values<uint64_t>()[row]); break;
+    case TypeId::kFloat32: *out = column.Values<float>()[row]; break;
+    case TypeId::kFloat64: *out = column.Values<double>()[row]; break;
+    default: return false;
+  }
+  return *out == *out;
+}
+
 // The place of each sampled row inside its stratum is hashed, not fixed: a fixed stride meets
 // periodic data (x = row % 5000) at the same few values again and again.
 uint64_t SplitMix(uint64_t x) {
@@ -68,6 +90,12 @@ ColumnStatistics ComputeColumnStatistics(const Column& column) {
       continue;
     }
     ++counts[ValueBytes(column, row)];
+    double value = 0;
+    if (NumericValue(column, row, &value)) {
+      stats.min = stats.has_range ? std::min(stats.min, value) : value;
+      stats.max = stats.has_range ? std::max(stats.max, value) : value;
+      stats.has_range = true;
+    }
   }
   stats.null_fraction = static_cast<double>(nulls) / static_cast<double>(s);
   const double sampled = static_cast<double>(s - nulls);
