@@ -232,7 +232,7 @@ TSAN_FILTER := ThreadPoolTest.*:ProfileTest.*:JsonCheckerTest.*:SqlEngine*:Group
 TSAN_FILTER := $(TSAN_FILTER):QueryInterruptTest.*:DatabaseInterruptTest.*:QueryTimeoutTest.*
 TSAN_FILTER := $(TSAN_FILTER):*MemoryLimitTest.*:QueryOptionsTest.*:GroupSizeHints.*:*SortPositions*:FilterLiveWords.*:LargeBlocks.*
 TSAN_FILTER := $(TSAN_FILTER):DistinctPartitions.*:PartitionedDistinct.*:GroupPartitions.*:PartitionedGroupBy.*
-TSAN_FILTER := $(TSAN_FILTER):Column.AllAscii*:RunTasksTest.*:TopGroupsTest.*
+TSAN_FILTER := $(TSAN_FILTER):Column.AllAscii*:RunTasksTest.*:TopGroupsTest.*:HashJoinTest.*:JoinPipelineTest.*
 TSAN_ENV := TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
 test-tsan: setup
 	@echo "==> test: thread pool, profiler and SQL engine under ThreadSanitizer"
