@@ -35,6 +35,10 @@ sql::ExprPtr LiteralOf(const Column& column, size_t row, const sql::Expr& at);
 // query.
 bool UnnestingUnsupported(const Result& error);
 
+// Whether every Get of the tree reads a table (an ON clause's stand-in side has none yet), so
+// that the tree can run now.
+bool Runnable(const plan::LogicalOperator& op);
+
 // Qualifies every column reference of `expr` (innermost first: `inner`, then `outer`) and says
 // which side(s) it reads: bit 1 inner, bit 2 outer, bit 4 neither (an unknown name).
 int Classify(sql::Expr* expr, const plan::ColumnScope& inner, const plan::ColumnScope& outer);

@@ -99,7 +99,8 @@ Result UnknownName(Result failure, const sql::Expr& ref, sql::SourcePos pos, con
   return Result::Error(message.substr(innermost), pos.line, pos.column);
 }
 
-// Whether every Get of the tree reads a table (an ON clause's stand-in side has none yet).
+}  // namespace
+
 bool Runnable(const plan::LogicalOperator& op) {
   if (op.kind == plan::LogicalKind::kGet && op.table == nullptr) return false;
   for (const plan::LogicalPtr& child : op.children) {
@@ -107,8 +108,6 @@ bool Runnable(const plan::LogicalOperator& op) {
   }
   return true;
 }
-
-}  // namespace
 
 bool UnnestingUnsupported(const Result& error) {
   return error.error().find("not supported yet") != std::string::npos || LooksCorrelated(error);

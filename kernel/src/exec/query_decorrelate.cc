@@ -235,6 +235,7 @@ bool QueryTreeRunner::UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, 
     const bool is_count = value.expr->kind == sql::ExprKind::kFunctionCall &&
                           ascii::EqualsIgnoreCase(value.expr->text, "count");
     grouped.select_list.push_back(std::move(value));
+    if (!CutToOuterKeys(from, outer_keys, grouped.group_by, &inner, error)) return false;
     Result answer = BindAndExecute(grouped, &inner);
     if (!answer.ok()) {
       *error = std::move(answer);

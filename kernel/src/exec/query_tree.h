@@ -143,6 +143,12 @@ class QueryTreeRunner {
   // What remains of each WHERE conjunct filters above the joins.
   bool ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::ExprPtr> correlated, Result* error);
   bool UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, Result* error);
+  // The inner relation of an unnested scalar aggregate cut to the rows whose correlation keys
+  // (inner_keys over *inner) some outer row has (outer_keys over *from), when the outer side is
+  // estimated far smaller: *from is then made now and becomes a Get of its rows
+  // (query_magic_set.cc).
+  bool CutToOuterKeys(plan::LogicalPtr* from, const std::vector<sql::ExprPtr>& outer_keys,
+                      const std::vector<sql::ExprPtr>& inner_keys, Relation* inner, Result* error);
   // A WHERE condition x [NOT] IN (subquery) whose subquery is not correlated, as a semi (anti)
   // join above *from (*done set; what else the condition needs goes to *leftover); a correlated
   // one is left (not done) for DecorrelateExpr.

@@ -6,7 +6,8 @@
 // ranges 1/3, BETWEEN 1/4, LIKE 1/10 (the classic System R guesses where no statistic helps);
 // conditions multiply as if independent. An equi-join yields
 // left * right / distinct (the larger distinct count of its keys' sides: each row meets
-// right / distinct rows), a cross join the product.
+// right / distinct rows), a semi join the share of the left keys the right side has (at least
+// a tenth; an anti join the rest), a cross join the product.
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -274,9 +275,20 @@ void EstimateCardinality(plan::LogicalOperator* op) {
           rows = l * r;
           break;
         case sql::JoinType::kSemi:
-        case sql::JoinType::kAnti:
-          rows = l * 0.5;
+        case sql::JoinType::kAnti: {
+          // The share of the left side's keys the right side has (a half without keys).
+          double share = 0.5;
+          if (!op->left_keys.empty()) {
+            double left_distinct = 0, right_distinct = 0;
+            for (size_t k = 0; k < op->left_keys.size(); ++k) {
+              left_distinct = std::max(left_distinct, EstimateDistinct(*op->children[0], *op->left_keys[k]));
+              right_distinct = std::max(right_distinct, EstimateDistinct(*op->children[1], *op->right_keys[k]));
+            }
+            share = std::clamp(right_distinct / std::max(left_distinct, 1.0), 0.1, 1.0);
+          }
+          rows = l * (op->join_type == sql::JoinType::kSemi ? share : std::max(0.1, 1 - share));
           break;
+        }
         case sql::JoinType::kMark:
         case sql::JoinType::kSingle:
           rows = l;
