@@ -350,6 +350,11 @@ bool JoinBuildTable::Build(const std::vector<const Column*>& build_keys, const E
 }
 
 bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, MatchPairs* out, std::string* error) const {
+  return Probe(probe_keys, 0, probe_keys.empty() ? 0 : probe_keys[0]->length(), out, error);
+}
+
+bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, size_t begin, size_t end, MatchPairs* out,
+                           std::string* error) const {
   out->probe_rows.clear();
   out->build_rows.clear();
   size_t build_rows = 0, probe_rows = 0;
@@ -357,18 +362,22 @@ bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, MatchPa
     if (impl_ == nullptr) *error = "internal error: a hash join table probed before it was built";
     return false;
   }
-  if (build_rows == 0 || probe_rows == 0 || impl_->table.empty()) return true;
+  if (begin % 64 != 0 || begin > end || end > probe_rows) {
+    *error = "internal error: a hash join probed outside its rows";
+    return false;
+  }
+  if (build_rows == 0 || begin == end || impl_->table.empty()) return true;
   const JoinKeys probe(probe_keys);
   PairList pairs;
   ProbeScratch scratch;
   const bool ok = WithKeyEqual(impl_->keys, probe_keys, [&](const auto& equal) {
-    return ProbeRows(impl_->table, probe, 0, probe_rows, equal, &scratch, &pairs, error);
+    return ProbeRows(impl_->table, probe, begin, end, equal, &scratch, &pairs, error);
   });
   if (!ok) return false;
   out->probe_rows.resize(pairs.size());
   out->build_rows.resize(pairs.size());
   for (size_t i = 0; i < pairs.size(); ++i) {
-    out->probe_rows[i] = pairs.data()[i].probe;
+    out->probe_rows[i] = pairs.data()[i].probe - static_cast<uint32_t>(begin);
     out->build_rows[i] = pairs.data()[i].build;
   }
   return true;

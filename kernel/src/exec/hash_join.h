@@ -62,6 +62,11 @@ class JoinBuildTable {
   JoinBuildTable& operator=(JoinBuildTable&&) noexcept;
   bool Build(const std::vector<const Column*>& build_keys, const ExecContext& ctx, std::string* error);
   bool Probe(const std::vector<const Column*>& probe_keys, MatchPairs* out, std::string* error) const;
+  // The same for probe rows [begin, end) of the key columns (begin a multiple of 64, as a
+  // validity word starts), the pairs' probe rows counted from begin: a morsel of a column
+  // probed where it lies.
+  bool Probe(const std::vector<const Column*>& probe_keys, size_t begin, size_t end, MatchPairs* out,
+             std::string* error) const;
 
  private:
   struct Impl;

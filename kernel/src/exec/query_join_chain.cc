@@ -315,9 +315,18 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     for (size_t j = 0; j < joins.size() && state.count != 0; ++j) {
       ChainJoin& join = joins[j];
       const plan::ColumnScope& probe_scope = join.op->children[0]->scope;
-      std::vector<Column> keys(join.probe_keys.size());
+      MatchPairs pairs;
+      // The first probe of a source read whole and uncast: its key columns probed where they lie.
+      bool in_place = j == 0 && inputs[0].all;
+      for (const ProbeKey& key : join.probe_keys) in_place = in_place && key.input == 0 && !key.cast;
+      if (in_place) {
+        std::vector<const Column*> columns;
+        for (const ProbeKey& key : join.probe_keys) columns.push_back(&inputs[0].relation.table->column(key.column));
+        if (!join.table.Probe(columns, begin, end, &pairs, task_error)) return false;
+      }
+      std::vector<Column> keys(in_place ? 0 : join.probe_keys.size());
       Relation whole;
-      for (size_t k = 0; k < join.probe_keys.size(); ++k) {
+      for (size_t k = 0; k < keys.size(); ++k) {
         const ProbeKey& key = join.probe_keys[k];
         if (key.input >= 0) {
           const ChainInput& in = inputs[static_cast<size_t>(key.input)];
@@ -338,8 +347,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       }
       std::vector<const Column*> probe_columns;
       for (const Column& key : keys) probe_columns.push_back(&key);
-      MatchPairs pairs;
-      if (!join.table.Probe(probe_columns, &pairs, task_error)) return false;
+      if (!in_place && !join.table.Probe(probe_columns, &pairs, task_error)) return false;
       // Compose: every input's rows at the pairs' probe positions, and the build rows.
       for (size_t t = 0; t <= j; ++t) {
         std::vector<uint32_t> next(pairs.size());
