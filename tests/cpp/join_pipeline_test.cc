@@ -203,6 +203,44 @@ TEST(JoinPipelineTest, ScalarAggregateGroupsOnlyTheOuterKeys) {
   }
 }
 
+TEST(JoinPipelineTest, SemiAntiAndMarkJoinsMarkRowsOnEveryThreadCount) {
+  // Semi, anti and mark joins without a residual list no pairs: the probe side's morsels mark
+  // the left rows (left probes: fact against dim2) or the build rows (left builds: dim2 against
+  // fact's 150,000 rows, marked from several threads at once).
+  int64_t fact_matched = 0;
+  std::vector<bool> dim2_matched(kDim2Rows, false);
+  for (size_t i = 0; i < kFactRows; ++i) {
+    if (FactB(i) < kDim2Rows) {
+      ++fact_matched;
+      dim2_matched[static_cast<size_t>(FactB(i))] = true;
+    }
+  }
+  const int64_t dim2_hit = std::count(dim2_matched.begin(), dim2_matched.end(), true);
+  struct Case {
+    std::string sql;
+    int64_t want;
+  };
+  const std::vector<Case> cases = {
+      {"SELECT count(*) FROM fact WHERE EXISTS (SELECT 1 FROM dim2 WHERE dim2.b = fact.b)", fact_matched},
+      {"SELECT count(*) FROM fact WHERE NOT EXISTS (SELECT 1 FROM dim2 WHERE dim2.b = fact.b)",
+       static_cast<int64_t>(kFactRows) - fact_matched},
+      {"SELECT count(*) FROM dim2 WHERE EXISTS (SELECT 1 FROM fact WHERE fact.b = dim2.b)", dim2_hit},
+      {"SELECT count(*) FROM dim2 WHERE NOT EXISTS (SELECT 1 FROM fact WHERE fact.b = dim2.b)", kDim2Rows - dim2_hit},
+      {"SELECT count(*) FROM dim2 WHERE dim2.b IN (SELECT fact.b FROM fact)", dim2_hit},
+      {"SELECT count(*) FROM dim2 WHERE EXISTS (SELECT 1 FROM fact WHERE fact.b = dim2.b) OR dim2.b < 0",
+       dim2_hit},  // under OR: a mark join
+  };
+  for (int threads : {1, 4}) {
+    std::unique_ptr<Database> db = Open(threads);
+    for (const Case& c : cases) {
+      SCOPED_TRACE(testing::Message() << threads << " threads: " << c.sql);
+      Result r = db->Query(c.sql);
+      ASSERT_TRUE(r.ok()) << r.error();
+      EXPECT_EQ(r.column(0).Values<int64_t>()[0], c.want);
+    }
+  }
+}
+
 TEST(JoinPipelineTest, ErrorsInsideAMorselReachTheQuery) {
   std::unique_ptr<Database> db = Open(4);
   // A residual failing on some morsel's rows: the engine's error, not a crash or a partial answer.

@@ -171,10 +171,12 @@ struct ProbeScratch {
 constexpr size_t kPrefetchRows = 16;
 
 // Probe rows [first_row, end_row) against the table; `equal(build_row, probe_row)` compares
-// keys.
-template <class Equal>
-bool ProbeRows(const JoinHashTable& table, const JoinKeys& probe, size_t first_row, size_t end_row,
-               const Equal& equal, ProbeScratch* scratch, PairList* out, std::string* error) {
+// keys; match(probe_row, build_row) for every match, in probe-row then build-row order, says
+// what next: kNextMatch, kNextRow (this probe row is done) or kFail.
+enum class AfterMatch { kNextMatch, kNextRow, kFail };
+template <class Equal, class Match>
+bool ScanMatches(const JoinHashTable& table, const JoinKeys& probe, size_t first_row, size_t end_row,
+                 const Equal& equal, ProbeScratch* scratch, const Match& match) {
   const uint32_t* starts = table.starts();
   const JoinHashTable::Entry* entries = table.entries();
   const size_t mask = table.mask();
@@ -196,14 +198,22 @@ bool ProbeRows(const JoinHashTable& table, const JoinKeys& probe, size_t first_r
       const uint64_t hash = hashes[i];
       const uint32_t probe_row = static_cast<uint32_t>(at + i);
       for (uint32_t e = begin[i]; e < end[i]; ++e) {
-        if (entries[e].hash == hash && equal(entries[e].row, probe_row) &&
-            !out->Push(probe_row, entries[e].row, error)) {
-          return false;
-        }
+        if (entries[e].hash != hash || !equal(entries[e].row, probe_row)) continue;
+        const AfterMatch next = match(probe_row, entries[e].row);
+        if (next == AfterMatch::kFail) return false;
+        if (next == AfterMatch::kNextRow) break;
       }
     }
   }
   return true;
+}
+
+template <class Equal>
+bool ProbeRows(const JoinHashTable& table, const JoinKeys& probe, size_t first_row, size_t end_row,
+               const Equal& equal, ProbeScratch* scratch, PairList* out, std::string* error) {
+  return ScanMatches(table, probe, first_row, end_row, equal, scratch, [&](uint32_t probe_row, uint32_t build_row) {
+    return out->Push(probe_row, build_row, error) ? AfterMatch::kNextMatch : AfterMatch::kFail;
+  });
 }
 
 // Probes the probe side morsel by morsel on `threads` threads; parts[m] gets morsel m's pairs.
@@ -381,6 +391,31 @@ bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, size_t 
     out->build_rows[i] = pairs.data()[i].build;
   }
   return true;
+}
+
+bool JoinBuildTable::MarkMatches(const std::vector<const Column*>& probe_keys, size_t begin, size_t end,
+                                 std::atomic<uint8_t>* build_matched, uint8_t* probe_matched,
+                                 std::string* error) const {
+  size_t build_rows = 0, probe_rows = 0;
+  if (impl_ == nullptr || !CheckJoinKeys(impl_->keys, probe_keys, &build_rows, &probe_rows, error)) {
+    if (impl_ == nullptr) *error = "internal error: a hash join table probed before it was built";
+    return false;
+  }
+  if (begin % 64 != 0 || begin > end || end > probe_rows) {
+    *error = "internal error: a hash join probed outside its rows";
+    return false;
+  }
+  if (build_rows == 0 || begin == end || impl_->table.empty()) return true;
+  const JoinKeys probe(probe_keys);
+  ProbeScratch scratch;
+  return WithKeyEqual(impl_->keys, probe_keys, [&](const auto& equal) {
+    return ScanMatches(impl_->table, probe, begin, end, equal, &scratch, [&](uint32_t probe_row, uint32_t build_row) {
+      if (probe_matched != nullptr) probe_matched[probe_row - begin] = 1;
+      if (build_matched == nullptr) return AfterMatch::kNextRow;  // one match is enough
+      build_matched[build_row].store(1, std::memory_order_relaxed);
+      return AfterMatch::kNextMatch;
+    });
+  });
 }
 
 bool HashJoinPairs(const std::vector<const Column*>& build_keys, const std::vector<const Column*>& probe_keys,

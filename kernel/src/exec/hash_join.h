@@ -11,6 +11,7 @@
 #ifndef LANEQL_EXEC_HASH_JOIN_H_
 #define LANEQL_EXEC_HASH_JOIN_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -67,6 +68,12 @@ class JoinBuildTable {
   // probed where it lies.
   bool Probe(const std::vector<const Column*>& probe_keys, size_t begin, size_t end, MatchPairs* out,
              std::string* error) const;
+  // Which rows match, without the pairs (semi, anti and mark joins): probe_matched[i] = 1 when
+  // probe row begin + i has a match (untouched otherwise; null: not asked), and
+  // build_matched[b] = 1 for every build row b some probe row in [begin, end) matches (null:
+  // not asked, and each probe row stops at its first match). Threads may mark one array at once.
+  bool MarkMatches(const std::vector<const Column*>& probe_keys, size_t begin, size_t end,
+                   std::atomic<uint8_t>* build_matched, uint8_t* probe_matched, std::string* error) const;
 
  private:
   struct Impl;

@@ -3,10 +3,13 @@
 // keys; rows with a NULL key never match. Output rows follow the probe side's order, then the
 // build side's, whatever the thread count.
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <utility>
 
 #include "src/common/ascii.h"
 #include "src/exec/hash_join.h"
+#include "src/exec/morsel.h"
 #include "src/plan/query_ast.h"
 #include "src/exec/query_tree.h"
 #include "src/sql/ast_clone.h"
@@ -95,12 +98,81 @@ bool QueryTreeRunner::CommonKeyColumns(Relation* left, Relation* right, std::vec
   return true;
 }
 
+namespace {
+
+// Rows per morsel of a marking probe (a multiple of 64: morsels start on validity words).
+constexpr size_t kMarkMorselRows = size_t{1} << 16;
+
+// matched[l] = 1 for each left row with a match, without listing pairs: the build side (the
+// left one when `left_builds`) is hashed, and the other side's morsels mark rows on the query's
+// threads (a left probe row stops at its first match).
+bool LeftRowsMatched(const std::vector<const Column*>& left_keys, const std::vector<const Column*>& right_keys,
+                     bool left_builds, const ExecContext& ctx, std::vector<uint8_t>* matched, std::string* error) {
+  const std::vector<const Column*>& build = left_builds ? left_keys : right_keys;
+  const std::vector<const Column*>& probe = left_builds ? right_keys : left_keys;
+  const size_t n_left = left_keys[0]->length(), probe_rows = probe[0]->length();
+  JoinBuildTable table;
+  if (!table.Build(build, ctx, error)) return false;
+  const size_t morsels = (probe_rows + kMarkMorselRows - 1) / kMarkMorselRows;
+  const int threads = ThreadsFor(probe_rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
+  matched->assign(n_left, 0);
+  if (!left_builds) {
+    // Each morsel marks its own left rows.
+    return RunTasks(ctx, threads, morsels, [&](size_t m, int, std::string* task_error) {
+      const size_t begin = m * kMarkMorselRows, end = std::min(probe_rows, begin + kMarkMorselRows);
+      return table.MarkMatches(probe, begin, end, nullptr, matched->data() + begin, task_error);
+    }, error);
+  }
+  std::unique_ptr<std::atomic<uint8_t>[]> marks(new std::atomic<uint8_t>[n_left]());
+  if (!RunTasks(ctx, threads, morsels, [&](size_t m, int, std::string* task_error) {
+        const size_t begin = m * kMarkMorselRows, end = std::min(probe_rows, begin + kMarkMorselRows);
+        return table.MarkMatches(probe, begin, end, marks.get(), nullptr, task_error);
+      }, error)) {
+    return false;
+  }
+  for (size_t l = 0; l < n_left; ++l) (*matched)[l] = marks[l].load(std::memory_order_relaxed);
+  return true;
+}
+
+}  // namespace
+
+bool QueryTreeRunner::MarkedJoin(const Relation& left, const std::vector<uint8_t>& matched, sql::JoinType type,
+                                 Relation* out, Result* error) {
+  std::string message;
+  if (type == sql::JoinType::kMark) {
+    // Every left row, and whether it matched.
+    Column mark(TypeId::kBool);
+    if (!Column::FromFixed(TypeId::kBool, matched.data(), matched.size(), nullptr, &mark, &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+    *out = left;
+    if (!AddRelationColumn(out, std::move(mark), plan::ScopeColumn{"", "__mark", true}, &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+    return true;
+  }
+  // Semi / anti: the left rows with / without a match, in order.
+  std::vector<uint32_t> rows;
+  for (size_t l = 0; l < matched.size(); ++l) {
+    if ((matched[l] != 0) == (type == sql::JoinType::kSemi)) rows.push_back(static_cast<uint32_t>(l));
+  }
+  *out = left;
+  if (!KeepRelationRows(out, rows, &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
+  return true;
+}
+
 bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
                                     const std::vector<const sql::Expr*>& left_keys,
                                     const std::vector<const sql::Expr*>& right_keys,
                                     const sql::Expr* residual, sql::JoinType type, sql::SourcePos pos,
                                     Relation* out, Result* error) {
   const size_t n_left = left.table->num_rows(), n_right = right.table->num_rows();
+  const bool marks_only = type == sql::JoinType::kSemi || type == sql::JoinType::kAnti || type == sql::JoinType::kMark;
   std::vector<uint32_t> left_rows, right_rows;
   if (left_keys.empty()) {
     if (static_cast<double>(n_left) * static_cast<double>(n_right) > kMaxCrossRows) {
@@ -137,8 +209,16 @@ bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
     if (!CommonKeyColumns(&lr, &rr, &probe_keys, &build_keys, error)) return false;
     // Semi, anti and mark joins need only which left rows match, in no order: the smaller side
     // builds (TPC-H Q21's EXISTS: 8,590 outer rows against 600,572 inner ones).
-    const bool swap = (type == sql::JoinType::kSemi || type == sql::JoinType::kAnti || type == sql::JoinType::kMark) &&
-                      n_left < n_right;
+    const bool swap = marks_only && n_left < n_right;
+    if (marks_only && residual == nullptr) {
+      // Without a residual condition not even the pairs: the matches mark the left rows.
+      std::vector<uint8_t> matched;
+      if (!LeftRowsMatched(probe_keys, build_keys, swap, ctx_, &matched, &message)) {
+        *error = Result::Error(message);
+        return false;
+      }
+      return MarkedJoin(left, matched, type, out, error);
+    }
     if (swap) std::swap(build_keys, probe_keys);
     MatchPairs pairs;
     if (!HashJoinPairs(build_keys, probe_keys, ctx_, &pairs, &message)) {
@@ -190,22 +270,10 @@ bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
     left_rows = std::move(l2);
     right_rows = std::move(r2);
   }
-  if (type == sql::JoinType::kMark) {
-    // Every left row, and whether it matched.
+  if (marks_only) {
     std::vector<uint8_t> matched(n_left, 0);
     for (uint32_t l : left_rows) matched[l] = 1;
-    Column mark(TypeId::kBool);
-    std::string message;
-    if (!Column::FromFixed(TypeId::kBool, matched.data(), n_left, nullptr, &mark, &message)) {
-      *error = Result::Error(message);
-      return false;
-    }
-    *out = left;
-    if (!AddRelationColumn(out, std::move(mark), plan::ScopeColumn{"", "__mark", true}, &message)) {
-      *error = Result::Error(message);
-      return false;
-    }
-    return true;
+    return MarkedJoin(left, matched, type, out, error);
   }
   if (type == sql::JoinType::kSingle) {
     // A scalar subquery: a left row may find one right row at most (pairs are in left order).
@@ -217,15 +285,6 @@ bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
         return false;
       }
     }
-  }
-  if (type == sql::JoinType::kSemi || type == sql::JoinType::kAnti) {
-    std::vector<bool> matched(n_left, false);
-    for (uint32_t l : left_rows) matched[l] = true;
-    std::vector<uint32_t> rows;
-    for (size_t l = 0; l < n_left; ++l) {
-      if (matched[l] == (type == sql::JoinType::kSemi)) rows.push_back(static_cast<uint32_t>(l));
-    }
-    return gather(rows, {}, false, out);
   }
   if (type == sql::JoinType::kLeft || type == sql::JoinType::kFull || type == sql::JoinType::kSingle) {
     std::vector<bool> matched(n_left, false);

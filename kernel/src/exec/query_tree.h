@@ -118,6 +118,10 @@ class QueryTreeRunner {
                      const std::vector<const sql::Expr*>& right_keys,
                      const sql::Expr* residual, sql::JoinType type, sql::SourcePos pos,
                      Relation* out, Result* error);
+  // A semi, anti or mark join's answer from which left rows matched (matched[l] != 0): the
+  // left rows with / without a match, or every left row with the BOOLEAN mark.
+  bool MarkedJoin(const Relation& left, const std::vector<uint8_t>& matched, sql::JoinType type, Relation* out,
+                  Result* error);
   // The values of `exprs` over `relation`, one column each.
   bool Evaluate(const Relation& relation, const std::vector<const sql::Expr*>& exprs, Result* out);
   // The rows of `relation` where `predicate` is true, in order (the single-table engine's WHERE).

@@ -353,6 +353,10 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         default: fn = Fn::kModulo; compare = false; break;
       }
       if (compare) {
+        if (BoundExprPtr dates = CompareDateWithTimestamp(fn, &children, pos)) {
+          node = std::move(dates);
+          break;
+        }
         if (!unify(&children[0], &children[1], pos)) return nullptr;
         node = MakeCall(fn, TypeId::kBool, pos, std::move(children));
         break;

@@ -47,6 +47,11 @@ class Binder {
   BoundExprPtr BindColumnRef(const sql::Expr& expr);
   // DATE / TIMESTAMP constant ± INTERVAL, folded (bind_constants.cc).
   BoundExprPtr BindIntervalArithmetic(const sql::Expr& expr, Scope scope);
+  // date_column op TIMESTAMP constant (either way round; DATE '...' + INTERVAL ... is one) as a
+  // comparison of DATEs with the constant moved to the day that decides it, so that it stays a
+  // column against a constant (SIMD predicates, zone maps) instead of a per-row cast; null when
+  // the comparison is not of that shape (an = or <> with a constant past midnight included).
+  BoundExprPtr CompareDateWithTimestamp(Fn fn, std::vector<BoundExprPtr>* children, SourcePos pos);
   // decimal literal ± decimal literal computed exactly; null when not both plain decimals.
   BoundExprPtr BindDecimalLiteralSum(const sql::Expr& expr);
   BoundExprPtr BindGroupScope(const sql::Expr& expr);
