@@ -68,15 +68,12 @@ std::shared_ptr<const Table> Dim2() {
   return table;
 }
 
-DatabaseOptions Threads(int threads) {
+// A database of `threads` threads that takes its parallel paths on these tables too.
+std::unique_ptr<Database> Open(int threads) {
   DatabaseOptions options;
   options.threads = threads;
-  options.min_parallel_rows = 0;  // the parallel paths, too
-  return options;
-}
-
-std::unique_ptr<Database> Open(int threads) {
-  auto db = std::make_unique<Database>(Threads(threads));
+  options.min_parallel_rows = 0;
+  auto db = std::make_unique<Database>(options);
   std::string error;
   EXPECT_TRUE(db->Register("fact", Fact(), &error) && db->Register("dim1", Dim1(), &error) &&
               db->Register("dim2", Dim2(), &error))

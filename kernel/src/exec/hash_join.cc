@@ -359,14 +359,8 @@ bool JoinBuildTable::Build(const std::vector<const Column*>& build_keys, const E
   }
 }
 
-bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, MatchPairs* out, std::string* error) const {
-  return Probe(probe_keys, 0, probe_keys.empty() ? 0 : probe_keys[0]->length(), out, error);
-}
-
-bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, size_t begin, size_t end, MatchPairs* out,
-                           std::string* error) const {
-  out->probe_rows.clear();
-  out->build_rows.clear();
+bool JoinBuildTable::CheckProbe(const std::vector<const Column*>& probe_keys, size_t begin, size_t end, bool* any,
+                                std::string* error) const {
   size_t build_rows = 0, probe_rows = 0;
   if (impl_ == nullptr || !CheckJoinKeys(impl_->keys, probe_keys, &build_rows, &probe_rows, error)) {
     if (impl_ == nullptr) *error = "internal error: a hash join table probed before it was built";
@@ -376,7 +370,21 @@ bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, size_t 
     *error = "internal error: a hash join probed outside its rows";
     return false;
   }
-  if (build_rows == 0 || begin == end || impl_->table.empty()) return true;
+  *any = build_rows != 0 && begin != end && !impl_->table.empty();
+  return true;
+}
+
+bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, MatchPairs* out, std::string* error) const {
+  return Probe(probe_keys, 0, probe_keys.empty() ? 0 : probe_keys[0]->length(), out, error);
+}
+
+bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, size_t begin, size_t end, MatchPairs* out,
+                           std::string* error) const {
+  out->probe_rows.clear();
+  out->build_rows.clear();
+  bool any = false;
+  if (!CheckProbe(probe_keys, begin, end, &any, error)) return false;
+  if (!any) return true;
   const JoinKeys probe(probe_keys);
   PairList pairs;
   ProbeScratch scratch;
@@ -396,16 +404,9 @@ bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, size_t 
 bool JoinBuildTable::MarkMatches(const std::vector<const Column*>& probe_keys, size_t begin, size_t end,
                                  std::atomic<uint8_t>* build_matched, uint8_t* probe_matched,
                                  std::string* error) const {
-  size_t build_rows = 0, probe_rows = 0;
-  if (impl_ == nullptr || !CheckJoinKeys(impl_->keys, probe_keys, &build_rows, &probe_rows, error)) {
-    if (impl_ == nullptr) *error = "internal error: a hash join table probed before it was built";
-    return false;
-  }
-  if (begin % 64 != 0 || begin > end || end > probe_rows) {
-    *error = "internal error: a hash join probed outside its rows";
-    return false;
-  }
-  if (build_rows == 0 || begin == end || impl_->table.empty()) return true;
+  bool any = false;
+  if (!CheckProbe(probe_keys, begin, end, &any, error)) return false;
+  if (!any) return true;
   const JoinKeys probe(probe_keys);
   ProbeScratch scratch;
   return WithKeyEqual(impl_->keys, probe_keys, [&](const auto& equal) {

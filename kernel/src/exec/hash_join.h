@@ -76,6 +76,10 @@ class JoinBuildTable {
                    std::atomic<uint8_t>* build_matched, uint8_t* probe_matched, std::string* error) const;
 
  private:
+  // Checks a probe's keys and range; *any false when no pair can come of it.
+  bool CheckProbe(const std::vector<const Column*>& probe_keys, size_t begin, size_t end, bool* any,
+                  std::string* error) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
