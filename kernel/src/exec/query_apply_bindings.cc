@@ -285,7 +285,7 @@ bool QueryTreeRunner::ApplyPerBinding(plan::LogicalPtr* from, sql::ExprPtr* slot
   };
   if (!RunPerBinding(value, outer, &answers, error)) {
     if (outer.table->num_rows() != 0 || LooksCorrelated(*error)) {
-      finish("");  // the same rows, for a caller that tries elsewhere
+      finish("");  // *from keeps the same rows, made
       return false;
     }
     // Its failure on NULLs is no error of the query: no outer row reads its answer.

@@ -217,23 +217,6 @@ bool ReadsOwnInputs(const plan::LogicalOperator& op, const plan::LogicalOperator
   return ReadsOwnInputs(*op.children[0], marker);
 }
 
-// Whether every column `expr` reads outside its subqueries (an IN's operand, the other side of a
-// comparison with a scalar subquery) is in `scope`.
-bool OutsideReadsIn(const sql::Expr* expr, const plan::ColumnScope& scope) {
-  if (expr == nullptr) return true;
-  if (expr->kind == sql::ExprKind::kColumnRef) return plan::ScopeHas(scope, *expr);
-  for (const sql::Expr* child : {expr->operand.get(), expr->left.get(), expr->right.get(), expr->else_result.get()}) {
-    if (!OutsideReadsIn(child, scope)) return false;
-  }
-  for (const sql::ExprPtr& arg : expr->args) {
-    if (!OutsideReadsIn(arg.get(), scope)) return false;
-  }
-  for (const sql::CaseBranch& branch : expr->branches) {
-    if (!OutsideReadsIn(branch.when.get(), scope) || !OutsideReadsIn(branch.then.get(), scope)) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 bool QueryTreeRunner::PlanOnSubqueries(const sql::TableRef& ref, LogicalPtr* left, LogicalPtr* right,
@@ -270,19 +253,10 @@ bool QueryTreeRunner::PlanOnSubqueries(const sql::TableRef& ref, LogicalPtr* lef
       done = true;
       break;
     }
-    // A shape the joins do not unnest (DecorrelateExpr needs the side's rows to run it per
-    // binding): tried on the side itself, which it leaves as the same rows when it fails.
-    for (LogicalPtr* side : {right, left}) {
-      if (done || ref.join_type == sql::JoinType::kInner || ref.join_type == sql::JoinType::kCross) break;
-      if (!OutsideReadsIn(c.get(), (*side)->scope)) continue;
-      sql::ExprPtr unnested = sql::Clone(*c);
-      Result side_error;
-      if (!DecorrelateExpr(side, &unnested, &side_error)) continue;
-      c = std::move(unnested);
-      done = true;
-    }
     if (done) continue;
-    over_join->push_back(std::move(c));  // reads both sides: over the joined pairs (PlanJoin)
+    // Both sides, or a shape that runs per binding (which needs rows, not a stand-in): over the
+    // joined pairs (PlanJoin).
+    over_join->push_back(std::move(c));
   }
   return true;
 }
