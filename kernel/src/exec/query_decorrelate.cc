@@ -354,18 +354,17 @@ bool QueryTreeRunner::ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::E
     const bool negated = c->kind == sql::ExprKind::kUnary && c->unary_op == sql::UnaryOp::kNot &&
                          c->operand->kind == sql::ExprKind::kExists;
     sql::Expr* exists = negated ? c->operand.get() : c;
+    // A semi (anti) join for the EXISTS shapes it can answer (an aggregate without GROUP BY has
+    // a row whatever it reads); any other shape goes to DecorrelateExpr below.
+    bool semi = exists->kind == sql::ExprKind::kExists && IsSimpleSelect(*exists->subquery) &&
+                !plan::Aggregates(exists->subquery->select);
     Relation inner;
     std::vector<sql::ExprPtr> conditions;
-    if (exists->kind == sql::ExprKind::kExists && (!IsSimpleSelect(*exists->subquery) ||
-                                                   plan::Aggregates(exists->subquery->select))) {
-      exists = nullptr;  // DecorrelateExpr's general fallback below
-    }
-    if (exists != nullptr && exists->kind == sql::ExprKind::kExists &&
-        !MakeInnerRelation(exists->subquery->select, (*from)->scope, false, &inner, &conditions, error)) {
+    if (semi && !MakeInnerRelation(exists->subquery->select, (*from)->scope, false, &inner, &conditions, error)) {
       if (!UnnestingUnsupported(*error)) return false;
-      exists = nullptr;  // another shape: DecorrelateExpr's general fallback below
+      semi = false;
     }
-    if (exists != nullptr && exists->kind == sql::ExprKind::kExists) {
+    if (semi) {
       std::vector<sql::ExprPtr> outer_keys, inner_keys, residual;
       for (sql::ExprPtr& cond : conditions) {
         if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {

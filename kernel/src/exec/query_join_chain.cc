@@ -117,7 +117,6 @@ struct ChainJoin {
   Relation build_keys;  // cast to the key types
   JoinBuildTable table;
   sql::ExprPtr residual;
-  size_t rows_out = 0;  // EXPLAIN ANALYZE
   double seconds = 0;
 };
 

@@ -57,7 +57,6 @@ bool VerifyColumnsRead(const plan::Plan& plan, std::string* error) {
   return true;
 }
 
-// A literal holding row `row` of `column`, typed as the column is: CAST('text' AS TYPE).
 sql::ExprPtr BoolLiteral(bool value, const sql::Expr& at) {
   auto node = std::make_unique<sql::Expr>();
   node->kind = sql::ExprKind::kBooleanLiteral;
@@ -69,6 +68,7 @@ sql::ExprPtr BoolLiteral(bool value, const sql::Expr& at) {
 
 }  // namespace
 
+// A literal holding row `row` of `column`, typed as the column is: CAST('text' AS TYPE).
 sql::ExprPtr LiteralOf(const Column& column, size_t row, const sql::Expr& at) {
   auto cast = std::make_unique<sql::Expr>();
   cast->kind = sql::ExprKind::kCast;
