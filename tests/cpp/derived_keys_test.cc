@@ -1,5 +1,5 @@
 // GROUP BY keys that are functions of other keys are computed per group, not hashed
-// (src/plan/derived_keys.h): which keys qualify, and that the answers stay those of hashing
+// (src/optimize/derived_keys.cc): which keys qualify, and that the answers stay those of hashing
 // every key, errors included.
 #include <string>
 #include <vector>
@@ -8,7 +8,6 @@
 #include "laneql/database.h"
 #include "laneql/result_printers.h"
 #include "bind_sql.h"
-#include "src/plan/derived_keys.h"
 
 namespace laneql {
 namespace {

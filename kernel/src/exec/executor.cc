@@ -107,14 +107,9 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     group_cap = static_cast<size_t>(std::max<int64_t>(1, plan.offset + plan.limit));
   }
   // COUNT(*) (and COUNT of a column without NULLs) with no WHERE: the answer is metadata.
-  bool metadata_only = ungrouped && !plan.where;
+  const bool metadata_only = plan.answer_from_metadata;
   bool float_sums = false;
   for (const auto& aggregate : plan.aggregates) {
-    const bool from_metadata =
-        aggregate.kind == AggKind::kCountStar ||
-        (aggregate.kind == AggKind::kCount && aggregate.arg->kind == BoundKind::kColumn &&
-         table.column(static_cast<size_t>(aggregate.arg->column)).null_count() == 0);
-    metadata_only &= from_metadata;
     float_sums |= (aggregate.kind == AggKind::kSum || aggregate.kind == AggKind::kAvg) &&
                   aggregate.arg && IsFloat(aggregate.arg->type);
   }

@@ -140,7 +140,7 @@ bool QueryTreeRunner::PlanJoin(const sql::TableRef& ref, LogicalPtr* out, Result
     // Equalities between a left-only and a right-only expression become hash keys.
     std::vector<sql::ExprPtr> conjuncts;
     SplitAnd(sql::Clone(*ref.on), &conjuncts);
-    if (!PlanOnSubqueries(ref, &left, &right, &conjuncts, &over_join, error)) return false;
+    if (!PlanOnSubqueries(&left, &right, &conjuncts, &over_join, error)) return false;
     const std::vector<const plan::ColumnScope*> sides{&left->scope, &right->scope};
     for (sql::ExprPtr& c : conjuncts) {
       if (!c) continue;  // moved above the join
@@ -219,7 +219,7 @@ bool ReadsOwnInputs(const plan::LogicalOperator& op, const plan::LogicalOperator
 
 }  // namespace
 
-bool QueryTreeRunner::PlanOnSubqueries(const sql::TableRef& ref, LogicalPtr* left, LogicalPtr* right,
+bool QueryTreeRunner::PlanOnSubqueries(LogicalPtr* left, LogicalPtr* right,
                                        std::vector<sql::ExprPtr>* conjuncts, std::vector<sql::ExprPtr>* over_join,
                                        Result* error) {
   for (sql::ExprPtr& c : *conjuncts) {

@@ -252,6 +252,7 @@ Result QueryTreeRunner::BindAndExecute(const sql::SelectStatement& select, const
     }
     if (!plan::BindSelect(select, resolver, &plan, &bind_error)) return FromBindError(bind_error);
   }
+  optimize::OptimizeSelect(&plan);
   std::string error;
   if (!VerifyColumnsRead(plan, &error)) return Result::Error(error);
   // The execution's memory counts against the query's limit (query_budget.h); parsing, binding

@@ -89,7 +89,7 @@ class QueryTreeRunner {
   bool PlanJoin(const sql::TableRef& ref, plan::LogicalPtr* out, Result* error);
   // The subqueries of a join's ON conditions: uncorrelated ones run once; a correlated one is
   // unnested into the side it reads, or (inner joins) moved to *over_join, above the join.
-  bool PlanOnSubqueries(const sql::TableRef& ref, plan::LogicalPtr* left, plan::LogicalPtr* right,
+  bool PlanOnSubqueries(plan::LogicalPtr* left, plan::LogicalPtr* right,
                         std::vector<sql::ExprPtr>* conjuncts, std::vector<sql::ExprPtr>* over_join, Result* error);
   // GROUP BY ALL and ORDER BY ALL spelled out.
   static void ExpandAllClauses(sql::SelectStatement* select);

@@ -16,5 +16,11 @@ void Optimize(plan::LogicalPtr* root, bool prune_columns) {
   EstimateCardinality(root->get());
 }
 
+void OptimizeSelect(plan::Plan* plan) {
+  RewriteSumsOfOffsets(plan);
+  SplitDerivedKeys(plan);
+  AnswerCountsFromMetadata(plan);
+}
+
 }  // namespace optimize
 }  // namespace laneql

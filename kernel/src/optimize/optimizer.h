@@ -3,6 +3,7 @@
 #ifndef LANEQL_OPTIMIZE_OPTIMIZER_H_
 #define LANEQL_OPTIMIZE_OPTIMIZER_H_
 
+#include "src/plan/bound_expr.h"
 #include "src/plan/logical_operator.h"
 
 namespace laneql {
@@ -34,7 +35,28 @@ void OrderJoins(plan::LogicalPtr* root);
 // and joins copy fewer columns (not when a star needs every column).
 void PruneColumns(plan::LogicalPtr* root);
 
-// Every rule above, in order (column pruning only when the plan holds every expression that
+// Rules over one bound SELECT (src/plan/bound_expr.h), the plan the single-table engine runs:
+//
+// sum_of_offsets.cc: SUM(x + k), SUM(x - k), SUM(k + x) over integers -> SUM(x) +- k * COUNT(x),
+// so that one pass over x serves every such sum (ClickBench Q29 has 90 of them); the answer is
+// exact, and an x - k that would overflow x's type still fails (through MIN(x) or MAX(x)).
+void RewriteSumsOfOffsets(plan::Plan* plan);
+// derived_keys.cc: GROUP BY keys that are functions of other keys alone (GROUP BY ClientIP,
+// ClientIP - 1) are computed per group from the hashed keys (plan::DerivedKey). A key
+// qualifies when it is not a bare column, every column it reads is also a key by itself (a
+// bare column that is not floating-point: grouping takes -0.0 and 0.0 for one key, and 1 / x
+// would tell them apart), and at least one key stays hashed (no keys at all would be an
+// ungrouped query, which gives a row even for no rows). A derived key is evaluated on every
+// group, so it raises an error exactly when evaluating it on every row would have.
+void SplitDerivedKeys(plan::Plan* plan);
+// count_from_metadata.cc: an ungrouped query without WHERE whose aggregates are all COUNT(*)
+// or COUNT of a column without NULLs is answered from the row count (Plan::answer_from_metadata):
+// SELECT count(*) costs no scan.
+void AnswerCountsFromMetadata(plan::Plan* plan);
+// The three above, in that order.
+void OptimizeSelect(plan::Plan* plan);
+
+// Every rule above over a logical plan, in order (column pruning only when the plan holds every expression that
 // will read its columns).
 void Optimize(plan::LogicalPtr* root, bool prune_columns = true);
 

@@ -1,10 +1,9 @@
 // Statement-level binding: which scope each clause binds in, GROUP BY keys (expressions,
-// aliases, positions), aggregates (shared when equal, SUM(x + k) rewritten), ORDER BY (aliases,
+// aliases, positions), aggregates (shared when equal), ORDER BY (aliases,
 // positions, hidden keys), LIMIT / OFFSET.
 #include <algorithm>
 
 #include "src/plan/binder_internal.h"
-#include "src/plan/derived_keys.h"
 
 namespace laneql {
 namespace plan {
@@ -126,7 +125,7 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
       aggregate.kind = name == "min" ? AggKind::kMin : AggKind::kMax;
     }
   }
-  SourcePos pos = expr.pos;
+  const SourcePos pos = expr.pos;
   switch (aggregate.kind) {
     case AggKind::kCountStar:
     case AggKind::kCount:
@@ -143,60 +142,6 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
   }
   const bool counts = aggregate.kind == AggKind::kCountStar || aggregate.kind == AggKind::kCount ||
                       aggregate.kind == AggKind::kCountDistinct;
-  // SUM(x + k) / SUM(x - k) / SUM(k + x) over integers -> SUM(x) +- k * COUNT(x): one pass
-  // over x serves every such sum (ClickBench Q29 has 90 of them), and the answer is exact.
-  BoundExpr* arg = aggregate.arg.get();
-  if (aggregate.kind == AggKind::kSum && arg->kind == BoundKind::kCall &&
-      (arg->fn == Fn::kAdd || arg->fn == Fn::kSubtract) && !IsFloat(arg->type)) {
-    int constant_side = arg->args[1]->IsConstant() ? 1 : (arg->fn == Fn::kAdd && arg->args[0]->IsConstant() ? 0 : -1);
-    if (constant_side >= 0 && !arg->args[constant_side]->constant.is_null &&
-        IsInteger(arg->args[1 - constant_side]->type)) {
-      const Int128 k = arg->args[constant_side]->constant.integer;
-      const Fn fn = arg->fn;
-      const SourcePos arg_pos = arg->pos;
-      const TypeId x_type = arg->type;  // the type x - k is computed in
-      BoundExprPtr x = std::move(arg->args[1 - constant_side]);
-      Aggregate sum;
-      sum.kind = AggKind::kSum;
-      sum.type = TypeId::kInt128;
-      sum.arg = std::move(x);
-      Aggregate count;
-      count.kind = AggKind::kCount;
-      count.type = TypeId::kInt64;
-      count.arg = Clone(*sum.arg);
-      const size_t keys = plan_->group_keys.size();
-      const int sum_index = AddAggregate(std::move(sum));
-      const int count_index = AddAggregate(std::move(count));
-      BoundExprPtr sum_ref =
-          MakeColumn(static_cast<int>(keys) + sum_index, TypeId::kInt128, true, pos);
-      BoundExprPtr count_ref = CastTo(
-          MakeColumn(static_cast<int>(keys) + count_index, TypeId::kInt64, false, pos),
-          TypeId::kInt128, pos);
-      BoundExprPtr total = MakeCall2(
-          fn, TypeId::kInt128, pos, std::move(sum_ref),
-          MakeCall2(Fn::kMultiply, TypeId::kInt128, pos,
-                    MakeConstant(Value::Integer(TypeId::kInt128, k), pos), std::move(count_ref)));
-      if (fn == Fn::kSubtract && k != 0) {
-        // DuckDB computes x - k row by row and fails when a row overflows x's type; that
-        // happens exactly when MIN(x) - k (k > 0) or MAX(x) - k (k < 0) overflows. So the
-        // result adds 0 * (MIN(x) - k), evaluated in x's type: the same error, or + 0.
-        Aggregate extreme;
-        extreme.kind = k > 0 ? AggKind::kMin : AggKind::kMax;
-        extreme.type = x_type;
-        extreme.arg = Clone(*plan_->aggregates[static_cast<size_t>(sum_index)].arg);
-        const int extreme_index = AddAggregate(std::move(extreme));
-        BoundExprPtr check = MakeCall2(
-            Fn::kSubtract, x_type, arg_pos,
-            MakeColumn(static_cast<int>(keys) + extreme_index, x_type, true, arg_pos),
-            MakeConstant(Value::Integer(x_type, k), arg_pos));
-        return MakeCall2(Fn::kAdd, TypeId::kInt128, pos, std::move(total),
-                         MakeCall2(Fn::kMultiply, TypeId::kInt128, pos,
-                                   MakeConstant(Value::Integer(TypeId::kInt128, 0), pos),
-                                   CastTo(std::move(check), TypeId::kInt128, pos)));
-      }
-      return total;
-    }
-  }
   const int index = AddAggregate(std::move(aggregate));
   const TypeId type = plan_->aggregates[index].type;
   return MakeColumn(static_cast<int>(plan_->group_keys.size()) + index, type, !counts, pos);
@@ -446,7 +391,6 @@ bool BindSelect(const sql::SelectStatement& statement, const TableResolver& tabl
     *error = binder.error();
     return false;
   }
-  SplitDerivedKeys(plan);
   return true;
 }
 
@@ -457,7 +401,6 @@ bool BindSelectOver(const sql::SelectStatement& statement, const Table* table,
     *error = binder.error();
     return false;
   }
-  SplitDerivedKeys(plan);
   return true;
 }
 

@@ -1,5 +1,5 @@
-// The binder: a parsed SELECT -> a typed logical Plan (src/plan/bound_expr.h), with the
-// rewrites that need no data (constant folding, SUM(x + k) -> SUM(x) + k * COUNT(x)).
+// The binder: a parsed SELECT -> a typed logical Plan (src/plan/bound_expr.h), constants
+// folded; the optimizer's rules over one SELECT (optimize::OptimizeSelect) then rewrite it.
 #ifndef LANEQL_PLAN_BINDER_H_
 #define LANEQL_PLAN_BINDER_H_
 

@@ -101,7 +101,7 @@ struct SortKey {
   bool nulls_first = false;
 };
 
-// A GROUP BY key computed per group from the hashed keys (src/plan/derived_keys.h).
+// A GROUP BY key computed per group from the hashed keys (src/optimize/derived_keys.cc).
 struct DerivedKey {
   size_t position = 0;  // its column in the group scope
   BoundExprPtr expr;    // reads the hashed keys' relation: column i = Plan::group_keys[i]
@@ -126,6 +126,9 @@ struct Plan {
   std::vector<SortKey> order;
   int64_t limit = -1;  // -1 = none
   int64_t offset = 0;
+  // Set by the optimizer (optimize/count_from_metadata.cc): every aggregate is a count the
+  // table's metadata answers, and no row needs reading.
+  bool answer_from_metadata = false;
 };
 
 }  // namespace plan

@@ -1,16 +1,16 @@
-#include "src/plan/derived_keys.h"
+#include "src/optimize/optimizer.h"
 
 #include <algorithm>
 #include <utility>
 #include <vector>
 
 namespace laneql {
-namespace plan {
+namespace optimize {
 namespace {
 
 // Whether every column `expr` reads has a hashed bare-column key (hashed_key_of[column] >= 0).
-bool ReadsOnlyKeyColumns(const BoundExpr& expr, const std::vector<int>& hashed_key_of) {
-  if (expr.kind == BoundKind::kColumn) {
+bool ReadsOnlyKeyColumns(const plan::BoundExpr& expr, const std::vector<int>& hashed_key_of) {
+  if (expr.kind == plan::BoundKind::kColumn) {
     return expr.column >= 0 && static_cast<size_t>(expr.column) < hashed_key_of.size() &&
            hashed_key_of[static_cast<size_t>(expr.column)] >= 0;
   }
@@ -22,8 +22,8 @@ bool ReadsOnlyKeyColumns(const BoundExpr& expr, const std::vector<int>& hashed_k
 
 // Rewrites the table columns `expr` reads into the hashed keys' relation (column i = the
 // i-th hashed key).
-void ReadKeysInstead(BoundExpr* expr, const std::vector<int>& hashed_key_of) {
-  if (expr->kind == BoundKind::kColumn) {
+void ReadKeysInstead(plan::BoundExpr* expr, const std::vector<int>& hashed_key_of) {
+  if (expr->kind == plan::BoundKind::kColumn) {
     expr->column = hashed_key_of[static_cast<size_t>(expr->column)];
     return;
   }
@@ -32,27 +32,27 @@ void ReadKeysInstead(BoundExpr* expr, const std::vector<int>& hashed_key_of) {
 
 }  // namespace
 
-void SplitDerivedKeys(Plan* plan) {
+void SplitDerivedKeys(plan::Plan* plan) {
   if (plan->group_keys.size() < 2) return;
   // The table columns that are keys by themselves, and which of the keys those are.
   size_t columns = 0;
   for (const auto& key : plan->group_keys) {
-    if (key->kind == BoundKind::kColumn && key->column >= 0) {
+    if (key->kind == plan::BoundKind::kColumn && key->column >= 0) {
       columns = std::max(columns, static_cast<size_t>(key->column) + 1);
     }
   }
   std::vector<int> bare_key_of(columns, -1);  // column -> its key's position
   for (size_t k = 0; k < plan->group_keys.size(); ++k) {
-    const BoundExpr& key = *plan->group_keys[k];
-    if (key.kind != BoundKind::kColumn || key.column < 0 || IsFloat(key.type)) continue;
+    const plan::BoundExpr& key = *plan->group_keys[k];
+    if (key.kind != plan::BoundKind::kColumn || key.column < 0 || IsFloat(key.type)) continue;
     int& slot = bare_key_of[static_cast<size_t>(key.column)];
     if (slot < 0) slot = static_cast<int>(k);
   }
   std::vector<bool> derived(plan->group_keys.size(), false);
   size_t hashed = plan->group_keys.size();
   for (size_t k = 0; k < plan->group_keys.size(); ++k) {
-    const BoundExpr& key = *plan->group_keys[k];
-    if (key.kind == BoundKind::kColumn) continue;  // bare columns stay (a repeated one too)
+    const plan::BoundExpr& key = *plan->group_keys[k];
+    if (key.kind == plan::BoundKind::kColumn) continue;  // bare columns stay (a repeated one too)
     if (!ReadsOnlyKeyColumns(key, bare_key_of)) continue;
     derived[k] = true;
     --hashed;
@@ -67,13 +67,13 @@ void SplitDerivedKeys(Plan* plan) {
   for (size_t c = 0; c < columns; ++c) {
     if (bare_key_of[c] >= 0) hashed_key_of[c] = hashed_position[static_cast<size_t>(bare_key_of[c])];
   }
-  std::vector<BoundExprPtr> kept;
+  std::vector<plan::BoundExprPtr> kept;
   for (size_t k = 0; k < plan->group_keys.size(); ++k) {
     if (!derived[k]) {
       kept.push_back(std::move(plan->group_keys[k]));
       continue;
     }
-    DerivedKey d;
+    plan::DerivedKey d;
     d.position = k;
     d.expr = std::move(plan->group_keys[k]);
     ReadKeysInstead(d.expr.get(), hashed_key_of);
@@ -82,5 +82,5 @@ void SplitDerivedKeys(Plan* plan) {
   plan->group_keys = std::move(kept);
 }
 
-}  // namespace plan
+}  // namespace optimize
 }  // namespace laneql
