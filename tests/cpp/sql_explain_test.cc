@@ -63,13 +63,47 @@ TEST(SqlExplain, AnalyzeAddsRowsAndTimes) {
   EXPECT_NE(lines[2].find("[6 rows, "), std::string::npos) << lines[2];
 }
 
+// A set operation is an operator of the plan: its branches below it (a set operation branch
+// without its own ORDER BY / LIMIT as an operator too), the whole query's ORDER BY and LIMIT
+// above it, rows and times under ANALYZE.
+TEST(SqlExplain, SetOperationsAreOperators) {
+  Database db;
+  MakeTables(&db);
+  const std::string sql = "SELECT k FROM big INTERSECT SELECT k FROM small UNION ALL VALUES (7) ORDER BY ALL LIMIT 2";
+  const Rows lines = PlanLines(&db, "EXPLAIN ANALYZE " + sql);
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  ASSERT_GE(lines.size(), 10u) << text;
+  EXPECT_EQ(lines[0].rfind("LIMIT 2", 0), 0u) << text;
+  EXPECT_NE(lines[0].find("[2 rows, "), std::string::npos) << text;
+  EXPECT_EQ(lines[1].rfind("  ORDER ALL (A)", 0), 0u) << text;
+  EXPECT_EQ(lines[2].rfind("    SET OPERATION UNION ALL  (~", 0), 0u) << text;
+  EXPECT_NE(lines[2].find("[3 rows, "), std::string::npos) << text;
+  EXPECT_EQ(lines[3].rfind("      SET OPERATION INTERSECT  (~2 rows)  [2 rows, ", 0), 0u) << text;
+  EXPECT_EQ(lines[4].rfind("        GET branch  (~6 rows)  [6 rows, ", 0), 0u) << text;
+  EXPECT_EQ(lines[5].rfind("          PROJECT k", 0), 0u) << text;
+  EXPECT_NE(text.find("    GET branch  (~1 rows)  [1 rows, "), std::string::npos) << text;
+  EXPECT_NE(text.find("      VALUES 1 rows"), std::string::npos) << text;
+  EXPECT_EQ(ResultRows(db.Query(sql)), (Rows{"2", "3"}));
+  // A branch with its own LIMIT is made first, its plan under its Get.
+  const Rows limited = PlanLines(&db, "EXPLAIN SELECT k FROM big UNION (SELECT 1 UNION SELECT 2 ORDER BY 1 DESC LIMIT 1)");
+  text.clear();
+  for (const std::string& line : limited) text += line + "\n";
+  EXPECT_NE(text.find("  GET branch  (~1 rows)\n    LIMIT 1  (~2 rows)\n      ORDER 1 (D)  (~2 rows)\n        SET OPERATION UNION"),
+            std::string::npos) << text;
+  EXPECT_EQ(ResultRows(db.Query("SELECT 1 UNION SELECT 1, 2")),
+            Rows{"ERROR binder error at line 1, column 16: set operations can only apply to expressions with the "
+                 "same number of result columns (1 and 2)"});
+}
+
 TEST(SqlExplain, SubqueriesCtesAndSetOperationsShowTheirPlans) {
   Database db;
   MakeTables(&db);
   Rows lines = PlanLines(&db, "EXPLAIN WITH c AS (SELECT k FROM small WHERE k > 2) SELECT * FROM big WHERE k IN "
                               "(SELECT k FROM c) UNION ALL SELECT 1, 2");
   ASSERT_GE(lines.size(), 3u);
-  EXPECT_EQ(lines[0], "SET OPERATION UNION ALL");
+  EXPECT_EQ(lines[0].rfind("SET OPERATION UNION ALL  (~", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("  GET branch", 0), 0u) << lines[1];
   lines = PlanLines(&db, "EXPLAIN SELECT * FROM (SELECT k, count(*) AS n FROM big GROUP BY k) AS g JOIN small USING (k)");
   std::string text;
   for (const std::string& line : lines) text += line + "\n";

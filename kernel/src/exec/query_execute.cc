@@ -190,6 +190,9 @@ bool QueryTreeRunner::ExecuteLogical(LogicalOperator* op, bool analyze, Relation
       }
       break;
     }
+    case LogicalKind::kSetOperation:
+      ok = ExecuteSetOperation(op, analyze, out, error);
+      break;
     default:
       *error = Result::Error(std::string("internal error: a ") + plan::LogicalKindName(op->kind) +
                              " operator below the SELECT's clauses");
@@ -292,19 +295,16 @@ bool QueryTreeRunner::ExplainParts(const sql::QueryNode& query, bool analyze, st
       break;
     }
     case sql::QueryKind::kSetOperation: {
-      static const char* const kNames[] = {"UNION", "INTERSECT", "EXCEPT"};
-      *text += std::string("SET OPERATION ") + kNames[static_cast<int>(query.set_op)] +
-               (query.all ? " ALL" : "") + "\n";
-      std::string left, right;
-      ok = ExplainParts(*query.left, analyze, &left, error) && ExplainParts(*query.right, analyze, &right, error);
-      for (const std::string* branch : {&left, &right}) {
-        size_t begin = 0;
-        while (begin < branch->size()) {
-          const size_t end = branch->find('\n', begin);
-          *text += "  " + branch->substr(begin, end - begin) + "\n";
-          begin = end + 1;
-        }
+      // Run (its SELECT branches are made while planning, as derived tables are): its plan.
+      last_plan_text_.clear();
+      Result answer = RunSetOperation(query);
+      if (!answer.ok()) {
+        *error = std::move(answer);
+        ok = false;
+      } else {
+        *text += last_plan_text_;
       }
+      last_plan_text_.clear();
       break;
     }
     case sql::QueryKind::kValues:

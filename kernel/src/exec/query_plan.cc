@@ -27,6 +27,8 @@ size_t CountTables(const sql::TableRef& ref) {
   return CountTables(*ref.left) + CountTables(*ref.right);
 }
 
+}  // namespace
+
 LogicalPtr GetOver(const Relation& relation, std::string source) {
   LogicalPtr get = plan::MakeLogical(LogicalKind::kGet);
   get->source = std::move(source);
@@ -37,7 +39,6 @@ LogicalPtr GetOver(const Relation& relation, std::string source) {
   return get;
 }
 
-// A SELECT clause operator above `child` (null: the SELECT has no FROM).
 LogicalPtr Clause(LogicalKind kind, LogicalPtr child) {
   LogicalPtr op = plan::MakeLogical(kind);
   op->select_clause = true;
@@ -48,7 +49,23 @@ LogicalPtr Clause(LogicalKind kind, LogicalPtr child) {
   return op;
 }
 
-}  // namespace
+LogicalPtr OrderAndLimitClauses(LogicalPtr top, const std::vector<sql::OrderItem>& order_by, bool order_by_all,
+                                bool has_limit, int64_t limit, bool has_offset, int64_t offset) {
+  if (!order_by.empty()) {
+    top = Clause(LogicalKind::kOrder, std::move(top));
+    for (const sql::OrderItem& item : order_by) {
+      if (!order_by_all) top->exprs.push_back(sql::Clone(*item.expr));
+      top->detail += item.descending ? "D" : "A";
+    }
+    top->detail = order_by_all ? "ALL (" + top->detail + ")" : "(" + top->detail + ")";
+  }
+  if (has_limit || has_offset) {
+    top = Clause(LogicalKind::kLimit, std::move(top));
+    if (has_limit) top->detail = std::to_string(limit);
+    if (has_offset) top->detail += " OFFSET " + std::to_string(offset);
+  }
+  return top;
+}
 
 void QueryTreeRunner::ExpandAllClauses(sql::SelectStatement* select) {
   if (select->group_by_all) {
@@ -336,19 +353,8 @@ bool QueryTreeRunner::PlanSelect(const sql::SelectStatement& select, SelectPlan*
       top->detail += ")";
     }
   }
-  if (!clauses.order_by.empty()) {
-    top = Clause(LogicalKind::kOrder, std::move(top));
-    for (const sql::OrderItem& item : clauses.order_by) {
-      top->exprs.push_back(sql::Clone(*item.expr));
-      top->detail += item.descending ? "D" : "A";
-    }
-    top->detail = "(" + top->detail + ")";
-  }
-  if (clauses.has_limit || clauses.has_offset) {
-    top = Clause(LogicalKind::kLimit, std::move(top));
-    if (clauses.has_limit) top->detail = std::to_string(clauses.limit);
-    if (clauses.has_offset) top->detail += " OFFSET " + std::to_string(clauses.offset);
-  }
+  top = OrderAndLimitClauses(std::move(top), clauses.order_by, false, clauses.has_limit, clauses.limit,
+                             clauses.has_offset, clauses.offset);
   out->root = std::move(top);
   optimize::Optimize(&out->root);
   return true;

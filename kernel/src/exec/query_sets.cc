@@ -1,16 +1,22 @@
-// Set operations, VALUES lists, the ORDER BY / LIMIT of a whole query, and the casts that give
+// Set operations as plan operators, VALUES lists, the ORDER BY / LIMIT of a whole query, and the casts that give
 // the rows of several inputs one type per column.
+#include <chrono>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
 #include "src/plan/query_ast.h"
 #include "src/exec/query_tree.h"
+#include "src/optimize/optimizer.h"
 #include "src/sql/ast_clone.h"
 
 namespace laneql {
 namespace exec {
 namespace {
+
+using plan::LogicalKind;
+using plan::LogicalOperator;
+using plan::LogicalPtr;
 
 // A relation of `table` with `scope`'s names (the qualifiers kept).
 bool Rebuild(Result result, const plan::ColumnScope& scope, Relation* out, std::string* error) {
@@ -116,32 +122,66 @@ Result QueryTreeRunner::RunValues(const std::vector<std::vector<sql::ExprPtr>>& 
   return out;
 }
 
-Result QueryTreeRunner::RunSetOperation(const sql::QueryNode& query) {
-  Relation left, right;
-  Result error;
-  if (!RunToRelation(*query.left, "", &left, &error) || !RunToRelation(*query.right, "", &right, &error)) {
-    return error;
+bool QueryTreeRunner::PlanSetBranch(const sql::QueryNode& branch, LogicalPtr* out, Result* error) {
+  if (branch.kind == sql::QueryKind::kSetOperation && branch.ctes.empty() && branch.order_by.empty() &&
+      !branch.has_limit && !branch.has_offset) {
+    return PlanSetOperation(branch, out, error);
   }
-  if (left.scope.size() != right.scope.size()) {
-    return ErrorAt(query.right->pos, "binder",
-                   "set operations can only apply to expressions with the same number of result "
-                   "columns (" + std::to_string(left.scope.size()) + " and " +
-                       std::to_string(right.scope.size()) + ")");
+  Relation relation;
+  last_plan_text_.clear();
+  if (!RunToRelation(branch, "", &relation, error)) return false;
+  std::string subplan = std::move(last_plan_text_);
+  last_plan_text_.clear();
+  if (subplan.empty() && branch.kind == sql::QueryKind::kValues) {
+    subplan = "VALUES " + std::to_string(branch.values.size()) + " rows\n";
+  }
+  *out = GetOver(relation, "branch");
+  (*out)->subplan = std::move(subplan);
+  return true;
+}
+
+bool QueryTreeRunner::PlanSetOperation(const sql::QueryNode& query, LogicalPtr* out, Result* error) {
+  LogicalPtr left, right;
+  if (!PlanSetBranch(*query.left, &left, error) || !PlanSetBranch(*query.right, &right, error)) return false;
+  if (left->scope.size() != right->scope.size()) {
+    *error = ErrorAt(query.right->pos, "binder",
+                     "set operations can only apply to expressions with the same number of result "
+                     "columns (" + std::to_string(left->scope.size()) + " and " +
+                         std::to_string(right->scope.size()) + ")");
+    return false;
+  }
+  LogicalPtr op = plan::MakeLogical(LogicalKind::kSetOperation);
+  op->set_op = query.set_op;
+  op->set_all = query.all;
+  op->pos = query.pos;
+  op->scope = left->scope;  // the left branch names the columns
+  for (plan::ScopeColumn& column : op->scope) column.qualifier = "";
+  op->children.push_back(std::move(left));
+  op->children.push_back(std::move(right));
+  *out = std::move(op);
+  return true;
+}
+
+bool QueryTreeRunner::ExecuteSetOperation(LogicalOperator* op, bool analyze, Relation* out, Result* error) {
+  Relation left, right;
+  if (!ExecuteLogical(op->children[0].get(), analyze, &left, error) ||
+      !ExecuteLogical(op->children[1].get(), analyze, &right, error)) {
+    return false;
   }
   std::vector<TypeId> types;
   for (size_t c = 0; c < left.scope.size(); ++c) {
     types.push_back(CommonSuperType(left.table->column(c).type(), right.table->column(c).type()));
   }
-  if (!CastColumns(&left, types, &error) || !CastColumns(&right, types, &error)) return error;
+  if (!CastColumns(&left, types, error) || !CastColumns(&right, types, error)) return false;
   const size_t n_left = left.table->num_rows(), n_right = right.table->num_rows();
   // Rows to keep: indexes into left's rows, then (n_left + i) for right's.
   std::vector<uint32_t> keep;
-  if (query.set_op == sql::SetOpKind::kUnion && query.all) {
+  if (op->set_op == sql::SetOpKind::kUnion && op->set_all) {
     for (size_t r = 0; r < n_left + n_right; ++r) keep.push_back(static_cast<uint32_t>(r));
   } else {
     const std::vector<std::string> left_keys = RowKeys(*left.table);
     const std::vector<std::string> right_keys = RowKeys(*right.table);
-    if (query.set_op == sql::SetOpKind::kUnion) {
+    if (op->set_op == sql::SetOpKind::kUnion) {
       std::unordered_set<std::string> seen;
       for (size_t r = 0; r < n_left; ++r) {
         if (seen.insert(left_keys[r]).second) keep.push_back(static_cast<uint32_t>(r));
@@ -153,11 +193,11 @@ Result QueryTreeRunner::RunSetOperation(const sql::QueryNode& query) {
       std::unordered_map<std::string, size_t> right_counts;
       for (const std::string& key : right_keys) ++right_counts[key];
       std::unordered_set<std::string> emitted;
-      const bool intersect = query.set_op == sql::SetOpKind::kIntersect;
+      const bool intersect = op->set_op == sql::SetOpKind::kIntersect;
       for (size_t r = 0; r < n_left; ++r) {
         auto it = right_counts.find(left_keys[r]);
         const bool in_right = it != right_counts.end() && it->second > 0;
-        if (query.all) {
+        if (op->set_all) {
           // Multisets: INTERSECT ALL keeps min(m, n) copies, EXCEPT ALL max(m - n, 0).
           if (in_right) --it->second;
           if (in_right == intersect) keep.push_back(static_cast<uint32_t>(r));
@@ -173,17 +213,41 @@ Result QueryTreeRunner::RunSetOperation(const sql::QueryNode& query) {
     Column both;
     if (!CopyColumn(left.table->column(c), &both, &message) ||
         !AppendColumn(right.table->column(c), &both, &message)) {
-      return Result::Error(message);
+      *error = Result::Error(message);
+      return false;
     }
     Column kept;
     if (!TakeRows(both, keep, &kept, &message) ||
         !table->AddColumn(RelationColumnName(c), std::move(kept), &message)) {
-      return Result::Error(message);
+      *error = Result::Error(message);
+      return false;
     }
   }
-  Relation combined{std::move(table), left.scope};
-  for (plan::ScopeColumn& column : combined.scope) column.qualifier = "";
-  return ApplyModifiers(query, std::move(combined));
+  *out = Relation{std::move(table), op->scope};
+  return true;
+}
+
+Result QueryTreeRunner::RunSetOperation(const sql::QueryNode& query) {
+  const auto start = std::chrono::steady_clock::now();
+  LogicalPtr root;
+  Result error;
+  if (!PlanSetOperation(query, &root, &error)) return error;
+  optimize::EstimateCardinality(root.get());
+  Relation combined;
+  if (!ExecuteLogical(root.get(), explain_analyze_, &combined, &error)) return error;
+  Result result = ApplyModifiers(query, std::move(combined));
+  if (explaining_) {
+    LogicalPtr top = OrderAndLimitClauses(std::move(root), query.order_by, query.order_by_all, query.has_limit,
+                                          query.limit, query.has_offset, query.offset);
+    optimize::EstimateCardinality(top.get());
+    if (explain_analyze_ && result.ok() && top->select_clause) {
+      top->analyzed = true;
+      top->actual_rows = result.num_rows();
+      top->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    last_plan_text_ = plan::ExplainText(*top);
+  }
+  return result;
 }
 
 Result QueryTreeRunner::ApplyModifiers(const sql::QueryNode& query, Relation relation) {

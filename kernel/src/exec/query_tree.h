@@ -33,6 +33,16 @@ using plan::SplitAnd;
 
 struct ChainInput;  // query_join_chain.cc
 
+// Plan-tree helpers (query_plan.cc). A Get reading `relation` (made while planning), named
+// `source` in EXPLAIN.
+plan::LogicalPtr GetOver(const Relation& relation, std::string source);
+// A SELECT clause operator above `child` (null: the SELECT has no FROM).
+plan::LogicalPtr Clause(plan::LogicalKind kind, plan::LogicalPtr child);
+// ORDER BY and LIMIT / OFFSET clause operators above `top`, where the query has them.
+plan::LogicalPtr OrderAndLimitClauses(plan::LogicalPtr top, const std::vector<sql::OrderItem>& order_by,
+                                      bool order_by_all, bool has_limit, int64_t limit, bool has_offset,
+                                      int64_t offset);
+
 class QueryTreeRunner {
  public:
   QueryTreeRunner(Catalog* catalog, const ExecContext& ctx) : catalog_(catalog), ctx_(ctx) {}
@@ -70,7 +80,15 @@ class QueryTreeRunner {
   bool RunRecursive(const sql::CommonTableExpr& cte, Relation* out, Result* error);
   // SELECT DISTINCT ON (keys) ...: the first row of each key in the query's order.
   Result RunDistinctOn(const sql::SelectStatement& select);
+  // A set operation (query_sets.cc) as a tree: a SET OPERATION operator over its two branches,
+  // each a Get of the branch run now, or (a set operation without WITH, ORDER BY or LIMIT of
+  // its own) the branch's own SET OPERATION; ORDER BY / LIMIT of the whole above it.
   Result RunSetOperation(const sql::QueryNode& query);
+  bool PlanSetOperation(const sql::QueryNode& query, plan::LogicalPtr* out, Result* error);
+  bool PlanSetBranch(const sql::QueryNode& branch, plan::LogicalPtr* out, Result* error);
+  // A SET OPERATION operator's rows: both inputs cast to their common column types, then
+  // combined (UNION, INTERSECT, EXCEPT; ALL keeps duplicates as multisets).
+  bool ExecuteSetOperation(plan::LogicalOperator* op, bool analyze, Relation* out, Result* error);
   Result RunValues(const std::vector<std::vector<sql::ExprPtr>>& rows, sql::SourcePos pos);
   // ORDER BY / LIMIT / OFFSET of a set operation or VALUES list over its combined rows.
   Result ApplyModifiers(const sql::QueryNode& query, Relation relation);

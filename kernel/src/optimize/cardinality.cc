@@ -312,6 +312,15 @@ void EstimateCardinality(plan::LogicalOperator* op) {
     case plan::LogicalKind::kAggregate:
       op->estimated_rows = op->exprs.empty() ? 1 : std::max(1.0, in / 10);
       break;
+    case plan::LogicalKind::kSetOperation: {
+      const double r = op->children[1]->estimated_rows;
+      switch (op->set_op) {
+        case sql::SetOpKind::kUnion: op->estimated_rows = in + r; break;
+        case sql::SetOpKind::kIntersect: op->estimated_rows = std::min(in, r); break;
+        case sql::SetOpKind::kExcept: op->estimated_rows = in; break;
+      }
+      break;
+    }
     default:
       op->estimated_rows = in;
       break;

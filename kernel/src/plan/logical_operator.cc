@@ -61,6 +61,9 @@ void Explain(const LogicalOperator& op, int depth, std::string* out) {
     case LogicalKind::kLimit:
       if (!op.detail.empty()) line += " " + op.detail;
       break;
+    case LogicalKind::kSetOperation:
+      line += std::string(" ") + SetOpName(op.set_op) + (op.set_all ? " ALL" : "");
+      break;
   }
   if (op.estimated_rows > 0 || op.kind == LogicalKind::kGet) line += "  (~" + Rows(op.estimated_rows) + " rows)";
   if (op.analyzed) {
@@ -111,6 +114,16 @@ const char* LogicalKindName(LogicalKind kind) {
     case LogicalKind::kDistinct: return "DISTINCT";
     case LogicalKind::kOrder: return "ORDER";
     case LogicalKind::kLimit: return "LIMIT";
+    case LogicalKind::kSetOperation: return "SET OPERATION";
+  }
+  return "?";
+}
+
+const char* SetOpName(sql::SetOpKind kind) {
+  switch (kind) {
+    case sql::SetOpKind::kUnion: return "UNION";
+    case sql::SetOpKind::kIntersect: return "INTERSECT";
+    case sql::SetOpKind::kExcept: return "EXCEPT";
   }
   return "?";
 }

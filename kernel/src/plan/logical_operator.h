@@ -7,9 +7,9 @@
 // operator runs; a rule decides which side of a join a condition reads with ReadsOf.
 //
 // Sources that are not base tables (a derived table, a CTE, a view, a file, a VALUES list, the
-// grouped side of an unnested subquery) are made into tables while planning, so every leaf is
-// a Get over a table whose row count is known; `subplan` keeps the text of how it was made for
-// EXPLAIN.
+// grouped side of an unnested subquery, a set operation's SELECT branches) are made into tables
+// while planning, so every leaf is a Get over a table whose row count is known; `subplan` keeps
+// the text of how it was made for EXPLAIN.
 #ifndef LANEQL_PLAN_LOGICAL_OPERATOR_H_
 #define LANEQL_PLAN_LOGICAL_OPERATOR_H_
 
@@ -34,6 +34,7 @@ enum class LogicalKind {
   kDistinct,   // SELECT DISTINCT
   kOrder,      // ORDER BY `exprs`
   kLimit,      // LIMIT / OFFSET (`detail`)
+  kSetOperation,  // set_op (ALL when set_all) of its two children, columns matched by position
 };
 
 struct LogicalOperator;
@@ -60,6 +61,9 @@ struct LogicalOperator {
   // JOIN ... USING / NATURAL: the key names, whose right-side copies are hidden in `scope`
   // (found only when qualified). Such a join keeps its place (join ordering stops at it).
   std::vector<std::string> using_columns;
+  // kSetOperation
+  sql::SetOpKind set_op = sql::SetOpKind::kUnion;
+  bool set_all = false;
   // kAggregate, kProject, kOrder: their expressions (for EXPLAIN and pruning).
   std::vector<sql::ExprPtr> exprs;
   std::string detail;  // kLimit's numbers, kOrder's directions, and the like
@@ -81,6 +85,7 @@ LogicalPtr MakeLogical(LogicalKind kind);
 void FilterAbove(LogicalPtr* slot, std::vector<sql::ExprPtr> conditions);
 const char* LogicalKindName(LogicalKind kind);
 const char* JoinTypeName(sql::JoinType type);
+const char* SetOpName(sql::SetOpKind kind);
 
 // The children's sources an expression reads, as a bit per child of a join (bit 0 the left);
 // `unknown` is set when a name is found in no child or in both, or the expression holds a
