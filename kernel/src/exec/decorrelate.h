@@ -35,6 +35,14 @@ sql::ExprPtr LiteralOf(const Column& column, size_t row, const sql::Expr& at);
 // query.
 bool UnnestingUnsupported(const Result& error);
 
+// A SELECT with FROM, LIMIT or OFFSET, and none of GROUP BY, HAVING, aggregates, DISTINCT,
+// DISTINCT ON, ORDER BY ALL, CTEs or subqueries in ORDER BY (query_first_rows.cc): its rows per
+// correlation key are the first ones in its order.
+bool IsLimitedSelect(const sql::QueryNode& query);
+// `select` without ORDER BY, LIMIT and OFFSET; its ORDER BY expressions (positions and aliases
+// resolved to their items) into *order_exprs and also listed as extra SELECT items.
+sql::SelectStatement WithoutLimit(const sql::SelectStatement& select, std::vector<sql::ExprPtr>* order_exprs);
+
 // Whether every Get of the tree reads a table (an ON clause's stand-in side has none yet), so
 // that the tree can run now.
 bool Runnable(const plan::LogicalOperator& op);

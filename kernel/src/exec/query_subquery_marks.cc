@@ -131,7 +131,9 @@ bool QueryTreeRunner::DecorrelateExpr(plan::LogicalPtr* from, sql::ExprPtr* slot
   const sql::QueryNode& query = *expr->subquery;
   const sql::SourcePos pos = expr->pos;
   // The forms the joins below do not unnest run once per distinct outer binding instead.
-  if (!IsSimpleSelect(query) || (expr->kind != sql::ExprKind::kExists && query.select.select_list.size() != 1)) {
+  const bool limited = IsLimitedSelect(query);
+  if ((!IsSimpleSelect(query) && !limited) ||
+      (expr->kind != sql::ExprKind::kExists && query.select.select_list.size() != 1)) {
     *error = ErrorAt(pos, "binder", "this correlated subquery is not supported yet (one with GROUP BY, HAVING, "
                                     "LIMIT, WITH or a set operation)");
     return ApplyPerBinding(from, slot, error);
@@ -155,7 +157,42 @@ bool QueryTreeRunner::DecorrelateExpr(plan::LogicalPtr* from, sql::ExprPtr* slot
   }
   Relation inner;
   std::vector<sql::ExprPtr> conditions;
-  if (!MakeInnerRelation(query.select, (*from)->scope, expr->kind != sql::ExprKind::kExists, &inner, &conditions, error)) {
+  if (limited) {
+    // ORDER BY ... LIMIT / OFFSET: the first rows of each correlation key (query_first_rows.cc),
+    // when the conditions on the outer query are equalities only (else the binding is more
+    // than the key: per binding).
+    std::vector<sql::ExprPtr> order_exprs;
+    const sql::SelectStatement unlimited = WithoutLimit(query.select, &order_exprs);
+    if (!MakeInnerRelation(unlimited, (*from)->scope, true, &inner, &conditions, error)) {
+      return UnnestingUnsupported(*error) && ApplyPerBinding(from, slot, error);
+    }
+    std::vector<const sql::Expr*> keys;
+    for (const sql::ExprPtr& cond : conditions) {
+      int l = 0, r = 0;
+      if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {
+        l = Classify(cond->left.get(), inner.scope, (*from)->scope);
+        r = Classify(cond->right.get(), inner.scope, (*from)->scope);
+      }
+      if (!((l == 2 && r == 1) || (l == 1 && r == 2))) {
+        *error = ErrorAt(pos, "binder", "this correlated subquery is not supported yet (LIMIT with conditions "
+                                        "on the outer query other than equalities)");
+        return ApplyPerBinding(from, slot, error);
+      }
+      keys.push_back(l == 1 ? cond->left.get() : cond->right.get());
+    }
+    if (keys.empty()) {  // correlated elsewhere (the ORDER BY, the SELECT list): per binding
+      *error = ErrorAt(pos, "binder", "this correlated subquery is not supported yet (LIMIT without correlating "
+                                      "equalities)");
+      return ApplyPerBinding(from, slot, error);
+    }
+    Result cut;
+    if (!KeepFirstRowsPerKey(&inner, keys, order_exprs, query.select, &cut)) {
+      // An ORDER BY naming the outer query, say: per binding.
+      *error = std::move(cut);
+      return UnnestingUnsupported(*error) && ApplyPerBinding(from, slot, error);
+    }
+  } else if (!MakeInnerRelation(query.select, (*from)->scope, expr->kind != sql::ExprKind::kExists, &inner,
+                                &conditions, error)) {
     return UnnestingUnsupported(*error) && ApplyPerBinding(from, slot, error);
   }
   if (expr->kind == sql::ExprKind::kExists) {
@@ -171,8 +208,9 @@ bool QueryTreeRunner::DecorrelateExpr(plan::LogicalPtr* from, sql::ExprPtr* slot
   Result value;
   std::string message;
   if (!Evaluate(inner, {&item}, &value)) {
+    // The item reads the outer query too (SELECT x + outer.y ...): per binding.
     *error = std::move(value);
-    return false;
+    return UnnestingUnsupported(*error) && ApplyPerBinding(from, slot, error);
   }
   Column value_column;
   if (!CopyColumn(value.column(0), &value_column, &message)) {

@@ -187,6 +187,12 @@ class QueryTreeRunner {
   // (query_apply_bindings.cc). For the forms the joins of DecorrelateExpr do not unnest. False
   // with *error unchanged when *from cannot run yet (an ON clause's stand-in side).
   bool ApplyPerBinding(plan::LogicalPtr* from, sql::ExprPtr* slot, Result* error);
+  // *inner cut to the rows `select`'s OFFSET and LIMIT keep of each correlation key (`keys`
+  // over *inner), in the order of `order_exprs` (select's ORDER BY resolved, WithoutLimit);
+  // rows with a NULL key go (query_first_rows.cc).
+  bool KeepFirstRowsPerKey(Relation* inner, const std::vector<const sql::Expr*>& keys,
+                           const std::vector<sql::ExprPtr>& order_exprs, const sql::SelectStatement& select,
+                           Result* error);
   // `ref` (a join whose right side is a derived table reading columns of its left side, `left`:
   // LATERAL) made into a Get of the joined rows, the right side run per distinct binding.
   bool ApplyLateral(const sql::TableRef& ref, plan::LogicalPtr left, plan::LogicalPtr* out, Result* error);
