@@ -7,6 +7,7 @@
 #include "src/exec/expr_eval.h"
 #include "src/exec/regexp.h"
 #include "src/plan/binder_internal.h"
+#include "src/common/ascii.h"
 
 namespace laneql {
 namespace plan {
@@ -93,11 +94,67 @@ TypeId CommonNumeric(const BoundExpr& a, const BoundExpr& b) {
   return SignedOfWidth(IntegerWidth(u) * 2);
 }
 
-bool IsNullLiteral(const BoundExpr& e) { return e.IsConstant() && e.constant.is_null && !e.string_literal && !e.integer_literal; }
+bool IsNullLiteral(const BoundExpr& e) { return e.IsConstant() && e.null_literal; }
 
 }  // namespace
 
-BoundExprPtr Binder::BindColumnRef(const sql::Expr& expr) {
+bool Binder::IsFromColumn(const sql::Expr& ref) const {
+  if (scope_ == nullptr) return table_->ColumnIndex(ref.text) >= 0;
+  for (const ScopeColumn& column : *scope_) {
+    if (!column.hidden && ascii::EqualsIgnoreCase(column.name, ref.text)) return true;
+  }
+  return false;
+}
+
+bool Binder::BindAlias(const sql::Expr& ref, Scope scope, BoundExprPtr* out) {
+  if (statement_ == nullptr || !ref.qualifier.empty() || ref.kind != sql::ExprKind::kColumnRef ||
+      IsFromColumn(ref)) {
+    return false;
+  }
+  const std::vector<sql::SelectItem>& items = statement_->select_list;
+  expanding_alias_.resize(items.size(), false);
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i].alias.empty() || !ascii::EqualsIgnoreCase(items[i].alias, ref.text) || expanding_alias_[i]) continue;
+    if (scope == Scope::kBase && ContainsAggregate(*items[i].expr)) return false;
+    expanding_alias_[i] = true;
+    *out = Bind(*items[i].expr, scope);
+    expanding_alias_[i] = false;
+    return true;
+  }
+  return false;
+}
+
+const sql::Expr* Binder::FirstUnknownColumn(const sql::Expr& expr) {
+  if (expr.subquery) return nullptr;
+  if (expr.kind == sql::ExprKind::kColumnRef) {
+    if (!TryBindBaseOnce(expr).ok) {
+      BoundExprPtr ignored;
+      ++silent_;
+      const bool was_failed = failed_;
+      const bool alias = BindAlias(expr, Scope::kGroup, &ignored);
+      failed_ = was_failed;
+      --silent_;
+      if (!alias) return &expr;
+    }
+    return nullptr;
+  }
+  for (const sql::Expr* child : {expr.operand.get(), expr.left.get(), expr.right.get(), expr.else_result.get()}) {
+    if (child == nullptr) continue;
+    if (const sql::Expr* unknown = FirstUnknownColumn(*child)) return unknown;
+  }
+  for (const sql::ExprPtr& arg : expr.args) {
+    if (const sql::Expr* unknown = FirstUnknownColumn(*arg)) return unknown;
+  }
+  for (const sql::CaseBranch& branch : expr.branches) {
+    for (const sql::Expr* child : {branch.when.get(), branch.then.get()}) {
+      if (const sql::Expr* unknown = FirstUnknownColumn(*child)) return unknown;
+    }
+  }
+  return nullptr;
+}
+
+BoundExprPtr Binder::BindColumnRef(const sql::Expr& expr, Scope scope) {
+  if (BoundExprPtr alias; BindAlias(expr, scope, &alias)) return alias;
   if (scope_ != nullptr) {
     const int index = ResolveColumn(expr);
     if (index < 0) return nullptr;
@@ -165,7 +222,7 @@ BoundExprPtr Binder::Bind(const sql::Expr& expr, Scope scope) {
 
 BoundExprPtr Binder::BindScoped(const sql::Expr& expr, Scope scope) {
   switch (expr.kind) {
-    case sql::ExprKind::kColumnRef: return BindColumnRef(expr);
+    case sql::ExprKind::kColumnRef: return BindColumnRef(expr, scope);
     case sql::ExprKind::kStar:
       return Fail(expr.pos, "binder", "* is allowed only as a SELECT item or in count(*)");
     case sql::ExprKind::kIntegerLiteral: {
@@ -197,6 +254,7 @@ BoundExprPtr Binder::BindScoped(const sql::Expr& expr, Scope scope) {
       return MakeConstant(Value::Integer(TypeId::kBool, expr.bool_value ? 1 : 0), expr.pos);
     case sql::ExprKind::kNullLiteral: {
       BoundExprPtr constant = MakeConstant(Value::Null(TypeId::kInt32), expr.pos);
+      constant->null_literal = true;
       return constant;
     }
     case sql::ExprKind::kInterval:
@@ -480,6 +538,7 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
       }
       BoundExprPtr otherwise = expr.else_result ? std::move(children[i++])
                                                 : MakeConstant(Value::Null(TypeId::kInt32), pos);
+      if (!expr.else_result) otherwise->null_literal = true;  // no ELSE: ELSE NULL
       args.push_back(std::move(otherwise));
       // The result type: the common type of every THEN and the ELSE.
       std::vector<size_t> results;

@@ -151,6 +151,9 @@ BoundExprPtr Binder::BindGroupScope(const sql::Expr& expr) {
   if (expr.kind == sql::ExprKind::kFunctionCall && IsAggregateName(LowerAscii(expr.text))) {
     return BindAggregate(expr);
   }
+  if (expr.kind == sql::ExprKind::kColumnRef) {
+    if (BoundExprPtr alias; BindAlias(expr, Scope::kGroup, &alias)) return alias;
+  }
   if (!ContainsAggregate(expr)) {
     const BaseBinding base = TryBindBaseOnce(expr);
     if (base.ok) {
@@ -158,6 +161,10 @@ BoundExprPtr Binder::BindGroupScope(const sql::Expr& expr) {
         return MakeColumn(base.group_key, base.type, base.nullable, expr.pos);
       }
       if (base.constant) return TryBindBase(expr);  // small: constants are folded
+    }
+    if (!base.ok && expr.kind != sql::ExprKind::kColumnRef) {
+      // A name that is nowhere is the error, before any column that is not grouped.
+      if (const sql::Expr* unknown = FirstUnknownColumn(expr)) return Bind(*unknown, Scope::kBase);
     }
     if (expr.kind == sql::ExprKind::kColumnRef) {
       if (!base.ok) return Bind(expr, Scope::kBase);  // reports the unknown column

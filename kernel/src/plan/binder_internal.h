@@ -44,7 +44,15 @@ class Binder {
   bool failed() const { return failed_; }
 
  private:
-  BoundExprPtr BindColumnRef(const sql::Expr& expr);
+  BoundExprPtr BindColumnRef(const sql::Expr& expr, Scope scope);
+  // A name that is no column of the FROM but a SELECT item's alias (DuckDB reads those in
+  // WHERE, GROUP BY expressions, HAVING and ORDER BY): the item bound in its place, in `scope`
+  // (the base scope only takes items without aggregates). False when it is no such alias.
+  bool BindAlias(const sql::Expr& ref, Scope scope, BoundExprPtr* out);
+  bool IsFromColumn(const sql::Expr& ref) const;
+  // The first column reference of `expr` (subqueries aside) that names neither a column of the
+  // FROM nor an alias, or null.
+  const sql::Expr* FirstUnknownColumn(const sql::Expr& expr);
   // DATE / TIMESTAMP constant ± INTERVAL, folded (bind_constants.cc).
   BoundExprPtr BindIntervalArithmetic(const sql::Expr& expr, Scope scope);
   // date_column op TIMESTAMP constant (either way round; DATE '...' + INTERVAL ... is one) as a
@@ -89,6 +97,7 @@ class Binder {
   std::unordered_map<const sql::Expr*, BaseBinding> base_bindings_;
   std::vector<std::string> aggregate_fingerprints_;
   const sql::SelectStatement* statement_ = nullptr;
+  std::vector<bool> expanding_alias_;  // per SELECT item: its alias is being bound (a cycle)
   bool in_aggregate_ = false;
   int silent_ = 0;
   bool failed_ = false;

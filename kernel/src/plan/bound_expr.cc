@@ -50,6 +50,7 @@ BoundExprPtr Clone(const BoundExpr& expr) {
   node->nullable = expr.nullable;
   node->integer_literal = expr.integer_literal;
   node->string_literal = expr.string_literal;
+  node->null_literal = expr.null_literal;
   node->pos = expr.pos;
   node->column = expr.column;
   node->constant = expr.constant;

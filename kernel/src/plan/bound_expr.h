@@ -60,6 +60,8 @@ struct BoundExpr {
   bool nullable = true;         // false when no row can be NULL (lets grouping skip null flags)
   bool integer_literal = false; // a bare integer literal: narrows to the other operand's type
   bool string_literal = false;  // a bare string literal: casts to the other operand's type
+  bool null_literal = false;    // the bare NULL literal: takes the other operand's type (a CAST
+                                // NULL AS T, or a NULL folded from an expression, is a T)
   SourcePos pos;
   int column = -1;              // kColumn
   Value constant;               // kConstant
