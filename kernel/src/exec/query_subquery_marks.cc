@@ -132,15 +132,22 @@ bool QueryTreeRunner::DecorrelateExpr(plan::LogicalPtr* from, sql::ExprPtr* slot
   const sql::SourcePos pos = expr->pos;
   // The forms the joins below do not unnest run once per distinct outer binding instead.
   const bool limited = IsLimitedSelect(query);
-  if ((!IsSimpleSelect(query) && !limited) ||
-      (expr->kind != sql::ExprKind::kExists && query.select.select_list.size() != 1)) {
-    *error = ErrorAt(pos, "binder", "this correlated subquery is not supported yet (one with GROUP BY, HAVING, "
-                                    "LIMIT, WITH or a set operation)");
+  if (expr->kind != sql::ExprKind::kExists && query.select.select_list.size() != 1) {
+    *error = ErrorAt(pos, "binder", "this correlated subquery is not supported yet (more than one column)");
     return ApplyPerBinding(from, slot, error);
   }
   const bool aggregate = query.select.select_list.size() == 1 && ContainsAggregate(query.select.select_list[0].expr.get());
-  if (expr->kind == sql::ExprKind::kSubquery && !aggregate && query.select.distinct) {
-    *error = ErrorAt(pos, "binder", "this correlated subquery is not supported yet (a scalar SELECT DISTINCT)");
+  if ((!IsSimpleSelect(query) && !limited) || (expr->kind == sql::ExprKind::kSubquery && !aggregate && query.select.distinct)) {
+    // GROUP BY, HAVING, a scalar DISTINCT, LIMIT over groups: run for every key at once when
+    // the outer query is read through equalities of its WHERE only (query_keyed_subquery.cc).
+    Relation keyed;
+    std::vector<sql::ExprPtr> conditions;
+    sql::ExprPtr value;
+    bool made = false;
+    if (!MakeKeyedRelation(query, (*from)->scope, &keyed, &conditions, &value, &made, error)) return false;
+    if (made) return JoinSubqueryRows(from, slot, std::move(keyed), std::move(conditions), value.get(), error);
+    *error = ErrorAt(pos, "binder", "this correlated subquery is not supported yet (one with GROUP BY, HAVING, "
+                                    "LIMIT, DISTINCT, WITH or a set operation, not correlated by equalities only)");
     return ApplyPerBinding(from, slot, error);
   }
   if (expr->kind == sql::ExprKind::kSubquery && aggregate) {
@@ -195,6 +202,15 @@ bool QueryTreeRunner::DecorrelateExpr(plan::LogicalPtr* from, sql::ExprPtr* slot
                                 &conditions, error)) {
     return UnnestingUnsupported(*error) && ApplyPerBinding(from, slot, error);
   }
+  return JoinSubqueryRows(from, slot, std::move(inner), std::move(conditions), query.select.select_list[0].expr.get(),
+                          error);
+}
+
+bool QueryTreeRunner::JoinSubqueryRows(plan::LogicalPtr* from, sql::ExprPtr* slot, Relation inner,
+                                       std::vector<sql::ExprPtr> conditions, const sql::Expr* item_expr,
+                                       Result* error) {
+  const sql::Expr* expr = slot->get();
+  const sql::SourcePos pos = expr->pos;
   if (expr->kind == sql::ExprKind::kExists) {
     Correlation c = Split(std::move(conditions), inner.scope, (*from)->scope);
     sql::ExprPtr mark = AddMarkJoin(from, inner, std::move(c.outer_keys), std::move(c.inner_keys),
@@ -204,7 +220,7 @@ bool QueryTreeRunner::DecorrelateExpr(plan::LogicalPtr* from, sql::ExprPtr* slot
   }
   // The subquery's one value, beside the inner relation's columns.
   const std::string qualifier = "__s" + std::to_string(++derived_count_);
-  const sql::Expr& item = *query.select.select_list[0].expr;
+  const sql::Expr& item = *item_expr;
   Result value;
   std::string message;
   if (!Evaluate(inner, {&item}, &value)) {

@@ -190,6 +190,17 @@ class QueryTreeRunner {
   // *inner cut to the rows `select`'s OFFSET and LIMIT keep of each correlation key (`keys`
   // over *inner), in the order of `order_exprs` (select's ORDER BY resolved, WithoutLimit);
   // rows with a NULL key go (query_first_rows.cc).
+  // A correlated subquery of *slot whose only tie to *from's rows is equalities in its WHERE,
+  // run once for every key (query_keyed_subquery.cc): *out holds its rows and key columns,
+  // *conditions the equalities (outer expression = key column) and conditions on the outer row
+  // alone, *value its one column (when it has one). *made false (nothing done) for any other
+  // shape, or when it reads the outer query elsewhere.
+  bool MakeKeyedRelation(const sql::QueryNode& query, const plan::ColumnScope& outer, Relation* out,
+                         std::vector<sql::ExprPtr>* conditions, sql::ExprPtr* value, bool* made, Result* error);
+  // *slot's subquery (EXISTS, a scalar, IN, ANY / ALL) over `inner`, its rows, tied to *from's
+  // by `conditions`, as the joins of DecorrelateExpr; `item` its value over `inner`.
+  bool JoinSubqueryRows(plan::LogicalPtr* from, sql::ExprPtr* slot, Relation inner,
+                        std::vector<sql::ExprPtr> conditions, const sql::Expr* item, Result* error);
   bool KeepFirstRowsPerKey(Relation* inner, const std::vector<const sql::Expr*>& keys,
                            const std::vector<sql::ExprPtr>& order_exprs, const sql::SelectStatement& select,
                            Result* error);
