@@ -18,6 +18,16 @@ derived tables (comma, [INNER] JOIN, LEFT JOIN ... ON true or a condition, CROSS
 then without the word). A scalar or LATERAL subquery with LIMIT orders by every column it
 returns (ties give the same values), and the minimiser drops its LIMIT before its ORDER BY.
 
+About one time in five (OUTER_IN_ITEM_P) the SELECT item of a correlated subquery of any of
+these forms (scalars, IN / ANY / ALL, EXISTS, LATERAL; their set-operation branches, the WITH
+or derived table inside them) also reads an outer column: `z.c + o.c`, `z.c - o.c`,
+`z.s || o.s`, `CASE WHEN o.c IS NULL THEN z.c ELSE ... END`, of z's kind (an IN keeps its
+operand's kind), or an aggregate so combined; and the ORDER BY of one with LIMIT first sorts by
+such a mix of an inner and an outer column, the keys naming every returned column after it
+(under DISTINCT the keys are the items themselves). The outer value is one per binding, so
+those keys still fix what a LIMIT keeps. These draws take their own random stream: a seed's
+queries keep their shapes.
+
 Left out on purpose (tests/diff/README.md, "Relational queries"):
   - with SHAPED_IN_OUTER_ON / BOTH_SIDES_IN_OUTER_ON false, the shapes laneql runs per binding
     in the ON of an outer, semi or anti join / correlated subqueries there reading both sides; over an
@@ -28,6 +38,8 @@ Left out on purpose (tests/diff/README.md, "Relational queries"):
     DuckDB's "More than one row" error depends on which rows it computes (elsewhere the scalar
     reads a grouped derived table, one row per key, or has LIMIT 1, or is an aggregate);
   - RIGHT / FULL / SEMI / ANTI lateral joins (errors in both engines);
+  - an outer column of a derived table named as a column (d1..d4) in a subquery's SELECT item
+    or ORDER BY: DuckDB binds `d2.c1` there, over t2, as a field of t2's column d2;
   - qualified left keys of a RIGHT / FULL join with USING or NATURAL (laneql merges them too);
   - decimal literals (DOUBLE in laneql, DECIMAL in DuckDB): doubles are compared with integers;
   - coalesce (laneql has no such function yet): CASE WHEN x IS NULL THEN y ELSE x END instead;
@@ -46,6 +58,7 @@ TABLES = {
     "t4": [("j", "INTEGER"), ("m", "INTEGER"), ("s4", "VARCHAR"), ("x4", "DOUBLE"), ("d4", "DATE")],
 }
 KIND = {"INTEGER": "int", "BIGINT": "int", "VARCHAR": "str", "DOUBLE": "dbl", "DATE": "date"}
+COLUMN_NAMES = {c for columns in TABLES.values() for c, _ in columns}
 STRINGS = ["a", "b", "ab", "", "é", "日本", "Zz"]
 DOUBLES = [-2.5, 0.0, 0.25, 1.5, 3.75, 10.0, 100.125]  # exact in binary: sums do not round
 DATES = [datetime.date(1999, 12, 31), datetime.date(2020, 1, 1), datetime.date(2020, 2, 29),
@@ -339,6 +352,9 @@ CTE_NAME = "w"
 SHAPED_IN_OUTER_ON = True
 # Whether the ON of an outer, semi or anti join may hold a correlated subquery reading both sides.
 BOTH_SIDES_IN_OUTER_ON = True
+# How often a correlated subquery's SELECT item, or the first ORDER BY key of one with LIMIT,
+# also reads an outer column (Generator.outer_item, Generator.mixed).
+OUTER_IN_ITEM_P = 0.2
 
 
 class Generator:
@@ -346,6 +362,9 @@ class Generator:
 
     def __init__(self, seed):
         self.rng = random.Random(seed)
+        # Outer columns in subqueries' SELECT items and ORDER BY keys (mixed) draw from their
+        # own stream: a seed gives the queries it gave before, some items and keys extended.
+        self.outer_rng = random.Random("outer %d" % seed)
         self.unshaped = False  # no shaped_sub / shaped_value (in the ON of an outer join)
 
     def query(self):
@@ -647,6 +666,35 @@ class Generator:
         q.where = conds + q.where if self.rng.random() < 0.7 else q.where + conds
         return q, zcols
 
+    def mixed(self, text, kind, cols):
+        """The text of `text` (a column or an aggregate of the subquery, of `kind`) combined with
+        a column of `cols`, the query outside (one value for each binding), or None when none
+        fits: `z + o`, `z - o` (an INTEGER z with an INTEGER o, a DOUBLE one with either),
+        `z || o`, `o || z` (strings), `CASE WHEN o IS NULL THEN z ELSE z - o END` or, o of z's
+        kind (dates too), `CASE WHEN o IS NULL THEN z ELSE o END`. It has z's kind, so an IN's
+        or a set operation's column keeps its type, and z's value and o's fix it (a subquery
+        ordered by z keeps its total order). Not a column of a derived table named as a column
+        (d1..d4): DuckDB reads `d2.c1` in a SELECT list over t2 as a field of t2's d2."""
+        r = self.outer_rng
+        fits = [o for o in cols if (o.kind == kind or kind == "dbl" and o.kind == "int")
+                and o.qual not in COLUMN_NAMES]
+        if not fits:
+            return None
+        o = r.choice(fits)
+        forms = ["CASE WHEN {o} IS NULL THEN {z} ELSE {o} END"] if o.kind == kind else []
+        if kind in ("int", "dbl"):
+            forms += ["{z} + {o}", "{z} + {o}", "{z} - {o}", "{z} - {o}",
+                      "CASE WHEN {o} IS NULL THEN {z} ELSE {z} - {o} END"]
+        elif kind == "str":
+            forms += ["{z} || {o}", "{z} || {o}", "{o} || {z}"]
+        return r.choice(forms).format(z=text, o=o.ref())
+
+    def outer_item(self, text, kind, cols):
+        """A subquery's SELECT item `text` (of `kind`), about one time in five (OUTER_IN_ITEM_P)
+        combined with an outer column of `cols` (mixed); the minimiser may drop the outer part."""
+        got = self.mixed(text, kind, cols) if self.outer_rng.random() < OUTER_IN_ITEM_P else None
+        return Expr(text) if got is None else Expr(got, simpler=[Expr(text)])
+
     def correlated_value(self, cols, plain_ok=False, item=False):
         """(Expr, kind) of a correlated scalar subquery, or None:
           - an aggregate over the correlated rows (equalities only: laneql groups by the
@@ -669,14 +717,14 @@ class Generator:
             if q is None:
                 return None
             text, kind = self.aggregate(zcols)
-            q.items = [(Expr(text), None)]
+            q.items = [(self.outer_item(text, kind, cols), None)]
             return Expr("\0", [q]), kind
         if x < 0.75 and plain_ok:
             q, zcols = self.correlated_sub(cols, count=r.choice([1, 2, 3]))
             if q is None:
                 return None
             z = r.choice(zcols)
-            q.items = [(Expr(z.ref()), None)]
+            q.items = [(self.outer_item(z.ref(), z.kind, cols), None)]
             self.plain_drawn = True
             return Expr("\0", [q]), z.kind
         inner = Select()
@@ -696,7 +744,7 @@ class Generator:
         value = Col(alias, "c2", kind)
         q = Select()
         q.from_ = Derived(inner, alias, ["c1", "c2"])
-        q.items = [(Expr(value.ref()), None)]
+        q.items = [(self.outer_item(value.ref(), kind, cols), None)]
         o = r.choice(outer)
         q.where = [Expr("%s.c1 = %s" % (alias, o.ref()) if r.random() < 0.85 else
                         "%s = %s.c1" % (o.ref(), alias))]
@@ -719,17 +767,28 @@ class Generator:
         same = [z for z in zcols if z.kind == kind]
         return "%s(%s)" % (r.choice(["min", "max"]), r.choice(same).ref()) if same else None
 
-    def total_order(self, returned, zcols, distinct=False):
+    def total_order(self, returned, zcols, distinct=False, cols=(), items=None):
         """ORDER BY keys naming every column in `returned` (sometimes another column of `zcols`
-        too): rows tied on them return the same values, so what a LIMIT keeps is one multiset."""
+        too): rows tied on them return the same values, so what a LIMIT keeps is one multiset.
+        The items returned are those columns, or (outer_item) each one combined with an outer
+        column of `cols`, whose value is the same on every row: still fixed by the keys. Under
+        DISTINCT the keys are the `items` (their texts) themselves, as both engines require.
+        Else about one time in five the first key combines a column of `zcols` with one of
+        `cols` (mixed), the keys above after it."""
         r = self.rng
-        keys = list(returned)
+        keys = [k.ref() for k in returned] if not (distinct and items) else list(items)
         others = [z for z in zcols if z not in returned]
         if others and not distinct and r.random() < 0.4:
-            keys.insert(r.randint(0, len(keys)), r.choice(others))
+            keys.insert(r.randint(0, len(keys)), r.choice(others).ref())
         if len(keys) > 1 and r.random() < 0.5:
             r.shuffle(keys)
-        return [(k.ref(), r.choice(ORDER_DIRECTIONS)) for k in keys]
+        keys = [(k, r.choice(ORDER_DIRECTIONS)) for k in keys]
+        if cols and not distinct and self.outer_rng.random() < OUTER_IN_ITEM_P:
+            z = self.outer_rng.choice(zcols)
+            first = self.mixed(z.ref(), z.kind, cols)
+            if first is not None:
+                keys.insert(0, (first, self.outer_rng.choice(ORDER_DIRECTIONS)))
+        return keys
 
     def other_branch(self, kind, cols):
         """SELECT y.c FROM one table (a column of `kind`) [WHERE ...], sometimes correlated with
@@ -737,7 +796,8 @@ class Generator:
         r = self.rng
         b, bcols = self.sub_select("1")
         fits = [c for c in bcols if c.kind == kind]
-        b.items = [(Expr(r.choice(fits).ref() if fits else self.literal(kind)), None)]
+        b.items = [(self.outer_item(r.choice(fits).ref(), kind, cols) if fits else
+                    Expr(self.literal(kind)), None)]
         if r.random() < 0.4:
             b.where = self.correlation(bcols, cols, count=1) + b.where
         return b
@@ -757,7 +817,7 @@ class Generator:
         targets = [c for c in zcols if c.kind == kind or {c.kind, kind} <= {"int", "dbl"}]
         if r.random() < 0.6 or not targets:
             return Expr("%sEXISTS \0" % r.choice(["", "NOT "]), [inner])
-        inner.items = [(Expr(text), None)]
+        inner.items = [(self.outer_item(text, kind, cols), None)]
         return Expr("%s %s \0" % (r.choice(targets).ref(), r.choice(COMPARE)), [inner])
 
     def shaped_sub(self, cols, kind=None):
@@ -775,7 +835,8 @@ class Generator:
         if not same:
             return None
         z = r.choice(same)
-        q.items = [(Expr(z.ref()), None)]
+        item = self.outer_item(z.ref(), z.kind, cols)  # z, or z combined with an outer column
+        q.items = [(item, None)]
         form = r.choice(["group", "aggregate", "aggregate", "aggregate", "distinct", "limit",
                          "with", "setop", "setop", "derived", "nested", "nested"])
         if form == "group":
@@ -785,8 +846,10 @@ class Generator:
                 text, akind = self.aggregate(zcols)
                 q.having = [Expr("%s %s %s" % (text, r.choice(COMPARE), self.literal(akind)))]
         elif form == "aggregate":
-            text = self.agg_of(zcols, kind) if kind else self.aggregate(zcols)[0]
-            q.items = [(Expr(text or z.ref()), None)]
+            text, akind = (self.agg_of(zcols, kind), kind) if kind else self.aggregate(zcols)
+            if text:  # any number meets a number: an INTEGER aggregate may meet a DOUBLE too
+                q.items = [(self.outer_item(text, "dbl" if akind in ("int", "dbl") else akind,
+                                            cols), None)]
             if r.random() < 0.6 or not text:
                 q.group = [(z if not text else r.choice(zcols)).ref()]
                 if r.random() < 0.3:
@@ -795,12 +858,14 @@ class Generator:
             q.distinct = True
         elif form == "limit":
             q.distinct = r.random() < 0.25
-            q.order = self.total_order([z], zcols, q.distinct)
+            q.order = self.total_order([z], zcols, q.distinct, cols, [item.text])
+            if q.distinct:
+                item.simpler = []  # the ORDER BY names it
             q.limit, q.total = r.randint(1, 3), True
             q.offset = r.randint(1, 2) if r.random() < 0.25 else None
         elif form == "with":
             name, y = self._alias("v"), self._alias("y")
-            q.items = [(Expr(z.ref()), "c1")]
+            q.items = [(item, "c1")]
             s = Select()
             s.ctes, s.from_ = [(name, q)], Table(name, y)
             s.items = [(Expr("%s.c1" % y), None)]
@@ -843,41 +908,48 @@ class Generator:
                 conds = [wrap("({} OR {})", *conds)]
             q.where = conds + q.where if r.random() < 0.7 else q.where + conds
             text, kind = self.aggregate(zcols)
-            q.items = [(Expr(text), None)]
+            q.items = [(self.outer_item(text, kind, cols), None)]
             return Expr("\0", [q]), kind
         q, zcols = self.correlated_sub(cols)
         if q is None:
             return None
         z = r.choice(zcols)
         if form == "limit":
-            q.items = [(Expr(z.ref()), None)]
+            value = self.outer_item(z.ref(), z.kind, cols)  # z, or z with an outer column
+            q.items = [(value, None)]
             q.distinct = item or r.random() < 0.25
-            q.order = self.total_order([z], zcols, q.distinct)
+            q.order = self.total_order([z], zcols, q.distinct, cols, [value.text])
+            if q.distinct:
+                value.simpler = []  # the ORDER BY names it
             q.limit, q.total = 1, True
             q.offset = 1 if r.random() < 0.2 else None
             return Expr("\0", [q]), z.kind
         if form == "grouped":
             text, kind = self.aggregate(zcols)
-            q.items = [(Expr(text), None)]
+            q.items = [(self.outer_item(text, kind, cols), None)]
             q.group = [r.choice(zcols).ref()]
             if r.random() < 0.3:
                 q.having = [Expr("count(*) %s %d" % (r.choice(COMPARE), r.randint(0, 3)))]
             q.order = [(r.choice(["1", text]), r.choice(ORDER_DIRECTIONS))]
+            first = self.mixed(text, kind, cols) if (
+                self.outer_rng.random() < OUTER_IN_ITEM_P) else None
+            if first is not None:  # the aggregate with an outer column first, then the above
+                q.order.insert(0, (first, self.outer_rng.choice(ORDER_DIRECTIONS)))
             q.limit, q.total = 1, True
             return Expr("\0", [q]), kind
         if form == "nested":
             q.where.append(self.nested_pred(zcols, cols))
             text, kind = self.aggregate(zcols)
-            q.items = [(Expr(text), None)]
+            q.items = [(self.outer_item(text, kind, cols), None)]
             return Expr("\0", [q]), kind
         if form == "setop" and not item and r.random() < 0.4:
-            q.items = [(Expr(z.ref()), None)]
+            q.items = [(self.outer_item(z.ref(), z.kind, cols), None)]
             q.branches = [(r.choice(SET_OPS), self.other_branch(z.kind, cols))]
             q.order, q.limit, q.total = [("1", r.choice(ORDER_DIRECTIONS))], 1, True
             return Expr("\0", [q]), z.kind
         s = Select()
         alias = self._alias("q" if form != "with" else "y")
-        q.items = [(Expr(z.ref()), "c1" if form == "with" else None)]
+        q.items = [(self.outer_item(z.ref(), z.kind, cols), "c1" if form == "with" else None)]
         if form == "derived":
             if r.random() < 0.5:
                 q.group = [z.ref()]
@@ -891,7 +963,7 @@ class Generator:
             q.branches = [(r.choice(["UNION", "UNION ALL"]), self.other_branch(z.kind, cols))]
             s.from_ = Derived(q, alias, ["c1"])
         text, kind = self.aggregate([Col(alias, "c1", z.kind)])
-        s.items = [(Expr(text), None)]
+        s.items = [(self.outer_item(text, kind, cols), None)]
         return Expr("\0", [s]), kind
 
     def lateral(self, cols):
@@ -914,10 +986,10 @@ class Generator:
         elif form == "distinct":
             q.distinct = True
         elif form == "limit":
-            q.order = self.total_order(picked, zcols)
+            q.order = self.total_order(picked, zcols, cols=cols)
             q.limit, q.total = r.randint(1, 3), True
             q.offset = r.randint(1, 2) if r.random() < 0.2 else None
-        q.items = [(Expr(text), None) for text, _ in items]
+        q.items = [(self.outer_item(text, kind, cols), None) for text, kind in items]
         alias = self._alias("l")
         names = ["c%d" % (i + 1) for i in range(len(items))]
         node = Derived(q, alias, names, "LATERAL " if r.random() < 0.8 else "")
@@ -956,7 +1028,8 @@ class Generator:
         same = [z for z in zcols if z.kind == o.kind]
         if form == "exists" or not same:
             return Expr("%sEXISTS \0" % r.choice(["", "NOT "]), [q])
-        q.items = [(Expr(r.choice(same).ref()), None)]
+        z = r.choice(same)
+        q.items = [(self.outer_item(z.ref(), z.kind, cols), None)]
         if form == "in":
             return Expr("%s %sIN \0" % (o.ref(), r.choice(["", "NOT "])), [q])
         return Expr("%s %s %s \0" % (o.ref(), r.choice(COMPARE),
@@ -1030,7 +1103,7 @@ class Generator:
         r = self.rng
         q, zcols = self.sub_select("1")
         text, kind = self.aggregate(zcols)
-        q.items = [(Expr(text), None)]
+        q.items = [(self.outer_item(text, kind, cols), None)]
         o = r.choice(cols)
         keys = [z for z in zcols if z.kind == o.kind]
         if keys and r.random() < 0.7:
