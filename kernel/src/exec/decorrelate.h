@@ -52,6 +52,13 @@ bool Runnable(const plan::LogicalOperator& op);
 int Classify(sql::Expr* expr, const plan::ColumnScope& inner, const plan::ColumnScope& outer);
 // A SELECT with FROM and no GROUP BY, HAVING, LIMIT, OFFSET, DISTINCT ON or CTEs.
 bool IsSimpleSelect(const sql::QueryNode& query);
+// Conditions tying a subquery's relation to the outer query, split: equalities between an
+// outer and an inner expression become keys; the rest is residual.
+struct Correlation {
+  std::vector<sql::ExprPtr> outer_keys, inner_keys, residual;
+};
+Correlation Split(std::vector<sql::ExprPtr> conditions, const plan::ColumnScope& inner,
+                  const plan::ColumnScope& outer);
 // A Get over a table made while planning (the side of an unnested subquery).
 plan::LogicalPtr GetOfRelation(const Relation& relation, std::string source);
 // `*from` joined (`type`) with `right` on outer_keys[i] = inner_keys[i] and `residual`; a mark

@@ -320,6 +320,37 @@ bool QueryTreeRunner::ApplyLateral(const sql::TableRef& ref, plan::LogicalPtr le
     return false;
   }
   const sql::TableRef& right = *ref.right;
+  {
+    // Tied to the left side by equalities of its WHERE only: run once for every key and joined
+    // on the keys (query_keyed_subquery.cc), LEFT keeping rows without a match.
+    Relation keyed;
+    std::vector<sql::ExprPtr> conditions;
+    std::vector<std::string> names;
+    sql::ExprPtr value;
+    bool made = false;
+    if (!MakeKeyedRelation(*right.subquery, left->scope, &keyed, &conditions, &value, &made, error, &names)) {
+      return false;
+    }
+    if (made) {
+      if (right.column_aliases.size() > names.size()) {
+        *error = ErrorAt(right.pos, "binder", "the subquery has " + std::to_string(names.size()) + " columns but " +
+                                                  std::to_string(right.column_aliases.size()) + " names were given");
+        return false;
+      }
+      for (size_t c = 0; c < names.size(); ++c) {
+        keyed.scope[c] = plan::ScopeColumn{right.alias, c < right.column_aliases.size() ? right.column_aliases[c] : names[c],
+                                           false};
+      }
+      Correlation c = Split(std::move(conditions), keyed.scope, left->scope);
+      if (ref.on) c.residual.push_back(sql::Clone(*ref.on));
+      const std::string source = "lateral " + right.alias + " (run for every key)";
+      JoinAbove(&left, GetOfRelation(keyed, source), type == sql::JoinType::kLeft ? type : sql::JoinType::kInner,
+                std::move(c.outer_keys), std::move(c.inner_keys), std::move(c.residual));
+      left->pos = ref.pos;
+      *out = std::move(left);
+      return true;
+    }
+  }
   Relation outer;
   std::string subplan, message;
   if (!MakeOuterRows(&left, &outer, &subplan, error)) return false;

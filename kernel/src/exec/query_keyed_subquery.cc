@@ -20,7 +20,7 @@ namespace exec {
 
 bool QueryTreeRunner::MakeKeyedRelation(const sql::QueryNode& query, const plan::ColumnScope& outer, Relation* out,
                                         std::vector<sql::ExprPtr>* conditions, sql::ExprPtr* value, bool* made,
-                                        Result* error) {
+                                        Result* error, std::vector<std::string>* names) {
   *made = false;
   const sql::SelectStatement& select = query.select;
   // GROUP BY ALL groups by the items without aggregates: none makes it an aggregate without
@@ -107,6 +107,9 @@ bool QueryTreeRunner::MakeKeyedRelation(const sql::QueryNode& query, const plan:
   }
   const size_t columns = out->scope.size();  // a star counts its columns
   const size_t first_key = columns - inner_keys.size();
+  if (names != nullptr) {
+    for (size_t c = 0; c < first_key - orders; ++c) names->push_back(out->scope[c].name);
+  }
   for (size_t c = 0; c < columns; ++c) {
     out->scope[c].name = "__c" + std::to_string(c);
     out->scope[c].hidden = true;

@@ -66,11 +66,8 @@ std::vector<sql::ExprPtr> Clones(const std::vector<sql::ExprPtr>& exprs) {
   return out;
 }
 
-struct Correlation {
-  std::vector<sql::ExprPtr> outer_keys, inner_keys, residual;
-};
+}  // namespace
 
-// Equalities between an outer and an inner expression become keys; the rest is residual.
 Correlation Split(std::vector<sql::ExprPtr> conditions, const plan::ColumnScope& inner,
                   const plan::ColumnScope& outer) {
   Correlation c;
@@ -88,7 +85,6 @@ Correlation Split(std::vector<sql::ExprPtr> conditions, const plan::ColumnScope&
   return c;
 }
 
-}  // namespace
 
 sql::ExprPtr QueryTreeRunner::AddMarkJoin(plan::LogicalPtr* from, const Relation& inner,
                                           std::vector<sql::ExprPtr> outer_keys,

@@ -193,10 +193,12 @@ class QueryTreeRunner {
   // A correlated subquery of *slot whose only tie to *from's rows is equalities in its WHERE,
   // run once for every key (query_keyed_subquery.cc): *out holds its rows and key columns,
   // *conditions the equalities (outer expression = key column) and conditions on the outer row
-  // alone, *value its one column (when it has one). *made false (nothing done) for any other
+  // alone, *value its one column (when it has one), *names (when given) the names of its
+  // columns, which come first in *out (all hidden). *made false (nothing done) for any other
   // shape, or when it reads the outer query elsewhere.
   bool MakeKeyedRelation(const sql::QueryNode& query, const plan::ColumnScope& outer, Relation* out,
-                         std::vector<sql::ExprPtr>* conditions, sql::ExprPtr* value, bool* made, Result* error);
+                         std::vector<sql::ExprPtr>* conditions, sql::ExprPtr* value, bool* made, Result* error,
+                         std::vector<std::string>* names = nullptr);
   // *slot's subquery (EXISTS, a scalar, IN, ANY / ALL) over `inner`, its rows, tied to *from's
   // by `conditions`, as the joins of DecorrelateExpr; `item` its value over `inner`.
   bool JoinSubqueryRows(plan::LogicalPtr* from, sql::ExprPtr* slot, Relation inner,
