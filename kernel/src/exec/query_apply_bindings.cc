@@ -20,6 +20,7 @@
 #include "src/common/ascii.h"
 #include "src/exec/decorrelate.h"
 #include "src/exec/hash_join.h"
+#include "src/exec/outer_refs.h"
 #include "src/exec/query_tree.h"
 #include "src/optimize/optimizer.h"
 #include "src/sql/ast_clone.h"
@@ -27,79 +28,6 @@
 
 namespace laneql {
 namespace exec {
-namespace {
-
-// The innermost failure of a located message: its last "line L, column C" (outer layers wrap
-// the message of the failure inside them).
-bool LastPosition(const std::string& message, sql::SourcePos* pos) {
-  const std::string key = "at line ";
-  const size_t at = message.rfind(key);
-  if (at == std::string::npos) return false;
-  int line = 0, column = 0;
-  if (std::sscanf(message.c_str() + at + key.size(), "%d, column %d", &line, &column) != 2) return false;
-  pos->line = line;
-  pos->column = column;
-  return true;
-}
-
-bool SamePos(const sql::SourcePos& a, const sql::SourcePos& b) { return a.line == b.line && a.column == b.column; }
-
-// An outer column the subquery reads, at one position of it.
-struct OuterRef {
-  sql::SourcePos pos;
-  size_t column;  // in the outer relation
-};
-
-// `query` with every outer reference replaced by the outer relation's value at `row` (of
-// `values`: the outer relation's table, or a row of NULLs).
-sql::QueryPtr Substituted(const sql::QueryNode& query, const std::vector<OuterRef>& refs, const Table& values,
-                          size_t row) {
-  sql::QueryPtr copy = sql::Clone(query);
-  sql::WalkExprs(copy.get(), [&](sql::ExprPtr* slot) {
-    if ((*slot)->kind != sql::ExprKind::kColumnRef) return;
-    for (const OuterRef& ref : refs) {
-      if (SamePos((*slot)->pos, ref.pos)) {
-        *slot = LiteralOf(values.column(ref.column), row, **slot);
-        return;
-      }
-    }
-  });
-  return copy;
-}
-
-// The qualifier and name of the column reference at `pos` in `query`; false when no column
-// reference starts there.
-bool ColumnRefAt(sql::QueryNode* query, sql::SourcePos pos, sql::Expr* out) {
-  bool found = false;
-  sql::WalkExprs(query, [&](sql::ExprPtr* slot) {  // reads only
-    if (!found && (*slot)->kind == sql::ExprKind::kColumnRef && SamePos((*slot)->pos, pos)) {
-      found = true;
-      out->kind = sql::ExprKind::kColumnRef;
-      out->text = (*slot)->text;
-      out->qualifier = (*slot)->qualifier;
-    }
-  });
-  return found;
-}
-
-// The error for a name at `pos` that neither the subquery nor the outer rows have: for a column
-// the outer query's table lacks, that; otherwise the binder's own words where it failed
-// (without the layers of the subqueries around it).
-Result UnknownName(Result failure, const sql::Expr& ref, sql::SourcePos pos, const plan::ColumnScope& outer) {
-  if (!ref.qualifier.empty()) {
-    for (const plan::ScopeColumn& column : outer) {
-      if (ascii::EqualsIgnoreCase(column.qualifier, ref.qualifier)) {
-        return ErrorAt(pos, "binder", "column \"" + ref.text + "\" not found in table \"" + ref.qualifier + "\"");
-      }
-    }
-  }
-  const std::string& message = failure.error();
-  const size_t innermost = message.rfind("binder error at line ");
-  if (innermost == std::string::npos) return failure;
-  return Result::Error(message.substr(innermost), pos.line, pos.column);
-}
-
-}  // namespace
 
 bool Runnable(const plan::LogicalOperator& op) {
   if (op.kind == plan::LogicalKind::kGet && op.table == nullptr) return false;
@@ -185,22 +113,10 @@ bool QueryTreeRunner::RunPerBinding(const sql::QueryNode& query, const Relation&
       for (size_t c : columns) seen = seen || c == r.column;
       if (!seen) columns.push_back(r.column);
     }
-    out->binding.assign(rows, 0);
-    std::vector<size_t> representative{0};
-    if (!columns.empty() && rows > 0) {
-      Relation keys;
-      if (!ShareColumns(outer, columns, &keys, &message)) {
-        *error = Result::Error(message);
-        return false;
-      }
-      const std::vector<std::string> row_keys = RowKeys(*keys.table);
-      std::unordered_map<std::string_view, uint32_t> ids;
-      representative.clear();
-      for (size_t r = 0; r < rows; ++r) {
-        const auto [it, added] = ids.emplace(row_keys[r], static_cast<uint32_t>(representative.size()));
-        if (added) representative.push_back(r);
-        out->binding[r] = it->second;
-      }
+    std::vector<uint32_t> representative;
+    if (!NumberBindings(outer, columns, &out->binding, &representative, &message)) {
+      *error = Result::Error(message);
+      return false;
     }
     out->bindings = representative.size();
     // Every binding's rows, one after another, in the first answer's column types.
@@ -283,6 +199,45 @@ bool QueryTreeRunner::ApplyPerBinding(plan::LogicalPtr* from, sql::ExprPtr* slot
     get->subplan = subplan;
     *from = std::move(get);
   };
+  if ((*slot)->subquery) {
+    // All bindings in one run where the shape allows it (query_binding_domain.cc).
+    DomainRows domain;
+    if (!RunOverDomain(*(*slot)->subquery, (*slot)->kind == sql::ExprKind::kSubquery, outer, &domain, error)) {
+      finish("");
+      return false;
+    }
+    if (domain.made && (domain.value || (*slot)->kind == sql::ExprKind::kExists)) {
+      plan::LogicalPtr numbered = GetOfRelation(
+          domain.outer, "outer rows numbered by the " + std::to_string(domain.bindings) + " bindings of a subquery");
+      numbered->subplan = subplan;
+      if (!JoinSubqueryRows(&numbered, slot, std::move(domain.rows), std::move(domain.conditions), domain.value.get(),
+                            error)) {
+        finish("");
+        return false;
+      }
+      if (domain.count) {  // COUNT over no rows is 0, where the join leaves NULL
+        sql::ExprPtr value = std::move(*slot);
+        auto is_null = std::make_unique<sql::Expr>();
+        is_null->kind = sql::ExprKind::kIsNull;
+        is_null->pos = pos;
+        is_null->height = value->height + 1;
+        is_null->operand = sql::Clone(*value);
+        auto zero = std::make_unique<sql::Expr>();
+        zero->kind = sql::ExprKind::kIntegerLiteral;
+        zero->text = "0";
+        zero->pos = pos;
+        auto node = std::make_unique<sql::Expr>();
+        node->kind = sql::ExprKind::kCase;
+        node->pos = pos;
+        node->height = value->height + 2;
+        node->branches.push_back(sql::CaseBranch{std::move(is_null), std::move(zero)});
+        node->else_result = std::move(value);
+        *slot = std::move(node);
+      }
+      *from = std::move(numbered);
+      return true;
+    }
+  }
   if (!RunPerBinding(value, outer, &answers, error)) {
     if (outer.table->num_rows() != 0 || LooksCorrelated(*error)) {
       finish("");  // *from keeps the same rows, made
@@ -354,6 +309,34 @@ bool QueryTreeRunner::ApplyLateral(const sql::TableRef& ref, plan::LogicalPtr le
   Relation outer;
   std::string subplan, message;
   if (!MakeOuterRows(&left, &outer, &subplan, error)) return false;
+  {
+    // All bindings in one run where the shape allows it (query_binding_domain.cc).
+    DomainRows domain;
+    if (!RunOverDomain(*right.subquery, false, outer, &domain, error)) return false;
+    if (domain.made) {
+      if (right.column_aliases.size() > domain.names.size()) {
+        *error = ErrorAt(right.pos, "binder", "the subquery has " + std::to_string(domain.names.size()) +
+                                                  " columns but " + std::to_string(right.column_aliases.size()) +
+                                                  " names were given");
+        return false;
+      }
+      for (size_t c = 0; c < domain.names.size(); ++c) {
+        domain.rows.scope[c] = plan::ScopeColumn{
+            right.alias, c < right.column_aliases.size() ? right.column_aliases[c] : domain.names[c], false};
+      }
+      plan::LogicalPtr numbered = GetOfRelation(
+          domain.outer, "outer rows numbered by the " + std::to_string(domain.bindings) + " bindings of a subquery");
+      numbered->subplan = subplan;
+      Correlation c = Split(std::move(domain.conditions), domain.rows.scope, domain.outer.scope);
+      if (ref.on) c.residual.push_back(sql::Clone(*ref.on));
+      JoinAbove(&numbered, GetOfRelation(domain.rows, "lateral " + right.alias + " (run for all bindings)"),
+                type == sql::JoinType::kLeft ? type : sql::JoinType::kInner, std::move(c.outer_keys),
+                std::move(c.inner_keys), std::move(c.residual));
+      numbered->pos = ref.pos;
+      *out = std::move(numbered);
+      return true;
+    }
+  }
   BindingAnswers answers;
   if (!RunPerBinding(*right.subquery, outer, &answers, error)) return false;
   const std::string qualifier = right.alias;

@@ -1,0 +1,193 @@
+// Correlated subqueries that the joins do not unnest and that are not tied to the outer query by
+// equalities of their WHERE alone (a non-equality, a read in the SELECT list, HAVING or ORDER BY)
+// while having a shape of their own (GROUP BY, DISTINCT, ORDER BY ... LIMIT, a scalar aggregate):
+//   (SELECT y FROM i WHERE i.y < o.x GROUP BY y ORDER BY count(*) DESC LIMIT 1)
+// run once for every binding together. The distinct values of the outer columns they read, the
+// domain D with a binding number, join their FROM; every outer reference becomes a reference to
+// D's column, and the binding number joins the SELECT list (and the GROUP BY, with D's columns;
+// a LIMIT is cut per binding):
+//   SELECT y, d.bid FROM d, i WHERE i.y < d.x GROUP BY y, d.bid, d.x ...
+// That is the dependent join over the domain pushed into the subquery (Neumann and Kemper); its
+// rows join back to the outer rows by binding number. The names the subquery reads from the
+// outer query are found as query_apply_bindings.cc finds them, by running it once.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/common/ascii.h"
+#include "src/exec/decorrelate.h"
+#include "src/exec/outer_refs.h"
+#include "src/exec/query_tree.h"
+#include "src/sql/ast_clone.h"
+
+namespace laneql {
+namespace exec {
+namespace {
+
+// Whether every item of an ungrouped aggregate query is one aggregate call (what a scalar
+// subquery's value can be filled for when a binding has no rows: NULL, or 0 for count).
+bool BareAggregate(const sql::SelectStatement& select) {
+  if (select.select_list.size() != 1 || select.having) return false;
+  const sql::Expr& item = *select.select_list[0].expr;
+  if (item.kind != sql::ExprKind::kFunctionCall || !ContainsAggregate(&item)) return false;
+  for (const sql::ExprPtr& arg : item.args) {
+    if (ContainsAggregate(arg.get())) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, bool scalar, const Relation& outer,
+                                    DomainRows* out, Result* error) {
+  out->made = false;
+  const sql::SelectStatement& select = query.select;
+  // GROUP BY ALL groups by the items without aggregates: none makes it no GROUP BY.
+  bool grouped = !select.group_by.empty();
+  if (select.group_by_all) {
+    for (const sql::SelectItem& item : select.select_list) {
+      grouped |= item.expr->kind != sql::ExprKind::kStar && !ContainsAggregate(item.expr.get());
+    }
+  }
+  if (query.kind != sql::QueryKind::kSelect || !query.ctes.empty() || !select.has_from ||
+      !select.distinct_on.empty() || select.order_by_all || outer.table->num_rows() == 0) {
+    return true;
+  }
+  const bool ungrouped_aggregate = !grouped && plan::Aggregates(select);
+  if (ungrouped_aggregate && !(scalar && BareAggregate(select))) return true;
+  // The outer columns it reads: each run failing on one adds it.
+  sql::QueryPtr original = sql::Clone(query);
+  std::vector<OuterRef> refs;
+  for (;;) {
+    Result run = Run(*Substituted(query, refs, *outer.table, 0));
+    if (run.ok()) break;
+    sql::SourcePos pos;
+    sql::Expr ref;
+    if (!LooksCorrelated(run) || !LastPosition(run.error(), &pos) || !ColumnRefAt(original.get(), pos, &ref)) {
+      return true;  // the per-binding path reports what is wrong
+    }
+    const int column = LookupScopeColumn(ref, outer.scope);
+    bool known = false;
+    for (const OuterRef& r : refs) known = known || SamePos(r.pos, pos);
+    if (column < 0 || known) return true;
+    refs.push_back(OuterRef{pos, static_cast<size_t>(column)});
+  }
+  if (refs.empty()) return true;
+  std::vector<size_t> columns;
+  for (const OuterRef& r : refs) {
+    bool seen = false;
+    for (size_t c : columns) seen = seen || c == r.column;
+    if (!seen) columns.push_back(r.column);
+  }
+  std::vector<uint32_t> binding, representative;
+  std::string message;
+  if (!NumberBindings(outer, columns, &binding, &representative, &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
+  // D: the outer columns at each binding's first row, and the binding number.
+  const std::string domain = "__d" + std::to_string(++derived_count_);
+  Relation d;
+  std::vector<std::string> names;
+  auto table = std::make_shared<Table>();
+  for (size_t i = 0; i < columns.size(); ++i) {
+    Column column;
+    names.push_back("__b" + std::to_string(i));
+    if (!TakeRows(outer.table->column(columns[i]), representative, &column, &message) ||
+        !table->AddColumn(RelationColumnName(i), std::move(column), &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+    d.scope.push_back(plan::ScopeColumn{domain, names.back(), true});
+  }
+  std::vector<int64_t> numbers(representative.size());
+  for (size_t b = 0; b < numbers.size(); ++b) numbers[b] = static_cast<int64_t>(b);
+  Column bid;
+  if (!Column::FromFixed(TypeId::kInt64, numbers.data(), numbers.size(), nullptr, &bid, &message) ||
+      !table->AddColumn(RelationColumnName(columns.size()), std::move(bid), &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
+  d.scope.push_back(plan::ScopeColumn{domain, "__bid", true});
+  d.table = std::move(table);
+  // The subquery over D and its own FROM.
+  sql::QueryPtr over = ReferringTo(query, refs, columns, domain, names);
+  sql::SelectStatement& s = over->select;
+  const bool limited = s.has_limit || s.has_offset;
+  std::vector<sql::ExprPtr> order_exprs;
+  if (limited) {
+    sql::SelectStatement unlimited = WithoutLimit(s, &order_exprs);
+    s = std::move(unlimited);
+  }
+  ExpandAllClauses(&s);
+  const size_t visible = s.select_list.size() - order_exprs.size();
+  auto from = std::make_unique<sql::TableRef>();
+  from->kind = sql::TableRefKind::kJoin;
+  from->join_type = sql::JoinType::kCross;
+  from->comma_join = true;
+  from->pos = s.from.pos;
+  from->left = std::make_unique<sql::TableRef>();
+  from->left->kind = sql::TableRefKind::kNamed;
+  from->left->name = domain;
+  from->left->pos = s.from.pos;
+  from->right = std::make_unique<sql::TableRef>(std::move(s.from));
+  s.from = std::move(*from);
+  sql::SelectItem bid_item;
+  bid_item.expr = MakeColumnRef(domain, "__bid", query.pos);
+  bid_item.alias = "__bid";
+  s.select_list.push_back(std::move(bid_item));
+  if (grouped || ungrouped_aggregate) {
+    s.group_by.push_back(MakeColumnRef(domain, "__bid", query.pos));
+    for (const std::string& name : names) s.group_by.push_back(MakeColumnRef(domain, name, query.pos));
+  }
+  cte_marks_.push_back(ctes_.size());
+  ctes_.push_back(CteEntry{domain, d, "", true});
+  Result answer = RunSelect(s);
+  PopCtes();
+  if (!answer.ok()) {
+    if (UnnestingUnsupported(answer)) return true;  // read where D does not reach: per binding
+    *error = std::move(answer);
+    return false;
+  }
+  const std::string rows_qualifier = "__r" + std::to_string(derived_count_);
+  if (!RelationFromResult(std::move(answer), rows_qualifier, &out->rows, &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
+  out->names.clear();
+  for (size_t c = 0; c < out->rows.scope.size(); ++c) {
+    if (c < visible) out->names.push_back(out->rows.scope[c].name);
+    out->rows.scope[c] = plan::ScopeColumn{rows_qualifier, "__c" + std::to_string(c), true};
+  }
+  const size_t bid_column = out->rows.scope.size() - 1;
+  const sql::SourcePos pos = query.pos;
+  if (limited) {
+    sql::ExprPtr key = MakeColumnRef(rows_qualifier, out->rows.scope[bid_column].name, pos);
+    std::vector<sql::ExprPtr> order_refs;
+    for (size_t o = 0; o < order_exprs.size(); ++o) {
+      order_refs.push_back(MakeColumnRef(rows_qualifier, out->rows.scope[visible + o].name, pos));
+    }
+    if (!KeepFirstRowsPerKey(&out->rows, {key.get()}, order_refs, select, error)) return false;
+  }
+  // The outer rows with their binding numbers.
+  out->outer = outer;
+  Column numbered;
+  std::vector<int64_t> per_row(binding.begin(), binding.end());
+  const std::string outer_qualifier = "__o" + std::to_string(derived_count_);
+  if (!Column::FromFixed(TypeId::kInt64, per_row.data(), per_row.size(), nullptr, &numbered, &message) ||
+      !AddRelationColumn(&out->outer, std::move(numbered), plan::ScopeColumn{outer_qualifier, "__bid", true}, &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
+  out->conditions.clear();
+  out->conditions.push_back(MakeBinary(sql::BinaryOp::kEquals, MakeColumnRef(outer_qualifier, "__bid", pos),
+                                       MakeColumnRef(rows_qualifier, out->rows.scope[bid_column].name, pos)));
+  out->value = visible == 1 ? MakeColumnRef(rows_qualifier, out->rows.scope[0].name, pos) : nullptr;
+  out->count = ungrouped_aggregate && ascii::EqualsIgnoreCase(select.select_list[0].expr->text, "count");
+  out->bindings = representative.size();
+  out->made = true;
+  return true;
+}
+
+}  // namespace exec
+}  // namespace laneql
