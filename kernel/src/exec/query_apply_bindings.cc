@@ -202,7 +202,7 @@ bool QueryTreeRunner::ApplyPerBinding(plan::LogicalPtr* from, sql::ExprPtr* slot
   if ((*slot)->subquery) {
     // All bindings in one run where the shape allows it (query_binding_domain.cc).
     DomainRows domain;
-    if (!RunOverDomain(*(*slot)->subquery, (*slot)->kind == sql::ExprKind::kSubquery, outer, &domain, error)) {
+    if (!RunOverDomain(*(*slot)->subquery, outer, &domain, error)) {
       finish("");
       return false;
     }
@@ -214,25 +214,6 @@ bool QueryTreeRunner::ApplyPerBinding(plan::LogicalPtr* from, sql::ExprPtr* slot
                             error)) {
         finish("");
         return false;
-      }
-      if (domain.count) {  // COUNT over no rows is 0, where the join leaves NULL
-        sql::ExprPtr value = std::move(*slot);
-        auto is_null = std::make_unique<sql::Expr>();
-        is_null->kind = sql::ExprKind::kIsNull;
-        is_null->pos = pos;
-        is_null->height = value->height + 1;
-        is_null->operand = sql::Clone(*value);
-        auto zero = std::make_unique<sql::Expr>();
-        zero->kind = sql::ExprKind::kIntegerLiteral;
-        zero->text = "0";
-        zero->pos = pos;
-        auto node = std::make_unique<sql::Expr>();
-        node->kind = sql::ExprKind::kCase;
-        node->pos = pos;
-        node->height = value->height + 2;
-        node->branches.push_back(sql::CaseBranch{std::move(is_null), std::move(zero)});
-        node->else_result = std::move(value);
-        *slot = std::move(node);
       }
       *from = std::move(numbered);
       return true;
@@ -312,7 +293,7 @@ bool QueryTreeRunner::ApplyLateral(const sql::TableRef& ref, plan::LogicalPtr le
   {
     // All bindings in one run where the shape allows it (query_binding_domain.cc).
     DomainRows domain;
-    if (!RunOverDomain(*right.subquery, false, outer, &domain, error)) return false;
+    if (!RunOverDomain(*right.subquery, outer, &domain, error)) return false;
     if (domain.made) {
       if (right.column_aliases.size() > domain.names.size()) {
         *error = ErrorAt(right.pos, "binder", "the subquery has " + std::to_string(domain.names.size()) +

@@ -24,8 +24,8 @@ namespace laneql {
 namespace exec {
 namespace {
 
-// Whether every item of an ungrouped aggregate query is one aggregate call (what a scalar
-// subquery's value can be filled for when a binding has no rows: NULL, or 0 for count).
+// Whether the one item of an ungrouped aggregate query is one aggregate call (whose value over
+// no rows is NULL, or 0 for count) and there is no HAVING.
 bool BareAggregate(const sql::SelectStatement& select) {
   if (select.select_list.size() != 1 || select.having) return false;
   const sql::Expr& item = *select.select_list[0].expr;
@@ -36,9 +36,31 @@ bool BareAggregate(const sql::SelectStatement& select) {
   return true;
 }
 
+// `rows` (an aggregate's value, then the binding number) with a row for every binding of
+// [0, bindings) that has none: NULL, or 0 for a count.
+bool AddEmptyBindings(Relation* rows, size_t bindings, bool count, std::string* error) {
+  const Column& bid = rows->table->column(1);
+  std::vector<uint8_t> seen(bindings, 0);
+  for (size_t r = 0; r < bid.length(); ++r) seen[static_cast<size_t>(bid.Values<int64_t>()[r])] = 1;
+  Column value, number;
+  if (!CopyColumn(rows->table->column(0), &value, error) || !CopyColumn(bid, &number, error)) return false;
+  for (size_t b = 0; b < bindings; ++b) {
+    if (seen[b]) continue;
+    const bool ok = count ? value.Append<int64_t>(0, error) : value.AppendNull(error);
+    if (!ok || !number.Append<int64_t>(static_cast<int64_t>(b), error)) return false;
+  }
+  auto table = std::make_shared<Table>();
+  if (!table->AddColumn(RelationColumnName(0), std::move(value), error) ||
+      !table->AddColumn(RelationColumnName(1), std::move(number), error)) {
+    return false;
+  }
+  rows->table = std::move(table);
+  return true;
+}
+
 }  // namespace
 
-bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, bool scalar, const Relation& outer,
+bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation& outer,
                                     DomainRows* out, Result* error) {
   out->made = false;
   const sql::SelectStatement& select = query.select;
@@ -53,8 +75,10 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, bool scalar, co
       !select.distinct_on.empty() || select.order_by_all || outer.table->num_rows() == 0) {
     return true;
   }
+  // An aggregate without GROUP BY answers one row even for a binding without rows: the rows of
+  // such bindings are added after the run (NULL, or 0 for count), for one aggregate call alone.
   const bool ungrouped_aggregate = !grouped && plan::Aggregates(select);
-  if (ungrouped_aggregate && !(scalar && BareAggregate(select))) return true;
+  if (ungrouped_aggregate && (!BareAggregate(select) || select.has_limit || select.has_offset)) return true;
   // The outer columns it reads: each run failing on one adds it.
   sql::QueryPtr original = sql::Clone(query);
   std::vector<OuterRef> refs;
@@ -169,6 +193,12 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, bool scalar, co
     }
     if (!KeepFirstRowsPerKey(&out->rows, {key.get()}, order_refs, select, error)) return false;
   }
+  if (ungrouped_aggregate && !AddEmptyBindings(&out->rows, representative.size(),
+                                                ascii::EqualsIgnoreCase(select.select_list[0].expr->text, "count"),
+                                                &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
   // The outer rows with their binding numbers.
   out->outer = outer;
   Column numbered;
@@ -183,7 +213,6 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, bool scalar, co
   out->conditions.push_back(MakeBinary(sql::BinaryOp::kEquals, MakeColumnRef(outer_qualifier, "__bid", pos),
                                        MakeColumnRef(rows_qualifier, out->rows.scope[bid_column].name, pos)));
   out->value = visible == 1 ? MakeColumnRef(rows_qualifier, out->rows.scope[0].name, pos) : nullptr;
-  out->count = ungrouped_aggregate && ascii::EqualsIgnoreCase(select.select_list[0].expr->text, "count");
   out->bindings = representative.size();
   out->made = true;
   return true;

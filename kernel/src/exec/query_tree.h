@@ -206,18 +206,17 @@ class QueryTreeRunner {
   // A correlated subquery run once for all the distinct bindings of the outer columns it reads
   // (query_binding_domain.cc): `rows` its rows (all columns hidden; `names` the SELECT's, first),
   // `outer` the outer rows with a binding number, `conditions` joining the two, `value` its one
-  // column (a scalar's or IN's value), `count` when that is a count of no GROUP BY (0 where a
-  // binding has no rows). made false when the shape does not allow it (nothing done).
+  // column (a scalar's or IN's value). made false when the shape does not allow it (nothing
+  // done).
   struct DomainRows {
     bool made = false;
     Relation rows, outer;
     std::vector<std::string> names;
     std::vector<sql::ExprPtr> conditions;
     sql::ExprPtr value;
-    bool count = false;
     size_t bindings = 0;
   };
-  bool RunOverDomain(const sql::QueryNode& query, bool scalar, const Relation& outer, DomainRows* out,
+  bool RunOverDomain(const sql::QueryNode& query, const Relation& outer, DomainRows* out,
                      Result* error);
   bool KeepFirstRowsPerKey(Relation* inner, const std::vector<const sql::Expr*>& keys,
                            const std::vector<sql::ExprPtr>& order_exprs, const sql::SelectStatement& select,
