@@ -19,6 +19,7 @@
 #include "src/exec/outer_refs.h"
 #include "src/exec/query_tree.h"
 #include "src/sql/ast_clone.h"
+#include "src/sql/ast_walk.h"
 
 namespace laneql {
 namespace exec {
@@ -161,8 +162,21 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
   bid_item.alias = "__bid";
   s.select_list.push_back(std::move(bid_item));
   if (grouped || ungrouped_aggregate) {
+    // The binding number, and the domain's columns where the grouped clauses read them (each
+    // is one value per binding number; only grouping makes them readable there).
     s.group_by.push_back(MakeColumnRef(domain, "__bid", query.pos));
-    for (const std::string& name : names) s.group_by.push_back(MakeColumnRef(domain, name, query.pos));
+    bool read_above_where = false;
+    auto note = [&](sql::ExprPtr* slot) {
+      read_above_where |= (*slot)->kind == sql::ExprKind::kColumnRef && (*slot)->text != "__bid" &&
+                          ascii::EqualsIgnoreCase((*slot)->qualifier, domain);
+    };
+    for (sql::SelectItem& item : s.select_list) sql::WalkExprs(&item.expr, note);
+    if (s.having) sql::WalkExprs(&s.having, note);
+    for (sql::OrderItem& item : s.order_by) sql::WalkExprs(&item.expr, note);
+    for (sql::ExprPtr& key : s.group_by) sql::WalkExprs(&key, note);
+    if (read_above_where) {
+      for (const std::string& name : names) s.group_by.push_back(MakeColumnRef(domain, name, query.pos));
+    }
   }
   cte_marks_.push_back(ctes_.size());
   ctes_.push_back(CteEntry{domain, d, "", true});
