@@ -52,6 +52,10 @@ bool Runnable(const plan::LogicalOperator& op);
 int Classify(sql::Expr* expr, const plan::ColumnScope& inner, const plan::ColumnScope& outer);
 // A SELECT with FROM and no GROUP BY, HAVING, LIMIT, OFFSET, DISTINCT ON or CTEs.
 bool IsSimpleSelect(const sql::QueryNode& query);
+// `cond` an equality between an expression of the inner scope alone and one of the outer
+// scope alone (after Classify): its inner side's slot (*outer_side the other's); else null.
+sql::ExprPtr* InnerSideOfEquality(sql::Expr* cond, const plan::ColumnScope& inner, const plan::ColumnScope& outer,
+                                  sql::ExprPtr** outer_side);
 // Conditions tying a subquery's relation to the outer query, split: equalities between an
 // outer and an inner expression become keys; the rest is residual.
 struct Correlation {

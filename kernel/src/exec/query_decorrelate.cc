@@ -210,18 +210,15 @@ bool QueryTreeRunner::UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, 
     grouped.has_from = true;
     std::vector<sql::ExprPtr> outer_keys;
     for (sql::ExprPtr& cond : conditions) {
-      int l = 0, r = 0;
-      if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {
-        l = Classify(cond->left.get(), inner.scope, (*from)->scope);
-        r = Classify(cond->right.get(), inner.scope, (*from)->scope);
-      }
-      if (!((l == 2 && r == 1) || (l == 1 && r == 2))) {
+      sql::ExprPtr* outer_slot = nullptr;
+      sql::ExprPtr* inner_slot = InnerSideOfEquality(cond.get(), inner.scope, (*from)->scope, &outer_slot);
+      if (inner_slot == nullptr) {
         *error = ErrorAt(cond->pos, "binder", "a correlated subquery's conditions on the outer query must be "
                                     "equalities here (others are not supported yet)");
         return false;
       }
-      sql::ExprPtr& inner_side = l == 1 ? cond->left : cond->right;
-      sql::ExprPtr& outer_side = l == 1 ? cond->right : cond->left;
+      sql::ExprPtr& inner_side = *inner_slot;
+      sql::ExprPtr& outer_side = *outer_slot;
       sql::SelectItem key;
       key.expr = sql::Clone(*inner_side);
       key.alias = "__k" + std::to_string(outer_keys.size());

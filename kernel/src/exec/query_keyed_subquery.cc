@@ -63,14 +63,11 @@ bool QueryTreeRunner::MakeKeyedRelation(const sql::QueryNode& query, const plan:
       kept.push_back(std::move(c));
       continue;
     }
-    int l = 0, r = 0;
-    if (classified->kind == sql::ExprKind::kBinary && classified->binary_op == sql::BinaryOp::kEquals) {
-      l = Classify(classified->left.get(), from->scope, outer);
-      r = Classify(classified->right.get(), from->scope, outer);
-    }
-    if (!((l == 1 && r == 2) || (l == 2 && r == 1))) return true;  // not keyed by equalities
-    inner_keys.push_back(std::move(l == 1 ? classified->left : classified->right));
-    outer_keys.push_back(std::move(l == 1 ? classified->right : classified->left));
+    sql::ExprPtr* outer_side = nullptr;
+    sql::ExprPtr* inner_side = InnerSideOfEquality(classified.get(), from->scope, outer, &outer_side);
+    if (inner_side == nullptr) return true;  // not keyed by equalities
+    inner_keys.push_back(std::move(*inner_side));
+    outer_keys.push_back(std::move(*outer_side));
   }
   if (inner_keys.empty()) return true;
   // The subquery for every key at once: the keys appended to the SELECT list (positions in

@@ -68,17 +68,30 @@ std::vector<sql::ExprPtr> Clones(const std::vector<sql::ExprPtr>& exprs) {
 
 }  // namespace
 
+sql::ExprPtr* InnerSideOfEquality(sql::Expr* cond, const plan::ColumnScope& inner, const plan::ColumnScope& outer,
+                                  sql::ExprPtr** outer_side) {
+  if (cond->kind != sql::ExprKind::kBinary || cond->binary_op != sql::BinaryOp::kEquals) return nullptr;
+  const int l = Classify(cond->left.get(), inner, outer), r = Classify(cond->right.get(), inner, outer);
+  if (l == 1 && r == 2) {
+    *outer_side = &cond->right;
+    return &cond->left;
+  }
+  if (l == 2 && r == 1) {
+    *outer_side = &cond->left;
+    return &cond->right;
+  }
+  return nullptr;
+}
+
 Correlation Split(std::vector<sql::ExprPtr> conditions, const plan::ColumnScope& inner,
                   const plan::ColumnScope& outer) {
   Correlation c;
   for (sql::ExprPtr& cond : conditions) {
-    if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {
-      const int l = Classify(cond->left.get(), inner, outer), r = Classify(cond->right.get(), inner, outer);
-      if ((l == 2 && r == 1) || (l == 1 && r == 2)) {
-        c.outer_keys.push_back(std::move(l == 2 ? cond->left : cond->right));
-        c.inner_keys.push_back(std::move(l == 2 ? cond->right : cond->left));
-        continue;
-      }
+    sql::ExprPtr* outer_side = nullptr;
+    if (sql::ExprPtr* inner_side = InnerSideOfEquality(cond.get(), inner, outer, &outer_side)) {
+      c.outer_keys.push_back(std::move(*outer_side));
+      c.inner_keys.push_back(std::move(*inner_side));
+      continue;
     }
     c.residual.push_back(std::move(cond));
   }
@@ -171,17 +184,14 @@ bool QueryTreeRunner::DecorrelateExpr(plan::LogicalPtr* from, sql::ExprPtr* slot
     }
     std::vector<const sql::Expr*> keys;
     for (const sql::ExprPtr& cond : conditions) {
-      int l = 0, r = 0;
-      if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {
-        l = Classify(cond->left.get(), inner.scope, (*from)->scope);
-        r = Classify(cond->right.get(), inner.scope, (*from)->scope);
-      }
-      if (!((l == 2 && r == 1) || (l == 1 && r == 2))) {
+      sql::ExprPtr* outer_side = nullptr;
+      const sql::ExprPtr* inner_side = InnerSideOfEquality(cond.get(), inner.scope, (*from)->scope, &outer_side);
+      if (inner_side == nullptr) {
         *error = ErrorAt(pos, "binder", "this correlated subquery is not supported yet (LIMIT with conditions "
                                         "on the outer query other than equalities)");
         return ApplyPerBinding(from, slot, error);
       }
-      keys.push_back(l == 1 ? cond->left.get() : cond->right.get());
+      keys.push_back(inner_side->get());
     }
     if (keys.empty()) {  // correlated elsewhere (the ORDER BY, the SELECT list): per binding
       *error = ErrorAt(pos, "binder", "this correlated subquery is not supported yet (LIMIT without correlating "
