@@ -689,6 +689,19 @@ class Generator:
             forms += ["{z} || {o}", "{z} || {o}", "{o} || {z}"]
         return r.choice(forms).format(z=text, o=o.ref())
 
+    def over_no_rows(self, text, kind):
+        """An aggregate `text` (of `kind`), about one time in five (OUTER_IN_ITEM_P, on its own
+        stream) in an expression whose value over no rows is not NULL: `text + 1` for numbers,
+        else `CASE WHEN text IS NULL THEN <constant> ELSE text END` (a key without rows gets
+        that value, not NULL)."""
+        r = self.outer_rng
+        if r.random() >= OUTER_IN_ITEM_P:
+            return text
+        if kind in ("int", "dbl") and r.random() < 0.5:
+            return "%s + 1" % text
+        constant = {"int": "0", "dbl": "0.5", "str": "'z'", "date": "DATE '2020-01-01'"}[kind]
+        return "CASE WHEN %s IS NULL THEN %s ELSE %s END" % (text, constant, text)
+
     def outer_item(self, text, kind, cols):
         """A subquery's SELECT item `text` (of `kind`), about one time in five (OUTER_IN_ITEM_P)
         combined with an outer column of `cols` (mixed); the minimiser may drop the outer part."""
@@ -717,6 +730,7 @@ class Generator:
             if q is None:
                 return None
             text, kind = self.aggregate(zcols)
+            text = self.over_no_rows(text, kind)
             q.items = [(self.outer_item(text, kind, cols), None)]
             return Expr("\0", [q]), kind
         if x < 0.75 and plain_ok:

@@ -229,10 +229,28 @@ bool QueryTreeRunner::UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, 
     sql::SelectItem value;
     value.expr = sql::Clone(*query.select.select_list[0].expr);
     value.alias = "__v";
-    const bool is_count = value.expr->kind == sql::ExprKind::kFunctionCall &&
-                          ascii::EqualsIgnoreCase(value.expr->text, "count");
     grouped.select_list.push_back(std::move(value));
     if (!CutToOuterKeys(from, outer_keys, grouped.group_by, &inner, error)) return false;
+    // The value over no rows (count(*) + 1 is 1, coalesce(sum(y), 0) is 0): what an outer row
+    // whose key has no group gets, where the LEFT JOIN leaves NULL. Left NULL when it is NULL
+    // (or fails: no row of DuckDB's would compute it either).
+    sql::ExprPtr empty_value;
+    if (!outer_keys.empty()) {
+      sql::SelectStatement none;
+      none.pos = query.select.pos;
+      none.has_from = true;
+      sql::SelectItem item;
+      item.expr = sql::Clone(*query.select.select_list[0].expr);
+      none.select_list.push_back(std::move(item));
+      none.where = std::make_unique<sql::Expr>();
+      none.where->kind = sql::ExprKind::kBooleanLiteral;
+      none.where->bool_value = false;
+      none.where->pos = sub.pos;
+      const Result over_none = BindAndExecute(none, &inner);
+      if (over_none.ok() && over_none.num_rows() == 1 && over_none.column(0).IsValid(0)) {
+        empty_value = LiteralOf(over_none.column(0), 0, sub);
+      }
+    }
     Result answer = BindAndExecute(grouped, &inner);
     if (!answer.ok()) {
       *error = std::move(answer);
@@ -253,20 +271,20 @@ bool QueryTreeRunner::UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, 
     JoinAbove(from, GetOfRelation(derived, "subquery " + qualifier + " (grouped by its correlation)"), type,
               std::move(outer_keys), std::move(inner_refs), {});
     sql::ExprPtr replacement = MakeColumnRef(qualifier, "__v", sub.pos);
-    if (is_count) {
-      // COUNT over no correlated rows is 0, where the LEFT JOIN leaves NULL.
+    if (empty_value) {
+      // CASE WHEN the key found no group THEN the value over no rows ELSE the group's END (a
+      // key that matched is never NULL).
       auto when = std::make_unique<sql::Expr>();
       when->kind = sql::ExprKind::kIsNull;
-      when->operand = MakeColumnRef(qualifier, "__v", sub.pos);
-      auto zero = std::make_unique<sql::Expr>();
-      zero->kind = sql::ExprKind::kIntegerLiteral;
-      zero->text = "0";
+      when->pos = sub.pos;
+      when->height = 2;
+      when->operand = MakeColumnRef(qualifier, "__k0", sub.pos);
       auto node = std::make_unique<sql::Expr>();
       node->kind = sql::ExprKind::kCase;
       node->pos = sub.pos;
-      node->branches.push_back(sql::CaseBranch{std::move(when), std::move(zero)});
+      node->height = std::max(empty_value->height, 2) + 1;
+      node->branches.push_back(sql::CaseBranch{std::move(when), std::move(empty_value)});
       node->else_result = std::move(replacement);
-      node->height = 3;
       replacement = std::move(node);
     }
     *slot = std::move(replacement);
