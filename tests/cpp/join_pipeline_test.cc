@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "laneql/database.h"
+#include "laneql/int128.h"
 #include "laneql/result_printers.h"
 
 namespace laneql {
@@ -236,6 +237,57 @@ TEST(JoinPipelineTest, SemiAntiAndMarkJoinsMarkRowsOnEveryThreadCount) {
       EXPECT_EQ(r.column(0).Values<int64_t>()[0], c.want);
     }
   }
+}
+
+TEST(JoinPipelineTest, LeftJoinsKeepProbeRowsWithoutAPairOnEveryThreadCount) {
+  // fact LEFT JOIN dim1 (NULL keys, 3 values missing, a residual over both sides) then INNER
+  // JOIN dim2 on fact's column, and a later LEFT join probing with the NULL-extended dim1
+  // column: its key is NULL there, so it finds no pair and keeps the row.
+  int64_t unmatched = 0, matched_g = 0, chained_hits = 0;
+  for (size_t i = 0; i < kFactRows; ++i) {
+    const int32_t a = FactA(i);
+    const bool pair = a < kDim1Rows && !Dim1Null(a) && FactX(i) < Dim1G(a) * 10;
+    if (!pair) {
+      ++unmatched;
+    } else {
+      matched_g += Dim1G(a);
+      if (Dim1G(a) < kDim2Rows) ++chained_hits;  // dim2.b = dim1.g: every g (0..12) is a b
+    }
+  }
+  const std::string left = "SELECT count(*), count(dim1.a), sum(dim1.g) FROM fact LEFT JOIN dim1 "
+                           "ON fact.a = dim1.a AND fact.x < dim1.g * 10 JOIN dim2 ON fact.b = dim2.b";
+  const std::string chained = "SELECT count(*), count(dim2.b) FROM fact LEFT JOIN dim1 ON fact.a = dim1.a "
+                              "AND fact.x < dim1.g * 10 LEFT JOIN dim2 ON dim1.g = dim2.b";
+  int64_t with_b = 0;  // fact rows whose b is a dim2 key (the inner join of `left`)
+  int64_t unmatched_with_b = 0, g_with_b = 0;
+  for (size_t i = 0; i < kFactRows; ++i) {
+    if (FactB(i) >= kDim2Rows) continue;
+    ++with_b;
+    const int32_t a = FactA(i);
+    if (a < kDim1Rows && !Dim1Null(a) && FactX(i) < Dim1G(a) * 10) {
+      g_with_b += Dim1G(a);
+    } else {
+      ++unmatched_with_b;
+    }
+  }
+  for (int threads : {1, 4}) {
+    std::unique_ptr<Database> db = Open(threads);
+    SCOPED_TRACE(testing::Message() << threads << " threads");
+    Result r = db->Query(left);
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(r.column(0).Values<int64_t>()[0], with_b);
+    EXPECT_EQ(r.column(1).Values<int64_t>()[0], with_b - unmatched_with_b);
+    EXPECT_EQ(static_cast<int64_t>(r.column(2).Values<Int128>()[0]), g_with_b);
+    Result c = db->Query(chained);
+    ASSERT_TRUE(c.ok()) << c.error();
+    EXPECT_EQ(c.column(0).Values<int64_t>()[0], static_cast<int64_t>(kFactRows));
+    EXPECT_EQ(c.column(1).Values<int64_t>()[0], chained_hits);
+    Result plan = db->Query("EXPLAIN ANALYZE " + chained);
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    EXPECT_NE(PrintCsv(plan).find("LEFT JOIN"), std::string::npos);
+  }
+  EXPECT_GT(unmatched, 0);
+  EXPECT_GT(matched_g, 0);
 }
 
 TEST(JoinPipelineTest, ErrorsInsideAMorselReachTheQuery) {

@@ -140,7 +140,8 @@ bool QueryTreeRunner::ExecuteLogical(LogicalOperator* op, bool analyze, Relation
            Filter(out, *ConditionOf(op->conditions), error);
       break;
     case LogicalKind::kJoin: {
-      if (op->join_type == sql::JoinType::kInner && !op->left_keys.empty()) {
+      if ((op->join_type == sql::JoinType::kInner || op->join_type == sql::JoinType::kLeft) &&
+          !op->left_keys.empty()) {
         ok = ExecuteJoinChain(op, analyze, out, error);
         break;
       }

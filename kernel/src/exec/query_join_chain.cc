@@ -34,7 +34,8 @@ struct ChainInput {
   std::vector<uint32_t> selection;
   bool all = true;
   size_t rows() const { return all ? relation.table->num_rows() : selection.size(); }
-  uint32_t Physical(uint32_t row) const { return all ? row : selection[row]; }
+  // A chain row's row in the relation (kNoRow, the missing side of a LEFT join, stays so).
+  uint32_t Physical(uint32_t row) const { return all || row == kNoRow ? row : selection[row]; }
 };
 
 namespace {
@@ -45,8 +46,10 @@ using plan::LogicalOperator;
 // Source rows per morsel: a morsel's key columns and row lists stay in the L2 cache.
 constexpr size_t kProbeMorselRows = size_t{1} << 15;
 
+// An inner or LEFT equi-join: its left side (the preserved one of a LEFT join) probes.
 bool IsChainJoin(const LogicalOperator& op) {
-  return op.kind == LogicalKind::kJoin && op.join_type == sql::JoinType::kInner && !op.left_keys.empty();
+  return op.kind == LogicalKind::kJoin &&
+         (op.join_type == sql::JoinType::kInner || op.join_type == sql::JoinType::kLeft) && !op.left_keys.empty();
 }
 
 // The index of the one column of `scope` a column reference names; -1 when none or several.
@@ -78,7 +81,7 @@ bool GatherAt(const ChainInput& in, const Column& column, const std::vector<uint
               std::string* error) {
   if (in.all) return GatherRows(column, rows, out, error);
   std::vector<uint32_t> physical(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) physical[i] = in.selection[rows[i]];
+  for (size_t i = 0; i < rows.size(); ++i) physical[i] = in.Physical(rows[i]);
   return GatherRows(column, physical, out, error);
 }
 
@@ -348,6 +351,11 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       for (const Column& key : keys) probe_columns.push_back(&key);
       if (!in_place && !join.table.Probe(probe_columns, &pairs, task_error)) return false;
       // Compose: every input's rows at the pairs' probe positions, and the build rows.
+      const bool left_join = join.op->join_type == sql::JoinType::kLeft;
+      std::vector<std::vector<uint32_t>> before_probe;
+      if (left_join) before_probe = state.rows;
+      std::vector<uint32_t> origin = pairs.probe_rows;  // the probe position of each row
+      const size_t probed = state.count;
       for (size_t t = 0; t <= j; ++t) {
         std::vector<uint32_t> next(pairs.size());
         const std::vector<uint32_t>& before = state.rows[t];
@@ -372,7 +380,22 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
           for (size_t i = 0; i < keep.size(); ++i) next[i] = state.rows[t][keep[i]];
           state.rows[t] = std::move(next);
         }
+        std::vector<uint32_t> kept_origin(keep.size());
+        for (size_t i = 0; i < keep.size(); ++i) kept_origin[i] = origin[keep[i]];
+        origin = std::move(kept_origin);
         state.count = keep.size();
+      }
+      if (left_join) {
+        // A LEFT join's probe rows without a pair (after the residual) once, the build side
+        // missing (NULL when gathered).
+        std::vector<uint8_t> paired(probed, 0);
+        for (const uint32_t o : origin) paired[o] = 1;
+        for (size_t p = 0; p < probed; ++p) {
+          if (paired[p]) continue;
+          for (size_t t = 0; t <= j; ++t) state.rows[t].push_back(before_probe[t][p]);
+          state.rows[j + 1].push_back(kNoRow);
+        }
+        state.count = state.rows[j + 1].size();
       }
       rows_after[m][j] = state.count;
     }
