@@ -224,12 +224,44 @@ bool QueryTreeRunner::ApplyPerBinding(plan::LogicalPtr* from, sql::ExprPtr* slot
       finish("");  // *from keeps the same rows, made
       return false;
     }
-    // Its failure on NULLs is no error of the query: no outer row reads its answer.
+    // Its failure on NULLs is no error of the query: no outer row reads its answer. Its type
+    // still is the column's: a scalar failing on its rows (more than one) is run again with
+    // LIMIT 1 for it.
+    TypeId type = TypeId::kInt32;
+    bool typed = false;
+    if ((*slot)->kind == sql::ExprKind::kSubquery && (*slot)->subquery->kind == sql::QueryKind::kSelect) {
+      sql::QueryNode first;
+      first.pos = first.select.pos = pos;
+      sql::SelectItem limited;
+      limited.expr = sql::Clone(**slot);
+      sql::SelectStatement& inner = limited.expr->subquery->select;
+      if (!inner.has_limit) {
+        inner.has_limit = true;
+        inner.limit = 1;
+      }
+      first.select.select_list.push_back(std::move(limited));
+      BindingAnswers typing;
+      Result ignored;
+      if (RunPerBinding(first, outer, &typing, &ignored)) {
+        type = typing.answers.table->column(0).type();
+        typed = true;
+      }
+    }
     finish("(no outer rows)");
     auto null = std::make_unique<sql::Expr>();
     null->kind = sql::ExprKind::kNullLiteral;
     null->pos = pos;
-    *slot = std::move(null);
+    if (typed) {
+      auto cast = std::make_unique<sql::Expr>();
+      cast->kind = sql::ExprKind::kCast;
+      cast->pos = pos;
+      cast->text = DuckDbTypeName(type == TypeId::kLargeString ? TypeId::kString : type);
+      cast->height = 2;
+      cast->operand = std::move(null);
+      *slot = std::move(cast);
+    } else {
+      *slot = std::move(null);
+    }
     return true;
   }
   Column per_row;
