@@ -180,6 +180,36 @@ TEST(OptimizerRules, OuterJoinsPassConditionsOnTheirPreservedSideOnly) {
   EXPECT_EQ(Text(root), "PROJECT a.x\n  FILTER (a.x < 3)\n    FULL JOIN ON (b.y > 5)\n      GET a\n      GET b\n");
 }
 
+TEST(OptimizerRules, RightJoinsBecomeLeftJoinsOfTheSwappedSides) {
+  LogicalPtr join = Join(sql::JoinType::kRight, Get("a", {"x"}, 10), Get("b", {"y"}, 20), {"a.x < b.y"});
+  join->left_keys.push_back(Parse("a.x"));
+  join->right_keys.push_back(Parse("b.y"));
+  LogicalPtr root = Project(std::move(join), {"*"});
+  optimize::RightJoinsAsLeft(&root);
+  // b (preserved) probes; the projection restores a's column before b's for the star.
+  EXPECT_EQ(Text(root),
+            "PROJECT *\n"
+            "  PROJECT columns in FROM order\n"
+            "    LEFT JOIN ON b.y = a.x AND (a.x < b.y)\n"
+            "      GET b\n"
+            "      GET a\n");
+  const plan::LogicalOperator& reorder = *root->children[0];
+  ASSERT_EQ(reorder.scope.size(), 2u);
+  EXPECT_EQ(reorder.scope[0].qualifier, "a");
+  EXPECT_EQ(reorder.children[0]->scope[0].qualifier, "b");
+  // Not without keys, not with USING, not where two columns share a qualifier and name.
+  LogicalPtr cross = Project(Join(sql::JoinType::kRight, Get("a", {"x"}, 10), Get("b", {"y"}, 20), {"a.x < b.y"}), {"*"});
+  const std::string before = Text(cross);
+  optimize::RightJoinsAsLeft(&cross);
+  EXPECT_EQ(Text(cross), before);
+  LogicalPtr same = Join(sql::JoinType::kRight, Get("", {"x"}, 10), Get("", {"x"}, 20));
+  same->left_keys.push_back(Parse("x"));
+  same->right_keys.push_back(Parse("x"));
+  optimize::RightJoinsAsLeft(&same);
+  EXPECT_EQ(same->kind, LogicalKind::kJoin);
+  EXPECT_EQ(same->join_type, sql::JoinType::kRight);
+}
+
 TEST(OptimizerRules, CardinalityFromRowsStatisticsAndConditions) {
   // a: 1,000 rows, x with 50 distinct values; b: 300 rows, every y distinct.
   LogicalPtr root =

@@ -20,6 +20,11 @@ void FactorOrConditions(plan::LogicalPtr* root);
 // sides, which turns a cross join into an inner one) or residual conditions. Outer joins pass
 // conditions on their preserved side only.
 void PushDownFilters(plan::LogicalPtr* root);
+// right_to_left.cc: a RIGHT equi-join becomes the LEFT join of its sides swapped, so that its
+// preserved side probes in the join-chain pipelines; a projection above puts the columns back
+// in the FROM clause's order (not for USING / NATURAL joins, whose merged keys are the right
+// side's, nor where two columns share a qualifier and name).
+void RightJoinsAsLeft(plan::LogicalPtr* root);
 // cardinality.cc: estimated_rows of every operator, from the tables' row counts and the
 // selectivity of conditions (equality 1/10, range 1/3, ...), for join ordering.
 void EstimateCardinality(plan::LogicalOperator* root);
