@@ -63,8 +63,6 @@ struct Correlation {
 };
 Correlation Split(std::vector<sql::ExprPtr> conditions, const plan::ColumnScope& inner,
                   const plan::ColumnScope& outer);
-// A Get over a table made while planning (the side of an unnested subquery).
-plan::LogicalPtr GetOfRelation(const Relation& relation, std::string source);
 // `*from` joined (`type`) with `right` on outer_keys[i] = inner_keys[i] and `residual`; a mark
 // join's scope adds `mark` (its BOOLEAN column).
 void JoinAbove(plan::LogicalPtr* from, plan::LogicalPtr right, sql::JoinType type,

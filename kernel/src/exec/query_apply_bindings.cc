@@ -195,7 +195,7 @@ bool QueryTreeRunner::ApplyPerBinding(plan::LogicalPtr* from, sql::ExprPtr* slot
   const std::string qualifier = "__b" + std::to_string(++derived_count_);
   auto finish = [&](const std::string& how) {
     plan::LogicalPtr get =
-        GetOfRelation(outer, how.empty() ? "rows made for a subquery" : "outer rows with subquery " + qualifier + " " + how);
+        GetOver(outer, how.empty() ? "rows made for a subquery" : "outer rows with subquery " + qualifier + " " + how);
     get->subplan = subplan;
     *from = std::move(get);
   };
@@ -207,7 +207,7 @@ bool QueryTreeRunner::ApplyPerBinding(plan::LogicalPtr* from, sql::ExprPtr* slot
       return false;
     }
     if (domain.made && (domain.value || (*slot)->kind == sql::ExprKind::kExists)) {
-      plan::LogicalPtr numbered = GetOfRelation(
+      plan::LogicalPtr numbered = GetOver(
           domain.outer, "outer rows numbered by the " + std::to_string(domain.bindings) + " bindings of a subquery");
       numbered->subplan = subplan;
       if (!JoinSubqueryRows(&numbered, slot, std::move(domain.rows), std::move(domain.conditions), domain.value.get(),
@@ -312,7 +312,7 @@ bool QueryTreeRunner::ApplyLateral(const sql::TableRef& ref, plan::LogicalPtr le
       Correlation c = Split(std::move(conditions), keyed.scope, left->scope);
       if (ref.on) c.residual.push_back(sql::Clone(*ref.on));
       const std::string source = "lateral " + right.alias + " (run for every key)";
-      JoinAbove(&left, GetOfRelation(keyed, source), type == sql::JoinType::kLeft ? type : sql::JoinType::kInner,
+      JoinAbove(&left, GetOver(keyed, source), type == sql::JoinType::kLeft ? type : sql::JoinType::kInner,
                 std::move(c.outer_keys), std::move(c.inner_keys), std::move(c.residual));
       left->pos = ref.pos;
       *out = std::move(left);
@@ -337,12 +337,12 @@ bool QueryTreeRunner::ApplyLateral(const sql::TableRef& ref, plan::LogicalPtr le
         domain.rows.scope[c] = plan::ScopeColumn{
             right.alias, c < right.column_aliases.size() ? right.column_aliases[c] : domain.names[c], false};
       }
-      plan::LogicalPtr numbered = GetOfRelation(
+      plan::LogicalPtr numbered = GetOver(
           domain.outer, "outer rows numbered by the " + std::to_string(domain.bindings) + " bindings of a subquery");
       numbered->subplan = subplan;
       Correlation c = Split(std::move(domain.conditions), domain.rows.scope, domain.outer.scope);
       if (ref.on) c.residual.push_back(sql::Clone(*ref.on));
-      JoinAbove(&numbered, GetOfRelation(domain.rows, "lateral " + right.alias + " (run for all bindings)"),
+      JoinAbove(&numbered, GetOver(domain.rows, "lateral " + right.alias + " (run for all bindings)"),
                 type == sql::JoinType::kLeft ? type : sql::JoinType::kInner, std::move(c.outer_keys),
                 std::move(c.inner_keys), std::move(c.residual));
       numbered->pos = ref.pos;
@@ -422,7 +422,7 @@ bool QueryTreeRunner::ApplyLateral(const sql::TableRef& ref, plan::LogicalPtr le
   }
   Relation result;
   if (!joined(&result)) return false;
-  plan::LogicalPtr get = GetOfRelation(result, "lateral join with subquery " + qualifier + " run per distinct binding (" +
+  plan::LogicalPtr get = GetOver(result, "lateral join with subquery " + qualifier + " run per distinct binding (" +
                                                    std::to_string(answers.bindings) + ")");
   get->subplan = subplan;
   *out = std::move(get);

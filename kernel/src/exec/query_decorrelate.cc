@@ -87,17 +87,6 @@ bool IsSimpleSelect(const sql::QueryNode& query) {
 }
 
 
-// A Get over a table made while planning (the side of an unnested subquery).
-plan::LogicalPtr GetOfRelation(const Relation& relation, std::string source) {
-  plan::LogicalPtr get = plan::MakeLogical(plan::LogicalKind::kGet);
-  get->source = std::move(source);
-  get->table = relation.table;
-  get->scope = relation.scope;
-  for (size_t i = 0; i < relation.scope.size(); ++i) get->columns.push_back(i);
-  get->estimated_rows = static_cast<double>(relation.table->num_rows());
-  return get;
-}
-
 // `*from` joined (`type`) with `right` on outer_keys[i] = inner_keys[i] and `residual`.
 void JoinAbove(plan::LogicalPtr* from, plan::LogicalPtr right, sql::JoinType type,
                std::vector<sql::ExprPtr> outer_keys, std::vector<sql::ExprPtr> inner_keys,
@@ -268,7 +257,7 @@ bool QueryTreeRunner::UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, 
       inner_refs.push_back(MakeColumnRef(qualifier, "__k" + std::to_string(k), sub.pos));
     }
     const sql::JoinType type = outer_keys.empty() ? sql::JoinType::kCross : sql::JoinType::kLeft;
-    JoinAbove(from, GetOfRelation(derived, "subquery " + qualifier + " (grouped by its correlation)"), type,
+    JoinAbove(from, GetOver(derived, "subquery " + qualifier + " (grouped by its correlation)"), type,
               std::move(outer_keys), std::move(inner_refs), {});
     sql::ExprPtr replacement = MakeColumnRef(qualifier, "__v", sub.pos);
     if (empty_value) {
@@ -327,7 +316,7 @@ bool QueryTreeRunner::InSubqueryJoin(plan::LogicalPtr* from, sql::ExprPtr* conju
   v.push_back(MakeColumnRef(qualifier, "__v", in.pos));
   if (!in.negated) {
     // In WHERE a NULL is as good as FALSE: exactly the rows a semi join keeps.
-    plan::LogicalPtr get = GetOfRelation(values, "subquery " + qualifier + " (IN)");
+    plan::LogicalPtr get = GetOver(values, "subquery " + qualifier + " (IN)");
     get->subplan = subplan;
     JoinAbove(from, std::move(get), sql::JoinType::kSemi, std::move(x), std::move(v), {});
     return true;
@@ -351,7 +340,7 @@ bool QueryTreeRunner::InSubqueryJoin(plan::LogicalPtr* from, sql::ExprPtr* conju
   not_null->operand = sql::Clone(*x[0]);
   not_null->height = not_null->operand->height + 1;
   leftover->push_back(std::move(not_null));
-  plan::LogicalPtr get = GetOfRelation(values, "subquery " + qualifier + " (NOT IN)");
+  plan::LogicalPtr get = GetOver(values, "subquery " + qualifier + " (NOT IN)");
   get->subplan = subplan;
   JoinAbove(from, std::move(get), sql::JoinType::kAnti, std::move(x), std::move(v), {});
   return true;
@@ -398,7 +387,7 @@ bool QueryTreeRunner::ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::E
         }
         residual.push_back(std::move(cond));
       }
-      JoinAbove(from, GetOfRelation(inner, negated ? "subquery (NOT EXISTS)" : "subquery (EXISTS)"),
+      JoinAbove(from, GetOver(inner, negated ? "subquery (NOT EXISTS)" : "subquery (EXISTS)"),
                 negated ? sql::JoinType::kAnti : sql::JoinType::kSemi, std::move(outer_keys),
                 std::move(inner_keys), std::move(residual));
       continue;

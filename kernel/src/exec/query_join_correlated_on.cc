@@ -69,8 +69,8 @@ bool QueryTreeRunner::JoinOnCorrelated(plan::LogicalPtr* join, std::vector<sql::
   pairs->conditions = std::move(op.conditions);
   pairs->scope = left.scope;
   pairs->scope.insert(pairs->scope.end(), right.scope.begin(), right.scope.end());
-  pairs->children.push_back(GetOfRelation(left, "left side"));
-  pairs->children.push_back(GetOfRelation(right, "right side"));
+  pairs->children.push_back(GetOver(left, "left side"));
+  pairs->children.push_back(GetOver(right, "right side"));
   if (!ApplyCorrelated(&pairs, std::move(correlated), error)) return false;
   Relation passing;
   std::string subplan_pairs;
@@ -135,7 +135,7 @@ bool QueryTreeRunner::JoinOnCorrelated(plan::LogicalPtr* join, std::vector<sql::
     *error = Result::Error("internal error: a join's columns do not match its plan");
     return false;
   }
-  plan::LogicalPtr get = GetOfRelation(result, "join whose ON reads both sides in a correlated subquery");
+  plan::LogicalPtr get = GetOver(result, "join whose ON reads both sides in a correlated subquery");
   if (explaining_) get->subplan = subplan_pairs;
   *join = std::move(get);
   return true;

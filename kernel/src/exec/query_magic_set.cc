@@ -32,7 +32,7 @@ bool QueryTreeRunner::CutToOuterKeys(plan::LogicalPtr* from, const std::vector<s
   Relation outer;
   std::string subplan, message;
   if (!MakeOuterRows(from, &outer, &subplan, error)) return false;
-  plan::LogicalPtr get = GetOfRelation(outer, "outer rows whose keys cut a subquery's rows");
+  plan::LogicalPtr get = GetOver(outer, "outer rows whose keys cut a subquery's rows");
   get->subplan = subplan;
   *from = std::move(get);
   // The keys of both sides in their shared types; an inner row stays when some outer row's keys

@@ -104,7 +104,7 @@ sql::ExprPtr QueryTreeRunner::AddMarkJoin(plan::LogicalPtr* from, const Relation
                                           std::vector<sql::ExprPtr> inner_keys,
                                           std::vector<sql::ExprPtr> residual, sql::SourcePos pos) {
   const std::string qualifier = "__m" + std::to_string(++derived_count_);
-  JoinAbove(from, GetOfRelation(inner, "subquery " + qualifier), sql::JoinType::kMark, std::move(outer_keys),
+  JoinAbove(from, GetOver(inner, "subquery " + qualifier), sql::JoinType::kMark, std::move(outer_keys),
             std::move(inner_keys), std::move(residual), plan::ScopeColumn{qualifier, "__mark", true});
   (*from)->pos = pos;
   return MakeColumnRef(qualifier, "__mark", pos);
@@ -248,7 +248,7 @@ bool QueryTreeRunner::JoinSubqueryRows(plan::LogicalPtr* from, sql::ExprPtr* slo
   auto v = [&] { return MakeColumnRef(qualifier, "__v", pos); };
   if (expr->kind == sql::ExprKind::kSubquery) {
     // One row per outer row at most: a single join, its value the subquery's.
-    JoinAbove(from, GetOfRelation(inner, "subquery " + qualifier), sql::JoinType::kSingle, std::move(c.outer_keys),
+    JoinAbove(from, GetOver(inner, "subquery " + qualifier), sql::JoinType::kSingle, std::move(c.outer_keys),
               std::move(c.inner_keys), std::move(c.residual));
     (*from)->pos = pos;
     *slot = v();
