@@ -39,6 +39,9 @@ bool UnnestingUnsupported(const Result& error);
 // DISTINCT ON, ORDER BY ALL, CTEs or subqueries in ORDER BY (query_first_rows.cc): its rows per
 // correlation key are the first ones in its order.
 bool IsLimitedSelect(const sql::QueryNode& query);
+// Whether every ORDER BY position (ORDER BY 2) names a SELECT item; else the query's run
+// reports it, so no path that drops the ORDER BY may take it.
+bool OrderPositionsValid(const sql::SelectStatement& select);
 // `select` without ORDER BY, LIMIT and OFFSET; its ORDER BY expressions (positions and aliases
 // resolved to their items) into *order_exprs and also listed as extra SELECT items.
 sql::SelectStatement WithoutLimit(const sql::SelectStatement& select, std::vector<sql::ExprPtr>* order_exprs);

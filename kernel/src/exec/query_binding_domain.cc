@@ -73,7 +73,8 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
     }
   }
   if (query.kind != sql::QueryKind::kSelect || !query.ctes.empty() || !select.has_from ||
-      !select.distinct_on.empty() || select.order_by_all || outer.table->num_rows() == 0) {
+      !select.distinct_on.empty() || select.order_by_all || outer.table->num_rows() == 0 ||
+      !OrderPositionsValid(select)) {
     return true;
   }
   // An aggregate without GROUP BY answers one row even for a binding without rows: the rows of

@@ -7,6 +7,7 @@
 // ORDER BY's order (ties in the relation's order), lies in [OFFSET, OFFSET + LIMIT), as
 // row_number() OVER (PARTITION BY key ORDER BY ...) would number them.
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -23,11 +24,22 @@
 namespace laneql {
 namespace exec {
 
+bool OrderPositionsValid(const sql::SelectStatement& select) {
+  for (const sql::OrderItem& item : select.order_by) {
+    if (item.expr->kind != sql::ExprKind::kIntegerLiteral) continue;
+    const std::string& text = item.expr->text;
+    if (text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) return false;
+    const size_t position = static_cast<size_t>(std::atoi(text.c_str()));
+    if (position < 1 || position > select.select_list.size()) return false;
+  }
+  return true;
+}
+
 bool IsLimitedSelect(const sql::QueryNode& query) {
   const sql::SelectStatement& s = query.select;
   if (query.kind != sql::QueryKind::kSelect || !(s.has_limit || s.has_offset) || s.distinct) return false;
   if (!query.ctes.empty() || !s.has_from || !s.group_by.empty() || s.group_by_all || s.having ||
-      !s.distinct_on.empty() || s.order_by_all || plan::Aggregates(s)) {
+      !s.distinct_on.empty() || s.order_by_all || plan::Aggregates(s) || !OrderPositionsValid(s)) {
     return false;
   }
   for (const sql::OrderItem& item : s.order_by) {
@@ -46,7 +58,8 @@ sql::SelectStatement WithoutLimit(const sql::SelectStatement& select, std::vecto
     const sql::Expr* resolved = &e;
     // ORDER BY 2 and ORDER BY an item's alias name that item.
     if (e.kind == sql::ExprKind::kIntegerLiteral) {
-      const size_t position = static_cast<size_t>(std::stoull(e.text));
+      // (Callers check the positions first: OrderPositionsValid.)
+      const size_t position = OrderPositionsValid(select) ? static_cast<size_t>(std::atoi(e.text.c_str())) : 0;
       if (position >= 1 && position <= select.select_list.size()) resolved = select.select_list[position - 1].expr.get();
     } else if (e.kind == sql::ExprKind::kColumnRef && e.qualifier.empty()) {
       for (const sql::SelectItem& s : select.select_list) {

@@ -32,7 +32,8 @@ bool QueryTreeRunner::MakeKeyedRelation(const sql::QueryNode& query, const plan:
     }
   }
   if (query.kind != sql::QueryKind::kSelect || !query.ctes.empty() || !select.has_from || !select.where ||
-      !select.distinct_on.empty() || select.order_by_all || (!grouped && plan::Aggregates(select))) {
+      !select.distinct_on.empty() || select.order_by_all || (!grouped && plan::Aggregates(select)) ||
+      !OrderPositionsValid(select)) {
     return true;  // an aggregate without GROUP BY has a row even for a key without rows: not keyed
   }
   // The FROM's names, to tell the inner side of each condition from the outer.
