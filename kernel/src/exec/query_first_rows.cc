@@ -219,9 +219,10 @@ bool QueryTreeRunner::KeepFirstRowsPerKey(Relation* inner, const std::vector<con
     });
   }
   if (done) {
-  } else if (want <= 64) {
+  } else if (want <= 64 && key_count * want <= 4 * rows + 1024) {
     // The first `want` rows of each key, kept in order while the rows pass: one comparison a
-    // row for LIMIT 1 (the latest order of each customer), no sort.
+    // row for LIMIT 1 (the latest order of each customer), no sort. (Slots for every key: only
+    // while they are no more than a few per row, else the sort below.)
     std::vector<uint32_t> best(key_count * want);
     std::vector<uint32_t> held(key_count, 0);
     for (size_t r = 0; r < rows && want > 0; ++r) {
