@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -23,6 +24,7 @@ using join_test::AppendNull;
 using join_test::AppendValue;
 using join_test::Pointers;
 using join_test::RandomColumn;
+using join_test::Spell;
 using join_test::ValuesEqual;
 
 // Every (probe, build) pair with all keys non-NULL and equal, probe-major: the definition.
@@ -258,6 +260,42 @@ TEST_F(HashJoinTest, RejectsMismatchedKeys) {
   EXPECT_FALSE(HashJoinPairs({}, {}, Context(1), &out, &error));
   EXPECT_FALSE(HashJoinPairs({&a, &a}, {&a}, Context(1), &out, &error));
   EXPECT_FALSE(HashJoinPairs({&a, &c}, {&a, &a}, Context(1), &out, &error));  // lengths 1 and 0
+}
+
+// A build side past the caches is placed by partitions (on 1 thread too): the pairs must be
+// those of a map from each key to its rows, on every thread count and from JoinBuildTable.
+TEST_F(HashJoinTest, LargeBuildSidesPlacedByPartitions) {
+  std::mt19937_64 rng(51);
+  for (const int domain : {150000, 20}) {  // mostly unique keys; few keys with many rows
+    SCOPED_TRACE(testing::Message() << "domain " << domain);
+    std::vector<Column> build, probe;
+    build.push_back(RandomColumn(TypeId::kInt64, 300000, 0, domain, 0.1, &rng));
+    probe.push_back(RandomColumn(TypeId::kInt64, domain > 1000 ? 30000 : 300, 0, 2 * domain, 0.1, &rng));
+    std::map<std::string, std::vector<uint32_t>> rows_of;
+    for (size_t b = 0; b < build[0].length(); ++b) {
+      if (build[0].IsValid(b)) rows_of[Spell(build[0], b)].push_back(static_cast<uint32_t>(b));
+    }
+    MatchPairs want;
+    for (size_t p = 0; p < probe[0].length(); ++p) {
+      if (!probe[0].IsValid(p)) continue;
+      const auto it = rows_of.find(Spell(probe[0], p));
+      if (it == rows_of.end()) continue;
+      for (const uint32_t b : it->second) {
+        want.probe_rows.push_back(static_cast<uint32_t>(p));
+        want.build_rows.push_back(b);
+      }
+    }
+    ASSERT_GT(want.size(), 1000u);
+    for (int threads : {1, 2, 4}) {
+      SCOPED_TRACE(testing::Message() << threads << " threads");
+      MatchPairs got;
+      std::string error;
+      ASSERT_TRUE(HashJoinPairs(Pointers(build), Pointers(probe), Context(threads), &got, &error)) << error;
+      EXPECT_EQ(got.probe_rows, want.probe_rows);
+      EXPECT_EQ(got.build_rows, want.build_rows);
+    }
+    ExpectJoinBuildTableMatches(build, probe, want);
+  }
 }
 
 // Over the memory limit the join fails with the budget's error and holds nothing afterwards.
