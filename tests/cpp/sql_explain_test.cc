@@ -110,9 +110,9 @@ TEST(SqlExplain, SubqueriesCtesAndSetOperationsShowTheirPlans) {
   EXPECT_NE(text.find("GET subquery AS g"), std::string::npos) << text;
   EXPECT_NE(text.find("AGGREGATE k"), std::string::npos) << text;  // the subquery's own plan
   EXPECT_NE(text.find("INNER JOIN ON g.k = small.k"), std::string::npos) << text;
-  EXPECT_EQ(ResultRows(db.Query("EXPLAIN CREATE TABLE x (a INTEGER)")),
-            Rows{"ERROR binder error at line 1, column 1: EXPLAIN explains queries, CREATE TABLE ... AS and "
-                 "INSERT ... SELECT only"});
+  EXPECT_EQ(ResultRows(db.Query("EXPLAIN SHOW TABLES")),
+            Rows{"ERROR binder error at line 1, column 1: EXPLAIN explains queries and CREATE, INSERT and DROP "
+                 "statements only"});
   EXPECT_EQ(ResultRows(db.Query("EXPLAIN ANALYZE INSERT INTO big SELECT * FROM big")),
             Rows{"ERROR binder error at line 1, column 1: EXPLAIN ANALYZE explains queries (SELECT, WITH, "
                  "VALUES, set operations) only"});
@@ -127,6 +127,17 @@ TEST(SqlExplain, SubqueriesCtesAndSetOperationsShowTheirPlans) {
   ASSERT_GE(lines.size(), 2u);
   EXPECT_EQ(lines[0], "INSERT INTO big");
   EXPECT_EQ(ResultRows(db.Query("SELECT count(*) FROM big")), Rows{"6"});
+  // Statements that run no query: their operator alone, and nothing changes.
+  EXPECT_EQ(PlanLines(&db, "EXPLAIN CREATE OR REPLACE TABLE x (a INTEGER, b VARCHAR)"),
+            Rows{"CREATE TABLE x (a, b) OR REPLACE"});
+  EXPECT_EQ(PlanLines(&db, "EXPLAIN CREATE VIEW w (c) AS SELECT k FROM big"), Rows{"CREATE VIEW w (c)"});
+  EXPECT_EQ(PlanLines(&db, "EXPLAIN DROP TABLE IF EXISTS big"), Rows{"DROP TABLE big IF EXISTS"});
+  EXPECT_EQ(PlanLines(&db, "EXPLAIN DROP VIEW w"), Rows{"DROP VIEW w"});
+  lines = PlanLines(&db, "EXPLAIN INSERT INTO small (k) VALUES (4), (5)");
+  EXPECT_EQ(lines, (Rows{"INSERT INTO small (k)", "  VALUES 2 rows"}));
+  EXPECT_EQ(db.FindTable("x"), nullptr);
+  EXPECT_EQ(ResultRows(db.Query("SELECT count(*) FROM big")), Rows{"6"});
+  EXPECT_EQ(ResultRows(db.Query("SELECT count(*) FROM small")), Rows{"2"});
   EXPECT_EQ(ResultRows(db.Query("EXPLAIN SELECT nope FROM big, small")),
             Rows{"ERROR binder error at line 1, column 16: column \"nope\" not found in the FROM clause"});
 }

@@ -12,6 +12,7 @@
 #include "src/common/query_budget.h"
 #include "src/exec/executor.h"
 #include "src/exec/file_tables.h"
+#include "src/plan/logical_operator.h"
 #include "src/plan/query_ast.h"
 #include "src/exec/query_tree.h"
 #include "src/exec/relation.h"
@@ -52,6 +53,60 @@ Result StringColumns(const std::vector<std::string>& names,
 }
 
 // DESCRIBE's answer, as DuckDB gives it: column_name, column_type, null, key, default, extra.
+// The logical operator of a statement that changes the catalog (null for any other), and in
+// *query the query whose rows it writes (null when none is run: a column list, a view's query
+// stored as text, a DROP).
+plan::LogicalPtr StatementOperator(const sql::Statement& statement, const sql::QueryNode** query) {
+  *query = nullptr;
+  auto join = [](const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+    return text;
+  };
+  plan::LogicalPtr op;
+  switch (statement.kind) {
+    case sql::StatementKind::kCreateTable: {
+      const sql::CreateTableStatement& create = statement.create_table;
+      op = plan::MakeLogical(plan::LogicalKind::kCreateTable);
+      op->detail = create.name;
+      if (!create.columns.empty()) {
+        std::vector<std::string> columns;
+        for (const sql::ColumnDef& column : create.columns) columns.push_back(column.name);
+        op->detail += " (" + join(columns) + ")";
+      }
+      if (create.or_replace) op->detail += " OR REPLACE";
+      if (create.if_not_exists) op->detail += " IF NOT EXISTS";
+      *query = create.query.get();
+      break;
+    }
+    case sql::StatementKind::kCreateView: {
+      const sql::CreateViewStatement& create = statement.create_view;
+      op = plan::MakeLogical(plan::LogicalKind::kCreateView);
+      op->detail = create.name;
+      if (!create.columns.empty()) op->detail += " (" + join(create.columns) + ")";
+      if (create.or_replace) op->detail += " OR REPLACE";
+      if (create.if_not_exists) op->detail += " IF NOT EXISTS";
+      break;
+    }
+    case sql::StatementKind::kInsert: {
+      const sql::InsertStatement& insert = statement.insert;
+      op = plan::MakeLogical(plan::LogicalKind::kInsert);
+      op->detail = insert.table;
+      if (!insert.columns.empty()) op->detail += " (" + join(insert.columns) + ")";
+      *query = insert.query.get();
+      break;
+    }
+    case sql::StatementKind::kDrop:
+      op = plan::MakeLogical(plan::LogicalKind::kDrop);
+      op->source = statement.drop.view ? "VIEW" : "TABLE";
+      op->detail = statement.drop.name + (statement.drop.if_exists ? " IF EXISTS" : "");
+      break;
+    default:
+      break;
+  }
+  return op;
+}
+
 Result Describe(const std::vector<std::string>& names, const std::vector<TypeId>& types) {
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -194,42 +249,30 @@ class StatementRunner {
     return CountResult(rows.table->num_rows());
   }
 
-  // EXPLAIN [ANALYZE] query: DuckDB's two columns, explain_key and explain_value, one row per
-  // operator of the optimized logical plan (query_execute.cc).
+  // EXPLAIN [ANALYZE] statement: DuckDB's two columns, explain_key and explain_value, one row
+  // per operator of the optimized logical plan (query_execute.cc). A statement that changes
+  // the catalog is its operator, over the plan of the query whose rows it writes; EXPLAIN
+  // ANALYZE, which would run it, explains queries alone.
   Result Explain(const sql::Statement& statement) {
     const sql::Statement& explained = *statement.explained;
-    // A statement that writes a query's answer shows the query's plan under what it writes to;
-    // EXPLAIN ANALYZE, which would run it, explains queries alone.
     const sql::QueryNode* query = nullptr;
-    std::string top;
+    plan::LogicalPtr top;
     if (explained.kind == sql::StatementKind::kSelect) {
       query = explained.query.get();
-    } else if (!statement.explain_analyze && explained.kind == sql::StatementKind::kCreateTable &&
-               explained.create_table.query) {
-      query = explained.create_table.query.get();
-      top = "CREATE TABLE " + explained.create_table.name;
-    } else if (!statement.explain_analyze && explained.kind == sql::StatementKind::kInsert &&
-               explained.insert.query) {
-      query = explained.insert.query.get();
-      top = "INSERT INTO " + explained.insert.table;
-    } else {
+    } else if (!statement.explain_analyze) {
+      top = StatementOperator(explained, &query);
+    }
+    if (query == nullptr && top == nullptr) {
       return ErrorAt(statement.pos, "binder", statement.explain_analyze
                                                   ? "EXPLAIN ANALYZE explains queries (SELECT, WITH, VALUES, set operations) only"
-                                                  : "EXPLAIN explains queries, CREATE TABLE ... AS and INSERT ... SELECT only");
+                                                  : "EXPLAIN explains queries and CREATE, INSERT and DROP statements only");
     }
     std::string text;
     Result error;
-    if (!queries_.ExplainQuery(*query, statement.explain_analyze, &text, &error)) return error;
-    if (!top.empty()) {
-      std::string indented = top + "\n";
-      size_t from = 0;
-      while (from < text.size()) {
-        size_t end = text.find('\n', from);
-        if (end == std::string::npos) end = text.size();
-        indented += "  " + text.substr(from, end - from) + "\n";
-        from = end + 1;
-      }
-      text = std::move(indented);
+    if (query != nullptr && !queries_.ExplainQuery(*query, statement.explain_analyze, &text, &error)) return error;
+    if (top != nullptr) {
+      top->subplan = std::move(text);
+      text = plan::ExplainText(*top);
     }
     const std::string key = statement.explain_analyze ? "analyzed_plan" : "logical_plan";
     std::vector<std::vector<std::string>> rows;

@@ -64,6 +64,14 @@ void Explain(const LogicalOperator& op, int depth, std::string* out) {
     case LogicalKind::kSetOperation:
       line += std::string(" ") + SetOpName(op.set_op) + (op.set_all ? " ALL" : "");
       break;
+    case LogicalKind::kCreateTable:
+    case LogicalKind::kCreateView:
+    case LogicalKind::kInsert:
+      line += " " + op.detail;
+      break;
+    case LogicalKind::kDrop:
+      line += " " + op.source + " " + op.detail;
+      break;
   }
   if (op.estimated_rows > 0 || op.kind == LogicalKind::kGet) line += "  (~" + Rows(op.estimated_rows) + " rows)";
   if (op.analyzed) {
@@ -115,6 +123,10 @@ const char* LogicalKindName(LogicalKind kind) {
     case LogicalKind::kOrder: return "ORDER";
     case LogicalKind::kLimit: return "LIMIT";
     case LogicalKind::kSetOperation: return "SET OPERATION";
+    case LogicalKind::kCreateTable: return "CREATE TABLE";
+    case LogicalKind::kCreateView: return "CREATE VIEW";
+    case LogicalKind::kInsert: return "INSERT INTO";
+    case LogicalKind::kDrop: return "DROP";
   }
   return "?";
 }

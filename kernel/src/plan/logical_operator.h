@@ -35,6 +35,13 @@ enum class LogicalKind {
   kOrder,      // ORDER BY `exprs`
   kLimit,      // LIMIT / OFFSET (`detail`)
   kSetOperation,  // set_op (ALL when set_all) of its two children, columns matched by position
+  // Statements that change the catalog, at the top of their statement's tree: `detail` names
+  // what they write and how ("u", "t (a, b)", "v OR REPLACE"); the query whose rows they
+  // write (CREATE TABLE ... AS, INSERT) is planned below them (its text in `subplan`).
+  kCreateTable,
+  kCreateView,
+  kInsert,
+  kDrop,  // DROP TABLE or DROP VIEW: `source` says which
 };
 
 struct LogicalOperator;
