@@ -25,34 +25,44 @@ namespace laneql {
 namespace exec {
 namespace {
 
-// Whether the one item of an ungrouped aggregate query is one aggregate call (whose value over
-// no rows is NULL, or 0 for count) and there is no HAVING.
-bool BareAggregate(const sql::SelectStatement& select) {
-  if (select.select_list.size() != 1 || select.having) return false;
-  const sql::Expr& item = *select.select_list[0].expr;
-  if (item.kind != sql::ExprKind::kFunctionCall || !ContainsAggregate(&item)) return false;
-  for (const sql::ExprPtr& arg : item.args) {
-    if (ContainsAggregate(arg.get())) return false;
-  }
-  return true;
+// Whether every outer reference is in the WHERE clause: then an ungrouped aggregate's answer
+// over no rows (its items and HAVING over an empty input) is the same for every binding.
+bool OnlyWhereReads(const sql::QueryNode& query, const std::vector<OuterRef>& refs) {
+  if (!query.select.where) return false;
+  sql::ExprPtr where = sql::Clone(*query.select.where);
+  size_t found = 0;
+  sql::WalkExprs(&where, [&](sql::ExprPtr* slot) {
+    for (const OuterRef& r : refs) found += SamePos(r.pos, (*slot)->pos) && (*slot)->kind == sql::ExprKind::kColumnRef;
+  });
+  return found == refs.size();
 }
 
-// `rows` (an aggregate's value, then the binding number) with a row for every binding of
-// [0, bindings) that has none: NULL, or 0 for a count.
-bool AddEmptyBindings(Relation* rows, size_t bindings, bool count, std::string* error) {
-  const Column& bid = rows->table->column(1);
+// `rows` (the items' values, then the binding number) with, for every binding of [0, bindings)
+// that has no row, the row of `none` (the answer over no rows, of `rows`' types).
+bool AddEmptyBindings(Relation* rows, size_t bindings, const Table& none, std::string* error) {
+  const size_t width = rows->table->num_columns() - 1;
+  const Column& bid = rows->table->column(width);
   std::vector<uint8_t> seen(bindings, 0);
   for (size_t r = 0; r < bid.length(); ++r) seen[static_cast<size_t>(bid.Values<int64_t>()[r])] = 1;
-  Column value, number;
-  if (!CopyColumn(rows->table->column(0), &value, error) || !CopyColumn(bid, &number, error)) return false;
+  std::vector<int64_t> missing;
   for (size_t b = 0; b < bindings; ++b) {
-    if (seen[b]) continue;
-    const bool ok = count ? value.Append<int64_t>(0, error) : value.AppendNull(error);
-    if (!ok || !number.Append<int64_t>(static_cast<int64_t>(b), error)) return false;
+    if (!seen[b]) missing.push_back(static_cast<int64_t>(b));
   }
+  if (missing.empty() || none.num_rows() == 0) return true;
   auto table = std::make_shared<Table>();
-  if (!table->AddColumn(RelationColumnName(0), std::move(value), error) ||
-      !table->AddColumn(RelationColumnName(1), std::move(number), error)) {
+  const std::vector<uint32_t> first(missing.size(), 0);
+  for (size_t c = 0; c < width; ++c) {
+    Column all, added;
+    if (!CopyColumn(rows->table->column(c), &all, error) || !TakeRows(none.column(c), first, &added, error) ||
+        !AppendColumn(added, &all, error) ||
+        !table->AddColumn(RelationColumnName(c), std::move(all), error)) {
+      return false;
+    }
+  }
+  Column number, more;
+  if (!CopyColumn(bid, &number, error) ||
+      !Column::FromFixed(TypeId::kInt64, missing.data(), missing.size(), nullptr, &more, error) ||
+      !AppendColumn(more, &number, error) || !table->AddColumn(RelationColumnName(width), std::move(number), error)) {
     return false;
   }
   rows->table = std::move(table);
@@ -78,9 +88,11 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
     return true;
   }
   // An aggregate without GROUP BY answers one row even for a binding without rows: the rows of
-  // such bindings are added after the run (NULL, or 0 for count), for one aggregate call alone.
+  // such bindings are added after the run, its answer over no rows, when that is the same for
+  // every binding (the outer query read in WHERE alone).
   const bool ungrouped_aggregate = !grouped && plan::Aggregates(select);
-  if (ungrouped_aggregate && (!BareAggregate(select) || select.has_limit || select.has_offset)) return true;
+  // (HAVING would drop a binding's group, which then looks like a binding without rows.)
+  if (ungrouped_aggregate && (select.has_limit || select.has_offset || select.having)) return true;
   // The outer columns it reads: each run failing on one adds it.
   sql::QueryPtr original = sql::Clone(query);
   std::vector<OuterRef> refs;
@@ -98,7 +110,7 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
     if (column < 0 || known) return true;
     refs.push_back(OuterRef{pos, static_cast<size_t>(column)});
   }
-  if (refs.empty()) return true;
+  if (refs.empty() || (ungrouped_aggregate && !OnlyWhereReads(*original, refs))) return true;
   std::vector<size_t> columns;
   for (const OuterRef& r : refs) {
     bool seen = false;
@@ -208,11 +220,32 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
     }
     if (!KeepFirstRowsPerKey(&out->rows, {key.get()}, order_refs, select, error)) return false;
   }
-  if (ungrouped_aggregate && !AddEmptyBindings(&out->rows, representative.size(),
-                                                ascii::EqualsIgnoreCase(select.select_list[0].expr->text, "count"),
-                                                &message)) {
-    *error = Result::Error(message);
-    return false;
+  if (ungrouped_aggregate) {
+    // The answer over no rows: the subquery with its WHERE false (the outer values of any
+    // binding in it, read nowhere else).
+    sql::QueryPtr empty = Substituted(query, refs, *outer.table, 0);
+    empty->select.where = std::make_unique<sql::Expr>();
+    empty->select.where->kind = sql::ExprKind::kBooleanLiteral;
+    empty->select.where->bool_value = false;
+    empty->select.where->pos = query.pos;
+    Result none = Run(*empty);
+    if (!none.ok()) return true;  // the per-binding path reports what is wrong
+    Relation filler;
+    std::vector<TypeId> types;
+    for (size_t c = 0; c + 1 < out->rows.table->num_columns(); ++c) types.push_back(out->rows.table->column(c).type());
+    if (none.num_columns() != types.size()) {
+      *error = Result::Error("internal error: a subquery's answer over no rows has other columns");
+      return false;
+    }
+    if (!RelationFromResult(std::move(none), "", &filler, &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+    if (!CastColumns(&filler, types, error, query.pos)) return false;
+    if (!AddEmptyBindings(&out->rows, representative.size(), *filler.table, &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
   }
   // The outer rows with their binding numbers.
   out->outer = outer;
