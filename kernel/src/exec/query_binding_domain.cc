@@ -82,7 +82,7 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
       grouped |= item.expr->kind != sql::ExprKind::kStar && !ContainsAggregate(item.expr.get());
     }
   }
-  if (query.kind != sql::QueryKind::kSelect || !query.ctes.empty() || !select.has_from ||
+  if (query.kind != sql::QueryKind::kSelect || !select.has_from ||
       !select.distinct_on.empty() || select.order_by_all || outer.table->num_rows() == 0 ||
       !OrderPositionsValid(select)) {
     return true;
@@ -193,7 +193,9 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
   }
   cte_marks_.push_back(ctes_.size());
   ctes_.push_back(CteEntry{domain, d, "", true});
-  Result answer = RunSelect(s);
+  // Its own WITH runs with it (a CTE reading the outer query fails to find D's columns there:
+  // that subquery runs per binding).
+  Result answer = Run(*over);
   PopCtes();
   if (!answer.ok()) {
     if (UnnestingUnsupported(answer)) return true;  // read where D does not reach: per binding
