@@ -142,15 +142,7 @@ class HashJoinTest : public testing::Test {
       probe.push_back(RandomColumn(type, c.probe_rows, 0, c.domain, c.probe_nulls, &rng));
     }
     const MatchPairs want = NestedLoopPairs(build, probe);
-    for (int threads : {1, 2, 4}) {
-      SCOPED_TRACE(testing::Message() << threads << " threads");
-      MatchPairs got;
-      std::string error;
-      ASSERT_TRUE(HashJoinPairs(Pointers(build), Pointers(probe), Context(threads), &got, &error)) << error;
-      EXPECT_EQ(got.probe_rows, want.probe_rows);
-      EXPECT_EQ(got.build_rows, want.build_rows);
-    }
-    ExpectJoinBuildTableMatches(build, probe, want);
+    ExpectEveryThreadCountMatches(build, probe, want);
     ExpectCompleteMatchesReference(want, build, probe);
     // A residual condition dropping some pairs: outer rows reappear unmatched.
     MatchPairs kept;
@@ -161,6 +153,20 @@ class HashJoinTest : public testing::Test {
       }
     }
     ExpectCompleteMatchesReference(kept, build, probe);
+  }
+
+  // HashJoinPairs on 1, 2 and 4 threads, and JoinBuildTable, must give `want` exactly.
+  void ExpectEveryThreadCountMatches(const std::vector<Column>& build, const std::vector<Column>& probe,
+                                     const MatchPairs& want) {
+    for (int threads : {1, 2, 4}) {
+      SCOPED_TRACE(testing::Message() << threads << " threads");
+      MatchPairs got;
+      std::string error;
+      ASSERT_TRUE(HashJoinPairs(Pointers(build), Pointers(probe), Context(threads), &got, &error)) << error;
+      EXPECT_EQ(got.probe_rows, want.probe_rows);
+      EXPECT_EQ(got.build_rows, want.build_rows);
+    }
+    ExpectJoinBuildTableMatches(build, probe, want);
   }
 
   // JoinBuildTable (the probe pipeline's table): built once, probed by three threads at once,
@@ -286,15 +292,7 @@ TEST_F(HashJoinTest, LargeBuildSidesPlacedByPartitions) {
       }
     }
     ASSERT_GT(want.size(), 1000u);
-    for (int threads : {1, 2, 4}) {
-      SCOPED_TRACE(testing::Message() << threads << " threads");
-      MatchPairs got;
-      std::string error;
-      ASSERT_TRUE(HashJoinPairs(Pointers(build), Pointers(probe), Context(threads), &got, &error)) << error;
-      EXPECT_EQ(got.probe_rows, want.probe_rows);
-      EXPECT_EQ(got.build_rows, want.build_rows);
-    }
-    ExpectJoinBuildTableMatches(build, probe, want);
+    ExpectEveryThreadCountMatches(build, probe, want);
   }
 }
 
