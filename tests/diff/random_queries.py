@@ -225,12 +225,34 @@ class QueryGenerator:
             # both engines' to evaluate (see __init__).
             divisor = self.int_column()
             return "(%s %% CASE WHEN %s = 0 THEN NULL ELSE %s END)" % (column, divisor, divisor), True
-        if r < 0.97:
+        if r < 0.95:
             then, _ = self.int_expr(depth + 1)
             return "CASE WHEN %s THEN %s END" % (self.leaf(), then), True
+        if r < 0.97:
+            return self.int_function(depth)
         then, n1 = self.int_expr(depth + 1)
         other, n2 = self.int_expr(depth + 1)
         return "CASE WHEN %s THEN %s ELSE %s END" % (self.leaf(), then, other), n1 or n2
+
+    def int_function(self, depth):
+        """(sql, may_be_null) of a library function with an integer result: abs, sign, round
+        to tens, gcd, greatest / least (NULLs skipped), coalesce, nullif."""
+        a, na = self.int_expr(depth + 1)
+        b, nb = self.int_expr(depth + 1)
+        form = self.rng.randrange(7)
+        if form == 0:
+            return "abs(%s)" % self.widened(a), na
+        if form == 1:
+            return "sign(%s)" % a, na
+        if form == 2:
+            return "round(%s, -%d)" % (self.widened(a), self.small_int(1, 3)), na
+        if form == 3:
+            return "gcd(%s, %d)" % (a, self.small_int(1, 12)), na
+        if form == 4:
+            return "%s(%s, %s)" % (self.rng.choice(["greatest", "least"]), a, b), na and nb
+        if form == 5:
+            return "coalesce(CASE WHEN %s THEN %s END, %s)" % (self.leaf(), a, b), nb
+        return "nullif(%s, %d)" % (a, self.small_int(0, 3)), True
 
     def str_expr(self):
         r = self.rng.random()

@@ -309,6 +309,7 @@ bool EvalFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t count, V
     return true;
   }();
   switch (expr.fn) {
+    case Fn::kScalar: return EvalScalarFunction(expr, args, count, out, error);
     case Fn::kCast: return CastVec(expr, args[0], out, error);
     case Fn::kLength:
     case Fn::kStrlen: {

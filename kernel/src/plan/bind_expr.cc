@@ -40,23 +40,6 @@ bool IsNumeric(TypeId type) { return IsInteger(type) || IsFloat(type); }
 
 namespace {
 
-// Edit distance, case-insensitive, for "did you mean".
-size_t Distance(const std::string& a, const std::string& b) {
-  const std::string x = LowerAscii(a), y = LowerAscii(b);
-  std::vector<size_t> row(y.size() + 1);
-  for (size_t j = 0; j <= y.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= x.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= y.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (x[i - 1] == y[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[y.size()];
-}
-
 int IntegerWidth(TypeId type) {
   if (type == TypeId::kInt128) return 16;
   return static_cast<int>(TypeByteWidth(type));
@@ -173,7 +156,7 @@ BoundExprPtr Binder::BindColumnRef(const sql::Expr& expr, Scope scope) {
   if (index < 0) {
     std::vector<std::pair<size_t, std::string>> scored;
     for (size_t c = 0; c < table_->num_columns(); ++c) {
-      scored.emplace_back(Distance(expr.text, table_->column_name(c)), table_->column_name(c));
+      scored.emplace_back(ascii::DistanceIgnoreCase(expr.text, table_->column_name(c)), table_->column_name(c));
     }
     std::stable_sort(scored.begin(), scored.end(),
                      [](const auto& l, const auto& r) { return l.first < r.first; });
@@ -335,32 +318,50 @@ BoundExprPtr Binder::Fold(BoundExprPtr call, bool defer_errors) {
   return MakeConstant(std::move(value), call->pos);
 }
 
+bool Binder::Unify(BoundExprPtr* a, BoundExprPtr* b, SourcePos at) {
+  BoundExpr& x = **a;
+  BoundExpr& y = **b;
+  TypeId target;
+  if (x.type == y.type) return true;
+  if (IsNullLiteral(x)) target = y.type;
+  else if (IsNullLiteral(y)) target = x.type;
+  else if (IsNumeric(x.type) && IsNumeric(y.type)) target = CommonNumeric(x, y);
+  else if (x.string_literal && !IsString(y.type)) target = y.type;
+  else if (y.string_literal && !IsString(x.type)) target = x.type;
+  else if (IsString(x.type) && IsString(y.type)) target = TypeId::kString;
+  else if (IsTemporal(x.type) && IsTemporal(y.type)) target = TypeId::kTimestampMicros;
+  else if (x.type == TypeId::kBool && y.type == TypeId::kBool) target = TypeId::kBool;
+  else {
+    Fail(at, "type", std::string("cannot compare ") + DuckDbTypeName(x.type) + " and " + DuckDbTypeName(y.type));
+    return false;
+  }
+  *a = CastToAtOwnPos(std::move(*a), target);
+  if (!*a) return false;
+  *b = CastToAtOwnPos(std::move(*b), target);
+  return *b != nullptr;
+}
+
+bool Binder::UnifyAll(std::vector<BoundExprPtr>* exprs) {
+  if (exprs->empty()) return true;
+  BoundExprPtr probe = Clone(*(*exprs)[0]);
+  for (const BoundExprPtr& e : *exprs) {
+    BoundExprPtr other = Clone(*e);
+    if (!Unify(&probe, &other, e->pos)) return false;
+    probe->integer_literal = probe->integer_literal && other->integer_literal;
+    probe->string_literal = probe->string_literal && other->string_literal;
+    probe->null_literal = probe->null_literal && other->null_literal;
+  }
+  for (BoundExprPtr& e : *exprs) {
+    e = CastToAtOwnPos(std::move(e), probe->type);
+    if (!e) return false;
+  }
+  return true;
+}
+
 BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> children) {
   const SourcePos pos = expr.pos;
   auto type_name = [](const BoundExpr& e) { return std::string(DuckDbTypeName(e.type)); };
-  // Casts two operands to one comparable type (string literals take the other side's type).
-  auto unify = [&](BoundExprPtr* a, BoundExprPtr* b, SourcePos at) -> bool {
-    BoundExpr& x = **a;
-    BoundExpr& y = **b;
-    TypeId target;
-    if (x.type == y.type) return true;
-    if (IsNullLiteral(x)) target = y.type;
-    else if (IsNullLiteral(y)) target = x.type;
-    else if (IsNumeric(x.type) && IsNumeric(y.type)) target = CommonNumeric(x, y);
-    else if (x.string_literal && !IsString(y.type)) target = y.type;
-    else if (y.string_literal && !IsString(x.type)) target = x.type;
-    else if (IsString(x.type) && IsString(y.type)) target = TypeId::kString;
-    else if (IsTemporal(x.type) && IsTemporal(y.type)) target = TypeId::kTimestampMicros;
-    else if (x.type == TypeId::kBool && y.type == TypeId::kBool) target = TypeId::kBool;
-    else {
-      Fail(at, "type", "cannot compare " + type_name(x) + " and " + type_name(y));
-      return false;
-    }
-    *a = CastToAtOwnPos(std::move(*a), target);
-    if (!*a) return false;
-    *b = CastToAtOwnPos(std::move(*b), target);
-    return *b != nullptr;
-  };
+  auto unify = [&](BoundExprPtr* a, BoundExprPtr* b, SourcePos at) { return Unify(a, b, at); };
   auto require_bool = [&](BoundExprPtr* e, const char* what) -> bool {
     if ((*e)->type == TypeId::kBool) return true;
     if (IsNullLiteral(**e)) { *e = CastTo(std::move(*e), TypeId::kBool, pos); return *e != nullptr; }
@@ -680,15 +681,11 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         node->compiled = replacer;
         break;
       }
-      static const char* const kKnown[] = {"length", "strlen", "lower", "upper", "date_trunc", "regexp_replace", "substring",
-                                           "count", "sum", "avg", "min", "max"};
-      std::string message = "unknown function " + name + "()";
-      std::string best;
-      size_t best_distance = 3;
-      for (const char* known : kKnown) {
-        const size_t d = Distance(name, known);
-        if (d < best_distance) { best_distance = d; best = known; }
+      if (const ScalarFunctionInfo* info = FindScalarFunction(name)) {
+        return BindLibraryFunction(*info, std::move(children), pos);
       }
+      std::string message = "unknown function " + name + "()";
+      const std::string best = NearestFunctionName(name);
       if (!best.empty()) message += "; did you mean " + best + "()?";
       return Fail(pos, "binder", message);
     }

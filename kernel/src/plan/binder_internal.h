@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "src/plan/binder.h"
+#include "src/plan/scalar_functions.h"
 
 namespace laneql {
 namespace plan {
@@ -41,6 +42,14 @@ class Binder {
   // CASE branch no row takes.
   BoundExprPtr Fold(BoundExprPtr call, bool defer_errors = false);
   std::nullptr_t Fail(SourcePos pos, const std::string& kind, const std::string& message);
+  // Casts two operands to one comparable type (string literals take the other side's type,
+  // a bare NULL the other's); false with the error reported when there is none.
+  bool Unify(BoundExprPtr* a, BoundExprPtr* b, SourcePos at);
+  // Every expression cast to the common type of all of them.
+  bool UnifyAll(std::vector<BoundExprPtr>* exprs);
+  // A call of a library function (scalar_functions.h) from its bound arguments
+  // (bind_functions.cc); null with the error reported.
+  BoundExprPtr BindLibraryFunction(const ScalarFunctionInfo& info, std::vector<BoundExprPtr> args, SourcePos pos);
   bool failed() const { return failed_; }
 
  private:

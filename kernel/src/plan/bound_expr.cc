@@ -58,6 +58,7 @@ BoundExprPtr Clone(const BoundExpr& expr) {
   node->negated = expr.negated;
   node->case_insensitive = expr.case_insensitive;
   node->part = expr.part;
+  node->scalar = expr.scalar;
   node->compiled = expr.compiled;
   for (const auto& arg : expr.args) node->args.push_back(Clone(*arg));
   return node;
@@ -80,7 +81,7 @@ namespace {
     case BoundKind::kCall:
       *out += "f" + std::to_string(static_cast<int>(expr.fn)) + "/" + TypeName(expr.type) + "/" +
               std::to_string(expr.negated) + std::to_string(expr.case_insensitive) +
-              std::to_string(static_cast<int>(expr.part)) + "(";
+              std::to_string(static_cast<int>(expr.part)) + "s" + std::to_string(static_cast<int>(expr.scalar)) + "(";
       break;
   }
 }

@@ -16,6 +16,7 @@
 
 #include "laneql/table.h"
 #include "laneql/types.h"
+#include "src/plan/scalar_functions.h"
 #include "src/plan/value.h"
 #include "src/sql/token.h"
 
@@ -45,6 +46,7 @@ enum class Fn : uint8_t {
   kLower, kUpper,
   kSubstring,                // args[0] from code point args[1] (1-based), args[2] of them (BIGINT)
   kDateDiff,                 // args[0] - args[1], both DATE: the days between as BIGINT (DuckDB)
+  kScalar,                   // a function of the library (scalar_functions.h): `scalar` says which
 };
 
 enum class DatePart : uint8_t { kYear, kMonth, kDay, kHour, kMinute, kSecond };
@@ -69,6 +71,7 @@ struct BoundExpr {
   bool negated = false;
   bool case_insensitive = false;
   DatePart part = DatePart::kYear;
+  ScalarFn scalar = ScalarFn::kBuiltIn;  // kScalar
   std::vector<BoundExprPtr> args;
   std::shared_ptr<const void> compiled;  // kRegexpReplace: the compiled pattern
 

@@ -1,0 +1,375 @@
+// The number functions of the library (plan/scalar_functions.h): one loop per function over a
+// batch's stored rows (one row for a constant), NULL where any argument is NULL, DuckDB's
+// results bit for bit (the same <cmath> calls; round's formula as DuckDB documents its
+// behaviour: x rounded half away from zero at 10^digits, x itself where that overflows).
+// greatest / least skip NULLs.
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "laneql/int128.h"
+#include "src/exec/expr_eval.h"
+
+namespace laneql {
+namespace exec {
+
+using plan::BoundExpr;
+using plan::ScalarFn;
+
+namespace {
+
+bool AllConstant(const std::vector<Vec>& args) {
+  for (const Vec& a : args) {
+    if (!a.constant) return false;
+  }
+  return true;
+}
+
+// NULL where any argument is NULL.
+bool StrictValidity(const std::vector<Vec>& args, Vec* out, std::string* error) {
+  bool any = false;
+  for (const Vec& a : args) any = any || a.validity != nullptr;
+  if (!any) return true;
+  uint64_t* bits = out->InitValidity(error);
+  if (bits == nullptr) return false;
+  for (size_t i = 0; i < out->stored(); ++i) {
+    for (const Vec& a : args) {
+      if (a.IsNull(i)) {
+        bits[i / 64] &= ~(uint64_t{1} << (i % 64));
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+// out[i] = op(args' values at i) as R, for every stored row.
+template <class R, class T, class Op>
+bool Map(const std::vector<Vec>& args, TypeId type, size_t count, Vec* out, std::string* error, Op op) {
+  R* dst = out->InitFixed<R>(type, count, AllConstant(args), error);
+  if (dst == nullptr) return false;
+  for (size_t i = 0; i < out->stored(); ++i) {
+    if constexpr (std::is_invocable_v<Op, T>) {
+      dst[i] = op(args[0].Get<T>(i));
+    } else {
+      dst[i] = op(args[0].Get<T>(i), args[1].Get<T>(i));
+    }
+  }
+  return StrictValidity(args, out, error);
+}
+
+// The same where op may fail on a row: op(x, &result) false stops with `fail(x)`'s message
+// (rows that are NULL are skipped: their values are undefined).
+template <class T, class Op, class Fail>
+bool MapChecked(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error,
+                Op op, Fail fail) {
+  T* dst = out->InitFixed<T>(expr.type, count, AllConstant(args), error);
+  if (dst == nullptr) return false;
+  for (size_t i = 0; i < out->stored(); ++i) {
+    bool null = false;
+    for (const Vec& a : args) null = null || a.IsNull(i);
+    if (null) continue;
+    if (!op(i, &dst[i])) {
+      *error = ErrorAt(expr, "overflow", fail(i));
+      return false;
+    }
+  }
+  return StrictValidity(args, out, error);
+}
+
+template <class T>
+std::string Text(T x) {
+  if constexpr (std::is_same_v<T, Int128>) return Int128ToString(x);
+  else return std::to_string(x);
+}
+
+double RoundDigits(double x, int32_t digits) {
+  if (!std::isfinite(x)) return x;
+  if (digits < 0) {
+    const double modifier = std::pow(10.0, -static_cast<double>(digits));
+    const double rounded = std::round(x / modifier) * modifier;
+    return std::isinf(rounded) || std::isnan(rounded) ? 0.0 : rounded;
+  }
+  const double modifier = std::pow(10.0, static_cast<double>(digits));
+  const double rounded = std::round(x * modifier) / modifier;
+  return std::isinf(rounded) || std::isnan(rounded) ? x : rounded;
+}
+
+// NaN results in DuckDB's sign (it prints "nan" or "-nan"). Outside their domains its
+// logarithms, asin and acos give a positive NaN (glibc's), where musl (wasm) gives the negative
+// default NaN of an invalid operation; a NaN argument passes through as it is. even() of NaN is
+// negative.
+double DomainNaN(double result, double x) {
+  return std::isnan(result) && !std::isnan(x) ? std::numeric_limits<double>::quiet_NaN() : result;
+}
+
+double Even(double x) {
+  if (std::isnan(x)) return -std::numeric_limits<double>::quiet_NaN();
+  double v = x >= 0 ? std::ceil(x) : std::floor(x);
+  if (std::fmod(v, 2.0) != 0) v += x >= 0 ? 1 : -1;
+  return v;
+}
+
+// Integer x rounded half away from zero to a multiple of 10^-digits (digits < 0), computed
+// wide; false when the result does not fit T.
+template <class T>
+bool RoundInteger(T x, int32_t digits, T* out) {
+  if (digits >= 0) {
+    *out = x;
+    return true;
+  }
+  if (digits < -38) {
+    *out = 0;
+    return true;
+  }
+  Int128 power = 1;
+  for (int32_t d = 0; d < -digits; ++d) power *= 10;
+  const Int128 wide = static_cast<Int128>(x);
+  const Int128 half = power / 2;
+  // |x| + half cannot overflow 128 bits for x of at most 64 bits; an int128 x near its limits
+  // with a power past it is rounded to 0.
+  Int128 rounded;
+  if (wide >= 0) {
+    rounded = wide > plan::TypeMax(TypeId::kInt128) - half ? 0 : (wide + half) / power * power;
+  } else {
+    rounded = wide < plan::TypeMin(TypeId::kInt128) + half ? 0 : (wide - half) / power * power;
+  }
+  if constexpr (!std::is_same_v<T, Int128>) {
+    if (rounded < static_cast<Int128>(std::numeric_limits<T>::min()) ||
+        rounded > static_cast<Int128>(std::numeric_limits<T>::max())) {
+      return false;
+    }
+  }
+  *out = static_cast<T>(rounded);
+  return true;
+}
+
+template <class T>
+T AbsOrZero(T x, bool* overflow) {
+  if constexpr (std::is_unsigned_v<T>) {
+    return x;
+  } else {
+    T min;
+    if constexpr (std::is_same_v<T, Int128>) min = plan::TypeMin(TypeId::kInt128);
+    else min = std::numeric_limits<T>::min();
+    if (x == min) {  // no positive counterpart
+      *overflow = true;
+      return x;
+    }
+    return x < 0 ? -x : x;
+  }
+}
+
+template <class T>
+bool Gcd(T a, T b, T* out) {
+  bool overflow = false;
+  a = AbsOrZero(a, &overflow);
+  b = AbsOrZero(b, &overflow);
+  if (overflow) return false;
+  while (b != 0) {
+    const T r = a % b;
+    a = b;
+    b = r;
+  }
+  *out = a;
+  return true;
+}
+
+// Integer and float functions that keep their argument's type.
+template <class T>
+bool TypedFunction(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
+  const ScalarFn fn = expr.scalar;
+  const TypeId type = expr.type;
+  if constexpr (std::is_floating_point_v<T>) {
+    switch (fn) {
+      case ScalarFn::kAbs: return Map<T, T>(args, type, count, out, error, [](T x) { return std::fabs(x); });
+      case ScalarFn::kFloor: return Map<T, T>(args, type, count, out, error, [](T x) { return std::floor(x); });
+      case ScalarFn::kCeil: return Map<T, T>(args, type, count, out, error, [](T x) { return std::ceil(x); });
+      case ScalarFn::kTrunc: return Map<T, T>(args, type, count, out, error, [](T x) { return std::trunc(x); });
+      case ScalarFn::kRound:
+        if (args.size() == 1) return Map<T, T>(args, type, count, out, error, [](T x) { return std::round(x); });
+        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r) {
+          *r = static_cast<T>(RoundDigits(static_cast<double>(args[0].Get<T>(i)), args[1].Get<int32_t>(i)));
+          return true;
+        }, [](size_t) { return std::string(); });
+      default: break;
+    }
+  } else {
+    switch (fn) {
+      case ScalarFn::kAbs:
+        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r) {
+          bool overflow = false;
+          *r = AbsOrZero(args[0].Get<T>(i), &overflow);
+          return !overflow;
+        }, [&](size_t i) { return "Overflow on abs(" + Text(args[0].Get<T>(i)) + ")"; });
+      case ScalarFn::kTrunc: return Map<T, T>(args, type, count, out, error, [](T x) { return x; });
+      case ScalarFn::kRound:
+        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r) {
+          return RoundInteger<T>(args[0].Get<T>(i), args.size() > 1 ? args[1].Get<int32_t>(i) : 0, r);
+        }, [](size_t) { return std::string("Overflow in ROUND of integer"); });
+      case ScalarFn::kGcd:
+      case ScalarFn::kLcm:
+        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r) {
+          const T a = args[0].Get<T>(i), b = args[1].Get<T>(i);
+          T g;
+          if (!Gcd(a, b, &g)) return false;
+          if (fn == ScalarFn::kGcd) {
+            *r = g;
+            return true;
+          }
+          if (a == 0 || b == 0) {
+            *r = 0;
+            return true;
+          }
+          bool overflow = false;
+          const T product = AbsOrZero(static_cast<T>(a / g), &overflow);
+          const T other = AbsOrZero(b, &overflow);
+          return !overflow && !__builtin_mul_overflow(product, other, r);
+        }, [&](size_t i) {
+          const T a = args[0].Get<T>(i), b = args[1].Get<T>(i);
+          bool overflow = false;
+          AbsOrZero(a, &overflow);
+          if (overflow) return "Overflow on abs(" + Text(a) + ")";
+          AbsOrZero(b, &overflow);
+          if (overflow) return "Overflow on abs(" + Text(b) + ")";
+          return std::string(fn == ScalarFn::kGcd ? "gcd" : "lcm") + " value is out of range";
+        });
+      default: break;
+    }
+  }
+  *error = ErrorAt(expr, "internal", "no kernel for this function and type");
+  return false;
+}
+
+// greatest / least: the largest / smallest non-NULL argument (the first of equals), NULL when
+// every argument is NULL.
+bool Extreme(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
+  const bool greatest = expr.scalar == ScalarFn::kGreatest;
+  const size_t rows = AllConstant(args) ? 1 : count;
+  std::vector<int> pick(rows, -1);  // the argument each row takes
+  for (size_t i = 0; i < rows; ++i) {
+    for (size_t k = 0; k < args.size(); ++k) {
+      if (args[k].IsNull(i)) continue;
+      if (pick[i] < 0) {
+        pick[i] = static_cast<int>(k);
+        continue;
+      }
+      const int c = CompareRows(args[k], i, args[static_cast<size_t>(pick[i])], i);
+      if (greatest ? c > 0 : c < 0) pick[i] = static_cast<int>(k);
+    }
+  }
+  if (IsString(expr.type)) {
+    StringVecBuilder builder;
+    if (!builder.Init(count, rows == 1 && AllConstant(args), error)) return false;
+    for (size_t i = 0; i < rows; ++i) {
+      if (pick[i] < 0) {
+        builder.AppendNull();
+      } else if (!builder.Append(args[static_cast<size_t>(pick[i])].Str(i), error)) {
+        return false;
+      }
+    }
+    return builder.Finish(out, error);
+  }
+  bool ok = false;
+  VisitFixed(expr.type, [&](auto tag) {
+    using T = decltype(tag);
+    T* dst = out->InitFixed<T>(expr.type, count, AllConstant(args), error);
+    if (dst == nullptr) return;
+    bool any_null = false;
+    for (size_t i = 0; i < rows; ++i) {
+      if (pick[i] < 0) any_null = true;
+      else dst[i] = args[static_cast<size_t>(pick[i])].Get<T>(i);
+    }
+    ok = true;
+    if (!any_null) return;
+    uint64_t* bits = out->InitValidity(error);
+    if (bits == nullptr) {
+      ok = false;
+      return;
+    }
+    for (size_t i = 0; i < rows; ++i) {
+      if (pick[i] < 0) bits[i / 64] &= ~(uint64_t{1} << (i % 64));
+    }
+  });
+  return ok;
+}
+
+}  // namespace
+
+bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
+  out->count = count;
+  using D = double;
+  // A DOUBLE function of DOUBLE arguments.
+  auto doubles = [&](auto op) { return Map<D, D>(args, TypeId::kFloat64, count, out, error, op); };
+  switch (expr.scalar) {
+    case ScalarFn::kBuiltIn: break;
+    case ScalarFn::kSqrt: return doubles([](D x) { return std::sqrt(x); });
+    case ScalarFn::kCbrt: return doubles([](D x) { return std::cbrt(x); });
+    case ScalarFn::kExp: return doubles([](D x) { return std::exp(x); });
+    case ScalarFn::kLn: return doubles([](D x) { return DomainNaN(std::log(x), x); });
+    case ScalarFn::kLog10: return doubles([](D x) { return DomainNaN(std::log10(x), x); });
+    case ScalarFn::kLog2: return doubles([](D x) { return DomainNaN(std::log2(x), x); });
+    case ScalarFn::kLogBase:
+      return doubles([](D b, D x) {
+        const D r = std::log(x) / std::log(b);
+        return std::isnan(b) || std::isnan(x) ? r : DomainNaN(r, 0);
+      });
+    case ScalarFn::kPow: return doubles([](D x, D y) { return std::pow(x, y); });
+    case ScalarFn::kSin: return doubles([](D x) { return std::sin(x); });
+    case ScalarFn::kCos: return doubles([](D x) { return std::cos(x); });
+    case ScalarFn::kTan: return doubles([](D x) { return std::tan(x); });
+    case ScalarFn::kCot: return doubles([](D x) { return 1.0 / std::tan(x); });
+    case ScalarFn::kAsin: return doubles([](D x) { return DomainNaN(std::asin(x), x); });
+    case ScalarFn::kAcos: return doubles([](D x) { return DomainNaN(std::acos(x), x); });
+    case ScalarFn::kAtan: return doubles([](D x) { return std::atan(x); });
+    case ScalarFn::kAtan2: return doubles([](D y, D x) { return std::atan2(y, x); });
+    case ScalarFn::kDegrees: return doubles([](D x) { return x * (180.0 / M_PI); });
+    case ScalarFn::kRadians: return doubles([](D x) { return x * (M_PI / 180.0); });
+    case ScalarFn::kEven: return doubles(Even);
+    case ScalarFn::kIsNan:
+    case ScalarFn::kIsInf:
+    case ScalarFn::kIsFinite: {
+      bool ok = false;
+      VisitFixed(args[0].type, [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_floating_point_v<T>) {
+          const ScalarFn fn = expr.scalar;
+          ok = Map<uint8_t, T>(args, TypeId::kBool, count, out, error, [fn](T x) -> uint8_t {
+            return fn == ScalarFn::kIsNan ? std::isnan(x) : fn == ScalarFn::kIsInf ? std::isinf(x) : std::isfinite(x);
+          });
+        }
+      });
+      return ok;
+    }
+    case ScalarFn::kSign: {
+      bool ok = false;
+      VisitFixed(args[0].type, [&](auto tag) {
+        using T = decltype(tag);
+        ok = Map<int8_t, T>(args, TypeId::kInt8, count, out, error,
+                            [](T x) -> int8_t { return x > T(0) ? 1 : (x < T(0) ? -1 : 0); });
+      });
+      return ok;
+    }
+    case ScalarFn::kAbs:
+    case ScalarFn::kFloor:
+    case ScalarFn::kCeil:
+    case ScalarFn::kTrunc:
+    case ScalarFn::kRound:
+    case ScalarFn::kGcd:
+    case ScalarFn::kLcm: {
+      bool ok = false;
+      VisitFixed(expr.type, [&](auto tag) { ok = TypedFunction<decltype(tag)>(expr, args, count, out, error); });
+      return ok;
+    }
+    case ScalarFn::kGreatest:
+    case ScalarFn::kLeast: return Extreme(expr, args, count, out, error);
+  }
+  *error = ErrorAt(expr, "internal", "a built-in function reached the library's kernels");
+  return false;
+}
+
+}  // namespace exec
+}  // namespace laneql

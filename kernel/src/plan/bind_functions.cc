@@ -1,0 +1,239 @@
+// Binding the library's scalar functions (scalar_functions.h): argument counts and types,
+// implicit casts and result types as DuckDB has them. Conditionals that short-circuit
+// (coalesce, ifnull, nullif, if) become CASE, whose branches are evaluated only on the rows
+// that take them; typeof and pi() are constants.
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/plan/binder_internal.h"
+
+namespace laneql {
+namespace plan {
+namespace {
+
+using F = ScalarFn;
+
+bool IsNullLiteral(const BoundExpr& e) { return e.IsConstant() && e.null_literal; }
+
+// The functions whose integer arguments keep their type (abs, round, trunc); the others read
+// integers as DOUBLE.
+bool KeepsIntegerType(F fn) { return fn == F::kAbs || fn == F::kRound || fn == F::kTrunc; }
+
+BoundExprPtr Scalar(F fn, TypeId type, SourcePos pos, std::vector<BoundExprPtr> args) {
+  BoundExprPtr node = MakeCall(Fn::kScalar, type, pos, std::move(args));
+  node->scalar = fn;
+  return node;
+}
+
+BoundExprPtr IsNotNull(const BoundExpr& e) {
+  std::vector<BoundExprPtr> one;
+  one.push_back(Clone(e));
+  return MakeCall(Fn::kIsNotNull, TypeId::kBool, e.pos, std::move(one));
+}
+
+}  // namespace
+
+BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::vector<BoundExprPtr> args,
+                                         SourcePos pos) {
+  const std::string name = info.name;
+  auto arity = [&](size_t lo, size_t hi) -> bool {
+    if (args.size() >= lo && args.size() <= hi) return true;
+    const std::string count = lo == hi ? std::to_string(lo) : hi == SIZE_MAX ? "at least " + std::to_string(lo)
+                                                                             : std::to_string(lo) + " to " + std::to_string(hi);
+    Fail(pos, "binder", name + " takes " + count + " argument" + (hi == 1 || lo == 1 ? "" : "s") + ", got " +
+                            std::to_string(args.size()));
+    return false;
+  };
+  auto numeric = [&](size_t i, TypeId null_type) -> bool {
+    BoundExprPtr& a = args[i];
+    if (IsNullLiteral(*a)) {
+      a = CastTo(std::move(a), null_type, pos);
+      return a != nullptr;
+    }
+    if (IsNumeric(a->type) && a->type != TypeId::kBool) return true;
+    Fail(a->pos, "type", name + " needs a numeric argument, not " + DuckDbTypeName(a->type));
+    return false;
+  };
+  auto to_double = [&](size_t i) -> bool {
+    if (!numeric(i, TypeId::kFloat64)) return false;
+    args[i] = CastToAtOwnPos(std::move(args[i]), TypeId::kFloat64);
+    return args[i] != nullptr;
+  };
+  auto finish = [&](BoundExprPtr node) -> BoundExprPtr {
+    if (!node) return nullptr;
+    bool constant = node->kind == BoundKind::kCall;
+    for (const BoundExprPtr& arg : node->args) constant = constant && arg->IsConstant();
+    return constant ? Fold(std::move(node), /*defer_errors=*/true) : std::move(node);
+  };
+
+  switch (info.fn) {
+    case F::kBuiltIn:
+      break;
+    case F::kAbs:
+    case F::kSign:
+    case F::kFloor:
+    case F::kCeil:
+    case F::kTrunc:
+    case F::kEven: {
+      if (!arity(1, 1) || !numeric(0, info.fn == F::kSign ? TypeId::kInt8 : info.fn == F::kAbs ? TypeId::kInt64
+                                                             : info.fn == F::kTrunc ? TypeId::kInt64
+                                                                                    : TypeId::kFloat64)) {
+        return nullptr;
+      }
+      TypeId type = args[0]->type;
+      if (info.fn == F::kSign) {
+        type = TypeId::kInt8;
+      } else if (info.fn == F::kEven || (IsInteger(type) && !KeepsIntegerType(info.fn))) {
+        args[0] = CastToAtOwnPos(std::move(args[0]), TypeId::kFloat64);
+        if (!args[0]) return nullptr;
+        type = TypeId::kFloat64;
+      }
+      return finish(Scalar(info.fn, type, pos, std::move(args)));
+    }
+    case F::kRound: {
+      if (!arity(1, 2) || !numeric(0, TypeId::kInt64)) return nullptr;
+      if (args.size() == 2) {
+        if (!numeric(1, TypeId::kInt32) || !IsInteger(args[1]->type)) {
+          if (args[1]) Fail(args[1]->pos, "type", "round needs an integer number of digits, not " +
+                                                       std::string(DuckDbTypeName(args[1]->type)));
+          return nullptr;
+        }
+        args[1] = CastToAtOwnPos(std::move(args[1]), TypeId::kInt32);
+        if (!args[1]) return nullptr;
+      }
+      const TypeId type = args[0]->type;
+      return finish(Scalar(F::kRound, type, pos, std::move(args)));
+    }
+    case F::kSqrt: case F::kCbrt: case F::kExp: case F::kLn: case F::kLog10: case F::kLog2:
+    case F::kSin: case F::kCos: case F::kTan: case F::kCot: case F::kAsin: case F::kAcos: case F::kAtan:
+    case F::kDegrees: case F::kRadians: {
+      if (!arity(1, 1) || !to_double(0)) return nullptr;
+      return finish(Scalar(info.fn, TypeId::kFloat64, pos, std::move(args)));
+    }
+    case F::kLogBase: {
+      if (!arity(1, 2)) return nullptr;
+      for (size_t i = 0; i < args.size(); ++i) {
+        if (!to_double(i)) return nullptr;
+      }
+      const F fn = args.size() == 1 ? F::kLog10 : F::kLogBase;
+      return finish(Scalar(fn, TypeId::kFloat64, pos, std::move(args)));
+    }
+    case F::kPow:
+    case F::kAtan2: {
+      if (!arity(2, 2) || !to_double(0) || !to_double(1)) return nullptr;
+      return finish(Scalar(info.fn, TypeId::kFloat64, pos, std::move(args)));
+    }
+    case F::kGcd:
+    case F::kLcm: {
+      if (!arity(2, 2)) return nullptr;
+      TypeId type = TypeId::kInt64;
+      for (size_t i = 0; i < 2; ++i) {
+        if (!numeric(i, TypeId::kInt64)) return nullptr;
+        if (!IsInteger(args[i]->type)) {
+          return Fail(args[i]->pos, "type", name + " needs integer arguments, not " + DuckDbTypeName(args[i]->type));
+        }
+        if (args[i]->type == TypeId::kInt128 || args[i]->type == TypeId::kUInt64) type = TypeId::kInt128;
+      }
+      for (BoundExprPtr& arg : args) {
+        arg = CastToAtOwnPos(std::move(arg), type);
+        if (!arg) return nullptr;
+      }
+      return finish(Scalar(info.fn, type, pos, std::move(args)));
+    }
+    case F::kIsNan:
+    case F::kIsInf:
+    case F::kIsFinite: {
+      if (!arity(1, 1) || !numeric(0, TypeId::kFloat64)) return nullptr;
+      if (IsInteger(args[0]->type)) {
+        args[0] = CastToAtOwnPos(std::move(args[0]), TypeId::kFloat64);
+        if (!args[0]) return nullptr;
+      }
+      return finish(Scalar(info.fn, TypeId::kBool, pos, std::move(args)));
+    }
+    case F::kGreatest:
+    case F::kLeast: {
+      if (!arity(1, SIZE_MAX) || !UnifyAll(&args)) return nullptr;
+      // All NULL: INTEGER, as DuckDB types greatest(NULL, NULL).
+      const TypeId type = IsNullLiteral(*args[0]) ? TypeId::kInt32 : args[0]->type;
+      for (BoundExprPtr& arg : args) {
+        arg = CastToAtOwnPos(std::move(arg), type);
+        if (!arg) return nullptr;
+      }
+      return finish(Scalar(info.fn, type, pos, std::move(args)));
+    }
+  }
+
+  // Built in: rewrites and constants.
+  if (name == "pi") {
+    if (!arity(0, 0)) return nullptr;
+    return MakeConstant(Value::Real(TypeId::kFloat64, M_PI), pos);
+  }
+  if (name == "typeof") {
+    if (!arity(1, 1)) return nullptr;
+    const bool null_type = IsNullLiteral(*args[0]);
+    return MakeConstant(Value::String(null_type ? "\"NULL\"" : DuckDbTypeName(args[0]->type)), pos);
+  }
+  if (name == "coalesce" || name == "ifnull") {
+    if (name == "ifnull" ? !arity(2, 2) : !arity(1, SIZE_MAX)) return nullptr;
+    if (!UnifyAll(&args)) return nullptr;
+    // CASE WHEN a IS NOT NULL THEN a WHEN b IS NOT NULL THEN b ... ELSE last END
+    const TypeId type = args[0]->type;
+    std::vector<BoundExprPtr> branches;
+    for (size_t i = 0; i + 1 < args.size(); ++i) {
+      branches.push_back(IsNotNull(*args[i]));
+      branches.push_back(std::move(args[i]));
+    }
+    branches.push_back(std::move(args.back()));
+    if (branches.size() == 1) return std::move(branches[0]);
+    BoundExprPtr node = MakeCall(Fn::kCase, type, pos, std::move(branches));
+    node->nullable = true;
+    return finish(std::move(node));
+  }
+  if (name == "nullif") {
+    if (!arity(2, 2)) return nullptr;
+    // CASE WHEN a = b THEN NULL ELSE a END, the comparison in the two's common type, the
+    // result of a's.
+    BoundExprPtr left = Clone(*args[0]), right = std::move(args[1]);
+    if (!Unify(&left, &right, pos)) return nullptr;
+    TypeId type = args[0]->type;
+    if (IsNullLiteral(*args[0])) type = TypeId::kInt32;
+    std::vector<BoundExprPtr> branches;
+    branches.push_back(MakeCall2(Fn::kEquals, TypeId::kBool, pos, std::move(left), std::move(right)));
+    branches.push_back(MakeConstant(Value::Null(type), pos));
+    branches.push_back(CastToAtOwnPos(std::move(args[0]), type));
+    if (!branches.back()) return nullptr;
+    BoundExprPtr node = MakeCall(Fn::kCase, type, pos, std::move(branches));
+    node->nullable = true;
+    return finish(std::move(node));
+  }
+  if (name == "if") {
+    if (!arity(3, 3)) return nullptr;
+    if (args[0]->type != TypeId::kBool) {
+      // A number is true when not zero, as DuckDB casts it.
+      if (!IsNullLiteral(*args[0]) && !IsNumeric(args[0]->type)) {
+        return Fail(args[0]->pos, "type", "if needs a BOOLEAN condition, not " + std::string(DuckDbTypeName(args[0]->type)));
+      }
+      args[0] = CastTo(std::move(args[0]), TypeId::kBool, pos);
+      if (!args[0]) return nullptr;
+    }
+    std::vector<BoundExprPtr> results;
+    results.push_back(std::move(args[1]));
+    results.push_back(std::move(args[2]));
+    if (!UnifyAll(&results)) return nullptr;
+    const TypeId type = IsNullLiteral(*results[0]) ? TypeId::kInt32 : results[0]->type;
+    std::vector<BoundExprPtr> branches;
+    branches.push_back(std::move(args[0]));
+    branches.push_back(CastToAtOwnPos(std::move(results[0]), type));
+    branches.push_back(CastToAtOwnPos(std::move(results[1]), type));
+    if (!branches[1] || !branches[2]) return nullptr;
+    BoundExprPtr node = MakeCall(Fn::kCase, type, pos, std::move(branches));
+    node->nullable = true;
+    return finish(std::move(node));
+  }
+  return Fail(pos, "binder", "internal error: function " + name + "() has no binding");
+}
+
+}  // namespace plan
+}  // namespace laneql

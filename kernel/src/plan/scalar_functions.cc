@@ -1,0 +1,115 @@
+#include "src/plan/scalar_functions.h"
+
+#include <unordered_map>
+
+#include "src/common/ascii.h"
+
+namespace laneql {
+namespace plan {
+namespace {
+
+using F = ScalarFn;
+using Fam = FunctionFamily;
+
+// The aggregates, for "did you mean" (binder.cc binds them).
+const char* const kAggregateNames[] = {"count", "sum", "avg", "min", "max"};
+
+}  // namespace
+
+const std::vector<ScalarFunctionInfo>& ScalarFunctionCatalog() {
+  static const std::vector<ScalarFunctionInfo> kCatalog = {
+      // Numbers.
+      {"abs", F::kAbs, Fam::kNumber, "abs(x)", "absolute value; the type of x (an integer's minimum overflows)"},
+      {"sign", F::kSign, Fam::kNumber, "sign(x)", "-1, 0 or 1 as TINYINT (0 for -0.0 and NaN)"},
+      {"round", F::kRound, Fam::kNumber, "round(x [, digits])",
+       "x rounded half away from zero to `digits` decimal places (0 by default; negative rounds to tens, hundreds, ...)"},
+      {"floor", F::kFloor, Fam::kNumber, "floor(x)", "the largest integral value not above x"},
+      {"ceil", F::kCeil, Fam::kNumber, "ceil(x)", "the smallest integral value not below x"},
+      {"ceiling", F::kCeil, Fam::kNumber, "ceiling(x)", "ceil(x)"},
+      {"trunc", F::kTrunc, Fam::kNumber, "trunc(x)", "x with its fraction dropped (toward zero)"},
+      {"even", F::kEven, Fam::kNumber, "even(x)", "x rounded away from zero to the next even integer, as DOUBLE"},
+      {"sqrt", F::kSqrt, Fam::kNumber, "sqrt(x)", "square root, DOUBLE (NaN below zero)"},
+      {"cbrt", F::kCbrt, Fam::kNumber, "cbrt(x)", "cube root, DOUBLE"},
+      {"pow", F::kPow, Fam::kNumber, "pow(x, y)", "x to the power y, DOUBLE"},
+      {"power", F::kPow, Fam::kNumber, "power(x, y)", "pow(x, y)"},
+      {"exp", F::kExp, Fam::kNumber, "exp(x)", "e to the power x, DOUBLE"},
+      {"ln", F::kLn, Fam::kNumber, "ln(x)", "natural logarithm, DOUBLE (-inf at 0, NaN below)"},
+      {"log10", F::kLog10, Fam::kNumber, "log10(x)", "base-10 logarithm, DOUBLE"},
+      {"log", F::kLogBase, Fam::kNumber, "log([base,] x)", "logarithm of x to `base` (10 when omitted), DOUBLE"},
+      {"log2", F::kLog2, Fam::kNumber, "log2(x)", "base-2 logarithm, DOUBLE"},
+      {"sin", F::kSin, Fam::kNumber, "sin(x)", "sine of x radians, DOUBLE"},
+      {"cos", F::kCos, Fam::kNumber, "cos(x)", "cosine, DOUBLE"},
+      {"tan", F::kTan, Fam::kNumber, "tan(x)", "tangent, DOUBLE"},
+      {"cot", F::kCot, Fam::kNumber, "cot(x)", "cotangent (1 / tan(x)), DOUBLE"},
+      {"asin", F::kAsin, Fam::kNumber, "asin(x)", "arcsine in radians, DOUBLE (NaN outside [-1, 1])"},
+      {"acos", F::kAcos, Fam::kNumber, "acos(x)", "arccosine in radians, DOUBLE (NaN outside [-1, 1])"},
+      {"atan", F::kAtan, Fam::kNumber, "atan(x)", "arctangent in radians, DOUBLE"},
+      {"atan2", F::kAtan2, Fam::kNumber, "atan2(y, x)", "the angle of the point (x, y) in radians, DOUBLE"},
+      {"pi", F::kBuiltIn, Fam::kNumber, "pi()", "π as DOUBLE"},
+      {"degrees", F::kDegrees, Fam::kNumber, "degrees(x)", "x radians in degrees, DOUBLE"},
+      {"radians", F::kRadians, Fam::kNumber, "radians(x)", "x degrees in radians, DOUBLE"},
+      {"gcd", F::kGcd, Fam::kNumber, "gcd(a, b)", "greatest common divisor, BIGINT (HUGEINT for HUGEINT arguments)"},
+      {"greatest_common_divisor", F::kGcd, Fam::kNumber, "greatest_common_divisor(a, b)", "gcd(a, b)"},
+      {"lcm", F::kLcm, Fam::kNumber, "lcm(a, b)", "least common multiple, BIGINT (HUGEINT for HUGEINT arguments); overflow is an error"},
+      {"least_common_multiple", F::kLcm, Fam::kNumber, "least_common_multiple(a, b)", "lcm(a, b)"},
+      {"isnan", F::kIsNan, Fam::kNumber, "isnan(x)", "whether x is NaN"},
+      {"isinf", F::kIsInf, Fam::kNumber, "isinf(x)", "whether x is +inf or -inf"},
+      {"isfinite", F::kIsFinite, Fam::kNumber, "isfinite(x)", "whether x is neither infinite nor NaN"},
+      // Conditionals and comparisons.
+      {"coalesce", F::kBuiltIn, Fam::kConditional, "coalesce(a, b, ...)", "the first argument that is not NULL"},
+      {"ifnull", F::kBuiltIn, Fam::kConditional, "ifnull(a, b)", "coalesce(a, b)"},
+      {"nullif", F::kBuiltIn, Fam::kConditional, "nullif(a, b)", "NULL when a = b, else a"},
+      {"if", F::kBuiltIn, Fam::kConditional, "if(condition, a, b)", "CASE WHEN condition THEN a ELSE b END"},
+      {"greatest", F::kGreatest, Fam::kConditional, "greatest(a, b, ...)", "the largest argument, NULLs skipped (NULL when all are)"},
+      {"least", F::kLeast, Fam::kConditional, "least(a, b, ...)", "the smallest argument, NULLs skipped (NULL when all are)"},
+      {"typeof", F::kBuiltIn, Fam::kConditional, "typeof(x)", "the name of x's type, as VARCHAR"},
+      // Strings.
+      {"length", F::kBuiltIn, Fam::kString, "length(s)", "characters (code points) in s, BIGINT"},
+      {"char_length", F::kBuiltIn, Fam::kString, "char_length(s)", "length(s)"},
+      {"character_length", F::kBuiltIn, Fam::kString, "character_length(s)", "length(s)"},
+      {"strlen", F::kBuiltIn, Fam::kString, "strlen(s)", "bytes in s, BIGINT"},
+      {"octet_length", F::kBuiltIn, Fam::kString, "octet_length(s)", "strlen(s)"},
+      {"lower", F::kBuiltIn, Fam::kString, "lower(s)", "s with ASCII letters in lower case"},
+      {"lcase", F::kBuiltIn, Fam::kString, "lcase(s)", "lower(s)"},
+      {"upper", F::kBuiltIn, Fam::kString, "upper(s)", "s with ASCII letters in upper case"},
+      {"ucase", F::kBuiltIn, Fam::kString, "ucase(s)", "upper(s)"},
+      {"substring", F::kBuiltIn, Fam::kString, "substring(s, start [, length])",
+       "the characters of s from `start` (1-based), `length` of them; also substring(s FROM start FOR length)"},
+      {"substr", F::kBuiltIn, Fam::kString, "substr(s, start [, length])", "substring(s, start, length)"},
+      {"regexp_replace", F::kBuiltIn, Fam::kString, "regexp_replace(s, pattern, replacement [, options])",
+       "s with the first match of `pattern` (or every match, option 'g') replaced; constant pattern (RE2; not in wasm)"},
+      // Dates and times.
+      {"date_trunc", F::kBuiltIn, Fam::kDate, "date_trunc(part, t)",
+       "t truncated to the year, month, day, hour, minute or second, as TIMESTAMP"},
+      {"datetrunc", F::kBuiltIn, Fam::kDate, "datetrunc(part, t)", "date_trunc(part, t)"},
+  };
+  return kCatalog;
+}
+
+const ScalarFunctionInfo* FindScalarFunction(const std::string& lower_name) {
+  static const std::unordered_map<std::string, const ScalarFunctionInfo*> kByName = [] {
+    std::unordered_map<std::string, const ScalarFunctionInfo*> map;
+    for (const ScalarFunctionInfo& info : ScalarFunctionCatalog()) map.emplace(info.name, &info);
+    return map;
+  }();
+  const auto it = kByName.find(lower_name);
+  return it == kByName.end() ? nullptr : it->second;
+}
+
+std::string NearestFunctionName(const std::string& lower_name) {
+  std::string best;
+  size_t best_distance = 3;
+  auto consider = [&](const std::string& known) {
+    const size_t d = ascii::DistanceIgnoreCase(lower_name, known);
+    if (d < best_distance) {
+      best_distance = d;
+      best = known;
+    }
+  };
+  for (const ScalarFunctionInfo& info : ScalarFunctionCatalog()) consider(info.name);
+  for (const char* name : kAggregateNames) consider(name);
+  return best;
+}
+
+}  // namespace plan
+}  // namespace laneql

@@ -1,0 +1,51 @@
+// The scalar function library's catalog: every function laneql knows by name, with its
+// signature and a line saying what it does. docs/sql.md lists the same entries (a test compares
+// them, so the two cannot drift), the binder looks names up here, and "did you mean" suggests
+// from here.
+//
+// A library function is bound to a call node Fn::kScalar whose `scalar` member says which
+// (exec/functions_*.cc evaluate them). Entries with ScalarFn::kBuiltIn are bound by the binder's
+// own code (operators' functions such as substring, or rewrites such as coalesce → CASE).
+#ifndef LANEQL_PLAN_SCALAR_FUNCTIONS_H_
+#define LANEQL_PLAN_SCALAR_FUNCTIONS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace laneql {
+namespace plan {
+
+enum class ScalarFn : uint16_t {
+  kBuiltIn,
+  // Numbers (exec/functions_math.cc).
+  kAbs, kSign, kRound, kFloor, kCeil, kTrunc, kEven,
+  kSqrt, kCbrt, kPow, kExp, kLn, kLog10, kLog2, kLogBase,
+  kSin, kCos, kTan, kCot, kAsin, kAcos, kAtan, kAtan2, kDegrees, kRadians,
+  kGcd, kLcm, kIsNan, kIsInf, kIsFinite,
+  // Comparisons of several values (exec/functions_math.cc).
+  kGreatest, kLeast,
+};
+
+enum class FunctionFamily : uint8_t { kNumber, kConditional, kString, kDate };
+
+struct ScalarFunctionInfo {
+  const char* name;       // lower case
+  ScalarFn fn;
+  FunctionFamily family;
+  const char* signature;  // as docs/sql.md shows it: "round(x [, digits])"
+  const char* summary;
+};
+
+// Every entry, in docs order (by family, then as the docs group them).
+const std::vector<ScalarFunctionInfo>& ScalarFunctionCatalog();
+// The entry of a lower-case name, or null.
+const ScalarFunctionInfo* FindScalarFunction(const std::string& lower_name);
+// The known name nearest to `lower_name` (functions and aggregates, edit distance at most 2),
+// or "" when none is near.
+std::string NearestFunctionName(const std::string& lower_name);
+
+}  // namespace plan
+}  // namespace laneql
+
+#endif  // LANEQL_PLAN_SCALAR_FUNCTIONS_H_

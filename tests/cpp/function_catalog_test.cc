@@ -1,0 +1,87 @@
+// The scalar function catalog (plan/scalar_functions.h) against docs/sql.md and the binder:
+// the docs list exactly the catalog's functions, every name binds, and unknown names suggest.
+#include "src/plan/scalar_functions.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "laneql/database.h"
+
+namespace laneql {
+namespace {
+
+// The first cell of every table row under "## Functions" up to the next "## " heading: the
+// backticked signature.
+std::vector<std::string> DocumentedSignatures(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> out;
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) inside = line == "## Functions";
+    if (!inside || line.rfind("| `", 0) != 0) continue;
+    const size_t end = line.find("` |");
+    if (end != std::string::npos) out.push_back(line.substr(3, end - 3));
+  }
+  return out;
+}
+
+TEST(FunctionCatalog, DocsListEveryFunction) {
+  const std::string path = std::string(LANEQL_DOCS_DIR) + "/sql.md";
+  if (!std::ifstream(path)) GTEST_SKIP() << path << " is not readable here";
+  std::vector<std::string> catalog;
+  for (const plan::ScalarFunctionInfo& info : plan::ScalarFunctionCatalog()) catalog.push_back(info.signature);
+  EXPECT_EQ(DocumentedSignatures(path), catalog)
+      << "docs/sql.md's Functions tables must list the catalog's signatures in its order";
+}
+
+TEST(FunctionCatalog, NamesAreUniqueAndLowerCaseAndSignaturesStartWithThem) {
+  std::set<std::string> names;
+  for (const plan::ScalarFunctionInfo& info : plan::ScalarFunctionCatalog()) {
+    const std::string name = info.name;
+    EXPECT_TRUE(names.insert(name).second) << name;
+    for (char c : name) EXPECT_FALSE(c >= 'A' && c <= 'Z') << name;
+    EXPECT_EQ(std::string(info.signature).rfind(name + "(", 0), 0u) << info.signature;
+    EXPECT_EQ(plan::FindScalarFunction(name), &info);
+  }
+  EXPECT_EQ(plan::FindScalarFunction("no_such_function"), nullptr);
+}
+
+// Every catalog name binds: called with a fitting number of numeric or string arguments, it
+// either answers or fails with an error about its arguments, never "unknown function".
+TEST(FunctionCatalog, EveryNameBinds) {
+  Database db;
+  for (const plan::ScalarFunctionInfo& info : plan::ScalarFunctionCatalog()) {
+    const std::string name = info.name;
+    bool known = false;
+    for (const char* args : {"", "1", "'x'", "1, 2", "'month', DATE '2020-02-03'", "'abc', 2", "'a', 'b', 'c'",
+                             "1, 2, 3"}) {
+      const Result result = db.Query("SELECT " + name + "(" + args + ")");
+      if (result.ok()) {
+        known = true;
+        break;
+      }
+      EXPECT_EQ(result.error().find("unknown function"), std::string::npos) << name << ": " << result.error();
+    }
+    EXPECT_TRUE(known) << name << " answered none of the argument lists";
+  }
+}
+
+TEST(FunctionCatalog, UnknownNamesSuggestTheNearest) {
+  EXPECT_EQ(plan::NearestFunctionName("sqroot"), "sqrt");
+  EXPECT_EQ(plan::NearestFunctionName("coalesc"), "coalesce");
+  EXPECT_EQ(plan::NearestFunctionName("summ"), "sum");
+  EXPECT_EQ(plan::NearestFunctionName("completely_unlike"), "");
+  Database db;
+  const Result result = db.Query("SELECT 1 +\n  greatst(1, 2)");
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error(), "binder error at line 2, column 3: unknown function greatst(); did you mean greatest()?");
+}
+
+}  // namespace
+}  // namespace laneql
