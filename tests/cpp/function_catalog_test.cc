@@ -59,8 +59,8 @@ TEST(FunctionCatalog, EveryNameBinds) {
   for (const plan::ScalarFunctionInfo& info : plan::ScalarFunctionCatalog()) {
     const std::string name = info.name;
     bool known = false;
-    for (const char* args : {"", "1", "'x'", "1, 2", "'month', DATE '2020-02-03'", "'abc', 2", "'a', 'b', 'c'",
-                             "1, 2, 3"}) {
+    for (const char* args : {"", "1", "'x'", "1, 2", "'month', DATE '2020-02-03'", "'abc', 2", "'a', 'b'",
+                             "'a', 'b', 'c'", "'a', 'b', 1", "'a', 2, 'b'", "1, 2, 3"}) {
       const Result result = db.Query("SELECT " + name + "(" + args + ")");
       if (result.ok()) {
         known = true;

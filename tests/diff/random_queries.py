@@ -266,7 +266,26 @@ class QueryGenerator:
             if self.rng.random() < 0.5:
                 return "%s::VARCHAR" % self.int_column(), False
             return "CAST(%s AS VARCHAR)" % self.int_column(), False
+        if r < 0.97:
+            return self.str_function(column)
         return "CASE WHEN %s THEN %s END" % (self.leaf(), column), True
+
+    def str_function(self, column):
+        """(sql, may_be_null) of a library string function of a column: left / right, replace,
+        split_part, trim, lpad, reverse, concat / concat_ws (NULLs skipped), coalesce."""
+        other = self.rng.choice(self.strs)
+        n = self.rng.randint(-5, 12)
+        forms = ["%s(%s, %d)" % (self.rng.choice(["left", "right"]), column, n),
+                 "replace(%s, %s, '%s')" % (column, literal(self.rng.choice(["a", "o", "/", "http"])),
+                                            self.rng.choice(["", "_", "xy"])),
+                 "split_part(%s, '%s', %d)" % (column, self.rng.choice(["/", ".", " ", ""]), n),
+                 "%s(%s, '%s')" % (self.rng.choice(["trim", "ltrim", "rtrim"]), column, self.rng.choice(["h", "ht", " /"])),
+                 "lpad(%s, %d, '*')" % (column, abs(n)),
+                 "reverse(%s)" % column,
+                 "concat(%s, '-', %s)" % (column, other),
+                 "concat_ws('|', %s, %s)" % (column, other),
+                 "coalesce(nullif(%s, ''), %s)" % (column, other)]
+        return self.rng.choice(forms), False
 
     def time_expr(self):
         """(sql, kind) of a DATE or TIMESTAMP expression."""

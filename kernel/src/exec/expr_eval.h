@@ -91,8 +91,11 @@ plan::Value VecValue(const Vec& vec, size_t i);
 // "<kind> error at line L, column C: <message>".
 std::string ErrorAt(const plan::BoundExpr& expr, const char* kind, const std::string& message);
 
-// The library's scalar functions (Fn::kScalar: functions_math.cc).
+// The library's scalar functions (Fn::kScalar): functions_math.cc dispatches, the string ones
+// run in functions_string.cc.
 bool EvalScalarFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
+                        std::string* error);
+bool EvalStringFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
                         std::string* error);
 
 // Evaluator pieces in expr_functions.cc (strings, dates, CASE, LIKE, IN, casts).

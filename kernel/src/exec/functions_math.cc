@@ -1,4 +1,4 @@
-// The number functions of the library (plan/scalar_functions.h): one loop per function over a
+// The number functions of the library (and the dispatch of every library function) (plan/scalar_functions.h): one loop per function over a
 // batch's stored rows (one row for a constant), NULL where any argument is NULL, DuckDB's
 // results bit for bit (the same <cmath> calls; round's formula as DuckDB documents its
 // behaviour: x rounded half away from zero at 10^digits, x itself where that overflows).
@@ -12,6 +12,7 @@
 
 #include "laneql/int128.h"
 #include "src/exec/expr_eval.h"
+#include "src/exec/functions_common.h"
 
 namespace laneql {
 namespace exec {
@@ -20,31 +21,6 @@ using plan::BoundExpr;
 using plan::ScalarFn;
 
 namespace {
-
-bool AllConstant(const std::vector<Vec>& args) {
-  for (const Vec& a : args) {
-    if (!a.constant) return false;
-  }
-  return true;
-}
-
-// NULL where any argument is NULL.
-bool StrictValidity(const std::vector<Vec>& args, Vec* out, std::string* error) {
-  bool any = false;
-  for (const Vec& a : args) any = any || a.validity != nullptr;
-  if (!any) return true;
-  uint64_t* bits = out->InitValidity(error);
-  if (bits == nullptr) return false;
-  for (size_t i = 0; i < out->stored(); ++i) {
-    for (const Vec& a : args) {
-      if (a.IsNull(i)) {
-        bits[i / 64] &= ~(uint64_t{1} << (i % 64));
-        break;
-      }
-    }
-  }
-  return true;
-}
 
 // out[i] = op(args' values at i) as R, for every stored row.
 template <class R, class T, class Op>
@@ -69,9 +45,7 @@ bool MapChecked(const BoundExpr& expr, const std::vector<Vec>& args, size_t coun
   T* dst = out->InitFixed<T>(expr.type, count, AllConstant(args), error);
   if (dst == nullptr) return false;
   for (size_t i = 0; i < out->stored(); ++i) {
-    bool null = false;
-    for (const Vec& a : args) null = null || a.IsNull(i);
-    if (null) continue;
+    if (AnyNull(args, i)) continue;
     if (!op(i, &dst[i])) {
       *error = ErrorAt(expr, "overflow", fail(i));
       return false;
@@ -366,6 +340,12 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
     }
     case ScalarFn::kGreatest:
     case ScalarFn::kLeast: return Extreme(expr, args, count, out, error);
+    case ScalarFn::kConcat: case ScalarFn::kConcatWs: case ScalarFn::kLeft: case ScalarFn::kRight:
+    case ScalarFn::kReplace: case ScalarFn::kSplitPart: case ScalarFn::kTrim: case ScalarFn::kLtrim:
+    case ScalarFn::kRtrim: case ScalarFn::kLpad: case ScalarFn::kRpad: case ScalarFn::kReverse:
+    case ScalarFn::kRepeat: case ScalarFn::kStrpos: case ScalarFn::kStartsWith: case ScalarFn::kEndsWith:
+    case ScalarFn::kContains: case ScalarFn::kAscii: case ScalarFn::kChr:
+      return EvalStringFunction(expr, args, count, out, error);
   }
   *error = ErrorAt(expr, "internal", "a built-in function reached the library's kernels");
   return false;

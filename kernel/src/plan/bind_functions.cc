@@ -68,9 +68,100 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
     return constant ? Fold(std::move(node), /*defer_errors=*/true) : std::move(node);
   };
 
+  auto string_arg = [&](size_t i) -> bool {
+    BoundExprPtr& a = args[i];
+    if (IsNullLiteral(*a)) {
+      a = CastTo(std::move(a), TypeId::kString, pos);
+      return a != nullptr;
+    }
+    if (IsString(a->type)) return true;
+    Fail(a->pos, "type", name + " needs a VARCHAR argument, not " + DuckDbTypeName(a->type));
+    return false;
+  };
+  auto integer_arg = [&](size_t i, TypeId type) -> bool {
+    BoundExprPtr& a = args[i];
+    if (!IsNullLiteral(*a) && !IsInteger(a->type)) {
+      Fail(a->pos, "type", name + " needs an integer here, not " + DuckDbTypeName(a->type));
+      return false;
+    }
+    a = CastToAtOwnPos(std::move(a), type);
+    return a != nullptr;
+  };
+  // Checks each argument: 's' a string, 'i' a BIGINT, 'n' an INTEGER.
+  auto shaped = [&](const char* kinds) -> bool {
+    for (size_t i = 0; i < args.size(); ++i) {
+      const char kind = kinds[i];
+      if (!(kind == 's' ? string_arg(i) : integer_arg(i, kind == 'i' ? TypeId::kInt64 : TypeId::kInt32))) return false;
+    }
+    return true;
+  };
+
   switch (info.fn) {
     case F::kBuiltIn:
       break;
+    case F::kConcat:
+    case F::kConcatWs: {
+      if (!arity(info.fn == F::kConcat ? 1 : 2, SIZE_MAX)) return nullptr;
+      for (size_t i = 0; i < args.size(); ++i) {
+        if (info.fn == F::kConcatWs && i == 0) {
+          if (!string_arg(0)) return nullptr;
+        } else if (!IsString(args[i]->type)) {
+          args[i] = CastToAtOwnPos(std::move(args[i]), TypeId::kString);  // any value as its text
+          if (!args[i]) return nullptr;
+        }
+      }
+      BoundExprPtr node = Scalar(info.fn, TypeId::kString, pos, std::move(args));
+      node->nullable = info.fn == F::kConcatWs;
+      return finish(std::move(node));
+    }
+    case F::kLeft: case F::kRight:
+      if (!arity(2, 2) || !shaped("si")) return nullptr;
+      return finish(Scalar(info.fn, TypeId::kString, pos, std::move(args)));
+    case F::kReplace:
+      if (!arity(3, 3) || !shaped("sss")) return nullptr;
+      return finish(Scalar(info.fn, TypeId::kString, pos, std::move(args)));
+    case F::kSplitPart:
+      if (!arity(3, 3) || !shaped("ssi")) return nullptr;
+      return finish(Scalar(info.fn, TypeId::kString, pos, std::move(args)));
+    case F::kTrim: case F::kLtrim: case F::kRtrim:
+      if (!arity(1, 2) || !shaped("ss")) return nullptr;
+      return finish(Scalar(info.fn, TypeId::kString, pos, std::move(args)));
+    case F::kLpad: case F::kRpad:
+      if (!arity(3, 3) || !shaped("sns")) return nullptr;
+      return finish(Scalar(info.fn, TypeId::kString, pos, std::move(args)));
+    case F::kReverse:
+      if (!arity(1, 1) || !shaped("s")) return nullptr;
+      return finish(Scalar(info.fn, TypeId::kString, pos, std::move(args)));
+    case F::kRepeat:
+      if (!arity(2, 2) || !shaped("si")) return nullptr;
+      return finish(Scalar(info.fn, TypeId::kString, pos, std::move(args)));
+    case F::kStrpos:
+      if (!arity(2, 2) || !shaped("ss")) return nullptr;
+      return finish(Scalar(info.fn, TypeId::kInt64, pos, std::move(args)));
+    case F::kAscii:
+      if (!arity(1, 1) || !shaped("s")) return nullptr;
+      return finish(Scalar(info.fn, TypeId::kInt32, pos, std::move(args)));
+    case F::kChr:
+      if (!arity(1, 1) || !shaped("n")) return nullptr;
+      return finish(Scalar(info.fn, TypeId::kString, pos, std::move(args)));
+    case F::kStartsWith:
+    case F::kEndsWith:
+    case F::kContains: {
+      if (!arity(2, 2) || !shaped("ss")) return nullptr;
+      const BoundExpr& needle = *args[1];
+      const bool plain = needle.IsConstant() && !needle.constant.is_null && !args[0]->IsConstant() &&
+                         needle.constant.text.find_first_of("%_") == std::string::npos;
+      if (plain) {
+        // As LIKE 'needle%' / '%needle' / '%needle%' (no escape character: none is needed).
+        const std::string& text = needle.constant.text;
+        const std::string pattern = info.fn == F::kStartsWith ? text + "%"
+                                    : info.fn == F::kEndsWith ? "%" + text
+                                                              : "%" + text + "%";
+        args[1] = MakeConstant(Value::String(pattern), needle.pos);
+        return MakeCall(Fn::kLike, TypeId::kBool, pos, std::move(args));
+      }
+      return finish(Scalar(info.fn, TypeId::kBool, pos, std::move(args)));
+    }
     case F::kAbs:
     case F::kSign:
     case F::kFloor:

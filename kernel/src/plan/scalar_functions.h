@@ -25,6 +25,10 @@ enum class ScalarFn : uint16_t {
   kGcd, kLcm, kIsNan, kIsInf, kIsFinite,
   // Comparisons of several values (exec/functions_math.cc).
   kGreatest, kLeast,
+  // Strings (exec/functions_string.cc); contains / starts_with / ends_with of a constant
+  // without wildcards bind to LIKE, whose SIMD kernels and filter paths they then share.
+  kConcat, kConcatWs, kLeft, kRight, kReplace, kSplitPart, kTrim, kLtrim, kRtrim, kLpad, kRpad,
+  kReverse, kRepeat, kStrpos, kStartsWith, kEndsWith, kContains, kAscii, kChr,
 };
 
 enum class FunctionFamily : uint8_t { kNumber, kConditional, kString, kDate };

@@ -98,6 +98,7 @@ ExprPtr Parser::ParseNameOrCall() {
       return ParseSubqueryExpr(ExprKind::kExists, name);
     }
     if (unquoted && IsWord(name, "SUBSTRING")) return ParseSubstring(name);
+    if (unquoted && IsWord(name, "POSITION")) return ParsePosition(name);
     if (unquoted && IsWord(name, "EXTRACT")) {
       // EXTRACT(part FROM x); anything else is the plain function extract(...).
       const Token& part = Ahead(2);
@@ -224,6 +225,34 @@ ExprPtr Parser::ParseSubstring(const Token& name_token) {
       node->args.push_back(std::move(length));
     }
   } else {
+    while (Accept(TokenKind::kComma)) {
+      ExprPtr arg = ParseExpr();
+      if (!arg) return nullptr;
+      node->args.push_back(std::move(arg));
+    }
+  }
+  if (!ExpectClosingParen(open)) return nullptr;
+  return Finish(std::move(node));
+}
+
+// position(needle IN haystack) becomes the call position(haystack, needle), as strpos takes
+// them; position(haystack, needle) stays as written. The needle is parsed above the IN
+// predicate (a concatenation at most), so that IN is read as this syntax's.
+ExprPtr Parser::ParsePosition(const Token& name_token) {
+  ExprPtr node = MakeNode(ExprKind::kFunctionCall, name_token);
+  node->text = name_token.value;
+  Next();  // position
+  const Token& open = Current();
+  Next();  // (
+  ExprPtr first = ParseConcat();
+  if (!first) return nullptr;
+  if (AcceptKeyword("IN")) {
+    ExprPtr haystack = ParseConcat();
+    if (!haystack) return nullptr;
+    node->args.push_back(std::move(haystack));
+    node->args.push_back(std::move(first));
+  } else {
+    node->args.push_back(std::move(first));
     while (Accept(TokenKind::kComma)) {
       ExprPtr arg = ParseExpr();
       if (!arg) return nullptr;

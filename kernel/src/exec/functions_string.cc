@@ -1,0 +1,326 @@
+// The string functions of the library (plan/scalar_functions.h), row by row over a batch's
+// stored rows. Positions and lengths count characters (UTF-8 code points), as DuckDB's do;
+// searches compare bytes. contains / starts_with / ends_with of a plain constant never reach
+// here: the binder makes them LIKE, whose SIMD kernels scan whole batches.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/exec/expr_eval.h"
+#include "src/exec/functions_common.h"
+
+namespace laneql {
+namespace exec {
+
+using plan::BoundExpr;
+using plan::ScalarFn;
+
+namespace {
+
+bool IsContinuation(char c) { return (static_cast<uint8_t>(c) & 0xC0) == 0x80; }
+
+// The bytes of the first n characters of s (all of s when it has fewer).
+size_t PrefixBytes(std::string_view s, int64_t n) {
+  size_t at = 0;
+  for (int64_t k = 0; k < n && at < s.size(); ++k) {
+    ++at;
+    while (at < s.size() && IsContinuation(s[at])) ++at;
+  }
+  return at;
+}
+
+int64_t Characters(std::string_view s) {
+  int64_t n = 0;
+  for (char c : s) n += !IsContinuation(c);
+  return n;
+}
+
+// s cut into its characters.
+std::vector<std::string_view> SplitCharacters(std::string_view s) {
+  std::vector<std::string_view> out;
+  for (size_t at = 0; at < s.size();) {
+    const size_t len = PrefixBytes(s.substr(at), 1);
+    out.push_back(s.substr(at, len));
+    at += len;
+  }
+  return out;
+}
+
+std::string_view Left(std::string_view s, int64_t n) {
+  if (n < 0) n = std::max<int64_t>(0, Characters(s) + n);
+  return s.substr(0, PrefixBytes(s, n));
+}
+
+std::string_view Right(std::string_view s, int64_t n) {
+  const int64_t total = Characters(s);
+  const int64_t skip = n < 0 ? std::min(-n, total) : std::max<int64_t>(0, total - n);
+  return s.substr(PrefixBytes(s, skip));
+}
+
+std::string Replace(std::string_view s, std::string_view from, std::string_view to) {
+  if (from.empty()) return std::string(s);
+  std::string out;
+  size_t at = 0;
+  for (size_t hit = s.find(from); hit != std::string_view::npos; hit = s.find(from, at)) {
+    out.append(s.substr(at, hit - at));
+    out.append(to);
+    at = hit + from.size();
+  }
+  out.append(s.substr(at));
+  return out;
+}
+
+std::string_view SplitPart(std::string_view s, std::string_view separator, int64_t index) {
+  std::vector<std::string_view> parts;
+  if (separator.empty()) {
+    parts = SplitCharacters(s);
+    if (parts.empty()) parts.push_back(s);
+  } else {
+    size_t at = 0;
+    for (size_t hit = s.find(separator); hit != std::string_view::npos; hit = s.find(separator, at)) {
+      parts.push_back(s.substr(at, hit - at));
+      at = hit + separator.size();
+    }
+    parts.push_back(s.substr(at));
+  }
+  const int64_t count = static_cast<int64_t>(parts.size());
+  const int64_t k = index > 0 ? index - 1 : count + index;
+  if (index == 0 || k < 0 || k >= count) return std::string_view();
+  return parts[static_cast<size_t>(k)];
+}
+
+// s without the leading (left) and trailing (right) characters in `set` (spaces by default).
+std::string_view Trim(std::string_view s, std::string_view set, bool left, bool right) {
+  const std::vector<std::string_view> remove = SplitCharacters(set);
+  auto removable = [&](std::string_view c) { return std::find(remove.begin(), remove.end(), c) != remove.end(); };
+  size_t begin = 0, end = s.size();
+  while (left && begin < end) {
+    const size_t len = PrefixBytes(s.substr(begin), 1);
+    if (!removable(s.substr(begin, len))) break;
+    begin += len;
+  }
+  while (right && end > begin) {
+    size_t start = end - 1;
+    while (start > begin && IsContinuation(s[start])) --start;
+    if (!removable(s.substr(start, end - start))) break;
+    end = start;
+  }
+  return s.substr(begin, end - begin);
+}
+
+std::string Reverse(std::string_view s) {
+  std::vector<std::string_view> characters = SplitCharacters(s);
+  std::string out;
+  out.reserve(s.size());
+  for (auto it = characters.rbegin(); it != characters.rend(); ++it) out.append(*it);
+  return out;
+}
+
+// The UTF-8 bytes of a code point; false for a surrogate or past U+10FFFF.
+bool EncodeCodePoint(int64_t cp, std::string* out) {
+  if (cp < 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+  const auto c = static_cast<uint32_t>(cp);
+  if (c < 0x80) {
+    out->push_back(static_cast<char>(c));
+  } else if (c < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (c >> 6)));
+    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (c >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (c >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  }
+  return true;
+}
+
+int32_t FirstCodePoint(std::string_view s) {
+  if (s.empty()) return 0;
+  const auto b0 = static_cast<uint8_t>(s[0]);
+  const size_t len = b0 < 0x80 ? 1 : b0 < 0xE0 ? 2 : b0 < 0xF0 ? 3 : 4;
+  if (len == 1 || s.size() < len) return b0;
+  uint32_t cp = b0 & (0xFF >> (len + 1));
+  for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<uint8_t>(s[k]) & 0x3F);
+  return static_cast<int32_t>(cp);
+}
+
+// A string result per stored row: f(i, &scratch) gives the row's text (a view into the
+// arguments or into scratch), or false with *error set. Strict: NULL where an argument is.
+template <class F>
+bool StringRows(const std::vector<Vec>& args, size_t count, Vec* out, std::string* error, F f) {
+  StringVecBuilder builder;
+  if (!builder.Init(count, AllConstant(args), error)) return false;
+  const size_t rows = AllConstant(args) ? 1 : count;
+  std::string scratch;
+  for (size_t i = 0; i < rows; ++i) {
+    if (AnyNull(args, i)) {
+      builder.AppendNull();
+      continue;
+    }
+    std::string_view value;
+    if (!f(i, &scratch, &value) || !builder.Append(value, error)) return false;
+  }
+  return builder.Finish(out, error);
+}
+
+// A fixed-width result per stored row, NULL where an argument is.
+template <class T, class F>
+bool FixedRows(const std::vector<Vec>& args, TypeId type, size_t count, Vec* out, std::string* error, F f) {
+  T* dst = out->InitFixed<T>(type, count, AllConstant(args), error);
+  if (dst == nullptr) return false;
+  for (size_t i = 0; i < out->stored(); ++i) {
+    if (!AnyNull(args, i)) dst[i] = f(i);
+  }
+  return StrictValidity(args, out, error);
+}
+
+// concat / concat_ws: NULL arguments skipped; concat_ws is NULL only for a NULL separator.
+bool Concat(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
+  const bool separated = expr.scalar == ScalarFn::kConcatWs;
+  StringVecBuilder builder;
+  if (!builder.Init(count, AllConstant(args), error)) return false;
+  const size_t rows = AllConstant(args) ? 1 : count;
+  std::string text;
+  for (size_t i = 0; i < rows; ++i) {
+    if (separated && args[0].IsNull(i)) {
+      builder.AppendNull();
+      continue;
+    }
+    text.clear();
+    bool first = true;
+    for (size_t k = separated ? 1 : 0; k < args.size(); ++k) {
+      if (args[k].IsNull(i)) continue;
+      if (separated && !first) text.append(args[0].Str(i));
+      text.append(args[k].Str(i));
+      first = false;
+    }
+    if (!builder.Append(text, error)) return false;
+  }
+  return builder.Finish(out, error);
+}
+
+}  // namespace
+
+bool EvalStringFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
+                        std::string* error) {
+  out->count = count;
+  const std::vector<Vec>& a = args;
+  switch (expr.scalar) {
+    case ScalarFn::kConcat:
+    case ScalarFn::kConcatWs: return Concat(expr, args, count, out, error);
+    case ScalarFn::kLeft:
+    case ScalarFn::kRight:
+      return StringRows(args, count, out, error, [&](size_t i, std::string*, std::string_view* v) {
+        *v = expr.scalar == ScalarFn::kLeft ? Left(a[0].Str(i), a[1].Get<int64_t>(i))
+                                            : Right(a[0].Str(i), a[1].Get<int64_t>(i));
+        return true;
+      });
+    case ScalarFn::kReplace:
+      return StringRows(args, count, out, error, [&](size_t i, std::string* scratch, std::string_view* v) {
+        *scratch = Replace(a[0].Str(i), a[1].Str(i), a[2].Str(i));
+        *v = *scratch;
+        return true;
+      });
+    case ScalarFn::kSplitPart:
+      return StringRows(args, count, out, error, [&](size_t i, std::string*, std::string_view* v) {
+        *v = SplitPart(a[0].Str(i), a[1].Str(i), a[2].Get<int64_t>(i));
+        return true;
+      });
+    case ScalarFn::kTrim:
+    case ScalarFn::kLtrim:
+    case ScalarFn::kRtrim: {
+      const bool left = expr.scalar != ScalarFn::kRtrim, right = expr.scalar != ScalarFn::kLtrim;
+      return StringRows(args, count, out, error, [&](size_t i, std::string*, std::string_view* v) {
+        *v = Trim(a[0].Str(i), a.size() > 1 ? a[1].Str(i) : std::string_view(" "), left, right);
+        return true;
+      });
+    }
+    case ScalarFn::kLpad:
+    case ScalarFn::kRpad: {
+      const bool on_left = expr.scalar == ScalarFn::kLpad;
+      return StringRows(args, count, out, error, [&](size_t i, std::string* scratch, std::string_view* v) {
+        const std::string_view s = a[0].Str(i), pad = a[2].Str(i);
+        const int64_t length = std::max<int32_t>(0, a[1].Get<int32_t>(i));
+        const int64_t have = Characters(s);
+        if (have >= length) {
+          *v = s.substr(0, PrefixBytes(s, length));
+          return true;
+        }
+        if (pad.empty()) {
+          *error = ErrorAt(expr, "invalid input", std::string("Insufficient padding in ") + (on_left ? "LPAD." : "RPAD."));
+          return false;
+        }
+        const std::vector<std::string_view> pad_characters = SplitCharacters(pad);
+        std::string fill;
+        for (int64_t k = 0; k < length - have; ++k) fill.append(pad_characters[static_cast<size_t>(k) % pad_characters.size()]);
+        *scratch = on_left ? fill + std::string(s) : std::string(s) + fill;
+        *v = *scratch;
+        return true;
+      });
+    }
+    case ScalarFn::kReverse:
+      return StringRows(args, count, out, error, [&](size_t i, std::string* scratch, std::string_view* v) {
+        *scratch = Reverse(a[0].Str(i));
+        *v = *scratch;
+        return true;
+      });
+    case ScalarFn::kRepeat:
+      return StringRows(args, count, out, error, [&](size_t i, std::string* scratch, std::string_view* v) {
+        const std::string_view s = a[0].Str(i);
+        const int64_t times = a[1].Get<int64_t>(i);
+        scratch->clear();
+        if (times > 0 && !s.empty()) {
+          if (static_cast<uint64_t>(times) > static_cast<uint64_t>(INT32_MAX) / s.size()) {
+            *error = ErrorAt(expr, "out of range", "repeat: the result would pass 2 GiB");
+            return false;
+          }
+          scratch->reserve(s.size() * static_cast<size_t>(times));
+          for (int64_t k = 0; k < times; ++k) scratch->append(s);
+        }
+        *v = *scratch;
+        return true;
+      });
+    case ScalarFn::kStrpos:
+      return FixedRows<int64_t>(args, TypeId::kInt64, count, out, error, [&](size_t i) -> int64_t {
+        const std::string_view s = a[0].Str(i);
+        const size_t hit = s.find(a[1].Str(i));
+        return hit == std::string_view::npos ? 0 : Characters(s.substr(0, hit)) + 1;
+      });
+    case ScalarFn::kStartsWith:
+    case ScalarFn::kEndsWith:
+    case ScalarFn::kContains:
+      return FixedRows<uint8_t>(args, TypeId::kBool, count, out, error, [&](size_t i) -> uint8_t {
+        const std::string_view s = a[0].Str(i), needle = a[1].Str(i);
+        if (needle.size() > s.size()) return 0;
+        if (expr.scalar == ScalarFn::kStartsWith) return s.substr(0, needle.size()) == needle;
+        if (expr.scalar == ScalarFn::kEndsWith) return s.substr(s.size() - needle.size()) == needle;
+        return s.find(needle) != std::string_view::npos;
+      });
+    case ScalarFn::kAscii:
+      return FixedRows<int32_t>(args, TypeId::kInt32, count, out, error,
+                                [&](size_t i) { return FirstCodePoint(a[0].Str(i)); });
+    case ScalarFn::kChr:
+      return StringRows(args, count, out, error, [&](size_t i, std::string* scratch, std::string_view* v) {
+        scratch->clear();
+        const int32_t cp = a[0].Get<int32_t>(i);
+        if (!EncodeCodePoint(cp, scratch)) {
+          *error = ErrorAt(expr, "invalid input", "Invalid UTF8 Codepoint " + std::to_string(cp));
+          return false;
+        }
+        *v = *scratch;
+        return true;
+      });
+    default: break;
+  }
+  *error = ErrorAt(expr, "internal", "not a string function of the library");
+  return false;
+}
+
+}  // namespace exec
+}  // namespace laneql
