@@ -97,6 +97,11 @@ bool EvalScalarFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, siz
                         std::string* error);
 bool EvalStringFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
                         std::string* error);
+// Dates (functions_date.cc): Fn::kExtract and Fn::kDateTrunc nodes, and the library's date
+// functions.
+bool EvalDatePart(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out, std::string* error);
+bool EvalDateFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
+                      std::string* error);
 
 // Evaluator pieces in expr_functions.cc (strings, dates, CASE, LIKE, IN, casts).
 bool EvalFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,

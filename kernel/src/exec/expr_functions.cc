@@ -230,40 +230,6 @@ bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error)
   return ok;
 }
 
-int64_t ExtractPart(TypeId type, int64_t v, DatePart part) {
-  int64_t days, micros_of_day;
-  civil::SplitTimestamp(ToMicros(type, v), civil::kMicrosPerDay, &days, &micros_of_day);
-  const civil::TimeOfDay time = civil::TimeOfDayFromMicros(micros_of_day);
-  switch (part) {
-    case DatePart::kHour: return time.hour;
-    case DatePart::kMinute: return time.minute;
-    case DatePart::kSecond: return time.second;
-    default: break;
-  }
-  const civil::Date date = civil::CivilFromDays(days);
-  return part == DatePart::kYear ? date.year : part == DatePart::kMonth ? date.month : date.day;
-}
-
-// Truncated value in the result type (date32 days or timestamp micros).
-int64_t TruncatePart(TypeId from, TypeId to, int64_t v, DatePart part) {
-  const int64_t micros = ToMicros(from, v);
-  const auto down_to = [micros](int64_t unit) { return civil::FloorDiv(micros, unit) * unit; };
-  int64_t result;
-  switch (part) {
-    case DatePart::kSecond: result = down_to(civil::kMicrosPerSecond); break;
-    case DatePart::kMinute: result = down_to(60 * civil::kMicrosPerSecond); break;
-    case DatePart::kHour: result = down_to(3600 * civil::kMicrosPerSecond); break;
-    default: {
-      int64_t days = civil::FloorDiv(micros, civil::kMicrosPerDay);
-      const civil::Date date = civil::CivilFromDays(days);
-      if (part == DatePart::kMonth) days = civil::DaysFromCivil(date.year, date.month, 1);
-      if (part == DatePart::kYear) days = civil::DaysFromCivil(date.year, 1, 1);
-      result = days * civil::kMicrosPerDay;
-    }
-  }
-  return to == TypeId::kDate32 ? civil::FloorDiv(result, civil::kMicrosPerDay) : result;
-}
-
 bool CopyValidity(const Vec& in, Vec* out, std::string* error) {
   if (in.validity == nullptr) return true;
   if (!out->own_validity.Assign(in.validity, BitmaskWords(in.stored()) * 8, error)) return false;
@@ -411,22 +377,7 @@ bool EvalFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t count, V
       return true;
     }
     case Fn::kExtract:
-    case Fn::kDateTrunc: {
-      const Vec& a = args[0];
-      const bool extract = expr.fn == Fn::kExtract;
-      int64_t* dst64 = nullptr;
-      int32_t* dst32 = nullptr;
-      if (extract || expr.type != TypeId::kDate32) dst64 = out->InitFixed<int64_t>(expr.type, count, a.constant, error);
-      else dst32 = out->InitFixed<int32_t>(expr.type, count, a.constant, error);
-      if (dst64 == nullptr && dst32 == nullptr) return false;
-      const bool is_date = a.type == TypeId::kDate32;
-      for (size_t i = 0; i < a.stored(); ++i) {
-        const int64_t v = is_date ? a.Get<int32_t>(i) : a.Get<int64_t>(i);
-        const int64_t r = extract ? ExtractPart(a.type, v, expr.part) : TruncatePart(a.type, expr.type, v, expr.part);
-        if (dst64 != nullptr) dst64[i] = r; else dst32[i] = static_cast<int32_t>(r);
-      }
-      return CopyValidity(a, out, error);
-    }
+    case Fn::kDateTrunc: return EvalDatePart(expr, args, count, out, error);
     case Fn::kLike: {
       const Vec& a = args[0];
       const std::string& pattern = args[1].IsNull(0) ? std::string() : std::string(args[1].Str(0));

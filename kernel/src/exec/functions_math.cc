@@ -346,6 +346,9 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
     case ScalarFn::kRepeat: case ScalarFn::kStrpos: case ScalarFn::kStartsWith: case ScalarFn::kEndsWith:
     case ScalarFn::kContains: case ScalarFn::kAscii: case ScalarFn::kChr:
       return EvalStringFunction(expr, args, count, out, error);
+    case ScalarFn::kDateDiffPart: case ScalarFn::kDayName: case ScalarFn::kMonthName: case ScalarFn::kLastDay:
+    case ScalarFn::kMakeDate: case ScalarFn::kMakeTimestamp: case ScalarFn::kEpochMs: case ScalarFn::kEpochUs:
+      return EvalDateFunction(expr, args, count, out, error);
   }
   *error = ErrorAt(expr, "internal", "a built-in function reached the library's kernels");
   return false;

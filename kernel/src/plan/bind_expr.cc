@@ -570,22 +570,10 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
       return CastTo(std::move(children[0]), type, pos, /*explicit_cast=*/true);
     }
     case sql::ExprKind::kExtract: {
-      static const std::pair<const char*, DatePart> kParts[] = {
-          {"year", DatePart::kYear}, {"month", DatePart::kMonth}, {"day", DatePart::kDay},
-          {"hour", DatePart::kHour}, {"minute", DatePart::kMinute}, {"second", DatePart::kSecond}};
-      DatePart part = DatePart::kYear;
-      bool known = false;
-      for (const auto& [name, value] : kParts) if (expr.text == name) { part = value; known = true; }
-      if (!known) return Fail(pos, "binder", "extract does not support the part '" + expr.text +
-                                                 "' (year, month, day, hour, minute, second)");
-      if (children[0]->string_literal) children[0] = CastTo(std::move(children[0]), TypeId::kTimestampMicros, pos);
-      if (!children[0]) return nullptr;
-      if (!IsTemporal(children[0]->type)) {
-        return Fail(children[0]->pos, "type", "extract needs a DATE or TIMESTAMP, not " + type_name(*children[0]));
-      }
-      node = MakeCall(Fn::kExtract, TypeId::kInt64, pos, std::move(children));
-      node->part = part;
-      break;
+      std::vector<BoundExprPtr> parts;
+      parts.push_back(MakeConstant(Value::String(expr.text), pos));
+      parts.push_back(std::move(children[0]));
+      return BindDatePart("extract", std::move(parts), pos);
     }
     case sql::ExprKind::kFunctionCall: {
       const std::string name = LowerAscii(expr.text);
@@ -629,37 +617,6 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         for (const BoundExprPtr& arg : node->args) constant = constant && arg->IsConstant();
         if (constant) return Fold(std::move(node));
         return node;
-      }
-      if (name == "date_trunc" || name == "datetrunc") {
-        if (!arity(2, 2)) return nullptr;
-        if (!children[0]->IsConstant() || !IsString(children[0]->type)) {
-          return Fail(children[0]->pos, "binder", "the date_trunc part must be a constant string");
-        }
-        const std::string part_name = LowerAscii(children[0]->constant.text);
-        static const std::pair<const char*, DatePart> kParts[] = {
-            {"year", DatePart::kYear}, {"month", DatePart::kMonth}, {"day", DatePart::kDay},
-            {"hour", DatePart::kHour}, {"minute", DatePart::kMinute}, {"second", DatePart::kSecond}};
-        DatePart part = DatePart::kYear;
-        bool known = false;
-        for (const auto& [part_text, value] : kParts) if (part_name == part_text) { part = value; known = true; }
-        if (!known) {
-          return Fail(children[0]->pos, "binder", "date_trunc does not support the part '" + part_name +
-                                                      "' (year, month, day, hour, minute, second)");
-        }
-        if (children[1]->string_literal) children[1] = CastTo(std::move(children[1]), TypeId::kTimestampMicros, pos);
-        if (!children[1]) return nullptr;
-        const TypeId from = children[1]->type;
-        if (!IsTemporal(from)) {
-          return Fail(children[1]->pos, "type", "date_trunc needs a DATE or TIMESTAMP, not " + type_name(*children[1]));
-        }
-        // DuckDB (since 2.0): TIMESTAMP for every part, from DATE or TIMESTAMP (1.4 gave DATE for
-        // year / month / day).
-        const TypeId type = TypeId::kTimestampMicros;
-        std::vector<BoundExprPtr> args;
-        args.push_back(std::move(children[1]));
-        node = MakeCall(Fn::kDateTrunc, type, pos, std::move(args));
-        node->part = part;
-        break;
       }
       if (name == "regexp_replace") {
         if (!arity(3, 4)) return nullptr;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "src/plan/binder_internal.h"
+#include "src/plan/date_parts.h"
 
 namespace laneql {
 namespace plan {
@@ -144,6 +145,55 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
     case F::kChr:
       if (!arity(1, 1) || !shaped("n")) return nullptr;
       return finish(Scalar(info.fn, TypeId::kString, pos, std::move(args)));
+    case F::kDateDiffPart: {
+      if (!arity(3, 3)) return nullptr;
+      DatePart part;
+      if (!ConstantDatePart(name, args[0].get(), &part)) return nullptr;
+      if (part == DatePart::kEpoch || part == DatePart::kJulian || part == DatePart::kEra ||
+          part == DatePart::kYearWeek) {
+        return Fail(args[0]->pos, "binder", name + " does not support the part '" + args[0]->constant.text + "'");
+      }
+      for (size_t i = 1; i < 3; ++i) {
+        if (!TemporalArg(name, &args[i], pos)) return nullptr;
+      }
+      std::vector<BoundExprPtr> times;
+      times.push_back(std::move(args[1]));
+      times.push_back(std::move(args[2]));
+      BoundExprPtr node = Scalar(F::kDateDiffPart, TypeId::kInt64, pos, std::move(times));
+      node->part = part;
+      return finish(std::move(node));
+    }
+    case F::kDayName:
+    case F::kMonthName:
+    case F::kLastDay:
+    case F::kEpochUs:
+      if (!arity(1, 1) || !TemporalArg(name, &args[0], pos)) return nullptr;
+      return finish(Scalar(info.fn, info.fn == F::kLastDay ? TypeId::kDate32
+                                    : info.fn == F::kEpochUs ? TypeId::kInt64
+                                                             : TypeId::kString,
+                           pos, std::move(args)));
+    case F::kEpochMs: {
+      if (!arity(1, 1)) return nullptr;
+      if (IsInteger(args[0]->type)) {  // milliseconds to a TIMESTAMP
+        if (!integer_arg(0, TypeId::kInt64)) return nullptr;
+        return finish(Scalar(F::kEpochMs, TypeId::kTimestampMicros, pos, std::move(args)));
+      }
+      if (!TemporalArg(name, &args[0], pos)) return nullptr;
+      return finish(Scalar(F::kEpochMs, TypeId::kInt64, pos, std::move(args)));
+    }
+    case F::kMakeDate:
+    case F::kMakeTimestamp: {
+      const bool timestamp = info.fn == F::kMakeTimestamp;
+      if (!arity(timestamp ? 6 : 3, timestamp ? 6 : 3)) return nullptr;
+      for (size_t i = 0; i < args.size(); ++i) {
+        if (i == 5) {
+          if (!to_double(5)) return nullptr;
+        } else if (!integer_arg(i, TypeId::kInt64)) {
+          return nullptr;
+        }
+      }
+      return finish(Scalar(info.fn, timestamp ? TypeId::kTimestampMicros : TypeId::kDate32, pos, std::move(args)));
+    }
     case F::kStartsWith:
     case F::kEndsWith:
     case F::kContains: {
@@ -256,7 +306,15 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
     }
   }
 
-  // Built in: rewrites and constants.
+  // Built in: parts of dates, rewrites and constants.
+  if (name == "date_part" || name == "datepart") return BindDatePart(name, std::move(args), pos);
+  if (name == "date_trunc" || name == "datetrunc") return BindDateTrunc(name, std::move(args), pos);
+  if (DatePart part; info.family == FunctionFamily::kDate && ParseDatePart(name, &part)) {
+    // year(t), dayofweek(t), ...: date_part with the function's name as the part.
+    if (!arity(1, 1)) return nullptr;
+    args.insert(args.begin(), MakeConstant(Value::String(name), pos));
+    return BindDatePart(name, std::move(args), pos);
+  }
   if (name == "pi") {
     if (!arity(0, 0)) return nullptr;
     return MakeConstant(Value::Real(TypeId::kFloat64, M_PI), pos);
@@ -324,6 +382,62 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
     return finish(std::move(node));
   }
   return Fail(pos, "binder", "internal error: function " + name + "() has no binding");
+}
+
+bool Binder::ConstantDatePart(const std::string& function, const BoundExpr* part_arg, DatePart* part) {
+  if (!part_arg->IsConstant() || !IsString(part_arg->type) || part_arg->constant.is_null) {
+    Fail(part_arg->pos, "binder", "the " + function + " part must be a constant string");
+    return false;
+  }
+  if (!ParseDatePart(part_arg->constant.text, part)) {
+    Fail(part_arg->pos, "binder", function + ": unknown date part '" + part_arg->constant.text + "' (" +
+                                      DatePartNames() + ")");
+    return false;
+  }
+  return true;
+}
+
+bool Binder::TemporalArg(const std::string& function, BoundExprPtr* arg, SourcePos pos) {
+  if ((*arg)->string_literal || IsNullLiteral(**arg)) *arg = CastTo(std::move(*arg), TypeId::kTimestampMicros, pos);
+  if (!*arg) return false;
+  if (IsTemporal((*arg)->type)) return true;
+  Fail((*arg)->pos, "type", function + " needs a DATE or TIMESTAMP, not " + DuckDbTypeName((*arg)->type));
+  return false;
+}
+
+BoundExprPtr Binder::BindDatePart(const std::string& function, std::vector<BoundExprPtr> args, SourcePos pos) {
+  if (args.size() != 2) {
+    return Fail(pos, "binder", function + " takes 2 arguments, got " + std::to_string(args.size()));
+  }
+  DatePart part;
+  if (!ConstantDatePart(function, args[0].get(), &part) || !TemporalArg(function, &args[1], pos)) return nullptr;
+  std::vector<BoundExprPtr> value;
+  value.push_back(std::move(args[1]));
+  BoundExprPtr node = MakeCall(Fn::kExtract, DatePartIsDouble(part) ? TypeId::kFloat64 : TypeId::kInt64, pos,
+                               std::move(value));
+  node->part = part;
+  if (node->args[0]->IsConstant()) return Fold(std::move(node), /*defer_errors=*/true);
+  return node;
+}
+
+BoundExprPtr Binder::BindDateTrunc(const std::string& function, std::vector<BoundExprPtr> args, SourcePos pos) {
+  if (args.size() != 2) {
+    return Fail(pos, "binder", function + " takes 2 arguments, got " + std::to_string(args.size()));
+  }
+  DatePart part;
+  if (!ConstantDatePart(function, args[0].get(), &part)) return nullptr;
+  if (part == DatePart::kEpoch || part == DatePart::kJulian || part == DatePart::kEra || part == DatePart::kYearWeek) {
+    return Fail(args[0]->pos, "binder", function + " does not support the part '" + args[0]->constant.text + "'");
+  }
+  if (!TemporalArg(function, &args[1], pos)) return nullptr;
+  // DuckDB (since 2.0): TIMESTAMP for every part, from DATE or TIMESTAMP (1.4 gave DATE for
+  // year / month / day).
+  std::vector<BoundExprPtr> value;
+  value.push_back(std::move(args[1]));
+  BoundExprPtr node = MakeCall(Fn::kDateTrunc, TypeId::kTimestampMicros, pos, std::move(value));
+  node->part = part;
+  if (node->args[0]->IsConstant()) return Fold(std::move(node), /*defer_errors=*/true);
+  return node;
 }
 
 }  // namespace plan

@@ -50,6 +50,13 @@ class Binder {
   // A call of a library function (scalar_functions.h) from its bound arguments
   // (bind_functions.cc); null with the error reported.
   BoundExprPtr BindLibraryFunction(const ScalarFunctionInfo& info, std::vector<BoundExprPtr> args, SourcePos pos);
+  // extract / date_part(part, t) and date_trunc(part, t): `args` are the part (a constant
+  // string) and the value (bind_functions.cc).
+  BoundExprPtr BindDatePart(const std::string& function, std::vector<BoundExprPtr> args, SourcePos pos);
+  BoundExprPtr BindDateTrunc(const std::string& function, std::vector<BoundExprPtr> args, SourcePos pos);
+  bool ConstantDatePart(const std::string& function, const BoundExpr* part_arg, DatePart* part);
+  // A DATE or TIMESTAMP argument (a string literal or NULL cast to TIMESTAMP).
+  bool TemporalArg(const std::string& function, BoundExprPtr* arg, SourcePos pos);
   bool failed() const { return failed_; }
 
  private:

@@ -49,7 +49,13 @@ enum class Fn : uint8_t {
   kScalar,                   // a function of the library (scalar_functions.h): `scalar` says which
 };
 
-enum class DatePart : uint8_t { kYear, kMonth, kDay, kHour, kMinute, kSecond };
+// Parts of a date or timestamp (date_parts.h names them): extract / date_part read them,
+// date_trunc and date_diff use the calendar ones.
+enum class DatePart : uint8_t {
+  kYear, kMonth, kDay, kHour, kMinute, kSecond, kMillisecond, kMicrosecond,
+  kDow, kIsoDow, kDoy, kWeek, kQuarter, kDecade, kCentury, kMillennium, kIsoYear, kYearWeek, kEra,
+  kEpoch, kJulian,  // DOUBLE
+};
 
 struct BoundExpr;
 using BoundExprPtr = std::unique_ptr<BoundExpr>;

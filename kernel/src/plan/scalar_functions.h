@@ -29,6 +29,9 @@ enum class ScalarFn : uint16_t {
   // without wildcards bind to LIKE, whose SIMD kernels and filter paths they then share.
   kConcat, kConcatWs, kLeft, kRight, kReplace, kSplitPart, kTrim, kLtrim, kRtrim, kLpad, kRpad,
   kReverse, kRepeat, kStrpos, kStartsWith, kEndsWith, kContains, kAscii, kChr,
+  // Dates and times (exec/functions_date.cc); extract, date_part, year() ... and date_trunc
+  // bind to the Fn::kExtract / Fn::kDateTrunc nodes.
+  kDateDiffPart, kDayName, kMonthName, kLastDay, kMakeDate, kMakeTimestamp, kEpochMs, kEpochUs,
 };
 
 enum class FunctionFamily : uint8_t { kNumber, kConditional, kString, kDate };

@@ -1,0 +1,308 @@
+// Date and time functions: extract / date_part of every part DuckDB has, date_trunc, date_diff,
+// dayname, monthname, last_day, make_date, make_timestamp, epoch_ms, epoch_us. Values are read
+// as microseconds since 1970-01-01 (a DATE as its midnight), split into a civil date and a time
+// of day (common/civil_time.h).
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "src/common/civil_time.h"
+#include "src/exec/expr_eval.h"
+#include "src/exec/functions_common.h"
+#include "src/plan/date_parts.h"
+
+namespace laneql {
+namespace exec {
+
+using plan::BoundExpr;
+using plan::DatePart;
+using plan::ScalarFn;
+
+namespace {
+
+int64_t Micros(TypeId type, int64_t v) {
+  if (type == TypeId::kDate32) return v * civil::kMicrosPerDay;
+  if (type == TypeId::kTimestampSeconds) return v * civil::kMicrosPerSecond;
+  return v;
+}
+
+// A temporal argument's row i as microseconds.
+int64_t MicrosAt(const Vec& v, size_t i) {
+  return Micros(v.type, v.type == TypeId::kDate32 ? v.Get<int32_t>(i) : v.Get<int64_t>(i));
+}
+
+// Sunday 0 .. Saturday 6 (1970-01-01 was a Thursday).
+int64_t DayOfWeek(int64_t days) {
+  int64_t weeks, day;
+  civil::FloorDivMod(days + 4, 7, &weeks, &day);
+  return day;
+}
+
+// The ISO 8601 year and week of a day: weeks start on Monday, week 1 holds the year's first
+// Thursday.
+void IsoWeek(int64_t days, int64_t* iso_year, int64_t* week) {
+  const int64_t monday_based = (DayOfWeek(days) + 6) % 7;  // Monday 0 .. Sunday 6
+  const int64_t thursday = days - monday_based + 3;        // the Thursday of its week
+  const civil::Date date = civil::CivilFromDays(thursday);
+  *iso_year = date.year;
+  *week = (thursday - civil::DaysFromCivil(date.year, 1, 1)) / 7 + 1;
+}
+
+// The Monday that starts ISO week 1 of an ISO year.
+int64_t IsoYearStart(int64_t iso_year) {
+  const int64_t jan4 = civil::DaysFromCivil(iso_year, 1, 4);
+  return jan4 - (DayOfWeek(jan4) + 6) % 7;
+}
+
+// Centuries and millennia as DuckDB counts them: the 21st century is 2001-2100.
+int64_t Ordinal(int64_t year, int64_t span) { return year > 0 ? (year - 1) / span + 1 : -((-year - 1) / span + 1); }
+
+int64_t ExtractInteger(int64_t micros, DatePart part) {
+  int64_t days, micros_of_day;
+  civil::SplitTimestamp(micros, civil::kMicrosPerDay, &days, &micros_of_day);
+  const civil::TimeOfDay time = civil::TimeOfDayFromMicros(micros_of_day);
+  const civil::Date date = civil::CivilFromDays(days);
+  int64_t iso_year, week;
+  switch (part) {
+    case DatePart::kYear: return date.year;
+    case DatePart::kMonth: return date.month;
+    case DatePart::kDay: return date.day;
+    case DatePart::kHour: return time.hour;
+    case DatePart::kMinute: return time.minute;
+    case DatePart::kSecond: return time.second;
+    case DatePart::kMillisecond: return time.second * 1000 + time.micros / 1000;
+    case DatePart::kMicrosecond: return time.second * int64_t{1000000} + time.micros;
+    case DatePart::kDow: return DayOfWeek(days);
+    case DatePart::kIsoDow: return DayOfWeek(days) == 0 ? 7 : DayOfWeek(days);
+    case DatePart::kDoy: return days - civil::DaysFromCivil(date.year, 1, 1) + 1;
+    case DatePart::kQuarter: return (date.month - 1) / 3 + 1;
+    case DatePart::kDecade: return date.year / 10;
+    case DatePart::kCentury: return Ordinal(date.year, 100);
+    case DatePart::kMillennium: return Ordinal(date.year, 1000);
+    case DatePart::kEra: return date.year > 0 ? 1 : 0;
+    case DatePart::kWeek: IsoWeek(days, &iso_year, &week); return week;
+    case DatePart::kIsoYear: IsoWeek(days, &iso_year, &week); return iso_year;
+    case DatePart::kYearWeek: IsoWeek(days, &iso_year, &week); return iso_year * 100 + week;
+    case DatePart::kEpoch:
+    case DatePart::kJulian: break;
+  }
+  return 0;
+}
+
+double ExtractDouble(int64_t micros, DatePart part) {
+  if (part == DatePart::kEpoch) return static_cast<double>(micros) / 1e6;
+  int64_t days, micros_of_day;
+  civil::SplitTimestamp(micros, civil::kMicrosPerDay, &days, &micros_of_day);
+  return static_cast<double>(days + 2440588) + static_cast<double>(micros_of_day) / 86400e6;  // julian
+}
+
+// The start of the part that holds `micros`, in microseconds.
+int64_t Truncate(int64_t micros, DatePart part) {
+  auto down_to = [micros](int64_t unit) { return civil::FloorDiv(micros, unit) * unit; };
+  switch (part) {
+    case DatePart::kMicrosecond: return micros;
+    case DatePart::kMillisecond: return down_to(1000);
+    case DatePart::kSecond: return down_to(civil::kMicrosPerSecond);
+    case DatePart::kMinute: return down_to(60 * civil::kMicrosPerSecond);
+    case DatePart::kHour: return down_to(3600 * civil::kMicrosPerSecond);
+    default: break;
+  }
+  int64_t days = civil::FloorDiv(micros, civil::kMicrosPerDay);
+  const civil::Date date = civil::CivilFromDays(days);
+  auto year_start = [](int64_t year) { return civil::DaysFromCivil(year, 1, 1); };
+  switch (part) {
+    case DatePart::kYear: days = year_start(date.year); break;
+    case DatePart::kQuarter: days = civil::DaysFromCivil(date.year, (date.month - 1) / 3 * 3 + 1, 1); break;
+    case DatePart::kMonth: days = civil::DaysFromCivil(date.year, date.month, 1); break;
+    case DatePart::kWeek: days -= (DayOfWeek(days) + 6) % 7; break;
+    case DatePart::kDecade: days = year_start(date.year - ((date.year % 10) + 10) % 10); break;
+    case DatePart::kCentury: days = year_start(date.year - ((date.year % 100) + 100) % 100); break;
+    case DatePart::kMillennium: days = year_start(date.year - ((date.year % 1000) + 1000) % 1000); break;
+    case DatePart::kIsoYear: {
+      int64_t iso_year, week;
+      IsoWeek(days, &iso_year, &week);
+      days = IsoYearStart(iso_year);
+      break;
+    }
+    default: break;  // day, and the parts of a day (dow, doy, isodow)
+  }
+  return days * civil::kMicrosPerDay;
+}
+
+// The part boundaries crossed from a to b (DuckDB's date_diff); weeks are whole 7-day spans.
+int64_t Difference(int64_t a, int64_t b, DatePart part) {
+  auto boundaries = [&](int64_t unit) { return civil::FloorDiv(b, unit) - civil::FloorDiv(a, unit); };
+  switch (part) {
+    case DatePart::kMicrosecond: return b - a;
+    case DatePart::kMillisecond: return boundaries(1000);
+    case DatePart::kSecond: return boundaries(civil::kMicrosPerSecond);
+    case DatePart::kMinute: return boundaries(60 * civil::kMicrosPerSecond);
+    case DatePart::kHour: return boundaries(3600 * civil::kMicrosPerSecond);
+    case DatePart::kWeek: return (b - a) / (7 * civil::kMicrosPerDay);
+    default: break;
+  }
+  const int64_t da = civil::FloorDiv(a, civil::kMicrosPerDay), db = civil::FloorDiv(b, civil::kMicrosPerDay);
+  const civil::Date x = civil::CivilFromDays(da), y = civil::CivilFromDays(db);
+  switch (part) {
+    case DatePart::kYear: return y.year - x.year;
+    case DatePart::kQuarter: return (y.year * 4 + (y.month - 1) / 3) - (x.year * 4 + (x.month - 1) / 3);
+    case DatePart::kMonth: return (y.year * 12 + y.month) - (x.year * 12 + x.month);
+    case DatePart::kDecade: return y.year / 10 - x.year / 10;
+    case DatePart::kCentury: return y.year / 100 - x.year / 100;
+    case DatePart::kMillennium: return y.year / 1000 - x.year / 1000;
+    case DatePart::kIsoYear: {
+      int64_t iy, ix, w;
+      IsoWeek(db, &iy, &w);
+      IsoWeek(da, &ix, &w);
+      return iy - ix;
+    }
+    default: return db - da;  // day, dow, doy, isodow
+  }
+}
+
+const char* const kDayNames[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
+const char* const kMonthNames[] = {"January", "February", "March",     "April",   "May",      "June",
+                                   "July",    "August",   "September", "October", "November", "December"};
+
+bool Names(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
+  StringVecBuilder builder;
+  if (!builder.Init(count, AllConstant(args), error)) return false;
+  for (size_t i = 0; i < args[0].stored(); ++i) {
+    if (args[0].IsNull(i)) {
+      builder.AppendNull();
+      continue;
+    }
+    const int64_t days = civil::FloorDiv(MicrosAt(args[0], i), civil::kMicrosPerDay);
+    const char* name = expr.scalar == ScalarFn::kDayName ? kDayNames[DayOfWeek(days)]
+                                                         : kMonthNames[civil::CivilFromDays(days).month - 1];
+    if (!builder.Append(name, error)) return false;
+  }
+  return builder.Finish(out, error);
+}
+
+// make_date / make_timestamp: the fields checked as DuckDB checks them.
+bool Make(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
+  const bool timestamp = expr.scalar == ScalarFn::kMakeTimestamp;
+  int64_t* dst64 = nullptr;
+  int32_t* dst32 = nullptr;
+  if (timestamp) dst64 = out->InitFixed<int64_t>(expr.type, count, AllConstant(args), error);
+  else dst32 = out->InitFixed<int32_t>(expr.type, count, AllConstant(args), error);
+  if (dst64 == nullptr && dst32 == nullptr) return false;
+  for (size_t i = 0; i < out->stored(); ++i) {
+    if (AnyNull(args, i)) continue;
+    const int64_t year = args[0].Get<int64_t>(i), month = args[1].Get<int64_t>(i), day = args[2].Get<int64_t>(i);
+    if (month < 1 || month > 12 || day < 1 || day > civil::DaysInMonth(year, static_cast<int>(month)) ||
+        year < -290000 || year > 290000) {
+      *error = ErrorAt(expr, "conversion", "Date out of range: " + std::to_string(year) + "-" + std::to_string(month) +
+                                               "-" + std::to_string(day));
+      return false;
+    }
+    const int64_t days = civil::DaysFromCivil(year, static_cast<int>(month), static_cast<int>(day));
+    if (!timestamp) {
+      dst32[i] = static_cast<int32_t>(days);
+      continue;
+    }
+    const int64_t hour = args[3].Get<int64_t>(i), minute = args[4].Get<int64_t>(i);
+    const double seconds = args[5].Get<double>(i);
+    // Up to 24:00:00 exactly (the next midnight), as DuckDB takes 24:0:0 and 23:59:60.
+    const int64_t micros = (hour * 60 + minute) * 60 * civil::kMicrosPerSecond +
+                           (seconds >= 0 && seconds <= 60 ? static_cast<int64_t>(std::llround(seconds * 1e6)) : 0);
+    if (hour < 0 || hour > 24 || minute < 0 || minute > 59 || !(seconds >= 0 && seconds <= 60) ||
+        micros > civil::kMicrosPerDay) {
+      char text[64];
+      std::snprintf(text, sizeof(text), "%lld:%lld:%.1f", static_cast<long long>(hour), static_cast<long long>(minute),
+                    seconds);
+      *error = ErrorAt(expr, "conversion", std::string("Time out of range: ") + text);
+      return false;
+    }
+    dst64[i] = days * civil::kMicrosPerDay + micros;
+  }
+  return StrictValidity(args, out, error);
+}
+
+}  // namespace
+
+bool EvalDatePart(const BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
+  out->count = count;
+  const Vec& a = args[0];
+  if (expr.fn == plan::Fn::kExtract && plan::DatePartIsDouble(expr.part)) {
+    double* dst = out->InitFixed<double>(TypeId::kFloat64, count, a.constant, error);
+    if (dst == nullptr) return false;
+    for (size_t i = 0; i < a.stored(); ++i) dst[i] = ExtractDouble(MicrosAt(a, i), expr.part);
+    return StrictValidity(args, out, error);
+  }
+  if (expr.fn == plan::Fn::kExtract) {
+    int64_t* dst = out->InitFixed<int64_t>(TypeId::kInt64, count, a.constant, error);
+    if (dst == nullptr) return false;
+    for (size_t i = 0; i < a.stored(); ++i) dst[i] = ExtractInteger(MicrosAt(a, i), expr.part);
+    return StrictValidity(args, out, error);
+  }
+  // date_trunc: a TIMESTAMP (or a DATE where the binder asked for one).
+  if (expr.type == TypeId::kDate32) {
+    int32_t* dst = out->InitFixed<int32_t>(expr.type, count, a.constant, error);
+    if (dst == nullptr) return false;
+    for (size_t i = 0; i < a.stored(); ++i) {
+      dst[i] = static_cast<int32_t>(civil::FloorDiv(Truncate(MicrosAt(a, i), expr.part), civil::kMicrosPerDay));
+    }
+    return StrictValidity(args, out, error);
+  }
+  int64_t* dst = out->InitFixed<int64_t>(expr.type, count, a.constant, error);
+  if (dst == nullptr) return false;
+  for (size_t i = 0; i < a.stored(); ++i) dst[i] = Truncate(MicrosAt(a, i), expr.part);
+  return StrictValidity(args, out, error);
+}
+
+bool EvalDateFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
+  out->count = count;
+  switch (expr.scalar) {
+    case ScalarFn::kDateDiffPart: {
+      int64_t* dst = out->InitFixed<int64_t>(TypeId::kInt64, count, AllConstant(args), error);
+      if (dst == nullptr) return false;
+      for (size_t i = 0; i < out->stored(); ++i) dst[i] = Difference(MicrosAt(args[0], i), MicrosAt(args[1], i), expr.part);
+      return StrictValidity(args, out, error);
+    }
+    case ScalarFn::kDayName:
+    case ScalarFn::kMonthName: return Names(expr, args, count, out, error);
+    case ScalarFn::kLastDay: {
+      int32_t* dst = out->InitFixed<int32_t>(TypeId::kDate32, count, AllConstant(args), error);
+      if (dst == nullptr) return false;
+      for (size_t i = 0; i < out->stored(); ++i) {
+        const civil::Date d = civil::CivilFromDays(civil::FloorDiv(MicrosAt(args[0], i), civil::kMicrosPerDay));
+        dst[i] = static_cast<int32_t>(civil::DaysFromCivil(d.year, d.month, civil::DaysInMonth(d.year, d.month)));
+      }
+      return StrictValidity(args, out, error);
+    }
+    case ScalarFn::kMakeDate:
+    case ScalarFn::kMakeTimestamp: return Make(expr, args, count, out, error);
+    case ScalarFn::kEpochMs:
+    case ScalarFn::kEpochUs: {
+      int64_t* dst = out->InitFixed<int64_t>(expr.type, count, AllConstant(args), error);
+      if (dst == nullptr) return false;
+      const bool to_timestamp = expr.type == TypeId::kTimestampMicros;  // epoch_ms(BIGINT)
+      for (size_t i = 0; i < out->stored(); ++i) {
+        if (to_timestamp) {
+          int64_t micros = 0;
+          if (!args[0].IsNull(i) && __builtin_mul_overflow(args[0].Get<int64_t>(i), int64_t{1000}, &micros)) {
+            *error = ErrorAt(expr, "conversion", "epoch_ms: " + std::to_string(args[0].Get<int64_t>(i)) +
+                                                     " milliseconds are out of the TIMESTAMP range");
+            return false;
+          }
+          dst[i] = micros;
+        } else {
+          const int64_t micros = MicrosAt(args[0], i);
+          // Milliseconds rounded half away from zero, as DuckDB gives them.
+          dst[i] = expr.scalar == ScalarFn::kEpochUs ? micros : (micros + (micros < 0 ? -500 : 500)) / 1000;
+        }
+      }
+      return StrictValidity(args, out, error);
+    }
+    default: break;
+  }
+  *error = ErrorAt(expr, "internal", "not a date function of the library");
+  return false;
+}
+
+}  // namespace exec
+}  // namespace laneql
