@@ -149,7 +149,7 @@ bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error)
   const TypeId to = expr.type;
   const size_t rows = in.stored();
   const bool numeric_fast = !IsString(in.type) && !IsString(to) && !IsTemporal(in.type) && !IsTemporal(to) &&
-                            in.type != TypeId::kBool && to != TypeId::kBool;
+                            in.type != TypeId::kBool && to != TypeId::kBool && !expr.try_cast;
   if (numeric_fast) {
     bool ok = true;
     VisitFixed(to, [&](auto to_tag) {
@@ -196,6 +196,11 @@ bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error)
   for (size_t i = 0; i < rows; ++i) {
     Value cast;
     if (!CastValue(VecValue(in, i), to, &cast, error)) {
+      if (expr.try_cast) {  // TRY_CAST: NULL instead of the error
+        error->clear();
+        values[i] = Value::Null(to);
+        continue;
+      }
       *error = ErrorAt(expr, "conversion", *error);
       return false;
     }

@@ -283,7 +283,7 @@ BoundExprPtr Binder::CastToAtOwnPos(BoundExprPtr expr, TypeId type) {
   return CastTo(std::move(expr), type, pos);
 }
 
-BoundExprPtr Binder::CastTo(BoundExprPtr expr, TypeId type, SourcePos pos, bool explicit_cast) {
+BoundExprPtr Binder::CastTo(BoundExprPtr expr, TypeId type, SourcePos pos, bool explicit_cast, bool try_cast) {
   if (!expr) return nullptr;
   if (expr->type == type) return expr;
   // A NULL literal (INTEGER until it meets another type) casts to any type, as in DuckDB.
@@ -298,7 +298,9 @@ BoundExprPtr Binder::CastTo(BoundExprPtr expr, TypeId type, SourcePos pos, bool 
   std::vector<BoundExprPtr> args;
   args.push_back(std::move(expr));
   BoundExprPtr cast = MakeCall(Fn::kCast, type, pos, std::move(args));
-  // A string cast to a number or date can fail on bad text (-> error, not NULL).
+  cast->try_cast = try_cast;
+  cast->nullable = cast->nullable || try_cast;
+  // A string cast to a number or date can fail on bad text (-> error, not NULL; TRY_CAST: NULL).
   if (cast->args[0]->IsConstant()) return Fold(std::move(cast), explicit_cast);
   return cast;
 }
@@ -567,7 +569,7 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
       TypeId type;
       if (!TypeFromSqlName(expr.text, &type)) return Fail(pos, "type", "unknown type " + expr.text);
       if (type == TypeId::kLargeString) type = TypeId::kString;
-      return CastTo(std::move(children[0]), type, pos, /*explicit_cast=*/true);
+      return CastTo(std::move(children[0]), type, pos, /*explicit_cast=*/true, expr.try_cast);
     }
     case sql::ExprKind::kExtract: {
       std::vector<BoundExprPtr> parts;

@@ -34,7 +34,9 @@ class Binder {
   // `expr` converted to `type` (a cast node, or a folded constant); null + error on failure.
   // An implicit cast of a constant that fails is an error here (a string literal compared
   // with a column); an `explicit_cast` (CAST, ::) fails only if it is evaluated (Fold).
-  BoundExprPtr CastTo(BoundExprPtr expr, TypeId type, SourcePos pos, bool explicit_cast = false);
+  // `try_cast`: TRY_CAST, NULL where the conversion fails.
+  BoundExprPtr CastTo(BoundExprPtr expr, TypeId type, SourcePos pos, bool explicit_cast = false,
+                      bool try_cast = false);
   BoundExprPtr CastToAtOwnPos(BoundExprPtr expr, TypeId type);  // errors point at expr itself
   // Evaluates a call whose arguments are all constants; null + error on failure, or, with
   // `defer_errors`, the call itself, left to fail where it is evaluated: as in DuckDB,

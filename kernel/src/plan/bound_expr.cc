@@ -56,6 +56,7 @@ BoundExprPtr Clone(const BoundExpr& expr) {
   node->constant = expr.constant;
   node->fn = expr.fn;
   node->negated = expr.negated;
+  node->try_cast = expr.try_cast;
   node->case_insensitive = expr.case_insensitive;
   node->part = expr.part;
   node->scalar = expr.scalar;
@@ -80,7 +81,7 @@ namespace {
       break;
     case BoundKind::kCall:
       *out += "f" + std::to_string(static_cast<int>(expr.fn)) + "/" + TypeName(expr.type) + "/" +
-              std::to_string(expr.negated) + std::to_string(expr.case_insensitive) +
+              std::to_string(expr.negated) + std::to_string(expr.case_insensitive) + std::to_string(expr.try_cast) +
               std::to_string(static_cast<int>(expr.part)) + "s" + std::to_string(static_cast<int>(expr.scalar)) + "(";
       break;
   }

@@ -76,6 +76,7 @@ struct BoundExpr {
   Fn fn = Fn::kAdd;             // kCall
   bool negated = false;
   bool case_insensitive = false;
+  bool try_cast = false;        // kCast: NULL where the conversion fails (TRY_CAST)
   DatePart part = DatePart::kYear;
   ScalarFn scalar = ScalarFn::kBuiltIn;  // kScalar
   std::vector<BoundExprPtr> args;

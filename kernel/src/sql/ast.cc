@@ -172,7 +172,7 @@ std::string ToString(const Expr& expr) {
       if (expr.else_result) out += "ELSE " + ToString(*expr.else_result) + " ";
       return out + "END";
     case ExprKind::kCast:
-      return "CAST(" + ToString(*expr.operand) + " AS " + expr.text + ")";
+      return std::string(expr.try_cast ? "TRY_CAST(" : "CAST(") + ToString(*expr.operand) + " AS " + expr.text + ")";
     case ExprKind::kFunctionCall:
       out = QuoteIdentifier(ToLowerAscii(expr.text)) + "(";
       if (expr.star_argument) return out + "*)";

@@ -88,6 +88,7 @@ struct Expr {
   BinaryOp binary_op = BinaryOp::kAnd;
   bool bool_value = false;        // kBooleanLiteral
   bool negated = false;           // IS NOT NULL, NOT BETWEEN, NOT IN, NOT LIKE / ILIKE
+  bool try_cast = false;          // kCast: TRY_CAST (NULL where the conversion fails)
   bool case_insensitive = false;  // kLike: ILIKE
   bool distinct = false;          // kFunctionCall: name(DISTINCT ...)
   bool star_argument = false;     // kFunctionCall: name(*), e.g. COUNT(*)

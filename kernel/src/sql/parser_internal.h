@@ -151,7 +151,7 @@ class Parser {
   ExprPtr ParseNameOrCall();
   ExprPtr ParseParenthesized();
   ExprPtr ParseCase();
-  ExprPtr ParseCast();
+  ExprPtr ParseCast(bool try_cast = false);  // CAST / TRY_CAST (x AS type)
   ExprPtr ParseExtract();
   ExprPtr ParseSubqueryExpr(ExprKind kind, const Token& first);  // at '(' of (query)
   ExprPtr ParseInterval();

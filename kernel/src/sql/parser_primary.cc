@@ -98,6 +98,7 @@ ExprPtr Parser::ParseNameOrCall() {
       return ParseSubqueryExpr(ExprKind::kExists, name);
     }
     if (unquoted && IsWord(name, "SUBSTRING")) return ParseSubstring(name);
+    if (unquoted && IsWord(name, "TRY_CAST")) return ParseCast(/*try_cast=*/true);
     if (unquoted && IsWord(name, "POSITION")) return ParsePosition(name);
     if (unquoted && IsWord(name, "EXTRACT")) {
       // EXTRACT(part FROM x); anything else is the plain function extract(...).
@@ -276,11 +277,12 @@ ExprPtr Parser::ParseExtract() {
   return Finish(std::move(node));
 }
 
-ExprPtr Parser::ParseCast() {
+ExprPtr Parser::ParseCast(bool try_cast) {
   ExprPtr node = MakeNode(ExprKind::kCast, Current());
-  Next();  // CAST
+  node->try_cast = try_cast;
+  Next();  // CAST / TRY_CAST
   if (!At(TokenKind::kLeftParen)) {
-    FailExpected("'(' after 'CAST'");
+    FailExpected(try_cast ? "'(' after 'TRY_CAST'" : "'(' after 'CAST'");
     return nullptr;
   }
   const Token& open = Current();
