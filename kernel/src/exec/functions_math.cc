@@ -47,7 +47,14 @@ bool MapChecked(const BoundExpr& expr, const std::vector<Vec>& args, size_t coun
   for (size_t i = 0; i < out->stored(); ++i) {
     if (AnyNull(args, i)) continue;
     if (!op(i, &dst[i])) {
-      *error = ErrorAt(expr, "overflow", fail(i));
+      // The kind DuckDB gives the message: a zero divisor is invalid input, a refused shift out
+      // of range, the rest overflows.
+      const std::string message = fail(i);
+      const char* kind = message.rfind("Division by zero", 0) == 0 ? "invalid input"
+                         : message.rfind("Overflow", 0) == 0 || message.find("value is out of range") != std::string::npos
+                             ? "overflow"
+                             : "out of range";
+      *error = ErrorAt(expr, kind, message);
       return false;
     }
   }
@@ -152,6 +159,61 @@ bool Gcd(T a, T b, T* out) {
   return true;
 }
 
+// x // y, x << y and x >> y as DuckDB has them; false with *why on a zero divisor, an
+// overflow, or a shift DuckDB refuses.
+template <class T>
+bool IntegerOperator(ScalarFn fn, T x, T y, T* out, std::string* why) {
+  const int bits = static_cast<int>(sizeof(T) * 8);
+  if (fn == ScalarFn::kIntegerDivide) {
+    if (y == 0) {
+      *why = "Division by zero in expression (" + Text(x) + " // 0)";
+      return false;
+    }
+    if constexpr (!std::is_unsigned_v<T>) {
+      if (y == T(-1)) {
+        bool overflow = false;
+        AbsOrZero(x, &overflow);  // only the minimum has no negation
+        if (overflow) {
+          *why = "Overflow in division of " + Text(x) + " / -1";
+          return false;
+        }
+        *out = T(-x);
+        return true;
+      }
+    }
+    *out = T(x / y);
+    return true;
+  }
+  const char* side = fn == ScalarFn::kShiftLeft ? "left" : "right";
+  if constexpr (!std::is_unsigned_v<T>) {
+    if (y < 0) {
+      *why = std::string("Cannot ") + side + "-shift by negative number " + Text(y);
+      return false;
+    }
+  }
+  if (fn == ScalarFn::kShiftRight) {
+    *out = y >= T(bits) ? T(x < 0 ? -1 : 0) : T(x >> static_cast<int>(y));
+    return true;
+  }
+  if (y >= T(bits)) {
+    *why = "Left-shift value " + Text(y) + " is out of range";
+    return false;
+  }
+  if constexpr (!std::is_unsigned_v<T>) {
+    if (x < 0) {
+      *why = "Cannot left-shift negative number " + Text(x);
+      return false;
+    }
+  }
+  const T shifted = T(x << static_cast<int>(y));
+  if (T(shifted >> static_cast<int>(y)) != x || (!std::is_unsigned_v<T> && shifted < 0)) {
+    *why = "Overflow in left shift (" + Text(x) + " << " + Text(y) + ")";
+    return false;
+  }
+  *out = shifted;
+  return true;
+}
+
 // Integer and float functions that keep their argument's type.
 template <class T>
 bool TypedFunction(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
@@ -180,6 +242,18 @@ bool TypedFunction(const BoundExpr& expr, const std::vector<Vec>& args, size_t c
           return !overflow;
         }, [&](size_t i) { return "Overflow on abs(" + Text(args[0].Get<T>(i)) + ")"; });
       case ScalarFn::kTrunc: return Map<T, T>(args, type, count, out, error, [](T x) { return x; });
+      case ScalarFn::kBitAnd: return Map<T, T>(args, type, count, out, error, [](T x, T y) { return T(x & y); });
+      case ScalarFn::kBitOr: return Map<T, T>(args, type, count, out, error, [](T x, T y) { return T(x | y); });
+      case ScalarFn::kBitXor: return Map<T, T>(args, type, count, out, error, [](T x, T y) { return T(x ^ y); });
+      case ScalarFn::kBitNot: return Map<T, T>(args, type, count, out, error, [](T x) { return T(~x); });
+      case ScalarFn::kIntegerDivide:
+      case ScalarFn::kShiftLeft:
+      case ScalarFn::kShiftRight: {
+        std::string why;
+        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r) {
+          return IntegerOperator(fn, args[0].Get<T>(i), args[1].Get<T>(i), r, &why);
+        }, [&](size_t) { return why; });
+      }
       case ScalarFn::kRound:
         return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r) {
           return RoundInteger<T>(args[0].Get<T>(i), args.size() > 1 ? args[1].Get<int32_t>(i) : 0, r);
@@ -333,7 +407,14 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
     case ScalarFn::kTrunc:
     case ScalarFn::kRound:
     case ScalarFn::kGcd:
-    case ScalarFn::kLcm: {
+    case ScalarFn::kLcm:
+    case ScalarFn::kIntegerDivide:
+    case ScalarFn::kBitAnd:
+    case ScalarFn::kBitOr:
+    case ScalarFn::kBitXor:
+    case ScalarFn::kShiftLeft:
+    case ScalarFn::kShiftRight:
+    case ScalarFn::kBitNot: {
       bool ok = false;
       VisitFixed(expr.type, [&](auto tag) { ok = TypedFunction<decltype(tag)>(expr, args, count, out, error); });
       return ok;

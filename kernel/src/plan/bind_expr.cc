@@ -373,6 +373,7 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
   BoundExprPtr node;
   switch (expr.kind) {
     case sql::ExprKind::kUnary:
+      if (expr.unary_op == sql::UnaryOp::kBitNot) return BindLibraryFunction(*FindOperatorFunction("~"), std::move(children), pos);
       if (expr.unary_op == sql::UnaryOp::kNot) {
         if (!require_bool(&children[0], "NOT")) return nullptr;
         node = MakeCall(Fn::kNot, TypeId::kBool, pos, std::move(children));
@@ -389,6 +390,9 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
             !require_bool(&children[1], op == sql::BinaryOp::kAnd ? "AND" : "OR")) return nullptr;
         node = MakeCall(op == sql::BinaryOp::kAnd ? Fn::kAnd : Fn::kOr, TypeId::kBool, pos, std::move(children));
         break;
+      }
+      if (const ScalarFunctionInfo* info = FindOperatorFunction(sql::BinaryOpText(op))) {
+        return BindLibraryFunction(*info, std::move(children), pos);  // //, &, |, <<, >>, ^
       }
       if (op == sql::BinaryOp::kConcat) {
         for (auto& child : children) {

@@ -145,6 +145,28 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
     case F::kChr:
       if (!arity(1, 1) || !shaped("n")) return nullptr;
       return finish(Scalar(info.fn, TypeId::kString, pos, std::move(args)));
+    case F::kIntegerDivide:
+    case F::kBitAnd:
+    case F::kBitOr:
+    case F::kBitXor:
+    case F::kShiftLeft:
+    case F::kShiftRight:
+    case F::kBitNot: {
+      const size_t n = info.fn == F::kBitNot ? 1 : 2;
+      if (!arity(n, n)) return nullptr;
+      for (size_t i = 0; i < n; ++i) {
+        if (!numeric(i, TypeId::kInt32)) return nullptr;
+        if (info.fn != F::kIntegerDivide && !IsInteger(args[i]->type)) {
+          return Fail(args[i]->pos, "type", name + " needs integer arguments, not " + DuckDbTypeName(args[i]->type));
+        }
+      }
+      if (n == 2 && !Unify(&args[0], &args[1], pos)) return nullptr;
+      const TypeId type = args[0]->type;
+      if (IsFloat(type)) {  // DuckDB 2.0's // of floats is their plain division
+        return finish(MakeCall(Fn::kDivide, type, pos, std::move(args)));
+      }
+      return finish(Scalar(info.fn, type, pos, std::move(args)));
+    }
     case F::kDateDiffPart: {
       if (!arity(3, 3)) return nullptr;
       DatePart part;

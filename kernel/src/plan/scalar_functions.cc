@@ -52,6 +52,7 @@ const std::vector<ScalarFunctionInfo>& ScalarFunctionCatalog() {
       {"greatest_common_divisor", F::kGcd, Fam::kNumber, "greatest_common_divisor(a, b)", "gcd(a, b)"},
       {"lcm", F::kLcm, Fam::kNumber, "lcm(a, b)", "least common multiple, BIGINT (HUGEINT for HUGEINT arguments); overflow is an error"},
       {"least_common_multiple", F::kLcm, Fam::kNumber, "least_common_multiple(a, b)", "lcm(a, b)"},
+      {"xor", F::kBitXor, Fam::kNumber, "xor(a, b)", "bitwise exclusive or of two integers"},
       {"isnan", F::kIsNan, Fam::kNumber, "isnan(x)", "whether x is NaN"},
       {"isinf", F::kIsInf, Fam::kNumber, "isinf(x)", "whether x is +inf or -inf"},
       {"isfinite", F::kIsFinite, Fam::kNumber, "isfinite(x)", "whether x is neither infinite nor NaN"},
@@ -159,6 +160,22 @@ const ScalarFunctionInfo* FindScalarFunction(const std::string& lower_name) {
   }();
   const auto it = kByName.find(lower_name);
   return it == kByName.end() ? nullptr : it->second;
+}
+
+const ScalarFunctionInfo* FindOperatorFunction(const std::string& symbol) {
+  static const ScalarFunctionInfo kOperators[] = {
+      {"//", F::kIntegerDivide, Fam::kNumber, "a // b", "integer division (plain division of floats)"},
+      {"&", F::kBitAnd, Fam::kNumber, "a & b", "bitwise and"},
+      {"|", F::kBitOr, Fam::kNumber, "a | b", "bitwise or"},
+      {"<<", F::kShiftLeft, Fam::kNumber, "a << b", "a shifted left by b bits"},
+      {">>", F::kShiftRight, Fam::kNumber, "a >> b", "a shifted right by b bits"},
+      {"~", F::kBitNot, Fam::kNumber, "~a", "bitwise not"},
+      {"^", F::kPow, Fam::kNumber, "a ^ b", "pow(a, b)"},
+  };
+  for (const ScalarFunctionInfo& info : kOperators) {
+    if (symbol == info.name) return &info;
+  }
+  return nullptr;
 }
 
 std::string NearestFunctionName(const std::string& lower_name) {

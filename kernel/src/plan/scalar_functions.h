@@ -23,6 +23,8 @@ enum class ScalarFn : uint16_t {
   kSqrt, kCbrt, kPow, kExp, kLn, kLog10, kLog2, kLogBase,
   kSin, kCos, kTan, kCot, kAsin, kAcos, kAtan, kAtan2, kDegrees, kRadians,
   kGcd, kLcm, kIsNan, kIsInf, kIsFinite,
+  // Integer operators (//, &, |, xor(), <<, >>, ~), bound from the operators' syntax.
+  kIntegerDivide, kBitAnd, kBitOr, kBitXor, kShiftLeft, kShiftRight, kBitNot,
   // Comparisons of several values (exec/functions_math.cc).
   kGreatest, kLeast,
   // Strings (exec/functions_string.cc); contains / starts_with / ends_with of a constant
@@ -48,6 +50,9 @@ struct ScalarFunctionInfo {
 const std::vector<ScalarFunctionInfo>& ScalarFunctionCatalog();
 // The entry of a lower-case name, or null.
 const ScalarFunctionInfo* FindScalarFunction(const std::string& lower_name);
+// The entry of an operator bound as a library function ("//", "&", "|", "<<", ">>", "~"; "^"
+// is pow), or null. Operators are not in the catalog (docs/sql.md lists them under Expressions).
+const ScalarFunctionInfo* FindOperatorFunction(const std::string& symbol);
 // The known name nearest to `lower_name` (functions and aggregates, edit distance at most 2),
 // or "" when none is near.
 std::string NearestFunctionName(const std::string& lower_name);

@@ -32,26 +32,6 @@ std::string QuoteString(const std::string& value) {
   return out;
 }
 
-const char* BinaryOpText(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kOr: return "OR";
-    case BinaryOp::kAnd: return "AND";
-    case BinaryOp::kEquals: return "=";
-    case BinaryOp::kNotEquals: return "<>";
-    case BinaryOp::kLess: return "<";
-    case BinaryOp::kLessEquals: return "<=";
-    case BinaryOp::kGreater: return ">";
-    case BinaryOp::kGreaterEquals: return ">=";
-    case BinaryOp::kAdd: return "+";
-    case BinaryOp::kSubtract: return "-";
-    case BinaryOp::kMultiply: return "*";
-    case BinaryOp::kDivide: return "/";
-    case BinaryOp::kModulo: return "%";
-    case BinaryOp::kConcat: return "||";
-  }
-  return "?";
-}
-
 void AppendList(const std::vector<ExprPtr>& exprs, std::string* out) {
   for (size_t i = 0; i < exprs.size(); ++i) {
     if (i > 0) *out += ", ";
@@ -104,6 +84,32 @@ const char* JoinText(const TableRef& join) {
 
 }  // namespace
 
+const char* BinaryOpText(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kOr: return "OR";
+    case BinaryOp::kAnd: return "AND";
+    case BinaryOp::kEquals: return "=";
+    case BinaryOp::kNotEquals: return "<>";
+    case BinaryOp::kLess: return "<";
+    case BinaryOp::kLessEquals: return "<=";
+    case BinaryOp::kGreater: return ">";
+    case BinaryOp::kGreaterEquals: return ">=";
+    case BinaryOp::kAdd: return "+";
+    case BinaryOp::kSubtract: return "-";
+    case BinaryOp::kMultiply: return "*";
+    case BinaryOp::kDivide: return "/";
+    case BinaryOp::kModulo: return "%";
+    case BinaryOp::kConcat: return "||";
+    case BinaryOp::kIntegerDivide: return "//";
+    case BinaryOp::kBitAnd: return "&";
+    case BinaryOp::kBitOr: return "|";
+    case BinaryOp::kShiftLeft: return "<<";
+    case BinaryOp::kShiftRight: return ">>";
+    case BinaryOp::kPower: return "^";
+  }
+  return "?";
+}
+
 std::string QuoteIdentifier(const std::string& name) {
   bool plain = !name.empty() && !(name[0] >= '0' && name[0] <= '9') && name[0] != '$' &&
                !IsReservedKeyword(ToUpperAscii(name));
@@ -145,6 +151,7 @@ std::string ToString(const Expr& expr) {
       out = ToString(*expr.operand);
       // "(- -1)", not "(--1)", which would read back as a comment.
       if (expr.unary_op == UnaryOp::kNot) return "(NOT " + out + ")";
+      if (expr.unary_op == UnaryOp::kBitNot) return "(~" + out + ")";
       return (out[0] == '-' ? "(- " : "(-") + out + ")";
     case ExprKind::kBinary:
       return "(" + ToString(*expr.left) + " " + BinaryOpText(expr.binary_op) + " " +

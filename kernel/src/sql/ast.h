@@ -44,7 +44,7 @@ enum class ExprKind {
   kInterval,
 };
 
-enum class UnaryOp { kNot, kNegate };
+enum class UnaryOp { kNot, kNegate, kBitNot };
 
 enum class BinaryOp {
   kOr,
@@ -61,6 +61,12 @@ enum class BinaryOp {
   kDivide,
   kModulo,
   kConcat,
+  kIntegerDivide,  // //
+  kBitAnd,         // &
+  kBitOr,          // |
+  kShiftLeft,      // <<
+  kShiftRight,     // >>
+  kPower,          // ^ and **
 };
 
 struct Expr;
@@ -329,6 +335,8 @@ struct Statement {
 // predicate node in parentheses, keywords upper case, function names lower case, names quoted
 // only when they must be. Deterministic; parsing the output and printing it again gives the
 // same text.
+// An operator as SQL writes it: "+", "||", "//", "AND", ...
+const char* BinaryOpText(BinaryOp op);
 std::string ToString(const Expr& expr);
 std::string ToString(const SelectStatement& statement);
 std::string ToString(const QueryNode& query);

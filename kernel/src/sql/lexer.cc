@@ -151,8 +151,23 @@ class Lexer {
     switch (c) {
       case '+': kind = TokenKind::kPlus; break;
       case '-': kind = TokenKind::kMinus; break;
-      case '*': kind = TokenKind::kStar; break;
-      case '/': kind = TokenKind::kSlash; break;
+      case '*':
+        if (Peek(1) == '*') {
+          kind = TokenKind::kCaret, length = 2;  // ** is ^
+        } else {
+          kind = TokenKind::kStar;
+        }
+        break;
+      case '/':
+        if (Peek(1) == '/') {
+          kind = TokenKind::kSlashSlash, length = 2;
+        } else {
+          kind = TokenKind::kSlash;
+        }
+        break;
+      case '&': kind = TokenKind::kAmpersand; break;
+      case '~': kind = TokenKind::kTilde; break;
+      case '^': kind = TokenKind::kCaret; break;
       case '%': kind = TokenKind::kPercent; break;
       case '=': kind = TokenKind::kEquals; break;
       case '(': kind = TokenKind::kLeftParen; break;
@@ -165,6 +180,8 @@ class Lexer {
           kind = TokenKind::kLessEquals, length = 2;
         } else if (Peek(1) == '>') {
           kind = TokenKind::kNotEquals, length = 2;
+        } else if (Peek(1) == '<') {
+          kind = TokenKind::kShiftLeft, length = 2;
         } else {
           kind = TokenKind::kLess;
         }
@@ -172,6 +189,8 @@ class Lexer {
       case '>':
         if (Peek(1) == '=') {
           kind = TokenKind::kGreaterEquals, length = 2;
+        } else if (Peek(1) == '>') {
+          kind = TokenKind::kShiftRight, length = 2;
         } else {
           kind = TokenKind::kGreater;
         }
@@ -181,8 +200,11 @@ class Lexer {
         kind = TokenKind::kNotEquals, length = 2;
         break;
       case '|':
-        if (Peek(1) != '|') return UnexpectedCharacter();
-        kind = TokenKind::kConcat, length = 2;
+        if (Peek(1) == '|') {
+          kind = TokenKind::kConcat, length = 2;
+        } else {
+          kind = TokenKind::kPipe;
+        }
         break;
       case ':':
         if (Peek(1) != ':') return UnexpectedCharacter();

@@ -192,13 +192,21 @@ ExprPtr Parser::ParsePredicate() {
   return operand;
 }
 
+// ||, &, |, << and >>: one level, left to right, between comparisons and + / - (as
+// PostgreSQL and DuckDB rank their "other" operators).
 ExprPtr Parser::ParseConcat() {
   ExprPtr left = ParseAdditive();
-  while (left && At(TokenKind::kConcat)) {
+  while (left && (At(TokenKind::kConcat) || At(TokenKind::kAmpersand) || At(TokenKind::kPipe) ||
+                  At(TokenKind::kShiftLeft) || At(TokenKind::kShiftRight))) {
+    const BinaryOp op = At(TokenKind::kConcat)      ? BinaryOp::kConcat
+                        : At(TokenKind::kAmpersand) ? BinaryOp::kBitAnd
+                        : At(TokenKind::kPipe)      ? BinaryOp::kBitOr
+                        : At(TokenKind::kShiftLeft) ? BinaryOp::kShiftLeft
+                                                    : BinaryOp::kShiftRight;
     Next();
     ExprPtr right = ParseAdditive();
     if (!right) return nullptr;
-    left = MakeBinary(BinaryOp::kConcat, std::move(left), std::move(right));
+    left = MakeBinary(op, std::move(left), std::move(right));
   }
   return left;
 }
@@ -216,24 +224,47 @@ ExprPtr Parser::ParseAdditive() {
 }
 
 ExprPtr Parser::ParseMultiplicative() {
-  ExprPtr left = ParseUnary();
-  while (left && (At(TokenKind::kStar) || At(TokenKind::kSlash) || At(TokenKind::kPercent))) {
-    const BinaryOp op = At(TokenKind::kStar)    ? BinaryOp::kMultiply
-                        : At(TokenKind::kSlash) ? BinaryOp::kDivide
-                                                : BinaryOp::kModulo;
+  ExprPtr left = ParsePower();
+  while (left && (At(TokenKind::kStar) || At(TokenKind::kSlash) || At(TokenKind::kPercent) ||
+                  At(TokenKind::kSlashSlash))) {
+    const BinaryOp op = At(TokenKind::kStar)         ? BinaryOp::kMultiply
+                        : At(TokenKind::kSlash)      ? BinaryOp::kDivide
+                        : At(TokenKind::kSlashSlash) ? BinaryOp::kIntegerDivide
+                                                     : BinaryOp::kModulo;
     Next();
-    ExprPtr right = ParseUnary();
+    ExprPtr right = ParsePower();
     if (!right) return nullptr;
     left = MakeBinary(op, std::move(left), std::move(right));
   }
   return left;
 }
 
+// ^ and **, left to right, above * and / and below the signs (-2 ^ 2 is 4, as in DuckDB).
+ExprPtr Parser::ParsePower() {
+  ExprPtr left = ParseUnary();
+  while (left && At(TokenKind::kCaret)) {
+    Next();
+    ExprPtr right = ParseUnary();
+    if (!right) return nullptr;
+    left = MakeBinary(BinaryOp::kPower, std::move(left), std::move(right));
+  }
+  return left;
+}
+
 ExprPtr Parser::ParseUnary() {
-  if (!At(TokenKind::kMinus) && !At(TokenKind::kPlus)) return ParsePostfix();
+  if (!At(TokenKind::kMinus) && !At(TokenKind::kPlus) && !At(TokenKind::kTilde)) return ParsePostfix();
   DepthGuard guard(this);
   if (!CheckDepth()) return nullptr;
   const Token& sign = Current();
+  if (sign.kind == TokenKind::kTilde) {
+    Next();
+    ExprPtr operand = ParseUnary();
+    if (!operand) return nullptr;
+    ExprPtr node = MakeNode(ExprKind::kUnary, sign);
+    node->unary_op = UnaryOp::kBitNot;
+    node->operand = std::move(operand);
+    return Finish(std::move(node));
+  }
   const bool minus = sign.kind == TokenKind::kMinus;
   Next();
   ExprPtr operand = ParseUnary();

@@ -145,6 +145,7 @@ class Parser {
   ExprPtr ParseConcat();
   ExprPtr ParseAdditive();
   ExprPtr ParseMultiplicative();
+  ExprPtr ParsePower();
   ExprPtr ParseUnary();
   ExprPtr ParsePostfix();  // ::type
   ExprPtr ParsePrimary();

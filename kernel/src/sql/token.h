@@ -36,6 +36,13 @@ enum class TokenKind {
   kGreater,
   kGreaterEquals,
   kConcat,  // ||
+  kAmpersand,   // & (bitwise and)
+  kPipe,        // | (bitwise or)
+  kTilde,       // ~ (bitwise not)
+  kCaret,       // ^ (power; also **)
+  kShiftLeft,   // <<
+  kShiftRight,  // >>
+  kSlashSlash,  // // (integer division)
   kLeftParen,
   kRightParen,
   kComma,
