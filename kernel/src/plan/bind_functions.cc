@@ -2,7 +2,9 @@
 // implicit casts and result types as DuckDB has them. Conditionals that short-circuit
 // (coalesce, ifnull, nullif, if) become CASE, whose branches are evaluated only on the rows
 // that take them; typeof and pi() are constants.
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -337,6 +339,16 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
     args.insert(args.begin(), MakeConstant(Value::String(name), pos));
     return BindDatePart(name, std::move(args), pos);
   }
+  if (name == "current_date" || name == "today" || name == "current_timestamp" || name == "now") {
+    if (!arity(0, 0)) return nullptr;
+    const int64_t micros = StatementStartMicros();
+    if (name == "current_date" || name == "today") {
+      constexpr int64_t kMicrosPerDay = 86400000000;
+      const int64_t days = micros >= 0 ? micros / kMicrosPerDay : (micros + 1) / kMicrosPerDay - 1;
+      return MakeConstant(Value::Integer(TypeId::kDate32, days), pos);
+    }
+    return MakeConstant(Value::Integer(TypeId::kTimestampMicros, micros), pos);
+  }
   if (name == "pi") {
     if (!arity(0, 0)) return nullptr;
     return MakeConstant(Value::Real(TypeId::kFloat64, M_PI), pos);
@@ -404,6 +416,15 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
     return finish(std::move(node));
   }
   return Fail(pos, "binder", "internal error: function " + name + "() has no binding");
+}
+
+int64_t Binder::StatementStartMicros() {
+  if (start_micros_ == INT64_MIN) {
+    start_micros_ = std::chrono::duration_cast<std::chrono::microseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+  }
+  return start_micros_;
 }
 
 bool Binder::ConstantDatePart(const std::string& function, const BoundExpr* part_arg, DatePart* part) {

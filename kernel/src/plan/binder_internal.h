@@ -3,6 +3,7 @@
 #ifndef LANEQL_PLAN_BINDER_INTERNAL_H_
 #define LANEQL_PLAN_BINDER_INTERNAL_H_
 
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -59,6 +60,9 @@ class Binder {
   bool ConstantDatePart(const std::string& function, const BoundExpr* part_arg, DatePart* part);
   // A DATE or TIMESTAMP argument (a string literal or NULL cast to TIMESTAMP).
   bool TemporalArg(const std::string& function, BoundExprPtr* arg, SourcePos pos);
+  // The clock (microseconds since 1970, UTC) when this binder first read it: every
+  // current_date / now() it binds gives the same instant.
+  int64_t StatementStartMicros();
   bool failed() const { return failed_; }
 
  private:
@@ -117,6 +121,7 @@ class Binder {
   const sql::SelectStatement* statement_ = nullptr;
   std::vector<bool> expanding_alias_;  // per SELECT item: its alias is being bound (a cycle)
   bool in_aggregate_ = false;
+  int64_t start_micros_ = INT64_MIN;  // StatementStartMicros, once read
   int silent_ = 0;
   bool failed_ = false;
   BindError error_;

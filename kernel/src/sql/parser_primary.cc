@@ -113,6 +113,13 @@ ExprPtr Parser::ParseNameOrCall() {
     Next();
     return ParseFunctionCall(std::move(function_name), name);
   }
+  if (unquoted && (IsWord(name, "CURRENT_DATE") || IsWord(name, "CURRENT_TIMESTAMP"))) {
+    // The SQL standard's niladic functions, written without parentheses.
+    ExprPtr call = MakeNode(ExprKind::kFunctionCall, name);
+    call->text = name.value;
+    Next();
+    return Finish(std::move(call));
+  }
   ExprPtr node = MakeNode(ExprKind::kColumnRef, name);
   node->text = name.value;
   Next();
