@@ -26,11 +26,11 @@ const SELFTEST_DIR = 'tests/sql/runner/selftest';
 
 const files = corpusFiles(`${REPO_ROOT}${CORPUS_DIR}`);
 
-// The wasm builds have no RE2 (README, SQL): there a record that calls regexp_replace must get
-// the engine's "not available in this build" error instead of its expected answer, which the
+// The wasm builds have no RE2 (README, SQL): there a record that calls a regexp_ function must
+// get the engine's "not available in this build" error instead of its expected answer, which the
 // native runner checks. Whether a build has RE2 is asked of the build itself, not assumed.
-const REGEXP_CALL = /\bregexp_replace\s*\(/i;
-const NO_REGEXP = 'regexp_replace is not available in this build';
+const REGEXP_CALL = /\bregexp_(replace|matches|full_match|extract)\s*\(/i;
+const NO_REGEXP = 'is not available in this build';
 
 function hasRegexp(db: LaneQL): boolean {
   try {

@@ -10,6 +10,7 @@
 
 #include "src/exec/expr_eval.h"
 #include "src/exec/functions_common.h"
+#include "src/exec/regexp.h"
 
 namespace laneql {
 namespace exec {
@@ -316,6 +317,21 @@ bool EvalStringFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
         *v = *scratch;
         return true;
       });
+    case ScalarFn::kRegexpMatches:
+    case ScalarFn::kRegexpFullMatch: {
+      const auto* matcher = static_cast<const RegexpMatcher*>(expr.compiled.get());
+      const bool full = expr.scalar == ScalarFn::kRegexpFullMatch;
+      return FixedRows<uint8_t>(args, TypeId::kBool, count, out, error, [&](size_t i) -> uint8_t {
+        return full ? matcher->FullMatch(a[0].Str(i)) : matcher->PartialMatch(a[0].Str(i));
+      });
+    }
+    case ScalarFn::kRegexpExtract: {
+      const auto* matcher = static_cast<const RegexpMatcher*>(expr.compiled.get());
+      return StringRows(args, count, out, error, [&](size_t i, std::string*, std::string_view* v) {
+        matcher->Extract(a[0].Str(i), a[2].Get<int32_t>(i), v);
+        return true;
+      });
+    }
     default: break;
   }
   *error = ErrorAt(expr, "internal", "not a string function of the library");

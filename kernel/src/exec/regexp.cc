@@ -62,7 +62,65 @@ class Re2Replacer final : public RegexpReplacer {
   int groups_needed_ = 1;
 };
 
+class Re2Matcher final : public RegexpMatcher {
+ public:
+  Re2Matcher(const std::string& pattern, const RE2::Options& options) : regex_(pattern, options) {}
+  const RE2& regex() const { return regex_; }
+  bool PartialMatch(std::string_view text) const override {
+    return RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), regex_);
+  }
+  bool FullMatch(std::string_view text) const override {
+    return RE2::FullMatch(re2::StringPiece(text.data(), text.size()), regex_);
+  }
+  bool Extract(std::string_view text, int group, std::string_view* out) const override {
+    if (group < 0 || group > regex_.NumberOfCapturingGroups()) return false;
+    re2::StringPiece groups[10];
+    *out = std::string_view();
+    if (regex_.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED, groups,
+                     group + 1) &&
+        groups[group].data() != nullptr) {
+      *out = std::string_view(groups[group].data(), groups[group].size());
+    }
+    return true;
+  }
+  int Groups() const override { return regex_.NumberOfCapturingGroups(); }
+
+ private:
+  RE2 regex_;
+};
+
 }  // namespace
+
+bool RegexpMatcher::Available() { return true; }
+
+std::shared_ptr<const RegexpMatcher> RegexpMatcher::Compile(const std::string& function, const std::string& pattern,
+                                                            const std::string& options, std::string* error) {
+  RE2::Options re2_options;
+  re2_options.set_log_errors(false);
+  re2_options.set_dot_nl(true);  // DuckDB's default: . matches a newline
+  for (char c : options) {
+    if (c == 'i') {
+      re2_options.set_case_sensitive(false);
+    } else if (c == 'c') {
+      re2_options.set_case_sensitive(true);
+    } else if (c == 's') {
+      re2_options.set_dot_nl(true);
+    } else {
+      *error = function + ": unknown option '" + c + "' (use i, c or s)";
+      return nullptr;
+    }
+  }
+  auto matcher = std::make_shared<Re2Matcher>(pattern, re2_options);
+  if (!matcher->regex().ok()) {
+    *error = function + ": invalid regular expression '" + pattern + "': " + matcher->regex().error();
+    return nullptr;
+  }
+  if (matcher->Groups() > 9) {
+    *error = function + ": at most 9 capturing groups";
+    return nullptr;
+  }
+  return matcher;
+}
 
 std::shared_ptr<const RegexpReplacer> RegexpReplacer::Compile(const std::string& pattern,
                                                               const std::string& replacement,
@@ -104,6 +162,14 @@ std::shared_ptr<const RegexpReplacer> RegexpReplacer::Compile(const std::string&
                                                               const std::string&,
                                                               std::string* error) {
   *error = "regexp_replace is not available in this build (the WebAssembly builds have no RE2)";
+  return nullptr;
+}
+
+bool RegexpMatcher::Available() { return false; }
+
+std::shared_ptr<const RegexpMatcher> RegexpMatcher::Compile(const std::string& function, const std::string&,
+                                                            const std::string&, std::string* error) {
+  *error = function + " is not available in this build (the WebAssembly builds have no RE2)";
   return nullptr;
 }
 

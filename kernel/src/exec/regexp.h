@@ -25,6 +25,26 @@ class RegexpReplacer {
   virtual void Replace(std::string_view text, std::string* out) const = 0;
 };
 
+// regexp_matches, regexp_full_match and regexp_extract: a compiled pattern with DuckDB's options
+// "i" (case-insensitive), "c" (sensitive) and "s" (. matches a newline, the default here as in
+// DuckDB); its multi-line options are not taken. The WebAssembly builds refuse as
+// RegexpReplacer does.
+class RegexpMatcher {
+ public:
+  virtual ~RegexpMatcher() = default;
+  // `function` names the caller in messages. Null with a message on a bad pattern or options.
+  // Whether this build has RE2.
+  static bool Available();
+  static std::shared_ptr<const RegexpMatcher> Compile(const std::string& function, const std::string& pattern,
+                                                      const std::string& options, std::string* error);
+  virtual bool PartialMatch(std::string_view text) const = 0;
+  virtual bool FullMatch(std::string_view text) const = 0;
+  // The first match's group `group` (0: the whole match) into *out ("" without a match or
+  // when the group did not take part); false when the pattern has no such group.
+  virtual bool Extract(std::string_view text, int group, std::string_view* out) const = 0;
+  virtual int Groups() const = 0;
+};
+
 }  // namespace exec
 }  // namespace laneql
 

@@ -19,10 +19,7 @@ std::string LowerAscii(std::string s) {
   return s;
 }
 
-bool IsAggregateName(const std::string& lower_name) {
-  return lower_name == "count" || lower_name == "sum" || lower_name == "avg" ||
-         lower_name == "min" || lower_name == "max";
-}
+bool IsAggregateName(const std::string& lower_name) { return IsAggregateFunctionName(lower_name); }
 
 bool ContainsAggregate(const sql::Expr& expr) {
   if (expr.kind == sql::ExprKind::kFunctionCall && IsAggregateName(LowerAscii(expr.text))) return true;
@@ -77,7 +74,6 @@ TypeId CommonNumeric(const BoundExpr& a, const BoundExpr& b) {
   return SignedOfWidth(IntegerWidth(u) * 2);
 }
 
-bool IsNullLiteral(const BoundExpr& e) { return e.IsConstant() && e.null_literal; }
 
 }  // namespace
 
@@ -590,6 +586,7 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         return false;
       };
       if (expr.distinct) return Fail(pos, "binder", "DISTINCT is only allowed in aggregates");
+      if (expr.filtered) return Fail(pos, "binder", "FILTER is only allowed on aggregates, not on " + name + "()");
       if (name == "length" || name == "char_length" || name == "character_length" || name == "strlen" ||
           name == "octet_length" || name == "lower" || name == "upper" || name == "lcase" || name == "ucase") {
         if (!arity(1, 1)) return nullptr;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/exec/regexp.h"
 #include "src/plan/binder_internal.h"
 #include "src/plan/date_parts.h"
 
@@ -18,7 +19,6 @@ namespace {
 
 using F = ScalarFn;
 
-bool IsNullLiteral(const BoundExpr& e) { return e.IsConstant() && e.null_literal; }
 
 // The functions whose integer arguments keep their type (abs, round, trunc); the others read
 // integers as DOUBLE.
@@ -217,6 +217,44 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
         }
       }
       return finish(Scalar(info.fn, timestamp ? TypeId::kTimestampMicros : TypeId::kDate32, pos, std::move(args)));
+    }
+    case F::kRegexpMatches:
+    case F::kRegexpFullMatch:
+    case F::kRegexpExtract: {
+      const bool extract = info.fn == F::kRegexpExtract;
+      std::string compile_error;
+      if (!exec::RegexpMatcher::Available()) {  // said first, whatever the arguments
+        exec::RegexpMatcher::Compile(name, "", "", &compile_error);
+        return Fail(pos, "binder", compile_error);
+      }
+      if (!arity(2, extract ? 4 : 3)) return nullptr;
+      if (!string_arg(0)) return nullptr;
+      // pattern, [group,] [options]: constants.
+      const size_t options_at = extract ? 3 : 2;
+      int group = 0;
+      for (size_t i = 1; i < args.size(); ++i) {
+        const bool group_arg = extract && i == 2;
+        const BoundExpr& a = *args[i];
+        if (!a.IsConstant() || a.constant.is_null || (group_arg ? !IsInteger(a.type) : !IsString(a.type))) {
+          return Fail(a.pos, "binder", name + " needs a constant " + (group_arg ? "integer group" : i == 1 ? "pattern string" : "options string") + " here");
+        }
+        if (group_arg) group = static_cast<int>(a.constant.integer);
+      }
+      auto matcher = exec::RegexpMatcher::Compile(name, args[1]->constant.text,
+                                                  args.size() > options_at ? args[options_at]->constant.text : "",
+                                                  &compile_error);
+      if (!matcher) return Fail(args[1]->pos, "binder", compile_error);
+      if (extract && (group < 0 || group > matcher->Groups())) {
+        return Fail(args[2]->pos, "binder", name + ": the pattern has no group " + std::to_string(group));
+      }
+      std::vector<BoundExprPtr> kept;
+      kept.push_back(std::move(args[0]));
+      kept.push_back(std::move(args[1]));  // the pattern stays: equal calls fingerprint equal
+      if (extract) kept.push_back(MakeConstant(Value::Integer(TypeId::kInt32, group), pos));
+      if (args.size() > options_at) kept.push_back(std::move(args[options_at]));
+      BoundExprPtr node = Scalar(info.fn, extract ? TypeId::kString : TypeId::kBool, pos, std::move(kept));
+      node->compiled = matcher;
+      return finish(std::move(node));
     }
     case F::kStartsWith:
     case F::kEndsWith:

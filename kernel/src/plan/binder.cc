@@ -105,6 +105,7 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
                                           std::to_string(expr.args.size()));
     }
     if (expr.distinct && name != "count") {
+      // (count_if / bool_and / bool_or of DISTINCT values give what they give over all rows.)
       return Fail(expr.pos, "binder", "DISTINCT is supported only in count(DISTINCT x), not in " + name);
     }
     in_aggregate_ = true;
@@ -114,6 +115,24 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
     const TypeId type = aggregate.arg->type;
     if (name == "count") {
       aggregate.kind = expr.distinct ? AggKind::kCountDistinct : AggKind::kCount;
+    } else if (name == "count_if" || name == "countif" || name == "bool_and" || name == "bool_or") {
+      // count_if(c): how many rows c is true on, as DuckDB 2.0 has it: sum(CAST(c AS INTEGER)),
+      // a HUGEINT that is NULL where c never is non-NULL; bool_and / bool_or: min / max of a
+      // BOOLEAN (NULLs skipped).
+      if (type != TypeId::kBool) {
+        if (!IsNullLiteral(*aggregate.arg) && !IsNumeric(type)) {
+          return Fail(expr.args[0]->pos, "type", name + " needs a BOOLEAN argument, not " + DuckDbTypeName(type));
+        }
+        aggregate.arg = CastTo(std::move(aggregate.arg), TypeId::kBool, expr.pos);
+        if (!aggregate.arg) return nullptr;
+      }
+      if (name == "count_if" || name == "countif") {
+        aggregate.arg = CastTo(std::move(aggregate.arg), TypeId::kInt32, expr.pos);
+        if (!aggregate.arg) return nullptr;
+        aggregate.kind = AggKind::kSum;
+      } else {
+        aggregate.kind = name == "bool_and" ? AggKind::kMin : AggKind::kMax;
+      }
     } else if (name == "sum" || name == "avg") {
       if (!IsNumeric(type)) {
         return Fail(expr.args[0]->pos, "type",

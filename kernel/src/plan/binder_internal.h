@@ -131,6 +131,8 @@ bool ContainsAggregate(const sql::Expr& expr);
 bool IsAggregateName(const std::string& lower_name);
 std::string LowerAscii(std::string s);
 bool IsNumeric(TypeId type);
+// The bare NULL literal (which takes the type of what it meets).
+inline bool IsNullLiteral(const BoundExpr& e) { return e.IsConstant() && e.null_literal; }
 
 }  // namespace plan
 }  // namespace laneql

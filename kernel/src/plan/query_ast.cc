@@ -1,4 +1,5 @@
 #include "src/plan/query_ast.h"
+#include "src/plan/scalar_functions.h"
 
 #include <algorithm>
 #include <memory>
@@ -56,10 +57,7 @@ sql::ExprPtr MakeColumnRef(const std::string& qualifier, const std::string& name
 
 namespace {
 
-bool IsAggregateName(const std::string& name) {
-  const std::string lower = ascii::Lower(name);
-  return lower == "count" || lower == "sum" || lower == "avg" || lower == "min" || lower == "max";
-}
+bool IsAggregateName(const std::string& name) { return IsAggregateFunctionName(ascii::Lower(name)); }
 
 }  // namespace
 

@@ -11,8 +11,8 @@ namespace {
 using F = ScalarFn;
 using Fam = FunctionFamily;
 
-// The aggregates, for "did you mean" (binder.cc binds them).
-const char* const kAggregateNames[] = {"count", "sum", "avg", "min", "max"};
+// The aggregates (binder.cc binds them).
+const char* const kAggregateNames[] = {"count", "sum", "avg", "min", "max", "count_if", "countif", "bool_and", "bool_or"};
 
 }  // namespace
 
@@ -103,6 +103,12 @@ const std::vector<ScalarFunctionInfo>& ScalarFunctionCatalog() {
       {"contains", F::kContains, Fam::kString, "contains(s, needle)", "whether `needle` occurs in s"},
       {"ascii", F::kAscii, Fam::kString, "ascii(s)", "the code point of the first character of s, INTEGER (0 for '')"},
       {"chr", F::kChr, Fam::kString, "chr(code_point)", "the character of a Unicode code point"},
+      {"regexp_matches", F::kRegexpMatches, Fam::kString, "regexp_matches(s, pattern [, options])",
+       "whether `pattern` matches somewhere in s; constant pattern and options ('i', 'c', 's'), RE2 (not in wasm)"},
+      {"regexp_full_match", F::kRegexpFullMatch, Fam::kString, "regexp_full_match(s, pattern [, options])",
+       "whether `pattern` matches all of s"},
+      {"regexp_extract", F::kRegexpExtract, Fam::kString, "regexp_extract(s, pattern [, group [, options]])",
+       "the first match of `pattern` in s, or its group (a constant, 0 by default); '' without a match"},
       {"regexp_replace", F::kBuiltIn, Fam::kString, "regexp_replace(s, pattern, replacement [, options])",
        "s with the first match of `pattern` (or every match, option 'g') replaced; constant pattern (RE2; not in wasm)"},
       // Dates and times.
@@ -166,6 +172,13 @@ const ScalarFunctionInfo* FindScalarFunction(const std::string& lower_name) {
   }();
   const auto it = kByName.find(lower_name);
   return it == kByName.end() ? nullptr : it->second;
+}
+
+bool IsAggregateFunctionName(const std::string& lower_name) {
+  for (const char* name : kAggregateNames) {
+    if (lower_name == name) return true;
+  }
+  return false;
 }
 
 const ScalarFunctionInfo* FindOperatorFunction(const std::string& symbol) {

@@ -31,6 +31,7 @@ enum class ScalarFn : uint16_t {
   // without wildcards bind to LIKE, whose SIMD kernels and filter paths they then share.
   kConcat, kConcatWs, kLeft, kRight, kReplace, kSplitPart, kTrim, kLtrim, kRtrim, kLpad, kRpad,
   kReverse, kRepeat, kStrpos, kStartsWith, kEndsWith, kContains, kAscii, kChr,
+  kRegexpMatches, kRegexpFullMatch, kRegexpExtract,  // RE2 (native builds)
   // Dates and times (exec/functions_date.cc); extract, date_part, year() ... and date_trunc
   // bind to the Fn::kExtract / Fn::kDateTrunc nodes.
   kDateDiffPart, kDayName, kMonthName, kLastDay, kMakeDate, kMakeTimestamp, kEpochMs, kEpochUs,
@@ -53,6 +54,9 @@ const ScalarFunctionInfo* FindScalarFunction(const std::string& lower_name);
 // The entry of an operator bound as a library function ("//", "&", "|", "<<", ">>", "~"; "^"
 // is pow), or null. Operators are not in the catalog (docs/sql.md lists them under Expressions).
 const ScalarFunctionInfo* FindOperatorFunction(const std::string& symbol);
+// Whether a lower-case name is an aggregate function's (count, sum, avg, min, max, count_if,
+// bool_and, bool_or), bound by binder.cc.
+bool IsAggregateFunctionName(const std::string& lower_name);
 // The known name nearest to `lower_name` (functions and aggregates, edit distance at most 2),
 // or "" when none is near.
 std::string NearestFunctionName(const std::string& lower_name);

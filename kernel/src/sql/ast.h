@@ -98,6 +98,7 @@ struct Expr {
   bool case_insensitive = false;  // kLike: ILIKE
   bool distinct = false;          // kFunctionCall: name(DISTINCT ...)
   bool star_argument = false;     // kFunctionCall: name(*), e.g. COUNT(*)
+  bool filtered = false;          // kFunctionCall: had FILTER (WHERE c), folded into its argument
   bool quantifier_all = false;    // kQuantified: ALL (false: ANY / SOME)
   // Height of this subtree (a leaf is 1). The parser bounds it, so every recursive pass over
   // the tree (binder, printer, destructor) has a bounded stack depth.

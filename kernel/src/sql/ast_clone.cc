@@ -47,6 +47,7 @@ ExprPtr Clone(const Expr& expr) {
   out->binary_op = expr.binary_op;
   out->bool_value = expr.bool_value;
   out->negated = expr.negated;
+  out->filtered = expr.filtered;
   out->try_cast = expr.try_cast;
   out->case_insensitive = expr.case_insensitive;
   out->distinct = expr.distinct;

@@ -149,7 +149,40 @@ ExprPtr Parser::ParseFunctionCall(std::string name, const Token& name_token) {
     if (!ParseExprList(&node->args)) return nullptr;
   }
   if (!ExpectClosingParen(open)) return nullptr;
+  if (IsWord(Current(), "FILTER") && Ahead(1).kind == TokenKind::kLeftParen && !ParseFilterClause(node.get())) {
+    return nullptr;
+  }
   return Finish(std::move(node));
+}
+
+// agg(x) FILTER (WHERE c) becomes agg(CASE WHEN c THEN x END), and count(*) FILTER (WHERE c)
+// count(CASE WHEN c THEN 1 END): an aggregate skips NULLs, so it sees the rows where c holds.
+// The call is marked `filtered`, and the binder refuses a FILTER on anything but an aggregate.
+bool Parser::ParseFilterClause(Expr* call) {
+  Next();  // FILTER
+  const Token& open = Current();
+  Next();  // (
+  if (!ExpectKeyword("WHERE", " in FILTER (WHERE ...)")) return false;
+  ExprPtr condition = ParseExpr();
+  if (!condition || !ExpectClosingParen(open)) return false;
+  if (call->args.size() > 1) {
+    Fail(open, "FILTER takes an aggregate of one argument");
+    return false;
+  }
+  ExprPtr value;
+  if (call->star_argument || call->args.empty()) {
+    value = MakeNode(ExprKind::kIntegerLiteral, open);
+    value->text = "1";
+    call->star_argument = false;
+  } else {
+    value = std::move(call->args[0]);
+  }
+  ExprPtr when = MakeNode(ExprKind::kCase, open);
+  when->branches.push_back(CaseBranch{std::move(condition), std::move(value)});
+  call->args.clear();
+  call->args.push_back(std::move(when));
+  call->filtered = true;
+  return true;
 }
 
 // At the '(' of (query): a scalar subquery, EXISTS (query) or the list of IN (query).
