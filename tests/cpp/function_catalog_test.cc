@@ -63,7 +63,8 @@ TEST(FunctionCatalog, EveryNameBinds) {
     bool known = false;
     for (const char* args : {"", "1", "'x'", "1, 2", "'month', DATE '2020-02-03'", "'abc', 2", "'a', 'b'",
                              "'a', 'b', 'c'", "'a', 'b', 1", "'a', 2, 'b'", "1, 2, 3", "DATE '2020-02-03'",
-                             "'day', DATE '2020-01-01', DATE '2020-02-03'", "2020, 1, 2, 3, 4, 5"}) {
+                             "'day', DATE '2020-01-01', DATE '2020-02-03'", "2020, 1, 2, 3, 4, 5", "DATE '2020-02-03', '%Y'",
+                             "'2020', '%Y'"}) {
       const Result result = db.Query("SELECT " + name + "(" + args + ")");
       if (result.ok()) {
         known = true;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/common/civil_time.h"
+#include "src/common/time_format.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/functions_common.h"
 #include "src/plan/date_parts.h"
@@ -276,6 +277,44 @@ bool EvalDateFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t coun
     }
     case ScalarFn::kMakeDate:
     case ScalarFn::kMakeTimestamp: return Make(expr, args, count, out, error);
+    case ScalarFn::kStrftime: {
+      const auto* format = static_cast<const TimeFormat*>(expr.compiled.get());
+      StringVecBuilder builder;
+      if (!builder.Init(count, AllConstant(args), error)) return false;
+      std::string text;
+      for (size_t i = 0; i < args[0].stored(); ++i) {
+        if (args[0].IsNull(i)) {
+          builder.AppendNull();
+          continue;
+        }
+        text.clear();
+        format->Format(MicrosAt(args[0], i), &text);
+        if (!builder.Append(text, error)) return false;
+      }
+      return builder.Finish(out, error);
+    }
+    case ScalarFn::kStrptime:
+    case ScalarFn::kTryStrptime: {
+      const auto* format = static_cast<const TimeFormat*>(expr.compiled.get());
+      int64_t* dst = out->InitFixed<int64_t>(TypeId::kTimestampMicros, count, AllConstant(args), error);
+      if (dst == nullptr || !StrictValidity(args, out, error)) return false;
+      uint64_t* bits = nullptr;
+      for (size_t i = 0; i < out->stored(); ++i) {
+        if (args[0].IsNull(i)) continue;
+        if (format->Parse(args[0].Str(i), &dst[i])) continue;
+        if (expr.scalar == ScalarFn::kStrptime) {
+          *error = ErrorAt(expr, "invalid input", "Could not parse string \"" + std::string(args[0].Str(i)) +
+                                                      "\" according to format specifier \"" + format->text() + "\"");
+          return false;
+        }
+        if (bits == nullptr) {
+          bits = out->validity != nullptr ? const_cast<uint64_t*>(out->validity) : out->InitValidity(error);
+          if (bits == nullptr) return false;
+        }
+        bits[i / 64] &= ~(uint64_t{1} << (i % 64));
+      }
+      return true;
+    }
     case ScalarFn::kEpochMs:
     case ScalarFn::kEpochUs: {
       int64_t* dst = out->InitFixed<int64_t>(expr.type, count, AllConstant(args), error);

@@ -430,6 +430,7 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
       return EvalStringFunction(expr, args, count, out, error);
     case ScalarFn::kDateDiffPart: case ScalarFn::kDayName: case ScalarFn::kMonthName: case ScalarFn::kLastDay:
     case ScalarFn::kMakeDate: case ScalarFn::kMakeTimestamp: case ScalarFn::kEpochMs: case ScalarFn::kEpochUs:
+    case ScalarFn::kStrftime: case ScalarFn::kStrptime: case ScalarFn::kTryStrptime:
       return EvalDateFunction(expr, args, count, out, error);
   }
   *error = ErrorAt(expr, "internal", "a built-in function reached the library's kernels");

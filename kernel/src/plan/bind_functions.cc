@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/common/time_format.h"
 #include "src/exec/regexp.h"
 #include "src/plan/binder_internal.h"
 #include "src/plan/date_parts.h"
@@ -204,6 +205,26 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
       }
       if (!TemporalArg(name, &args[0], pos)) return nullptr;
       return finish(Scalar(F::kEpochMs, TypeId::kInt64, pos, std::move(args)));
+    }
+    case F::kStrftime:
+    case F::kStrptime:
+    case F::kTryStrptime: {
+      if (!arity(2, 2)) return nullptr;
+      const bool format_time = info.fn == F::kStrftime;
+      if (format_time ? !TemporalArg(name, &args[0], pos) : !string_arg(0)) return nullptr;
+      const BoundExpr& format = *args[1];
+      if (!format.IsConstant() || format.constant.is_null || !IsString(format.type)) {
+        return Fail(format.pos, "binder", name + " needs a constant format string");
+      }
+      auto compiled = std::make_shared<TimeFormat>();
+      std::string format_error;
+      if (!TimeFormat::Compile(format.constant.text, compiled.get(), &format_error)) {
+        return Fail(format.pos, "binder", name + ": " + format_error);
+      }
+      BoundExprPtr node = Scalar(info.fn, format_time ? TypeId::kString : TypeId::kTimestampMicros, pos, std::move(args));
+      node->compiled = compiled;
+      node->nullable = true;
+      return finish(std::move(node));
     }
     case F::kMakeDate:
     case F::kMakeTimestamp: {

@@ -159,6 +159,11 @@ const std::vector<ScalarFunctionInfo>& ScalarFunctionCatalog() {
        "the TIMESTAMP of those fields; seconds is a DOUBLE with its fraction"},
       {"epoch_ms", F::kEpochMs, Fam::kDate, "epoch_ms(t)",
        "milliseconds since 1970-01-01 as BIGINT; of a BIGINT, the TIMESTAMP that many milliseconds after 1970-01-01"},
+      {"strftime", F::kStrftime, Fam::kDate, "strftime(t, format)",
+       "t as text in a constant format: %Y %y %m %d %H %I %p %M %S %f %g %j %a %A %b %B %w %u %U %W %c %x %X %%, %- to drop padding"},
+      {"strptime", F::kStrptime, Fam::kDate, "strptime(s, format)",
+       "the TIMESTAMP that s spells in a constant format (the specifiers of strftime); an error where it does not"},
+      {"try_strptime", F::kTryStrptime, Fam::kDate, "try_strptime(s, format)", "strptime(s, format), NULL where s does not match"},
       {"epoch_us", F::kEpochUs, Fam::kDate, "epoch_us(t)", "microseconds since 1970-01-01, BIGINT"},
   };
   return kCatalog;

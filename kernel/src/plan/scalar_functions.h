@@ -35,6 +35,7 @@ enum class ScalarFn : uint16_t {
   // Dates and times (exec/functions_date.cc); extract, date_part, year() ... and date_trunc
   // bind to the Fn::kExtract / Fn::kDateTrunc nodes.
   kDateDiffPart, kDayName, kMonthName, kLastDay, kMakeDate, kMakeTimestamp, kEpochMs, kEpochUs,
+  kStrftime, kStrptime, kTryStrptime,
 };
 
 enum class FunctionFamily : uint8_t { kNumber, kConditional, kString, kDate };

@@ -159,6 +159,7 @@ class Parser {
   ExprPtr ParseSubstring(const Token& name_token);  // substring(s FROM a [FOR b])
   ExprPtr ParsePosition(const Token& name_token);   // position(needle IN s)
   bool ParseFilterClause(Expr* call);               // agg(...) FILTER (WHERE c)
+  bool ParseMoreArguments(Expr* call);              // (, expr)*
   ExprPtr ParseFunctionCall(std::string name, const Token& name_token);
   bool ParseTypeName(std::string* type);
   // Sets `node`'s height from its children; null (and an error) past the depth limit.

@@ -265,15 +265,21 @@ ExprPtr Parser::ParseSubstring(const Token& name_token) {
       if (!length) return nullptr;
       node->args.push_back(std::move(length));
     }
-  } else {
-    while (Accept(TokenKind::kComma)) {
-      ExprPtr arg = ParseExpr();
-      if (!arg) return nullptr;
-      node->args.push_back(std::move(arg));
-    }
+  } else if (!ParseMoreArguments(node.get())) {
+    return nullptr;
   }
   if (!ExpectClosingParen(open)) return nullptr;
   return Finish(std::move(node));
+}
+
+// The arguments after a first one: (, expr)*.
+bool Parser::ParseMoreArguments(Expr* call) {
+  while (Accept(TokenKind::kComma)) {
+    ExprPtr arg = ParseExpr();
+    if (!arg) return false;
+    call->args.push_back(std::move(arg));
+  }
+  return true;
 }
 
 // position(needle IN haystack) becomes the call position(haystack, needle), as strpos takes
@@ -294,11 +300,7 @@ ExprPtr Parser::ParsePosition(const Token& name_token) {
     node->args.push_back(std::move(first));
   } else {
     node->args.push_back(std::move(first));
-    while (Accept(TokenKind::kComma)) {
-      ExprPtr arg = ParseExpr();
-      if (!arg) return nullptr;
-      node->args.push_back(std::move(arg));
-    }
+    if (!ParseMoreArguments(node.get())) return nullptr;
   }
   if (!ExpectClosingParen(open)) return nullptr;
   return Finish(std::move(node));

@@ -1,0 +1,236 @@
+#include "src/common/time_format.h"
+
+#include <cstdio>
+
+#include "src/common/ascii.h"
+#include "src/common/civil_time.h"
+
+namespace laneql {
+namespace {
+
+const char* const kDays[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
+const char* const kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
+                               "July",    "August",   "September", "October", "November", "December"};
+
+bool Known(char spec) {
+  for (char c : std::string_view("YymdHIpMSfgjaAbhBwuUWcxX%")) {
+    if (spec == c) return true;
+  }
+  return false;
+}
+
+void Number(int64_t value, int width, bool padded, std::string* out) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), padded ? "%0*lld" : "%*lld", padded ? width : 0, static_cast<long long>(value));
+  *out += buffer;
+}
+
+// Reads 1 to max_digits digits at text[*at]; false when there is none.
+bool ReadNumber(std::string_view text, size_t* at, int max_digits, int64_t* value, int* digits = nullptr) {
+  int n = 0;
+  int64_t v = 0;
+  while (*at < text.size() && n < max_digits && text[*at] >= '0' && text[*at] <= '9') {
+    v = v * 10 + (text[*at] - '0');
+    ++*at;
+    ++n;
+  }
+  if (digits != nullptr) *digits = n;
+  *value = v;
+  return n > 0;
+}
+
+// A name (full, or its first three letters) from `names`, case-insensitively.
+bool ReadName(std::string_view text, size_t* at, const char* const* names, int count, int* index) {
+  for (int full = 1; full >= 0; --full) {
+    for (int i = 0; i < count; ++i) {
+      const std::string_view name = full ? std::string_view(names[i]) : std::string_view(names[i], 3);
+      if (text.size() - *at >= name.size() && ascii::EqualsIgnoreCase(text.substr(*at, name.size()), name)) {
+        *at += name.size();
+        *index = i;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool TimeFormat::Compile(const std::string& format, TimeFormat* out, std::string* error) {
+  out->pieces_.clear();
+  out->text_ = format;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%') {
+      if (out->pieces_.empty() || out->pieces_.back().spec != 0) out->pieces_.emplace_back();
+      out->pieces_.back().literal += format[i];
+      continue;
+    }
+    Piece piece;
+    if (i + 1 < format.size() && format[i + 1] == '-') {
+      piece.padded = false;
+      ++i;
+    }
+    if (i + 1 >= format.size() || !Known(format[i + 1])) {
+      *error = "unrecognized format specifier " + format.substr(i, 2) + " in '" + format + "'";
+      return false;
+    }
+    piece.spec = format[++i];
+    if (piece.spec == '%') {
+      piece.spec = 0;
+      piece.literal = "%";
+    }
+    out->pieces_.push_back(piece);
+  }
+  return true;
+}
+
+void TimeFormat::Format(int64_t micros, std::string* out) const {
+  int64_t days, micros_of_day;
+  civil::SplitTimestamp(micros, civil::kMicrosPerDay, &days, &micros_of_day);
+  const civil::Date date = civil::CivilFromDays(days);
+  const civil::TimeOfDay time = civil::TimeOfDayFromMicros(micros_of_day);
+  int64_t weeks, dow;
+  civil::FloorDivMod(days + 4, 7, &weeks, &dow);  // 1970-01-01 was a Thursday
+  const int64_t doy = days - civil::DaysFromCivil(date.year, 1, 1);  // 0-based
+  for (const Piece& p : pieces_) {
+    const bool pad = p.padded;
+    switch (p.spec) {
+      case 0: *out += p.literal; break;
+      case 'Y': Number(date.year, 4, pad, out); break;
+      case 'y': Number(((date.year % 100) + 100) % 100, 2, pad, out); break;
+      case 'm': Number(date.month, 2, pad, out); break;
+      case 'd': Number(date.day, 2, pad, out); break;
+      case 'H': Number(time.hour, 2, pad, out); break;
+      case 'I': Number(time.hour % 12 == 0 ? 12 : time.hour % 12, 2, pad, out); break;
+      case 'p': *out += time.hour < 12 ? "AM" : "PM"; break;
+      case 'M': Number(time.minute, 2, pad, out); break;
+      case 'S': Number(time.second, 2, pad, out); break;
+      case 'f': Number(time.micros, 6, pad, out); break;
+      case 'g': Number(time.micros / 1000, 3, pad, out); break;
+      case 'j': Number(doy + 1, 3, pad, out); break;
+      case 'a': *out += std::string(kDays[dow], 3); break;
+      case 'A': *out += kDays[dow]; break;
+      case 'b':
+      case 'h': *out += std::string(kMonths[date.month - 1], 3); break;
+      case 'B': *out += kMonths[date.month - 1]; break;
+      case 'w': Number(dow, 1, false, out); break;
+      case 'u': Number(dow == 0 ? 7 : dow, 1, false, out); break;
+      case 'U': Number((doy + 7 - dow) / 7, 2, pad, out); break;
+      case 'W': Number((doy + 7 - (dow + 6) % 7) / 7, 2, pad, out); break;
+      case 'c':
+      case 'x':
+      case 'X': {
+        char buffer[64];
+        if (p.spec != 'X') {
+          std::snprintf(buffer, sizeof(buffer), "%04lld-%02d-%02d", static_cast<long long>(date.year), date.month,
+                        date.day);
+          *out += buffer;
+        }
+        if (p.spec == 'c') *out += ' ';
+        if (p.spec != 'x') {
+          std::snprintf(buffer, sizeof(buffer), "%02d:%02d:%02d", time.hour, time.minute, time.second);
+          *out += buffer;
+        }
+        break;
+      }
+      default: break;
+    }
+  }
+}
+
+bool TimeFormat::Parse(std::string_view text, int64_t* micros) const {
+  int64_t year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0, fraction = 0, doy = -1;
+  bool pm = false, twelve = false;
+  size_t at = 0;
+  for (const Piece& p : pieces_) {
+    int64_t v = 0;
+    int index = 0, digits = 0;
+    switch (p.spec) {
+      case 0:
+        if (text.substr(at, p.literal.size()) != p.literal) return false;
+        at += p.literal.size();
+        break;
+      case 'Y': {
+        const bool negative = at < text.size() && text[at] == '-';
+        if (negative) ++at;
+        if (!ReadNumber(text, &at, 6, &v)) return false;
+        year = negative ? -v : v;
+        break;
+      }
+      case 'y':
+        if (!ReadNumber(text, &at, 2, &v)) return false;
+        year = v < 69 ? 2000 + v : 1900 + v;
+        break;
+      case 'm': if (!ReadNumber(text, &at, 2, &month)) return false; break;
+      case 'd': if (!ReadNumber(text, &at, 2, &day)) return false; break;
+      case 'H': if (!ReadNumber(text, &at, 2, &hour)) return false; break;
+      case 'I':
+        if (!ReadNumber(text, &at, 2, &hour) || hour < 1 || hour > 12) return false;
+        twelve = true;
+        break;
+      case 'p':
+        if (text.size() - at < 2) return false;
+        if (ascii::EqualsIgnoreCase(text.substr(at, 2), "PM")) pm = true;
+        else if (!ascii::EqualsIgnoreCase(text.substr(at, 2), "AM")) return false;
+        at += 2;
+        break;
+      case 'M': if (!ReadNumber(text, &at, 2, &minute)) return false; break;
+      case 'S': if (!ReadNumber(text, &at, 2, &second)) return false; break;
+      case 'f':
+      case 'g': {
+        const int width = p.spec == 'f' ? 6 : 3;
+        if (!ReadNumber(text, &at, width, &v, &digits)) return false;
+        for (int k = digits; k < 6; ++k) v *= 10;  // the digits read are the fraction's first
+        fraction = v;
+        break;
+      }
+      case 'j': if (!ReadNumber(text, &at, 3, &doy) || doy < 1 || doy > 366) return false; break;
+      case 'a':
+      case 'A': if (!ReadName(text, &at, kDays, 7, &index)) return false; break;
+      case 'b':
+      case 'h':
+      case 'B':
+        if (!ReadName(text, &at, kMonths, 12, &index)) return false;
+        month = index + 1;
+        break;
+      case 'w':
+      case 'u': if (!ReadNumber(text, &at, 1, &v)) return false; break;
+      case 'U':
+      case 'W': if (!ReadNumber(text, &at, 2, &v)) return false; break;
+      case 'c':
+      case 'x':
+      case 'X': {
+        int64_t parts[6] = {year, month, day, hour, minute, second};
+        const int first = p.spec == 'X' ? 3 : 0, last = p.spec == 'x' ? 3 : 6;
+        for (int k = first; k < last; ++k) {
+          if (k != first) {
+            const char separator = k == 3 ? ' ' : k < 3 ? '-' : ':';
+            if (at >= text.size() || text[at] != separator) return false;
+            ++at;
+          }
+          if (!ReadNumber(text, &at, k == 0 ? 6 : 2, &parts[k])) return false;
+        }
+        year = parts[0], month = parts[1], day = parts[2], hour = parts[3], minute = parts[4], second = parts[5];
+        break;
+      }
+      default: return false;
+    }
+  }
+  if (at != text.size()) return false;
+  if (twelve) hour = hour % 12 + (pm ? 12 : 0);
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59 || year < -290000 || year > 290000) {
+    return false;
+  }
+  int64_t days;
+  if (doy > 0) {
+    if (doy > (civil::IsLeapYear(year) ? 366 : 365)) return false;
+    days = civil::DaysFromCivil(year, 1, 1) + doy - 1;
+  } else {
+    if (day < 1 || day > civil::DaysInMonth(year, static_cast<int>(month))) return false;
+    days = civil::DaysFromCivil(year, static_cast<int>(month), static_cast<int>(day));
+  }
+  *micros = days * civil::kMicrosPerDay + civil::MicrosOfDay(hour, minute, second, fraction);
+  return true;
+}
+
+}  // namespace laneql
