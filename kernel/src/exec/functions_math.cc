@@ -426,7 +426,7 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
     case ScalarFn::kRtrim: case ScalarFn::kLpad: case ScalarFn::kRpad: case ScalarFn::kReverse:
     case ScalarFn::kRepeat: case ScalarFn::kStrpos: case ScalarFn::kStartsWith: case ScalarFn::kEndsWith:
     case ScalarFn::kContains: case ScalarFn::kAscii: case ScalarFn::kChr: case ScalarFn::kRegexpMatches:
-    case ScalarFn::kRegexpFullMatch: case ScalarFn::kRegexpExtract:
+    case ScalarFn::kRegexpFullMatch: case ScalarFn::kRegexpExtract: case ScalarFn::kMd5: case ScalarFn::kSha256:
       return EvalStringFunction(expr, args, count, out, error);
     case ScalarFn::kDateDiffPart: case ScalarFn::kDayName: case ScalarFn::kMonthName: case ScalarFn::kLastDay:
     case ScalarFn::kMakeDate: case ScalarFn::kMakeTimestamp: case ScalarFn::kEpochMs: case ScalarFn::kEpochUs:

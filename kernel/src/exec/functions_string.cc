@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "src/common/digest.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/functions_common.h"
 #include "src/exec/regexp.h"
@@ -268,6 +269,13 @@ bool EvalStringFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
     case ScalarFn::kReverse:
       return StringRows(args, count, out, error, [&](size_t i, std::string* scratch, std::string_view* v) {
         *scratch = Reverse(a[0].Str(i));
+        *v = *scratch;
+        return true;
+      });
+    case ScalarFn::kMd5:
+    case ScalarFn::kSha256:
+      return StringRows(args, count, out, error, [&](size_t i, std::string* scratch, std::string_view* v) {
+        *scratch = expr.scalar == ScalarFn::kMd5 ? Md5Hex(a[0].Str(i)) : Sha256Hex(a[0].Str(i));
         *v = *scratch;
         return true;
       });

@@ -134,6 +134,8 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
       if (!arity(3, 3) || !shaped("sns")) return nullptr;
       return finish(Scalar(info.fn, TypeId::kString, pos, std::move(args)));
     case F::kReverse:
+    case F::kMd5:
+    case F::kSha256:
       if (!arity(1, 1) || !shaped("s")) return nullptr;
       return finish(Scalar(info.fn, TypeId::kString, pos, std::move(args)));
     case F::kRepeat:

@@ -103,6 +103,8 @@ const std::vector<ScalarFunctionInfo>& ScalarFunctionCatalog() {
       {"contains", F::kContains, Fam::kString, "contains(s, needle)", "whether `needle` occurs in s"},
       {"ascii", F::kAscii, Fam::kString, "ascii(s)", "the code point of the first character of s, INTEGER (0 for '')"},
       {"chr", F::kChr, Fam::kString, "chr(code_point)", "the character of a Unicode code point"},
+      {"md5", F::kMd5, Fam::kString, "md5(s)", "the MD5 digest of s's bytes, as 32 hexadecimal digits"},
+      {"sha256", F::kSha256, Fam::kString, "sha256(s)", "the SHA-256 digest of s's bytes, as 64 hexadecimal digits"},
       {"regexp_matches", F::kRegexpMatches, Fam::kString, "regexp_matches(s, pattern [, options])",
        "whether `pattern` matches somewhere in s; constant pattern and options ('i', 'c', 's'), RE2 (not in wasm)"},
       {"regexp_full_match", F::kRegexpFullMatch, Fam::kString, "regexp_full_match(s, pattern [, options])",
