@@ -53,6 +53,8 @@ class Binder {
   // A call of a library function (scalar_functions.h) from its bound arguments
   // (bind_functions.cc); null with the error reported.
   BoundExprPtr BindLibraryFunction(const ScalarFunctionInfo& info, std::vector<BoundExprPtr> args, SourcePos pos);
+  // The date and time family of the library (bind_date_functions.cc).
+  BoundExprPtr BindDateFunction(const ScalarFunctionInfo& info, std::vector<BoundExprPtr> args, SourcePos pos);
   // extract / date_part(part, t) and date_trunc(part, t): `args` are the part (a constant
   // string) and the value (bind_functions.cc).
   BoundExprPtr BindDatePart(const std::string& function, std::vector<BoundExprPtr> args, SourcePos pos);
