@@ -87,5 +87,15 @@ int64_t MicrosOfDay(int64_t hour, int64_t minute, int64_t second, int64_t micros
   return ((hour * 60 + minute) * 60 + second) * kMicrosPerSecond + micros;
 }
 
+int64_t DayOfWeek(int64_t days) {
+  int64_t weeks, day;
+  FloorDivMod(days + 4, 7, &weeks, &day);
+  return day;
+}
+
+const char* const kDayNames[7] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
+const char* const kMonthNames[12] = {"January", "February", "March",     "April",   "May",      "June",
+                                     "July",    "August",   "September", "October", "November", "December"};
+
 }  // namespace civil
 }  // namespace laneql

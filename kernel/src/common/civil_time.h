@@ -45,6 +45,12 @@ int64_t DaysFromCivil(int64_t year, int month, int day);
 // The date `days` after 1970-01-01 (before it when negative): any int64 but the top 719468.
 Date CivilFromDays(int64_t days);
 
+// The day of the week of a day count: Sunday 0 .. Saturday 6 (1970-01-01 was a Thursday).
+int64_t DayOfWeek(int64_t days);
+// The English names of the days (Sunday first) and of the months (January first).
+extern const char* const kDayNames[7];
+extern const char* const kMonthNames[12];
+
 // Division rounded towards minus infinity by a positive `unit`, and its remainder in
 // [0, unit): an instant before the epoch belongs to the day (second, ...) that starts before
 // it. Never forms quotient * unit, which overflows near INT64_MIN.

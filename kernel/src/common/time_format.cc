@@ -8,9 +8,8 @@
 namespace laneql {
 namespace {
 
-const char* const kDays[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
-const char* const kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
-                               "July",    "August",   "September", "October", "November", "December"};
+using civil::kDayNames;
+using civil::kMonthNames;
 
 bool Known(char spec) {
   for (char c : std::string_view("YymdHIpMSfgjaAbhBwuUWcxX%")) {
@@ -89,8 +88,7 @@ void TimeFormat::Format(int64_t micros, std::string* out) const {
   civil::SplitTimestamp(micros, civil::kMicrosPerDay, &days, &micros_of_day);
   const civil::Date date = civil::CivilFromDays(days);
   const civil::TimeOfDay time = civil::TimeOfDayFromMicros(micros_of_day);
-  int64_t weeks, dow;
-  civil::FloorDivMod(days + 4, 7, &weeks, &dow);  // 1970-01-01 was a Thursday
+  const int64_t dow = civil::DayOfWeek(days);
   const int64_t doy = days - civil::DaysFromCivil(date.year, 1, 1);  // 0-based
   for (const Piece& p : pieces_) {
     const bool pad = p.padded;
@@ -108,11 +106,11 @@ void TimeFormat::Format(int64_t micros, std::string* out) const {
       case 'f': Number(time.micros, 6, pad, out); break;
       case 'g': Number(time.micros / 1000, 3, pad, out); break;
       case 'j': Number(doy + 1, 3, pad, out); break;
-      case 'a': *out += std::string(kDays[dow], 3); break;
-      case 'A': *out += kDays[dow]; break;
+      case 'a': *out += std::string(kDayNames[dow], 3); break;
+      case 'A': *out += kDayNames[dow]; break;
       case 'b':
-      case 'h': *out += std::string(kMonths[date.month - 1], 3); break;
-      case 'B': *out += kMonths[date.month - 1]; break;
+      case 'h': *out += std::string(kMonthNames[date.month - 1], 3); break;
+      case 'B': *out += kMonthNames[date.month - 1]; break;
       case 'w': Number(dow, 1, false, out); break;
       case 'u': Number(dow == 0 ? 7 : dow, 1, false, out); break;
       case 'U': Number((doy + 7 - dow) / 7, 2, pad, out); break;
@@ -186,11 +184,11 @@ bool TimeFormat::Parse(std::string_view text, int64_t* micros) const {
       }
       case 'j': if (!ReadNumber(text, &at, 3, &doy) || doy < 1 || doy > 366) return false; break;
       case 'a':
-      case 'A': if (!ReadName(text, &at, kDays, 7, &index)) return false; break;
+      case 'A': if (!ReadName(text, &at, kDayNames, 7, &index)) return false; break;
       case 'b':
       case 'h':
       case 'B':
-        if (!ReadName(text, &at, kMonths, 12, &index)) return false;
+        if (!ReadName(text, &at, kMonthNames, 12, &index)) return false;
         month = index + 1;
         break;
       case 'w':

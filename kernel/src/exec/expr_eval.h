@@ -86,6 +86,9 @@ std::vector<const Column*> TableColumns(const Table& table);
 bool EvaluateConstant(const plan::BoundExpr& expr, plan::Value* out, std::string* error);
 // A single value converted to `to`, with DuckDB's rules (range-checked, strings parsed).
 bool CastValue(const plan::Value& in, TypeId to, plan::Value* out, std::string* error);
+// A DATE (days), TIMESTAMP_S (seconds) or TIMESTAMP (microseconds) value as microseconds since
+// 1970-01-01 (a DATE as its midnight).
+int64_t TemporalMicros(TypeId type, int64_t v);
 // Row i of a Vec as a Value.
 plan::Value VecValue(const Vec& vec, size_t i);
 // "<kind> error at line L, column C: <message>".

@@ -40,12 +40,6 @@ bool ParseInteger(const std::string& text, Int128* out) {
   return true;
 }
 
-int64_t ToMicros(TypeId type, int64_t v) {
-  if (type == TypeId::kDate32) return v * civil::kMicrosPerDay;
-  if (type == TypeId::kTimestampSeconds) return v * civil::kMicrosPerSecond;
-  return v;
-}
-
 }  // namespace
 
 bool CastValue(const Value& in, TypeId to, Value* out, std::string* error) {
@@ -108,7 +102,7 @@ bool CastValue(const Value& in, TypeId to, Value* out, std::string* error) {
     if (!IsTemporal(from) || !IsTemporal(to)) {
       return fail(std::string("cannot cast ") + DuckDbTypeName(from) + " to " + DuckDbTypeName(to));
     }
-    const int64_t micros = ToMicros(from, static_cast<int64_t>(in.integer));
+    const int64_t micros = TemporalMicros(from, static_cast<int64_t>(in.integer));
     int64_t v = micros;
     if (to == TypeId::kDate32) v = civil::FloorDiv(micros, civil::kMicrosPerDay);
     if (to == TypeId::kTimestampSeconds) v = civil::FloorDiv(micros, civil::kMicrosPerSecond);

@@ -23,23 +23,12 @@ using plan::ScalarFn;
 
 namespace {
 
-int64_t Micros(TypeId type, int64_t v) {
-  if (type == TypeId::kDate32) return v * civil::kMicrosPerDay;
-  if (type == TypeId::kTimestampSeconds) return v * civil::kMicrosPerSecond;
-  return v;
-}
-
 // A temporal argument's row i as microseconds.
 int64_t MicrosAt(const Vec& v, size_t i) {
-  return Micros(v.type, v.type == TypeId::kDate32 ? v.Get<int32_t>(i) : v.Get<int64_t>(i));
+  return TemporalMicros(v.type, v.type == TypeId::kDate32 ? v.Get<int32_t>(i) : v.Get<int64_t>(i));
 }
 
-// Sunday 0 .. Saturday 6 (1970-01-01 was a Thursday).
-int64_t DayOfWeek(int64_t days) {
-  int64_t weeks, day;
-  civil::FloorDivMod(days + 4, 7, &weeks, &day);
-  return day;
-}
+using civil::DayOfWeek;
 
 // The ISO 8601 year and week of a day: weeks start on Monday, week 1 holds the year's first
 // Thursday.
@@ -163,10 +152,6 @@ int64_t Difference(int64_t a, int64_t b, DatePart part) {
   }
 }
 
-const char* const kDayNames[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
-const char* const kMonthNames[] = {"January", "February", "March",     "April",   "May",      "June",
-                                   "July",    "August",   "September", "October", "November", "December"};
-
 bool Names(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
   StringVecBuilder builder;
   if (!builder.Init(count, AllConstant(args), error)) return false;
@@ -176,8 +161,8 @@ bool Names(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Ve
       continue;
     }
     const int64_t days = civil::FloorDiv(MicrosAt(args[0], i), civil::kMicrosPerDay);
-    const char* name = expr.scalar == ScalarFn::kDayName ? kDayNames[DayOfWeek(days)]
-                                                         : kMonthNames[civil::CivilFromDays(days).month - 1];
+    const char* name = expr.scalar == ScalarFn::kDayName ? civil::kDayNames[DayOfWeek(days)]
+                                                         : civil::kMonthNames[civil::CivilFromDays(days).month - 1];
     if (!builder.Append(name, error)) return false;
   }
   return builder.Finish(out, error);
@@ -224,6 +209,12 @@ bool Make(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec
 }
 
 }  // namespace
+
+int64_t TemporalMicros(TypeId type, int64_t v) {
+  if (type == TypeId::kDate32) return v * civil::kMicrosPerDay;
+  if (type == TypeId::kTimestampSeconds) return v * civil::kMicrosPerSecond;
+  return v;
+}
 
 bool EvalDatePart(const BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
   out->count = count;
@@ -308,7 +299,8 @@ bool EvalDateFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t coun
           return false;
         }
         if (bits == nullptr) {
-          bits = out->validity != nullptr ? const_cast<uint64_t*>(out->validity) : out->InitValidity(error);
+          // StrictValidity's bitmap, when it made one, is the Vec's own.
+          bits = out->validity != nullptr ? out->own_validity.As<uint64_t>() : out->InitValidity(error);
           if (bits == nullptr) return false;
         }
         bits[i / 64] &= ~(uint64_t{1} << (i % 64));

@@ -1,5 +1,5 @@
-// The number functions of the library (and the dispatch of every library function) (plan/scalar_functions.h): one loop per function over a
-// batch's stored rows (one row for a constant), NULL where any argument is NULL, DuckDB's
+// The number functions of the library (plan/scalar_functions.h), and the dispatch of every
+// library function to its family's kernels. One loop per function over a batch's stored rows (one row for a constant), NULL where any argument is NULL, DuckDB's
 // results bit for bit (the same <cmath> calls; round's formula as DuckDB documents its
 // behaviour: x rounded half away from zero at 10^digits, x itself where that overflows).
 // greatest / least skip NULLs.
@@ -37,24 +37,25 @@ bool Map(const std::vector<Vec>& args, TypeId type, size_t count, Vec* out, std:
   return StrictValidity(args, out, error);
 }
 
-// The same where op may fail on a row: op(x, &result) false stops with `fail(x)`'s message
-// (rows that are NULL are skipped: their values are undefined).
-template <class T, class Op, class Fail>
+// Why a row failed: DuckDB's kind of error ("overflow", "invalid input", "out of range") and
+// its message.
+struct RowError {
+  const char* kind = "overflow";
+  std::string message;
+};
+
+// The same where op(i, &result, &why) may fail on a row, which stops the batch with that error
+// (NULL rows are skipped: their values are undefined).
+template <class T, class Op>
 bool MapChecked(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error,
-                Op op, Fail fail) {
+                Op op) {
   T* dst = out->InitFixed<T>(expr.type, count, AllConstant(args), error);
   if (dst == nullptr) return false;
+  RowError why;
   for (size_t i = 0; i < out->stored(); ++i) {
     if (AnyNull(args, i)) continue;
-    if (!op(i, &dst[i])) {
-      // The kind DuckDB gives the message: a zero divisor is invalid input, a refused shift out
-      // of range, the rest overflows.
-      const std::string message = fail(i);
-      const char* kind = message.rfind("Division by zero", 0) == 0 ? "invalid input"
-                         : message.rfind("Overflow", 0) == 0 || message.find("value is out of range") != std::string::npos
-                             ? "overflow"
-                             : "out of range";
-      *error = ErrorAt(expr, kind, message);
+    if (!op(i, &dst[i], &why)) {
+      *error = ErrorAt(expr, why.kind, why.message);
       return false;
     }
   }
@@ -110,14 +111,12 @@ bool RoundInteger(T x, int32_t digits, T* out) {
   for (int32_t d = 0; d < -digits; ++d) power *= 10;
   const Int128 wide = static_cast<Int128>(x);
   const Int128 half = power / 2;
-  // |x| + half cannot overflow 128 bits for x of at most 64 bits; an int128 x near its limits
-  // with a power past it is rounded to 0.
-  Int128 rounded;
-  if (wide >= 0) {
-    rounded = wide > plan::TypeMax(TypeId::kInt128) - half ? 0 : (wide + half) / power * power;
-  } else {
-    rounded = wide < plan::TypeMin(TypeId::kInt128) + half ? 0 : (wide - half) / power * power;
+  // |x| + half cannot overflow 128 bits for x of at most 64 bits; for an int128 x it can only
+  // where the rounded value would not fit either.
+  if (wide >= 0 ? wide > plan::TypeMax(TypeId::kInt128) - half : wide < plan::TypeMin(TypeId::kInt128) + half) {
+    return false;
   }
+  const Int128 rounded = (wide >= 0 ? wide + half : wide - half) / power * power;
   if constexpr (!std::is_same_v<T, Int128>) {
     if (rounded < static_cast<Int128>(std::numeric_limits<T>::min()) ||
         rounded > static_cast<Int128>(std::numeric_limits<T>::max())) {
@@ -129,7 +128,7 @@ bool RoundInteger(T x, int32_t digits, T* out) {
 }
 
 template <class T>
-T AbsOrZero(T x, bool* overflow) {
+T CheckedAbs(T x, bool* overflow) {
   if constexpr (std::is_unsigned_v<T>) {
     return x;
   } else {
@@ -144,37 +143,33 @@ T AbsOrZero(T x, bool* overflow) {
   }
 }
 
+// The greatest common divisor of two non-negative integers (0 for two zeros).
 template <class T>
-bool Gcd(T a, T b, T* out) {
-  bool overflow = false;
-  a = AbsOrZero(a, &overflow);
-  b = AbsOrZero(b, &overflow);
-  if (overflow) return false;
+T Gcd(T a, T b) {
   while (b != 0) {
     const T r = a % b;
     a = b;
     b = r;
   }
-  *out = a;
-  return true;
+  return a;
 }
 
 // x // y, x << y and x >> y as DuckDB has them; false with *why on a zero divisor, an
 // overflow, or a shift DuckDB refuses.
 template <class T>
-bool IntegerOperator(ScalarFn fn, T x, T y, T* out, std::string* why) {
+bool IntegerOperator(ScalarFn fn, T x, T y, T* out, RowError* why) {
   const int bits = static_cast<int>(sizeof(T) * 8);
   if (fn == ScalarFn::kIntegerDivide) {
     if (y == 0) {
-      *why = "Division by zero in expression (" + Text(x) + " // 0)";
+      *why = RowError{"invalid input", "Division by zero in expression (" + Text(x) + " // 0)"};
       return false;
     }
     if constexpr (!std::is_unsigned_v<T>) {
       if (y == T(-1)) {
         bool overflow = false;
-        AbsOrZero(x, &overflow);  // only the minimum has no negation
+        CheckedAbs(x, &overflow);  // only the minimum has no negation
         if (overflow) {
-          *why = "Overflow in division of " + Text(x) + " / -1";
+          *why = RowError{"overflow", "Overflow in division of " + Text(x) + " / -1"};
           return false;
         }
         *out = T(-x);
@@ -187,7 +182,7 @@ bool IntegerOperator(ScalarFn fn, T x, T y, T* out, std::string* why) {
   const char* side = fn == ScalarFn::kShiftLeft ? "left" : "right";
   if constexpr (!std::is_unsigned_v<T>) {
     if (y < 0) {
-      *why = std::string("Cannot ") + side + "-shift by negative number " + Text(y);
+      *why = RowError{"out of range", std::string("Cannot ") + side + "-shift by negative number " + Text(y)};
       return false;
     }
   }
@@ -196,18 +191,18 @@ bool IntegerOperator(ScalarFn fn, T x, T y, T* out, std::string* why) {
     return true;
   }
   if (y >= T(bits)) {
-    *why = "Left-shift value " + Text(y) + " is out of range";
+    *why = RowError{"out of range", "Left-shift value " + Text(y) + " is out of range"};
     return false;
   }
   if constexpr (!std::is_unsigned_v<T>) {
     if (x < 0) {
-      *why = "Cannot left-shift negative number " + Text(x);
+      *why = RowError{"out of range", "Cannot left-shift negative number " + Text(x)};
       return false;
     }
   }
   const T shifted = T(x << static_cast<int>(y));
   if (T(shifted >> static_cast<int>(y)) != x || (!std::is_unsigned_v<T> && shifted < 0)) {
-    *why = "Overflow in left shift (" + Text(x) + " << " + Text(y) + ")";
+    *why = RowError{"overflow", "Overflow in left shift (" + Text(x) + " << " + Text(y) + ")"};
     return false;
   }
   *out = shifted;
@@ -227,20 +222,21 @@ bool TypedFunction(const BoundExpr& expr, const std::vector<Vec>& args, size_t c
       case ScalarFn::kTrunc: return Map<T, T>(args, type, count, out, error, [](T x) { return std::trunc(x); });
       case ScalarFn::kRound:
         if (args.size() == 1) return Map<T, T>(args, type, count, out, error, [](T x) { return std::round(x); });
-        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r) {
+        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r, RowError*) {
           *r = static_cast<T>(RoundDigits(static_cast<double>(args[0].Get<T>(i)), args[1].Get<int32_t>(i)));
-          return true;
-        }, [](size_t) { return std::string(); });
+          return true;  // never fails
+        });
       default: break;
     }
   } else {
     switch (fn) {
       case ScalarFn::kAbs:
-        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r) {
+        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r, RowError* why) {
           bool overflow = false;
-          *r = AbsOrZero(args[0].Get<T>(i), &overflow);
+          *r = CheckedAbs(args[0].Get<T>(i), &overflow);
+          if (overflow) why->message = "Overflow on abs(" + Text(args[0].Get<T>(i)) + ")";
           return !overflow;
-        }, [&](size_t i) { return "Overflow on abs(" + Text(args[0].Get<T>(i)) + ")"; });
+        });
       case ScalarFn::kTrunc: return Map<T, T>(args, type, count, out, error, [](T x) { return x; });
       case ScalarFn::kBitAnd: return Map<T, T>(args, type, count, out, error, [](T x, T y) { return T(x & y); });
       case ScalarFn::kBitOr: return Map<T, T>(args, type, count, out, error, [](T x, T y) { return T(x | y); });
@@ -248,42 +244,36 @@ bool TypedFunction(const BoundExpr& expr, const std::vector<Vec>& args, size_t c
       case ScalarFn::kBitNot: return Map<T, T>(args, type, count, out, error, [](T x) { return T(~x); });
       case ScalarFn::kIntegerDivide:
       case ScalarFn::kShiftLeft:
-      case ScalarFn::kShiftRight: {
-        std::string why;
-        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r) {
-          return IntegerOperator(fn, args[0].Get<T>(i), args[1].Get<T>(i), r, &why);
-        }, [&](size_t) { return why; });
-      }
+      case ScalarFn::kShiftRight:
+        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r, RowError* why) {
+          return IntegerOperator(fn, args[0].Get<T>(i), args[1].Get<T>(i), r, why);
+        });
       case ScalarFn::kRound:
-        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r) {
-          return RoundInteger<T>(args[0].Get<T>(i), args.size() > 1 ? args[1].Get<int32_t>(i) : 0, r);
-        }, [](size_t) { return std::string("Overflow in ROUND of integer"); });
+        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r, RowError* why) {
+          if (RoundInteger<T>(args[0].Get<T>(i), args.size() > 1 ? args[1].Get<int32_t>(i) : 0, r)) return true;
+          why->message = "Overflow in ROUND of integer";
+          return false;
+        });
       case ScalarFn::kGcd:
       case ScalarFn::kLcm:
-        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r) {
+        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r, RowError* why) {
           const T a = args[0].Get<T>(i), b = args[1].Get<T>(i);
-          T g;
-          if (!Gcd(a, b, &g)) return false;
-          if (fn == ScalarFn::kGcd) {
+          bool overflow = false;
+          const T x = CheckedAbs(a, &overflow);
+          const bool a_overflows = overflow;
+          const T y = CheckedAbs(b, &overflow);
+          if (overflow) {
+            why->message = "Overflow on abs(" + Text(a_overflows ? a : b) + ")";
+            return false;
+          }
+          const T g = Gcd(x, y);
+          if (fn == ScalarFn::kGcd || g == T(0)) {  // gcd(0, 0) = lcm(0, 0) = 0
             *r = g;
             return true;
           }
-          if (a == 0 || b == 0) {
-            *r = 0;
-            return true;
-          }
-          bool overflow = false;
-          const T product = AbsOrZero(static_cast<T>(a / g), &overflow);
-          const T other = AbsOrZero(b, &overflow);
-          return !overflow && !__builtin_mul_overflow(product, other, r);
-        }, [&](size_t i) {
-          const T a = args[0].Get<T>(i), b = args[1].Get<T>(i);
-          bool overflow = false;
-          AbsOrZero(a, &overflow);
-          if (overflow) return "Overflow on abs(" + Text(a) + ")";
-          AbsOrZero(b, &overflow);
-          if (overflow) return "Overflow on abs(" + Text(b) + ")";
-          return std::string(fn == ScalarFn::kGcd ? "gcd" : "lcm") + " value is out of range";
+          if (!__builtin_mul_overflow(static_cast<T>(x / g), y, r)) return true;  // 0 when x or y is
+          why->message = "lcm value is out of range";
+          return false;
         });
       default: break;
     }

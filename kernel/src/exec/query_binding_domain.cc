@@ -26,7 +26,7 @@ namespace exec {
 namespace {
 
 // Whether every outer reference is in the WHERE clause: then an ungrouped aggregate's answer
-// over no rows (its items and HAVING over an empty input) is the same for every binding.
+// over no rows (its items over an empty input) is the same for every binding.
 bool OnlyWhereReads(const sql::QueryNode& query, const std::vector<OuterRef>& refs) {
   if (!query.select.where) return false;
   sql::ExprPtr where = sql::Clone(*query.select.where);
@@ -37,18 +37,25 @@ bool OnlyWhereReads(const sql::QueryNode& query, const std::vector<OuterRef>& re
   return found == refs.size();
 }
 
-// `rows` (the items' values, then the binding number) with, for every binding of [0, bindings)
-// that has no row, the row of `none` (the answer over no rows, of `rows`' types).
-bool AddEmptyBindings(Relation* rows, size_t bindings, const Table& none, std::string* error) {
-  const size_t width = rows->table->num_columns() - 1;
-  const Column& bid = rows->table->column(width);
+// The bindings of [0, bindings) without a row in `rows` (the items' values, then the binding
+// number).
+std::vector<int64_t> MissingBindings(const Relation& rows, size_t bindings) {
+  const Column& bid = rows.table->column(rows.table->num_columns() - 1);
   std::vector<uint8_t> seen(bindings, 0);
   for (size_t r = 0; r < bid.length(); ++r) seen[static_cast<size_t>(bid.Values<int64_t>()[r])] = 1;
   std::vector<int64_t> missing;
   for (size_t b = 0; b < bindings; ++b) {
     if (!seen[b]) missing.push_back(static_cast<int64_t>(b));
   }
-  if (missing.empty() || none.num_rows() == 0) return true;
+  return missing;
+}
+
+// `rows` with the row of `none` (the answer over no rows, of `rows`' types) for each of the
+// `missing` bindings.
+bool AddEmptyBindings(Relation* rows, const std::vector<int64_t>& missing, const Table& none, std::string* error) {
+  if (none.num_rows() == 0) return true;
+  const size_t width = rows->table->num_columns() - 1;
+  const Column& bid = rows->table->column(width);
   auto table = std::make_shared<Table>();
   const std::vector<uint32_t> first(missing.size(), 0);
   for (size_t c = 0; c < width; ++c) {
@@ -222,7 +229,9 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
     }
     if (!KeepFirstRowsPerKey(&out->rows, {key.get()}, order_refs, select, error)) return false;
   }
-  if (ungrouped_aggregate) {
+  const std::vector<int64_t> missing =
+      ungrouped_aggregate ? MissingBindings(out->rows, representative.size()) : std::vector<int64_t>();
+  if (!missing.empty()) {
     // The answer over no rows: the subquery with its WHERE false (the outer values of any
     // binding in it, read nowhere else).
     sql::QueryPtr empty = Substituted(query, refs, *outer.table, 0);
@@ -244,7 +253,7 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
       return false;
     }
     if (!CastColumns(&filler, types, error, query.pos)) return false;
-    if (!AddEmptyBindings(&out->rows, representative.size(), *filler.table, &message)) {
+    if (!AddEmptyBindings(&out->rows, missing, *filler.table, &message)) {
       *error = Result::Error(message);
       return false;
     }
