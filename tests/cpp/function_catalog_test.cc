@@ -1,5 +1,7 @@
-// The scalar function catalog (plan/scalar_functions.h) against docs/sql.md and the binder:
-// the docs list exactly the catalog's functions, every name binds, and unknown names suggest.
+// The function catalogs (plan/scalar_functions.h, plan/aggregate_functions.h) against
+// docs/sql.md and the binder: the docs list exactly the catalogs' entries, every name binds, and
+// unknown names suggest. (tools/docs/function_tables.py rewrites the docs' tables.)
+#include "src/plan/aggregate_functions.h"
 #include "src/plan/scalar_functions.h"
 
 #include <gtest/gtest.h>
@@ -36,8 +38,10 @@ TEST(FunctionCatalog, DocsListEveryFunction) {
   if (!std::ifstream(path)) GTEST_SKIP() << path << " is not readable here";
   std::vector<std::string> catalog;
   for (const plan::ScalarFunctionInfo& info : plan::ScalarFunctionCatalog()) catalog.push_back(info.signature);
+  for (const plan::AggregateFunctionInfo& info : plan::AggregateFunctionCatalog()) catalog.push_back(info.signature);
   EXPECT_EQ(DocumentedSignatures(path), catalog)
-      << "docs/sql.md's Functions tables must list the catalog's signatures in its order";
+      << "docs/sql.md's Functions tables must list the catalogs' signatures in their order "
+         "(python3 tools/docs/function_tables.py)";
 }
 
 TEST(FunctionCatalog, NamesAreUniqueAndLowerCaseAndSignaturesStartWithThem) {
@@ -77,10 +81,34 @@ TEST(FunctionCatalog, EveryNameBinds) {
   }
 }
 
+TEST(FunctionCatalog, AggregateNamesAreUniqueAndEveryOneBinds) {
+  std::set<std::string> names;
+  Database db;
+  for (const plan::AggregateFunctionInfo& info : plan::AggregateFunctionCatalog()) {
+    const std::string name = info.name;
+    EXPECT_TRUE(names.insert(name).second) << name;
+    EXPECT_EQ(plan::FindScalarFunction(name), nullptr) << name << " is both a function and an aggregate";
+    EXPECT_EQ(plan::FindAggregateFunction(name), &info);
+    EXPECT_EQ(std::string(info.signature).rfind(name + "(", 0), 0u) << info.signature;
+    bool bound = false;
+    for (const char* args : {"i", "i, 0.5", "s", "s, ','", "*", "i > 1", "i, d"}) {
+      const Result result =
+          db.Query("SELECT " + name + "(" + args + ") FROM (VALUES (1, 2.5, 'a'), (3, NULL, 'b')) AS v(i, d, s)");
+      if (result.ok()) {
+        bound = true;
+        break;
+      }
+      EXPECT_EQ(result.error().find("unknown function"), std::string::npos) << name << ": " << result.error();
+    }
+    EXPECT_TRUE(bound) << name << " answered none of the argument lists";
+  }
+}
+
 TEST(FunctionCatalog, UnknownNamesSuggestTheNearest) {
   EXPECT_EQ(plan::NearestFunctionName("sqroot"), "sqrt");
   EXPECT_EQ(plan::NearestFunctionName("coalesc"), "coalesce");
   EXPECT_EQ(plan::NearestFunctionName("summ"), "sum");
+  EXPECT_EQ(plan::NearestFunctionName("stdev"), "stddev");
   EXPECT_EQ(plan::NearestFunctionName("completely_unlike"), "");
   Database db;
   const Result result = db.Query("SELECT 1 +\n  greatst(1, 2)");

@@ -97,6 +97,7 @@ AggregateStates::AggregateStates(const std::vector<plan::Aggregate>& aggregates,
                                 TypeByteWidth(s.arg_type) <= 2;
     s.narrow_sum = !ungrouped && aggregate.arg && narrow_integer &&
                    (s.kind == AggKind::kSum || s.kind == AggKind::kAvg);
+    if (s.kind == AggKind::kFunction) s.function = MakeAggregateFunctionState(aggregate);
     if (s.kind == AggKind::kCountDistinct) {
       const bool fixed = !IsString(s.arg_type) && s.arg_type != TypeId::kInt128;
       if (ungrouped && fixed) s.distinct_fixed = std::make_unique<FixedKeyHashTable>();
@@ -152,6 +153,7 @@ bool AggregateStates::ChargeGrowth(const State& s, size_t bytes_before, std::str
 
 bool AggregateStates::Grow(size_t groups, bool zero, std::string* error) {
   for (State& s : state_) {
+    if (s.function && !s.function->Resize(groups, error)) return false;
     if (s.counts.size() >= groups) continue;
     const size_t bytes_before = StateBytes(s.counts, s.ints, s.sums, s.reals, s.strings);
     // resize(n) default-initialises through LargeBlockAllocator: the numbers are left unwritten,
@@ -176,9 +178,10 @@ bool AggregateStates::Grow(size_t groups, bool zero, std::string* error) {
 }
 
 bool AggregateStates::Update(size_t a, const Vec* arg, const uint32_t* group_ids, size_t count,
-                             std::string* error) {
+                             std::string* error, const Vec* arg2) {
   State& s = state_[a];
   switch (s.kind) {
+    case AggKind::kFunction: return s.function->Update(*arg, arg2, group_ids, count, error);
     case AggKind::kCountStar:
       for (size_t i = 0; i < count; ++i) {
         if (group_ids[i] != kNoGroup) ++s.counts[group_ids[i]];
@@ -239,7 +242,9 @@ bool AggregateStates::UpdateKernel(size_t a, TypeId type, const void* data, size
     s.counts[0] += rows;
     return true;
   }
-  if (s.kind == AggKind::kCountStar || s.kind == AggKind::kCountDistinct) return false;
+  if (s.kind == AggKind::kCountStar || s.kind == AggKind::kCountDistinct || s.kind == AggKind::kFunction) {
+    return false;
+  }
   if (type == TypeId::kInt128 || type == TypeId::kBool || IsString(type)) return false;
   const bool temporal = IsTemporal(type);
   if (temporal && (s.kind == AggKind::kSum || s.kind == AggKind::kAvg)) return false;
@@ -501,6 +506,7 @@ bool AggregateStates::FinishParts(const std::vector<const AggregateStates*>& par
     const int64_t n = g < s.counts.size() ? s.counts[g] : 0;
     bool ok = true;
     switch (s.kind) {
+      case AggKind::kFunction: ok = s.function->Append(g, &column, error); break;
       case AggKind::kCountStar:
       case AggKind::kCount:
       case AggKind::kCountDistinct: ok = column.Append<int64_t>(n, error); break;

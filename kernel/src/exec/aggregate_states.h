@@ -1,7 +1,9 @@
 // Aggregate states for every group, in flat arrays indexed by group id (no allocation per
 // group except for string MIN / MAX values): COUNT(*), COUNT, SUM (exact 128-bit for integers,
 // double in row order for floats), AVG, MIN / MAX (DuckDB's total float order, byte-wise
-// strings), COUNT(DISTINCT) through one hash set of (group, value) pairs.
+// strings), COUNT(DISTINCT) through one hash set of (group, value) pairs; the library
+// aggregates (stddev, quantiles, ...) through their own state classes
+// (aggregate_function_state.h).
 // Not thread-safe: each thread of a query fills its own, and the executor merges them.
 #ifndef LANEQL_EXEC_AGGREGATE_STATES_H_
 #define LANEQL_EXEC_AGGREGATE_STATES_H_
@@ -14,6 +16,7 @@
 #include "laneql/group_hash_table.h"
 #include "laneql/int128.h"
 #include "src/common/large_blocks.h"
+#include "src/exec/aggregate_function_state.h"
 #include "src/exec/distinct_partitions.h"
 #include "src/exec/exec_context.h"
 #include "src/exec/hash_ownership.h"
@@ -55,9 +58,10 @@ class AggregateStates {
   // Capacity for `groups` groups (group_size_hints.h), so that Resize up to them moves nothing.
   bool Reserve(size_t groups, std::string* error);
   // Folds `count` rows into aggregate `a`: row i goes to group_ids[i] (ignored when kNoGroup);
-  // `arg` holds the argument's values (null for COUNT(*)).
+  // `arg` holds the argument's values (null for COUNT(*)), `arg2` the second argument's of a
+  // library aggregate that takes two (covar_pop, arg_min, ...).
   bool Update(size_t a, const Vec* arg, const uint32_t* group_ids, size_t count,
-              std::string* error);
+              std::string* error, const Vec* arg2 = nullptr);
   // Ungrouped fast path: rows [0, n) of a fixed-width column slice, under optional select /
   // validity masks, through the SIMD aggregate kernels. False when the aggregate / type has no
   // kernel (the caller then uses Update).
@@ -212,6 +216,8 @@ class AggregateStates {
     // distinct_strings' keys are the values' bytes alone (ungrouped), else 4 bytes of group id
     // and then the value's.
     bool bare_values = false;
+    // AggKind::kFunction: the library aggregate's states (its counts stay unused).
+    std::unique_ptr<AggregateFunctionState> function;
   };
   // Resize's work; `zero`: new groups start empty (else left for CopyGroups to write).
   bool Grow(size_t groups, bool zero, std::string* error);

@@ -33,6 +33,10 @@ void DropFound(const std::vector<uint32_t>& ids, std::vector<uint64_t>* left) {
 
 // Folds o's group g into s's group t.
 void AggregateStates::MergeOne(State& s, const State& o, size_t g, size_t t) {
+  if (s.function) {
+    if (g < o.function->groups()) s.function->Merge(*o.function, g, t);
+    return;
+  }
   const int64_t n = o.counts[g];
   if (n == 0) return;
   const bool is_min = s.kind == AggKind::kMin;
@@ -179,6 +183,10 @@ void AggregateStates::CopyGroups(const AggregateStates& other, size_t begin, siz
     State& s = state_[a];
     const State& o = other.state_[a];
     std::copy_n(from(o.counts), n, at(s.counts));
+    if (s.function) {
+      // Into groups ResizeForCopy left empty: a merge is a copy.
+      for (size_t k = 0; k < n; ++k) s.function->Merge(*o.function, begin + k, to + k);
+    }
     if (!o.ints.empty()) std::copy_n(from(o.ints), n, at(s.ints));
     if (!o.sums.empty()) std::copy_n(from(o.sums), n, at(s.sums));
     if (!o.reals.empty()) std::copy_n(from(o.reals), n, at(s.reals));
@@ -189,6 +197,7 @@ void AggregateStates::CopyGroups(const AggregateStates& other, size_t begin, siz
 bool AggregateStates::HasCapacity(size_t groups) const {
   for (const State& s : state_) {
     if (s.counts.capacity() < groups) return false;
+    if (s.function && s.function->groups() < groups) return false;
     if (!KeepsValues(s.kind)) continue;
     const size_t capacity = IsString(s.arg_type) ? s.strings.capacity()
                             : IsFloat(s.arg_type) ? s.reals.capacity()

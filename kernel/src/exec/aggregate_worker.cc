@@ -38,6 +38,7 @@ uint64_t ScanBytesPerRow(const plan::Plan& plan, const Table& table) {
   for (const auto& key : plan.group_keys) CollectColumns(*key, &used);
   for (const auto& aggregate : plan.aggregates) {
     if (aggregate.arg) CollectColumns(*aggregate.arg, &used);
+    if (aggregate.arg2) CollectColumns(*aggregate.arg2, &used);
   }
   uint64_t bytes = 0;
   for (size_t c = 0; c < used.size(); ++c) {
@@ -304,9 +305,10 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
       done = states_.UpdateKernel(a, column.type(), data, n, select, validity);
     }
     if (!done) {  // ungrouped: group_ids_ stay all 0 (the one group)
-      Vec arg;
+      Vec arg, arg2;
       if (!evaluator_.Eval(*aggregate.arg, selected_rows(), &arg, error) || !ExpandConstant(&arg, error) ||
-          !states_.Update(a, &arg, group_ids_.data(), selected, error)) {
+          !EvalSecondArg(aggregate, selected_rows(), &arg2, error) ||
+          !states_.Update(a, &arg, group_ids_.data(), selected, error, aggregate.arg2 ? &arg2 : nullptr)) {
         return false;
       }
     }
@@ -315,6 +317,12 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
     }
   }
   return true;
+}
+
+bool AggregateWorker::EvalSecondArg(const plan::Aggregate& aggregate, const RowSet& rows, Vec* out,
+                                    std::string* error) {
+  if (!aggregate.arg2) return true;
+  return evaluator_.Eval(*aggregate.arg2, rows, out, error) && ExpandConstant(out, error);
 }
 
 bool AggregateWorker::FoldGrouped(RowSet selection, size_t groups_before, std::string* error,
@@ -343,10 +351,11 @@ bool AggregateWorker::FoldGrouped(RowSet selection, size_t groups_before, std::s
       if (!states_.Update(a, nullptr, group_ids_.data(), selected, error)) return false;
       continue;
     }
-    Vec arg;
+    Vec arg, arg2;
     if (!(ready(a) ? CompressVec(prepared->args[a], owned_mask_.data(), selected, &arg, error)
                 : evaluator_.Eval(*aggregate.arg, selection, &arg, error)) ||
-        !ExpandConstant(&arg, error) || !states_.Update(a, &arg, group_ids_.data(), selected, error)) {
+        !ExpandConstant(&arg, error) || !EvalSecondArg(aggregate, selection, &arg2, error) ||
+        !states_.Update(a, &arg, group_ids_.data(), selected, error, aggregate.arg2 ? &arg2 : nullptr)) {
       return false;
     }
   }
@@ -387,7 +396,8 @@ bool AggregateWorker::PrepareBatch(size_t batch, PreparedBatch* out, std::string
   out->args.resize(plan_.aggregates.size());
   for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
     const plan::Aggregate& aggregate = plan_.aggregates[a];
-    if (aggregate.kind == AggKind::kCountStar || !CanCompressVec(aggregate.arg->type)) continue;
+    // (A second argument is evaluated by the owner: arg2 of covar_pop, arg_min, ...)
+    if (aggregate.kind == AggKind::kCountStar || aggregate.arg2 || !CanCompressVec(aggregate.arg->type)) continue;
     if (!evaluator_.Eval(*aggregate.arg, rows, &out->args[a], error)) return false;
     out->arg_ready[a] = out->args[a].type == aggregate.arg->type ? 1 : 0;
   }

@@ -132,6 +132,8 @@ class alignas(64) AggregateWorker {
   bool FoldGrouped(RowSet selection, size_t groups_before, std::string* error,
                    const PreparedBatch* prepared = nullptr);
   void NoteFirstRows(const RowSet& rows, size_t groups_before);
+  // The second argument of a library aggregate that takes two, over `rows` (nothing else).
+  bool EvalSecondArg(const plan::Aggregate& aggregate, const RowSet& rows, Vec* out, std::string* error);
   // Merge and MergeLeavingPairs (grouped).
   bool MergeGroupsAndStates(const AggregateWorker& other, std::vector<uint32_t>* mapping, bool insert_pairs,
                             std::string* error);

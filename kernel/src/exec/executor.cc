@@ -109,9 +109,13 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // COUNT(*) (and COUNT of a column without NULLs) with no WHERE: the answer is metadata.
   const bool metadata_only = plan.answer_from_metadata;
   bool float_sums = false;
+  // Library aggregates whose answer depends on the order rows are folded in (first,
+  // string_agg, the moments, ...): each group's rows in row order on one thread, as float sums.
+  bool row_order_functions = false;
   for (const auto& aggregate : plan.aggregates) {
     float_sums |= (aggregate.kind == AggKind::kSum || aggregate.kind == AggKind::kAvg) &&
                   aggregate.arg && IsFloat(aggregate.arg->type);
+    row_order_functions |= aggregate.kind == AggKind::kFunction && plan::DependsOnRowOrder(aggregate.function);
   }
   if (metadata_only) {
     AggregateStates states(plan.aggregates, true);
@@ -124,9 +128,10 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // the same bits: on several threads only as an owned scan (each group's rows all folded by
   // one thread, in row order), else on one. (The group cap keeps the first groups seen: one
   // thread finds them, below, and then all count.)
-  const bool row_order_sums = !ungrouped && float_sums;
+  const bool row_order_sums = !ungrouped && (float_sums || row_order_functions);
   int threads = ThreadsFor(rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
   if (row_order_sums) threads = std::min(threads, kMaxOwners);
+  if (ungrouped && row_order_functions) threads = 1;  // the one group's rows in row order
   FloatPartials partials;
   if (ungrouped && float_sums) {
     partials.resize(plan.aggregates.size());

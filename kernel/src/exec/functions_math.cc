@@ -88,6 +88,14 @@ double DomainNaN(double result, double x) {
   return std::isnan(result) && !std::isnan(x) ? std::numeric_limits<double>::quiet_NaN() : result;
 }
 
+// sqrt, pow and the trigonometric functions give the CPU's default NaN outside their domains:
+// negative on x86-64 (as DuckDB prints it), positive on aarch64. Spelled out as x86's, so a
+// query gives the same bytes on every machine.
+double InvalidNaN(double result, double x, double y = 0) {
+  return std::isnan(result) && !std::isnan(x) && !std::isnan(y) ? -std::numeric_limits<double>::quiet_NaN()
+                                                                : result;
+}
+
 double Even(double x) {
   if (std::isnan(x)) return -std::numeric_limits<double>::quiet_NaN();
   double v = x >= 0 ? std::ceil(x) : std::floor(x);
@@ -344,7 +352,7 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
   auto doubles = [&](auto op) { return Map<D, D>(args, TypeId::kFloat64, count, out, error, op); };
   switch (expr.scalar) {
     case ScalarFn::kBuiltIn: break;
-    case ScalarFn::kSqrt: return doubles([](D x) { return std::sqrt(x); });
+    case ScalarFn::kSqrt: return doubles([](D x) { return InvalidNaN(std::sqrt(x), x); });
     case ScalarFn::kCbrt: return doubles([](D x) { return std::cbrt(x); });
     case ScalarFn::kExp: return doubles([](D x) { return std::exp(x); });
     case ScalarFn::kLn: return doubles([](D x) { return DomainNaN(std::log(x), x); });
@@ -355,11 +363,11 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
         const D r = std::log(x) / std::log(b);
         return std::isnan(b) || std::isnan(x) ? r : DomainNaN(r, 0);
       });
-    case ScalarFn::kPow: return doubles([](D x, D y) { return std::pow(x, y); });
-    case ScalarFn::kSin: return doubles([](D x) { return std::sin(x); });
-    case ScalarFn::kCos: return doubles([](D x) { return std::cos(x); });
-    case ScalarFn::kTan: return doubles([](D x) { return std::tan(x); });
-    case ScalarFn::kCot: return doubles([](D x) { return 1.0 / std::tan(x); });
+    case ScalarFn::kPow: return doubles([](D x, D y) { return InvalidNaN(std::pow(x, y), x, y); });
+    case ScalarFn::kSin: return doubles([](D x) { return InvalidNaN(std::sin(x), x); });
+    case ScalarFn::kCos: return doubles([](D x) { return InvalidNaN(std::cos(x), x); });
+    case ScalarFn::kTan: return doubles([](D x) { return InvalidNaN(std::tan(x), x); });
+    case ScalarFn::kCot: return doubles([](D x) { return InvalidNaN(1.0 / std::tan(x), x); });
     case ScalarFn::kAsin: return doubles([](D x) { return DomainNaN(std::asin(x), x); });
     case ScalarFn::kAcos: return doubles([](D x) { return DomainNaN(std::acos(x), x); });
     case ScalarFn::kAtan: return doubles([](D x) { return std::atan(x); });

@@ -57,6 +57,7 @@ bool MakeGroupRecordLayout(const plan::Plan& plan, const GroupStage& grouper, Gr
       made.arg_of.push_back(-1);
       continue;
     }
+    if (aggregate.kind == AggKind::kFunction) return false;  // library aggregates: not as records
     const TypeId type = aggregate.arg->type;
     const bool float_sum = (aggregate.kind == AggKind::kSum || aggregate.kind == AggKind::kAvg) && IsFloat(type);
     if (float_sum || !IsFixedWidth(type) ||

@@ -66,8 +66,7 @@ std::string GroupSizeKey(const plan::Plan& plan, int threads) {
 std::string SampleKey(const plan::Plan& plan) {
   std::string key = TableKeysWhere(plan) + "|aggregates";
   for (const plan::Aggregate& aggregate : plan.aggregates) {
-    key += "|" + std::to_string(static_cast<int>(aggregate.kind)) + ":";
-    if (aggregate.arg) key += plan::Fingerprint(*aggregate.arg);
+    key += "|" + plan::AggregateKey(aggregate);
   }
   return key;
 }

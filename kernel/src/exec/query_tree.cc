@@ -47,6 +47,7 @@ bool VerifyColumnsRead(const plan::Plan& plan, std::string* error) {
   for (const plan::BoundExprPtr& key : plan.group_keys) CollectColumns(key.get(), &used);
   for (const plan::Aggregate& aggregate : plan.aggregates) {
     CollectColumns(aggregate.arg.get(), &used);
+    CollectColumns(aggregate.arg2.get(), &used);
   }
   if (!plan.aggregate) {
     for (const plan::BoundExprPtr& output : plan.outputs) CollectColumns(output.get(), &used);

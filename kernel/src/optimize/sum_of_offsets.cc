@@ -19,8 +19,7 @@ using plan::Fn;
 class AggregateList {
  public:
   int Add(Aggregate aggregate) {
-    std::string key = std::to_string(static_cast<int>(aggregate.kind)) + "|" +
-                      (aggregate.arg ? plan::Fingerprint(*aggregate.arg) : std::string());
+    std::string key = plan::AggregateKey(aggregate);
     for (size_t i = 0; i < keys_.size(); ++i) {
       if (keys_[i] == key) return static_cast<int>(i);
     }
@@ -146,8 +145,7 @@ void RewriteSumsOfOffsets(plan::Plan* plan) {
       continue;
     }
     const TypeId type = aggregate.type;
-    const bool nullable = aggregate.kind != AggKind::kCountStar && aggregate.kind != AggKind::kCount &&
-                          aggregate.kind != AggKind::kCountDistinct;
+    const bool nullable = plan::AggregateNullable(aggregate);
     const int index = list.Add(std::move(aggregate));
     replacement.push_back(plan::MakeColumn(static_cast<int>(keys) + index, type, nullable, {}));
   }

@@ -105,6 +105,11 @@ bool Binder::BindAlias(const sql::Expr& ref, Scope scope, BoundExprPtr* out) {
 
 const sql::Expr* Binder::FirstUnknownColumn(const sql::Expr& expr) {
   if (expr.subquery) return nullptr;
+  if (expr.kind == sql::ExprKind::kFunctionCall) {
+    // An unknown function is the error, not its grouped or ungrouped arguments.
+    const std::string name = LowerAscii(expr.text);
+    if (FindScalarFunction(name) == nullptr && !IsAggregateName(name)) return &expr;
+  }
   if (expr.kind == sql::ExprKind::kColumnRef) {
     if (!TryBindBaseOnce(expr).ok) {
       BoundExprPtr ignored;

@@ -80,8 +80,7 @@ const Binder::BaseBinding& Binder::TryBindBaseOnce(const sql::Expr& expr) {
 }
 
 int Binder::AddAggregate(Aggregate aggregate) {
-  std::string key = std::to_string(static_cast<int>(aggregate.kind)) + "|" +
-                    (aggregate.arg ? Fingerprint(*aggregate.arg) : std::string());
+  std::string key = AggregateKey(aggregate);
   for (size_t i = 0; i < aggregate_fingerprints_.size(); ++i) {
     if (aggregate_fingerprints_[i] == key) return static_cast<int>(i);
   }
@@ -96,7 +95,12 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
     return Fail(expr.pos, "binder", "aggregate function calls cannot be nested (" + name + ")");
   }
   Aggregate aggregate;
-  if (expr.star_argument) {
+  const AggregateFunctionInfo* info = FindAggregateFunction(name);
+  if (info != nullptr && (info->fn != AggFn::kNone || (expr.distinct && (name == "sum" || name == "avg" || name == "mean")))) {
+    bool always_null = false;
+    if (!BindFunctionAggregate(expr, *info, &aggregate, &always_null)) return nullptr;
+    if (always_null) return MakeConstant(Value::Null(aggregate.type), expr.pos);
+  } else if (expr.star_argument) {
     if (name != "count") return Fail(expr.pos, "binder", name + "(*) is not a function; only count(*) is");
     aggregate.kind = AggKind::kCountStar;
   } else {
@@ -104,9 +108,10 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
       return Fail(expr.pos, "binder", name + " takes exactly one argument, got " +
                                           std::to_string(expr.args.size()));
     }
-    if (expr.distinct && name != "count") {
-      // (count_if / bool_and / bool_or of DISTINCT values give what they give over all rows.)
-      return Fail(expr.pos, "binder", "DISTINCT is supported only in count(DISTINCT x), not in " + name);
+    if (expr.distinct && name != "count" && name != "min" && name != "max") {
+      // (count_if / bool_and / bool_or of DISTINCT values give what they give over all rows;
+      // min and max of DISTINCT values are min and max.)
+      return Fail(expr.pos, "binder", "DISTINCT is not supported in " + name + "; it is in count, sum, avg, min and max");
     }
     in_aggregate_ = true;
     aggregate.arg = Bind(*expr.args[0], Scope::kBase);
@@ -133,7 +138,7 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
       } else {
         aggregate.kind = name == "bool_and" ? AggKind::kMin : AggKind::kMax;
       }
-    } else if (name == "sum" || name == "avg") {
+    } else if (name == "sum" || name == "avg" || name == "mean") {
       if (!IsNumeric(type)) {
         return Fail(expr.args[0]->pos, "type",
                     name + "(" + DuckDbTypeName(type) + ") is not supported: " + name +
@@ -150,6 +155,7 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
     case AggKind::kCount:
     case AggKind::kCountDistinct: aggregate.type = TypeId::kInt64; break;
     case AggKind::kAvg: aggregate.type = TypeId::kFloat64; break;
+    case AggKind::kFunction: break;  // typed by BindFunctionAggregate
     case AggKind::kSum:
       aggregate.type = IsFloat(aggregate.arg->type) ? TypeId::kFloat64 : TypeId::kInt128;
       break;
@@ -159,11 +165,10 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
           IsString(aggregate.arg->type) ? TypeId::kString : aggregate.arg->type;
       break;
   }
-  const bool counts = aggregate.kind == AggKind::kCountStar || aggregate.kind == AggKind::kCount ||
-                      aggregate.kind == AggKind::kCountDistinct;
+  const bool nullable = AggregateNullable(aggregate);
   const int index = AddAggregate(std::move(aggregate));
   const TypeId type = plan_->aggregates[index].type;
-  return MakeColumn(static_cast<int>(plan_->group_keys.size()) + index, type, !counts, pos);
+  return MakeColumn(static_cast<int>(plan_->group_keys.size()) + index, type, nullable, pos);
 }
 
 BoundExprPtr Binder::BindGroupScope(const sql::Expr& expr) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/plan/binder.h"
+#include "src/plan/aggregate_functions.h"
 #include "src/plan/scalar_functions.h"
 
 namespace laneql {
@@ -75,7 +76,7 @@ class Binder {
   bool BindAlias(const sql::Expr& ref, Scope scope, BoundExprPtr* out);
   bool IsFromColumn(const sql::Expr& ref) const;
   // The first column reference of `expr` (subqueries aside) that names neither a column of the
-  // FROM nor an alias, or null.
+  // FROM nor an alias, or call of a function of no known name, or null.
   const sql::Expr* FirstUnknownColumn(const sql::Expr& expr);
   // DATE / TIMESTAMP constant ± INTERVAL, folded (bind_constants.cc).
   BoundExprPtr BindIntervalArithmetic(const sql::Expr& expr, Scope scope);
@@ -88,6 +89,11 @@ class Binder {
   BoundExprPtr BindDecimalLiteralSum(const sql::Expr& expr);
   BoundExprPtr BindGroupScope(const sql::Expr& expr);
   BoundExprPtr BindAggregate(const sql::Expr& expr);
+  // A library aggregate (AggKind::kFunction; sum / avg of DISTINCT too) into *out
+  // (bind_aggregates.cc); false with the error reported. *always_null: its result is NULL in
+  // every group (string_agg with a NULL separator), so no aggregate is needed.
+  bool BindFunctionAggregate(const sql::Expr& expr, const AggregateFunctionInfo& info, Aggregate* out,
+                             bool* always_null);
   int AddAggregate(Aggregate aggregate);
   std::vector<BoundExprPtr> BindChildren(const sql::Expr& expr, Scope scope);
   // Binds `expr` in the base scope without reporting errors (null when it does not bind).

@@ -1,6 +1,8 @@
 // Building, copying and fingerprinting bound expressions.
 #include "src/plan/bound_expr.h"
 
+#include <cstring>
+
 namespace laneql {
 namespace plan {
 
@@ -114,6 +116,30 @@ std::string Fingerprint(const BoundExpr& expr) {
 bool FingerprintUpTo(const BoundExpr& expr, size_t max_bytes, std::string* out) {
   out->clear();
   return AppendFingerprint(expr, max_bytes, out);
+}
+
+std::string AggregateKey(const Aggregate& aggregate) {
+  std::string key = std::to_string(static_cast<int>(aggregate.kind)) + "|" +
+                    std::to_string(static_cast<int>(aggregate.function)) + "|" +
+                    (aggregate.arg ? Fingerprint(*aggregate.arg) : std::string());
+  if (aggregate.kind != AggKind::kFunction) return key;
+  key += "|" + (aggregate.arg2 ? Fingerprint(*aggregate.arg2) : std::string());
+  uint64_t fraction_bits = 0;
+  std::memcpy(&fraction_bits, &aggregate.fraction, sizeof fraction_bits);
+  key += "|" + std::to_string(fraction_bits) + "|" + std::to_string(aggregate.separator.size()) + ":" +
+         aggregate.separator;
+  return key;
+}
+
+bool AggregateNullable(const Aggregate& aggregate) {
+  switch (aggregate.kind) {
+    case AggKind::kCountStar:
+    case AggKind::kCount:
+    case AggKind::kCountDistinct: return false;
+    case AggKind::kFunction:
+      return aggregate.function != AggFn::kRegrCount && aggregate.function != AggFn::kApproxCountDistinct;
+    default: return true;
+  }
 }
 
 }  // namespace plan

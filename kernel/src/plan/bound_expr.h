@@ -16,6 +16,7 @@
 
 #include "laneql/table.h"
 #include "laneql/types.h"
+#include "src/plan/aggregate_functions.h"
 #include "src/plan/scalar_functions.h"
 #include "src/plan/value.h"
 #include "src/sql/token.h"
@@ -99,13 +100,25 @@ std::string Fingerprint(const BoundExpr& expr);
 // these?" for deep trees.
 bool FingerprintUpTo(const BoundExpr& expr, size_t max_bytes, std::string* out);
 
-enum class AggKind : uint8_t { kCountStar, kCount, kSum, kAvg, kMin, kMax, kCountDistinct };
+// kFunction: a library aggregate (aggregate_functions.h), Aggregate::function says which.
+enum class AggKind : uint8_t { kCountStar, kCount, kSum, kAvg, kMin, kMax, kCountDistinct, kFunction };
 
 struct Aggregate {
   AggKind kind = AggKind::kCountStar;
   BoundExprPtr arg;  // base scope; null for COUNT(*)
   TypeId type = TypeId::kInt64;  // the result type
+  // kFunction: which, its second argument where it takes one (covar_pop(y, x): arg y, arg2 x;
+  // arg_min(arg, val): arg2 val), and its constant parameters.
+  AggFn function = AggFn::kNone;
+  BoundExprPtr arg2;
+  double fraction = 0.5;     // quantiles: in [-1, 1], negative from the top
+  std::string separator;     // string_agg
 };
+
+// A key equal for aggregates that compute the same thing (the binder shares them).
+std::string AggregateKey(const Aggregate& aggregate);
+// Whether an aggregate's result can be NULL (a count's cannot).
+bool AggregateNullable(const Aggregate& aggregate);
 
 struct SortKey {
   int output = 0;  // index into Plan::outputs

@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "src/common/ascii.h"
+#include "src/plan/aggregate_functions.h"
 
 namespace laneql {
 namespace plan {
@@ -10,9 +11,6 @@ namespace {
 
 using F = ScalarFn;
 using Fam = FunctionFamily;
-
-// The aggregates (binder.cc binds them).
-const char* const kAggregateNames[] = {"count", "sum", "avg", "min", "max", "count_if", "countif", "bool_and", "bool_or"};
 
 }  // namespace
 
@@ -182,10 +180,7 @@ const ScalarFunctionInfo* FindScalarFunction(const std::string& lower_name) {
 }
 
 bool IsAggregateFunctionName(const std::string& lower_name) {
-  for (const char* name : kAggregateNames) {
-    if (lower_name == name) return true;
-  }
-  return false;
+  return FindAggregateFunction(lower_name) != nullptr;
 }
 
 const ScalarFunctionInfo* FindOperatorFunction(const std::string& symbol) {
@@ -215,7 +210,7 @@ std::string NearestFunctionName(const std::string& lower_name) {
     }
   };
   for (const ScalarFunctionInfo& info : ScalarFunctionCatalog()) consider(info.name);
-  for (const char* name : kAggregateNames) consider(name);
+  for (const AggregateFunctionInfo& info : AggregateFunctionCatalog()) consider(info.name);
   return best;
 }
 

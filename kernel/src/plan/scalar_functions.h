@@ -56,8 +56,7 @@ const ScalarFunctionInfo* FindScalarFunction(const std::string& lower_name);
 // The entry of an operator bound as a library function ("//", "&", "|", "<<", ">>", "~"; "^"
 // is pow), or null. Operators are not in the catalog (docs/sql.md lists them under Expressions).
 const ScalarFunctionInfo* FindOperatorFunction(const std::string& symbol);
-// Whether a lower-case name is an aggregate function's (count, sum, avg, min, max, count_if,
-// bool_and, bool_or), bound by binder.cc.
+// Whether a lower-case name is an aggregate function's (aggregate_functions.h).
 bool IsAggregateFunctionName(const std::string& lower_name);
 // The known name nearest to `lower_name` (functions and aggregates, edit distance at most 2),
 // or "" when none is near.

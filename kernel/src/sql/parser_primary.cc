@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "laneql/types.h"
+#include "src/sql/ast_clone.h"
 #include "src/sql/parser_internal.h"
 
 namespace laneql {
@@ -155,8 +156,9 @@ ExprPtr Parser::ParseFunctionCall(std::string name, const Token& name_token) {
   return Finish(std::move(node));
 }
 
-// agg(x) FILTER (WHERE c) becomes agg(CASE WHEN c THEN x END), and count(*) FILTER (WHERE c)
-// count(CASE WHEN c THEN 1 END): an aggregate skips NULLs, so it sees the rows where c holds.
+// agg(x) FILTER (WHERE c) becomes agg(CASE WHEN c THEN x END) (each argument so wrapped), and
+// count(*) FILTER (WHERE c) count(CASE WHEN c THEN 1 END): an aggregate skips NULLs, so it sees
+// the rows where c holds.
 // The call is marked `filtered`, and the binder refuses a FILTER on anything but an aggregate.
 bool Parser::ParseFilterClause(Expr* call) {
   Next();  // FILTER
@@ -165,22 +167,25 @@ bool Parser::ParseFilterClause(Expr* call) {
   if (!ExpectKeyword("WHERE", " in FILTER (WHERE ...)")) return false;
   ExprPtr condition = ParseExpr();
   if (!condition || !ExpectClosingParen(open)) return false;
-  if (call->args.size() > 1) {
-    Fail(open, "FILTER takes an aggregate of one argument");
-    return false;
-  }
-  ExprPtr value;
   if (call->star_argument || call->args.empty()) {
-    value = MakeNode(ExprKind::kIntegerLiteral, open);
-    value->text = "1";
+    ExprPtr one = MakeNode(ExprKind::kIntegerLiteral, open);
+    one->text = "1";
     call->star_argument = false;
-  } else {
-    value = std::move(call->args[0]);
+    call->args.clear();
+    call->args.push_back(std::move(one));
   }
-  ExprPtr when = MakeNode(ExprKind::kCase, open);
-  when->branches.push_back(CaseBranch{std::move(condition), std::move(value)});
-  call->args.clear();
-  call->args.push_back(std::move(when));
+  // Every argument but a literal (quantile_cont's fraction, string_agg's separator) is NULL on
+  // the rows the condition drops: covar_pop(y, x) and arg_min(a, v) then skip those rows too.
+  bool first = true;
+  for (ExprPtr& arg : call->args) {
+    const bool literal = arg->kind == ExprKind::kIntegerLiteral || arg->kind == ExprKind::kDecimalLiteral ||
+                         arg->kind == ExprKind::kStringLiteral || arg->kind == ExprKind::kNullLiteral;
+    if (literal && !first) continue;
+    ExprPtr when = MakeNode(ExprKind::kCase, open);
+    when->branches.push_back(CaseBranch{Clone(*condition), std::move(arg)});
+    arg = std::move(when);
+    first = false;
+  }
   call->filtered = true;
   return true;
 }

@@ -263,12 +263,14 @@ class Parser {
     const header = this.next++;
     let record: CorpusRecord;
     if (w[0] === 'query') {
-      if (w.length < 2 || w.length > 3 || (w[1] !== 'ordered' && w[1] !== 'unordered')) {
-        this.fail(header, "expected 'query ordered|unordered [TYPE,...]'");
+      // `tableorder` (the answer follows the tables' rows as written) matters to expect.py only.
+      const flags = w.length > 2 && w[2] === 'tableorder' ? 1 : 0;
+      if (w.length < 2 || w.length > 3 + flags || (w[1] !== 'ordered' && w[1] !== 'unordered')) {
+        this.fail(header, "expected 'query ordered|unordered [tableorder] [TYPE,...]'");
       }
       const types: string[] = [];
-      if (w.length === 3) {
-        for (const type of w[2]!.split(',')) {
+      if (w.length === 3 + flags) {
+        for (const type of w[2 + flags]!.split(',')) {
           if (!isIdentifier(type)) this.fail(header, `bad type name '${type}'`);
           types.push(type);
         }

@@ -87,9 +87,9 @@ TEST(CorpusFileParser, MalformedFilesSayWhereAndWhat) {
   EXPECT_EQ(ParseError("query ordered\nSELECT 1"),
             "f.test:1: record has no '----' line after its SQL");
   EXPECT_EQ(ParseError("query\nSELECT 1\n----\n1\n"),
-            "f.test:1: expected 'query ordered|unordered [TYPE,...]'");
+            "f.test:1: expected 'query ordered|unordered [tableorder] [TYPE,...]'");
   EXPECT_EQ(ParseError("query sorted\nSELECT 1\n----\n1\n"),
-            "f.test:1: expected 'query ordered|unordered [TYPE,...]'");
+            "f.test:1: expected 'query ordered|unordered [tableorder] [TYPE,...]'");
   EXPECT_EQ(ParseError("query ordered\n----\n1\n"), "f.test:1: record has no SQL");
   EXPECT_EQ(ParseError("error\nSELECT\n----\n"), "f.test:1: error record has no expected message");
   EXPECT_EQ(ParseError("error maybe\nSELECT\n----\nx\n"),

@@ -210,20 +210,22 @@ class Parser {
     return true;
   }
 
-  // query ordered|unordered [TYPE,TYPE...] / error [unsupported], SQL, ----, expected lines.
+  // query ordered|unordered [tableorder] [TYPE,TYPE...] / error [unsupported], SQL, ----, expected lines.
   bool ParseRecord(const std::vector<std::string_view>& words, std::string* error) {
     const size_t header = next_++;
     Record record;
     record.line = static_cast<int>(header + 1);
     if (words[0] == "query") {
       record.kind = RecordKind::kQuery;
-      if (words.size() < 2 || words.size() > 3 ||
+      // `tableorder` (the answer follows the tables' rows as written) matters to expect.py only.
+      const size_t flags = words.size() > 2 && words[2] == "tableorder" ? 1 : 0;
+      if (words.size() < 2 || words.size() > 3 + flags ||
           (words[1] != "ordered" && words[1] != "unordered")) {
-        return Fail(header, "expected 'query ordered|unordered [TYPE,...]'", error);
+        return Fail(header, "expected 'query ordered|unordered [tableorder] [TYPE,...]'", error);
       }
       record.ordered = words[1] == "ordered";
-      if (words.size() == 3) {
-        for (std::string_view type : Split(words[2], ',')) {
+      if (words.size() == 3 + flags) {
+        for (std::string_view type : Split(words[2 + flags], ',')) {
           if (!IsIdentifier(type)) {
             return Fail(header, "bad type name '" + std::string(type) + "'", error);
           }

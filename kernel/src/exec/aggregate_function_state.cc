@@ -1,0 +1,47 @@
+#include "src/exec/aggregate_function_state.h"
+
+#include "src/common/query_budget.h"
+
+namespace laneql {
+namespace exec {
+
+using plan::AggFn;
+
+std::unique_ptr<AggregateFunctionState> MakeAggregateFunctionState(const plan::Aggregate& aggregate) {
+  switch (aggregate.function) {
+    case AggFn::kNone: return nullptr;
+    case AggFn::kStddevSamp:
+    case AggFn::kStddevPop:
+    case AggFn::kVarSamp:
+    case AggFn::kVarPop:
+    case AggFn::kCovarPop:
+    case AggFn::kCovarSamp:
+    case AggFn::kCorr:
+    case AggFn::kRegrSlope:
+    case AggFn::kRegrIntercept:
+    case AggFn::kRegrR2:
+    case AggFn::kRegrAvgX:
+    case AggFn::kRegrAvgY:
+    case AggFn::kRegrSxx:
+    case AggFn::kRegrSyy:
+    case AggFn::kRegrSxy:
+    case AggFn::kRegrCount: return MakeMomentsState(aggregate);
+    case AggFn::kQuantileCont:
+    case AggFn::kQuantileDisc:
+    case AggFn::kApproxQuantile:
+    case AggFn::kMode:
+    case AggFn::kSumDistinct:
+    case AggFn::kAvgDistinct: return MakeValuesState(aggregate);
+    case AggFn::kApproxCountDistinct: return MakeSketchState(aggregate);
+    default: return MakePickState(aggregate);
+  }
+}
+
+bool ChargeAggregateMemory(size_t bytes, std::string* error) {
+  if (bytes == 0) return true;
+  const ScopedMemoryActivity activity("growing the aggregate states");
+  return ChargeQueryMemory(bytes, error);
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,57 @@
+// The states of the library aggregates (plan::AggKind::kFunction: stddev, quantiles, mode,
+// arg_min, string_agg, approx_count_distinct, ...) over every group of a query. AggregateStates
+// keeps one per such aggregate beside its flat arrays of count, sum, min and max and calls it
+// from its Update, Merge, MergeRange, CopyGroups and Finish.
+//
+// Determinism: an aggregate whose answer depends on the order its rows are folded in
+// (plan::DependsOnRowOrder) is run so that each group's rows reach one state in row order (the
+// executor's split by keys, or one thread), and Merge is then only ever a copy into an empty
+// group or an append of later rows. The others (quantiles sort, bit operations and sketches
+// are order-free) merge in any order with the same answer.
+#ifndef LANEQL_EXEC_AGGREGATE_FUNCTION_STATE_H_
+#define LANEQL_EXEC_AGGREGATE_FUNCTION_STATE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "laneql/column.h"
+#include "src/exec/vector.h"
+#include "src/plan/bound_expr.h"
+
+namespace laneql {
+namespace exec {
+
+class AggregateFunctionState {
+ public:
+  virtual ~AggregateFunctionState() = default;
+  // Room for `groups` groups; new ones are empty. Never shrinks.
+  virtual bool Resize(size_t groups, std::string* error) = 0;
+  virtual size_t groups() const = 0;
+  // Folds rows [0, count): row i into group group_ids[i] (skipped when kNoGroup). `arg2` is the
+  // second argument's values for the two-argument aggregates, else null.
+  virtual bool Update(const Vec& arg, const Vec* arg2, const uint32_t* group_ids, size_t count,
+                      std::string* error) = 0;
+  // Folds `other`'s group g into this side's group t, other's rows coming after t's in row
+  // order. Threads may call it at once for different t.
+  virtual void Merge(const AggregateFunctionState& other, size_t g, size_t t) = 0;
+  // Appends group g's result to `out` (g past the groups: the result over no rows).
+  virtual bool Append(size_t g, Column* out, std::string* error) const = 0;
+};
+
+std::unique_ptr<AggregateFunctionState> MakeAggregateFunctionState(const plan::Aggregate& aggregate);
+
+// The families' makers (aggregate_moments.cc, aggregate_values.cc, aggregate_picks.cc,
+// aggregate_sketches.cc).
+std::unique_ptr<AggregateFunctionState> MakeMomentsState(const plan::Aggregate& aggregate);
+std::unique_ptr<AggregateFunctionState> MakeValuesState(const plan::Aggregate& aggregate);
+std::unique_ptr<AggregateFunctionState> MakePickState(const plan::Aggregate& aggregate);
+std::unique_ptr<AggregateFunctionState> MakeSketchState(const plan::Aggregate& aggregate);
+
+// Charges the query's memory limit for `bytes` more held by an aggregate's states.
+bool ChargeAggregateMemory(size_t bytes, std::string* error);
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_AGGREGATE_FUNCTION_STATE_H_

@@ -1,0 +1,264 @@
+// The aggregates that keep one value per group, picked or built in row order: arg_min /
+// arg_max (min_by / max_by), any_value, first, last, string_agg, and bit_and / bit_or / bit_xor.
+// Ties and "first" go by row order, so these groups are folded in row order by one thread
+// (plan::DependsOnRowOrder; the bit operations are order-free). Merge takes the other side's
+// rows as coming after this side's.
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "laneql/aggregate.h"
+#include "laneql/group_hash_table.h"
+#include "laneql/int128.h"
+#include "src/exec/aggregate_function_state.h"
+#include "src/exec/expr_eval.h"
+
+namespace laneql {
+namespace exec {
+namespace {
+
+using plan::AggFn;
+
+// One value of any type: integers, booleans and times widened to int128, floats as double,
+// strings as bytes.
+struct Slot {
+  Int128 integer = 0;
+  double real = 0;
+  std::string text;
+  bool null = true;
+};
+
+// Reads row i of `vec` (of `type`) into *slot.
+void ReadSlot(const Vec& vec, size_t i, Slot* slot) {
+  slot->null = vec.IsNull(i);
+  if (slot->null) return;
+  if (IsString(vec.type)) {
+    slot->text.assign(vec.Str(i));
+    return;
+  }
+  VisitFixed(vec.type, [&](auto tag) {
+    using V = decltype(tag);
+    if constexpr (std::is_floating_point_v<V>) slot->real = static_cast<double>(vec.Get<V>(i));
+    else slot->integer = static_cast<Int128>(vec.Get<V>(i));
+  });
+}
+
+bool AppendSlot(const Slot& slot, TypeId type, Column* out, std::string* error) {
+  if (slot.null) return out->AppendNull(error);
+  if (IsString(type)) return out->AppendString(slot.text, error);
+  bool ok = true;
+  VisitFixed(type, [&](auto tag) {
+    using R = decltype(tag);
+    if constexpr (std::is_floating_point_v<R>) ok = out->Append<R>(static_cast<R>(slot.real), error);
+    else ok = out->Append<R>(static_cast<R>(slot.integer), error);
+  });
+  return ok;
+}
+
+// a < b for two non-NULL slots of `type` (floats in DuckDB's total order).
+bool SlotLess(const Slot& a, const Slot& b, TypeId type) {
+  if (IsString(type)) return a.text < b.text;
+  if (IsFloat(type)) return AggLess(a.real, b.real);
+  return a.integer < b.integer;
+}
+
+// arg_min / arg_max, any_value, first, last.
+class PickState final : public AggregateFunctionState {
+ public:
+  explicit PickState(const plan::Aggregate& aggregate)
+      : fn_(aggregate.function),
+        result_type_(aggregate.type),
+        key_type_(aggregate.arg2 ? aggregate.arg2->type : aggregate.type) {}
+
+  bool Resize(size_t groups, std::string* error) override {
+    if (groups <= picks_.size()) return true;
+    const size_t before = picks_.capacity();
+    picks_.resize(groups);
+    return ChargeAggregateMemory((picks_.capacity() - before) * sizeof(Pick), error);
+  }
+  size_t groups() const override { return picks_.size(); }
+
+  bool Update(const Vec& arg, const Vec* arg2, const uint32_t* group_ids, size_t count,
+              std::string*) override {
+    Slot value, key;
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t g = group_ids[i];
+      if (g == kNoGroup) continue;
+      Pick& p = picks_[g];
+      switch (fn_) {
+        case AggFn::kArgMin:
+        case AggFn::kArgMax:
+          if (arg.IsNull(i) || arg2->IsNull(i)) continue;
+          ReadSlot(*arg2, i, &key);
+          if (p.seen && !Better(key, p.key)) continue;
+          ReadSlot(arg, i, &p.value);
+          p.key = std::move(key);
+          break;
+        case AggFn::kAnyValue:
+          if (p.seen || arg.IsNull(i)) continue;
+          ReadSlot(arg, i, &p.value);
+          break;
+        case AggFn::kFirst:
+          if (p.seen) continue;
+          ReadSlot(arg, i, &p.value);
+          break;
+        default:  // kLast
+          ReadSlot(arg, i, &p.value);
+          break;
+      }
+      p.seen = true;
+    }
+    return true;
+  }
+
+  void Merge(const AggregateFunctionState& other, size_t g, size_t t) override {
+    const Pick& o = static_cast<const PickState&>(other).picks_[g];
+    Pick& p = picks_[t];
+    if (!o.seen) return;
+    const bool take = !p.seen || fn_ == AggFn::kLast ||
+                      ((fn_ == AggFn::kArgMin || fn_ == AggFn::kArgMax) && Better(o.key, p.key));
+    if (take) p = o;
+  }
+
+  bool Append(size_t g, Column* out, std::string* error) const override {
+    if (g >= picks_.size() || !picks_[g].seen) return out->AppendNull(error);
+    return AppendSlot(picks_[g].value, result_type_, out, error);
+  }
+
+ private:
+  struct Pick {
+    Slot value, key;
+    bool seen = false;
+  };
+  // Whether `key` beats the kept one (strictly: ties keep the earlier row).
+  bool Better(const Slot& key, const Slot& kept) const {
+    return fn_ == AggFn::kArgMin ? SlotLess(key, kept, key_type_) : SlotLess(kept, key, key_type_);
+  }
+
+  AggFn fn_;
+  TypeId result_type_, key_type_;
+  std::vector<Pick> picks_;
+};
+
+// string_agg(s, sep): the non-NULL strings joined in row order.
+class StringAggState final : public AggregateFunctionState {
+ public:
+  explicit StringAggState(const plan::Aggregate& aggregate) : separator_(aggregate.separator) {}
+
+  bool Resize(size_t groups, std::string* error) override {
+    if (groups <= texts_.size()) return true;
+    const size_t before = texts_.capacity();
+    texts_.resize(groups);
+    seen_.resize(groups, 0);
+    return ChargeAggregateMemory((texts_.capacity() - before) * (sizeof(std::string) + 1), error);
+  }
+  size_t groups() const override { return texts_.size(); }
+
+  bool Update(const Vec& arg, const Vec*, const uint32_t* group_ids, size_t count,
+              std::string* error) override {
+    size_t bytes = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t g = group_ids[i];
+      if (g == kNoGroup || arg.IsNull(i)) continue;
+      const std::string_view v = arg.Str(i);
+      if (seen_[g]) texts_[g] += separator_;
+      texts_[g] += v;
+      seen_[g] = 1;
+      bytes += v.size() + separator_.size();
+    }
+    return ChargeAggregateMemory(bytes, error);
+  }
+
+  void Merge(const AggregateFunctionState& other, size_t g, size_t t) override {
+    const auto& o = static_cast<const StringAggState&>(other);
+    if (!o.seen_[g]) return;
+    if (seen_[t]) texts_[t] += separator_;
+    texts_[t] += o.texts_[g];
+    seen_[t] = 1;
+  }
+
+  bool Append(size_t g, Column* out, std::string* error) const override {
+    if (g >= texts_.size() || !seen_[g]) return out->AppendNull(error);
+    return out->AppendString(texts_[g], error);
+  }
+
+ private:
+  std::string separator_;
+  std::vector<std::string> texts_;
+  std::vector<uint8_t> seen_;
+};
+
+// bit_and / bit_or / bit_xor of integers (up to 64 bits), in the argument's type.
+class BitState final : public AggregateFunctionState {
+ public:
+  explicit BitState(const plan::Aggregate& aggregate) : fn_(aggregate.function), type_(aggregate.type) {}
+
+  bool Resize(size_t groups, std::string* error) override {
+    if (groups <= bits_.size()) return true;
+    const size_t before = bits_.capacity();
+    bits_.resize(groups, Initial());
+    seen_.resize(groups, 0);
+    return ChargeAggregateMemory((bits_.capacity() - before) * (sizeof(uint64_t) + 1), error);
+  }
+  size_t groups() const override { return bits_.size(); }
+
+  bool Update(const Vec& arg, const Vec*, const uint32_t* group_ids, size_t count, std::string*) override {
+    VisitFixed(arg.type, [&](auto tag) {
+      using V = decltype(tag);
+      if constexpr (std::is_integral_v<V>) {
+        for (size_t i = 0; i < count; ++i) {
+          const uint32_t g = group_ids[i];
+          if (g == kNoGroup || arg.IsNull(i)) continue;
+          Fold(&bits_[g], static_cast<uint64_t>(arg.Get<V>(i)));
+          seen_[g] = 1;
+        }
+      }
+    });
+    return true;
+  }
+
+  void Merge(const AggregateFunctionState& other, size_t g, size_t t) override {
+    const auto& o = static_cast<const BitState&>(other);
+    if (!o.seen_[g]) return;
+    Fold(&bits_[t], o.bits_[g]);
+    seen_[t] = 1;
+  }
+
+  bool Append(size_t g, Column* out, std::string* error) const override {
+    if (g >= bits_.size() || !seen_[g]) return out->AppendNull(error);
+    bool ok = true;
+    VisitFixed(type_, [&](auto tag) {
+      using R = decltype(tag);
+      ok = out->Append<R>(static_cast<R>(bits_[g]), error);
+    });
+    return ok;
+  }
+
+ private:
+  uint64_t Initial() const { return fn_ == AggFn::kBitAnd ? ~uint64_t{0} : 0; }
+  void Fold(uint64_t* acc, uint64_t v) const {
+    if (fn_ == AggFn::kBitAnd) *acc &= v;
+    else if (fn_ == AggFn::kBitOr) *acc |= v;
+    else *acc ^= v;
+  }
+
+  AggFn fn_;
+  TypeId type_;
+  std::vector<uint64_t> bits_;
+  std::vector<uint8_t> seen_;
+};
+
+}  // namespace
+
+std::unique_ptr<AggregateFunctionState> MakePickState(const plan::Aggregate& aggregate) {
+  switch (aggregate.function) {
+    case AggFn::kStringAgg: return std::make_unique<StringAggState>(aggregate);
+    case AggFn::kBitAnd:
+    case AggFn::kBitOr:
+    case AggFn::kBitXor: return std::make_unique<BitState>(aggregate);
+    default: return std::make_unique<PickState>(aggregate);
+  }
+}
+
+}  // namespace exec
+}  // namespace laneql

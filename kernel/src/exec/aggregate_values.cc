@@ -1,0 +1,240 @@
+// The aggregates that need every value of a group: quantile_cont / quantile_disc / median,
+// approx_quantile (computed exactly), mode, and sum / avg of DISTINCT values. Each group keeps
+// its non-NULL values in row order (integers and times as int64, UBIGINT as uint64, HUGEINT as
+// int128, floats as double, strings as bytes); the result sorts a copy. Sorting makes the
+// quantiles and the distinct sums independent of the order the values came in (floats in
+// DuckDB's total order: -0 before +0, NaN last), so they merge in any order; mode's ties go to
+// the value seen first, so its groups are folded in row order (plan::DependsOnRowOrder).
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "laneql/aggregate.h"
+#include "laneql/group_hash_table.h"
+#include "laneql/int128.h"
+#include "src/exec/aggregate_function_state.h"
+#include "src/exec/expr_eval.h"
+
+namespace laneql {
+namespace exec {
+namespace {
+
+using plan::AggFn;
+
+constexpr int64_t kMicrosPerDay = 86400LL * 1000000LL;
+
+template <class T>
+bool Less(const T& a, const T& b) {
+  if constexpr (std::is_floating_point_v<T>) return AggLess(a, b);
+  else return a < b;
+}
+
+template <class T>
+double AsDouble(const T& v) {
+  if constexpr (std::is_same_v<T, Int128>) return Int128ToDouble(v);
+  else if constexpr (std::is_same_v<T, std::string>) return 0.0;
+  else return static_cast<double>(v);
+}
+
+// The discrete quantile's position among n sorted values, as DuckDB places it: the smallest i
+// with (i + 1) / n >= q. A fraction written with a few decimals (0.3) is taken as that decimal
+// exactly, as DuckDB does with its DECIMAL literal, so n · 0.3 = 0.9 does not become 0.8999....
+size_t DiscreteIndex(double q, size_t n) {
+  for (int digits = 0, scale = 1; digits <= 9; ++digits, scale *= 10) {
+    const double scaled = q * scale;
+    const double integral = std::round(scaled);
+    if (std::fabs(scaled - integral) <= 1e-9 * scale) {
+      // ceil(n * integral / scale) with integers.
+      const Int128 num = static_cast<Int128>(n) * static_cast<Int128>(integral);
+      const Int128 up = (num + scale - 1) / scale;
+      const size_t position = static_cast<size_t>(std::max<Int128>(1, up));
+      return std::min(position, n) - 1;
+    }
+  }
+  const double floored = std::floor(static_cast<double>(n) - static_cast<double>(n) * q);
+  const double position = std::max(1.0, static_cast<double>(n) - floored);
+  return std::min(static_cast<size_t>(position), n) - 1;
+}
+
+template <class T>
+class ValuesState final : public AggregateFunctionState {
+ public:
+  explicit ValuesState(const plan::Aggregate& aggregate)
+      : fn_(aggregate.function),
+        arg_type_(aggregate.arg->type),
+        result_type_(aggregate.type),
+        fraction_(std::fabs(aggregate.fraction)),
+        descending_(aggregate.fraction < 0) {}
+
+  bool Resize(size_t groups, std::string* error) override {
+    if (groups <= values_.size()) return true;
+    const size_t before = values_.capacity();
+    values_.resize(groups);
+    return ChargeAggregateMemory((values_.capacity() - before) * sizeof(std::vector<T>), error);
+  }
+  size_t groups() const override { return values_.size(); }
+
+  bool Update(const Vec& arg, const Vec*, const uint32_t* group_ids, size_t count,
+              std::string* error) override {
+    size_t bytes = 0;
+    if constexpr (std::is_same_v<T, std::string>) {
+      for (size_t i = 0; i < count; ++i) {
+        if (group_ids[i] == kNoGroup || arg.IsNull(i)) continue;
+        const std::string_view v = arg.Str(i);
+        values_[group_ids[i]].emplace_back(v);
+        bytes += sizeof(T) + v.size();
+      }
+    } else {
+      VisitFixed(arg.type, [&](auto tag) {
+        using V = decltype(tag);
+        for (size_t i = 0; i < count; ++i) {
+          if (group_ids[i] == kNoGroup || arg.IsNull(i)) continue;
+          values_[group_ids[i]].push_back(static_cast<T>(arg.Get<V>(i)));
+          bytes += sizeof(T);
+        }
+      });
+    }
+    return ChargeAggregateMemory(bytes, error);
+  }
+
+  void Merge(const AggregateFunctionState& other, size_t g, size_t t) override {
+    const std::vector<T>& from = static_cast<const ValuesState&>(other).values_[g];
+    std::vector<T>& to = values_[t];
+    to.insert(to.end(), from.begin(), from.end());
+  }
+
+  bool Append(size_t g, Column* out, std::string* error) const override {
+    if (g >= values_.size() || values_[g].empty()) return out->AppendNull(error);
+    const std::vector<T>& values = values_[g];
+    switch (fn_) {
+      case AggFn::kMode: return AppendValue(values[ModeIndex(values)], out, error);
+      case AggFn::kSumDistinct:
+      case AggFn::kAvgDistinct: return AppendDistinctSum(values, out, error);
+      default: break;
+    }
+    std::vector<T> sorted = values;
+    const auto order = [this](const T& a, const T& b) { return descending_ ? Less(b, a) : Less(a, b); };
+    std::sort(sorted.begin(), sorted.end(), order);
+    const size_t n = sorted.size();
+    if (fn_ == AggFn::kQuantileDisc) return AppendValue(sorted[DiscreteIndex(fraction_, n)], out, error);
+    if constexpr (std::is_same_v<T, std::string>) {
+      *error = "quantile_cont of strings";  // the binder refuses it
+      return false;
+    } else {
+      const double position = static_cast<double>(n - 1) * fraction_;
+      const size_t lo = static_cast<size_t>(std::floor(position)), hi = static_cast<size_t>(std::ceil(position));
+      const double d = position - static_cast<double>(lo);
+      double low = AsDouble(sorted[lo]), high = AsDouble(sorted[hi]);
+      if (arg_type_ == TypeId::kDate32) {
+        low *= static_cast<double>(kMicrosPerDay);
+        high *= static_cast<double>(kMicrosPerDay);
+      }
+      if (IsTemporal(result_type_)) {
+        // Times interpolate in whole units, rounded to the nearest.
+        const double mixed = lo == hi ? low : low * (1.0 - d) + high * d;
+        return out->Append<int64_t>(std::llround(mixed), error);
+      }
+      const double value = lo == hi ? low : low + d * (high - low);
+      if (result_type_ == TypeId::kFloat64) return out->Append<double>(value, error);
+      if (result_type_ == TypeId::kFloat32) return out->Append<float>(static_cast<float>(value), error);
+      // approx_quantile of integers: the interpolated value rounded, in the argument's type.
+      bool ok = true;
+      VisitFixed(result_type_, [&](auto tag) {
+        using R = decltype(tag);
+        if constexpr (std::is_floating_point_v<R>) {
+          ok = out->Append<R>(static_cast<R>(value), error);
+        } else {
+          ok = out->Append<R>(lo == hi ? static_cast<R>(sorted[lo]) : static_cast<R>(std::llround(value)), error);
+        }
+      });
+      return ok;
+    }
+  }
+
+ private:
+  bool AppendValue(const T& v, Column* out, std::string* error) const {
+    if constexpr (std::is_same_v<T, std::string>) {
+      return out->AppendString(v, error);
+    } else {
+      bool ok = true;
+      VisitFixed(result_type_, [&](auto tag) {
+        using R = decltype(tag);
+        ok = out->Append<R>(static_cast<R>(v), error);
+      });
+      return ok;
+    }
+  }
+
+  // The most frequent value's position in row order; ties go to the value seen first.
+  static size_t ModeIndex(const std::vector<T>& values) {
+    std::vector<uint32_t> order(values.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return Less(values[a], values[b]); });
+    size_t best = order[0], best_count = 0;
+    for (size_t run = 0; run < order.size();) {
+      size_t end = run + 1;
+      while (end < order.size() && !Less(values[order[run]], values[order[end]])) ++end;
+      const size_t count = end - run;
+      const size_t first = order[run];  // stable: the run's earliest row
+      if (count > best_count || (count == best_count && first < best)) {
+        best = first;
+        best_count = count;
+      }
+      run = end;
+    }
+    return best;
+  }
+
+  bool AppendDistinctSum(const std::vector<T>& values, Column* out, std::string* error) const {
+    if constexpr (std::is_same_v<T, std::string>) {
+      *error = "sum of strings";  // the binder refuses it
+      return false;
+    } else {
+      std::vector<T> sorted = values;
+      std::sort(sorted.begin(), sorted.end(), [](const T& a, const T& b) { return Less(a, b); });
+      sorted.erase(std::unique(sorted.begin(), sorted.end(),
+                               [](const T& a, const T& b) { return !Less(a, b) && !Less(b, a); }),
+                   sorted.end());
+      const double n = static_cast<double>(sorted.size());
+      if constexpr (std::is_floating_point_v<T>) {
+        double sum = 0;
+        for (const T& v : sorted) sum += v;  // ascending: the same sum on every thread count
+        return out->Append<double>(fn_ == AggFn::kAvgDistinct ? sum / n : sum, error);
+      } else {
+        Int128 sum = 0;
+        for (const T& v : sorted) {
+          if (__builtin_add_overflow(sum, static_cast<Int128>(v), &sum)) {
+            *error = "Out of Range Error: Overflow in HUGEINT addition";
+            return false;
+          }
+        }
+        if (fn_ == AggFn::kAvgDistinct) return out->Append<double>(Int128ToDouble(sum) / n, error);
+        return out->Append<Int128>(sum, error);
+      }
+    }
+  }
+
+  AggFn fn_;
+  TypeId arg_type_, result_type_;
+  double fraction_;
+  bool descending_;
+  std::vector<std::vector<T>> values_;
+};
+
+}  // namespace
+
+std::unique_ptr<AggregateFunctionState> MakeValuesState(const plan::Aggregate& aggregate) {
+  const TypeId type = aggregate.arg->type;
+  if (IsString(type)) return std::make_unique<ValuesState<std::string>>(aggregate);
+  if (IsFloat(type)) return std::make_unique<ValuesState<double>>(aggregate);
+  if (type == TypeId::kInt128) return std::make_unique<ValuesState<Int128>>(aggregate);
+  if (type == TypeId::kUInt64) return std::make_unique<ValuesState<uint64_t>>(aggregate);
+  return std::make_unique<ValuesState<int64_t>>(aggregate);
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,54 @@
+// The aggregate function library's catalog: every aggregate laneql knows by name, with its
+// signature and a line saying what it does. docs/sql.md lists the same entries (a test compares
+// them), the binder looks names up here (binder.cc, bind_aggregates.cc), and "did you mean"
+// suggests from here.
+//
+// count, sum, avg, min and max (and count_if, bool_and, bool_or, which bind to them) have flat
+// per-group arrays of their own (exec/aggregate_states.h); the rest are AggKind::kFunction with
+// the AggFn below, each kept by a state class of exec/aggregate_function_state.h.
+#ifndef LANEQL_PLAN_AGGREGATE_FUNCTIONS_H_
+#define LANEQL_PLAN_AGGREGATE_FUNCTIONS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace laneql {
+namespace plan {
+
+enum class AggFn : uint8_t {
+  kNone,  // count, sum, avg, min, max and the aggregates bound to them
+  // Moments, updated row by row as Welford's method (exec/aggregate_moments.cc): DOUBLE.
+  kStddevSamp, kStddevPop, kVarSamp, kVarPop,
+  kCovarPop, kCovarSamp, kCorr,
+  kRegrSlope, kRegrIntercept, kRegrR2, kRegrAvgX, kRegrAvgY, kRegrSxx, kRegrSyy, kRegrSxy,
+  kRegrCount,
+  // Every value kept per group (exec/aggregate_values.cc).
+  kQuantileCont, kQuantileDisc, kApproxQuantile, kMode, kSumDistinct, kAvgDistinct,
+  // One value picked or built in row order (exec/aggregate_picks.cc).
+  kArgMin, kArgMax, kAnyValue, kFirst, kLast, kStringAgg,
+  kBitAnd, kBitOr, kBitXor,
+  // HyperLogLog sketches (exec/aggregate_sketches.cc).
+  kApproxCountDistinct,
+};
+
+struct AggregateFunctionInfo {
+  const char* name;       // lower case
+  AggFn fn;
+  int min_args, max_args;  // count(*) counts as one argument
+  const char* signature;   // as docs/sql.md shows it
+  const char* summary;
+};
+
+// Every entry, in docs order.
+const std::vector<AggregateFunctionInfo>& AggregateFunctionCatalog();
+// The entry of a lower-case name, or null.
+const AggregateFunctionInfo* FindAggregateFunction(const std::string& lower_name);
+// Whether the answer depends on the order the rows are folded in: each group's rows must then
+// be folded in row order by one thread (first, string_agg, mode's ties, float moments, ...).
+bool DependsOnRowOrder(AggFn fn);
+
+}  // namespace plan
+}  // namespace laneql
+
+#endif  // LANEQL_PLAN_AGGREGATE_FUNCTIONS_H_
