@@ -78,7 +78,8 @@ const char* const kAggregates =
     "regr_r2(x, i), regr_count(x, i), median(x), quantile_cont(i, 0.9), quantile_disc(s, 0.25), "
     "approx_quantile(i, 0.5), mode(s), arg_min(s, x), arg_max(i, x), any_value(x), first(x), last(s), "
     "bit_xor(i), bit_or(i), sum(DISTINCT x), avg(DISTINCT i), approx_count_distinct(s), "
-    "length(string_agg(s, ','))";
+    "length(string_agg(s, ',')), md5(string_agg(s, '' ORDER BY i, x DESC)), first(s ORDER BY x DESC), "
+    "length(string_agg(DISTINCT s, ','))";
 
 TEST(AggregateFunctionsTest, SameBitsOnEveryThreadCount) {
   const auto table = MakeTable();

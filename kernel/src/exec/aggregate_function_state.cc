@@ -8,6 +8,7 @@ namespace exec {
 using plan::AggFn;
 
 std::unique_ptr<AggregateFunctionState> MakeAggregateFunctionState(const plan::Aggregate& aggregate) {
+  if (!aggregate.order_keys.empty()) return MakeOrderedState(aggregate);
   switch (aggregate.function) {
     case AggFn::kNone: return nullptr;
     case AggFn::kStddevSamp:

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "laneql/column.h"
 #include "src/exec/vector.h"
@@ -32,6 +33,12 @@ class AggregateFunctionState {
   // second argument's values for the two-argument aggregates, else null.
   virtual bool Update(const Vec& arg, const Vec* arg2, const uint32_t* group_ids, size_t count,
                       std::string* error) = 0;
+  // The same for agg(x ORDER BY k, ...): `keys` holds each key's values (aggregate_ordered.cc).
+  virtual bool UpdateWithKeys(const Vec& arg, const Vec* arg2, const std::vector<Vec>& keys,
+                              const uint32_t* group_ids, size_t count, std::string* error) {
+    (void)keys;
+    return Update(arg, arg2, group_ids, count, error);
+  }
   // Folds `other`'s group g into this side's group t, other's rows coming after t's in row
   // order. Threads may call it at once for different t.
   virtual void Merge(const AggregateFunctionState& other, size_t g, size_t t) = 0;
@@ -47,6 +54,7 @@ std::unique_ptr<AggregateFunctionState> MakeMomentsState(const plan::Aggregate& 
 std::unique_ptr<AggregateFunctionState> MakeValuesState(const plan::Aggregate& aggregate);
 std::unique_ptr<AggregateFunctionState> MakePickState(const plan::Aggregate& aggregate);
 std::unique_ptr<AggregateFunctionState> MakeSketchState(const plan::Aggregate& aggregate);
+std::unique_ptr<AggregateFunctionState> MakeOrderedState(const plan::Aggregate& aggregate);
 
 // Charges the query's memory limit for `bytes` more held by an aggregate's states.
 bool ChargeAggregateMemory(size_t bytes, std::string* error);

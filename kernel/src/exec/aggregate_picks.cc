@@ -5,12 +5,14 @@
 // rows as coming after this side's.
 #include <string>
 #include <type_traits>
+#include <unordered_set>
 #include <vector>
 
 #include "laneql/aggregate.h"
 #include "laneql/group_hash_table.h"
 #include "laneql/int128.h"
 #include "src/exec/aggregate_function_state.h"
+#include "src/exec/aggregate_slots.h"
 #include "src/exec/expr_eval.h"
 
 namespace laneql {
@@ -18,49 +20,6 @@ namespace exec {
 namespace {
 
 using plan::AggFn;
-
-// One value of any type: integers, booleans and times widened to int128, floats as double,
-// strings as bytes.
-struct Slot {
-  Int128 integer = 0;
-  double real = 0;
-  std::string text;
-  bool null = true;
-};
-
-// Reads row i of `vec` (of `type`) into *slot.
-void ReadSlot(const Vec& vec, size_t i, Slot* slot) {
-  slot->null = vec.IsNull(i);
-  if (slot->null) return;
-  if (IsString(vec.type)) {
-    slot->text.assign(vec.Str(i));
-    return;
-  }
-  VisitFixed(vec.type, [&](auto tag) {
-    using V = decltype(tag);
-    if constexpr (std::is_floating_point_v<V>) slot->real = static_cast<double>(vec.Get<V>(i));
-    else slot->integer = static_cast<Int128>(vec.Get<V>(i));
-  });
-}
-
-bool AppendSlot(const Slot& slot, TypeId type, Column* out, std::string* error) {
-  if (slot.null) return out->AppendNull(error);
-  if (IsString(type)) return out->AppendString(slot.text, error);
-  bool ok = true;
-  VisitFixed(type, [&](auto tag) {
-    using R = decltype(tag);
-    if constexpr (std::is_floating_point_v<R>) ok = out->Append<R>(static_cast<R>(slot.real), error);
-    else ok = out->Append<R>(static_cast<R>(slot.integer), error);
-  });
-  return ok;
-}
-
-// a < b for two non-NULL slots of `type` (floats in DuckDB's total order).
-bool SlotLess(const Slot& a, const Slot& b, TypeId type) {
-  if (IsString(type)) return a.text < b.text;
-  if (IsFloat(type)) return AggLess(a.real, b.real);
-  return a.integer < b.integer;
-}
 
 // arg_min / arg_max, any_value, first, last.
 class PickState final : public AggregateFunctionState {
@@ -140,16 +99,22 @@ class PickState final : public AggregateFunctionState {
   std::vector<Pick> picks_;
 };
 
-// string_agg(s, sep): the non-NULL strings joined in row order.
+// string_agg(s, sep): the non-NULL strings joined in row order; with DISTINCT, each string the
+// first time it comes (the group keeps them apart, and a set of them, until the result).
 class StringAggState final : public AggregateFunctionState {
  public:
-  explicit StringAggState(const plan::Aggregate& aggregate) : separator_(aggregate.separator) {}
+  explicit StringAggState(const plan::Aggregate& aggregate)
+      : separator_(aggregate.separator), distinct_(aggregate.distinct) {}
 
   bool Resize(size_t groups, std::string* error) override {
     if (groups <= texts_.size()) return true;
     const size_t before = texts_.capacity();
     texts_.resize(groups);
     seen_.resize(groups, 0);
+    if (distinct_) {
+      parts_.resize(groups);
+      kept_.resize(groups);
+    }
     return ChargeAggregateMemory((texts_.capacity() - before) * (sizeof(std::string) + 1), error);
   }
   size_t groups() const override { return texts_.size(); }
@@ -161,10 +126,7 @@ class StringAggState final : public AggregateFunctionState {
       const uint32_t g = group_ids[i];
       if (g == kNoGroup || arg.IsNull(i)) continue;
       const std::string_view v = arg.Str(i);
-      if (seen_[g]) texts_[g] += separator_;
-      texts_[g] += v;
-      seen_[g] = 1;
-      bytes += v.size() + separator_.size();
+      if (Add(g, v)) bytes += (distinct_ ? 3 : 1) * v.size() + separator_.size();
     }
     return ChargeAggregateMemory(bytes, error);
   }
@@ -172,6 +134,10 @@ class StringAggState final : public AggregateFunctionState {
   void Merge(const AggregateFunctionState& other, size_t g, size_t t) override {
     const auto& o = static_cast<const StringAggState&>(other);
     if (!o.seen_[g]) return;
+    if (distinct_) {
+      for (const std::string& v : o.parts_[g]) Add(t, v);
+      return;
+    }
     if (seen_[t]) texts_[t] += separator_;
     texts_[t] += o.texts_[g];
     seen_[t] = 1;
@@ -179,13 +145,35 @@ class StringAggState final : public AggregateFunctionState {
 
   bool Append(size_t g, Column* out, std::string* error) const override {
     if (g >= texts_.size() || !seen_[g]) return out->AppendNull(error);
-    return out->AppendString(texts_[g], error);
+    if (!distinct_) return out->AppendString(texts_[g], error);
+    std::string text;
+    for (size_t k = 0; k < parts_[g].size(); ++k) {
+      if (k != 0) text += separator_;
+      text += parts_[g][k];
+    }
+    return out->AppendString(text, error);
   }
 
  private:
+  // Adds one string to group g; false when DISTINCT drops it.
+  bool Add(size_t g, std::string_view v) {
+    if (distinct_) {
+      if (!kept_[g].emplace(v).second) return false;
+      parts_[g].emplace_back(v);
+    } else {
+      if (seen_[g]) texts_[g] += separator_;
+      texts_[g] += v;
+    }
+    seen_[g] = 1;
+    return true;
+  }
+
   std::string separator_;
+  bool distinct_;
   std::vector<std::string> texts_;
   std::vector<uint8_t> seen_;
+  std::vector<std::vector<std::string>> parts_;            // DISTINCT: the strings kept, in order
+  std::vector<std::unordered_set<std::string>> kept_;      // DISTINCT: the same as a set
 };
 
 // bit_and / bit_or / bit_xor of integers (up to 64 bits), in the argument's type.

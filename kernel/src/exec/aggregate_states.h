@@ -59,9 +59,10 @@ class AggregateStates {
   bool Reserve(size_t groups, std::string* error);
   // Folds `count` rows into aggregate `a`: row i goes to group_ids[i] (ignored when kNoGroup);
   // `arg` holds the argument's values (null for COUNT(*)), `arg2` the second argument's of a
-  // library aggregate that takes two (covar_pop, arg_min, ...).
+  // library aggregate that takes two (covar_pop, arg_min, ...), `keys` the values of the ORDER BY
+  // keys of one written agg(x ORDER BY k).
   bool Update(size_t a, const Vec* arg, const uint32_t* group_ids, size_t count,
-              std::string* error, const Vec* arg2 = nullptr);
+              std::string* error, const Vec* arg2 = nullptr, const std::vector<Vec>* keys = nullptr);
   // Ungrouped fast path: rows [0, n) of a fixed-width column slice, under optional select /
   // validity masks, through the SIMD aggregate kernels. False when the aggregate / type has no
   // kernel (the caller then uses Update).

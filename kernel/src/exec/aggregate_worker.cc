@@ -39,6 +39,7 @@ uint64_t ScanBytesPerRow(const plan::Plan& plan, const Table& table) {
   for (const auto& aggregate : plan.aggregates) {
     if (aggregate.arg) CollectColumns(*aggregate.arg, &used);
     if (aggregate.arg2) CollectColumns(*aggregate.arg2, &used);
+    for (const auto& key : aggregate.order_keys) CollectColumns(*key, &used);
   }
   uint64_t bytes = 0;
   for (size_t c = 0; c < used.size(); ++c) {
@@ -305,10 +306,9 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
       done = states_.UpdateKernel(a, column.type(), data, n, select, validity);
     }
     if (!done) {  // ungrouped: group_ids_ stay all 0 (the one group)
-      Vec arg, arg2;
-      if (!evaluator_.Eval(*aggregate.arg, selected_rows(), &arg, error) || !ExpandConstant(&arg, error) ||
-          !EvalSecondArg(aggregate, selected_rows(), &arg2, error) ||
-          !states_.Update(a, &arg, group_ids_.data(), selected, error, aggregate.arg2 ? &arg2 : nullptr)) {
+      Vec arg;
+      if (!evaluator_.Eval(*aggregate.arg, selected_rows(), &arg, error) ||
+          !UpdateFunction(a, selected_rows(), &arg, selected, error)) {
         return false;
       }
     }
@@ -323,6 +323,20 @@ bool AggregateWorker::EvalSecondArg(const plan::Aggregate& aggregate, const RowS
                                     std::string* error) {
   if (!aggregate.arg2) return true;
   return evaluator_.Eval(*aggregate.arg2, rows, out, error) && ExpandConstant(out, error);
+}
+
+bool AggregateWorker::UpdateFunction(size_t a, const RowSet& rows, Vec* arg, size_t selected, std::string* error) {
+  const plan::Aggregate& aggregate = plan_.aggregates[a];
+  Vec arg2;
+  if (!ExpandConstant(arg, error) || !EvalSecondArg(aggregate, rows, &arg2, error)) return false;
+  std::vector<Vec> keys(aggregate.order_keys.size());
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (!evaluator_.Eval(*aggregate.order_keys[k], rows, &keys[k], error) || !ExpandConstant(&keys[k], error)) {
+      return false;
+    }
+  }
+  return states_.Update(a, arg, group_ids_.data(), selected, error, aggregate.arg2 ? &arg2 : nullptr,
+                        keys.empty() ? nullptr : &keys);
 }
 
 bool AggregateWorker::FoldGrouped(RowSet selection, size_t groups_before, std::string* error,
@@ -351,11 +365,10 @@ bool AggregateWorker::FoldGrouped(RowSet selection, size_t groups_before, std::s
       if (!states_.Update(a, nullptr, group_ids_.data(), selected, error)) return false;
       continue;
     }
-    Vec arg, arg2;
+    Vec arg;
     if (!(ready(a) ? CompressVec(prepared->args[a], owned_mask_.data(), selected, &arg, error)
                 : evaluator_.Eval(*aggregate.arg, selection, &arg, error)) ||
-        !ExpandConstant(&arg, error) || !EvalSecondArg(aggregate, selection, &arg2, error) ||
-        !states_.Update(a, &arg, group_ids_.data(), selected, error, aggregate.arg2 ? &arg2 : nullptr)) {
+        !UpdateFunction(a, selection, &arg, selected, error)) {
       return false;
     }
   }
@@ -397,7 +410,10 @@ bool AggregateWorker::PrepareBatch(size_t batch, PreparedBatch* out, std::string
   for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
     const plan::Aggregate& aggregate = plan_.aggregates[a];
     // (A second argument is evaluated by the owner: arg2 of covar_pop, arg_min, ...)
-    if (aggregate.kind == AggKind::kCountStar || aggregate.arg2 || !CanCompressVec(aggregate.arg->type)) continue;
+    if (aggregate.kind == AggKind::kCountStar || aggregate.arg2 || !aggregate.order_keys.empty() ||
+        !CanCompressVec(aggregate.arg->type)) {
+      continue;
+    }
     if (!evaluator_.Eval(*aggregate.arg, rows, &out->args[a], error)) return false;
     out->arg_ready[a] = out->args[a].type == aggregate.arg->type ? 1 : 0;
   }

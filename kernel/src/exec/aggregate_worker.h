@@ -134,6 +134,9 @@ class alignas(64) AggregateWorker {
   void NoteFirstRows(const RowSet& rows, size_t groups_before);
   // The second argument of a library aggregate that takes two, over `rows` (nothing else).
   bool EvalSecondArg(const plan::Aggregate& aggregate, const RowSet& rows, Vec* out, std::string* error);
+  // Folds aggregate a's argument `arg` (over `rows`, `selected` of them) into its states with
+  // its second argument and ORDER BY keys, evaluated here.
+  bool UpdateFunction(size_t a, const RowSet& rows, Vec* arg, size_t selected, std::string* error);
   // Merge and MergeLeavingPairs (grouped).
   bool MergeGroupsAndStates(const AggregateWorker& other, std::vector<uint32_t>* mapping, bool insert_pairs,
                             std::string* error);

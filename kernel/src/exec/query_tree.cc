@@ -48,6 +48,7 @@ bool VerifyColumnsRead(const plan::Plan& plan, std::string* error) {
   for (const plan::Aggregate& aggregate : plan.aggregates) {
     CollectColumns(aggregate.arg.get(), &used);
     CollectColumns(aggregate.arg2.get(), &used);
+    for (const auto& key : aggregate.order_keys) CollectColumns(key.get(), &used);
   }
   if (!plan.aggregate) {
     for (const plan::BoundExprPtr& output : plan.outputs) CollectColumns(output.get(), &used);

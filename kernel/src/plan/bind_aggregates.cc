@@ -25,7 +25,7 @@ bool Binder::BindFunctionAggregate(const sql::Expr& expr, const AggregateFunctio
                                    Aggregate* out, bool* always_null) {
   *always_null = false;
   const std::string name = info.name;
-  const int given = static_cast<int>(expr.args.size());
+  const int given = static_cast<int>(expr.args.size()) - expr.order_by_args;
   if (expr.star_argument) {
     Fail(expr.pos, "binder", name + "(*) is not a function; only count(*) is");
     return false;
@@ -40,10 +40,12 @@ bool Binder::BindFunctionAggregate(const sql::Expr& expr, const AggregateFunctio
   }
   AggFn fn = info.fn;
   if (fn == AggFn::kNone) fn = name == "sum" ? AggFn::kSumDistinct : AggFn::kAvgDistinct;  // DISTINCT
-  if (expr.distinct && fn != AggFn::kSumDistinct && fn != AggFn::kAvgDistinct) {
-    Fail(expr.pos, "binder", "DISTINCT is not supported in " + name + "; it is in count, sum, avg, min and max");
+  if (expr.distinct && fn != AggFn::kSumDistinct && fn != AggFn::kAvgDistinct && fn != AggFn::kStringAgg) {
+    Fail(expr.pos, "binder",
+         "DISTINCT is not supported in " + name + "; it is in count, sum, avg, min, max and string_agg");
     return false;
   }
+  out->distinct = expr.distinct && fn == AggFn::kStringAgg;
   if (expr.filtered && (fn == AggFn::kFirst || fn == AggFn::kLast)) {
     // FILTER makes the argument NULL on the rows it drops, and first / last keep NULLs.
     Fail(expr.pos, "binder", "FILTER is not supported with " + name);
@@ -153,6 +155,40 @@ bool Binder::BindFunctionAggregate(const sql::Expr& expr, const AggregateFunctio
   }
   out->arg = std::move(arg);
   if (fn == AggFn::kArgMin || fn == AggFn::kArgMax) out->arg2 = std::move(second);
+  return BindOrderKeys(expr, out);
+}
+
+bool Binder::BindOrderKeys(const sql::Expr& expr, Aggregate* out) {
+  if (expr.order_by_args == 0) return true;
+  switch (out->function) {
+    case AggFn::kStringAgg:
+    case AggFn::kFirst:
+    case AggFn::kLast:
+    case AggFn::kAnyValue:
+    case AggFn::kArgMin:
+    case AggFn::kArgMax:
+    case AggFn::kMode: break;
+    default: return true;  // the answer does not depend on the order of the rows: nothing to sort
+  }
+  if (out->distinct) {
+    Fail(expr.pos, "binder", "string_agg with both DISTINCT and ORDER BY is not supported");
+    return false;
+  }
+  const size_t first_key = expr.args.size() - static_cast<size_t>(expr.order_by_args);
+  in_aggregate_ = true;
+  for (size_t k = first_key; k < expr.args.size(); ++k) {
+    BoundExprPtr key = Bind(*expr.args[k], Scope::kBase);
+    if (!key) {
+      in_aggregate_ = false;
+      return false;
+    }
+    SortKey order;
+    order.descending = expr.order_descending[k - first_key];
+    order.nulls_first = expr.order_nulls[k - first_key] == static_cast<uint8_t>(sql::NullsOrder::kFirst);
+    out->order_keys.push_back(std::move(key));
+    out->order.push_back(order);
+  }
+  in_aggregate_ = false;
   return true;
 }
 

@@ -592,6 +592,9 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
       };
       if (expr.distinct) return Fail(pos, "binder", "DISTINCT is only allowed in aggregates");
       if (expr.filtered) return Fail(pos, "binder", "FILTER is only allowed on aggregates, not on " + name + "()");
+      if (expr.order_by_args != 0) {
+        return Fail(pos, "binder", "ORDER BY in a call is only allowed on aggregates, not on " + name + "()");
+      }
       if (name == "length" || name == "char_length" || name == "character_length" || name == "strlen" ||
           name == "octet_length" || name == "lower" || name == "upper" || name == "lcase" || name == "ucase") {
         if (!arity(1, 1)) return nullptr;

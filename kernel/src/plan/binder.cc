@@ -104,9 +104,9 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
     if (name != "count") return Fail(expr.pos, "binder", name + "(*) is not a function; only count(*) is");
     aggregate.kind = AggKind::kCountStar;
   } else {
-    if (expr.args.size() != 1) {
-      return Fail(expr.pos, "binder", name + " takes exactly one argument, got " +
-                                          std::to_string(expr.args.size()));
+    const size_t given = expr.args.size() - static_cast<size_t>(expr.order_by_args);  // ORDER BY: no effect here
+    if (given != 1) {
+      return Fail(expr.pos, "binder", name + " takes exactly one argument, got " + std::to_string(given));
     }
     if (expr.distinct && name != "count" && name != "min" && name != "max") {
       // (count_if / bool_and / bool_or of DISTINCT values give what they give over all rows;

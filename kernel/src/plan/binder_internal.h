@@ -94,6 +94,9 @@ class Binder {
   // every group (string_agg with a NULL separator), so no aggregate is needed.
   bool BindFunctionAggregate(const sql::Expr& expr, const AggregateFunctionInfo& info, Aggregate* out,
                              bool* always_null);
+  // agg(x ORDER BY k, ...): the keys into out->order_keys where the aggregate's answer depends
+  // on the order of its rows (string_agg, first, ...); ignored for the others, as DuckDB does.
+  bool BindOrderKeys(const sql::Expr& expr, Aggregate* out);
   int AddAggregate(Aggregate aggregate);
   std::vector<BoundExprPtr> BindChildren(const sql::Expr& expr, Scope scope);
   // Binds `expr` in the base scope without reporting errors (null when it does not bind).

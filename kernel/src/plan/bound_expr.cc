@@ -123,7 +123,11 @@ std::string AggregateKey(const Aggregate& aggregate) {
                     std::to_string(static_cast<int>(aggregate.function)) + "|" +
                     (aggregate.arg ? Fingerprint(*aggregate.arg) : std::string());
   if (aggregate.kind != AggKind::kFunction) return key;
-  key += "|" + (aggregate.arg2 ? Fingerprint(*aggregate.arg2) : std::string());
+  key += "|" + (aggregate.arg2 ? Fingerprint(*aggregate.arg2) : std::string()) + (aggregate.distinct ? "|D" : "");
+  for (size_t k = 0; k < aggregate.order_keys.size(); ++k) {
+    key += "|" + Fingerprint(*aggregate.order_keys[k]) + (aggregate.order[k].descending ? " d" : " a") +
+           (aggregate.order[k].nulls_first ? "f" : "l");
+  }
   uint64_t fraction_bits = 0;
   std::memcpy(&fraction_bits, &aggregate.fraction, sizeof fraction_bits);
   key += "|" + std::to_string(fraction_bits) + "|" + std::to_string(aggregate.separator.size()) + ":" +

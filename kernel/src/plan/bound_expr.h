@@ -100,6 +100,12 @@ std::string Fingerprint(const BoundExpr& expr);
 // these?" for deep trees.
 bool FingerprintUpTo(const BoundExpr& expr, size_t max_bytes, std::string* out);
 
+struct SortKey {
+  int output = 0;  // index into Plan::outputs
+  bool descending = false;
+  bool nulls_first = false;
+};
+
 // kFunction: a library aggregate (aggregate_functions.h), Aggregate::function says which.
 enum class AggKind : uint8_t { kCountStar, kCount, kSum, kAvg, kMin, kMax, kCountDistinct, kFunction };
 
@@ -113,6 +119,11 @@ struct Aggregate {
   BoundExprPtr arg2;
   double fraction = 0.5;     // quantiles: in [-1, 1], negative from the top
   std::string separator;     // string_agg
+  bool distinct = false;     // string_agg(DISTINCT s)
+  // agg(x ORDER BY k): the keys, for the aggregates whose answer depends on the order of
+  // their rows (string_agg, first, ...; the binder drops them elsewhere).
+  std::vector<BoundExprPtr> order_keys;
+  std::vector<SortKey> order;  // per key: `descending`, `nulls_first` (`output` unused)
 };
 
 // A key equal for aggregates that compute the same thing (the binder shares them).
@@ -120,11 +131,6 @@ std::string AggregateKey(const Aggregate& aggregate);
 // Whether an aggregate's result can be NULL (a count's cannot).
 bool AggregateNullable(const Aggregate& aggregate);
 
-struct SortKey {
-  int output = 0;  // index into Plan::outputs
-  bool descending = false;
-  bool nulls_first = false;
-};
 
 // A GROUP BY key computed per group from the hashed keys (src/optimize/derived_keys.cc).
 struct DerivedKey {

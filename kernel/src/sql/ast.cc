@@ -184,7 +184,17 @@ std::string ToString(const Expr& expr) {
       out = QuoteIdentifier(ToLowerAscii(expr.text)) + "(";
       if (expr.star_argument) return out + "*)";
       if (expr.distinct) out += "DISTINCT ";
-      AppendList(expr.args, &out);
+      for (size_t i = 0; i < expr.args.size(); ++i) {
+        const size_t key = i + static_cast<size_t>(expr.order_by_args) - expr.args.size();  // wraps below the keys
+        if (i != 0) out += key == 0 ? " ORDER BY " : ", ";
+        out += ToString(*expr.args[i]);
+        if (key < expr.order_descending.size()) {
+          if (expr.order_descending[key]) out += " DESC";
+          if (expr.order_nulls[key] != 0) {
+            out += expr.order_nulls[key] == static_cast<uint8_t>(NullsOrder::kFirst) ? " NULLS FIRST" : " NULLS LAST";
+          }
+        }
+      }
       return out + ")";
     case ExprKind::kExtract:
       return "extract(" + QuoteIdentifier(expr.text) + " FROM " + ToString(*expr.operand) + ")";

@@ -99,6 +99,12 @@ struct Expr {
   bool distinct = false;          // kFunctionCall: name(DISTINCT ...)
   bool star_argument = false;     // kFunctionCall: name(*), e.g. COUNT(*)
   bool filtered = false;          // kFunctionCall: had FILTER (WHERE c), folded into its argument
+  // kFunctionCall: agg(x ORDER BY k1 DESC, k2): the last order_by_args of `args` are the ORDER
+  // BY's expressions (so that every walk over args sees them), each with its direction and its
+  // NullsOrder (as uint8_t).
+  int order_by_args = 0;
+  std::vector<bool> order_descending;
+  std::vector<uint8_t> order_nulls;
   bool quantifier_all = false;    // kQuantified: ALL (false: ANY / SOME)
   // Height of this subtree (a leaf is 1). The parser bounds it, so every recursive pass over
   // the tree (binder, printer, destructor) has a bounded stack depth.

@@ -48,6 +48,9 @@ ExprPtr Clone(const Expr& expr) {
   out->bool_value = expr.bool_value;
   out->negated = expr.negated;
   out->filtered = expr.filtered;
+  out->order_by_args = expr.order_by_args;
+  out->order_descending = expr.order_descending;
+  out->order_nulls = expr.order_nulls;
   out->try_cast = expr.try_cast;
   out->case_insensitive = expr.case_insensitive;
   out->distinct = expr.distinct;

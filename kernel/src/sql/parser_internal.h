@@ -158,7 +158,8 @@ class Parser {
   ExprPtr ParseInterval();
   ExprPtr ParseSubstring(const Token& name_token);  // substring(s FROM a [FOR b])
   ExprPtr ParsePosition(const Token& name_token);   // position(needle IN s)
-  bool ParseFilterClause(Expr* call);               // agg(...) FILTER (WHERE c)
+  bool ParseFilterClause(Expr* call);
+  bool ParseCallOrderBy(Expr* call);               // agg(...) FILTER (WHERE c)
   bool ParseMoreArguments(Expr* call);              // (, expr)*
   ExprPtr ParseFunctionCall(std::string name, const Token& name_token);
   bool ParseTypeName(std::string* type);

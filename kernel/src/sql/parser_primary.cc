@@ -148,12 +148,30 @@ ExprPtr Parser::ParseFunctionCall(std::string name, const Token& name_token) {
       AcceptKeyword("ALL");
     }
     if (!ParseExprList(&node->args)) return nullptr;
+    if (IsWord(Current(), "ORDER") && !ParseCallOrderBy(node.get())) return nullptr;
   }
   if (!ExpectClosingParen(open)) return nullptr;
   if (IsWord(Current(), "FILTER") && Ahead(1).kind == TokenKind::kLeftParen && !ParseFilterClause(node.get())) {
     return nullptr;
   }
   return Finish(std::move(node));
+}
+
+// agg(x ORDER BY k1 DESC, k2): the keys go after the arguments (Expr::order_by_args).
+bool Parser::ParseCallOrderBy(Expr* call) {
+  Next();  // ORDER
+  if (!ExpectKeyword("BY", " after ORDER in a function call")) return false;
+  std::vector<OrderItem> items;
+  bool all = false;
+  if (IsWord(Current(), "ALL")) return FailExpected("an expression after ORDER BY in a function call");
+  if (!ParseOrderBy(&items, &all)) return false;
+  for (OrderItem& item : items) {
+    call->args.push_back(std::move(item.expr));
+    call->order_descending.push_back(item.descending);
+    call->order_nulls.push_back(static_cast<uint8_t>(item.nulls));
+  }
+  call->order_by_args = static_cast<int>(items.size());
+  return true;
 }
 
 // agg(x) FILTER (WHERE c) becomes agg(CASE WHEN c THEN x END) (each argument so wrapped), and
