@@ -415,6 +415,36 @@ TEST_P(StringMatchTest, NotEmptyAndLengthsMatchReference) {
   EXPECT_EQ(12, len[0]);
 }
 
+// ASCII case mapping against the reference: every byte value (the letters' neighbours '@', '[',
+// '`', '{' and the UTF-8 bytes above 0x7F must stay), every size around the vectors, both
+// directions, in place and into another buffer of exactly n bytes.
+TEST_P(StringMatchTest, AsciiCaseMapMatchesReference) {
+  std::vector<size_t> sizes = kSizes;
+  for (size_t n : {255, 256, 257, 1031}) sizes.push_back(n);
+  std::mt19937_64 rng(12);
+  for (size_t n : sizes) {
+    std::vector<uint8_t> data(n);
+    for (size_t i = 0; i < n; ++i) data[i] = i < 256 && n >= 256 ? static_cast<uint8_t>(i) : static_cast<uint8_t>(rng());
+    for (bool upper : {false, true}) {
+      std::vector<uint8_t> expected(n), got(n);
+      reference::AsciiCaseMap(data.data(), n, upper, expected.data());
+      AsciiCaseMap(data.data(), n, upper, got.data());
+      ASSERT_EQ(got, expected) << "n=" << n << " upper=" << upper;
+      std::vector<uint8_t> in_place = data;
+      AsciiCaseMap(in_place.data(), n, upper, in_place.data());
+      ASSERT_EQ(in_place, expected) << "in place, n=" << n;
+    }
+  }
+  const std::string text = "@AZ[`az{ Ab\xC3\x84";
+  std::string out(text.size(), '\0');
+  AsciiCaseMap(reinterpret_cast<const uint8_t*>(text.data()), text.size(), true,
+               reinterpret_cast<uint8_t*>(out.data()));
+  EXPECT_EQ(out, "@AZ[`AZ{ AB\xC3\x84");
+  AsciiCaseMap(reinterpret_cast<const uint8_t*>(text.data()), text.size(), false,
+               reinterpret_cast<uint8_t*>(out.data()));
+  EXPECT_EQ(out, "@az[`az{ ab\xC3\x84");
+}
+
 // Whether a buffer is all ASCII: every size around the kernel's 256-byte blocks and vectors,
 // a high byte (0x80 and 0xFF) planted at the start, the end, block edges and random places,
 // and 0x7F (the largest ASCII byte) everywhere; buffers of exactly n bytes (ASan sees a read

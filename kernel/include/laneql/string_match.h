@@ -110,6 +110,9 @@ void StringCodePointLengths(const int32_t* offsets, const uint8_t* data, size_t 
 // Whether every byte of data[0, n) is below 0x80 (true for n = 0). Such strings have a code
 // point per byte: Column::AllAscii caches the answer, and length() then reads the offsets only.
 bool BytesAreAscii(const uint8_t* data, size_t n);
+// data[0, n) into out[0, n) with the ASCII letters in upper case (upper) or lower case; other
+// bytes as they are (upper / lower of ASCII text; the first pass over any UTF-8 text).
+void AsciiCaseMap(const uint8_t* data, size_t n, bool upper, uint8_t* out);
 
 namespace reference {
 // Plain scalar code, row by row, no Highway: the definitions the kernels are tested against.
@@ -133,6 +136,7 @@ void StringNotLike(const int32_t* offsets, const uint8_t* data, size_t n, std::s
 void StringByteLengths(const int32_t* offsets, size_t n, int64_t* out);
 void StringCodePointLengths(const int32_t* offsets, const uint8_t* data, size_t n, int64_t* out);
 bool BytesAreAscii(const uint8_t* data, size_t n);
+void AsciiCaseMap(const uint8_t* data, size_t n, bool upper, uint8_t* out);
 SubstringCandidateCounts CountSubstringCandidates(SubstringPrefilter prefilter,
                                                   const int32_t* offsets, const uint8_t* data,
                                                   size_t n, std::string_view needle,

@@ -8,6 +8,7 @@
 #include "laneql/result.h"
 #include "laneql/string_match.h"
 #include "src/common/civil_time.h"
+#include "src/common/unicode_case.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/regexp.h"
 
@@ -236,32 +237,54 @@ bool CopyValidity(const Vec& in, Vec* out, std::string* error) {
   return true;
 }
 
-// Lower case for ILIKE: ASCII, and the two-byte UTF-8 capitals of Latin-1, Greek and Cyrillic
-// (DuckDB folds all of Unicode; these cover the text this engine meets, ClickBench's Cyrillic
-// included).
+// Lower case for ILIKE: every code point's one-to-one lower case (DuckDB folds all of Unicode).
 std::string FoldCase(std::string_view s) {
-  std::string out(s);
-  for (size_t i = 0; i < out.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(out[i]);
-    if (c >= 'A' && c <= 'Z') {
-      out[i] = static_cast<char>(c + 32);
-    } else if (c >= 0xC3 && c <= 0xD0 && i + 1 < out.size()) {
-      const unsigned cp = ((c & 0x1Fu) << 6) | (static_cast<unsigned char>(out[i + 1]) & 0x3Fu);
-      unsigned lower = cp;
-      if ((cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) || (cp >= 0x391 && cp <= 0x3AB && cp != 0x3A2) ||
-          (cp >= 0x410 && cp <= 0x42F)) {
-        lower = cp + 0x20;
-      } else if (cp >= 0x400 && cp <= 0x40F) {
-        lower = cp + 0x50;
-      }
-      if (lower != cp) {
-        out[i] = static_cast<char>(0xC0 | (lower >> 6));
-        out[i + 1] = static_cast<char>(0x80 | (lower & 0x3F));
-      }
-      ++i;
-    }
-  }
+  std::string out;
+  out.reserve(s.size());
+  unicode::AppendCaseMapped(s, /*upper=*/false, &out);
   return out;
+}
+
+// upper() / lower(): the ASCII letters of all rows at once by the SIMD kernel, into a buffer
+// with the input's offsets; rows with other code points (only when the bytes are not all
+// ASCII) are then mapped code point by code point, and the rows rebuilt.
+bool CaseMapStrings(const Vec& a, bool upper, size_t count, Vec* out, std::string* error) {
+  const size_t rows = a.stored();
+  const int32_t base = a.offsets[0];
+  const size_t bytes = static_cast<size_t>(a.offsets[rows] - base);
+  AlignedBuffer mapped;
+  if (!mapped.ResizeForOverwrite(bytes == 0 ? 1 : bytes, error)) return false;
+  AsciiCaseMap(a.values + base, bytes, upper, mapped.data());
+  if (a.ascii || BytesAreAscii(mapped.data(), bytes)) {
+    out->type = a.type;
+    out->count = count;
+    out->constant = a.constant;
+    out->ascii = true;
+    if (!out->own_offsets.ResizeForOverwrite((rows + 1) * sizeof(int32_t), error)) return false;
+    int32_t* offsets = out->own_offsets.As<int32_t>();
+    for (size_t i = 0; i <= rows; ++i) offsets[i] = a.offsets[i] - base;
+    out->own_values = std::move(mapped);
+    out->values = out->own_values.data();
+    out->offsets = offsets;
+    return CopyValidity(a, out, error);
+  }
+  StringVecBuilder builder;
+  if (!builder.Init(count, a.constant, error)) return false;
+  std::string row;
+  for (size_t i = 0; i < rows; ++i) {
+    if (a.IsNull(i)) {
+      builder.AppendNull();
+      continue;
+    }
+    const std::string_view text(reinterpret_cast<const char*>(mapped.data()) + (a.offsets[i] - base),
+                                static_cast<size_t>(a.offsets[i + 1] - a.offsets[i]));
+    row.clear();
+    unicode::AppendCaseMapped(text, upper, &row);
+    if (!builder.Append(row, error)) return false;
+  }
+  if (!builder.Finish(out, error)) return false;
+  out->count = count;
+  return true;
 }
 
 }  // namespace
@@ -287,24 +310,7 @@ bool EvalFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t count, V
       return CopyValidity(a, out, error);
     }
     case Fn::kLower:
-    case Fn::kUpper: {
-      const Vec& a = args[0];
-      StringVecBuilder builder;
-      if (!builder.Init(count, a.constant, error)) return false;
-      std::string tmp;
-      for (size_t i = 0; i < a.stored(); ++i) {
-        if (a.IsNull(i)) { builder.AppendNull(); continue; }
-        tmp.assign(a.Str(i));
-        for (char& c : tmp) {
-          if (expr.fn == Fn::kLower && c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-          if (expr.fn == Fn::kUpper && c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
-        }
-        if (!builder.Append(tmp, error)) return false;
-      }
-      if (!builder.Finish(out, error)) return false;
-      out->count = count;
-      return true;
-    }
+    case Fn::kUpper: return CaseMapStrings(args[0], expr.fn == Fn::kUpper, count, out, error);
     case Fn::kSubstring: {
       // DuckDB's substring: 1-based code points; a start of 0 or below still counts the
       // positions before the string (substring('hello', 0, 2) = 'h'), a negative start counts

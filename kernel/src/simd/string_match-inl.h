@@ -431,6 +431,28 @@ HWY_INLINE bool BytesAreAsciiImpl(const uint8_t* HWY_RESTRICT data, size_t n) {
   return any < 0x80;
 }
 
+// ASCII letters of data[0, n) mapped to upper (or lower) case into out[0, n); every other byte
+// (UTF-8 sequences included: their bytes are all >= 0x80) copied as it is. A letter is a byte
+// whose distance from 'a' (or 'A'), as unsigned, is below 26: one subtraction and one compare.
+HWY_INLINE void AsciiCaseMapImpl(const uint8_t* data, size_t n, bool upper,
+                                 uint8_t* out) {  // may be data itself
+  const StrByteTag d;
+  const size_t N = hn::Lanes(d);
+  const auto first = hn::Set(d, static_cast<uint8_t>(upper ? 'a' : 'A'));
+  const auto letters = hn::Set(d, static_cast<uint8_t>(26));
+  const auto flip = hn::Set(d, static_cast<uint8_t>(0x20));
+  size_t p = 0;
+  for (; p + N <= n; p += N) {
+    const auto v = hn::LoadU(d, data + p);
+    const auto is_letter = hn::Lt(hn::Sub(v, first), letters);
+    hn::StoreU(hn::Xor(v, hn::IfThenElseZero(is_letter, flip)), d, out + p);
+  }
+  for (; p < n; ++p) {
+    const uint8_t c = data[p];
+    out[p] = static_cast<uint8_t>(c - (upper ? 'a' : 'A')) < 26 ? static_cast<uint8_t>(c ^ 0x20) : c;
+  }
+}
+
 // Code points = bytes - continuation bytes. The byte lengths come from the offsets; one scan of
 // the buffer, 64 bytes at a time, finds the continuation bytes (none at all in ASCII blocks,
 // which cost one compare) and subtracts each run of them from the row it falls in.

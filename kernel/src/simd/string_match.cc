@@ -49,6 +49,9 @@ void CodePointLengthsTarget(const int32_t* offsets, const uint8_t* data, size_t 
   CodePointLengthsImpl(offsets, data, n, out);
 }
 bool BytesAreAsciiTarget(const uint8_t* data, size_t n) { return BytesAreAsciiImpl(data, n); }
+void AsciiCaseMapTarget(const uint8_t* data, size_t n, bool upper, uint8_t* out) {
+  AsciiCaseMapImpl(data, n, upper, out);
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace laneql
@@ -64,6 +67,7 @@ HWY_EXPORT(NotEmptyTarget);
 HWY_EXPORT(ByteLengthsTarget);
 HWY_EXPORT(CodePointLengthsTarget);
 HWY_EXPORT(BytesAreAsciiTarget);
+HWY_EXPORT(AsciiCaseMapTarget);
 
 namespace {
 
@@ -311,6 +315,10 @@ void StringNotLike(const int32_t* offsets, const uint8_t* data, size_t n, std::s
 
 void StringByteLengths(const int32_t* offsets, size_t n, int64_t* out) {
   HWY_DYNAMIC_DISPATCH(ByteLengthsTarget)(offsets, n, out);
+}
+
+void AsciiCaseMap(const uint8_t* data, size_t n, bool upper, uint8_t* out) {
+  HWY_DYNAMIC_DISPATCH(AsciiCaseMapTarget)(data, n, upper, out);
 }
 
 void StringCodePointLengths(const int32_t* offsets, const uint8_t* data, size_t n, int64_t* out) {

@@ -187,5 +187,14 @@ bool BytesAreAscii(const uint8_t* data, size_t n) {
   return true;
 }
 
+void AsciiCaseMap(const uint8_t* data, size_t n, bool upper, uint8_t* out) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t c = data[i];
+    if (upper && c >= 'a' && c <= 'z') out[i] = static_cast<uint8_t>(c - 'a' + 'A');
+    else if (!upper && c >= 'A' && c <= 'Z') out[i] = static_cast<uint8_t>(c - 'A' + 'a');
+    else out[i] = c;
+  }
+}
+
 }  // namespace reference
 }  // namespace laneql
