@@ -100,6 +100,11 @@ bool EvalScalarFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, siz
                         std::string* error);
 bool EvalStringFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
                         std::string* error);
+// format() and printf() (functions_format.cc), hash() (functions_hash.cc).
+bool EvalFormatFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
+                        std::string* error);
+bool EvalHashFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
+                      std::string* error);
 // Dates (functions_date.cc): Fn::kExtract and Fn::kDateTrunc nodes, and the library's date
 // functions.
 bool EvalDatePart(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out, std::string* error);

@@ -426,6 +426,8 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
     case ScalarFn::kContains: case ScalarFn::kAscii: case ScalarFn::kChr: case ScalarFn::kRegexpMatches:
     case ScalarFn::kRegexpFullMatch: case ScalarFn::kRegexpExtract: case ScalarFn::kMd5: case ScalarFn::kSha256:
       return EvalStringFunction(expr, args, count, out, error);
+    case ScalarFn::kFormat: case ScalarFn::kPrintf: return EvalFormatFunction(expr, args, count, out, error);
+    case ScalarFn::kHash: return EvalHashFunction(expr, args, count, out, error);
     case ScalarFn::kDateDiffPart: case ScalarFn::kDayName: case ScalarFn::kMonthName: case ScalarFn::kLastDay:
     case ScalarFn::kMakeDate: case ScalarFn::kMakeTimestamp: case ScalarFn::kEpochMs: case ScalarFn::kEpochUs:
     case ScalarFn::kStrftime: case ScalarFn::kStrptime: case ScalarFn::kTryStrptime:

@@ -74,6 +74,25 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
       if (!check.Arity(3, 3) || !check.Shaped("sns")) return nullptr;
       return check.Finish(ScalarCall(info.fn, TypeId::kString, pos, std::move(args)));
     case F::kReverse:
+    case F::kFormat:
+    case F::kPrintf: {
+      if (!check.Arity(1, SIZE_MAX) || !check.String(0)) return nullptr;
+      for (size_t i = 1; i < args.size(); ++i) {
+        // Numbers, strings and booleans are formatted as they are; other values by their text.
+        const TypeId type = args[i]->type;
+        if (!IsNumeric(type) && !IsString(type) && type != TypeId::kBool && !IsNullLiteral(*args[i])) {
+          args[i] = CastToAtOwnPos(std::move(args[i]), TypeId::kString);
+          if (!args[i]) return nullptr;
+        }
+      }
+      return check.Finish(ScalarCall(info.fn, TypeId::kString, pos, std::move(args)));
+    }
+    case F::kHash: {
+      if (!check.Arity(1, SIZE_MAX)) return nullptr;
+      BoundExprPtr node = ScalarCall(info.fn, TypeId::kUInt64, pos, std::move(args));
+      node->nullable = false;  // NULL hashes too
+      return node;
+    }
     case F::kMd5:
     case F::kSha256:
       if (!check.Arity(1, 1) || !check.Shaped("s")) return nullptr;

@@ -32,7 +32,8 @@ enum class ScalarFn : uint16_t {
   kConcat, kConcatWs, kLeft, kRight, kReplace, kSplitPart, kTrim, kLtrim, kRtrim, kLpad, kRpad,
   kReverse, kRepeat, kStrpos, kStartsWith, kEndsWith, kContains, kAscii, kChr,
   kRegexpMatches, kRegexpFullMatch, kRegexpExtract,  // RE2 (native builds)
-  kMd5, kSha256,
+  kMd5, kSha256, kHash,
+  kFormat, kPrintf,  // exec/functions_format.cc
   // Dates and times (exec/functions_date.cc); extract, date_part, year() ... and date_trunc
   // bind to the Fn::kExtract / Fn::kDateTrunc nodes.
   kDateDiffPart, kDayName, kMonthName, kLastDay, kMakeDate, kMakeTimestamp, kEpochMs, kEpochUs,
