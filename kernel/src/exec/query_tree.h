@@ -81,8 +81,9 @@ class QueryTreeRunner {
   // made into a relation (grouped first when it aggregates), each window call evaluated into a
   // column of it, then the SELECT list, QUALIFY (as WHERE), DISTINCT, ORDER BY and LIMIT over it.
   Result RunWindows(const sql::SelectStatement& select);
-  // One window call (its named window spelled out) over `rows`: its column of values.
-  bool EvaluateWindowCall(const Relation& rows, const sql::Expr& call, Column* out, Result* error);
+  // One window call (its named window spelled out) over `rows`: its column of values
+  // (`top_rows`: see WindowCall::top_rows).
+  bool EvaluateWindowCall(const Relation& rows, const sql::Expr& call, size_t top_rows, Column* out, Result* error);
   // WITH RECURSIVE (query_recursive.cc): a CTE whose query is anchor UNION [ALL] step, the step
   // naming the CTE; the step runs over the rows the last round added until it adds none.
   static bool IsRecursive(const sql::CommonTableExpr& cte);

@@ -119,6 +119,40 @@ bool RefuseWindowIn(const sql::Expr* expr, const char* clause, Result* error) {
   return false;
 }
 
+// The texts of row_number() calls that a conjunct of QUALIFY bounds by a constant
+// (row_number() OVER (...) <= n, < n, n >= ..., = 1) and the bound: rows numbered past it are
+// dropped, so only the first n of each partition need numbers (WindowCall::top_rows).
+void TopRowBounds(const sql::Expr* expr, std::vector<std::pair<std::string, size_t>>* out) {
+  if (expr == nullptr || expr->kind != ExprKind::kBinary) return;
+  if (expr->binary_op == sql::BinaryOp::kAnd) {
+    TopRowBounds(expr->left.get(), out);
+    TopRowBounds(expr->right.get(), out);
+    return;
+  }
+  const sql::Expr* call = expr->left.get();
+  const sql::Expr* bound = expr->right.get();
+  sql::BinaryOp op = expr->binary_op;
+  if (call->kind != ExprKind::kWindowCall) {
+    std::swap(call, bound);
+    switch (op) {  // n >= row_number() is row_number() <= n
+      case sql::BinaryOp::kGreaterEquals: op = sql::BinaryOp::kLessEquals; break;
+      case sql::BinaryOp::kGreater: op = sql::BinaryOp::kLess; break;
+      case sql::BinaryOp::kEquals: break;
+      default: return;
+    }
+  }
+  if (call->kind != ExprKind::kWindowCall || !ascii::EqualsIgnoreCase(call->text, "row_number") ||
+      bound->kind != ExprKind::kIntegerLiteral || bound->text.size() > 9 || bound->text[0] == '-') {
+    return;
+  }
+  const size_t n = static_cast<size_t>(std::stoll(bound->text));
+  size_t keep = 0;
+  if (op == sql::BinaryOp::kLessEquals) keep = n;
+  if (op == sql::BinaryOp::kLess) keep = n > 0 ? n - 1 : 0;
+  if (op == sql::BinaryOp::kEquals && n == 1) keep = 1;
+  if (keep > 0 && keep <= 4096) out->push_back({sql::ToString(*call), keep});
+}
+
 }  // namespace
 
 bool HasWindows(const sql::SelectStatement& select) {
@@ -146,6 +180,16 @@ Result QueryTreeRunner::RunWindows(const sql::SelectStatement& select) {
   }
   sql::SelectStatement query;
   sql::CloneInto(select, &query);
+  if (query.group_by_all) {
+    // GROUP BY ALL: the items without aggregates nor window calls (a window is over groups).
+    for (const sql::SelectItem& item : query.select_list) {
+      if (item.expr->kind != ExprKind::kStar && !plan::ContainsAggregate(item.expr.get()) &&
+          FindWindowCall(item.expr.get()) == nullptr) {
+        query.group_by.push_back(sql::Clone(*item.expr));
+      }
+    }
+    query.group_by_all = false;
+  }
   // Named windows may start from earlier ones; then every call's window is spelled out.
   for (size_t w = 0; w < query.windows.size(); ++w) {
     std::vector<sql::NamedWindow> before;
@@ -255,6 +299,8 @@ Result QueryTreeRunner::RunWindows(const sql::SelectStatement& select) {
       if (explaining_) plan_text = plan::ExplainText(*lowest->children[0]);
     }
   }
+  std::vector<std::pair<std::string, size_t>> top_rows;
+  TopRowBounds(query.qualify.get(), &top_rows);
   // Each distinct window call into a hidden column __win.__wN.
   std::vector<std::string> texts;
   std::string window_list;
@@ -265,8 +311,12 @@ Result QueryTreeRunner::RunWindows(const sql::SelectStatement& select) {
     if (index == texts.size()) {
       texts.push_back(text);
       window_list += (index > 0 ? ", " : "") + text;
+      size_t keep = 0;
+      for (const auto& [call_text, bound] : top_rows) {
+        if (call_text == text && (keep == 0 || bound < keep)) keep = bound;
+      }
       Column column;
-      if (!EvaluateWindowCall(rows, **slot, &column, &error)) return error;
+      if (!EvaluateWindowCall(rows, **slot, keep, &column, &error)) return error;
       std::string message;
       if (!AddRelationColumn(&rows, std::move(column), plan::ScopeColumn{"__win", "__w" + std::to_string(index), true},
                              &message)) {
@@ -305,7 +355,8 @@ Result QueryTreeRunner::RunWindows(const sql::SelectStatement& select) {
   return result;
 }
 
-bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& call, Column* out, Result* error) {
+bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& call, size_t top_rows, Column* out,
+                                         Result* error) {
   const sql::WindowSpec& window = *call.window;
   const std::string name = ascii::Lower(call.text);
   WindowCall spec;
@@ -403,6 +454,7 @@ bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& 
     }
     spec.args[2] = &default_value.column(0);
   }
+  spec.top_rows = top_rows;
   if (!ComputeWindow(spec, n, ctx_, out, &message)) {
     *error = ctx_.Interrupted() ? Result::Error(message) : ErrorAt(call.pos, "invalid input", message);
     return false;

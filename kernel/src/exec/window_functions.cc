@@ -10,7 +10,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <numeric>
+#include <string_view>
+#include <unordered_map>
 #include <type_traits>
 
 #include "laneql/bitmask.h"
@@ -486,6 +489,84 @@ bool Finish(Evaluation* ev, Column* out, std::string* error) {
   return false;
 }
 
+// A row's partition key hashed so that rows SameKeys calls equal hash equal (-0 as 0, one NaN).
+uint64_t PartitionHash(const std::vector<Vec>& keys, uint32_t r) {
+  uint64_t h = 0x9E3779B97F4A7C15ull;
+  for (const Vec& v : keys) {
+    uint64_t word = 0;
+    if (v.IsNull(r)) {
+      word = 0x5bd1e995;
+    } else if (IsString(v.type)) {
+      word = std::hash<std::string_view>()(v.Str(r));
+    } else if (IsFloat(v.type)) {
+      double d = RealAt(v, r);
+      if (d == 0) d = 0;
+      if (d != d) d = std::numeric_limits<double>::quiet_NaN();
+      std::memcpy(&word, &d, sizeof(d));
+    } else {
+      const Int128 i = IntAt(v, r);
+      word = static_cast<uint64_t>(i) ^ static_cast<uint64_t>(i >> 64) * 31;
+    }
+    h = (h ^ word) * 0x100000001B3ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+// row_number() where only the first `keep` rows of each partition matter (WindowCall::top_rows):
+// rows go to their partition (by hash, equal keys checked) and each partition keeps a heap of
+// its `keep` first rows in ORDER BY order (ties by row number, as the sort), so nothing sorts
+// more than `keep` rows at a time.
+bool TopRowNumbers(const WindowCall& call, const std::vector<Vec>& partition_keys, const std::vector<Vec>& order_keys,
+                   size_t rows, Column* out, std::string* error) {
+  const size_t keep = call.top_rows;
+  const auto less = [&](uint32_t a, uint32_t b) {
+    for (size_t k = 0; k < order_keys.size(); ++k) {
+      const Vec& v = order_keys[k];
+      const bool an = v.IsNull(a), bn = v.IsNull(b);
+      if (an || bn) {
+        if (an == bn) continue;
+        return an == call.nulls_first[k];
+      }
+      const int c = CompareRows(v, a, v, b);
+      if (c != 0) return call.descending[k] ? c > 0 : c < 0;
+    }
+    return a < b;
+  };
+  std::unordered_map<uint64_t, std::vector<uint32_t>> by_hash;  // hash -> partitions
+  std::vector<std::vector<uint32_t>> heaps;                       // per partition, worst on top
+  std::vector<uint32_t> representative;
+  for (size_t row = 0; row < rows; ++row) {
+    if ((row & 65535) == 0) ThrowIfQueryStopped();
+    const uint32_t r = static_cast<uint32_t>(row);
+    std::vector<uint32_t>& candidates = by_hash[PartitionHash(partition_keys, r)];
+    size_t p = heaps.size();
+    for (uint32_t c : candidates) {
+      if (SameKeys(partition_keys, representative[c], r)) p = c;
+    }
+    if (p == heaps.size()) {
+      candidates.push_back(static_cast<uint32_t>(p));
+      representative.push_back(r);
+      heaps.emplace_back();
+    }
+    std::vector<uint32_t>& heap = heaps[p];
+    if (heap.size() < keep) {
+      heap.push_back(r);
+      std::push_heap(heap.begin(), heap.end(), less);
+    } else if (less(r, heap.front())) {
+      std::pop_heap(heap.begin(), heap.end(), less);
+      heap.back() = r;
+      std::push_heap(heap.begin(), heap.end(), less);
+    }
+  }
+  std::vector<int64_t> numbers(rows, static_cast<int64_t>(keep) + 1);
+  for (std::vector<uint32_t>& heap : heaps) {
+    std::sort_heap(heap.begin(), heap.end(), less);
+    for (size_t i = 0; i < heap.size(); ++i) numbers[heap[i]] = static_cast<int64_t>(i + 1);
+  }
+  return Column::FromFixed(TypeId::kInt64, numbers.data(), rows, nullptr, out, error);
+}
+
 bool KeyIsFloat(const WindowCall& call) { return !call.order.empty() && IsFloat(call.order[0]->type()); }
 
 bool Compute(const WindowCall& call, size_t rows, const ExecContext& ctx, Column* out, std::string* error) {
@@ -510,6 +591,10 @@ bool Compute(const WindowCall& call, size_t rows, const ExecContext& ctx, Column
   }
   if (call.start_offset != nullptr && !BorrowVec(*call.start_offset, &ev.start_offset, error)) return false;
   if (call.end_offset != nullptr && !BorrowVec(*call.end_offset, &ev.end_offset, error)) return false;
+  if (rows == 0) return NullColumn(call.result_type, 0, out, error);
+  if (call.fn == WindowFn::kRowNumber && call.top_rows > 0 && call.top_rows < rows) {
+    return TopRowNumbers(call, partition_keys, ev.order_keys, rows, out, error);
+  }
   const ScopedMemoryActivity activity("evaluating window functions");
   if (!ChargeQueryMemory(rows * 24, error)) return false;  // positions, frames, one result array
   std::vector<uint32_t> order;

@@ -62,6 +62,10 @@ struct WindowCall {
   sql::FrameBoundKind end = sql::FrameBoundKind::kCurrentRow;
   const Column* start_offset = nullptr;  // n PRECEDING / FOLLOWING, one value a row
   const Column* end_offset = nullptr;
+  // row_number() under QUALIFY row_number() <= top_rows (0: not so): only the first top_rows
+  // rows of each partition need their number, the others get top_rows + 1 (QUALIFY drops them),
+  // found by a bounded heap per partition instead of sorting the partitions.
+  size_t top_rows = 0;
 };
 
 // The call's value for each of `rows` rows, in row order. Partitions are sorted on the
