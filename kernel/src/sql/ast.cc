@@ -220,6 +220,9 @@ std::string ToString(const Expr& expr) {
       out = QuoteIdentifier(ToLowerAscii(expr.text)) + "(";
       if (expr.distinct) out += "DISTINCT ";
       if (!expr.star_argument) AppendList(expr.args, &out);
+      if (!expr.window->base.empty() && !expr.window->copies_base) {
+        return out + ") OVER " + QuoteIdentifier(expr.window->base);  // OVER w, as written
+      }
       return out + ") OVER (" + WindowText(*expr.window) + ")";
     case ExprKind::kExtract:
       return "extract(" + QuoteIdentifier(expr.text) + " FROM " + ToString(*expr.operand) + ")";
