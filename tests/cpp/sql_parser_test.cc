@@ -188,6 +188,32 @@ TEST(SqlParserCanonical, Statements) {
   }
 }
 
+TEST(SqlParserCanonical, Windows) {
+  const Case cases[] = {
+      {"select row_number() over (partition by g order by x desc nulls first rows between 1 preceding "
+       "and unbounded following) rn from t window w as (order by y), v as (w rows 2 preceding) qualify rn <= 2",
+       "SELECT row_number() OVER (PARTITION BY g ORDER BY x DESC NULLS FIRST ROWS BETWEEN 1 PRECEDING AND "
+       "UNBOUNDED FOLLOWING) AS rn FROM t WINDOW w AS (ORDER BY y), v AS (w ROWS BETWEEN 2 PRECEDING AND "
+       "CURRENT ROW) QUALIFY (rn <= 2)"},
+      {"SELECT count(*) OVER w, sum(x) over (w range between current row and 3 following) FROM t "
+       "WINDOW w AS (ORDER BY x)",
+       "SELECT count() OVER w, sum(x) OVER (w RANGE BETWEEN CURRENT ROW AND 3 FOLLOWING) FROM t "
+       "WINDOW w AS (ORDER BY x)"},
+      {"SELECT lag(x, 2, 0) OVER () + 1 FROM t", "SELECT (lag(x, 2, 0) OVER () + 1) FROM t"},
+      {"SELECT sum(x) OVER (ROWS 1 FOLLOWING) FROM t",
+       "ERROR syntax error at line 1, column 21: Frame starting from following row cannot end with current row"},
+      {"SELECT sum(x) OVER (ORDER BY x ROWS BETWEEN 1 AND 2) FROM t",
+       "ERROR syntax error at line 1, column 47: unexpected 'AND', expected 'PRECEDING' or 'FOLLOWING' after the "
+       "frame offset"},
+      {"SELECT sum(x) OVER FROM t",
+       "ERROR syntax error at line 1, column 20: unexpected 'FROM', expected '(' or a window name after OVER"},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(Canonical(c.sql), c.canonical) << c.sql;
+    if (std::string(c.canonical).rfind("ERROR", 0) != 0) EXPECT_EQ(Canonical(c.canonical), c.canonical) << c.sql;
+  }
+}
+
 TEST(SqlParserCanonical, PositionsOfNodes) {
   SelectStatement s;
   ParseError error;

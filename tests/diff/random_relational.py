@@ -355,6 +355,8 @@ BOTH_SIDES_IN_OUTER_ON = True
 # How often a correlated subquery's SELECT item, or the first ORDER BY key of one with LIMIT,
 # also reads an outer column (Generator.outer_item, Generator.mixed).
 OUTER_IN_ITEM_P = 0.2
+# How often a query's SELECT list gets a window call (Generator.window_item).
+WINDOW_ITEM_P = 0.25
 
 
 class Generator:
@@ -365,6 +367,8 @@ class Generator:
         # Outer columns in subqueries' SELECT items and ORDER BY keys (mixed) draw from their
         # own stream: a seed gives the queries it gave before, some items and keys extended.
         self.outer_rng = random.Random("outer %d" % seed)
+        # Window calls draw from their own stream too (the queries before them are unchanged).
+        self.window_rng = random.Random("window %d" % seed)
         self.unshaped = False  # no shaped_sub / shaped_value (in the ON of an outer join)
 
     def query(self):
@@ -382,8 +386,8 @@ class Generator:
     def _weighted(self, pairs):
         return self.rng.choices([p for p, _ in pairs], [w for _, w in pairs])[0]
 
-    def literal(self, kind):
-        r = self.rng
+    def literal(self, kind, rng=None):
+        r = rng or self.rng
         if kind == "int":
             return str(r.randint(-1, 6))
         if kind == "dbl":
@@ -780,6 +784,53 @@ class Generator:
             return self.aggregate([z for z in zcols if z.kind in ("int", "dbl")])[0]
         same = [z for z in zcols if z.kind == kind]
         return "%s(%s)" % (r.choice(["min", "max"]), r.choice(same).ref()) if same else None
+
+    def window_item(self, cols):
+        """A window call over the rows of `cols`: ranking, offsets, framed values and aggregates
+        under a partition of 0-2 columns. Functions whose value depends on the order of tied
+        rows order by every column of the FROM clause: rows tied on all of them are equal, so the
+        answer is one multiset whichever tied row comes first."""
+        w = self.window_rng
+        part = w.sample(cols, min(len(cols), w.choice([0, 1, 1, 2])))
+        partition = "PARTITION BY %s " % ", ".join(c.ref() for c in part) if part else ""
+        key = w.choice(cols)
+        one_key = ("ORDER BY %s %s" % (key.ref(), w.choice(ORDER_DIRECTIONS))).rstrip()
+        total = "ORDER BY " + ", ".join(
+            ("%s %s" % (c.ref(), w.choice(ORDER_DIRECTIONS))).rstrip() for c in cols)
+        numeric = [c for c in cols if c.kind in ("int", "dbl")]
+        c = w.choice(cols)
+        frame = w.choice(["", " ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING", " ROWS 2 PRECEDING",
+                          " ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING",
+                          " ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING"])
+        kind = w.choice(["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile",
+                         "lag", "lead", "first_value", "last_value", "count", "sum", "avg", "min",
+                         "max", "range"])
+        if kind in ("rank", "dense_rank", "percent_rank", "cume_dist"):
+            call = "%s() OVER (%s%s)" % (kind, partition, one_key)
+        elif kind == "row_number":
+            call = "row_number() OVER (%s%s)" % (partition, total)
+        elif kind == "ntile":
+            call = "ntile(%d) OVER (%s%s)" % (w.randint(1, 5), partition, total)
+        elif kind in ("lag", "lead"):
+            args = c.ref() + w.choice(["", ", 2", ", 1, %s" % self.literal(c.kind, w)])
+            call = "%s(%s) OVER (%s%s)" % (kind, args, partition, total)
+        elif kind in ("first_value", "last_value"):
+            call = "%s(%s) OVER (%s%s%s)" % (kind, c.ref(), partition, total, frame)
+        elif kind == "count":
+            arg = "*" if w.random() < 0.5 else c.ref()
+            call = "count(%s) OVER (%s%s)" % (arg, partition, w.choice(["", one_key]))
+        elif kind == "range" and [n for n in numeric if n.kind == "int"]:
+            n = w.choice([n for n in numeric if n.kind == "int"])
+            call = "sum(%s) OVER (%sORDER BY %s %s RANGE BETWEEN %d PRECEDING AND %d FOLLOWING)" % (
+                n.ref(), partition, n.ref(), w.choice(ORDER_DIRECTIONS), w.randint(0, 3), w.randint(0, 3))
+        else:
+            f = kind if kind != "range" else "sum"
+            if f in ("sum", "avg") and not numeric:
+                f = "count"
+            arg = w.choice(numeric) if f in ("sum", "avg") else c
+            how = w.choice(["", one_key, total + frame])
+            call = "%s(%s) OVER (%s%s)" % (f, arg.ref(), partition, how)
+        return Expr(call.replace(" )", ")"))
 
     def total_order(self, returned, zcols, distinct=False, cols=(), items=None):
         """ORDER BY keys naming every column in `returned` (sometimes another column of `zcols`
@@ -1208,6 +1259,15 @@ class Generator:
                 plain = self.plain_drawn
                 q.items.insert(r.randint(0, len(q.items)), (item, None))
             q.distinct = r.random() < 0.1
+            if self.window_rng.random() < WINDOW_ITEM_P:
+                q.items.append((self.window_item(cols), None))
+        if aggregated and self.window_rng.random() < WINDOW_ITEM_P / 2:
+            # Over the groups: a rank by an aggregate (ties rank alike: no order needed).
+            c = self.window_rng.choice(cols)
+            text = self.window_rng.choice(["count(*)", "count(%s)" % c.ref(), "min(%s)" % c.ref(),
+                                           "max(%s)" % c.ref()])
+            order = ("%s %s" % (text, self.window_rng.choice(ORDER_DIRECTIONS))).rstrip()
+            q.items.append((Expr("rank() OVER (ORDER BY %s)" % order), None))
         q.items = [(e, "o%d" % (i + 1)) for i, (e, _) in enumerate(q.items)]
         q = self.finish(q, len(q.items))
         if plain:

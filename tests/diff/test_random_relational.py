@@ -85,7 +85,8 @@ class RandomRelationalTest(unittest.TestCase):
                           " INTERSECT ", " INTERSECT ALL ", " EXCEPT ", " EXCEPT ALL ",
                           " GROUP BY ", " HAVING ", " ORDER BY ", " LIMIT ", " OFFSET ",
                           "count(DISTINCT", "sum(", "avg(", "min(", "max(", "SELECT DISTINCT",
-                          "SELECT * FROM", " NULLS FIRST", " BETWEEN ", "CASE WHEN "]:
+                          "SELECT * FROM", " NULLS FIRST", " BETWEEN ", "CASE WHEN ",
+                          "row_number() OVER (", " RANGE BETWEEN ", "rank() OVER (ORDER BY "]:
             self.assertIn(construct, text)
         # A correlated EXISTS, a correlated scalar aggregate in WHERE and in the SELECT list.
         self.assertRegex(text, r"EXISTS \(SELECT 1 FROM t\d AS z\d+ WHERE z\d+\.\w+ = [ad]\d+\.")

@@ -5,6 +5,8 @@
 // whose correlated subqueries are unnested into joins as everywhere (query_subquery_marks.cc).
 // A group key that names a column keeps that column's qualifier and name, so the subqueries
 // still find it (SELECT k, (SELECT max(y) FROM i WHERE i.k = o.k) FROM o GROUP BY k).
+// Window calls over groups (sum(sum(x)) OVER (), rank() OVER (ORDER BY count(*))) take the
+// same first level (GroupFirst), their windows then evaluated over the groups.
 #include <utility>
 
 #include "src/common/ascii.h"
@@ -38,6 +40,10 @@ void CollectAggregates(const sql::Expr* expr, std::vector<const sql::Expr*>* out
     CollectAggregates(branch.when.get(), out);
     CollectAggregates(branch.then.get(), out);
   }
+  if (expr->window) {  // rank() OVER (ORDER BY count(*)): the window reads the groups
+    for (const sql::ExprPtr& key : expr->window->partition_by) CollectAggregates(key.get(), out);
+    for (const sql::OrderItem& item : expr->window->order_by) CollectAggregates(item.expr.get(), out);
+  }
 }
 
 // Replaces, outside subqueries, each expression whose text is in `texts` by a reference to
@@ -66,11 +72,25 @@ void Replace(sql::ExprPtr* slot, const std::vector<std::string>& texts, const st
     Replace(&branch.when, texts, names);
     Replace(&branch.then, texts, names);
   }
+  if (expr->window) {
+    for (sql::ExprPtr& key : expr->window->partition_by) Replace(&key, texts, names);
+    for (sql::OrderItem& item : expr->window->order_by) Replace(&item.expr, texts, names);
+  }
 }
 
 }  // namespace
 
 Result QueryTreeRunner::RunAggregateThenSubqueries(const sql::SelectStatement& select) {
+  sql::SelectStatement outer;
+  Result error;
+  if (!GroupFirst(select, &outer, &error)) return error;
+  Result result = RunSelect(outer);
+  ctes_.pop_back();
+  return result;
+}
+
+bool QueryTreeRunner::GroupFirst(const sql::SelectStatement& select, sql::SelectStatement* outer_out,
+                                 Result* error_out) {
   sql::SelectStatement grouped;
   sql::CloneInto(select, &grouped);
   ExpandAllClauses(&grouped);
@@ -78,11 +98,18 @@ Result QueryTreeRunner::RunAggregateThenSubqueries(const sql::SelectStatement& s
   std::vector<const sql::Expr*> aggregates;
   for (const sql::SelectItem& item : grouped.select_list) CollectAggregates(item.expr.get(), &aggregates);
   CollectAggregates(grouped.having.get(), &aggregates);
+  CollectAggregates(grouped.qualify.get(), &aggregates);
+  for (const sql::NamedWindow& window : grouped.windows) {
+    for (const sql::ExprPtr& key : window.spec.partition_by) CollectAggregates(key.get(), &aggregates);
+    for (const sql::OrderItem& item : window.spec.order_by) CollectAggregates(item.expr.get(), &aggregates);
+  }
   for (const sql::OrderItem& item : grouped.order_by) CollectAggregates(item.expr.get(), &aggregates);
   sql::SelectStatement inner;
   sql::CloneInto(grouped, &inner);
   inner.select_list.clear();
   inner.having.reset();
+  inner.qualify.reset();
+  inner.windows.clear();
   inner.order_by.clear();
   inner.has_limit = inner.has_offset = false;
   inner.distinct = false;
@@ -104,17 +131,22 @@ Result QueryTreeRunner::RunAggregateThenSubqueries(const sql::SelectStatement& s
     names.push_back("__a" + std::to_string(a));
   }
   SelectPlan inner_plan;
-  Result error;
-  if (!PlanSelect(inner, &inner_plan, &error)) return error;
+  if (!PlanSelect(inner, &inner_plan, error_out)) return false;
   // How the FROM clause names each group key that is a column (for the subqueries above).
   plan::LogicalOperator* lowest = inner_plan.root.get();
   while (!lowest->children.empty() && lowest->children[0]->select_clause) lowest = lowest->children[0].get();
   const plan::ColumnScope from_scope = lowest->children.empty() ? plan::ColumnScope{} : lowest->children[0]->scope;
   Result answer = RunPlan(&inner_plan, false);
-  if (!answer.ok()) return answer;
+  if (!answer.ok()) {
+    *error_out = std::move(answer);
+    return false;
+  }
   Relation groups;
   std::string message;
-  if (!RelationFromResult(std::move(answer), "__agg", &groups, &message)) return Result::Error(message);
+  if (!RelationFromResult(std::move(answer), "__agg", &groups, &message)) {
+    *error_out = Result::Error(message);
+    return false;
+  }
   for (size_t i = 0; i < groups.scope.size(); ++i) {
     groups.scope[i].name = names[i];
     groups.scope[i].hidden = true;
@@ -130,14 +162,15 @@ Result QueryTreeRunner::RunAggregateThenSubqueries(const sql::SelectStatement& s
         if (!ShareColumn(groups.table->column(g), groups.table, &copy, &message) ||
             !AddRelationColumn(&groups, std::move(copy), plan::ScopeColumn{column.qualifier, column.name, false},
                                &message)) {
-          return Result::Error(message);
+          *error_out = Result::Error(message);
+          return false;
         }
         break;
       }
     }
   }
   // The rest, over the groups: HAVING is its WHERE.
-  sql::SelectStatement outer;
+  sql::SelectStatement& outer = *outer_out;
   sql::CloneInto(grouped, &outer);
   outer.group_by.clear();
   outer.where = std::move(outer.having);
@@ -147,15 +180,18 @@ Result QueryTreeRunner::RunAggregateThenSubqueries(const sql::SelectStatement& s
     Replace(&item.expr, texts, names);
   }
   Replace(&outer.where, texts, names);
+  Replace(&outer.qualify, texts, names);
+  for (sql::NamedWindow& window : outer.windows) {
+    for (sql::ExprPtr& key : window.spec.partition_by) Replace(&key, texts, names);
+    for (sql::OrderItem& item : window.spec.order_by) Replace(&item.expr, texts, names);
+  }
   for (sql::OrderItem& item : outer.order_by) Replace(&item.expr, texts, names);
   outer.from = sql::TableRef();
   outer.from.kind = sql::TableRefKind::kNamed;
   outer.from.name = "__agg_groups";
   outer.from.pos = grouped.from.pos;
   ctes_.push_back(CteEntry{"__agg_groups", std::move(groups), "", /*keep_qualifiers=*/true});
-  Result result = RunSelect(outer);
-  ctes_.pop_back();
-  return result;
+  return true;
 }
 
 }  // namespace exec

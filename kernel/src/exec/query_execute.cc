@@ -265,8 +265,13 @@ bool QueryTreeRunner::ExplainParts(const sql::QueryNode& query, bool analyze, st
   switch (query.kind) {
     case sql::QueryKind::kSelect: {
       last_plan_text_.clear();
-      if (analyze) {
+      if (analyze || HasWindows(query.select)) {
+        // Windows are evaluated while planning the rest (query_windows.cc): without ANALYZE over
+        // no rows, as the plan is checked.
+        const bool was_dry = dry_run_;
+        dry_run_ = dry_run_ || !analyze;
         Result answer = RunSelect(query.select);
+        dry_run_ = was_dry;
         if (!answer.ok()) {
           *error = std::move(answer);
           ok = false;

@@ -264,6 +264,7 @@ Result QueryTreeRunner::BindAndExecute(const sql::SelectStatement& select, const
 }
 
 Result QueryTreeRunner::RunSelect(const sql::SelectStatement& select) {
+  if (HasWindows(select)) return RunWindows(select);
   if (!select.distinct_on.empty()) return RunDistinctOn(select);
   if (IsPlainSelect(select) && !explaining_) return BindAndExecute(select, nullptr);
   SelectPlan select_plan;

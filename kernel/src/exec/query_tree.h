@@ -74,6 +74,16 @@ class QueryTreeRunner {
   // An aggregate query with correlated subqueries in its SELECT list or HAVING: grouped first,
   // the rest over the groups (query_aggregate_subqueries.cc).
   Result RunAggregateThenSubqueries(const sql::SelectStatement& select);
+  // Its first level: the groups made into the CTE __agg_groups (pushed on ctes_; the caller
+  // pops it) and *outer, the rest of the query over them, HAVING as its WHERE.
+  bool GroupFirst(const sql::SelectStatement& select, sql::SelectStatement* outer, Result* error);
+  // A SELECT with window calls, WINDOW or QUALIFY (query_windows.cc): its rows below the windows
+  // made into a relation (grouped first when it aggregates), each window call evaluated into a
+  // column of it, then the SELECT list, QUALIFY (as WHERE), DISTINCT, ORDER BY and LIMIT over it.
+  Result RunWindows(const sql::SelectStatement& select);
+  // One window call (its named window spelled out) over `rows`: its column of values
+  // (`top_rows`: see WindowCall::top_rows).
+  bool EvaluateWindowCall(const Relation& rows, const sql::Expr& call, size_t top_rows, Column* out, Result* error);
   // WITH RECURSIVE (query_recursive.cc): a CTE whose query is anchor UNION [ALL] step, the step
   // naming the CTE; the step runs over the rows the last round added until it adds none.
   static bool IsRecursive(const sql::CommonTableExpr& cte);
@@ -277,6 +287,10 @@ class QueryTreeRunner {
   int view_depth_ = 0;
   int derived_count_ = 0;  // names the relations decorrelation adds (__sq1, __sq2, ...)
 };
+
+// Whether a SELECT has window calls (anywhere outside subqueries), WINDOW or QUALIFY: it runs
+// through QueryTreeRunner::RunWindows (query_windows.cc).
+bool HasWindows(const sql::SelectStatement& select);
 
 // DuckDB's type for a column that holds values of a and b (set operations, VALUES rows).
 TypeId CommonSuperType(TypeId a, TypeId b);

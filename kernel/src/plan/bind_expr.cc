@@ -262,6 +262,10 @@ BoundExprPtr Binder::BindScoped(const sql::Expr& expr, Scope scope) {
     case sql::ExprKind::kInSubquery:
     case sql::ExprKind::kQuantified:
       return Fail(expr.pos, "binder", "subqueries are not supported here");
+    case sql::ExprKind::kWindowCall:
+      // The query runner evaluates window calls of the SELECT list, QUALIFY and ORDER BY
+      // before binding (exec/query_windows.cc); anywhere else one is refused.
+      return Fail(expr.pos, "binder", "window functions are not allowed here");
     case sql::ExprKind::kFunctionCall:
       if (IsAggregateName(LowerAscii(expr.text))) {
         return Fail(expr.pos, "binder",

@@ -86,6 +86,14 @@ bool ContainsAggregate(const sql::Expr* expr) {
   for (const sql::CaseBranch& branch : expr->branches) {
     if (ContainsAggregate(branch.when.get()) || ContainsAggregate(branch.then.get())) return true;
   }
+  if (expr->window) {  // rank() OVER (ORDER BY count(*)): the window reads the groups
+    for (const sql::ExprPtr& key : expr->window->partition_by) {
+      if (ContainsAggregate(key.get())) return true;
+    }
+    for (const sql::OrderItem& item : expr->window->order_by) {
+      if (ContainsAggregate(item.expr.get())) return true;
+    }
+  }
   return false;
 }
 
@@ -101,6 +109,14 @@ const sql::Expr* FindAnySubquery(const sql::Expr* expr) {
   for (const sql::CaseBranch& branch : expr->branches) {
     if (const sql::Expr* found = FindAnySubquery(branch.when.get())) return found;
     if (const sql::Expr* found = FindAnySubquery(branch.then.get())) return found;
+  }
+  if (expr->window) {
+    for (const sql::ExprPtr& key : expr->window->partition_by) {
+      if (const sql::Expr* found = FindAnySubquery(key.get())) return found;
+    }
+    for (const sql::OrderItem& item : expr->window->order_by) {
+      if (const sql::Expr* found = FindAnySubquery(item.expr.get())) return found;
+    }
   }
   return nullptr;
 }

@@ -58,6 +58,36 @@ void AppendOrderBy(const std::vector<OrderItem>& order_by, bool all, std::string
   }
 }
 
+std::string BoundText(const FrameBound& bound) {
+  switch (bound.kind) {
+    case FrameBoundKind::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
+    case FrameBoundKind::kPreceding: return ToString(*bound.offset) + " PRECEDING";
+    case FrameBoundKind::kCurrentRow: return "CURRENT ROW";
+    case FrameBoundKind::kFollowing: return ToString(*bound.offset) + " FOLLOWING";
+    case FrameBoundKind::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
+  }
+  return "?";
+}
+
+// The inside of OVER (...), as DuckDB names a window call's column.
+std::string WindowText(const WindowSpec& spec) {
+  std::string out;
+  if (!spec.base.empty()) out += QuoteIdentifier(spec.base);
+  if (!spec.partition_by.empty()) {
+    out += out.empty() ? "PARTITION BY " : " PARTITION BY ";
+    AppendList(spec.partition_by, &out);
+  }
+  std::string order;
+  AppendOrderBy(spec.order_by, false, &order);
+  out += out.empty() && !order.empty() ? order.substr(1) : order;
+  if (spec.frame != FrameUnit::kDefault) {
+    out += out.empty() ? "" : " ";
+    out += spec.frame == FrameUnit::kRows ? "ROWS BETWEEN " : "RANGE BETWEEN ";
+    out += BoundText(spec.start) + " AND " + BoundText(spec.end);
+  }
+  return out;
+}
+
 void AppendRows(const std::vector<std::vector<ExprPtr>>& rows, std::string* out) {
   *out += "VALUES ";
   for (size_t r = 0; r < rows.size(); ++r) {
@@ -196,6 +226,14 @@ std::string ToString(const Expr& expr) {
         }
       }
       return out + ")";
+    case ExprKind::kWindowCall:
+      out = QuoteIdentifier(ToLowerAscii(expr.text)) + "(";
+      if (expr.distinct) out += "DISTINCT ";
+      if (!expr.star_argument) AppendList(expr.args, &out);
+      if (!expr.window->base.empty() && !expr.window->copies_base) {
+        return out + ") OVER " + QuoteIdentifier(expr.window->base);  // OVER w, as written
+      }
+      return out + ") OVER (" + WindowText(*expr.window) + ")";
     case ExprKind::kExtract:
       return "extract(" + QuoteIdentifier(expr.text) + " FROM " + ToString(*expr.operand) + ")";
     case ExprKind::kSubquery:
@@ -278,6 +316,11 @@ std::string ToString(const SelectStatement& statement) {
     AppendList(statement.group_by, &out);
   }
   if (statement.having) out += " HAVING " + ToString(*statement.having);
+  for (size_t i = 0; i < statement.windows.size(); ++i) {
+    out += i == 0 ? " WINDOW " : ", ";
+    out += QuoteIdentifier(statement.windows[i].name) + " AS (" + WindowText(statement.windows[i].spec) + ")";
+  }
+  if (statement.qualify) out += " QUALIFY " + ToString(*statement.qualify);
   AppendOrderBy(statement.order_by, statement.order_by_all, &out);
   if (statement.has_limit) out += " LIMIT " + std::to_string(statement.limit);
   if (statement.has_offset) out += " OFFSET " + std::to_string(statement.offset);

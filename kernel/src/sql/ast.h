@@ -42,6 +42,10 @@ enum class ExprKind {
   // unit, lower case and singular (year, month, day, hour, minute, second, ...), or "" when the
   // string carries its own units ('90 days', '1 year 2 months').
   kInterval,
+  // A window function call: name(args) OVER (window). text, args, star_argument and distinct
+  // as for kFunctionCall; `window` holds the OVER clause. A kind of its own, so that no pass
+  // made for plain calls (aggregate extraction, scalar binding) takes it for one.
+  kWindowCall,
 };
 
 enum class UnaryOp { kNot, kNegate, kBitNot };
@@ -71,6 +75,7 @@ enum class BinaryOp {
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
+struct WindowSpec;
 struct QueryNode;
 using QueryPtr = std::unique_ptr<QueryNode>;
 struct TableRef;
@@ -119,6 +124,7 @@ struct Expr {
   // kStar: the columns left out by * EXCLUDE (a, b), as written; `qualifier` holds t of t.*.
   std::vector<std::string> star_exclude;
   QueryPtr subquery;  // kSubquery, kExists, kInSubquery, kQuantified
+  std::unique_ptr<WindowSpec> window;  // kWindowCall
 };
 
 struct SelectItem {
@@ -133,6 +139,43 @@ struct OrderItem {
   ExprPtr expr;
   bool descending = false;
   NullsOrder nulls = NullsOrder::kDefault;
+};
+
+// The frame of a window: ROWS or RANGE BETWEEN start AND end (the one-bound form `ROWS n
+// PRECEDING` is parsed as BETWEEN n PRECEDING AND CURRENT ROW). kDefault: none written, which
+// is DuckDB's RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
+enum class FrameUnit : uint8_t { kDefault, kRows, kRange };
+enum class FrameBoundKind : uint8_t {
+  kUnboundedPreceding,
+  kPreceding,  // offset PRECEDING
+  kCurrentRow,
+  kFollowing,  // offset FOLLOWING
+  kUnboundedFollowing,
+};
+struct FrameBound {
+  FrameBoundKind kind = FrameBoundKind::kCurrentRow;
+  ExprPtr offset;  // kPreceding, kFollowing
+  SourcePos pos;
+};
+
+// OVER (...) or OVER name. `base` names a window of the SELECT's WINDOW clause that this one
+// starts from (OVER w, OVER (w ORDER BY x)); the clauses written here are added to it.
+struct WindowSpec {
+  std::string base;
+  bool copies_base = false;  // OVER (w ...) rather than OVER w: w may not have a frame
+  SourcePos pos;  // of OVER's '(' (or of the name)
+  std::vector<ExprPtr> partition_by;
+  std::vector<OrderItem> order_by;
+  FrameUnit frame = FrameUnit::kDefault;
+  FrameBound start, end;
+  SourcePos frame_pos;
+};
+
+// WINDOW name AS (spec) in a SELECT.
+struct NamedWindow {
+  std::string name;
+  SourcePos pos;
+  WindowSpec spec;
 };
 
 // A named option of a table function or of COPY: read_csv('x.csv', delim => '\t'),
@@ -196,6 +239,8 @@ struct SelectStatement {
   std::vector<ExprPtr> group_by;
   bool group_by_all = false;  // GROUP BY ALL: every SELECT item without an aggregate
   ExprPtr having;  // null without HAVING
+  std::vector<NamedWindow> windows;  // WINDOW w AS (...), ...
+  ExprPtr qualify;                   // null without QUALIFY
   std::vector<OrderItem> order_by;
   // ORDER BY ALL [ASC|DESC] [NULLS ...]: every SELECT item left to right, in the one direction
   // order_by[0] holds (order_by has that one item, with a null expr).

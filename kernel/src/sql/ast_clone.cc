@@ -34,7 +34,29 @@ std::vector<OrderItem> CloneOrder(const std::vector<OrderItem>& order) {
   return out;
 }
 
+FrameBound CloneBound(const FrameBound& bound) {
+  FrameBound out;
+  out.kind = bound.kind;
+  out.offset = bound.offset ? Clone(*bound.offset) : nullptr;
+  out.pos = bound.pos;
+  return out;
+}
+
 }  // namespace
+
+WindowSpec Clone(const WindowSpec& spec) {
+  WindowSpec out;
+  out.base = spec.base;
+  out.copies_base = spec.copies_base;
+  out.pos = spec.pos;
+  out.partition_by = CloneList(spec.partition_by);
+  out.order_by = CloneOrder(spec.order_by);
+  out.frame = spec.frame;
+  out.start = CloneBound(spec.start);
+  out.end = CloneBound(spec.end);
+  out.frame_pos = spec.frame_pos;
+  return out;
+}
 
 ExprPtr Clone(const Expr& expr) {
   auto out = std::make_unique<Expr>();
@@ -67,6 +89,7 @@ ExprPtr Clone(const Expr& expr) {
   if (expr.else_result) out->else_result = Clone(*expr.else_result);
   out->star_exclude = expr.star_exclude;
   if (expr.subquery) out->subquery = Clone(*expr.subquery);
+  if (expr.window) out->window = std::make_unique<WindowSpec>(Clone(*expr.window));
   return out;
 }
 
@@ -117,6 +140,9 @@ void CloneInto(const SelectStatement& in, SelectStatement* out) {
   out->group_by = CloneList(in.group_by);
   out->group_by_all = in.group_by_all;
   out->having = in.having ? Clone(*in.having) : nullptr;
+  out->windows.clear();
+  for (const NamedWindow& window : in.windows) out->windows.push_back(NamedWindow{window.name, window.pos, Clone(window.spec)});
+  out->qualify = in.qualify ? Clone(*in.qualify) : nullptr;
   out->order_by = CloneOrder(in.order_by);
   out->order_by_all = in.order_by_all;
   out->has_limit = in.has_limit;

@@ -10,6 +10,7 @@ namespace sql {
 ExprPtr Clone(const Expr& expr);
 TableRefPtr Clone(const TableRef& ref);
 QueryPtr Clone(const QueryNode& query);
+WindowSpec Clone(const WindowSpec& spec);
 void CloneInto(const SelectStatement& in, SelectStatement* out);
 
 }  // namespace sql

@@ -22,6 +22,13 @@ void WalkOrder(std::vector<OrderItem>* order_by, const ExprVisitor& visit) {
   for (OrderItem& item : *order_by) WalkExprs(&item.expr, visit);
 }
 
+void WalkWindow(WindowSpec* spec, const ExprVisitor& visit) {
+  for (ExprPtr& e : spec->partition_by) WalkExprs(&e, visit);
+  WalkOrder(&spec->order_by, visit);
+  WalkExprs(&spec->start.offset, visit);
+  WalkExprs(&spec->end.offset, visit);
+}
+
 }  // namespace
 
 void WalkExprs(ExprPtr* slot, const ExprVisitor& visit) {
@@ -39,6 +46,7 @@ void WalkExprs(ExprPtr* slot, const ExprVisitor& visit) {
   }
   WalkExprs(&expr->else_result, visit);
   if (expr->subquery) WalkExprs(expr->subquery.get(), visit);
+  if (expr->window) WalkWindow(expr->window.get(), visit);
 }
 
 void WalkExprs(QueryNode* query, const ExprVisitor& visit) {
@@ -52,6 +60,8 @@ void WalkExprs(QueryNode* query, const ExprVisitor& visit) {
   WalkExprs(&s.where, visit);
   for (ExprPtr& e : s.group_by) WalkExprs(&e, visit);
   WalkExprs(&s.having, visit);
+  for (NamedWindow& window : s.windows) WalkWindow(&window.spec, visit);
+  WalkExprs(&s.qualify, visit);
   WalkOrder(&s.order_by, visit);
   if (query->left) WalkExprs(query->left.get(), visit);
   if (query->right) WalkExprs(query->right.get(), visit);

@@ -35,6 +35,11 @@ ExprPtr Parser::Finish(ExprPtr node) {
   for (const CaseBranch& branch : node->branches) {
     height = std::max({height, Height(branch.when), Height(branch.then)});
   }
+  if (node->window) {
+    for (const ExprPtr& key : node->window->partition_by) height = std::max(height, Height(key));
+    for (const OrderItem& item : node->window->order_by) height = std::max(height, Height(item.expr));
+    height = std::max({height, Height(node->window->start.offset), Height(node->window->end.offset)});
+  }
   node->height = height + 1;
   if (node->height > kMaxExpressionHeight) {
     Fail(node->pos, node->offset,

@@ -158,8 +158,15 @@ class Parser {
   ExprPtr ParseInterval();
   ExprPtr ParseSubstring(const Token& name_token);  // substring(s FROM a [FOR b])
   ExprPtr ParsePosition(const Token& name_token);   // position(needle IN s)
-  bool ParseFilterClause(Expr* call);
-  bool ParseCallOrderBy(Expr* call);               // agg(...) FILTER (WHERE c)
+  bool ParseFilterClause(Expr* call);               // agg(...) FILTER (WHERE c)
+  bool ParseCallOrderBy(Expr* call);                // agg(x ORDER BY k)
+  // Windows (parser_window.cc): OVER after a call makes it a kWindowCall.
+  bool AtOver() const;
+  bool ParseOver(Expr* call);
+  bool ParseWindowSpec(WindowSpec* spec);  // at '(': ( [name] [PARTITION BY] [ORDER BY] [frame] )
+  bool ParseFrame(WindowSpec* spec);       // at ROWS / RANGE
+  bool ParseFrameBound(FrameBound* bound);
+  bool ParseWindowClause(SelectStatement* out);  // after WINDOW: name AS (spec), ...
   bool ParseMoreArguments(Expr* call);              // (, expr)*
   ExprPtr ParseFunctionCall(std::string name, const Token& name_token);
   bool ParseTypeName(std::string* type);

@@ -154,6 +154,7 @@ ExprPtr Parser::ParseFunctionCall(std::string name, const Token& name_token) {
   if (IsWord(Current(), "FILTER") && Ahead(1).kind == TokenKind::kLeftParen && !ParseFilterClause(node.get())) {
     return nullptr;
   }
+  if (AtOver() && !ParseOver(node.get())) return nullptr;
   return Finish(std::move(node));
 }
 

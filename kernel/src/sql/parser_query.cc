@@ -200,6 +200,15 @@ bool Parser::ParseSelectBody(SelectStatement* out) {
     out->having = ParseExpr();
     if (!out->having) return false;
   }
+  if (IsWord(Current(), "WINDOW")) {
+    Next();
+    if (!ParseWindowClause(out)) return false;
+  }
+  if (IsWord(Current(), "QUALIFY")) {
+    Next();
+    out->qualify = ParseExpr();
+    if (!out->qualify) return false;
+  }
   return true;
 }
 

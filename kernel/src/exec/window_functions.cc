@@ -1,0 +1,722 @@
+// Window functions: the rows sorted by (PARTITION BY keys, ORDER BY keys) in one stable
+// parallel sort (SortPositions: runs on the context's threads, then merged; ties keep the
+// relation's row order, so every thread count gives the same order), partitions cut where the
+// partition keys change, then the partitions evaluated in parallel, a task per group of
+// partitions, each partition on one thread: peers (rows equal on the ORDER BY keys), frames,
+// and the function. Framed aggregates read prefix sums where they are exact (counts, integer
+// sums in 128 bits) and a segment tree with a shape fixed by the partition's size elsewhere
+// (float sums, min, max), so every thread count gives the same bits.
+#include "src/exec/window_functions.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <string_view>
+#include <unordered_map>
+#include <type_traits>
+
+#include "laneql/bitmask.h"
+#include "laneql/int128.h"
+#include "src/common/query_budget.h"
+#include "src/exec/expr_eval.h"
+#include "src/exec/morsel.h"
+#include "src/exec/relation.h"
+#include "src/exec/sort_rows.h"
+#include "src/exec/window_frames.h"
+
+namespace laneql {
+namespace exec {
+namespace {
+
+using sql::FrameBoundKind;
+using sql::FrameUnit;
+
+struct FnEntry {
+  const char* name;
+  WindowFn fn;
+  size_t min_args, max_args;
+};
+
+constexpr FnEntry kWindowFns[] = {
+    {"row_number", WindowFn::kRowNumber, 0, 0}, {"rank", WindowFn::kRank, 0, 0},
+    {"dense_rank", WindowFn::kDenseRank, 0, 0}, {"percent_rank", WindowFn::kPercentRank, 0, 0},
+    {"cume_dist", WindowFn::kCumeDist, 0, 0},   {"ntile", WindowFn::kNtile, 1, 1},
+    {"lag", WindowFn::kLag, 1, 3},              {"lead", WindowFn::kLead, 1, 3},
+    {"first_value", WindowFn::kFirstValue, 1, 1}, {"last_value", WindowFn::kLastValue, 1, 1},
+    {"nth_value", WindowFn::kNthValue, 2, 2},   {"count", WindowFn::kCount, 0, 1},
+    {"sum", WindowFn::kSum, 1, 1},              {"avg", WindowFn::kAvg, 1, 1},
+    {"mean", WindowFn::kAvg, 1, 1},             {"min", WindowFn::kMin, 1, 1},
+    {"max", WindowFn::kMax, 1, 1},              {"count_if", WindowFn::kCountIf, 1, 1},
+    {"bool_and", WindowFn::kBoolAnd, 1, 1},     {"bool_or", WindowFn::kBoolOr, 1, 1},
+};
+
+// Partitions are handed to tasks in groups of at least this many rows.
+constexpr size_t kRowsPerTask = 16384;
+
+// What a function writes per row.
+enum class OutKind { kInt64, kDouble, kInt128, kBool, kSource };
+
+OutKind OutKindOf(WindowFn fn, TypeId result_type) {
+  switch (fn) {
+    case WindowFn::kRowNumber:
+    case WindowFn::kRank:
+    case WindowFn::kDenseRank:
+    case WindowFn::kNtile:
+    case WindowFn::kCountStar:
+    case WindowFn::kCount: return OutKind::kInt64;
+    case WindowFn::kPercentRank:
+    case WindowFn::kCumeDist:
+    case WindowFn::kAvg: return OutKind::kDouble;
+    case WindowFn::kSum: return result_type == TypeId::kFloat64 ? OutKind::kDouble : OutKind::kInt128;
+    case WindowFn::kCountIf: return OutKind::kInt128;
+    case WindowFn::kBoolAnd:
+    case WindowFn::kBoolOr: return OutKind::kBool;
+    default: return OutKind::kSource;
+  }
+}
+
+bool BorrowVec(const Column& column, Vec* out, std::string* error) {
+  Evaluator evaluator({&column});
+  plan::BoundExpr ref;
+  ref.kind = plan::BoundKind::kColumn;
+  ref.column = 0;
+  ref.type = column.type();
+  RowSet rows;
+  rows.count = column.length();
+  return evaluator.Eval(ref, rows, out, error);
+}
+
+bool SameKeys(const std::vector<Vec>& keys, uint32_t a, uint32_t b) {
+  for (const Vec& v : keys) {
+    const bool an = v.IsNull(a), bn = v.IsNull(b);
+    if (an || bn) {
+      if (an != bn) return false;
+      continue;
+    }
+    if (CompareRows(v, a, v, b) != 0) return false;
+  }
+  return true;
+}
+
+Int128 IntAt(const Vec& v, size_t r) {
+  Int128 out = 0;
+  VisitFixed(v.type, [&](auto tag) {
+    using T = decltype(tag);
+    out = static_cast<Int128>(v.Get<T>(r));
+  });
+  return out;
+}
+
+double RealAt(const Vec& v, size_t r) {
+  double out = 0;
+  VisitFixed(v.type, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, Int128>) {
+      out = Int128ToDouble(v.Get<T>(r));
+    } else {
+      out = static_cast<double>(v.Get<T>(r));
+    }
+  });
+  return out;
+}
+
+// The inputs of one evaluation, shared by its tasks; the outputs, one slot per relation row.
+struct Evaluation {
+  const WindowCall* call = nullptr;
+  const std::vector<uint32_t>* order = nullptr;  // relation rows, partitions one after another
+  std::vector<Vec> args, order_keys;
+  Vec start_offset, end_offset;
+  OutKind out_kind = OutKind::kInt64;
+  size_t rows = 0;
+  std::vector<int64_t> ints;
+  std::vector<double> reals;
+  std::vector<Int128> wides;
+  std::vector<uint8_t> bools;
+  std::vector<uint8_t> valid;
+  std::vector<uint32_t> sources;  // kSource: the row of args[0] (>= rows: the default's)
+};
+
+// Frame offsets: a bound's n for row r, checked as DuckDB checks it.
+bool RowsOffset(const Vec& offsets, uint32_t r, bool preceding, uint64_t* out, std::string* error) {
+  const char* which = preceding ? "PRECEDING" : "FOLLOWING";
+  if (offsets.IsNull(r)) {
+    *error = std::string("Window ROWS ") + which + " expression cannot be NULL";
+    return false;
+  }
+  const Int128 value = IntAt(offsets, r);
+  if (value < 0) {
+    *error = std::string("Window ROWS ") + which + " expression cannot be negative";
+    return false;
+  }
+  *out = value > static_cast<Int128>(UINT32_MAX) ? UINT32_MAX : static_cast<uint64_t>(value);
+  return true;
+}
+
+// RANGE n PRECEDING / FOLLOWING over one partition: its single ORDER BY key's non-NULL values
+// in order, searched for each row's bounds. Integer and date keys widen to long double (exact
+// for 64-bit values), float keys stay double (DuckDB subtracts in the key's type).
+template <class Key>
+class RangeFrames {
+ public:
+  RangeFrames(const Vec& key, const uint32_t* rows, size_t begin, size_t end, bool descending)
+      : key_(key), first_(begin), descending_(descending) {
+    keys_.reserve(end - begin);
+    for (size_t i = begin; i < end; ++i) keys_.push_back(At(rows[i]));
+  }
+  Key At(uint32_t r) const {
+    if constexpr (std::is_same_v<Key, double>) {
+      return RealAt(key_, r);
+    } else {
+      return static_cast<Key>(IntAt(key_, r));
+    }
+  }
+  // The bound of row r's frame for `offset` toward preceding rows (or following ones), as a
+  // start (first row within) or an end (one past the last within).
+  size_t Bound(uint32_t r, Key offset, bool preceding, bool is_end) const {
+    const Key k = At(r);
+    // Preceding rows hold smaller keys in ascending order, larger in descending order.
+    const bool smaller = preceding != descending_;
+    const Key bound = smaller ? k - offset : k + offset;
+    return RangeSearch(keys_, first_, descending_, bound, is_end);
+  }
+
+ private:
+  const Vec& key_;
+  size_t first_;
+  bool descending_;
+  std::vector<Key> keys_;
+};
+
+bool RangeOffset(const Vec& offsets, uint32_t r, bool preceding, double* out, std::string* error) {
+  const char* which = preceding ? "PRECEDING" : "FOLLOWING";
+  if (offsets.IsNull(r)) {
+    *error = std::string("Window RANGE ") + which + " expression cannot be NULL";
+    return false;
+  }
+  *out = RealAt(offsets, r);
+  if (*out < 0) {
+    *error = std::string("Invalid RANGE ") + which + " value";
+    return false;
+  }
+  return true;
+}
+
+// Partition [begin, end) of ev->order: every row's value.
+template <class Key>
+bool EvaluatePartition(Evaluation* ev, size_t begin, size_t end, std::string* error) {
+  const WindowCall& call = *ev->call;
+  const uint32_t* rows = ev->order->data();
+  const size_t n = end - begin;
+  const uint32_t* prow = rows + begin;  // prow[i]: the relation row of the partition's i-th
+  // Peers: rows equal on every ORDER BY key (without ORDER BY, the whole partition).
+  std::vector<uint32_t> peer_begin(n), peer_end(n);
+  for (size_t i = 0; i < n; ++i) {
+    peer_begin[i] = i > 0 && SameKeys(ev->order_keys, prow[i - 1], prow[i]) ? peer_begin[i - 1]
+                                                                             : static_cast<uint32_t>(i);
+  }
+  for (size_t i = n; i-- > 0;) {
+    peer_end[i] = i + 1 < n && peer_begin[i + 1] == peer_begin[i] ? peer_end[i + 1] : static_cast<uint32_t>(i + 1);
+  }
+  // Frames, for the functions that read one.
+  std::vector<uint32_t> frame_begin, frame_end;
+  if (UsesFrame(call.fn)) {
+    frame_begin.resize(n);
+    frame_end.resize(n);
+    const bool range_offsets =
+        call.unit == FrameUnit::kRange &&
+        (call.start == FrameBoundKind::kPreceding || call.start == FrameBoundKind::kFollowing ||
+         call.end == FrameBoundKind::kPreceding || call.end == FrameBoundKind::kFollowing);
+    size_t valid_begin = 0, valid_end = n;  // the rows whose key is not NULL
+    std::unique_ptr<RangeFrames<Key>> range;
+    if (range_offsets) {
+      const Vec& key = ev->order_keys[0];
+      while (valid_begin < n && key.IsNull(prow[valid_begin])) ++valid_begin;
+      while (valid_end > valid_begin && key.IsNull(prow[valid_end - 1])) --valid_end;
+      range = std::make_unique<RangeFrames<Key>>(key, rows, begin + valid_begin, begin + valid_end,
+                                                 call.descending[0]);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t r = prow[i];
+      size_t b = 0, e = n;
+      for (int side = 0; side < 2; ++side) {
+        const bool is_end = side == 1;
+        const FrameBoundKind kind = is_end ? call.end : call.start;
+        const bool offset_bound = kind == FrameBoundKind::kPreceding || kind == FrameBoundKind::kFollowing;
+        const bool preceding = kind == FrameBoundKind::kPreceding;
+        size_t at;
+        if (call.unit == FrameUnit::kRows) {
+          uint64_t offset = 0;
+          if (offset_bound &&
+              !RowsOffset(is_end ? ev->end_offset : ev->start_offset, r, preceding, &offset, error)) {
+            return false;
+          }
+          at = is_end ? RowsFrameEnd(kind, offset, i, n) : RowsFrameBegin(kind, offset, i, n);
+        } else if (kind == FrameBoundKind::kUnboundedPreceding) {
+          at = 0;
+        } else if (kind == FrameBoundKind::kUnboundedFollowing) {
+          at = n;
+        } else if (kind == FrameBoundKind::kCurrentRow || i < valid_begin || i >= valid_end) {
+          at = is_end ? peer_end[i] : peer_begin[i];  // a NULL key's frame is its peers
+        } else {
+          double offset = 0;
+          if (!RangeOffset(is_end ? ev->end_offset : ev->start_offset, r, preceding, &offset, error)) return false;
+          at = range->Bound(r, static_cast<Key>(offset), preceding, is_end) - begin;
+        }
+        (is_end ? e : b) = at;
+      }
+      frame_begin[i] = static_cast<uint32_t>(b);
+      frame_end[i] = static_cast<uint32_t>(std::max(b, e));
+    }
+  }
+  const Vec* arg = ev->args.empty() ? nullptr : &ev->args[0];
+  auto set_int = [ev](uint32_t r, int64_t v) { ev->ints[r] = v; };
+  switch (call.fn) {
+    case WindowFn::kRowNumber:
+      for (size_t i = 0; i < n; ++i) set_int(prow[i], static_cast<int64_t>(i + 1));
+      return true;
+    case WindowFn::kRank:
+      for (size_t i = 0; i < n; ++i) set_int(prow[i], static_cast<int64_t>(peer_begin[i]) + 1);
+      return true;
+    case WindowFn::kDenseRank: {
+      int64_t dense = 0;
+      for (size_t i = 0; i < n; ++i) {
+        if (peer_begin[i] == i) ++dense;
+        set_int(prow[i], dense);
+      }
+      return true;
+    }
+    case WindowFn::kPercentRank:
+      for (size_t i = 0; i < n; ++i) {
+        ev->reals[prow[i]] = n > 1 ? static_cast<double>(peer_begin[i]) / static_cast<double>(n - 1) : 0.0;
+      }
+      return true;
+    case WindowFn::kCumeDist:
+      for (size_t i = 0; i < n; ++i) ev->reals[prow[i]] = static_cast<double>(peer_end[i]) / static_cast<double>(n);
+      return true;
+    case WindowFn::kNtile:
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t r = prow[i];
+        if (arg->IsNull(r)) {
+          ev->valid[r] = 0;
+          continue;
+        }
+        Int128 buckets = IntAt(*arg, r);
+        if (buckets <= 0) {
+          *error = "Argument for ntile must be greater than zero";
+          return false;
+        }
+        // DuckDB's split: the first n % buckets buckets hold one row more.
+        const int64_t total = static_cast<int64_t>(n);
+        const int64_t count = buckets > total ? total : static_cast<int64_t>(buckets);
+        const int64_t size = total / count, large = total - count * size, small_start = large * (size + 1);
+        const int64_t at = static_cast<int64_t>(i);
+        set_int(r, at < small_start ? 1 + at / (size + 1) : 1 + large + (at - small_start) / size);
+      }
+      return true;
+    case WindowFn::kLag:
+    case WindowFn::kLead:
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t r = prow[i];
+        Int128 offset = 1;
+        if (ev->args.size() > 1) {
+          if (ev->args[1].IsNull(r)) {
+            ev->sources[r] = kMissingRow;
+            continue;
+          }
+          offset = IntAt(ev->args[1], r);
+        }
+        const Int128 j = call.fn == WindowFn::kLag ? static_cast<Int128>(i) - offset : static_cast<Int128>(i) + offset;
+        if (j >= 0 && j < static_cast<Int128>(n)) {
+          ev->sources[r] = prow[static_cast<size_t>(j)];
+        } else {
+          ev->sources[r] = ev->args.size() > 2 ? static_cast<uint32_t>(ev->rows + r) : kMissingRow;
+        }
+      }
+      return true;
+    case WindowFn::kFirstValue:
+    case WindowFn::kLastValue:
+    case WindowFn::kNthValue:
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t r = prow[i];
+        const size_t b = frame_begin[i], e = frame_end[i];
+        uint32_t source = kMissingRow;
+        if (call.fn == WindowFn::kFirstValue) {
+          if (b < e) source = prow[b];
+        } else if (call.fn == WindowFn::kLastValue) {
+          if (b < e) source = prow[e - 1];
+        } else if (!ev->args[1].IsNull(r)) {
+          const Int128 k = IntAt(ev->args[1], r);
+          if (k >= 1 && k <= static_cast<Int128>(e - b)) source = prow[b + static_cast<size_t>(k) - 1];
+        }
+        ev->sources[r] = source;
+      }
+      return true;
+    default:
+      break;
+  }
+  // The aggregates. Counts of the rows each one reads, as prefix sums.
+  std::vector<int64_t> counted(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    bool counts = true;
+    if (call.fn == WindowFn::kCountIf || call.fn == WindowFn::kBoolOr) {
+      counts = !arg->IsNull(prow[i]) && arg->Get<uint8_t>(prow[i]) != 0;
+    } else if (call.fn == WindowFn::kBoolAnd) {
+      counts = !arg->IsNull(prow[i]) && arg->Get<uint8_t>(prow[i]) == 0;  // the false ones
+    } else if (call.fn != WindowFn::kCountStar) {
+      counts = !arg->IsNull(prow[i]);
+    }
+    counted[i + 1] = counted[i] + (counts ? 1 : 0);
+  }
+  std::vector<int64_t> non_null;
+  if (call.fn == WindowFn::kBoolAnd || call.fn == WindowFn::kBoolOr) {
+    non_null.assign(n + 1, 0);
+    for (size_t i = 0; i < n; ++i) non_null[i + 1] = non_null[i] + (arg->IsNull(prow[i]) ? 0 : 1);
+  }
+  const bool float_sum = (call.fn == WindowFn::kSum || call.fn == WindowFn::kAvg) && IsFloat(arg->type);
+  const bool int_sum = (call.fn == WindowFn::kSum || call.fn == WindowFn::kAvg) && !float_sum;
+  std::vector<Int128> prefix;
+  if (int_sum) {
+    prefix.assign(n + 1, 0);
+    const bool wide = arg->type == TypeId::kInt128;
+    for (size_t i = 0; i < n; ++i) {
+      const Int128 v = arg->IsNull(prow[i]) ? 0 : IntAt(*arg, prow[i]);
+      if (wide && __builtin_add_overflow(prefix[i], v, &prefix[i + 1])) {
+        *error = "Overflow in HUGEINT addition";
+        return false;
+      }
+      if (!wide) prefix[i + 1] = prefix[i] + v;
+    }
+  }
+  if (float_sum) {
+    std::vector<double> leaves(n);
+    for (size_t i = 0; i < n; ++i) leaves[i] = arg->IsNull(prow[i]) ? 0.0 : RealAt(*arg, prow[i]);
+    const auto tree = MakeSegmentTree(leaves, 0.0, [](double a, double b) { return a + b; });
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t r = prow[i];
+      const int64_t c = counted[frame_end[i]] - counted[frame_begin[i]];
+      if (c == 0) {
+        ev->valid[r] = 0;
+        continue;
+      }
+      const double sum = tree.Fold(frame_begin[i], frame_end[i]);
+      ev->reals[r] = call.fn == WindowFn::kAvg ? sum / static_cast<double>(c) : sum;
+    }
+    return true;
+  }
+  if (call.fn == WindowFn::kMin || call.fn == WindowFn::kMax) {
+    const bool is_min = call.fn == WindowFn::kMin;
+    std::vector<uint32_t> leaves(n);
+    for (size_t i = 0; i < n; ++i) leaves[i] = arg->IsNull(prow[i]) ? kMissingRow : prow[i];
+    // The first of equal values wins, as a scan in frame order keeps it.
+    const auto tree = MakeSegmentTree(leaves, kMissingRow, [arg, is_min](uint32_t a, uint32_t b) {
+      if (a == kMissingRow) return b;
+      if (b == kMissingRow) return a;
+      const int c = CompareRows(*arg, a, *arg, b);
+      return (is_min ? c <= 0 : c >= 0) ? a : b;
+    });
+    for (size_t i = 0; i < n; ++i) ev->sources[prow[i]] = tree.Fold(frame_begin[i], frame_end[i]);
+    return true;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t r = prow[i];
+    const size_t b = frame_begin[i], e = frame_end[i];
+    const int64_t c = counted[e] - counted[b];
+    switch (call.fn) {
+      case WindowFn::kCountStar:
+      case WindowFn::kCount: set_int(r, c); break;
+      case WindowFn::kCountIf: ev->wides[r] = c; break;
+      case WindowFn::kBoolAnd:
+      case WindowFn::kBoolOr:
+        if (non_null[e] == non_null[b]) {
+          ev->valid[r] = 0;
+        } else {
+          ev->bools[r] = call.fn == WindowFn::kBoolAnd ? (c == 0) : (c > 0);
+        }
+        break;
+      case WindowFn::kSum:
+      case WindowFn::kAvg:
+        if (c == 0) {
+          ev->valid[r] = 0;
+        } else if (call.fn == WindowFn::kSum) {
+          ev->wides[r] = prefix[e] - prefix[b];
+        } else {
+          ev->reals[r] = Int128ToDouble(prefix[e] - prefix[b]) / static_cast<double>(c);
+        }
+        break;
+      default: break;
+    }
+  }
+  return true;
+}
+
+// The validity bytes as a bitmap (null when every row is valid).
+std::vector<uint64_t> ValidityBits(const std::vector<uint8_t>& valid, bool* any_null) {
+  std::vector<uint64_t> bits(BitmaskWords(valid.size()), 0);
+  *any_null = false;
+  for (size_t r = 0; r < valid.size(); ++r) {
+    if (valid[r]) {
+      bits[r / 64] |= uint64_t{1} << (r % 64);
+    } else {
+      *any_null = true;
+    }
+  }
+  return bits;
+}
+
+bool Finish(Evaluation* ev, Column* out, std::string* error) {
+  const WindowCall& call = *ev->call;
+  if (ev->out_kind == OutKind::kSource) {
+    if (call.args.size() > 2 && (call.fn == WindowFn::kLag || call.fn == WindowFn::kLead)) {
+      Column both;  // args[0]'s rows, then the default's
+      return CopyColumn(*call.args[0], &both, error) && AppendColumn(*call.args[2], &both, error) &&
+             TakeRows(both, ev->sources, out, error);
+    }
+    return TakeRows(*call.args[0], ev->sources, out, error);
+  }
+  bool any_null = false;
+  const std::vector<uint64_t> bits = ValidityBits(ev->valid, &any_null);
+  const uint64_t* validity = any_null ? bits.data() : nullptr;
+  switch (ev->out_kind) {
+    case OutKind::kInt64: return Column::FromFixed(TypeId::kInt64, ev->ints.data(), ev->rows, validity, out, error);
+    case OutKind::kDouble:
+      return Column::FromFixed(TypeId::kFloat64, ev->reals.data(), ev->rows, validity, out, error);
+    case OutKind::kInt128:
+      return Column::FromFixed(TypeId::kInt128, ev->wides.data(), ev->rows, validity, out, error);
+    case OutKind::kBool: return Column::FromFixed(TypeId::kBool, ev->bools.data(), ev->rows, validity, out, error);
+    case OutKind::kSource: break;
+  }
+  return false;
+}
+
+// A row's partition key hashed so that rows SameKeys calls equal hash equal (-0 as 0, one NaN).
+uint64_t PartitionHash(const std::vector<Vec>& keys, uint32_t r) {
+  uint64_t h = 0x9E3779B97F4A7C15ull;
+  for (const Vec& v : keys) {
+    uint64_t word = 0;
+    if (v.IsNull(r)) {
+      word = 0x5bd1e995;
+    } else if (IsString(v.type)) {
+      word = std::hash<std::string_view>()(v.Str(r));
+    } else if (IsFloat(v.type)) {
+      double d = RealAt(v, r);
+      if (d == 0) d = 0;
+      if (d != d) d = std::numeric_limits<double>::quiet_NaN();
+      std::memcpy(&word, &d, sizeof(d));
+    } else {
+      const Int128 i = IntAt(v, r);
+      word = static_cast<uint64_t>(i) ^ static_cast<uint64_t>(i >> 64) * 31;
+    }
+    h = (h ^ word) * 0x100000001B3ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+// row_number() where only the first `keep` rows of each partition matter (WindowCall::top_rows):
+// rows go to their partition (by hash, equal keys checked) and each partition keeps a heap of
+// its `keep` first rows in ORDER BY order (ties by row number, as the sort), so nothing sorts
+// more than `keep` rows at a time.
+bool TopRowNumbers(const WindowCall& call, const std::vector<Vec>& partition_keys, const std::vector<Vec>& order_keys,
+                   size_t rows, Column* out, std::string* error) {
+  const size_t keep = call.top_rows;
+  const auto less = [&](uint32_t a, uint32_t b) {
+    for (size_t k = 0; k < order_keys.size(); ++k) {
+      const Vec& v = order_keys[k];
+      const bool an = v.IsNull(a), bn = v.IsNull(b);
+      if (an || bn) {
+        if (an == bn) continue;
+        return an == call.nulls_first[k];
+      }
+      const int c = CompareRows(v, a, v, b);
+      if (c != 0) return call.descending[k] ? c > 0 : c < 0;
+    }
+    return a < b;
+  };
+  std::unordered_map<uint64_t, std::vector<uint32_t>> by_hash;  // hash -> partitions
+  std::vector<std::vector<uint32_t>> heaps;                       // per partition, worst on top
+  std::vector<uint32_t> representative;
+  for (size_t row = 0; row < rows; ++row) {
+    if ((row & 65535) == 0) ThrowIfQueryStopped();
+    const uint32_t r = static_cast<uint32_t>(row);
+    std::vector<uint32_t>& candidates = by_hash[PartitionHash(partition_keys, r)];
+    size_t p = heaps.size();
+    for (uint32_t c : candidates) {
+      if (SameKeys(partition_keys, representative[c], r)) p = c;
+    }
+    if (p == heaps.size()) {
+      candidates.push_back(static_cast<uint32_t>(p));
+      representative.push_back(r);
+      heaps.emplace_back();
+    }
+    std::vector<uint32_t>& heap = heaps[p];
+    if (heap.size() < keep) {
+      heap.push_back(r);
+      std::push_heap(heap.begin(), heap.end(), less);
+    } else if (less(r, heap.front())) {
+      std::pop_heap(heap.begin(), heap.end(), less);
+      heap.back() = r;
+      std::push_heap(heap.begin(), heap.end(), less);
+    }
+  }
+  std::vector<int64_t> numbers(rows, static_cast<int64_t>(keep) + 1);
+  for (std::vector<uint32_t>& heap : heaps) {
+    std::sort_heap(heap.begin(), heap.end(), less);
+    for (size_t i = 0; i < heap.size(); ++i) numbers[heap[i]] = static_cast<int64_t>(i + 1);
+  }
+  return Column::FromFixed(TypeId::kInt64, numbers.data(), rows, nullptr, out, error);
+}
+
+bool KeyIsFloat(const WindowCall& call) { return !call.order.empty() && IsFloat(call.order[0]->type()); }
+
+bool Compute(const WindowCall& call, size_t rows, const ExecContext& ctx, Column* out, std::string* error) {
+  Evaluation ev;
+  ev.call = &call;
+  ev.rows = rows;
+  ev.out_kind = OutKindOf(call.fn, call.result_type);
+  ev.args.resize(call.args.size());
+  for (size_t a = 0; a < call.args.size(); ++a) {
+    if (!BorrowVec(*call.args[a], &ev.args[a], error)) return false;
+  }
+  std::vector<Vec> partition_keys(call.partition.size());
+  ev.order_keys.resize(call.order.size());
+  std::vector<SortColumn> sort;
+  for (size_t k = 0; k < call.partition.size(); ++k) {
+    if (!BorrowVec(*call.partition[k], &partition_keys[k], error)) return false;
+    sort.push_back(SortColumn{&partition_keys[k], false, false});
+  }
+  for (size_t k = 0; k < call.order.size(); ++k) {
+    if (!BorrowVec(*call.order[k], &ev.order_keys[k], error)) return false;
+    sort.push_back(SortColumn{&ev.order_keys[k], call.descending[k], call.nulls_first[k]});
+  }
+  if (call.start_offset != nullptr && !BorrowVec(*call.start_offset, &ev.start_offset, error)) return false;
+  if (call.end_offset != nullptr && !BorrowVec(*call.end_offset, &ev.end_offset, error)) return false;
+  if (rows == 0) return NullColumn(call.result_type, 0, out, error);
+  if (call.fn == WindowFn::kRowNumber && call.top_rows > 0 && call.top_rows < rows) {
+    return TopRowNumbers(call, partition_keys, ev.order_keys, rows, out, error);
+  }
+  const ScopedMemoryActivity activity("evaluating window functions");
+  if (!ChargeQueryMemory(rows * 24, error)) return false;  // positions, frames, one result array
+  std::vector<uint32_t> order;
+  if (sort.empty()) {
+    order.resize(rows);
+    std::iota(order.begin(), order.end(), 0u);
+  } else {
+    order = SortPositions(sort, rows, rows, nullptr, &ctx);
+  }
+  ev.order = &order;
+  // Partitions: where the partition keys change.
+  std::vector<size_t> starts{0};
+  for (size_t p = 1; p < rows; ++p) {
+    if (!SameKeys(partition_keys, order[p - 1], order[p])) starts.push_back(p);
+  }
+  starts.push_back(rows);
+  if (rows == 0) starts = {0, 0};
+  // Tasks: consecutive partitions of at least kRowsPerTask rows together.
+  std::vector<size_t> task_starts{0};  // indexes into `starts`
+  for (size_t p = 1; p + 1 < starts.size(); ++p) {
+    if (starts[p] - starts[task_starts.back()] >= kRowsPerTask) task_starts.push_back(p);
+  }
+  task_starts.push_back(starts.size() - 1);
+  switch (ev.out_kind) {
+    case OutKind::kInt64: ev.ints.assign(rows, 0); break;
+    case OutKind::kDouble: ev.reals.assign(rows, 0); break;
+    case OutKind::kInt128: ev.wides.assign(rows, 0); break;
+    case OutKind::kBool: ev.bools.assign(rows, 0); break;
+    case OutKind::kSource: ev.sources.assign(rows, kMissingRow); break;
+  }
+  ev.valid.assign(ev.out_kind == OutKind::kSource ? 0 : rows, 1);
+  const bool float_key = KeyIsFloat(call);
+  const bool ok = RunTasks(ctx, ctx.threads, task_starts.size() - 1,
+                           [&](size_t task, int, std::string* task_error) {
+                             for (size_t p = task_starts[task]; p < task_starts[task + 1]; ++p) {
+                               const bool done = float_key
+                                   ? EvaluatePartition<double>(&ev, starts[p], starts[p + 1], task_error)
+                                   : EvaluatePartition<long double>(&ev, starts[p], starts[p + 1], task_error);
+                               if (!done) return false;
+                             }
+                             return true;
+                           },
+                           error);
+  ReleaseQueryMemory(rows * 24);
+  return ok && Finish(&ev, out, error);
+}
+
+}  // namespace
+
+bool FindWindowFn(const std::string& name, WindowFn* fn, size_t* min_args, size_t* max_args) {
+  for (const FnEntry& entry : kWindowFns) {
+    if (name == entry.name) {
+      *fn = entry.fn;
+      *min_args = entry.min_args;
+      *max_args = entry.max_args;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool UsesFrame(WindowFn fn) {
+  switch (fn) {
+    case WindowFn::kRowNumber:
+    case WindowFn::kRank:
+    case WindowFn::kDenseRank:
+    case WindowFn::kPercentRank:
+    case WindowFn::kCumeDist:
+    case WindowFn::kNtile:
+    case WindowFn::kLag:
+    case WindowFn::kLead: return false;
+    default: return true;
+  }
+}
+
+bool WindowResultType(WindowFn fn, const std::string& name, TypeId arg_type, TypeId* out, std::string* error) {
+  const auto refuse = [&](const char* expected) {
+    *error = "No function matches the given name and argument types '" + name + "(" + DuckDbTypeName(arg_type) +
+             ")'. " + expected;
+    return false;
+  };
+  switch (fn) {
+    case WindowFn::kRowNumber:
+    case WindowFn::kRank:
+    case WindowFn::kDenseRank:
+    case WindowFn::kNtile:
+    case WindowFn::kCountStar:
+    case WindowFn::kCount: *out = TypeId::kInt64; return true;
+    case WindowFn::kPercentRank:
+    case WindowFn::kCumeDist: *out = TypeId::kFloat64; return true;
+    case WindowFn::kSum:
+    case WindowFn::kAvg:
+      if (IsFloat(arg_type)) {
+        *out = TypeId::kFloat64;
+        return true;
+      }
+      if (IsInteger(arg_type) || arg_type == TypeId::kBool) {
+        *out = fn == WindowFn::kSum ? TypeId::kInt128 : TypeId::kFloat64;
+        return true;
+      }
+      return refuse("You might need to add explicit type casts.");
+    case WindowFn::kCountIf:
+    case WindowFn::kBoolAnd:
+    case WindowFn::kBoolOr:
+      if (arg_type != TypeId::kBool) return refuse("You might need to add explicit type casts.");
+      *out = fn == WindowFn::kCountIf ? TypeId::kInt128 : TypeId::kBool;
+      return true;
+    default:  // the value functions, min and max: the argument's type
+      *out = arg_type == TypeId::kLargeString ? TypeId::kString : arg_type;
+      return true;
+  }
+}
+
+bool ComputeWindow(const WindowCall& call, size_t rows, const ExecContext& ctx, Column* out, std::string* error) {
+  try {
+    return Compute(call, rows, ctx, out, error);
+  } catch (...) {  // a stopped query or a refused sort buffer (QueryAbort; wasm matches only ...)
+    *error = CurrentQueryAbortMessage();
+    if (error->empty()) *error = "query interrupted";
+    return false;
+  }
+}
+
+}  // namespace exec
+}  // namespace laneql

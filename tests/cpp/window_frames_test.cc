@@ -1,0 +1,225 @@
+// The window machinery against naive references on random data: frame bounds, the segment
+// tree (a non-commutative fold, every range), the RANGE search, and whole window calls
+// (ranking, framed sums and min over partitions), whose results must be the same bits on 1, 2
+// and 4 threads.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "laneql/column.h"
+#include "src/exec/exec_context.h"
+#include "src/exec/thread_pool.h"
+#include "src/exec/window_frames.h"
+#include "src/exec/window_functions.h"
+
+namespace laneql {
+namespace {
+
+using exec::FrameBoundKind;
+
+TEST(WindowFrames, RowsBoundsMatchTheDefinition) {
+  const FrameBoundKind kinds[] = {FrameBoundKind::kUnboundedPreceding, FrameBoundKind::kPreceding,
+                                  FrameBoundKind::kCurrentRow, FrameBoundKind::kFollowing,
+                                  FrameBoundKind::kUnboundedFollowing};
+  for (size_t n = 1; n < 9; ++n) {
+    for (size_t i = 0; i < n; ++i) {
+      for (uint64_t offset : {0u, 1u, 2u, 7u, 100u}) {
+        for (FrameBoundKind kind : kinds) {
+          // The bound as a signed row number, then clamped: begin is that row, end one past it.
+          int64_t row = 0;
+          switch (kind) {
+            case FrameBoundKind::kUnboundedPreceding: row = -1000; break;
+            case FrameBoundKind::kPreceding: row = static_cast<int64_t>(i) - static_cast<int64_t>(offset); break;
+            case FrameBoundKind::kCurrentRow: row = static_cast<int64_t>(i); break;
+            case FrameBoundKind::kFollowing: row = static_cast<int64_t>(i + offset); break;
+            case FrameBoundKind::kUnboundedFollowing: row = 1000; break;
+          }
+          const auto clamp = [n](int64_t v) { return static_cast<size_t>(std::min<int64_t>(std::max<int64_t>(v, 0), n)); };
+          const int64_t begin_row = kind == FrameBoundKind::kUnboundedFollowing ? static_cast<int64_t>(n) : row;
+          const int64_t end_row = kind == FrameBoundKind::kUnboundedPreceding ? -1 : row;
+          EXPECT_EQ(exec::RowsFrameBegin(kind, offset, i, n), clamp(begin_row)) << n << " " << i << " " << offset;
+          EXPECT_EQ(exec::RowsFrameEnd(kind, offset, i, n), clamp(end_row + 1)) << n << " " << i << " " << offset;
+        }
+      }
+    }
+  }
+}
+
+TEST(WindowFrames, SegmentTreeFoldsEveryRangeInOrder) {
+  std::mt19937 rng(7);
+  for (size_t n = 0; n < 40; ++n) {
+    std::vector<std::string> leaves(n);
+    for (size_t i = 0; i < n; ++i) leaves[i] = std::string(1, static_cast<char>('a' + rng() % 26));
+    // Concatenation is associative and not commutative: any fold out of order shows.
+    const auto tree = exec::MakeSegmentTree(leaves, std::string(), [](const std::string& a, const std::string& b) { return a + b; });
+    for (size_t b = 0; b <= n; ++b) {
+      for (size_t e = b; e <= n; ++e) {
+        std::string expected;
+        for (size_t i = b; i < e; ++i) expected += leaves[i];
+        ASSERT_EQ(tree.Fold(b, e), expected) << n << " [" << b << ", " << e << ")";
+      }
+    }
+  }
+}
+
+TEST(WindowFrames, RangeSearchFindsTheOffsetBounds) {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 200; ++round) {
+    const size_t n = rng() % 30;
+    std::vector<long double> keys(n);
+    for (long double& k : keys) k = static_cast<long double>(rng() % 20);
+    const bool descending = rng() % 2 == 0;
+    std::sort(keys.begin(), keys.end());
+    if (descending) std::reverse(keys.begin(), keys.end());
+    const long double bound = static_cast<long double>(static_cast<int>(rng() % 24) - 2);
+    for (bool upper : {false, true}) {
+      // Ascending: the first key >= bound (> for upper); descending: the first <= (<).
+      size_t expected = 0;
+      while (expected < n && (descending ? (upper ? keys[expected] >= bound : keys[expected] > bound)
+                                         : (upper ? keys[expected] <= bound : keys[expected] < bound))) {
+        ++expected;
+      }
+      EXPECT_EQ(exec::RangeSearch(keys, 5, descending, bound, upper), 5 + expected);
+    }
+  }
+}
+
+// Random rows: a partition key with many small partitions, an order key with ties and NULLs,
+// integer and float values with NULLs.
+struct Rows {
+  Column part, key, ints, reals;
+  size_t n = 0;
+};
+
+Rows MakeRows(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<int32_t> part(n), key(n), ints(n);
+  std::vector<double> reals(n);
+  std::vector<uint64_t> key_valid((n + 63) / 64, 0), value_valid((n + 63) / 64, 0);
+  for (size_t r = 0; r < n; ++r) {
+    part[r] = static_cast<int32_t>(rng() % 997);
+    key[r] = static_cast<int32_t>(rng() % 50);
+    ints[r] = static_cast<int32_t>(rng() % 2001) - 1000;
+    reals[r] = std::ldexp(static_cast<double>(rng() % 100000), -static_cast<int>(rng() % 30));
+    if (rng() % 10 != 0) key_valid[r / 64] |= uint64_t{1} << (r % 64);
+    if (rng() % 7 != 0) value_valid[r / 64] |= uint64_t{1} << (r % 64);
+  }
+  Rows rows;
+  rows.n = n;
+  std::string error;
+  EXPECT_TRUE(Column::FromFixed(TypeId::kInt32, part.data(), n, nullptr, &rows.part, &error));
+  EXPECT_TRUE(Column::FromFixed(TypeId::kInt32, key.data(), n, key_valid.data(), &rows.key, &error));
+  EXPECT_TRUE(Column::FromFixed(TypeId::kInt32, ints.data(), n, value_valid.data(), &rows.ints, &error));
+  EXPECT_TRUE(Column::FromFixed(TypeId::kFloat64, reals.data(), n, value_valid.data(), &rows.reals, &error));
+  return rows;
+}
+
+Column RunWindow(const exec::WindowCall& call, size_t n, int threads) {
+  exec::ThreadPool pool(threads);
+  exec::ExecContext ctx;
+  ctx.pool = &pool;
+  ctx.threads = threads;
+  Column out;
+  std::string error;
+  EXPECT_TRUE(exec::ComputeWindow(call, n, ctx, &out, &error)) << error;
+  return out;
+}
+
+bool SameBits(const Column& a, const Column& b) {
+  if (a.length() != b.length() || a.type() != b.type()) return false;
+  const size_t width = TypeByteWidth(a.type());
+  for (size_t r = 0; r < a.length(); ++r) {
+    if (a.IsValid(r) != b.IsValid(r)) return false;
+    if (a.IsValid(r) && std::memcmp(a.values_buffer().data() + r * width, b.values_buffer().data() + r * width, width) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The naive answer: for each row, its partition's rows in (key NULLS LAST, row) order, the
+// frame ROWS BETWEEN 3 PRECEDING AND 2 FOLLOWING, its integer sum (or NULL) and its row number.
+void Naive(const Rows& rows, std::vector<int64_t>* row_number, std::vector<int64_t>* sum, std::vector<bool>* sum_valid) {
+  const int32_t* part = rows.part.Values<int32_t>();
+  const int32_t* key = rows.key.Values<int32_t>();
+  const int32_t* ints = rows.ints.Values<int32_t>();
+  std::vector<std::vector<uint32_t>> partitions(997);
+  for (size_t r = 0; r < rows.n; ++r) partitions[static_cast<size_t>(part[r])].push_back(static_cast<uint32_t>(r));
+  row_number->assign(rows.n, 0);
+  sum->assign(rows.n, 0);
+  sum_valid->assign(rows.n, false);
+  for (std::vector<uint32_t>& p : partitions) {
+    std::stable_sort(p.begin(), p.end(), [&](uint32_t a, uint32_t b) {
+      const bool an = !rows.key.IsValid(a), bn = !rows.key.IsValid(b);
+      if (an || bn) return !an && bn;
+      return key[a] < key[b];
+    });
+    for (size_t i = 0; i < p.size(); ++i) {
+      (*row_number)[p[i]] = static_cast<int64_t>(i + 1);
+      const size_t b = i >= 3 ? i - 3 : 0, e = std::min(p.size(), i + 3);
+      for (size_t j = b; j < e; ++j) {
+        if (rows.ints.IsValid(p[j])) {
+          (*sum)[p[i]] += ints[p[j]];
+          (*sum_valid)[p[i]] = true;
+        }
+      }
+    }
+  }
+}
+
+TEST(WindowFunctions, MatchTheNaiveAnswerOnEveryThreadCount) {
+  for (size_t n : {size_t{0}, size_t{1}, size_t{1000}, size_t{150000}}) {
+    const Rows rows = MakeRows(n, static_cast<uint32_t>(n + 3));
+    exec::WindowCall call;
+    call.partition = {&rows.part};
+    call.order = {&rows.key};
+    call.descending = {false};
+    call.nulls_first = {false};
+    std::vector<int64_t> row_number, sum;
+    std::vector<bool> sum_valid;
+    Naive(rows, &row_number, &sum, &sum_valid);
+
+    call.fn = exec::WindowFn::kRowNumber;
+    call.result_type = TypeId::kInt64;
+    const Column numbers = RunWindow(call, n, 1);
+    for (size_t r = 0; r < n; ++r) ASSERT_EQ(numbers.Values<int64_t>()[r], row_number[r]) << r;
+
+    call.fn = exec::WindowFn::kSum;
+    call.result_type = TypeId::kInt128;
+    call.args = {&rows.ints};
+    call.unit = sql::FrameUnit::kRows;
+    call.start = FrameBoundKind::kPreceding;
+    call.end = FrameBoundKind::kFollowing;
+    std::vector<int64_t> three(n, 3), two(n, 2);
+    Column start_offset, end_offset;
+    std::string error;
+    ASSERT_TRUE(Column::FromFixed(TypeId::kInt64, three.data(), n, nullptr, &start_offset, &error));
+    ASSERT_TRUE(Column::FromFixed(TypeId::kInt64, two.data(), n, nullptr, &end_offset, &error));
+    call.start_offset = &start_offset;
+    call.end_offset = &end_offset;
+    const Column sums = RunWindow(call, n, 1);
+    for (size_t r = 0; r < n; ++r) {
+      ASSERT_EQ(sums.IsValid(r), sum_valid[r]) << r;
+      if (sum_valid[r]) {
+        ASSERT_EQ(static_cast<int64_t>(sums.Values<Int128>()[r]), sum[r]) << r;
+      }
+    }
+    // Float sums and min: the same bits on every thread count.
+    for (exec::WindowFn fn : {exec::WindowFn::kSum, exec::WindowFn::kMin, exec::WindowFn::kAvg}) {
+      call.fn = fn;
+      call.args = {&rows.reals};
+      call.result_type = TypeId::kFloat64;
+      const Column one = RunWindow(call, n, 1);
+      for (int threads : {2, 4}) {
+        EXPECT_TRUE(SameBits(one, RunWindow(call, n, threads))) << n << " threads " << threads;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace laneql
