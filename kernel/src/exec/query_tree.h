@@ -15,12 +15,16 @@
 #include "src/exec/catalog.h"
 #include "src/exec/exec_context.h"
 #include "src/exec/relation.h"
+#include "src/plan/aggregate_functions.h"
+#include "src/plan/bound_expr.h"
 #include "src/plan/logical_operator.h"
 #include "src/plan/query_ast.h"
 #include "src/sql/ast.h"
 
 namespace laneql {
 namespace exec {
+
+struct WindowCall;  // window_functions.h
 
 // The syntax-tree helpers (plan/query_ast.h) the runner uses unqualified.
 using plan::ContainsAggregate;
@@ -84,6 +88,12 @@ class QueryTreeRunner {
   // One window call (its named window spelled out) over `rows`: its column of values
   // (`top_rows`: see WindowCall::top_rows).
   bool EvaluateWindowCall(const Relation& rows, const sql::Expr& call, size_t top_rows, Column* out, Result* error);
+  // A library aggregate (median, string_agg, ...) as a window function: its arguments typed and
+  // cast as the binder types them (into *cast_args, which spec->args then point into), its
+  // fraction or separator read, *aggregate describing it. *always_null: a NULL separator.
+  bool LibraryWindowCall(const Relation& rows, const sql::Expr& call, const plan::AggregateFunctionInfo& info,
+                         WindowCall* spec, plan::Aggregate* aggregate, Result* cast_args, bool* always_null,
+                         Result* error);
   // WITH RECURSIVE (query_recursive.cc): a CTE whose query is anchor UNION [ALL] step, the step
   // naming the CTE; the step runs over the rows the last round added until it adds none.
   static bool IsRecursive(const sql::CommonTableExpr& cte);

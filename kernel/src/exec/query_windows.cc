@@ -355,13 +355,86 @@ Result QueryTreeRunner::RunWindows(const sql::SelectStatement& select) {
   return result;
 }
 
+bool QueryTreeRunner::LibraryWindowCall(const Relation& rows, const sql::Expr& call,
+                                        const plan::AggregateFunctionInfo& info, WindowCall* spec,
+                                        plan::Aggregate* aggregate, Result* cast_args, bool* always_null,
+                                        Result* error) {
+  using plan::AggFn;
+  const std::string name = info.name;
+  const bool two = spec->args.size() > 1;
+  const bool keeps_second = two && ((info.fn >= AggFn::kStddevSamp && info.fn <= AggFn::kRegrCount) ||
+                                    info.fn == AggFn::kArgMin || info.fn == AggFn::kArgMax);
+  plan::AggregateTyping typing;
+  std::string message;
+  int error_arg = 0;
+  if (!plan::TypeAggregateFunction(info.fn, name, spec->args[0]->type(), keeps_second,
+                                   two ? spec->args[1]->type() : TypeId::kInt64, false, false, &typing, &message,
+                                   &error_arg)) {
+    *error = ErrorAt(call.args[static_cast<size_t>(error_arg)]->pos, "type", message);
+    return false;
+  }
+  // The arguments the aggregate reads, cast where it takes another type.
+  std::vector<sql::ExprPtr> casts;
+  std::vector<const sql::Expr*> exprs;
+  for (size_t a = 0; a < (keeps_second ? 2u : 1u); ++a) {
+    const TypeId want = a == 0 ? typing.arg : typing.arg2;
+    casts.push_back(spec->args[a]->type() == want ? sql::Clone(*call.args[a]) : CastExpr(sql::Clone(*call.args[a]), want));
+    exprs.push_back(casts.back().get());
+  }
+  if (!Evaluate(rows, exprs, cast_args)) {
+    *error = std::move(*cast_args);
+    return false;
+  }
+  spec->args.clear();
+  for (size_t a = 0; a < exprs.size(); ++a) spec->args.push_back(&cast_args->column(a));
+  aggregate->kind = plan::AggKind::kFunction;
+  aggregate->function = typing.fn;
+  aggregate->type = spec->result_type = typing.result;
+  aggregate->arg = plan::MakeColumn(0, typing.arg, true, call.pos);
+  if (keeps_second) aggregate->arg2 = plan::MakeColumn(1, typing.arg2, true, call.pos);
+  if (typing.fn == AggFn::kStringAgg) aggregate->separator = ",";
+  if (two && !keeps_second && rows.table->num_rows() > 0) {
+    // A fraction or a separator: a constant, so its first row stands for all.
+    const bool separator = typing.fn == AggFn::kStringAgg;
+    const sql::ExprPtr cast = CastExpr(sql::Clone(*call.args[1]), separator ? TypeId::kString : TypeId::kFloat64);
+    Result parameter;
+    if (!Evaluate(rows, {cast.get()}, &parameter)) {
+      *error = std::move(parameter);
+      return false;
+    }
+    const Column& value = parameter.column(0);
+    if (separator) {
+      *always_null = !value.IsValid(0);
+      if (!*always_null) aggregate->separator = std::string(value.StringAt(0));
+    } else {
+      const double q = value.IsValid(0) ? value.Values<double>()[0] : 2.0;
+      if (!(q >= -1 && q <= 1)) {
+        *error = ErrorAt(call.args[1]->pos, "binder", "QUANTILE can only take parameters in the range [-1, 1]");
+        return false;
+      }
+      aggregate->fraction = q;
+    }
+  }
+  spec->library = aggregate;
+  return true;
+}
+
 bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& call, size_t top_rows, Column* out,
                                          Result* error) {
   const sql::WindowSpec& window = *call.window;
   const std::string name = ascii::Lower(call.text);
   WindowCall spec;
   size_t min_args = 0, max_args = 0;
-  if (!FindWindowFn(name, &spec.fn, &min_args, &max_args)) {
+  const plan::AggregateFunctionInfo* library = plan::FindAggregateFunction(name);
+  if (library != nullptr && library->fn != plan::AggFn::kNone) {
+    spec.fn = WindowFn::kLibrary;
+    min_args = static_cast<size_t>(library->min_args);
+    max_args = static_cast<size_t>(library->max_args);
+    if (call.order_by_args != 0) {
+      *error = ErrorAt(call.pos, "not implemented", "ORDER BY inside a window aggregate's call is not supported");
+      return false;
+    }
+  } else if (!FindWindowFn(name, &spec.fn, &min_args, &max_args)) {
     sql::Expr probe;  // another aggregate (string_agg, ...) or no aggregate at all
     probe.kind = ExprKind::kFunctionCall;
     probe.text = name;
@@ -440,7 +513,17 @@ bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& 
   }
   const TypeId arg_type = spec.args.empty() ? TypeId::kInt64 : spec.args[0]->type();
   std::string message;
-  if (!WindowResultType(spec.fn, name, arg_type, &spec.result_type, &message)) {
+  plan::Aggregate aggregate;
+  Result cast_args;
+  if (spec.fn == WindowFn::kLibrary) {
+    bool always_null = false;
+    if (!LibraryWindowCall(rows, call, *library, &spec, &aggregate, &cast_args, &always_null, error)) return false;
+    if (always_null) {  // string_agg with a NULL separator
+      if (NullColumn(TypeId::kString, n, out, &message)) return true;
+      *error = Result::Error(message);
+      return false;
+    }
+  } else if (!WindowResultType(spec.fn, name, arg_type, &spec.result_type, &message)) {
     *error = ErrorAt(call.pos, "binder", message);
     return false;
   }

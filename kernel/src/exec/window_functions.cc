@@ -23,6 +23,7 @@
 #include "src/exec/morsel.h"
 #include "src/exec/relation.h"
 #include "src/exec/sort_rows.h"
+#include "src/exec/window_aggregates.h"
 #include "src/exec/window_frames.h"
 
 namespace laneql {
@@ -55,7 +56,7 @@ constexpr FnEntry kWindowFns[] = {
 constexpr size_t kRowsPerTask = 16384;
 
 // What a function writes per row.
-enum class OutKind { kInt64, kDouble, kInt128, kBool, kSource };
+enum class OutKind { kInt64, kDouble, kInt128, kBool, kSource, kSlots };
 
 OutKind OutKindOf(WindowFn fn, TypeId result_type) {
   switch (fn) {
@@ -72,6 +73,7 @@ OutKind OutKindOf(WindowFn fn, TypeId result_type) {
     case WindowFn::kCountIf: return OutKind::kInt128;
     case WindowFn::kBoolAnd:
     case WindowFn::kBoolOr: return OutKind::kBool;
+    case WindowFn::kLibrary: return OutKind::kSlots;
     default: return OutKind::kSource;
   }
 }
@@ -135,6 +137,7 @@ struct Evaluation {
   std::vector<uint8_t> bools;
   std::vector<uint8_t> valid;
   std::vector<uint32_t> sources;  // kSource: the row of args[0] (>= rows: the default's)
+  std::vector<Slot> slots;        // kSlots: each row's value
 };
 
 // Frame offsets: a bound's n for row r, checked as DuckDB checks it.
@@ -272,6 +275,9 @@ bool EvaluatePartition(Evaluation* ev, size_t begin, size_t end, std::string* er
   const Vec* arg = ev->args.empty() ? nullptr : &ev->args[0];
   auto set_int = [ev](uint32_t r, int64_t v) { ev->ints[r] = v; };
   switch (call.fn) {
+    case WindowFn::kLibrary:
+      return LibraryWindowPartition(*call.library, call.args, prow, n, frame_begin.data(), frame_end.data(),
+                                    &ev->slots, error);
     case WindowFn::kRowNumber:
       for (size_t i = 0; i < n; ++i) set_int(prow[i], static_cast<int64_t>(i + 1));
       return true;
@@ -474,6 +480,14 @@ bool Finish(Evaluation* ev, Column* out, std::string* error) {
     }
     return TakeRows(*call.args[0], ev->sources, out, error);
   }
+  if (ev->out_kind == OutKind::kSlots) {
+    Column column(call.result_type);
+    for (const Slot& slot : ev->slots) {
+      if (!AppendSlot(slot, call.result_type, &column, error)) return false;
+    }
+    *out = std::move(column);
+    return true;
+  }
   bool any_null = false;
   const std::vector<uint64_t> bits = ValidityBits(ev->valid, &any_null);
   const uint64_t* validity = any_null ? bits.data() : nullptr;
@@ -484,7 +498,8 @@ bool Finish(Evaluation* ev, Column* out, std::string* error) {
     case OutKind::kInt128:
       return Column::FromFixed(TypeId::kInt128, ev->wides.data(), ev->rows, validity, out, error);
     case OutKind::kBool: return Column::FromFixed(TypeId::kBool, ev->bools.data(), ev->rows, validity, out, error);
-    case OutKind::kSource: break;
+    case OutKind::kSource:
+    case OutKind::kSlots: break;
   }
   return false;
 }
@@ -624,8 +639,9 @@ bool Compute(const WindowCall& call, size_t rows, const ExecContext& ctx, Column
     case OutKind::kInt128: ev.wides.assign(rows, 0); break;
     case OutKind::kBool: ev.bools.assign(rows, 0); break;
     case OutKind::kSource: ev.sources.assign(rows, kMissingRow); break;
+    case OutKind::kSlots: ev.slots.resize(rows); break;
   }
-  ev.valid.assign(ev.out_kind == OutKind::kSource ? 0 : rows, 1);
+  ev.valid.assign(ev.out_kind == OutKind::kSource || ev.out_kind == OutKind::kSlots ? 0 : rows, 1);
   const bool float_key = KeyIsFloat(call);
   const bool ok = RunTasks(ctx, ctx.threads, task_starts.size() - 1,
                            [&](size_t task, int, std::string* task_error) {

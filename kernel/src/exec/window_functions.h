@@ -9,6 +9,7 @@
 
 #include "laneql/column.h"
 #include "src/exec/exec_context.h"
+#include "src/plan/bound_expr.h"
 #include "src/sql/ast.h"
 
 namespace laneql {
@@ -35,6 +36,7 @@ enum class WindowFn : uint8_t {
   kCountIf,
   kBoolAnd,
   kBoolOr,
+  kLibrary,  // a library aggregate (median, string_agg, ...): WindowCall::library says which
 };
 
 // The function a call names (lower case), with its argument counts; false when `name` is no
@@ -66,6 +68,8 @@ struct WindowCall {
   // rows of each partition need their number, the others get top_rows + 1 (QUALIFY drops them),
   // found by a bounded heap per partition instead of sorting the partitions.
   size_t top_rows = 0;
+  // kLibrary: the aggregate (function, parameters, argument and result types).
+  const plan::Aggregate* library = nullptr;
 };
 
 // The call's value for each of `rows` rows, in row order. Partitions are sorted on the

@@ -77,6 +77,64 @@ const AggregateFunctionInfo* FindAggregateFunction(const std::string& lower_name
   return it == kByName.end() ? nullptr : it->second;
 }
 
+bool TypeAggregateFunction(AggFn fn, const std::string& name, TypeId arg, bool has_arg2, TypeId arg2,
+                           bool arg_is_null, bool arg2_is_null, AggregateTyping* out, std::string* error,
+                           int* error_arg) {
+  const auto numeric = [](TypeId t) { return (IsInteger(t) || IsFloat(t)) && t != TypeId::kBool; };
+  const auto fail = [&](int which, const std::string& needs) {
+    *error_arg = which;
+    const TypeId type = which == 0 ? arg : arg2;
+    *error = name + "(" + DuckDbTypeName(type) + ") is not supported: " + name + " needs " + needs;
+    return false;
+  };
+  out->fn = fn;
+  out->arg = arg;
+  out->arg2 = arg2;
+  switch (fn) {
+    case AggFn::kStddevSamp: case AggFn::kStddevPop: case AggFn::kVarSamp: case AggFn::kVarPop:
+    case AggFn::kCovarPop: case AggFn::kCovarSamp: case AggFn::kCorr: case AggFn::kRegrSlope:
+    case AggFn::kRegrIntercept: case AggFn::kRegrR2: case AggFn::kRegrAvgX: case AggFn::kRegrAvgY:
+    case AggFn::kRegrSxx: case AggFn::kRegrSyy: case AggFn::kRegrSxy: case AggFn::kRegrCount:
+      // Both arguments as DOUBLE (DuckDB's only signature for these).
+      if (!numeric(arg) && !arg_is_null) return fail(0, "numeric arguments");
+      if (has_arg2 && !numeric(arg2) && !arg2_is_null) return fail(1, "numeric arguments");
+      out->arg = out->arg2 = TypeId::kFloat64;
+      out->result = fn == AggFn::kRegrCount ? TypeId::kUInt32 : TypeId::kFloat64;
+      return true;
+    case AggFn::kQuantileCont:
+    case AggFn::kQuantileDisc:
+    case AggFn::kApproxQuantile:
+      if (fn == AggFn::kQuantileCont && !numeric(arg) && !IsTemporal(arg)) {
+        if (name != "median") return fail(0, "a numeric, DATE or TIMESTAMP argument");
+        out->fn = fn = AggFn::kQuantileDisc;  // median of strings: the discrete middle
+      }
+      if (fn == AggFn::kApproxQuantile && !numeric(arg)) return fail(0, "a numeric argument");
+      out->result = fn != AggFn::kQuantileCont ? arg
+                    : IsTemporal(arg)            ? (arg == TypeId::kDate32 ? TypeId::kTimestampMicros : arg)
+                                                 : TypeId::kFloat64;
+      return true;
+    case AggFn::kSumDistinct:
+    case AggFn::kAvgDistinct:
+      if (!numeric(arg)) return fail(0, "a numeric argument");
+      out->result = fn == AggFn::kAvgDistinct || IsFloat(arg) ? TypeId::kFloat64 : TypeId::kInt128;
+      return true;
+    case AggFn::kBitAnd:
+    case AggFn::kBitOr:
+    case AggFn::kBitXor:
+      if (!IsInteger(arg) || arg == TypeId::kInt128) return fail(0, "an integer argument of at most 64 bits");
+      out->result = arg;
+      return true;
+    case AggFn::kStringAgg:
+      out->arg = TypeId::kString;
+      out->result = TypeId::kString;
+      return true;
+    case AggFn::kApproxCountDistinct: out->result = TypeId::kInt64; return true;
+    default:  // arg_min / arg_max, any_value, first, last, mode: the argument's type
+      out->result = IsString(arg) ? TypeId::kString : arg;
+      return true;
+  }
+}
+
 bool DependsOnRowOrder(AggFn fn) {
   switch (fn) {
     case AggFn::kNone:

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "laneql/types.h"
+
 namespace laneql {
 namespace plan {
 
@@ -44,6 +46,20 @@ struct AggregateFunctionInfo {
 const std::vector<AggregateFunctionInfo>& AggregateFunctionCatalog();
 // The entry of a lower-case name, or null.
 const AggregateFunctionInfo* FindAggregateFunction(const std::string& lower_name);
+// The types of a library aggregate call (the binder's and the window functions'): its
+// arguments' types in (`arg2` kInt64 and has_arg2 false without one; a bare NULL literal's as
+// it is), what each must be cast to, the function (median of strings becomes quantile_disc)
+// and the result type. False with *error (and *error_arg, the argument it is about: 0 or 1)
+// when the function does not take those types.
+struct AggregateTyping {
+  AggFn fn = AggFn::kNone;
+  TypeId result = TypeId::kInt64;
+  TypeId arg = TypeId::kInt64, arg2 = TypeId::kInt64;  // the types to cast the arguments to
+};
+bool TypeAggregateFunction(AggFn fn, const std::string& name, TypeId arg, bool has_arg2, TypeId arg2,
+                           bool arg_is_null, bool arg2_is_null, AggregateTyping* out, std::string* error,
+                           int* error_arg);
+
 // Whether the answer depends on the order the rows are folded in: each group's rows must then
 // be folded in row order by one thread (first, string_agg, mode's ties, float moments, ...).
 bool DependsOnRowOrder(AggFn fn);

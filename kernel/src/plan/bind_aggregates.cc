@@ -56,34 +56,31 @@ bool Binder::BindFunctionAggregate(const sql::Expr& expr, const AggregateFunctio
   BoundExprPtr second = arg && given > 1 ? Bind(*expr.args[1], Scope::kBase) : nullptr;
   in_aggregate_ = false;
   if (!arg || (given > 1 && !second)) return false;
-  const TypeId type = arg->type;
-  const SourcePos arg_pos = expr.args[0]->pos;
-  const auto type_error = [&](const std::string& needs) {
-    Fail(arg_pos, "type", name + "(" + DuckDbTypeName(type) + ") is not supported: " + name + " needs " + needs);
-    return false;
-  };
   out->kind = AggKind::kFunction;
-  out->function = fn;
-  if (IsMoment(fn)) {
-    // Both arguments as DOUBLE (DuckDB's only signature for these).
-    const auto numeric = [&](BoundExprPtr* e, SourcePos pos) {
-      if (!IsNumeric((*e)->type) && !IsNullLiteral(**e)) {
-        Fail(pos, "type", name + " needs numeric arguments, not " + DuckDbTypeName((*e)->type));
-        return false;
-      }
-      *e = CastTo(std::move(*e), TypeId::kFloat64, pos);
-      return *e != nullptr;
-    };
-    if (!numeric(&arg, arg_pos) || (second && !numeric(&second, expr.args[1]->pos))) return false;
-    out->arg = std::move(arg);
-    out->arg2 = std::move(second);
-    out->type = fn == AggFn::kRegrCount ? TypeId::kUInt32 : TypeId::kFloat64;
-    return true;
+  AggregateTyping typing;
+  std::string message;
+  int error_arg = 0;
+  const bool keeps_second = IsMoment(fn) || fn == AggFn::kArgMin || fn == AggFn::kArgMax;
+  if (!TypeAggregateFunction(fn, name, arg->type, keeps_second && second != nullptr,
+                             second ? second->type : TypeId::kInt64, IsNullLiteral(*arg),
+                             second && IsNullLiteral(*second), &typing, &message, &error_arg)) {
+    Fail(expr.args[static_cast<size_t>(error_arg)]->pos, "type", message);
+    return false;
+  }
+  fn = out->function = typing.fn;
+  out->type = typing.result;
+  if (arg->type != typing.arg) {
+    arg = CastTo(std::move(arg), typing.arg, expr.args[0]->pos);
+    if (!arg) return false;
+  }
+  if (keeps_second && second && second->type != typing.arg2) {
+    second = CastTo(std::move(second), typing.arg2, expr.args[1]->pos);
+    if (!second) return false;
   }
   switch (fn) {
     case AggFn::kQuantileCont:
     case AggFn::kQuantileDisc:
-    case AggFn::kApproxQuantile: {
+    case AggFn::kApproxQuantile:
       if (second) {
         double q = 0;
         if (!ConstantNumber(*second, &q)) {
@@ -97,38 +94,8 @@ bool Binder::BindFunctionAggregate(const sql::Expr& expr, const AggregateFunctio
         }
         out->fraction = q;
       }
-      const bool numeric = IsNumeric(type) && type != TypeId::kBool;
-      if (fn == AggFn::kQuantileCont && !numeric && !IsTemporal(type)) {
-        if (name != "median") return type_error("a numeric, DATE or TIMESTAMP argument");
-        fn = out->function = AggFn::kQuantileDisc;  // median of strings: the discrete middle
-      }
-      if (fn == AggFn::kApproxQuantile && !numeric) return type_error("a numeric argument");
-      if (fn == AggFn::kQuantileCont) {
-        out->type = IsTemporal(type) ? (type == TypeId::kDate32 ? TypeId::kTimestampMicros : type)
-                                     : TypeId::kFloat64;
-      } else {
-        out->type = type;
-      }
       break;
-    }
-    case AggFn::kSumDistinct:
-    case AggFn::kAvgDistinct:
-      if (!IsNumeric(type) || type == TypeId::kBool) return type_error("a numeric argument");
-      out->type = fn == AggFn::kAvgDistinct || IsFloat(type) ? TypeId::kFloat64 : TypeId::kInt128;
-      break;
-    case AggFn::kBitAnd:
-    case AggFn::kBitOr:
-    case AggFn::kBitXor:
-      if (!IsNumeric(type) || IsFloat(type) || type == TypeId::kBool || type == TypeId::kInt128) {
-        return type_error("an integer argument of at most 64 bits");
-      }
-      out->type = type;
-      break;
-    case AggFn::kStringAgg: {
-      if (!IsString(type)) {
-        arg = CastTo(std::move(arg), TypeId::kString, arg_pos);
-        if (!arg) return false;
-      }
+    case AggFn::kStringAgg:
       out->separator = ",";
       if (second) {
         if (!second->IsConstant() || (!IsString(second->type) && !second->null_literal)) {
@@ -138,23 +105,11 @@ bool Binder::BindFunctionAggregate(const sql::Expr& expr, const AggregateFunctio
         *always_null = second->constant.is_null;  // a NULL separator: NULL for every group
         if (!*always_null) out->separator = second->constant.text;
       }
-      second.reset();
-      out->type = TypeId::kString;
       break;
-    }
-    case AggFn::kArgMin:
-    case AggFn::kArgMax:
-    case AggFn::kAnyValue:
-    case AggFn::kFirst:
-    case AggFn::kLast:
-    case AggFn::kMode:
-      out->type = IsString(type) ? TypeId::kString : type;
-      break;
-    case AggFn::kApproxCountDistinct: out->type = TypeId::kInt64; break;
     default: break;
   }
   out->arg = std::move(arg);
-  if (fn == AggFn::kArgMin || fn == AggFn::kArgMax) out->arg2 = std::move(second);
+  if (keeps_second) out->arg2 = std::move(second);
   return BindOrderKeys(expr, out);
 }
 
