@@ -231,6 +231,7 @@ function fixedArrowType(arrow: ArrowModule, typeId: number): [import('apache-arr
     case TypeId.Date32: return [new arrow.DateDay(), Int32Array];
     case TypeId.TimestampSeconds: return [new arrow.TimestampSecond(), BigInt64Array];
     case TypeId.TimestampMicros: return [new arrow.TimestampMicrosecond(), BigInt64Array];
+    case TypeId.Time: return [new arrow.TimeMicrosecond(), BigInt64Array];
     default: return undefined;
   }
 }

@@ -12,6 +12,7 @@ export type { LaneQLWorker } from './worker-proxy.js';
 export type { ArrowTableLike } from './arrow.js';
 export type {
   CellValue,
+  IntervalValue,
   ColumnInput,
   ColumnType,
   ColumnValues,

@@ -5,7 +5,7 @@ import { toArrowTable } from './arrow.js';
 import { getBit } from './bits.js';
 import { LaneQLError } from './errors.js';
 import { isStringType, TypeId, typeName } from './type-ids.js';
-import type { CellValue, ColumnType, ColumnValues, ProfileTrace, Row } from './types.js';
+import type { CellValue, ColumnType, ColumnValues, IntervalValue, ProfileTrace, Row } from './types.js';
 
 /** One result column's buffers in laneql's layout (see PreparedColumn). Plain data: a Worker
  *  can post it (its ArrayBuffers transferred). */
@@ -160,6 +160,8 @@ function decodeColumn(column: RawColumn, n: number): ColumnValues {
     case TypeId.TimestampSeconds:
     case TypeId.TimestampMicros: return new BigInt64Array(v, 0, n);
     case TypeId.Bool: return new Uint8Array(v, 0, n);
+    case TypeId.Time: return new BigInt64Array(v, 0, n);
+    case TypeId.Interval: return decodeIntervals(v, n);
     case TypeId.Int128: {
       const words = new BigUint64Array(v, 0, n * 2);
       const out: bigint[] = new Array<bigint>(n);
@@ -170,6 +172,21 @@ function decodeColumn(column: RawColumn, n: number): ColumnValues {
       if (isStringType(column.typeId)) return decodeStrings(column, n);
       throw new LaneQLError(`cannot read a result column of type id ${column.typeId}`);
   }
+}
+
+// The kernel's INTERVAL: the int128 months · 2^96 + days · 2^64 + microseconds, each part signed
+// (kernel/include/laneql/interval.h).
+function decodeIntervals(v: ArrayBuffer, n: number): IntervalValue[] {
+  const words = new BigUint64Array(v, 0, n * 2);
+  const out: IntervalValue[] = new Array<IntervalValue>(n);
+  for (let i = 0; i < n; i++) {
+    const packed = (BigInt.asIntN(64, words[2 * i + 1]!) << 64n) | words[2 * i]!;
+    const micros = BigInt.asIntN(64, words[2 * i]!);
+    const rest = (packed - micros) >> 64n;
+    const days = BigInt.asIntN(32, rest);
+    out[i] = { months: Number((rest - days) >> 32n), days: Number(days), micros };
+  }
+  return out;
 }
 
 function decodeStrings(column: RawColumn, n: number): (string | null)[] {

@@ -20,6 +20,8 @@ export const TypeId = {
   LargeString: 14,
   Int128: 15,
   Bool: 16,
+  Time: 17,
+  Interval: 18,
 } as const;
 
 /** By type id: the DuckDB name and the bytes per value (0 for strings). */
@@ -41,6 +43,8 @@ const TYPES: readonly { name: ColumnType; width: number }[] = [
   { name: 'VARCHAR', width: 0 },
   { name: 'HUGEINT', width: 16 },
   { name: 'BOOLEAN', width: 1 },
+  { name: 'TIME', width: 8 },
+  { name: 'INTERVAL', width: 16 },
 ];
 
 export function typeName(typeId: number): ColumnType {

@@ -21,6 +21,8 @@ export type ColumnType =
   | 'DATE'
   | 'TIMESTAMP'
   | 'TIMESTAMP_S'
+  | 'TIME'
+  | 'INTERVAL'
   | 'VARCHAR';
 
 /** The typed arrays register() accepts, each standing for one column type. */
@@ -36,8 +38,18 @@ export type NumericArray =
   | Float32Array
   | Float64Array;
 
+/**
+ * An INTERVAL as DuckDB keeps it: months, days and microseconds apart (a month has no fixed
+ * number of days).
+ */
+export interface IntervalValue {
+  months: number;
+  days: number;
+  micros: bigint;
+}
+
 /** One value of a column in a plain array (null = SQL NULL). */
-export type CellValue = number | bigint | string | boolean | Date | null;
+export type CellValue = number | bigint | string | boolean | Date | IntervalValue | null;
 
 /**
  * A column with its type stated, for types a typed array cannot say (DATE, TIMESTAMP, BOOLEAN,
@@ -70,11 +82,11 @@ export type ColumnsInput = Record<string, ColumnInput>;
  * TINYINT Int8Array, SMALLINT Int16Array, INTEGER Int32Array, BIGINT BigInt64Array,
  * UTINYINT Uint8Array, USMALLINT Uint16Array, UINTEGER Uint32Array, UBIGINT BigUint64Array,
  * FLOAT Float32Array, DOUBLE Float64Array, BOOLEAN Uint8Array (0/1), DATE Int32Array (days),
- * TIMESTAMP / TIMESTAMP_S BigInt64Array (micro / seconds), HUGEINT bigint[],
- * VARCHAR (string | null)[].
+ * TIMESTAMP / TIMESTAMP_S BigInt64Array (micro / seconds), TIME BigInt64Array (microseconds
+ * since midnight), HUGEINT bigint[], INTERVAL IntervalValue[], VARCHAR (string | null)[].
  * In typed arrays a NULL reads as 0: QueryResult.isNull() / nullMask() tell them apart.
  */
-export type ColumnValues = NumericArray | bigint[] | (string | null)[];
+export type ColumnValues = NumericArray | bigint[] | IntervalValue[] | (string | null)[];
 
 /** One row of QueryResult.toArray(). */
 export type Row = Record<string, CellValue>;

@@ -26,7 +26,7 @@ const TypeId kAllTypes[] = {
     TypeId::kUInt8,   TypeId::kUInt16,  TypeId::kUInt32, TypeId::kUInt64,
     TypeId::kFloat32, TypeId::kFloat64, TypeId::kDate32, TypeId::kTimestampSeconds,
     TypeId::kTimestampMicros, TypeId::kString, TypeId::kLargeString, TypeId::kInt128,
-    TypeId::kBool};
+    TypeId::kBool,    TypeId::kTime,    TypeId::kInterval};
 static_assert(sizeof(kAllTypes) / sizeof(kAllTypes[0]) == kNumTypeIds, "list every type");
 
 // ------------------------------ types
@@ -122,7 +122,7 @@ TEST(Types, WidthsAndClasses) {
     bools += IsBool(t);
     EXPECT_EQ(IsInteger(t), IsSignedInteger(t) || IsUnsignedInteger(t));
     EXPECT_EQ(!IsString(t), IsFixedWidth(t));
-    EXPECT_EQ(1, IsInteger(t) + IsFloat(t) + IsString(t) + IsTemporal(t) + IsBool(t))
+    EXPECT_EQ(1, IsInteger(t) + IsFloat(t) + IsString(t) + IsTemporal(t) + IsBool(t) + IsTime(t) + IsInterval(t))
         << TypeName(t);
   }
   EXPECT_EQ(9, integers);  // int128 is a signed integer

@@ -15,6 +15,7 @@
 
 #include "laneql/column.h"
 #include "laneql/int128.h"
+#include "laneql/interval.h"
 
 namespace laneql {
 namespace join_test {
@@ -38,7 +39,9 @@ inline void AppendValue(Column* column, int d) {
     case TypeId::kUInt64: ok = column->Append<uint64_t>(~uint64_t{0} - static_cast<uint64_t>(d), &error); break;
     case TypeId::kDate32: ok = column->Append<int32_t>(d * 7 - 100, &error); break;
     case TypeId::kTimestampSeconds:
-    case TypeId::kTimestampMicros: ok = column->Append<int64_t>(int64_t{d} * 86400000000 + 1, &error); break;
+    case TypeId::kTimestampMicros:
+    case TypeId::kTime: ok = column->Append<int64_t>(int64_t{d} * 86400000000 + 1, &error); break;
+    case TypeId::kInterval: ok = column->Append<Int128>(PackInterval({d % 7 - 3, d % 5, int64_t{d} * 1000 - 7}), &error); break;
     case TypeId::kBool: ok = column->Append<uint8_t>(static_cast<uint8_t>(d % 2), &error); break;
     case TypeId::kInt128: {
       const Int128 value = (static_cast<Int128>(d % 5) << 64) + d / 5;  // both halves vary

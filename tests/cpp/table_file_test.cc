@@ -21,6 +21,7 @@
 
 #include <gtest/gtest.h>
 
+#include "laneql/interval.h"
 #include "laneql/column.h"
 #include "laneql/hits_generator.h"
 #include "laneql/int128.h"
@@ -50,7 +51,7 @@ const TypeId kAllTypes[] = {
     TypeId::kUInt8,   TypeId::kUInt16,  TypeId::kUInt32, TypeId::kUInt64,
     TypeId::kFloat32, TypeId::kFloat64, TypeId::kDate32, TypeId::kTimestampSeconds,
     TypeId::kTimestampMicros, TypeId::kString, TypeId::kLargeString, TypeId::kInt128,
-    TypeId::kBool};
+    TypeId::kBool,    TypeId::kTime,    TypeId::kInterval};
 static_assert(sizeof(kAllTypes) / sizeof(kAllTypes[0]) == kNumTypeIds, "list every type");
 
 // Names of this process's files: the pid alone is not unique where test runs in other PID
@@ -109,7 +110,13 @@ void AppendRandom(TypeId type, std::mt19937_64& rng, Column* column) {
     case TypeId::kDate32: ok = column->Append(static_cast<int32_t>(bits), nullptr); break;
     case TypeId::kInt64:
     case TypeId::kTimestampSeconds:
-    case TypeId::kTimestampMicros: ok = column->Append(static_cast<int64_t>(bits), nullptr); break;
+    case TypeId::kTimestampMicros:
+    case TypeId::kTime: ok = column->Append(static_cast<int64_t>(bits), nullptr); break;
+    case TypeId::kInterval:
+      ok = column->Append(PackInterval({static_cast<int32_t>(bits), static_cast<int32_t>(bits >> 32),
+                                        static_cast<int64_t>(rng())}),
+                          nullptr);
+      break;
     case TypeId::kUInt8: ok = column->Append(static_cast<uint8_t>(bits), nullptr); break;
     case TypeId::kUInt16: ok = column->Append(static_cast<uint16_t>(bits), nullptr); break;
     case TypeId::kUInt32: ok = column->Append(static_cast<uint32_t>(bits), nullptr); break;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "laneql/column.h"
+#include "laneql/interval.h"
 #include "laneql/table.h"
 #include "laneql/types.h"
 
@@ -98,6 +99,11 @@ void AppendFloat(float value, std::string* out);
 void AppendDate(int32_t days_since_epoch, std::string* out);
 void AppendTimestampMicros(int64_t micros_since_epoch, std::string* out);
 void AppendTimestampSeconds(int64_t seconds_since_epoch, std::string* out);
+// TIME: "HH:MM:SS[.ffffff]" (trailing zeros of the fraction dropped), as DuckDB.
+void AppendTime(int64_t micros_of_day, std::string* out);
+// INTERVAL as DuckDB spells it: "1 year 2 months 3 days 04:05:06.5", parts that are 0 left out
+// ("00:00:00" for a zero interval), hours past 24 in the clock as they are ("100:00:00").
+void AppendInterval(const Interval& value, std::string* out);
 // A JSON string literal with quotes; invalid UTF-8 bytes become U+FFFD so the output stays
 // valid JSON.
 void AppendJsonString(std::string_view text, std::string* out);

@@ -10,8 +10,15 @@
 //    of integers returns). Arrow has no 128-bit integer; its closest type is decimal128 with
 //    scale 0 ("d:38,0"), whose values are the same 16 bytes (it only caps the digits at 38);
 //  - bool: one byte per value, 0 or 1 (DuckDB BOOLEAN). NOT Arrow's layout: Arrow's bool ("b")
-//    is bit-packed, so the JS bindings convert in both directions.
-// kInt128 and kBool come after kLargeString so that the older ids keep their numbers.
+//    is bit-packed, so the JS bindings convert in both directions;
+//  - time_us: int64 microseconds since midnight (Arrow time64[us], DuckDB TIME);
+//  - interval: 16 bytes, the int128 months · 2^96 + days · 2^64 + microseconds (each part
+//    signed; laneql/interval.h), so that the engine groups, sorts and compares intervals as
+//    128-bit integers: by months, then days, then microseconds (DuckDB INTERVAL). NOT Arrow's
+//    month_day_nano layout (int32 months, int32 days, int64 nanoseconds): the JS bindings
+//    convert.
+// kInt128 and kBool come after kLargeString, and kTime and kInterval after them, so that the
+// older ids keep their numbers.
 #ifndef LANEQL_TYPES_H_
 #define LANEQL_TYPES_H_
 
@@ -39,8 +46,10 @@ enum class TypeId : uint8_t {
   kLargeString,
   kInt128,
   kBool,
+  kTime,
+  kInterval,
 };
-inline constexpr int kNumTypeIds = static_cast<int>(TypeId::kBool) + 1;
+inline constexpr int kNumTypeIds = static_cast<int>(TypeId::kInterval) + 1;
 
 // laneql's own lower-case name: "int8" ... "uint64", "float32", "float64", "date32",
 // "timestamp_s", "timestamp_us", "string", "large_string", "int128", "bool". Note "int8" is the
@@ -61,7 +70,7 @@ bool TypeFromName(std::string_view name, TypeId* type);
 // TINYINT/INT1, SMALLINT/INT2/SHORT, INTEGER/INT/INT4/SIGNED, BIGINT/INT8/LONG, UTINYINT,
 // USMALLINT, UINTEGER, UBIGINT, FLOAT/FLOAT4/REAL, DOUBLE/FLOAT8, DATE, TIMESTAMP/DATETIME/
 // TIMESTAMP_US, TIMESTAMP_S, VARCHAR/TEXT/STRING/CHAR/BPCHAR, HUGEINT/INT128, BOOLEAN/BOOL/
-// LOGICAL. A length such as VARCHAR(255) or
+// LOGICAL, TIME, INTERVAL. A length such as VARCHAR(255) or
 // CHAR(2) is accepted and ignored (DuckDB ignores it too).
 bool TypeFromSqlName(std::string_view name, TypeId* type);
 
@@ -78,6 +87,8 @@ bool IsTemporal(TypeId type);         // date32, timestamp_s, timestamp_us
 bool IsString(TypeId type);           // string, large_string
 bool IsBool(TypeId type);             // bool
 bool IsFixedWidth(TypeId type);       // everything but the strings
+bool IsTime(TypeId type);             // time_us (a time of day: not IsTemporal)
+bool IsInterval(TypeId type);         // interval
 
 }  // namespace laneql
 

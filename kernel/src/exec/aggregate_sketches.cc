@@ -89,7 +89,7 @@ class SketchState final : public AggregateFunctionState {
         const std::string_view v = arg.Str(i);
         hashes_[i] = reference::Mix(reference::StringWord(reinterpret_cast<const uint8_t*>(v.data()), v.size()));
       }
-    } else if (arg.type == TypeId::kInt128) {
+    } else if (TypeByteWidth(arg.type) == 16) {  // int128, interval
       for (size_t i = 0; i < count; ++i) {
         if (arg.IsNull(i)) continue;
         const Int128 v = arg.Get<Int128>(i);

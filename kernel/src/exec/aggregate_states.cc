@@ -99,7 +99,7 @@ AggregateStates::AggregateStates(const std::vector<plan::Aggregate>& aggregates,
                    (s.kind == AggKind::kSum || s.kind == AggKind::kAvg);
     if (s.kind == AggKind::kFunction) s.function = MakeAggregateFunctionState(aggregate);
     if (s.kind == AggKind::kCountDistinct) {
-      const bool fixed = !IsString(s.arg_type) && s.arg_type != TypeId::kInt128;
+      const bool fixed = !IsString(s.arg_type) && TypeByteWidth(s.arg_type) <= 8;
       if (ungrouped && fixed) s.distinct_fixed = std::make_unique<FixedKeyHashTable>();
       else if (fixed) s.distinct_wide = std::make_unique<WideKeyHashTable>(2);
       else s.distinct_strings = std::make_unique<StringKeyHashTable>();

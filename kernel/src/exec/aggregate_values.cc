@@ -231,7 +231,7 @@ std::unique_ptr<AggregateFunctionState> MakeValuesState(const plan::Aggregate& a
   const TypeId type = aggregate.arg->type;
   if (IsString(type)) return std::make_unique<ValuesState<std::string>>(aggregate);
   if (IsFloat(type)) return std::make_unique<ValuesState<double>>(aggregate);
-  if (type == TypeId::kInt128) return std::make_unique<ValuesState<Int128>>(aggregate);
+  if (TypeByteWidth(type) == 16) return std::make_unique<ValuesState<Int128>>(aggregate);  // int128, interval
   if (type == TypeId::kUInt64) return std::make_unique<ValuesState<uint64_t>>(aggregate);
   return std::make_unique<ValuesState<int64_t>>(aggregate);
 }

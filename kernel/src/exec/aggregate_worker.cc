@@ -20,7 +20,7 @@ namespace {
 bool IsKernelColumn(const plan::BoundExpr* arg, const Table& table) {
   if (arg == nullptr || arg->kind != BoundKind::kColumn) return false;
   const TypeId type = table.column(static_cast<size_t>(arg->column)).type();
-  return IsFixedWidth(type) && type != TypeId::kInt128 && type != TypeId::kBool;
+  return IsFixedWidth(type) && TypeByteWidth(type) <= 8 && type != TypeId::kBool;
 }
 
 void CollectColumns(const plan::BoundExpr& expr, std::vector<bool>* used) {

@@ -44,8 +44,8 @@ class Evaluator {
   std::vector<const Column*> columns_;
 };
 
-// Calls f(T{}) with T the C++ type of a fixed-width TypeId (dates int32, timestamps int64,
-// bool uint8, int128 Int128). Returns false for string types.
+// Calls f(T{}) with T the C++ type of a fixed-width TypeId (dates int32, timestamps and times
+// int64, bool uint8, int128 and intervals Int128). Returns false for string types.
 template <class F>
 bool VisitFixed(TypeId type, F&& f) {
   switch (type) {
@@ -55,13 +55,15 @@ bool VisitFixed(TypeId type, F&& f) {
     case TypeId::kDate32: f(int32_t{}); return true;
     case TypeId::kInt64:
     case TypeId::kTimestampSeconds:
-    case TypeId::kTimestampMicros: f(int64_t{}); return true;
+    case TypeId::kTimestampMicros:
+    case TypeId::kTime: f(int64_t{}); return true;
     case TypeId::kUInt8:
     case TypeId::kBool: f(uint8_t{}); return true;
     case TypeId::kUInt16: f(uint16_t{}); return true;
     case TypeId::kUInt32: f(uint32_t{}); return true;
     case TypeId::kUInt64: f(uint64_t{}); return true;
-    case TypeId::kInt128: f(Int128{}); return true;
+    case TypeId::kInt128:
+    case TypeId::kInterval: f(Int128{}); return true;  // the packed int128 (laneql/interval.h)
     case TypeId::kFloat32: f(float{}); return true;
     case TypeId::kFloat64: f(double{}); return true;
     default: return false;
@@ -100,6 +102,9 @@ bool EvalScalarFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, siz
                         std::string* error);
 bool EvalStringFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
                         std::string* error);
+// TIME and INTERVAL arithmetic and functions (functions_interval.cc).
+bool EvalIntervalFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
+                          std::string* error);
 // format() and printf() (functions_format.cc), hash() (functions_hash.cc).
 bool EvalFormatFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
                         std::string* error);

@@ -8,6 +8,7 @@
 #include "laneql/result.h"
 #include "laneql/string_match.h"
 #include "src/common/civil_time.h"
+#include "src/common/interval_text.h"
 #include "src/common/unicode_case.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/regexp.h"
@@ -53,6 +54,18 @@ bool CastValue(const Value& in, TypeId to, Value* out, std::string* error) {
   }
   if (IsString(from)) {
     const std::string& s = in.text;
+    if (to == TypeId::kTime) {
+      int64_t micros = 0;
+      if (!civil::ParseTime(s, &micros)) return fail("Could not convert string '" + s + "' to TIME");
+      *out = Value::Integer(to, micros);
+      return true;
+    }
+    if (to == TypeId::kInterval) {
+      Interval interval;
+      if (!civil::ParseInterval(s, &interval)) return fail("Could not convert string '" + s + "' to INTERVAL");
+      *out = Value::Integer(to, PackInterval(interval));
+      return true;
+    }
     if (to == TypeId::kDate32) {
       int32_t days;
       if (!plan::ParseDate(s, &days)) {
@@ -99,6 +112,19 @@ bool CastValue(const Value& in, TypeId to, Value* out, std::string* error) {
     *out = Value::Integer(to, v);
     return true;
   }
+  if (to == TypeId::kTime && (from == TypeId::kTimestampMicros || from == TypeId::kTimestampSeconds)) {
+    // The time of day of a timestamp.
+    const int64_t micros = TemporalMicros(from, static_cast<int64_t>(in.integer));
+    *out = Value::Integer(to, micros - civil::FloorDiv(micros, civil::kMicrosPerDay) * civil::kMicrosPerDay);
+    return true;
+  }
+  if (from == to) {
+    *out = in;
+    return true;
+  }
+  if (IsTime(from) || IsTime(to) || IsInterval(from) || IsInterval(to)) {
+    return fail(std::string("cannot cast ") + DuckDbTypeName(from) + " to " + DuckDbTypeName(to));
+  }
   if (IsTemporal(from) || IsTemporal(to)) {
     if (!IsTemporal(from) || !IsTemporal(to)) {
       return fail(std::string("cannot cast ") + DuckDbTypeName(from) + " to " + DuckDbTypeName(to));
@@ -143,8 +169,8 @@ namespace {
 bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error) {
   const TypeId to = expr.type;
   const size_t rows = in.stored();
-  const bool numeric_fast = !IsString(in.type) && !IsString(to) && !IsTemporal(in.type) && !IsTemporal(to) &&
-                            in.type != TypeId::kBool && to != TypeId::kBool && !expr.try_cast;
+  const auto number = [](TypeId t) { return IsInteger(t) || IsFloat(t); };
+  const bool numeric_fast = number(in.type) && number(to) && !expr.try_cast;
   if (numeric_fast) {
     bool ok = true;
     VisitFixed(to, [&](auto to_tag) {

@@ -31,7 +31,7 @@ bool IsColumn(const BoundExpr& e) { return e.kind == BoundKind::kColumn; }
 bool IsValue(const BoundExpr& e) { return e.kind == BoundKind::kConstant && !e.constant.is_null; }
 
 bool KernelType(TypeId type) {
-  return IsFixedWidth(type) && type != TypeId::kInt128;
+  return IsFixedWidth(type) && TypeByteWidth(type) <= 8;  // not int128, interval
 }
 
 // 0: a fixed-width kernel; 1: a string kernel on offsets / bytes; 2: LIKE or the evaluator.

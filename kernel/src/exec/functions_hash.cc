@@ -29,7 +29,7 @@ bool EvalHashFunction(const plan::BoundExpr&, std::vector<Vec>& args, size_t cou
         const std::string_view v = a.IsNull(i) ? std::string_view() : a.Str(i);
         words[i] = a.IsNull(i) ? kNullWord : reference::StringWord(reinterpret_cast<const uint8_t*>(v.data()), v.size());
       }
-    } else if (a.type == TypeId::kInt128) {
+    } else if (TypeByteWidth(a.type) == 16) {  // int128, interval
       for (size_t i = 0; i < rows; ++i) {
         const Int128 v = a.Get<Int128>(i);
         words[i] = a.IsNull(i) ? kNullWord : reference::CombineWord(reference::Mix(Int128Low(v)), static_cast<uint64_t>(Int128High(v)));

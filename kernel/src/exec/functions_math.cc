@@ -428,6 +428,12 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
       return EvalStringFunction(expr, args, count, out, error);
     case ScalarFn::kFormat: case ScalarFn::kPrintf: return EvalFormatFunction(expr, args, count, out, error);
     case ScalarFn::kHash: return EvalHashFunction(expr, args, count, out, error);
+    case ScalarFn::kToInterval: case ScalarFn::kAge: case ScalarFn::kMakeTime:
+    case ScalarFn::kTimestampPlusInterval: case ScalarFn::kTimestampMinusInterval:
+    case ScalarFn::kTimePlusInterval: case ScalarFn::kTimeMinusInterval: case ScalarFn::kTimestampMinusTimestamp:
+    case ScalarFn::kIntervalPlus: case ScalarFn::kIntervalMinus: case ScalarFn::kIntervalTimes:
+    case ScalarFn::kIntervalDivide: case ScalarFn::kIntervalNegate: case ScalarFn::kIntervalKey:
+      return EvalIntervalFunction(expr, args, count, out, error);
     case ScalarFn::kDateDiffPart: case ScalarFn::kDayName: case ScalarFn::kMonthName: case ScalarFn::kLastDay:
     case ScalarFn::kMakeDate: case ScalarFn::kMakeTimestamp: case ScalarFn::kEpochMs: case ScalarFn::kEpochUs:
     case ScalarFn::kStrftime: case ScalarFn::kStrptime: case ScalarFn::kTryStrptime:

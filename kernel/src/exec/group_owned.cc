@@ -206,7 +206,7 @@ int PreferValueSplit(const plan::Plan& plan, const ExecContext& ctx, int threads
     const plan::Aggregate& aggregate = plan.aggregates[a];
     if (aggregate.kind != plan::AggKind::kCountDistinct) continue;
     const TypeId type = aggregate.arg->type;
-    if (distinct >= 0 || IsString(type) || type == TypeId::kInt128) return -1;
+    if (distinct >= 0 || IsString(type) || TypeByteWidth(type) == 16) return -1;
     distinct = static_cast<int>(a);
   }
   if (distinct < 0) return -1;

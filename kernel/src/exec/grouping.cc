@@ -134,7 +134,7 @@ bool Grouper::Init(const std::vector<TypeId>& key_types, const std::vector<bool>
     if (!IsString(key_types[i])) {
       byte_offsets_.push_back(bytes);
       bytes += TypeByteWidth(key_types[i]);
-      words += key_types[i] == TypeId::kInt128 ? 2 : 1;
+      words += TypeByteWidth(key_types[i]) == 16 ? 2 : 1;  // int128, interval
     }
   }
   if (lookup_table && key_types.size() == 1 && IsDirectType(key_types[0])) {
@@ -301,16 +301,16 @@ bool Grouper::Prepare(const std::vector<Vec>& keys, size_t count, PreparedKeys* 
       size_t w = 0;
       for (size_t k = 0; k < keys.size(); ++k) {
         const Vec& key = keys[k];
-        if (IsFloat(key.type) || key.type == TypeId::kInt128) {
+        if (IsFloat(key.type) || TypeByteWidth(key.type) == 16) {
           for (size_t i = 0; i < count; ++i) {
             uint8_t* word = reinterpret_cast<uint8_t*>(words + i * words_ + w);
-            std::memset(word, 0, key.type == TypeId::kInt128 ? 16 : 8);
+            std::memset(word, 0, TypeByteWidth(key.type) == 16 ? 16 : 8);
             CanonicalBytes(key, i, word);
           }
         } else {
           PackKeyBytes(key, count, 0, words + w, words_, /*assign=*/true);
         }
-        w += key.type == TypeId::kInt128 ? 2 : 1;
+        w += TypeByteWidth(key.type) == 16 ? 2 : 1;
       }
       if (null_word_) {
         // A NULL key's words are zero and its bit is set in the last word (SQL groups NULLs).
@@ -318,7 +318,7 @@ bool Grouper::Prepare(const std::vector<Vec>& keys, size_t count, PreparedKeys* 
         w = 0;
         for (size_t k = 0; k < keys.size(); ++k) {
           const Vec& key = keys[k];
-          const size_t key_words = key.type == TypeId::kInt128 ? 2 : 1;
+          const size_t key_words = TypeByteWidth(key.type) == 16 ? 2 : 1;
           if (key.validity != nullptr) {
             for (size_t i = 0; i < count; ++i) {
               if (!key.IsNull(i)) continue;
@@ -484,7 +484,7 @@ bool Grouper::AppendKey(size_t g, std::vector<Column>* out, std::string* error) 
         const bool ok = (nulls >> k) & 1 ? (*out)[k].AppendNull(error)
                                          : AppendFixedBytes(types_[k], reinterpret_cast<const uint8_t*>(row + w), &(*out)[k], error);
         if (!ok) return false;
-        w += types_[k] == TypeId::kInt128 ? 2 : 1;
+        w += TypeByteWidth(types_[k]) == 16 ? 2 : 1;
       }
       break;
     }

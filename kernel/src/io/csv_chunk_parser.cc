@@ -6,6 +6,7 @@
 
 #include "laneql/aligned_buffer.h"
 #include "laneql/bitmask.h"
+#include "src/common/interval_text.h"
 #include "src/io/csv_field_parse.h"
 #include "src/io/csv_records.h"
 
@@ -126,6 +127,18 @@ bool PushValue(TypeId type, bool inferred, bool may_have_non_ascii, std::string_
       status = type == TypeId::kTimestampSeconds ? ParseTimestampSeconds(value, &v)
                                                  : ParseTimestampMicros(value, &v);
       if (status == ParseStatus::kOk) PushFixed(part, v);
+      break;
+    }
+    case TypeId::kTime: {
+      int64_t v = 0;
+      status = civil::ParseTime(std::string(value), &v) ? ParseStatus::kOk : ParseStatus::kSyntax;
+      if (status == ParseStatus::kOk) PushFixed(part, v);
+      break;
+    }
+    case TypeId::kInterval: {
+      Interval v;
+      status = civil::ParseInterval(std::string(value), &v) ? ParseStatus::kOk : ParseStatus::kSyntax;
+      if (status == ParseStatus::kOk) PushFixed(part, PackInterval(v));
       break;
     }
     case TypeId::kString:

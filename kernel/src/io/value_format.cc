@@ -45,6 +45,26 @@ bool AppendCivilDate(int64_t days, bool bc_suffix, std::string* out) {
   return bc;
 }
 
+// "HH:MM:SS[.ffffff]" of a count of microseconds, the hours as many as they are (an
+// interval's may pass 24), the fraction without trailing zeros.
+void AppendClock(uint64_t micros, std::string* out) {
+  const uint64_t seconds = micros / 1000000;
+  AppendPadded(static_cast<int64_t>(seconds / 3600), 2, out);
+  out->push_back(':');
+  AppendPadded(static_cast<int64_t>(seconds / 60 % 60), 2, out);
+  out->push_back(':');
+  AppendPadded(static_cast<int64_t>(seconds % 60), 2, out);
+  int64_t fraction = static_cast<int64_t>(micros % 1000000);
+  if (fraction == 0) return;
+  int digits = 6;
+  while (fraction % 10 == 0) {
+    fraction /= 10;
+    --digits;
+  }
+  out->push_back('.');
+  AppendPadded(fraction, digits, out);
+}
+
 // "YYYY-MM-DD[ (BC)] HH:MM:SS[.ffffff]", the fraction without trailing zeros, as DuckDB.
 void AppendTimestamp(int64_t days, int64_t micros_of_day, std::string* out) {
   AppendCivilDate(days, /*bc_suffix=*/true, out);
@@ -189,6 +209,35 @@ void AppendTimestampSeconds(int64_t seconds, std::string* out) {
   AppendTimestamp(days, seconds_of_day * kMicrosPerSecond, out);
 }
 
+void AppendTime(int64_t micros, std::string* out) {
+  if (micros < 0) {  // never a stored TIME; kept readable
+    out->push_back('-');
+    micros = -micros;
+  }
+  AppendClock(static_cast<uint64_t>(micros), out);
+}
+
+void AppendInterval(const Interval& value, std::string* out) {
+  const size_t start = out->size();
+  const auto part = [&](int64_t n, const char* unit) {
+    if (n == 0) return;
+    if (out->size() != start) out->push_back(' ');
+    AppendPadded(n, 1, out);
+    out->push_back(' ');
+    out->append(unit);
+    if (n != 1 && n != -1) out->push_back('s');
+  };
+  part(value.months / 12, "year");
+  part(value.months % 12, "month");
+  part(value.days, "day");
+  if (value.micros != 0 || out->size() == start) {
+    if (out->size() != start) out->push_back(' ');
+    if (value.micros < 0) out->push_back('-');
+    // The magnitude of INT64_MIN does not fit int64: as unsigned.
+    AppendClock(value.micros < 0 ? 0 - static_cast<uint64_t>(value.micros) : static_cast<uint64_t>(value.micros), out);
+  }
+}
+
 void AppendJsonString(std::string_view text, std::string* out) {
   static const char kHex[] = "0123456789abcdef";
   out->push_back('"');
@@ -239,7 +288,7 @@ void AppendValue(const Column& column, size_t row, ValueStyle style, std::string
     return;
   }
   // Dates and timestamps are JSON strings; their text never needs escaping.
-  const bool quote = json && IsTemporal(column.type());
+  const bool quote = json && (IsTemporal(column.type()) || IsTime(column.type()) || IsInterval(column.type()));
   if (quote) out->push_back('"');
   switch (column.type()) {
     case TypeId::kInt8: AppendInteger(ValueAt<int8_t>(column, row), out); break;
@@ -261,6 +310,8 @@ void AppendValue(const Column& column, size_t row, ValueStyle style, std::string
     case TypeId::kTimestampMicros:
       AppendTimestampMicros(ValueAt<int64_t>(column, row), out);
       break;
+    case TypeId::kTime: AppendTime(ValueAt<int64_t>(column, row), out); break;
+    case TypeId::kInterval: AppendInterval(UnpackInterval(ValueAt<Int128>(column, row)), out); break;
     case TypeId::kString:
     case TypeId::kLargeString:
       if (json) {

@@ -1,7 +1,6 @@
-// Constant arithmetic the binder does on literals before typing: DATE / TIMESTAMP ± INTERVAL
-// (folded to a TIMESTAMP, as DuckDB types it) and + / - of two decimal literals, computed in
-// decimal so that 0.06 - 0.01 is the double nearest 0.05, as DuckDB's DECIMAL arithmetic gives
-// (decimal literals are DOUBLE here: docs/sql.md).
+// Constant work the binder does: + / - of two decimal literals, computed in decimal so that
+// 0.06 - 0.01 is the double nearest 0.05, as DuckDB's DECIMAL arithmetic gives (decimal literals
+// are DOUBLE here: docs/sql.md), and a DATE column compared with a TIMESTAMP constant.
 #include <cstdlib>
 #include <string>
 
@@ -11,61 +10,6 @@
 namespace laneql {
 namespace plan {
 namespace {
-
-struct Interval {
-  int64_t months = 0;
-  int64_t days = 0;
-  int64_t micros = 0;
-};
-
-bool AddUnit(const std::string& unit, int64_t n, Interval* out) {
-  if (unit == "year") out->months += n * 12;
-  else if (unit == "quarter") out->months += n * 3;
-  else if (unit == "month") out->months += n;
-  else if (unit == "week") out->days += n * 7;
-  else if (unit == "day") out->days += n;
-  else if (unit == "hour") out->micros += n * 3600 * civil::kMicrosPerSecond;
-  else if (unit == "minute") out->micros += n * 60 * civil::kMicrosPerSecond;
-  else if (unit == "second") out->micros += n * civil::kMicrosPerSecond;
-  else if (unit == "millisecond") out->micros += n * 1000;
-  else if (unit == "microsecond") out->micros += n;
-  else return false;
-  return true;
-}
-
-std::string Singular(std::string word) {
-  for (char& c : word) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  if (word.size() > 1 && word.back() == 's') word.pop_back();
-  if (word == "yr" || word == "y") return "year";
-  if (word == "mon") return "month";
-  if (word == "d") return "day";
-  if (word == "h" || word == "hr") return "hour";
-  if (word == "min" || word == "m") return "minute";
-  if (word == "sec" || word == "s") return "second";
-  return word;
-}
-
-// '3', '90 days', '1 year 2 months', '-1 day'.
-bool ParseInterval(const std::string& text, const std::string& unit, Interval* out) {
-  size_t i = 0;
-  bool any = false;
-  while (true) {
-    while (i < text.size() && text[i] == ' ') ++i;
-    if (i == text.size()) break;
-    char* end = nullptr;
-    const long long n = std::strtoll(text.c_str() + i, &end, 10);
-    if (end == text.c_str() + i) return false;
-    i = static_cast<size_t>(end - text.c_str());
-    while (i < text.size() && text[i] == ' ') ++i;
-    size_t j = i;
-    while (j < text.size() && text[j] != ' ') ++j;
-    const std::string word = text.substr(i, j - i);
-    i = j;
-    if (!AddUnit(word.empty() ? unit : Singular(word), n, out)) return false;
-    any = true;
-  }
-  return any;
-}
 
 // Exact decimal text of a literal as a scaled integer: "0.06" -> 6, scale 2.
 bool ScaledDecimal(const std::string& text, __int128* value, int* scale) {
@@ -100,62 +44,6 @@ std::string DecimalText(__int128 v, int scale) {
 }
 
 }  // namespace
-
-BoundExprPtr Binder::BindIntervalArithmetic(const sql::Expr& expr, Scope scope) {
-  const bool interval_right = expr.right->kind == sql::ExprKind::kInterval;
-  const sql::Expr& interval_ast = interval_right ? *expr.right : *expr.left;
-  const sql::Expr& other_ast = interval_right ? *expr.left : *expr.right;
-  if (!interval_right && expr.binary_op == sql::BinaryOp::kSubtract) {
-    return Fail(expr.pos, "binder", "an INTERVAL cannot be subtracted from (only added to a DATE or TIMESTAMP)");
-  }
-  Interval interval;
-  const sql::Expr& value = *interval_ast.operand;
-  bool ok = false;
-  if (value.kind == sql::ExprKind::kStringLiteral || value.kind == sql::ExprKind::kIntegerLiteral) {
-    ok = ParseInterval(value.text, interval_ast.text, &interval);
-  }
-  if (!ok) {
-    return Fail(interval_ast.pos, "conversion", "INTERVAL " + sql::ToString(value) +
-                                                    " is not an interval laneql can read (a number and a unit)");
-  }
-  BoundExprPtr other = Bind(other_ast, scope);
-  if (!other) return nullptr;
-  if (other->type != TypeId::kDate32 && other->type != TypeId::kTimestampMicros &&
-      other->type != TypeId::kTimestampSeconds && !other->string_literal) {
-    return Fail(other_ast.pos, "type", std::string("cannot add an INTERVAL to ") + DuckDbTypeName(other->type));
-  }
-  if (other->string_literal) {
-    other = CastTo(std::move(other), TypeId::kTimestampMicros, other_ast.pos);
-    if (!other) return nullptr;
-  }
-  if (!other->IsConstant()) {
-    return Fail(other_ast.pos, "binder",
-                "INTERVAL arithmetic is supported on constants only (a DATE or TIMESTAMP literal) so far");
-  }
-  if (other->constant.is_null) return MakeConstant(Value::Null(TypeId::kTimestampMicros), expr.pos);
-  const int64_t sign = expr.binary_op == sql::BinaryOp::kSubtract ? -1 : 1;
-  int64_t micros = static_cast<int64_t>(other->constant.integer);
-  if (other->type == TypeId::kDate32) micros *= civil::kMicrosPerDay;
-  if (other->type == TypeId::kTimestampSeconds) micros *= civil::kMicrosPerSecond;
-  int64_t days = 0, time = 0;
-  civil::SplitTimestamp(micros, civil::kMicrosPerDay, &days, &time);
-  if (interval.months != 0) {
-    // Months move the calendar date, the day clamped to the new month's end (Jan 31 + 1 month
-    // = Feb 28/29), as DuckDB does.
-    civil::Date date = civil::CivilFromDays(days);
-    int64_t month_index = date.year * 12 + (date.month - 1) + sign * interval.months;
-    const int64_t year = month_index >= 0 ? month_index / 12 : -((-month_index + 11) / 12);
-    const int month = static_cast<int>(month_index - year * 12) + 1;
-    const int day = std::min(date.day, civil::DaysInMonth(year, month));
-    days = civil::DaysFromCivil(year, month, day);
-  }
-  days += sign * interval.days;
-  int64_t result = 0;
-  if (!civil::ComposeTimestamp(days, time + sign * interval.micros, civil::kMicrosPerDay, &result)) {
-    return Fail(expr.pos, "overflow", "the date is out of range after adding the INTERVAL");
-  }
-  return MakeConstant(Value::Integer(TypeId::kTimestampMicros, result), expr.pos);
-}
 
 BoundExprPtr Binder::CompareDateWithTimestamp(Fn fn, std::vector<BoundExprPtr>* children, SourcePos pos) {
   std::vector<BoundExprPtr>& c = *children;

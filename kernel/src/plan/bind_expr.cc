@@ -7,6 +7,7 @@
 #include "src/exec/expr_eval.h"
 #include "src/exec/regexp.h"
 #include "src/plan/binder_internal.h"
+#include "src/plan/function_arguments.h"
 #include "src/common/ascii.h"
 
 namespace laneql {
@@ -241,13 +242,9 @@ BoundExprPtr Binder::BindScoped(const sql::Expr& expr, Scope scope) {
       constant->null_literal = true;
       return constant;
     }
-    case sql::ExprKind::kInterval:
-      return Fail(expr.pos, "binder", "an INTERVAL can only be added to or subtracted from a DATE or TIMESTAMP");
+    case sql::ExprKind::kInterval: return BindIntervalLiteral(expr, scope);
     case sql::ExprKind::kBinary:
       if (expr.binary_op == sql::BinaryOp::kAdd || expr.binary_op == sql::BinaryOp::kSubtract) {
-        if (expr.right->kind == sql::ExprKind::kInterval || expr.left->kind == sql::ExprKind::kInterval) {
-          return BindIntervalArithmetic(expr, scope);
-        }
         const auto literal = [](const sql::Expr& e) {
           return e.kind == sql::ExprKind::kDecimalLiteral || e.kind == sql::ExprKind::kIntegerLiteral;
         };
@@ -294,10 +291,11 @@ BoundExprPtr Binder::CastTo(BoundExprPtr expr, TypeId type, SourcePos pos, bool 
   // A NULL literal (INTEGER until it meets another type) casts to any type, as in DuckDB.
   if (IsNullLiteral(*expr)) return MakeConstant(Value::Null(type), expr->pos);
   const TypeId from = expr->type;
-  const bool ok = from == type || IsString(type) || IsString(from) ||
-                  (IsNumeric(from) || from == TypeId::kBool) == (IsNumeric(type) || type == TypeId::kBool) ||
-                  (IsTemporal(from) && IsTemporal(type));
-  if (!ok || (IsTemporal(from) != IsTemporal(type) && !IsString(from) && !IsString(type))) {
+  const auto number = [](TypeId t) { return IsNumeric(t) || t == TypeId::kBool; };
+  const bool timestamp = from == TypeId::kTimestampMicros || from == TypeId::kTimestampSeconds;
+  const bool ok = from == type || IsString(type) || IsString(from) || (number(from) && number(type)) ||
+                  (IsTemporal(from) && IsTemporal(type)) || (type == TypeId::kTime && timestamp);
+  if (!ok) {
     return Fail(pos, "type", std::string("cannot cast ") + DuckDbTypeName(from) + " to " + DuckDbTypeName(type));
   }
   std::vector<BoundExprPtr> args;
@@ -383,6 +381,11 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         if (!require_bool(&children[0], "NOT")) return nullptr;
         node = MakeCall(Fn::kNot, TypeId::kBool, pos, std::move(children));
       } else {
+        if (IsInterval(children[0]->type)) {
+          const bool constant = children[0]->IsConstant();
+          BoundExprPtr negated = ScalarCall(ScalarFn::kIntervalNegate, TypeId::kInterval, pos, std::move(children));
+          return constant ? Fold(std::move(negated)) : std::move(negated);
+        }
         if (!IsNumeric(children[0]->type)) return Fail(pos, "type", "cannot negate " + type_name(*children[0]));
         const TypeId type = children[0]->type;
         node = MakeCall(Fn::kNegate, type, pos, std::move(children));
@@ -428,9 +431,21 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
           break;
         }
         if (!unify(&children[0], &children[1], pos)) return nullptr;
+        if (IsInterval(children[0]->type) && IsInterval(children[1]->type)) {
+          // DuckDB's order of intervals: months of 30 days, days of 24 hours.
+          for (auto& child : children) {
+            const bool constant = child->IsConstant();
+            std::vector<BoundExprPtr> one;
+            one.push_back(std::move(child));
+            child = ScalarCall(ScalarFn::kIntervalKey, TypeId::kInt128, pos, std::move(one));
+            if (constant) child = Fold(std::move(child));
+            if (!child) return nullptr;
+          }
+        }
         node = MakeCall(fn, TypeId::kBool, pos, std::move(children));
         break;
       }
+      if (BoundExprPtr temporal = BindTemporalArithmetic(fn, &children, pos); temporal || failed()) return temporal;
       BoundExpr& a = *children[0];
       BoundExpr& b = *children[1];
       if (fn == Fn::kSubtract && IsTemporal(b.type) &&

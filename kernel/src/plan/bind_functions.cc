@@ -35,6 +35,11 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
   const std::string name = info.name;
   FunctionArguments check(this, name, &args, pos);
 
+  switch (info.fn) {
+    case F::kToInterval: case F::kAge: case F::kMakeTime: case F::kTimestampPlusInterval:
+      return BindIntervalFunction(info, std::move(args), pos);
+    default: break;
+  }
   if (info.family == FunctionFamily::kDate) return BindDateFunction(info, std::move(args), pos);
   switch (info.fn) {
     case F::kBuiltIn:

@@ -61,6 +61,13 @@ class Binder {
   BoundExprPtr BindDatePart(const std::string& function, std::vector<BoundExprPtr> args, SourcePos pos);
   BoundExprPtr BindDateTrunc(const std::string& function, std::vector<BoundExprPtr> args, SourcePos pos);
   bool ConstantDatePart(const std::string& function, const BoundExpr* part_arg, DatePart* part);
+  // TIME and INTERVAL (bind_intervals.cc): INTERVAL literals; +, -, *, / with a TIME, TIMESTAMP
+  // or INTERVAL operand (null when the operands are none of those shapes, or with the error
+  // reported); the interval functions.
+  BoundExprPtr BindIntervalLiteral(const sql::Expr& expr, Scope scope);
+  BoundExprPtr BindTemporalArithmetic(Fn fn, std::vector<BoundExprPtr>* children, SourcePos pos);
+  BoundExprPtr BindIntervalFunction(const ScalarFunctionInfo& info, std::vector<BoundExprPtr> args, SourcePos pos);
+  BoundExprPtr BindToInterval(const std::string& name, DatePart part, std::vector<BoundExprPtr> args, SourcePos pos);
   // A DATE or TIMESTAMP argument (a string literal or NULL cast to TIMESTAMP).
   bool TemporalArg(const std::string& function, BoundExprPtr* arg, SourcePos pos);
   // The clock (microseconds since 1970, UTC) when this binder first read it: every
@@ -78,8 +85,6 @@ class Binder {
   // The first column reference of `expr` (subqueries aside) that names neither a column of the
   // FROM nor an alias, or call of a function of no known name, or null.
   const sql::Expr* FirstUnknownColumn(const sql::Expr& expr);
-  // DATE / TIMESTAMP constant ± INTERVAL, folded (bind_constants.cc).
-  BoundExprPtr BindIntervalArithmetic(const sql::Expr& expr, Scope scope);
   // date_column op TIMESTAMP constant (either way round; DATE '...' + INTERVAL ... is one) as a
   // comparison of DATEs with the constant moved to the day that decides it, so that it stays a
   // column against a constant (SIMD predicates, zone maps) instead of a per-row cast; null when

@@ -171,6 +171,19 @@ const std::vector<ScalarFunctionInfo>& ScalarFunctionCatalog() {
        "the TIMESTAMP that s spells in a constant format (the specifiers of strftime); an error where it does not"},
       {"try_strptime", F::kTryStrptime, Fam::kDate, "try_strptime(s, format)", "strptime(s, format), NULL where s does not match"},
       {"epoch_us", F::kEpochUs, Fam::kDate, "epoch_us(t)", "microseconds since 1970-01-01, BIGINT"},
+      {"age", F::kAge, Fam::kDate, "age(t1 [, t2])",
+       "the INTERVAL from t2 (midnight of today without it) to t1 in years, months, days and time, as a calendar counts it"},
+      {"date_add", F::kTimestampPlusInterval, Fam::kDate, "date_add(t, interval)", "t + interval, a TIMESTAMP"},
+      {"make_time", F::kMakeTime, Fam::kDate, "make_time(hour, minute, seconds)", "the TIME of those fields; seconds a DOUBLE"},
+      {"to_years", F::kToInterval, Fam::kDate, "to_years(n)", "an INTERVAL of n years"},
+      {"to_months", F::kToInterval, Fam::kDate, "to_months(n)", "an INTERVAL of n months"},
+      {"to_weeks", F::kToInterval, Fam::kDate, "to_weeks(n)", "an INTERVAL of 7 · n days"},
+      {"to_days", F::kToInterval, Fam::kDate, "to_days(n)", "an INTERVAL of n days"},
+      {"to_hours", F::kToInterval, Fam::kDate, "to_hours(n)", "an INTERVAL of n hours"},
+      {"to_minutes", F::kToInterval, Fam::kDate, "to_minutes(n)", "an INTERVAL of n minutes"},
+      {"to_seconds", F::kToInterval, Fam::kDate, "to_seconds(x)", "an INTERVAL of x seconds (a DOUBLE: fractions kept to the microsecond)"},
+      {"to_milliseconds", F::kToInterval, Fam::kDate, "to_milliseconds(x)", "an INTERVAL of x milliseconds"},
+      {"to_microseconds", F::kToInterval, Fam::kDate, "to_microseconds(n)", "an INTERVAL of n microseconds"},
   };
   return kCatalog;
 }

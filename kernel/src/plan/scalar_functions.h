@@ -38,6 +38,15 @@ enum class ScalarFn : uint16_t {
   // bind to the Fn::kExtract / Fn::kDateTrunc nodes.
   kDateDiffPart, kDayName, kMonthName, kLastDay, kMakeDate, kMakeTimestamp, kEpochMs, kEpochUs,
   kStrftime, kStrptime, kTryStrptime,
+  // Times and intervals (exec/functions_interval.cc). kToInterval: to_days(n) and the like,
+  // BoundExpr::part the unit; the rest the operators' meanings on TIME, TIMESTAMP and INTERVAL.
+  kToInterval, kAge, kMakeTime,
+  kTimestampPlusInterval, kTimestampMinusInterval, kTimePlusInterval, kTimeMinusInterval,
+  kTimestampMinusTimestamp, kIntervalPlus, kIntervalMinus, kIntervalTimes, kIntervalDivide,
+  kIntervalNegate,
+  // An INTERVAL's comparison key, as DuckDB compares them: months of 30 days, days of 24 hours
+  // (INTERVAL '1 month' = INTERVAL '30 days'): INT128 microseconds. Bound under comparisons.
+  kIntervalKey,
 };
 
 enum class FunctionFamily : uint8_t { kNumber, kConditional, kString, kDate };

@@ -20,7 +20,9 @@ Value ValueAt(const Column& column, size_t row) {
     case TypeId::kDate32: return Value::Integer(type, column.Values<int32_t>()[row]);
     case TypeId::kInt64:
     case TypeId::kTimestampSeconds:
-    case TypeId::kTimestampMicros: return Value::Integer(type, column.Values<int64_t>()[row]);
+    case TypeId::kTimestampMicros:
+    case TypeId::kTime: return Value::Integer(type, column.Values<int64_t>()[row]);
+    case TypeId::kInterval: return Value::Integer(type, column.Values<Int128>()[row]);
     case TypeId::kUInt8:
     case TypeId::kBool: return Value::Integer(type, column.Values<uint8_t>()[row]);
     case TypeId::kUInt16: return Value::Integer(type, column.Values<uint16_t>()[row]);
@@ -48,7 +50,9 @@ bool AppendValueTo(const Value& value, Column* column, std::string* error) {
     case TypeId::kDate32: return column->Append(static_cast<int32_t>(value.integer), error);
     case TypeId::kInt64:
     case TypeId::kTimestampSeconds:
-    case TypeId::kTimestampMicros: return column->Append(static_cast<int64_t>(value.integer), error);
+    case TypeId::kTimestampMicros:
+    case TypeId::kTime: return column->Append(static_cast<int64_t>(value.integer), error);
+    case TypeId::kInterval: return column->Append(value.integer, error);
     case TypeId::kUInt8:
     case TypeId::kBool: return column->Append(static_cast<uint8_t>(value.integer), error);
     case TypeId::kUInt16: return column->Append(static_cast<uint16_t>(value.integer), error);
@@ -110,6 +114,8 @@ std::string ValueToText(const Value& value) {
       AppendTimestampMicros(static_cast<int64_t>(value.integer), &out);
       return out;
     case TypeId::kBool: return value.integer != 0 ? "true" : "false";
+    case TypeId::kTime: AppendTime(static_cast<int64_t>(value.integer), &out); return out;
+    case TypeId::kInterval: AppendInterval(UnpackInterval(value.integer), &out); return out;
     case TypeId::kString:
     case TypeId::kLargeString: return value.text;
     default: return Int128ToString(value.integer);

@@ -9,6 +9,7 @@
 
 #include "laneql/column.h"
 #include "laneql/int128.h"
+#include "laneql/interval.h"
 #include "laneql/types.h"
 
 namespace laneql {
@@ -65,6 +66,7 @@ bool ParseDate(const std::string& text, int32_t* days);
 // False for a malformed text, and for one whose instant does not fit int64 microseconds (then
 // *out_of_range, when given, is set: DuckDB's "timestamp field value out of range").
 bool ParseTimestampMicros(const std::string& text, int64_t* micros, bool* out_of_range = nullptr);
+// TIME and INTERVAL text: src/common/interval_text.h.
 
 }  // namespace plan
 }  // namespace laneql

@@ -79,9 +79,9 @@ ExprPtr Parser::ParseNameOrCall() {
   const bool unquoted = name.kind == TokenKind::kIdentifier;
   const Token& next = Ahead(1);
   if (unquoted && next.kind == TokenKind::kString &&
-      (IsWord(name, "DATE") || IsWord(name, "TIMESTAMP"))) {
+      (IsWord(name, "DATE") || IsWord(name, "TIMESTAMP") || IsWord(name, "TIME"))) {
     ExprPtr node = MakeNode(ExprKind::kCast, name);
-    node->text = IsWord(name, "DATE") ? "DATE" : "TIMESTAMP";
+    node->text = IsWord(name, "DATE") ? "DATE" : IsWord(name, "TIME") ? "TIME" : "TIMESTAMP";
     node->operand = MakeNode(ExprKind::kStringLiteral, next);
     node->operand->text = next.value;
     Next();

@@ -36,6 +36,8 @@ constexpr TypeInfo kTypes[kNumTypeIds] = {
     {TypeId::kLargeString, "large_string", "VARCHAR", "U", 0, 8},
     {TypeId::kInt128, "int128", "HUGEINT", "d:38,0", 16, 0},  // decimal128(38, 0): see types.h
     {TypeId::kBool, "bool", "BOOLEAN", "b", 1, 0},  // a byte per value, not Arrow's bits
+    {TypeId::kTime, "time_us", "TIME", "ttu", 8, 0},
+    {TypeId::kInterval, "interval", "INTERVAL", "tin", 16, 0},  // not Arrow's layout: see types.h
 };
 
 constexpr bool TableIsInTypeIdOrder() {
@@ -80,6 +82,7 @@ constexpr SqlAlias kSqlAliases[] = {
     {"BPCHAR", TypeId::kString},        {"HUGEINT", TypeId::kInt128},
     {"INT128", TypeId::kInt128},        {"BOOLEAN", TypeId::kBool},
     {"BOOL", TypeId::kBool},            {"LOGICAL", TypeId::kBool},
+    {"TIME", TypeId::kTime},            {"INTERVAL", TypeId::kInterval},
 };
 
 }  // namespace
@@ -133,5 +136,7 @@ bool IsTemporal(TypeId type) {
 bool IsString(TypeId type) { return type == TypeId::kString || type == TypeId::kLargeString; }
 bool IsBool(TypeId type) { return type == TypeId::kBool; }
 bool IsFixedWidth(TypeId type) { return !IsString(type); }
+bool IsTime(TypeId type) { return type == TypeId::kTime; }
+bool IsInterval(TypeId type) { return type == TypeId::kInterval; }
 
 }  // namespace laneql

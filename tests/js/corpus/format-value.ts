@@ -16,6 +16,31 @@ function padded(value: number, width: number): string {
   return String(value).padStart(width, '0');
 }
 
+/** "HH:MM:SS[.ffffff]" of a count of microseconds (hours past 24 as they are), DuckDB's TIME. */
+export function formatClock(micros: bigint): string {
+  const negative = micros < 0n;
+  const magnitude = negative ? -micros : micros;
+  const seconds = magnitude / 1000000n;
+  let text = `${negative ? '-' : ''}${String(seconds / 3600n).padStart(2, '0')}:` +
+    `${padded(Number((seconds / 60n) % 60n), 2)}:${padded(Number(seconds % 60n), 2)}`;
+  const fraction = Number(magnitude % 1000000n);
+  if (fraction !== 0) text += '.' + padded(fraction, 6).replace(/0+$/, '');
+  return text;
+}
+
+/** An INTERVAL as DuckDB spells it: "1 year 2 months 3 days 04:05:06.5", zero parts left out. */
+export function formatInterval(value: { months: number; days: number; micros: bigint }): string {
+  const parts: string[] = [];
+  const part = (n: number, unit: string) => {
+    if (n !== 0) parts.push(`${n} ${unit}${n === 1 || n === -1 ? '' : 's'}`);
+  };
+  part(Math.trunc(value.months / 12), 'year');
+  part(value.months % 12, 'month');
+  part(value.days, 'day');
+  if (value.micros !== 0n || parts.length === 0) parts.push(formatClock(value.micros));
+  return parts.join(' ');
+}
+
 // Shortest round-trip digits laid out as DuckDB (and Python's repr) do: positional with at least
 // one fractional digit when the decimal exponent is in [-4, 16), else d[.ddd]e+XX with a
 // two-digit minimum exponent. `digits` has no '.' and no trailing zeros; `exponent` is the
@@ -169,6 +194,8 @@ const COLUMN_KINDS: Record<string, string> = {
   DATE: 'Int32Array',
   TIMESTAMP: 'BigInt64Array',
   TIMESTAMP_S: 'BigInt64Array',
+  TIME: 'BigInt64Array',
+  INTERVAL: 'Array',
   HUGEINT: 'Array',
   VARCHAR: 'Array',
 };
@@ -214,6 +241,10 @@ export function formatCell(type: string, values: ArrayLike<unknown>, row: number
       return formatTimestampMicros(value as bigint);
     case 'TIMESTAMP_S':
       return formatTimestampSeconds(value as bigint);
+    case 'TIME':
+      return formatClock(value as bigint);
+    case 'INTERVAL':
+      return formatInterval(value as { months: number; days: number; micros: bigint });
     case 'VARCHAR':
       if (typeof value !== 'string') break;
       return value;

@@ -1,0 +1,35 @@
+// INTERVAL values (DuckDB's): months, days and microseconds, each kept apart because a month
+// has no fixed number of days nor a day (across a time change) of microseconds. A column of
+// TypeId::kInterval holds each as the int128 months · 2^96 + days · 2^64 + microseconds
+// (types.h), which the engine compares, hashes and sorts as an integer.
+#ifndef LANEQL_INTERVAL_H_
+#define LANEQL_INTERVAL_H_
+
+#include <cstdint>
+
+#include "laneql/int128.h"
+
+namespace laneql {
+
+struct Interval {
+  int32_t months = 0;
+  int32_t days = 0;
+  int64_t micros = 0;
+};
+
+inline Int128 PackInterval(const Interval& v) {
+  return (static_cast<Int128>(v.months) << 96) + (static_cast<Int128>(v.days) << 64) + static_cast<Int128>(v.micros);
+}
+
+inline Interval UnpackInterval(Int128 packed) {
+  Interval v;
+  v.micros = static_cast<int64_t>(static_cast<uint64_t>(packed));  // the low 64 bits, signed
+  const Int128 rest = (packed - static_cast<Int128>(v.micros)) >> 64;  // months · 2^32 + days
+  v.days = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(rest)));
+  v.months = static_cast<int32_t>((rest - static_cast<Int128>(v.days)) >> 32);
+  return v;
+}
+
+}  // namespace laneql
+
+#endif  // LANEQL_INTERVAL_H_
