@@ -4,6 +4,7 @@
 // a number carries month fractions into days (30 to a month) and day fractions into time;
 // age() counts calendar years, months and days with borrowing.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -115,6 +116,30 @@ bool ToInterval(plan::DatePart part, double n, Interval* out) {
   }
 }
 
+// date_part of an interval (a TIME is one of microseconds alone), as DuckDB: the clock's hours
+// are not taken modulo 24; years and months split the months; epoch counts a month as 30 days.
+double IntervalPart(plan::DatePart part, const Interval& v) {
+  using plan::DatePart;
+  const int64_t us = v.micros;
+  switch (part) {
+    case DatePart::kYear: return v.months / 12;
+    case DatePart::kMonth: return v.months % 12;
+    case DatePart::kDay: return v.days;
+    case DatePart::kQuarter: return v.months % 12 / 3 + 1;
+    case DatePart::kDecade: return v.months / 120;
+    case DatePart::kCentury: return v.months / 1200;
+    case DatePart::kMillennium: return v.months / 12000;
+    case DatePart::kHour: return static_cast<double>(us / 3600000000LL);
+    case DatePart::kMinute: return static_cast<double>(us % 3600000000LL / 60000000LL);
+    case DatePart::kSecond: return static_cast<double>(us % 60000000LL / 1000000LL);
+    case DatePart::kMillisecond: return static_cast<double>(us % 60000000LL / 1000LL);
+    case DatePart::kMicrosecond: return static_cast<double>(us % 60000000LL);
+    default:  // kEpoch
+      return static_cast<double>(v.months) * kDaysPerMonth * 86400.0 + static_cast<double>(v.days) * 86400.0 +
+             static_cast<double>(us) / 1e6;
+  }
+}
+
 double NumberAt(const Vec& v, size_t i) {
   return v.type == TypeId::kFloat64 ? v.Get<double>(i) : static_cast<double>(v.Get<int64_t>(i));
 }
@@ -212,6 +237,13 @@ bool EvalIntervalFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, s
         return put(Negated(v));
       }
       case ScalarFn::kIntervalKey: *wide = IntervalKey(iv(0)); return true;
+      case ScalarFn::kTimePart: {
+        const Interval v = IsInterval(args[0].type) ? iv(0) : Interval{0, 0, args[0].Get<int64_t>(i)};
+        const double value = IntervalPart(expr.part, v);
+        if (expr.type == TypeId::kFloat64) std::memcpy(narrow, &value, sizeof value);
+        else *narrow = static_cast<int64_t>(value);
+        return true;
+      }
       default: return fail("not an interval function", "internal");
     }
   };

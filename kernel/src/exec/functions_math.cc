@@ -433,6 +433,7 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
     case ScalarFn::kTimePlusInterval: case ScalarFn::kTimeMinusInterval: case ScalarFn::kTimestampMinusTimestamp:
     case ScalarFn::kIntervalPlus: case ScalarFn::kIntervalMinus: case ScalarFn::kIntervalTimes:
     case ScalarFn::kIntervalDivide: case ScalarFn::kIntervalNegate: case ScalarFn::kIntervalKey:
+    case ScalarFn::kTimePart:
       return EvalIntervalFunction(expr, args, count, out, error);
     case ScalarFn::kDateDiffPart: case ScalarFn::kDayName: case ScalarFn::kMonthName: case ScalarFn::kLastDay:
     case ScalarFn::kMakeDate: case ScalarFn::kMakeTimestamp: case ScalarFn::kEpochMs: case ScalarFn::kEpochUs:

@@ -8,6 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include <algorithm>
+#include <iterator>
+
 #include "src/common/time_format.h"
 #include "src/plan/binder_internal.h"
 #include "src/plan/date_parts.h"
@@ -150,7 +153,29 @@ BoundExprPtr Binder::BindDatePart(const std::string& function, std::vector<Bound
     return Fail(pos, "binder", function + " takes 2 arguments, got " + std::to_string(args.size()));
   }
   DatePart part;
-  if (!ConstantDatePart(function, args[0].get(), &part) || !TemporalArg(function, &args[1], pos)) return nullptr;
+  if (!ConstantDatePart(function, args[0].get(), &part)) return nullptr;
+  if (IsTime(args[1]->type) || IsInterval(args[1]->type)) {
+    // Of a time of day or an interval (bind_intervals.cc's kTimePart): the clock's parts; of an
+    // interval also years, months and days; epoch is the seconds (a month as 30 days).
+    static const DatePart kClock[] = {DatePart::kHour, DatePart::kMinute, DatePart::kSecond, DatePart::kMillisecond,
+                                      DatePart::kMicrosecond, DatePart::kEpoch};
+    static const DatePart kCalendar[] = {DatePart::kYear, DatePart::kMonth, DatePart::kDay, DatePart::kQuarter,
+                                         DatePart::kDecade, DatePart::kCentury, DatePart::kMillennium};
+    bool ok = std::find(std::begin(kClock), std::end(kClock), part) != std::end(kClock);
+    if (IsInterval(args[1]->type)) ok = ok || std::find(std::begin(kCalendar), std::end(kCalendar), part) != std::end(kCalendar);
+    if (!ok) {
+      return Fail(args[0]->pos, "binder", function + " does not support the part '" + args[0]->constant.text + "' of " +
+                                               DuckDbTypeName(args[1]->type));
+    }
+    std::vector<BoundExprPtr> value;
+    value.push_back(std::move(args[1]));
+    const bool constant = value[0]->IsConstant();
+    BoundExprPtr node = ScalarCall(ScalarFn::kTimePart, part == DatePart::kEpoch ? TypeId::kFloat64 : TypeId::kInt64,
+                                   pos, std::move(value));
+    node->part = part;
+    return constant ? Fold(std::move(node), /*defer_errors=*/true) : std::move(node);
+  }
+  if (!TemporalArg(function, &args[1], pos)) return nullptr;
   std::vector<BoundExprPtr> value;
   value.push_back(std::move(args[1]));
   BoundExprPtr node = MakeCall(Fn::kExtract, DatePartIsDouble(part) ? TypeId::kFloat64 : TypeId::kInt64, pos,

@@ -44,6 +44,7 @@ enum class ScalarFn : uint16_t {
   kTimestampPlusInterval, kTimestampMinusInterval, kTimePlusInterval, kTimeMinusInterval,
   kTimestampMinusTimestamp, kIntervalPlus, kIntervalMinus, kIntervalTimes, kIntervalDivide,
   kIntervalNegate,
+  kTimePart,  // date_part of a TIME or an INTERVAL, BoundExpr::part the part
   // An INTERVAL's comparison key, as DuckDB compares them: months of 30 days, days of 24 hours
   // (INTERVAL '1 month' = INTERVAL '30 days'): INT128 microseconds. Bound under comparisons.
   kIntervalKey,
