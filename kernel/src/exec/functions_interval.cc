@@ -117,7 +117,8 @@ bool ToInterval(plan::DatePart part, double n, Interval* out) {
 }
 
 // date_part of an interval (a TIME is one of microseconds alone), as DuckDB: the clock's hours
-// are not taken modulo 24; years and months split the months; epoch counts a month as 30 days.
+// are not taken modulo 24; years and months split the months; epoch counts a year as 365.25
+// days and a month as 30.
 double IntervalPart(plan::DatePart part, const Interval& v) {
   using plan::DatePart;
   const int64_t us = v.micros;
@@ -134,8 +135,9 @@ double IntervalPart(plan::DatePart part, const Interval& v) {
     case DatePart::kSecond: return static_cast<double>(us % 60000000LL / 1000000LL);
     case DatePart::kMillisecond: return static_cast<double>(us % 60000000LL / 1000LL);
     case DatePart::kMicrosecond: return static_cast<double>(us % 60000000LL);
-    default:  // kEpoch
-      return static_cast<double>(v.months) * kDaysPerMonth * 86400.0 + static_cast<double>(v.days) * 86400.0 +
+    default:  // kEpoch: a year of 365.25 days, other months of 30, as DuckDB counts
+      return static_cast<double>(v.months / 12) * 365.25 * 86400.0 +
+             static_cast<double>(v.months % 12) * kDaysPerMonth * 86400.0 + static_cast<double>(v.days) * 86400.0 +
              static_cast<double>(us) / 1e6;
   }
 }
