@@ -162,6 +162,29 @@ bool ConvertTimestamp(const arrow::ChunkedArray& array, Column* out, std::string
   return Fail("unknown timestamp unit in " + array.type()->ToString(), error);
 }
 
+// Times of day become microseconds since midnight (TIME): time32 seconds and milliseconds scaled
+// up (a day's worth never overflows), time64 nanoseconds divided down.
+bool SecondsToMicros(int32_t value, int64_t* out, std::string*) {
+  *out = int64_t{value} * 1000000;
+  return true;
+}
+bool MillisOfDayToMicros(int32_t value, int64_t* out, std::string*) {
+  *out = int64_t{value} * 1000;
+  return true;
+}
+
+bool ConvertTime(const arrow::ChunkedArray& array, Column* out, std::string* error) {
+  if (array.type()->id() == arrow::Type::TIME32) {
+    const bool seconds = static_cast<const arrow::Time32Type&>(*array.type()).unit() == arrow::TimeUnit::SECOND;
+    return ConvertFixed<int32_t, int64_t>(array, TypeId::kTime, seconds ? &SecondsToMicros : &MillisOfDayToMicros,
+                                          out, error);
+  }
+  if (static_cast<const arrow::Time64Type&>(*array.type()).unit() == arrow::TimeUnit::MICRO) {
+    return CopyFixed<int64_t>(array, TypeId::kTime, out, error);
+  }
+  return ConvertFixed<int64_t, int64_t>(array, TypeId::kTime, &NanosToMicros, out, error);
+}
+
 // --- Strings: string / binary / large variants and dictionaries of them ---
 
 bool IsBinaryLike(arrow::Type::type id) {
@@ -329,6 +352,9 @@ bool ConvertColumn(const arrow::ChunkedArray& array, Column* out, std::string* e
       return CopyFixed<int32_t>(array, TypeId::kDate32, out, error);
     case arrow::Type::TIMESTAMP:
       return ConvertTimestamp(array, out, error);
+    case arrow::Type::TIME32:
+    case arrow::Type::TIME64:
+      return ConvertTime(array, out, error);
     case arrow::Type::BOOL:
       return ConvertBool(array, out, error);
     default:

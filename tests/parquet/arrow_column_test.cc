@@ -151,6 +151,17 @@ TEST(ArrowColumnTest, TimestampUnitsBecomeSecondsOrMicros) {
       TypeId::kTimestampMicros, {-1, -1, -2, 0, 0, 1, std::nullopt});
 }
 
+TEST(ArrowColumnTest, TimesOfDayBecomeMicroseconds) {
+  ExpectFixed<int64_t>(Convert(Chunks({FromJson(arrow::time32(arrow::TimeUnit::SECOND), "[0, 45296, null]")})),
+                       TypeId::kTime, {0, 45296000000, std::nullopt});
+  ExpectFixed<int64_t>(Convert(Chunks({FromJson(arrow::time32(arrow::TimeUnit::MILLI), "[1, 86399999]")})),
+                       TypeId::kTime, {1000, 86399999000});
+  ExpectFixed<int64_t>(Convert(Chunks({FromJson(arrow::time64(arrow::TimeUnit::MICRO), "[7, 86400000000]")})),
+                       TypeId::kTime, {7, 86400000000});
+  ExpectFixed<int64_t>(Convert(Chunks({FromJson(arrow::time64(arrow::TimeUnit::NANO), "[1999, 999, null]")})),
+                       TypeId::kTime, {1, 0, std::nullopt});
+}
+
 TEST(ArrowColumnTest, MillisecondsThatOverflowMicrosAreAnError) {
   Column column;
   std::string error;
