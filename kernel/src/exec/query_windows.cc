@@ -503,7 +503,7 @@ bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& 
     const TypeId key = spec.order[0]->type();
     const TypeId offset = (spec.start_offset != nullptr ? spec.start_offset : spec.end_offset)->type();
     const auto numeric = [](TypeId t) { return IsInteger(t) || IsFloat(t); };
-    if (!((numeric(key) && key != TypeId::kInt128) || key == TypeId::kDate32) || !numeric(offset) ||
+    if (!(numeric(key) || key == TypeId::kDate32) || !numeric(offset) ||
         (key == TypeId::kDate32 && !IsInteger(offset))) {
       *error = ErrorAt(window.frame_pos, "binder",
                        std::string("RANGE with an offset needs a numeric or DATE ORDER BY key and a number offset, not ") +
