@@ -48,6 +48,7 @@ help:
 	@echo "      bench-wasm (ClickBench in Node: laneql-wasm vs duckdb-wasm vs native; BENCH_ROWS=)"
 	@echo "      bench (laneql vs DuckDB, chDB, Polars and duckdb-wasm; PEER_ROWS=, PEER_ARGS=)"
 	@echo "      bench-planning (count(*) end to end, parse + bind, EXPLAIN of a join; PLANNING_ARGS=)"
+	@echo "      bench-functions (each function over FUNCTION_ROWS rows, laneql vs DuckDB; FUNCTION_ARGS=)"
 	@echo "make demo   build the web demo and serve it on 127.0.0.1 (cross-origin isolated; PORT=)"
 
 setup:
@@ -334,6 +335,15 @@ bench: build-native build-wasm build-js
 PLANNING_ARGS ?=
 bench-planning: build-native
 	$(BUILD)/native/bench/laneql_planning_bench $(PLANNING_ARGS)
+
+# Each scalar function, aggregate and window over FUNCTION_ROWS rows (default 10 M: about ten
+# minutes here), laneql against DuckDB at 2 threads, every answer checked; writes
+# bench/results/functions.md (bench/functions/run.py --help). Not part of make test.
+.PHONY: bench-functions
+FUNCTION_ROWS ?= 10000000
+FUNCTION_ARGS ?=
+bench-functions: build-native
+	$(ROOT)/.venv/bin/python bench/functions/run.py --rows $(FUNCTION_ROWS) --laneql $(LANEQL) $(FUNCTION_ARGS)
 
 # The package's browser flavours, then the web demo through its UI (answers checked against the
 # native laneql, hence build-native).
