@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
 #include <numeric>
 
 #include "src/exec/expr_eval.h"
@@ -15,6 +18,8 @@ namespace {
 
 // Inputs below this many positions are sorted on the calling thread.
 constexpr size_t kParallelSortMin = 1 << 16;
+// From this many positions on, a full sort compares keys as order words (OrderWords).
+constexpr size_t kWordKeysMin = 1 << 12;
 
 // Comparisons between two checks whether the query was stopped (interrupt, timeout): a few
 // milliseconds of sorting.
@@ -22,10 +27,43 @@ constexpr uint32_t kComparisonsPerStopCheck = 1 << 16;
 // Positions between two such checks where a top-N rejects them without the comparator.
 constexpr size_t kStopCheckMask = (size_t{1} << 20) - 1;
 
+// A key column's values as words whose unsigned order is the column's order (TotalCompare's:
+// -0 as 0, NaN largest and equal to itself), so that comparing two rows is one load and one
+// compare each instead of a type dispatch (CompareRows was 75 % of a 10 M-row window sort).
+// Empty for the types that do not fit a word (strings, int128, intervals) and constants.
+std::vector<uint64_t> OrderWords(const Vec& v, size_t n) {
+  std::vector<uint64_t> words;
+  if (v.constant || n == 0) return words;
+  VisitFixed(v.type, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (sizeof(T) <= 8) {
+      words.resize(n);
+      const T* values = v.Data<T>();
+      for (size_t i = 0; i < n; ++i) {
+        if constexpr (std::is_floating_point_v<T>) {
+          double d = static_cast<double>(values[i]);
+          if (d == 0) d = 0;  // -0 as +0
+          if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
+          uint64_t bits;
+          std::memcpy(&bits, &d, 8);
+          words[i] = (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
+        } else if constexpr (std::is_signed_v<T>) {
+          words[i] = static_cast<uint64_t>(static_cast<int64_t>(values[i])) ^ (uint64_t{1} << 63);
+        } else {
+          words[i] = static_cast<uint64_t>(values[i]);
+        }
+      }
+    }
+  });
+  return words;
+}
+
 class PositionLess {
  public:
-  PositionLess(const std::vector<SortColumn>& columns, const uint64_t* tiebreak)
-      : columns_(columns), tiebreak_(tiebreak) {}
+  // `words[k]`: column k's OrderWords (empty: compared through CompareRows).
+  PositionLess(const std::vector<SortColumn>& columns, const uint64_t* tiebreak,
+               const std::vector<std::vector<uint64_t>>* words = nullptr)
+      : columns_(columns), tiebreak_(tiebreak), words_(words) {}
   bool operator()(uint32_t a, uint32_t b) const {
     // A long sort is a loop no morsel boundary interrupts: a stopped query throws out of it
     // (QueryAbort, caught by exec::Execute). Each copy of the comparator counts on its own.
@@ -33,14 +71,21 @@ class PositionLess {
       comparisons_ = 0;
       ThrowIfQueryStopped();
     }
-    for (const SortColumn& column : columns_) {
+    for (size_t k = 0; k < columns_.size(); ++k) {
+      const SortColumn& column = columns_[k];
       const Vec& v = *column.keys;
       const bool an = v.IsNull(a), bn = v.IsNull(b);
       if (an || bn) {
         if (an == bn) continue;
         return an == column.nulls_first;
       }
-      const int c = CompareRows(v, a, v, b);
+      int c;
+      if (words_ != nullptr && !(*words_)[k].empty()) {
+        const uint64_t x = (*words_)[k][a], y = (*words_)[k][b];
+        c = x < y ? -1 : (x > y ? 1 : 0);
+      } else {
+        c = CompareRows(v, a, v, b);
+      }
       if (c == 0) continue;
       return column.descending ? c > 0 : c < 0;
     }
@@ -56,6 +101,7 @@ class PositionLess {
  private:
   const std::vector<SortColumn>& columns_;
   const uint64_t* tiebreak_;
+  const std::vector<std::vector<uint64_t>>* words_;
   mutable uint32_t comparisons_ = 0;
 };
 
@@ -119,13 +165,63 @@ void TopPositionsByFirstKey(const std::vector<SortColumn>& columns, size_t begin
   }
 }
 
+// Up to three keys of order words sorted as records that hold them (rank of NULL, word) beside
+// the position: the comparisons read adjacent memory instead of each key's array at two random
+// positions, which left a 10 M-row window sort waiting on the caches.
+constexpr size_t kRecordKeys = 3;
+struct SortRecord {
+  uint64_t word[kRecordKeys];
+  uint8_t rank[kRecordKeys];  // 0: a NULL placed first, 1: a value, 2: a NULL placed last
+  uint32_t position;
+};
+
+bool SortRecords(const std::vector<SortColumn>& columns, const std::vector<std::vector<uint64_t>>& words,
+                 const uint64_t* tiebreak, size_t begin, size_t end, std::vector<uint32_t>* out) {
+  if (columns.size() > kRecordKeys || tiebreak != nullptr) return false;
+  for (const std::vector<uint64_t>& w : words) {
+    if (w.empty()) return false;
+  }
+  std::vector<SortRecord> records(end - begin);
+  for (size_t p = begin; p < end; ++p) {
+    SortRecord& r = records[p - begin];
+    r.position = static_cast<uint32_t>(p);
+    for (size_t k = 0; k < kRecordKeys; ++k) {
+      r.word[k] = 0;
+      r.rank[k] = 1;
+      if (k >= columns.size()) continue;
+      if (columns[k].keys->IsNull(p)) {
+        r.rank[k] = columns[k].nulls_first ? 0 : 2;
+      } else {
+        r.word[k] = columns[k].descending ? ~words[k][p] : words[k][p];
+      }
+    }
+  }
+  uint32_t comparisons = 0;
+  std::sort(records.begin(), records.end(), [&comparisons](const SortRecord& a, const SortRecord& b) {
+    if (++comparisons == kComparisonsPerStopCheck) {
+      comparisons = 0;
+      ThrowIfQueryStopped();
+    }
+    for (size_t k = 0; k < kRecordKeys; ++k) {
+      if (a.rank[k] != b.rank[k]) return a.rank[k] < b.rank[k];
+      if (a.word[k] != b.word[k]) return a.word[k] < b.word[k];
+    }
+    return a.position < b.position;
+  });
+  out->resize(end - begin);
+  for (size_t i = 0; i < records.size(); ++i) (*out)[i] = records[i].position;
+  return true;
+}
+
 // Positions [begin, end) sorted, or only the best `keep` of them (top-N) when fewer.
 void SortRange(const std::vector<SortColumn>& columns, size_t begin, size_t end, size_t keep,
-               const PositionLess& less, std::vector<uint32_t>* out) {
+               const PositionLess& less, std::vector<uint32_t>* out,
+               const std::vector<std::vector<uint64_t>>* words = nullptr, const uint64_t* tiebreak = nullptr) {
   if (keep < end - begin) {
     TopPositionsByFirstKey(columns, begin, end, keep, less, out);
     return;
   }
+  if (words != nullptr && SortRecords(columns, *words, tiebreak, begin, end, out)) return;
   out->resize(end - begin);
   std::iota(out->begin(), out->end(), static_cast<uint32_t>(begin));
   std::sort(out->begin(), out->end(), less);
@@ -143,11 +239,25 @@ std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size
     size_t bytes;
     ~ReleaseLists() { ReleaseQueryMemory(bytes); }
   } release_lists{list_bytes};
-  const PositionLess less(columns, tiebreak);
+  // A full sort of many rows compares each row log n times: its keys as order words first
+  // (charged as the lists are). A top-N compares most rows once and keeps its typed first key.
+  std::vector<std::vector<uint64_t>> words;
+  size_t word_bytes = 0;
+  if (keep >= n && n >= kWordKeysMin) {
+    word_bytes = columns.size() * n * sizeof(uint64_t) + n * sizeof(SortRecord);
+    ChargeQueryMemoryOrThrow(word_bytes);
+    for (const SortColumn& column : columns) words.push_back(OrderWords(*column.keys, n));
+  }
+  struct ReleaseWords {
+    size_t bytes;
+    ~ReleaseWords() { ReleaseQueryMemory(bytes); }
+  } release_words{word_bytes};
+  const PositionLess less(columns, tiebreak, words.empty() ? nullptr : &words);
   const int threads = ctx != nullptr && n >= kParallelSortMin ? ctx->ThreadsAvailable() : 1;
   std::vector<uint32_t> result;
+  const std::vector<std::vector<uint64_t>>* word_keys = words.empty() ? nullptr : &words;
   if (threads <= 1) {
-    SortRange(columns, 0, n, keep, less, &result);
+    SortRange(columns, 0, n, keep, less, &result, word_keys, tiebreak);
     return result;
   }
   // Each thread sorts (or takes the top `keep` of) a contiguous run; the runs are then merged
@@ -159,7 +269,7 @@ std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size
     ScopedSpan run_span(ctx->profiler, t, "sort run", "sort");
     const size_t begin = n * static_cast<size_t>(t) / static_cast<size_t>(threads);
     const size_t end = n * static_cast<size_t>(t + 1) / static_cast<size_t>(threads);
-    SortRange(columns, begin, end, keep, less, &runs[static_cast<size_t>(t)]);
+    SortRange(columns, begin, end, keep, less, &runs[static_cast<size_t>(t)], word_keys, tiebreak);
     run_span.counters().rows = end - begin;
   });
   for (const auto& run : runs) {
