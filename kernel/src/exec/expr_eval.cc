@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "laneql/arith.h"
 #include "laneql/gather.h"
 #include "laneql/result.h"
 
@@ -153,6 +154,16 @@ bool Arithmetic(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) <= 8) {
     if ((fn == Fn::kAdd || fn == Fn::kSubtract) && a.validity == nullptr && b.validity == nullptr &&
         AddSubWithoutOverflow<T>(fn, a, b, dst, rows)) {
+      return true;
+    }
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    if (fn != Fn::kModulo) {  // the SIMD kernels, which follow the NaN rule below (laneql/arith.h)
+      const FloatOp op = fn == Fn::kAdd ? FloatOp::kAdd
+                       : fn == Fn::kSubtract ? FloatOp::kSubtract
+                       : fn == Fn::kMultiply ? FloatOp::kMultiply
+                                             : FloatOp::kDivide;
+      FloatArithmetic(op, a.Data<T>(), a.constant, b.Data<T>(), b.constant, rows, dst);
       return true;
     }
   }
