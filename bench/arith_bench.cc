@@ -7,13 +7,16 @@
 //
 // Prints median Mrows/s per kernel and target and the ratio to the reference; every result is
 // checked against the reference before it is timed.
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench_util.h"
@@ -77,6 +80,47 @@ bool BenchFloat(size_t rows, int runs) {
   return true;
 }
 
+// Checked integer multiply, column * column, values whose products fit (the common case).
+// Operands up to `bound` in magnitude (0 = just below the square root of the maximum).
+template <typename T>
+bool BenchMultiply(const char* type_name, size_t rows, int runs, int64_t bound = 0) {
+  std::mt19937_64 rng(7);
+  const int64_t small = bound != 0 ? bound
+                                   : static_cast<int64_t>(std::sqrt(static_cast<double>(std::numeric_limits<T>::max()))) - 1;
+  std::vector<T> x(rows), y(rows), want(rows), got(rows);
+  for (size_t i = 0; i < rows; ++i) {
+    if constexpr (std::is_signed_v<T>) {
+      x[i] = static_cast<T>(static_cast<int64_t>(rng() % (2 * small + 1)) - small);
+      y[i] = static_cast<T>(static_cast<int64_t>(rng() % (2 * small + 1)) - small);
+    } else {
+      x[i] = static_cast<T>(rng() % (small + 1));
+      y[i] = static_cast<T>(rng() % (small + 1));
+    }
+  }
+  const std::string name = std::string(type_name) + " x * y checked" + (bound != 0 ? " |x| < 2^31" : "");
+  const double ref = RowsPerSecond(rows, runs, [&] {
+    laneql::bench::KeepAlive(
+        laneql::reference::MultiplyWithoutOverflow(x.data(), false, y.data(), false, rows, nullptr, want.data()));
+  });
+  Print(name, "scalar ref", rows, ref, ref);
+  for (const laneql::SimdTarget& target : laneql::SupportedTargets()) {
+    std::string error;
+    if (!laneql::ForceTarget(target.name, &error)) continue;
+    if (!laneql::MultiplyWithoutOverflow(x.data(), false, y.data(), false, rows, nullptr, got.data()) ||
+        std::memcmp(got.data(), want.data(), rows * sizeof(T)) != 0) {
+      std::fprintf(stderr, "MISMATCH: %s on %s\n", name.c_str(), target.name.c_str());
+      return false;
+    }
+    const double rate = RowsPerSecond(rows, runs, [&] {
+      laneql::bench::KeepAlive(
+          laneql::MultiplyWithoutOverflow(x.data(), false, y.data(), false, rows, nullptr, got.data()));
+    });
+    Print(name, target.name, rows, rate, ref);
+  }
+  laneql::ResetTarget();
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -84,7 +128,11 @@ int main(int argc, char** argv) {
   const int runs = argc > 2 ? std::atoi(argv[2]) : 5;
   std::printf("%-34s %-10s %10s %10s %8s\n", "kernel", "target", "rows", "Mrows/s", "vs ref");
   for (size_t rows : {kBatchRows, memory_rows}) {
-    if (!BenchFloat(rows, runs)) return 1;
+    if (!BenchFloat(rows, runs) || !BenchMultiply<int8_t>("i8", rows, runs) ||
+        !BenchMultiply<int16_t>("i16", rows, runs) || !BenchMultiply<int32_t>("i32", rows, runs) ||
+        !BenchMultiply<int64_t>("i64", rows, runs) || !BenchMultiply<int64_t>("i64", rows, runs, 2147483647) || !BenchMultiply<uint64_t>("u64", rows, runs)) {
+      return 1;
+    }
   }
   return 0;
 }

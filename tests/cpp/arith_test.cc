@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -163,6 +164,167 @@ TEST_P(FloatArithmeticTest, NaNRule) {
     EXPECT_TRUE(SameBits(FromBits<double>(want[k]), got)) << "case " << k;
     EXPECT_TRUE(SameBits(FromBits<double>(want[k]), ref)) << "case " << k;
   }
+}
+
+
+// ------------------------------------------------------------------ checked integer multiply
+
+LANEQL_PER_TARGET_SUITE(MultiplyTest);
+
+// Operands that make products land on both sides of the type's limits: 0, ±1, ±2, the extremes
+// and their halves, and the integers around the square root of the extremes.
+template <typename T>
+std::vector<T> EdgeIntegers() {
+  using L = std::numeric_limits<T>;
+  std::vector<T> v = {T(0), T(1), T(2), T(3), L::max(), T(L::max() - 1), T(L::max() / 2), T(L::max() / 2 + 1),
+                      L::min(), T(L::min() + 1), T(L::min() / 2)};
+  const double root = std::sqrt(static_cast<double>(L::max()));
+  for (int d = -2; d <= 2; ++d) v.push_back(static_cast<T>(static_cast<int64_t>(root) + d));
+  if constexpr (std::is_signed_v<T>) {
+    const size_t count = v.size();
+    for (size_t k = 0; k < count; ++k) {
+      if (v[k] != L::min()) v.push_back(T(-v[k]));
+    }
+  }
+  return v;
+}
+
+enum class IntData { kSmall, kAny, kEdges };
+
+template <typename T>
+std::vector<T> MakeIntegers(IntData kind, size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::vector<T> edges = EdgeIntegers<T>();
+  // |x| below the square root of the maximum: products never overflow.
+  const int64_t small = static_cast<int64_t>(std::sqrt(static_cast<double>(std::numeric_limits<T>::max()))) - 1;
+  std::vector<T> v(n);
+  for (T& x : v) {
+    switch (kind) {
+      case IntData::kSmall:
+        x = static_cast<T>(static_cast<int64_t>(rng() % (std::is_signed_v<T> ? 2 * small + 1 : small + 1)) -
+                           (std::is_signed_v<T> ? small : 0));
+        break;
+      case IntData::kAny: x = static_cast<T>(rng()); break;
+      case IntData::kEdges: x = edges[rng() % edges.size()]; break;
+    }
+  }
+  return v;
+}
+
+// A random bitmap with `density` of 4 rows valid (4 = all valid, but as a bitmap).
+std::vector<uint64_t> MakeValidity(size_t n, int density, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint64_t> bits((n + 63) / 64 + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (static_cast<int>(rng() % 4) < density) bits[i / 64] |= uint64_t{1} << (i % 64);
+  }
+  return bits;
+}
+
+template <typename T>
+void CheckMultiply(const T* x, bool xc, const T* y, bool yc, size_t n, const uint64_t* valid, const std::string& what) {
+  std::vector<T> want(n + 1, T(7)), got(n + 1, T(7));
+  const bool want_ok = reference::MultiplyWithoutOverflow(x, xc, y, yc, n, valid, want.data());
+  const bool got_ok = MultiplyWithoutOverflow(x, xc, y, yc, n, valid, got.data());
+  ASSERT_EQ(want_ok, got_ok) << what;
+  if (!got_ok) return;  // the products are incomplete then
+  for (size_t i = 0; i <= n; ++i) ASSERT_EQ(want[i], got[i]) << what << " row " << i;
+}
+
+template <typename T>
+void CheckMultiplyRandom() {
+  for (IntData kind : {IntData::kSmall, IntData::kAny, IntData::kEdges}) {
+    for (size_t n : Sizes()) {
+      const std::vector<T> xs = MakeIntegers<T>(kind, n + 2, n * 3 + 1);
+      const std::vector<T> ys = MakeIntegers<T>(kind, n + 2, n * 5 + 2);
+      for (int density : {-1, 0, 1, 3, 4}) {  // -1: no bitmap
+        const std::vector<uint64_t> valid = MakeValidity(n, density, n + 77);
+        for (int shape = 0; shape < 4; ++shape) {
+          const std::string what = "kind " + std::to_string(static_cast<int>(kind)) + " n=" + std::to_string(n) +
+                                   " density " + std::to_string(density) + " shape " + std::to_string(shape);
+          CheckMultiply(xs.data() + 1, shape & 1, ys.data() + 1, shape & 2, n, density < 0 ? nullptr : valid.data(),
+                        what);
+        }
+      }
+    }
+  }
+}
+
+// One overflowing row among small ones, at every position of every size: the kernel must see it
+// in every lane and in the tail, and not see it once that row is NULL.
+template <typename T>
+void CheckMultiplyPlanted() {
+  const T big = std::numeric_limits<T>::max();
+  for (size_t n = 1; n <= 140; ++n) {
+    std::vector<T> xs = MakeIntegers<T>(IntData::kSmall, n, n);
+    std::vector<T> ys = MakeIntegers<T>(IntData::kSmall, n, n + 1);
+    for (size_t at = 0; at < n; ++at) {
+      const T saved_x = xs[at], saved_y = ys[at];
+      xs[at] = big;
+      ys[at] = T(2);
+      std::vector<T> out(n);
+      EXPECT_FALSE(MultiplyWithoutOverflow(xs.data(), false, ys.data(), false, n, nullptr, out.data()))
+          << "n=" << n << " at " << at;
+      std::vector<uint64_t> valid = MakeValidity(n, 4, 0);
+      valid[at / 64] &= ~(uint64_t{1} << (at % 64));
+      EXPECT_TRUE(MultiplyWithoutOverflow(xs.data(), false, ys.data(), false, n, valid.data(), out.data()))
+          << "n=" << n << " NULL at " << at;
+      xs[at] = saved_x;
+      ys[at] = saved_y;
+    }
+  }
+}
+
+TEST_P(MultiplyTest, Int8) { CheckMultiplyRandom<int8_t>(); CheckMultiplyPlanted<int8_t>(); }
+TEST_P(MultiplyTest, Int16) { CheckMultiplyRandom<int16_t>(); CheckMultiplyPlanted<int16_t>(); }
+TEST_P(MultiplyTest, Int32) { CheckMultiplyRandom<int32_t>(); CheckMultiplyPlanted<int32_t>(); }
+TEST_P(MultiplyTest, Int64) { CheckMultiplyRandom<int64_t>(); CheckMultiplyPlanted<int64_t>(); }
+TEST_P(MultiplyTest, UInt8) { CheckMultiplyRandom<uint8_t>(); CheckMultiplyPlanted<uint8_t>(); }
+TEST_P(MultiplyTest, UInt16) { CheckMultiplyRandom<uint16_t>(); CheckMultiplyPlanted<uint16_t>(); }
+TEST_P(MultiplyTest, UInt32) { CheckMultiplyRandom<uint32_t>(); CheckMultiplyPlanted<uint32_t>(); }
+TEST_P(MultiplyTest, UInt64) { CheckMultiplyRandom<uint64_t>(); CheckMultiplyPlanted<uint64_t>(); }
+
+// Every pair of 8-bit operands, one row at a time, so each verdict is a row's own.
+template <typename T>
+void CheckEveryPair() {
+  for (int a = std::numeric_limits<T>::min(); a <= std::numeric_limits<T>::max(); ++a) {
+    for (int b = std::numeric_limits<T>::min(); b <= std::numeric_limits<T>::max(); ++b) {
+      const T x = static_cast<T>(a), y = static_cast<T>(b);
+      T got = 0;
+      const bool fits = a * b >= std::numeric_limits<T>::min() && a * b <= std::numeric_limits<T>::max();
+      ASSERT_EQ(fits, MultiplyWithoutOverflow(&x, false, &y, false, 1, nullptr, &got)) << a << " * " << b;
+      if (fits) {
+        ASSERT_EQ(a * b, got) << a << " * " << b;
+      }
+    }
+  }
+}
+
+TEST_P(MultiplyTest, EveryInt8Pair) { CheckEveryPair<int8_t>(); }
+TEST_P(MultiplyTest, EveryUInt8Pair) { CheckEveryPair<uint8_t>(); }
+
+// Every pair of edge values, one row at a time, against the compiler's checked multiply.
+template <typename T>
+void CheckEdgePairs() {
+  for (T x : EdgeIntegers<T>()) {
+    for (T y : EdgeIntegers<T>()) {
+      T want = 0, got = 0;
+      const bool fits = !__builtin_mul_overflow(x, y, &want);
+      ASSERT_EQ(fits, MultiplyWithoutOverflow(&x, false, &y, false, 1, nullptr, &got)) << +x << " * " << +y;
+      if (fits) {
+        ASSERT_EQ(want, got) << +x << " * " << +y;
+      }
+    }
+  }
+}
+
+TEST_P(MultiplyTest, EdgePairs) {
+  CheckEdgePairs<int16_t>();
+  CheckEdgePairs<int32_t>();
+  CheckEdgePairs<int64_t>();
+  CheckEdgePairs<uint16_t>();
+  CheckEdgePairs<uint32_t>();
+  CheckEdgePairs<uint64_t>();
 }
 
 }  // namespace

@@ -30,13 +30,41 @@ void FloatArithmetic(FloatOp op, const double* x, bool x_constant, const double*
 void FloatArithmetic(FloatOp op, const float* x, bool x_constant, const float* y, bool y_constant,
                      size_t n, float* out);
 
+// Integer multiplication, checked. out[i] = x[i] * y[i] wrapped to the type's width (two's
+// complement), constants as above. Returns true when no row overflowed the type, counting only
+// rows whose bit is set in `valid` (bit i = row i, as laneql/bitmask.h; nullptr = every row), so
+// a NULL row's operands raise nothing. On false, `out` may be incomplete: the caller runs its own
+// checked loop to find the first overflowing row and name its operands (DuckDB's message).
+// A row outside `valid` gets its wrapped product, not 0.
+#define LANEQL_ARITH_MULTIPLY(T)                                                             \
+  bool MultiplyWithoutOverflow(const T* x, bool x_constant, const T* y, bool y_constant, size_t n, \
+                               const uint64_t* valid, T* out);
+LANEQL_ARITH_MULTIPLY(int8_t)
+LANEQL_ARITH_MULTIPLY(int16_t)
+LANEQL_ARITH_MULTIPLY(int32_t)
+LANEQL_ARITH_MULTIPLY(int64_t)
+LANEQL_ARITH_MULTIPLY(uint8_t)
+LANEQL_ARITH_MULTIPLY(uint16_t)
+LANEQL_ARITH_MULTIPLY(uint32_t)
+LANEQL_ARITH_MULTIPLY(uint64_t)
+
 namespace reference {
 // Plain scalar code, no Highway: the definitions the kernels are tested against.
 void FloatArithmetic(FloatOp op, const double* x, bool x_constant, const double* y, bool y_constant,
                      size_t n, double* out);
 void FloatArithmetic(FloatOp op, const float* x, bool x_constant, const float* y, bool y_constant,
                      size_t n, float* out);
+LANEQL_ARITH_MULTIPLY(int8_t)
+LANEQL_ARITH_MULTIPLY(int16_t)
+LANEQL_ARITH_MULTIPLY(int32_t)
+LANEQL_ARITH_MULTIPLY(int64_t)
+LANEQL_ARITH_MULTIPLY(uint8_t)
+LANEQL_ARITH_MULTIPLY(uint16_t)
+LANEQL_ARITH_MULTIPLY(uint32_t)
+LANEQL_ARITH_MULTIPLY(uint64_t)
 }  // namespace reference
+
+#undef LANEQL_ARITH_MULTIPLY
 
 }  // namespace laneql
 

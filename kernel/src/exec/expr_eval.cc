@@ -156,6 +156,12 @@ bool Arithmetic(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std
         AddSubWithoutOverflow<T>(fn, a, b, dst, rows)) {
       return true;
     }
+    // The SIMD kernel notes whether a non-NULL row overflowed (laneql/arith.h); if one did, the
+    // checked loop below finds the first and names its operands.
+    if (fn == Fn::kMultiply && MultiplyWithoutOverflow(a.Data<T>(), a.constant, b.Data<T>(), b.constant, rows,
+                                                       out->validity, dst)) {
+      return true;
+    }
   }
   if constexpr (std::is_floating_point_v<T>) {
     if (fn != Fn::kModulo) {  // the SIMD kernels, which follow the NaN rule below (laneql/arith.h)

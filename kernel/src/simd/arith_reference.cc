@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "laneql/arith.h"
+#include "laneql/bitmask.h"
 
 namespace laneql {
 namespace reference {
@@ -42,6 +43,17 @@ void Arithmetic(FloatOp op, const T* x, bool x_constant, const T* y, bool y_cons
   }
 }
 
+// The product's bits, and whether the mathematical product fits T.
+template <typename T>
+bool Multiply(const T* x, bool x_constant, const T* y, bool y_constant, size_t n, const uint64_t* valid, T* out) {
+  bool fits = true;
+  for (size_t i = 0; i < n; ++i) {
+    const bool overflow = __builtin_mul_overflow(x[x_constant ? 0 : i], y[y_constant ? 0 : i], &out[i]);
+    if (overflow && (valid == nullptr || BitmaskGet(valid, i))) fits = false;
+  }
+  return fits;
+}
+
 }  // namespace
 
 void FloatArithmetic(FloatOp op, const double* x, bool x_constant, const double* y, bool y_constant,
@@ -52,6 +64,22 @@ void FloatArithmetic(FloatOp op, const float* x, bool x_constant, const float* y
                      size_t n, float* out) {
   Arithmetic(op, x, x_constant, y, y_constant, n, out);
 }
+
+
+#define LANEQL_ARITH_MULTIPLY_REFERENCE(T)                                                               \
+  bool MultiplyWithoutOverflow(const T* x, bool x_constant, const T* y, bool y_constant, size_t n,       \
+                               const uint64_t* valid, T* out) {                                          \
+    return Multiply(x, x_constant, y, y_constant, n, valid, out);                                        \
+  }
+LANEQL_ARITH_MULTIPLY_REFERENCE(int8_t)
+LANEQL_ARITH_MULTIPLY_REFERENCE(int16_t)
+LANEQL_ARITH_MULTIPLY_REFERENCE(int32_t)
+LANEQL_ARITH_MULTIPLY_REFERENCE(int64_t)
+LANEQL_ARITH_MULTIPLY_REFERENCE(uint8_t)
+LANEQL_ARITH_MULTIPLY_REFERENCE(uint16_t)
+LANEQL_ARITH_MULTIPLY_REFERENCE(uint32_t)
+LANEQL_ARITH_MULTIPLY_REFERENCE(uint64_t)
+#undef LANEQL_ARITH_MULTIPLY_REFERENCE
 
 }  // namespace reference
 }  // namespace laneql
