@@ -39,7 +39,22 @@ struct ArithMul {
 };
 struct ArithDiv {
   template <class V>
-  HWY_INLINE V operator()(V a, V b) const { return hn::Div(a, b); }
+  HWY_INLINE V operator()(V a, V b) const {
+#if HWY_TARGET == HWY_EMU128
+    // Highway 1.2's emulated Div gives 0 for a zero divisor (not ±inf or NaN): divide lane by
+    // lane in C++. EMU128 is the fallback of clang builds and the wasm `scalar` flavour.
+    const hn::DFromV<V> d;
+    using T = hn::TFromV<V>;
+    HWY_ALIGN T x[hn::MaxLanes(d)];
+    HWY_ALIGN T y[hn::MaxLanes(d)];
+    hn::Store(a, d, x);
+    hn::Store(b, d, y);
+    for (size_t i = 0; i < hn::Lanes(d); ++i) x[i] = x[i] / y[i];
+    return hn::Load(d, x);
+#else
+    return hn::Div(a, b);
+#endif
+  }
 };
 
 // The NaN rule for lanes whose result r is NaN: x quieted if x is NaN, else y quieted if y is,
