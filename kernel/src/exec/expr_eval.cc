@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "laneql/arith.h"
 #include "laneql/gather.h"
 #include "laneql/result.h"
 
@@ -153,6 +154,22 @@ bool Arithmetic(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) <= 8) {
     if ((fn == Fn::kAdd || fn == Fn::kSubtract) && a.validity == nullptr && b.validity == nullptr &&
         AddSubWithoutOverflow<T>(fn, a, b, dst, rows)) {
+      return true;
+    }
+    // The SIMD kernel notes whether a non-NULL row overflowed (laneql/arith.h); if one did, the
+    // checked loop below finds the first and names its operands.
+    if (fn == Fn::kMultiply && MultiplyWithoutOverflow(a.Data<T>(), a.constant, b.Data<T>(), b.constant, rows,
+                                                       out->validity, dst)) {
+      return true;
+    }
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    if (fn != Fn::kModulo) {  // the SIMD kernels, which follow the NaN rule below (laneql/arith.h)
+      const FloatOp op = fn == Fn::kAdd ? FloatOp::kAdd
+                       : fn == Fn::kSubtract ? FloatOp::kSubtract
+                       : fn == Fn::kMultiply ? FloatOp::kMultiply
+                                             : FloatOp::kDivide;
+      FloatArithmetic(op, a.Data<T>(), a.constant, b.Data<T>(), b.constant, rows, dst);
       return true;
     }
   }

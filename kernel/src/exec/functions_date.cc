@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "laneql/calendar.h"
 #include "src/common/civil_time.h"
 #include "src/common/time_format.h"
 #include "src/exec/expr_eval.h"
@@ -208,6 +209,30 @@ bool Make(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec
   return StrictValidity(args, out, error);
 }
 
+// The parts the SIMD calendar kernels compute (laneql/calendar.h), of DATE and TIMESTAMP
+// columns, into dst for a's stored rows; false for any other part or type.
+bool ExtractCalendarPart(const Vec& a, DatePart part, int64_t* dst) {
+  CalendarPart kernel_part;
+  switch (part) {
+    case DatePart::kYear: kernel_part = CalendarPart::kYear; break;
+    case DatePart::kMonth: kernel_part = CalendarPart::kMonth; break;
+    case DatePart::kDay: kernel_part = CalendarPart::kDay; break;
+    case DatePart::kDow: kernel_part = CalendarPart::kDayOfWeek; break;
+    case DatePart::kIsoDow: kernel_part = CalendarPart::kIsoDayOfWeek; break;
+    case DatePart::kDoy: kernel_part = CalendarPart::kDayOfYear; break;
+    case DatePart::kQuarter: kernel_part = CalendarPart::kQuarter; break;
+    default: return false;
+  }
+  if (a.type == TypeId::kDate32) {
+    CalendarPartOfDays(kernel_part, a.Data<int32_t>(), a.stored(), dst);
+  } else if (a.type == TypeId::kTimestampMicros) {
+    CalendarPartOfMicros(kernel_part, a.Data<int64_t>(), a.stored(), dst);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int64_t TemporalMicros(TypeId type, int64_t v) {
@@ -228,6 +253,7 @@ bool EvalDatePart(const BoundExpr& expr, std::vector<Vec>& args, size_t count, V
   if (expr.fn == plan::Fn::kExtract) {
     int64_t* dst = out->InitFixed<int64_t>(TypeId::kInt64, count, a.constant, error);
     if (dst == nullptr) return false;
+    if (ExtractCalendarPart(a, expr.part, dst)) return StrictValidity(args, out, error);
     for (size_t i = 0; i < a.stored(); ++i) dst[i] = ExtractInteger(MicrosAt(a, i), expr.part);
     return StrictValidity(args, out, error);
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "laneql/int128.h"
+#include "laneql/rounding.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/functions_common.h"
 
@@ -62,6 +63,17 @@ bool MapChecked(const BoundExpr& expr, const std::vector<Vec>& args, size_t coun
   return StrictValidity(args, out, error);
 }
 
+// out = kernel(x, rows, dst) over the stored rows of one DOUBLE argument (the SIMD kernels of
+// laneql/rounding.h); NULL where any argument is.
+template <class R, class Kernel>
+bool MapDoubleKernel(const std::vector<Vec>& args, TypeId type, size_t count, Vec* out, std::string* error,
+                     Kernel kernel) {
+  R* dst = out->InitFixed<R>(type, count, AllConstant(args), error);
+  if (dst == nullptr) return false;
+  kernel(args[0].Data<double>(), out->stored(), dst);
+  return StrictValidity(args, out, error);
+}
+
 template <class T>
 std::string Text(T x) {
   if constexpr (std::is_same_v<T, Int128>) return Int128ToString(x);
@@ -83,7 +95,7 @@ double RoundDigits(double x, int32_t digits) {
 // NaN results in DuckDB's sign (it prints "nan" or "-nan"). Outside their domains its
 // logarithms, asin and acos give a positive NaN (glibc's), where musl (wasm) gives the negative
 // default NaN of an invalid operation; a NaN argument passes through as it is. even() of NaN is
-// negative.
+// negative (laneql/rounding.h).
 double DomainNaN(double result, double x) {
   return std::isnan(result) && !std::isnan(x) ? std::numeric_limits<double>::quiet_NaN() : result;
 }
@@ -94,13 +106,6 @@ double DomainNaN(double result, double x) {
 double InvalidNaN(double result, double x, double y = 0) {
   return std::isnan(result) && !std::isnan(x) && !std::isnan(y) ? -std::numeric_limits<double>::quiet_NaN()
                                                                 : result;
-}
-
-double Even(double x) {
-  if (std::isnan(x)) return -std::numeric_limits<double>::quiet_NaN();
-  double v = x >= 0 ? std::ceil(x) : std::floor(x);
-  if (std::fmod(v, 2.0) != 0) v += x >= 0 ? 1 : -1;
-  return v;
 }
 
 // Integer x rounded half away from zero to a multiple of 10^-digits (digits < 0), computed
@@ -222,6 +227,29 @@ template <class T>
 bool TypedFunction(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
   const ScalarFn fn = expr.scalar;
   const TypeId type = expr.type;
+  if constexpr (std::is_same_v<T, double>) {
+    // The SIMD kernels, with the results of the <cmath> calls below (laneql/rounding.h).
+    const auto rounding = [&](RoundingOp op) {
+      return MapDoubleKernel<double>(args, type, count, out, error,
+                                     [op](const double* x, size_t n, double* dst) { RoundFloat64(op, x, n, dst); });
+    };
+    switch (fn) {
+      case ScalarFn::kAbs: return rounding(RoundingOp::kAbs);
+      case ScalarFn::kFloor: return rounding(RoundingOp::kFloor);
+      case ScalarFn::kCeil: return rounding(RoundingOp::kCeil);
+      case ScalarFn::kTrunc: return rounding(RoundingOp::kTrunc);
+      case ScalarFn::kRound:
+        if (args.size() == 1) return rounding(RoundingOp::kRound);
+        if (args[1].constant) {  // one number of digits for every row
+          const int32_t digits = args[1].Get<int32_t>(0);
+          return MapDoubleKernel<double>(args, type, count, out, error, [digits](const double* x, size_t n, double* dst) {
+            RoundFloat64Digits(x, n, digits, dst);
+          });
+        }
+        break;
+      default: break;
+    }
+  }
   if constexpr (std::is_floating_point_v<T>) {
     switch (fn) {
       case ScalarFn::kAbs: return Map<T, T>(args, type, count, out, error, [](T x) { return std::fabs(x); });
@@ -374,7 +402,9 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
     case ScalarFn::kAtan2: return doubles([](D y, D x) { return std::atan2(y, x); });
     case ScalarFn::kDegrees: return doubles([](D x) { return x * (180.0 / M_PI); });
     case ScalarFn::kRadians: return doubles([](D x) { return x * (M_PI / 180.0); });
-    case ScalarFn::kEven: return doubles(Even);
+    case ScalarFn::kEven:  // even(NaN) is -NaN
+      return MapDoubleKernel<D>(args, TypeId::kFloat64, count, out, error,
+                                [](const D* x, size_t n, D* dst) { RoundFloat64(RoundingOp::kEven, x, n, dst); });
     case ScalarFn::kIsNan:
     case ScalarFn::kIsInf:
     case ScalarFn::kIsFinite: {
@@ -394,6 +424,10 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
       bool ok = false;
       VisitFixed(args[0].type, [&](auto tag) {
         using T = decltype(tag);
+        if constexpr (std::is_same_v<T, double>) {
+          ok = MapDoubleKernel<int8_t>(args, TypeId::kInt8, count, out, error, SignFloat64);
+          return;
+        }
         ok = Map<int8_t, T>(args, TypeId::kInt8, count, out, error,
                             [](T x) -> int8_t { return x > T(0) ? 1 : (x < T(0) ? -1 : 0); });
       });
