@@ -2,7 +2,7 @@
 // exposes to its tests. Values are spelled as laneql (and DuckDB) print them: dates as
 // YYYY-MM-DD, timestamps as YYYY-MM-DD HH:MM:SS[.ffffff], 64-bit and 128-bit integers as
 // decimal strings (a JavaScript number holds only 53 bits).
-import type { ColumnType, QueryResult } from 'laneql';
+import type { ColumnType, IntervalValue, QueryResult } from 'laneql';
 
 export type Cell = number | string | boolean | null;
 
@@ -51,6 +51,30 @@ function shortestFloat32(v: number): number {
   return v;
 }
 
+/** "HH:MM:SS[.ffffff]" of microseconds, as laneql prints a TIME or an interval's time. */
+function formatClock(micros: bigint): string {
+  const sign = micros < 0n ? '-' : '';
+  const m = micros < 0n ? -micros : micros;
+  const s = m / 1_000_000n;
+  const two = (n: bigint) => String(n).padStart(2, '0');
+  const fraction = m % 1_000_000n;
+  const tail = fraction === 0n ? '' : '.' + String(fraction).padStart(6, '0').replace(/0+$/, '');
+  return `${sign}${two(s / 3600n)}:${two((s / 60n) % 60n)}:${two(s % 60n)}${tail}`;
+}
+
+/** An INTERVAL as DuckDB spells it ("1 year 2 months 3 days 04:05:06"). */
+function formatInterval(v: IntervalValue): string {
+  const parts: string[] = [];
+  const part = (n: number, unit: string) => {
+    if (n !== 0) parts.push(`${n} ${unit}${Math.abs(n) === 1 ? '' : 's'}`);
+  };
+  part(Math.trunc(v.months / 12), 'year');
+  part(v.months % 12, 'month');
+  part(v.days, 'day');
+  if (v.micros !== 0n || parts.length === 0) parts.push(formatClock(v.micros));
+  return parts.join(' ');
+}
+
 function cell(type: ColumnType, values: ArrayLike<unknown>, row: number): Cell {
   const v = values[row];
   switch (type) {
@@ -58,6 +82,8 @@ function cell(type: ColumnType, values: ArrayLike<unknown>, row: number): Cell {
     case 'DATE': return formatDate(v as number);
     case 'TIMESTAMP': return formatTimestamp(v as bigint);
     case 'TIMESTAMP_S': return formatTimestamp((v as bigint) * 1_000_000n);
+    case 'TIME': return formatClock(v as bigint);
+    case 'INTERVAL': return formatInterval(v as IntervalValue);
     case 'FLOAT': return floatCell(Number.isFinite(v) ? shortestFloat32(v as number) : (v as number));
     case 'DOUBLE': return floatCell(v as number);
     case 'BIGINT':
