@@ -18,7 +18,9 @@ struct Interval {
 };
 
 inline Int128 PackInterval(const Interval& v) {
-  return (static_cast<Int128>(v.months) << 96) + (static_cast<Int128>(v.days) << 64) + static_cast<Int128>(v.micros);
+  // Multiplied, not shifted: a left shift of a negative value is undefined behaviour.
+  return static_cast<Int128>(v.months) * (Int128{1} << 96) + static_cast<Int128>(v.days) * (Int128{1} << 64) +
+         static_cast<Int128>(v.micros);
 }
 
 inline Interval UnpackInterval(Int128 packed) {
