@@ -18,9 +18,12 @@ struct Interval {
 };
 
 inline Int128 PackInterval(const Interval& v) {
-  // Multiplied, not shifted: a left shift of a negative value is undefined behaviour.
-  return static_cast<Int128>(v.months) * (Int128{1} << 96) + static_cast<Int128>(v.days) * (Int128{1} << 64) +
-         static_cast<Int128>(v.micros);
+  // In unsigned arithmetic, which wraps: a left shift of a negative value, or a sum past the
+  // int128 range at the parts' extremes, would be undefined behaviour in signed arithmetic.
+  using U = unsigned __int128;
+  const U packed = (static_cast<U>(static_cast<Int128>(v.months)) << 96) +
+                   (static_cast<U>(static_cast<Int128>(v.days)) << 64) + static_cast<U>(static_cast<Int128>(v.micros));
+  return static_cast<Int128>(packed);
 }
 
 inline Interval UnpackInterval(Int128 packed) {
