@@ -27,11 +27,14 @@ inline Int128 PackInterval(const Interval& v) {
 }
 
 inline Interval UnpackInterval(Int128 packed) {
+  using U = unsigned __int128;
+  const U u = static_cast<U>(packed);
   Interval v;
-  v.micros = static_cast<int64_t>(static_cast<uint64_t>(packed));  // the low 64 bits, signed
-  const Int128 rest = (packed - static_cast<Int128>(v.micros)) >> 64;  // months · 2^32 + days
-  v.days = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(rest)));
-  v.months = static_cast<int32_t>((rest - static_cast<Int128>(v.days)) >> 32);
+  v.micros = static_cast<int64_t>(static_cast<uint64_t>(u));  // the low 64 bits, signed
+  // (months · 2^32 + days) mod 2^64, then each part's 32 bits.
+  const uint64_t rest = static_cast<uint64_t>((u - static_cast<U>(static_cast<Int128>(v.micros))) >> 64);
+  v.days = static_cast<int32_t>(static_cast<uint32_t>(rest));
+  v.months = static_cast<int32_t>(static_cast<uint32_t>((rest - static_cast<uint64_t>(static_cast<int64_t>(v.days))) >> 32));
   return v;
 }
 
