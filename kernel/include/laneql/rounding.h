@@ -38,6 +38,9 @@ namespace reference {
 void RoundFloat64(RoundingOp op, const double* x, size_t n, double* out);
 void RoundFloat64Digits(const double* x, size_t n, int32_t digits, double* out);
 void SignFloat64(const double* x, size_t n, int8_t* out);
+// One value of round(x, digits), as DuckDB rounds (half away from zero; a result past the
+// double range gives x back, or 0 for negative digits): the engine's per-row path uses it too.
+double RoundDigits(double x, int32_t digits);
 }  // namespace reference
 
 }  // namespace laneql

@@ -80,18 +80,6 @@ std::string Text(T x) {
   else return std::to_string(x);
 }
 
-double RoundDigits(double x, int32_t digits) {
-  if (!std::isfinite(x)) return x;
-  if (digits < 0) {
-    const double modifier = std::pow(10.0, -static_cast<double>(digits));
-    const double rounded = std::round(x / modifier) * modifier;
-    return std::isinf(rounded) || std::isnan(rounded) ? 0.0 : rounded;
-  }
-  const double modifier = std::pow(10.0, static_cast<double>(digits));
-  const double rounded = std::round(x * modifier) / modifier;
-  return std::isinf(rounded) || std::isnan(rounded) ? x : rounded;
-}
-
 // NaN results in DuckDB's sign (it prints "nan" or "-nan"). Outside their domains its
 // logarithms, asin and acos give a positive NaN (glibc's), where musl (wasm) gives the negative
 // default NaN of an invalid operation; a NaN argument passes through as it is. even() of NaN is
@@ -259,7 +247,7 @@ bool TypedFunction(const BoundExpr& expr, const std::vector<Vec>& args, size_t c
       case ScalarFn::kRound:
         if (args.size() == 1) return Map<T, T>(args, type, count, out, error, [](T x) { return std::round(x); });
         return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r, RowError*) {
-          *r = static_cast<T>(RoundDigits(static_cast<double>(args[0].Get<T>(i)), args[1].Get<int32_t>(i)));
+          *r = static_cast<T>(reference::RoundDigits(static_cast<double>(args[0].Get<T>(i)), args[1].Get<int32_t>(i)));
           return true;  // never fails
         });
       default: break;

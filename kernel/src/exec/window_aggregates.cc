@@ -9,23 +9,10 @@
 #include "src/exec/aggregate_function_state.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/hash_join.h"
+#include "src/exec/window_functions.h"
 
 namespace laneql {
 namespace exec {
-namespace {
-
-bool BorrowColumn(const Column& column, Vec* out, std::string* error) {
-  Evaluator evaluator({&column});
-  plan::BoundExpr ref;
-  ref.kind = plan::BoundKind::kColumn;
-  ref.column = 0;
-  ref.type = column.type();
-  RowSet rows;
-  rows.count = column.length();
-  return evaluator.Eval(ref, rows, out, error);
-}
-
-}  // namespace
 
 bool LibraryWindowPartition(const plan::Aggregate& aggregate, const std::vector<const Column*>& args,
                             const uint32_t* prow, size_t n, const uint32_t* frame_begin, const uint32_t* frame_end,
@@ -42,7 +29,7 @@ bool LibraryWindowPartition(const plan::Aggregate& aggregate, const std::vector<
     std::vector<Column> gathered(args.size());
     std::vector<Vec> vecs(args.size());
     for (size_t a = 0; a < args.size(); ++a) {
-      if (!GatherRows(*args[a], rows, &gathered[a], error) || !BorrowColumn(gathered[a], &vecs[a], error)) {
+      if (!GatherRows(*args[a], rows, &gathered[a], error) || !BorrowVec(gathered[a], &vecs[a], error)) {
         return false;
       }
     }
@@ -66,7 +53,7 @@ bool LibraryWindowPartition(const plan::Aggregate& aggregate, const std::vector<
     state_end = e;
     // The answer over the frame so far, read through a one-row column.
     one = Column(aggregate.type);
-    if (!state->Append(0, &one, error) || !BorrowColumn(one, &value, error)) return false;
+    if (!state->Append(0, &one, error) || !BorrowVec(one, &value, error)) return false;
     ReadSlot(value, 0, &out);
   }
   return true;

@@ -78,16 +78,6 @@ OutKind OutKindOf(WindowFn fn, TypeId result_type) {
   }
 }
 
-bool BorrowVec(const Column& column, Vec* out, std::string* error) {
-  Evaluator evaluator({&column});
-  plan::BoundExpr ref;
-  ref.kind = plan::BoundKind::kColumn;
-  ref.column = 0;
-  ref.type = column.type();
-  RowSet rows;
-  rows.count = column.length();
-  return evaluator.Eval(ref, rows, out, error);
-}
 
 bool SameKeys(const std::vector<Vec>& keys, uint32_t a, uint32_t b) {
   for (const Vec& v : keys) {
@@ -659,6 +649,18 @@ bool Compute(const WindowCall& call, size_t rows, const ExecContext& ctx, Column
 }
 
 }  // namespace
+
+// A relation column read as a Vec over all its rows (no copy).
+bool BorrowVec(const Column& column, Vec* out, std::string* error) {
+  Evaluator evaluator({&column});
+  plan::BoundExpr ref;
+  ref.kind = plan::BoundKind::kColumn;
+  ref.column = 0;
+  ref.type = column.type();
+  RowSet rows;
+  rows.count = column.length();
+  return evaluator.Eval(ref, rows, out, error);
+}
 
 bool FindWindowFn(const std::string& name, WindowFn* fn, size_t* min_args, size_t* max_args) {
   for (const FnEntry& entry : kWindowFns) {

@@ -9,6 +9,7 @@
 
 #include "laneql/column.h"
 #include "src/exec/exec_context.h"
+#include "src/exec/vector.h"
 #include "src/plan/bound_expr.h"
 #include "src/sql/ast.h"
 
@@ -75,6 +76,8 @@ struct WindowCall {
 // The call's value for each of `rows` rows, in row order. Partitions are sorted on the
 // context's threads (ties keep the relation's row order) and evaluated in parallel, a
 // partition on one thread. False with the error (DuckDB's text) in *error.
+// A column read as a Vec over all its rows, borrowing its buffers.
+bool BorrowVec(const Column& column, Vec* out, std::string* error);
 bool ComputeWindow(const WindowCall& call, size_t rows, const ExecContext& ctx, Column* out, std::string* error);
 
 }  // namespace exec

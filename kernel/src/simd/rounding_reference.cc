@@ -16,6 +16,8 @@ double Even(double x) {
   return v;
 }
 
+}  // namespace
+
 double RoundDigits(double x, int32_t digits) {
   if (!std::isfinite(x)) return x;
   if (digits < 0) {
@@ -27,8 +29,6 @@ double RoundDigits(double x, int32_t digits) {
   const double rounded = std::round(x * modifier) / modifier;
   return std::isinf(rounded) || std::isnan(rounded) ? x : rounded;
 }
-
-}  // namespace
 
 void RoundFloat64(RoundingOp op, const double* x, size_t n, double* out) {
   for (size_t i = 0; i < n; ++i) {
