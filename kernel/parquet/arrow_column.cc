@@ -17,6 +17,8 @@
 #include <string_view>
 #include <utility>
 
+#include "laneql/int128.h"
+
 namespace laneql {
 namespace parquet_internal {
 namespace {
@@ -357,6 +359,15 @@ bool ConvertColumn(const arrow::ChunkedArray& array, Column* out, std::string* e
       return ConvertTime(array, out, error);
     case arrow::Type::BOOL:
       return ConvertBool(array, out, error);
+    case arrow::Type::DECIMAL128: {
+      // Arrow's decimal128 is laneql's DECIMAL layout: 16-byte two's complement of value · 10^s.
+      const auto& decimal = static_cast<const arrow::Decimal128Type&>(type);
+      if (decimal.precision() < 1 || decimal.precision() > kMaxDecimalPrecision || decimal.scale() < 0 ||
+          decimal.scale() > decimal.precision()) {
+        return Fail("Arrow type " + type.ToString() + " is not supported (a scale from 0 to the precision)", error);
+      }
+      return CopyFixed<Int128>(array, DecimalType(decimal.precision(), decimal.scale()), out, error);
+    }
     default:
       return Fail("Arrow type " + type.ToString() + " is not supported", error);
   }

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "laneql/int128.h"
+
 namespace laneql {
 namespace parquet_internal {
 namespace {
@@ -228,7 +230,7 @@ TEST(ArrowColumnTest, UnsupportedTypesNameColumnAndType) {
   };
   const Case cases[] = {
       {arrow::list(arrow::int64()), "[[1, 2], null]", "list<item: int64>"},
-      {arrow::decimal128(10, 2), R"(["1.25"])", "decimal128(10, 2)"},
+      {arrow::decimal256(40, 2), R"(["1.25"])", "decimal256(40, 2)"},  // beyond 38 digits
       {arrow::dictionary(arrow::int32(), arrow::int64()), "[1]", "dictionary<values=int64"},
       {arrow::date64(), "[86400000]", "date64"},
       {arrow::null(), "[null]", "null"},
@@ -242,6 +244,23 @@ TEST(ArrowColumnTest, UnsupportedTypesNameColumnAndType) {
     EXPECT_EQ(error.rfind("column 'odd': Arrow type ", 0), 0u) << error;
     EXPECT_NE(error.find(c.type_name), std::string::npos) << error;
   }
+}
+
+TEST(ArrowColumnTest, Decimal128IsDecimalOfItsPrecisionAndScale) {
+  std::shared_ptr<arrow::Array> a = FromJson(arrow::decimal128(15, 2), R"(["1.25", null, "-0.05"])");
+  std::shared_ptr<arrow::Array> b = FromJson(arrow::decimal128(15, 2), R"(["9999999999999.99"])");
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  Column column;
+  std::string error;
+  ASSERT_TRUE(ColumnFromArrow(Chunks({a, b}), "price", &column, &error)) << error;
+  EXPECT_EQ(column.type(), DecimalType(15, 2));
+  ASSERT_EQ(column.length(), 4u);
+  EXPECT_EQ(column.Values<Int128>()[0], 125);
+  EXPECT_FALSE(column.IsValid(1));
+  EXPECT_EQ(column.Values<Int128>()[1], 0);  // a null slot is zeroed
+  EXPECT_EQ(column.Values<Int128>()[2], -5);
+  EXPECT_EQ(column.Values<Int128>()[3], static_cast<Int128>(999999999999999));
 }
 
 TEST(ArrowColumnTest, NoChunksGiveAnEmptyColumn) {

@@ -17,6 +17,12 @@
 //    128-bit integers: by months, then days, then microseconds (DuckDB INTERVAL). NOT Arrow's
 //    month_day_nano layout (int32 months, int32 days, int64 nanoseconds): the JS bindings
 //    convert.
+//  - decimal(p, s): 16 bytes, the int128 value · 10^s, for every precision 1..38 (Arrow's
+//    decimal128 layout, "d:p,s"; DuckDB DECIMAL(p, s), which narrows the storage of small
+//    precisions, holds the same numbers). A decimal's TypeId is not one of the names below but
+//    kDecimalTag | p << 8 | s (DecimalType), so that every expression and column carries its
+//    precision and scale in its type; PhysicalType maps each to kInt128 for code that only
+//    moves, hashes, sorts or compares values of one type.
 // kInt128 and kBool come after kLargeString, and kTime and kInterval after them, so that the
 // older ids keep their numbers.
 #ifndef LANEQL_TYPES_H_
@@ -28,7 +34,7 @@
 
 namespace laneql {
 
-enum class TypeId : uint8_t {
+enum class TypeId : uint16_t {
   kInt8,
   kInt16,
   kInt32,
@@ -49,15 +55,31 @@ enum class TypeId : uint8_t {
   kTime,
   kInterval,
 };
-inline constexpr int kNumTypeIds = static_cast<int>(TypeId::kInterval) + 1;
+inline constexpr int kNumTypeIds = static_cast<int>(TypeId::kInterval) + 1;  // decimals aside
+
+// DECIMAL(precision, scale): 1 <= precision <= kMaxDecimalPrecision, 0 <= scale <= precision.
+inline constexpr int kMaxDecimalPrecision = 38;
+inline constexpr uint16_t kDecimalTag = 0x4000;
+constexpr bool IsDecimal(TypeId type) { return (static_cast<uint16_t>(type) & kDecimalTag) != 0; }
+constexpr TypeId DecimalType(int precision, int scale) {
+  return static_cast<TypeId>(kDecimalTag | precision << 8 | scale);
+}
+constexpr int DecimalPrecision(TypeId type) { return (static_cast<uint16_t>(type) >> 8) & 0x3f; }
+constexpr int DecimalScale(TypeId type) { return static_cast<uint16_t>(type) & 0xff; }
+// The layout a value is stored in: kInt128 for a decimal, the type itself for the others.
+constexpr TypeId PhysicalType(TypeId type) { return IsDecimal(type) ? TypeId::kInt128 : type; }
+// A TypeId a reader may meet in a file or from the JS bindings: a named one or a decimal of a
+// valid precision and scale.
+bool IsValidTypeId(uint64_t id);
 
 // laneql's own lower-case name: "int8" ... "uint64", "float32", "float64", "date32",
-// "timestamp_s", "timestamp_us", "string", "large_string", "int128", "bool". Note "int8" is the
+// "timestamp_s", "timestamp_us", "string", "large_string", "int128", "bool", "decimal(p,s)".
+// Note "int8" is the
 // 8-bit integer (Arrow's naming), not Postgres/DuckDB's INT8 (= BIGINT).
 const char* TypeName(TypeId type);
 // DuckDB's name for the same values: "TINYINT", ..., "BIGINT", "UBIGINT", "FLOAT", "DOUBLE",
 // "DATE", "TIMESTAMP_S", "TIMESTAMP" (microseconds), "VARCHAR" (both string types), "HUGEINT",
-// "BOOLEAN".
+// "BOOLEAN", "DECIMAL(p,s)".
 const char* DuckDbTypeName(TypeId type);
 // The Arrow C data interface format string ("c", "s", "i", "l", "C", ..., "g", "tdD", "tss:",
 // "tsu:", "u", "U", "d:38,0", "b"): what the JS bindings hand to or read from Arrow (see above
@@ -70,8 +92,9 @@ bool TypeFromName(std::string_view name, TypeId* type);
 // TINYINT/INT1, SMALLINT/INT2/SHORT, INTEGER/INT/INT4/SIGNED, BIGINT/INT8/LONG, UTINYINT,
 // USMALLINT, UINTEGER, UBIGINT, FLOAT/FLOAT4/REAL, DOUBLE/FLOAT8, DATE, TIMESTAMP/DATETIME/
 // TIMESTAMP_US, TIMESTAMP_S, VARCHAR/TEXT/STRING/CHAR/BPCHAR, HUGEINT/INT128, BOOLEAN/BOOL/
-// LOGICAL, TIME, INTERVAL. A length such as VARCHAR(255) or
-// CHAR(2) is accepted and ignored (DuckDB ignores it too).
+// LOGICAL, TIME, INTERVAL, DECIMAL/NUMERIC[(p[, s])] (DECIMAL alone is DECIMAL(18,3), as in
+// DuckDB; a precision outside 1..38 or a scale above it is refused). A length such as
+// VARCHAR(255) or CHAR(2) is accepted and ignored (DuckDB ignores it too).
 bool TypeFromSqlName(std::string_view name, TypeId* type);
 
 // Bytes per value for fixed-width types; 0 for the string types (see OffsetByteWidth).

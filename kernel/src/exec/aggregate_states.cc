@@ -14,6 +14,7 @@
 #include "src/exec/expr_eval.h"
 #include "src/exec/grouping.h"
 #include "src/exec/row_offsets.h"
+#include "src/common/decimal.h"
 #include "src/common/query_budget.h"
 
 namespace laneql {
@@ -520,6 +521,7 @@ bool AggregateStates::FinishParts(const std::vector<const AggregateStates*>& par
       case AggKind::kAvg:
         if (n == 0) ok = column.AppendNull(error);
         else if (IsFloat(s.arg_type)) ok = column.Append<double>(s.reals[g] / static_cast<double>(n), error);
+        else if (IsDecimal(s.arg_type)) ok = column.Append<double>(decimal::Average(s.ints[g], n, DecimalScale(s.arg_type)), error);
         else ok = column.Append<double>(Int128ToDouble(s.narrow_sum ? Int128{s.sums[g]} : s.ints[g]) / static_cast<double>(n), error);
         break;
       case AggKind::kMin:

@@ -138,6 +138,13 @@ class ValuesState final : public AggregateFunctionState {
         return out->Append<int64_t>(std::llround(mixed), error);
       }
       const double value = lo == hi ? low : low + d * (high - low);
+      if (IsDecimal(result_type_)) {
+        // Interpolated on the scaled integers and cut toward zero, as DuckDB does
+        // (median(0.01, 0.06) = 0.03).
+        if constexpr (std::is_same_v<T, Int128>) {
+          return out->Append<Int128>(lo == hi ? sorted[lo] : static_cast<Int128>(value), error);
+        }
+      }
       if (result_type_ == TypeId::kFloat64) return out->Append<double>(value, error);
       if (result_type_ == TypeId::kFloat32) return out->Append<float>(static_cast<float>(value), error);
       // approx_quantile of integers: the interpolated value rounded, in the argument's type.

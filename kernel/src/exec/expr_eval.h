@@ -45,10 +45,10 @@ class Evaluator {
 };
 
 // Calls f(T{}) with T the C++ type of a fixed-width TypeId (dates int32, timestamps and times
-// int64, bool uint8, int128 and intervals Int128). Returns false for string types.
+// int64, bool uint8, int128, decimals and intervals Int128). Returns false for string types.
 template <class F>
 bool VisitFixed(TypeId type, F&& f) {
-  switch (type) {
+  switch (PhysicalType(type)) {  // a decimal is its scaled Int128
     case TypeId::kInt8: f(int8_t{}); return true;
     case TypeId::kInt16: f(int16_t{}); return true;
     case TypeId::kInt32:
@@ -88,6 +88,11 @@ std::vector<const Column*> TableColumns(const Table& table);
 bool EvaluateConstant(const plan::BoundExpr& expr, plan::Value* out, std::string* error);
 // A single value converted to `to`, with DuckDB's rules (range-checked, strings parsed).
 bool CastValue(const plan::Value& in, TypeId to, plan::Value* out, std::string* error);
+// CastValue's cases with a DECIMAL on either side, but to text (cast_decimal.cc).
+bool CastDecimalValue(const plan::Value& in, TypeId to, plan::Value* out, std::string* error);
+// A vector cast to DECIMAL from a DECIMAL, an integer or BOOLEAN, or from a DECIMAL to a float,
+// without Values; *handled false (nothing done) for the other casts and TRY_CAST.
+bool CastDecimalVec(const plan::BoundExpr& expr, const Vec& in, Vec* out, std::string* error, bool* handled);
 // A DATE (days), TIMESTAMP_S (seconds) or TIMESTAMP (microseconds) value as microseconds since
 // 1970-01-01 (a DATE as its midnight).
 int64_t TemporalMicros(TypeId type, int64_t v);

@@ -52,6 +52,7 @@ bool CastValue(const Value& in, TypeId to, Value* out, std::string* error) {
     *out = Value::String(plan::ValueToText(in));
     return true;
   }
+  if (IsDecimal(to) || IsDecimal(from)) return CastDecimalValue(in, to, out, error);
   if (IsString(from)) {
     const std::string& s = in.text;
     if (to == TypeId::kTime) {
@@ -212,6 +213,11 @@ bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error)
       out->validity = out->own_validity.As<uint64_t>();
     }
     return true;
+  }
+  if (IsDecimal(to) || IsDecimal(in.type)) {
+    bool handled = false;
+    if (!CastDecimalVec(expr, in, out, error, &handled)) return false;
+    if (handled) return true;
   }
   std::vector<Value> values(rows);
   for (size_t i = 0; i < rows; ++i) {

@@ -9,6 +9,7 @@
 
 #include "laneql/int128.h"
 #include "laneql/result.h"
+#include "src/common/decimal.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/functions_common.h"
 
@@ -40,6 +41,9 @@ Arg ReadArg(const Vec& v, size_t i) {
   } else if (v.type == TypeId::kBool) {
     a.kind = Arg::kBool;
     a.integer = v.Get<uint8_t>(i) != 0;
+  } else if (IsDecimal(v.type)) {  // formatted as its DOUBLE, as DuckDB does
+    a.kind = Arg::kFloat;
+    a.real = decimal::ToDouble(v.Get<Int128>(i), DecimalScale(v.type));
   } else {
     VisitFixed(v.type, [&](auto tag) {
       using T = decltype(tag);

@@ -12,6 +12,7 @@
 
 #include "laneql/int128.h"
 #include "laneql/rounding.h"
+#include "src/common/decimal.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/functions_common.h"
 
@@ -208,6 +209,34 @@ bool IntegerOperator(ScalarFn fn, T x, T y, T* out, RowError* why) {
   }
   *out = shifted;
   return true;
+}
+
+// floor / ceil / trunc / round of a DECIMAL, exact on the scaled integers: the digits past the
+// ones kept (none, or round's digits) dropped by the function's rule, the result at the scale
+// the binder typed (round(x, -2) keeps no fraction and ends in zeros).
+bool DecimalRounding(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
+  const int from = DecimalScale(args[0].type), to = DecimalScale(expr.type);
+  const ScalarFn fn = expr.scalar;
+  return MapChecked<Int128>(expr, args, count, out, error, [&](size_t i, Int128* r, RowError*) {
+    const Int128 x = args[0].Get<Int128>(i);
+    const int keep = fn == ScalarFn::kRound && args.size() > 1 ? std::min(args[1].Get<int32_t>(i), from) : to;
+    if (keep >= from) {
+      *r = x;
+      return true;
+    }
+    if (from - keep > kMaxDecimalPrecision) {  // every digit dropped, and more
+      *r = 0;
+      return true;
+    }
+    const Int128 d = decimal::Pow10(from - keep);
+    Int128 q = x / d;
+    const Int128 rem = x % d;
+    if (fn == ScalarFn::kFloor && rem < 0) --q;
+    if (fn == ScalarFn::kCeil && rem > 0) ++q;
+    if (fn == ScalarFn::kRound && (rem >= d / 2 || -rem >= d / 2)) q += x < 0 ? -1 : 1;  // half away from zero
+    *r = q * decimal::Pow10(to - keep);
+    return true;
+  });
 }
 
 // Integer and float functions that keep their argument's type.
@@ -435,6 +464,7 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
     case ScalarFn::kShiftLeft:
     case ScalarFn::kShiftRight:
     case ScalarFn::kBitNot: {
+      if (IsDecimal(args[0].type) && expr.scalar != ScalarFn::kAbs) return DecimalRounding(expr, args, count, out, error);
       bool ok = false;
       VisitFixed(expr.type, [&](auto tag) { ok = TypedFunction<decltype(tag)>(expr, args, count, out, error); });
       return ok;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "src/common/ascii.h"
+#include "src/common/decimal.h"
 #include "src/common/query_budget.h"
 #include "src/exec/decorrelate.h"
 #include "src/exec/executor.h"
@@ -103,6 +104,8 @@ TypeId CommonSuperType(TypeId a, TypeId b) {
   if (b == TypeId::kLargeString) b = TypeId::kString;
   if (a == b) return a;
   if (IsString(a) || IsString(b)) return TypeId::kString;
+  const auto decimal_like = [](TypeId t) { return IsDecimal(t) || IsInteger(t) || IsBool(t); };
+  if ((IsDecimal(a) || IsDecimal(b)) && decimal_like(a) && decimal_like(b)) return decimal::CommonType(a, b);
   if (IsFloat(a) || IsFloat(b)) return TypeId::kFloat64;
   if (IsTemporal(a) && IsTemporal(b)) return TypeId::kTimestampMicros;
   if (IsInteger(a) && IsInteger(b)) {

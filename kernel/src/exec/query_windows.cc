@@ -502,7 +502,7 @@ bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& 
     }
     const TypeId key = spec.order[0]->type();
     const TypeId offset = (spec.start_offset != nullptr ? spec.start_offset : spec.end_offset)->type();
-    const auto numeric = [](TypeId t) { return IsInteger(t) || IsFloat(t); };
+    const auto numeric = [](TypeId t) { return IsInteger(t) || IsFloat(t) || IsDecimal(t); };
     if (!(numeric(key) || key == TypeId::kDate32) || !numeric(offset) ||
         (key == TypeId::kDate32 && !IsInteger(offset))) {
       *error = ErrorAt(window.frame_pos, "binder",

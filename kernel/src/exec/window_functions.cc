@@ -6,6 +6,7 @@
 // and the function. Framed aggregates read prefix sums where they are exact (counts, integer
 // sums in 128 bits) and a segment tree with a shape fixed by the partition's size elsewhere
 // (float sums, min, max), so every thread count gives the same bits.
+#include "src/common/decimal.h"
 #include "src/exec/window_functions.h"
 
 #include <algorithm>
@@ -105,7 +106,7 @@ double RealAt(const Vec& v, size_t r) {
   VisitFixed(v.type, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, Int128>) {
-      out = Int128ToDouble(v.Get<T>(r));
+      out = IsDecimal(v.type) ? decimal::ToDouble(v.Get<T>(r), DecimalScale(v.type)) : Int128ToDouble(v.Get<T>(r));
     } else {
       out = static_cast<double>(v.Get<T>(r));
     }

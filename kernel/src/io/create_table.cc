@@ -214,13 +214,16 @@ class Parser {
   }
 
   // ( ... ) with nesting, contents ignored.
-  bool SkipParenthesized() {
+  // Past a parenthesized list; its tokens, with the parentheses, go to *text when given.
+  bool SkipParenthesized(std::string* text = nullptr) {
     if (!ExpectPunct('(')) return false;
+    if (text != nullptr) *text += "(";
     int depth = 1;
     while (depth > 0) {
       if (token_.kind == TokenKind::kEnd) return Fail("expected ')'");
       if (IsPunct(token_, '(')) ++depth;
       if (IsPunct(token_, ')')) --depth;
+      if (text != nullptr) *text += token_.text;
       if (!Advance()) return false;
     }
     return true;
@@ -247,7 +250,8 @@ class Parser {
       if (!Advance()) return false;
       type_name = IsKeyword(type_token, "DOUBLE") ? "DOUBLE" : "VARCHAR";
     }
-    if (IsPunct(token_, '(') && !SkipParenthesized()) return false;  // VARCHAR(255), CHAR(2)
+    // VARCHAR(255), CHAR(2), DECIMAL(15,2)
+    if (IsPunct(token_, '(') && !SkipParenthesized(&type_name)) return false;
     if (!TypeFromSqlName(type_name, &spec.type)) {
       *error_ = Lexer::Where(type_token.line, type_token.column) + "unknown type '" + type_name +
                 "' of column " + spec.name;

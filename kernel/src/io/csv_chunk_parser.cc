@@ -6,6 +6,7 @@
 
 #include "laneql/aligned_buffer.h"
 #include "laneql/bitmask.h"
+#include "src/common/decimal.h"
 #include "src/common/interval_text.h"
 #include "src/io/csv_field_parse.h"
 #include "src/io/csv_records.h"
@@ -58,7 +59,14 @@ std::string Quoted(std::string_view value) {
 bool PushValue(TypeId type, bool inferred, bool may_have_non_ascii, std::string_view value,
                ColumnPart* part, std::string* problem) {
   ParseStatus status = ParseStatus::kOk;
-  switch (type) {
+  if (IsDecimal(type)) {  // too many digits is a syntax problem here, as DuckDB reports it
+    Int128 v = 0;
+    if (decimal::ParseDecimal(value, DecimalPrecision(type), DecimalScale(type), &v)) {
+      PushFixed(part, v);
+    } else {
+      status = ParseStatus::kSyntax;
+    }
+  } else switch (type) {
     case TypeId::kInt8:
     case TypeId::kInt16:
     case TypeId::kInt32:

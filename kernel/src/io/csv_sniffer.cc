@@ -11,6 +11,7 @@
 #include "src/io/csv_field_parse.h"
 #include "src/io/csv_records.h"
 #include "src/common/ascii.h"
+#include "src/common/decimal.h"
 
 namespace laneql {
 namespace csv {
@@ -161,6 +162,10 @@ std::string FoldCase(std::string_view s) { return ascii::Lower(s); }
 
 // Whether a non-NULL value parses as an explicit column type.
 bool FitsType(std::string_view value, TypeId type) {
+  if (IsDecimal(type)) {  // syntax only, as for the integers below
+    Int128 v;
+    return decimal::ParseDecimal(value, kMaxDecimalPrecision, 0, &v);
+  }
   switch (type) {
     case TypeId::kString:
     case TypeId::kLargeString:

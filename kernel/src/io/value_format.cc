@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "src/common/civil_time.h"
+#include "src/common/decimal.h"
 #include "src/io/utf8.h"
 #include "laneql/int128.h"
 #include "laneql/result.h"
@@ -290,6 +291,11 @@ void AppendValue(const Column& column, size_t row, ValueStyle style, std::string
   // Dates and timestamps are JSON strings; their text never needs escaping.
   const bool quote = json && (IsTemporal(column.type()) || IsTime(column.type()) || IsInterval(column.type()));
   if (quote) out->push_back('"');
+  if (IsDecimal(column.type())) {  // a JSON number, which needs its 0 before the point
+    if (json) decimal::AppendDecimal(ValueAt<Int128>(column, row), DecimalScale(column.type()), out);
+    else decimal::AppendDecimalValue(column.type(), ValueAt<Int128>(column, row), out);
+    return;
+  }
   switch (column.type()) {
     case TypeId::kInt8: AppendInteger(ValueAt<int8_t>(column, row), out); break;
     case TypeId::kInt16: AppendInteger(ValueAt<int16_t>(column, row), out); break;

@@ -80,7 +80,8 @@ const AggregateFunctionInfo* FindAggregateFunction(const std::string& lower_name
 bool TypeAggregateFunction(AggFn fn, const std::string& name, TypeId arg, bool has_arg2, TypeId arg2,
                            bool arg_is_null, bool arg2_is_null, AggregateTyping* out, std::string* error,
                            int* error_arg) {
-  const auto numeric = [](TypeId t) { return (IsInteger(t) || IsFloat(t)) && t != TypeId::kBool; };
+  // A DECIMAL counts as a number: cast to DOUBLE where the aggregate computes in doubles.
+  const auto numeric = [](TypeId t) { return (IsInteger(t) || IsFloat(t) || IsDecimal(t)) && t != TypeId::kBool; };
   const auto fail = [&](int which, const std::string& needs) {
     *error_arg = which;
     const TypeId type = which == 0 ? arg : arg2;
@@ -109,14 +110,17 @@ bool TypeAggregateFunction(AggFn fn, const std::string& name, TypeId arg, bool h
         out->fn = fn = AggFn::kQuantileDisc;  // median of strings: the discrete middle
       }
       if (fn == AggFn::kApproxQuantile && !numeric(arg)) return fail(0, "a numeric argument");
-      out->result = fn != AggFn::kQuantileCont ? arg
+      out->result = fn != AggFn::kQuantileCont || IsDecimal(arg) ? arg
                     : IsTemporal(arg)            ? (arg == TypeId::kDate32 ? TypeId::kTimestampMicros : arg)
                                                  : TypeId::kFloat64;
       return true;
     case AggFn::kSumDistinct:
     case AggFn::kAvgDistinct:
       if (!numeric(arg)) return fail(0, "a numeric argument");
-      out->result = fn == AggFn::kAvgDistinct || IsFloat(arg) ? TypeId::kFloat64 : TypeId::kInt128;
+      if (IsDecimal(arg) && fn == AggFn::kAvgDistinct) out->arg = TypeId::kFloat64;
+      out->result = fn == AggFn::kAvgDistinct || IsFloat(arg) ? TypeId::kFloat64
+                    : IsDecimal(arg)                          ? DecimalType(kMaxDecimalPrecision, DecimalScale(arg))
+                                                              : TypeId::kInt128;
       return true;
     case AggFn::kBitAnd:
     case AggFn::kBitOr:

@@ -2,6 +2,7 @@
 // parameters and result types as DuckDB has them.
 #include <cmath>
 
+#include "src/common/decimal.h"
 #include "src/plan/binder_internal.h"
 
 namespace laneql {
@@ -14,6 +15,7 @@ bool IsMoment(AggFn fn) { return fn >= AggFn::kStddevSamp && fn <= AggFn::kRegrC
 bool ConstantNumber(const BoundExpr& e, double* out) {
   if (!e.IsConstant() || e.constant.is_null) return false;
   if (IsFloat(e.type)) *out = e.constant.real;
+  else if (IsDecimal(e.type)) *out = decimal::ToDouble(e.constant.integer, DecimalScale(e.type));
   else if (IsNumeric(e.type)) *out = static_cast<double>(e.constant.integer);
   else return false;
   return true;

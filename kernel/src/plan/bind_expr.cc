@@ -9,6 +9,7 @@
 #include "src/plan/binder_internal.h"
 #include "src/plan/function_arguments.h"
 #include "src/common/ascii.h"
+#include "src/common/decimal.h"
 
 namespace laneql {
 namespace plan {
@@ -61,6 +62,7 @@ bool Fits(const Value& v, TypeId type) {
 // with an integer literal taking the other side's type when it fits).
 TypeId CommonNumeric(const BoundExpr& a, const BoundExpr& b) {
   const TypeId x = a.type, y = b.type;
+  if (IsDecimal(x) || IsDecimal(y)) return decimal::CommonType(x, y);
   if (IsFloat(x) || IsFloat(y)) {
     if (x == TypeId::kFloat64 || y == TypeId::kFloat64) return TypeId::kFloat64;
     return TypeId::kFloat32;
@@ -228,8 +230,22 @@ BoundExprPtr Binder::BindScoped(const sql::Expr& expr, Scope scope) {
       constant->integer_literal = true;
       return constant;
     }
-    case sql::ExprKind::kDecimalLiteral:
+    case sql::ExprKind::kDecimalLiteral: {
+      // DuckDB's typing: 12.50 is DECIMAL(4,2), one digit of precision per digit written; with an
+      // exponent or more than 38 digits, DOUBLE.
+      int digits = 0, scale = 0;
+      bool point = false;
+      for (char c : expr.text) {
+        if (c == '.') point = true;
+        if (c >= '0' && c <= '9') { ++digits; scale += point; }
+      }
+      Int128 value = 0;
+      if (expr.text.find_first_of("eE") == std::string::npos && digits <= kMaxDecimalPrecision &&
+          decimal::ParseDecimal(expr.text, digits, scale, &value)) {
+        return MakeConstant(Value::Integer(DecimalType(digits, scale), value), expr.pos);
+      }
       return MakeConstant(Value::Real(TypeId::kFloat64, std::strtod(expr.text.c_str(), nullptr)), expr.pos);
+    }
     case sql::ExprKind::kStringLiteral: {
       BoundExprPtr constant = MakeConstant(Value::String(expr.text), expr.pos);
       constant->string_literal = true;
@@ -243,17 +259,6 @@ BoundExprPtr Binder::BindScoped(const sql::Expr& expr, Scope scope) {
       return constant;
     }
     case sql::ExprKind::kInterval: return BindIntervalLiteral(expr, scope);
-    case sql::ExprKind::kBinary:
-      if (expr.binary_op == sql::BinaryOp::kAdd || expr.binary_op == sql::BinaryOp::kSubtract) {
-        const auto literal = [](const sql::Expr& e) {
-          return e.kind == sql::ExprKind::kDecimalLiteral || e.kind == sql::ExprKind::kIntegerLiteral;
-        };
-        if ((expr.left->kind == sql::ExprKind::kDecimalLiteral || expr.right->kind == sql::ExprKind::kDecimalLiteral) &&
-            literal(*expr.left) && literal(*expr.right)) {
-          if (BoundExprPtr sum = BindDecimalLiteralSum(expr)) return sum;
-        }
-      }
-      break;
     case sql::ExprKind::kSubquery:
     case sql::ExprKind::kExists:
     case sql::ExprKind::kInSubquery:
@@ -291,7 +296,7 @@ BoundExprPtr Binder::CastTo(BoundExprPtr expr, TypeId type, SourcePos pos, bool 
   // A NULL literal (INTEGER until it meets another type) casts to any type, as in DuckDB.
   if (IsNullLiteral(*expr)) return MakeConstant(Value::Null(type), expr->pos);
   const TypeId from = expr->type;
-  const auto number = [](TypeId t) { return IsNumeric(t) || t == TypeId::kBool; };
+  const auto number = [](TypeId t) { return IsNumeric(t) || t == TypeId::kBool || IsDecimal(t); };
   const bool timestamp = from == TypeId::kTimestampMicros || from == TypeId::kTimestampSeconds;
   const bool ok = from == type || IsString(type) || IsString(from) || (number(from) && number(type)) ||
                   (IsTemporal(from) && IsTemporal(type)) || (type == TypeId::kTime && timestamp);
@@ -330,7 +335,10 @@ bool Binder::Unify(BoundExprPtr* a, BoundExprPtr* b, SourcePos at) {
   if (x.type == y.type) return true;
   if (IsNullLiteral(x)) target = y.type;
   else if (IsNullLiteral(y)) target = x.type;
-  else if (IsNumeric(x.type) && IsNumeric(y.type)) target = CommonNumeric(x, y);
+  else if ((IsDecimal(x.type) || IsDecimal(y.type)) && (IsNumeric(x.type) || IsDecimal(x.type) || IsBool(x.type)) &&
+           (IsNumeric(y.type) || IsDecimal(y.type) || IsBool(y.type))) {
+    target = decimal::CommonType(x.type, y.type);
+  } else if (IsNumeric(x.type) && IsNumeric(y.type)) target = CommonNumeric(x, y);
   else if (x.string_literal && !IsString(y.type)) target = y.type;
   else if (y.string_literal && !IsString(x.type)) target = x.type;
   else if (IsString(x.type) && IsString(y.type)) target = TypeId::kString;
@@ -386,7 +394,9 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
           BoundExprPtr negated = ScalarCall(ScalarFn::kIntervalNegate, TypeId::kInterval, pos, std::move(children));
           return constant ? Fold(std::move(negated)) : std::move(negated);
         }
-        if (!IsNumeric(children[0]->type)) return Fail(pos, "type", "cannot negate " + type_name(*children[0]));
+        if (!IsNumeric(children[0]->type) && !IsDecimal(children[0]->type)) {
+          return Fail(pos, "type", "cannot negate " + type_name(*children[0]));
+        }
         const TypeId type = children[0]->type;
         node = MakeCall(Fn::kNegate, type, pos, std::move(children));
       }
@@ -470,6 +480,7 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         node = MakeCall(fn, TypeId::kDate32, pos, std::move(children));
         break;
       }
+      if (BoundExprPtr dec = BindDecimalArithmetic(fn, &children, pos); dec || failed()) return dec;
       if (IsNullLiteral(a) || IsNullLiteral(b)) {
         const TypeId type = IsNullLiteral(a) ? b.type : a.type;
         return MakeConstant(Value::Null(IsNumeric(type) ? type : TypeId::kInt32), pos);

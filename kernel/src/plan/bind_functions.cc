@@ -85,7 +85,7 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
       for (size_t i = 1; i < args.size(); ++i) {
         // Numbers, strings and booleans are formatted as they are; other values by their text.
         const TypeId type = args[i]->type;
-        if (!IsNumeric(type) && !IsString(type) && type != TypeId::kBool && !IsNullLiteral(*args[i])) {
+        if (!IsNumeric(type) && !IsDecimal(type) && !IsString(type) && type != TypeId::kBool && !IsNullLiteral(*args[i])) {
           args[i] = CastToAtOwnPos(std::move(args[i]), TypeId::kString);
           if (!args[i]) return nullptr;
         }
@@ -198,6 +198,12 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
     case F::kCeil:
     case F::kTrunc:
     case F::kEven: {
+      if (args.size() == 1 && IsDecimal(args[0]->type) && info.fn != F::kSign && info.fn != F::kEven) {
+        // Exact on the scaled integers: abs keeps the type, the others keep no fraction digits.
+        const TypeId from = args[0]->type;
+        const TypeId type = info.fn == F::kAbs ? from : DecimalType(DecimalPrecision(from), 0);
+        return check.Finish(ScalarCall(info.fn, type, pos, std::move(args)));
+      }
       if (!check.Arity(1, 1) || !check.Numeric(0, info.fn == F::kSign ? TypeId::kInt8 : info.fn == F::kAbs ? TypeId::kInt64
                                                              : info.fn == F::kTrunc ? TypeId::kInt64
                                                                                     : TypeId::kFloat64)) {
@@ -214,6 +220,17 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
       return check.Finish(ScalarCall(info.fn, type, pos, std::move(args)));
     }
     case F::kRound: {
+      if (!args.empty() && args.size() <= 2 && IsDecimal(args[0]->type) &&
+          (args.size() == 1 || (args[1]->IsConstant() && !args[1]->constant.is_null && IsInteger(args[1]->type)))) {
+        // round(DECIMAL(p, s), n): exact, at scale n when n is below s (0 when n is negative).
+        const TypeId from = args[0]->type;
+        const Int128 n = args.size() == 1 ? 0 : args[1]->constant.integer;
+        const int scale = n <= 0 ? 0 : n < DecimalScale(from) ? static_cast<int>(n) : DecimalScale(from);
+        if (args.size() == 2) {
+          args[1] = MakeConstant(Value::Integer(TypeId::kInt32, n < -100 ? -100 : n > 100 ? 100 : n), args[1]->pos);
+        }
+        return check.Finish(ScalarCall(F::kRound, DecimalType(DecimalPrecision(from), scale), pos, std::move(args)));
+      }
       if (!check.Arity(1, 2) || !check.Numeric(0, TypeId::kInt64)) return nullptr;
       if (args.size() == 2) {
         if (!check.Numeric(1, TypeId::kInt32) || !IsInteger(args[1]->type)) {

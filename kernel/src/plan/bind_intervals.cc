@@ -163,7 +163,7 @@ BoundExprPtr Binder::BindTemporalArithmetic(Fn fn, std::vector<BoundExprPtr>* ch
     if (fn == Fn::kMultiply && !ia && ib) std::swap(c[0], c[1]);
     if (!IsInterval(c[0]->type)) return nullptr;
     if (IsNullLiteral(*c[1])) return MakeConstant(Value::Null(TypeId::kInterval), pos);
-    if (!IsNumeric(c[1]->type)) {
+    if (!IsNumeric(c[1]->type) && !IsDecimal(c[1]->type)) {
       return Fail(pos, "type", std::string("cannot ") + (fn == Fn::kMultiply ? "multiply" : "divide") +
                                    " an INTERVAL by " + DuckDbTypeName(c[1]->type));
     }

@@ -139,7 +139,7 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
         aggregate.kind = name == "bool_and" ? AggKind::kMin : AggKind::kMax;
       }
     } else if (name == "sum" || name == "avg" || name == "mean") {
-      if (!IsNumeric(type)) {
+      if (!IsNumeric(type) && !IsDecimal(type)) {
         return Fail(expr.args[0]->pos, "type",
                     name + "(" + DuckDbTypeName(type) + ") is not supported: " + name +
                         " needs a numeric argument");
@@ -157,7 +157,10 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
     case AggKind::kAvg: aggregate.type = TypeId::kFloat64; break;
     case AggKind::kFunction: break;  // typed by BindFunctionAggregate
     case AggKind::kSum:
-      aggregate.type = IsFloat(aggregate.arg->type) ? TypeId::kFloat64 : TypeId::kInt128;
+      // SUM of DECIMAL(p, s) is DECIMAL(38, s), as in DuckDB.
+      aggregate.type = IsFloat(aggregate.arg->type)     ? TypeId::kFloat64
+                       : IsDecimal(aggregate.arg->type) ? DecimalType(kMaxDecimalPrecision, DecimalScale(aggregate.arg->type))
+                                                        : TypeId::kInt128;
       break;
     case AggKind::kMin:
     case AggKind::kMax:

@@ -70,6 +70,9 @@ class Binder {
   BoundExprPtr BindToInterval(const std::string& name, DatePart part, std::vector<BoundExprPtr> args, SourcePos pos);
   // A DATE or TIMESTAMP argument (a string literal or NULL cast to TIMESTAMP).
   bool TemporalArg(const std::string& function, BoundExprPtr* arg, SourcePos pos);
+  // +, -, *, /, % with a DECIMAL operand, typed as DuckDB types them (bind_decimals.cc); null
+  // when neither operand is a DECIMAL, or with the error reported.
+  BoundExprPtr BindDecimalArithmetic(Fn fn, std::vector<BoundExprPtr>* children, SourcePos pos);
   // The clock (microseconds since 1970, UTC) when this binder first read it: every
   // current_date / now() it binds gives the same instant.
   int64_t StatementStartMicros();
@@ -90,8 +93,6 @@ class Binder {
   // column against a constant (SIMD predicates, zone maps) instead of a per-row cast; null when
   // the comparison is not of that shape (an = or <> with a constant past midnight included).
   BoundExprPtr CompareDateWithTimestamp(Fn fn, std::vector<BoundExprPtr>* children, SourcePos pos);
-  // decimal literal ± decimal literal computed exactly; null when not both plain decimals.
-  BoundExprPtr BindDecimalLiteralSum(const sql::Expr& expr);
   BoundExprPtr BindGroupScope(const sql::Expr& expr);
   BoundExprPtr BindAggregate(const sql::Expr& expr);
   // A library aggregate (AggKind::kFunction; sum / avg of DISTINCT too) into *out

@@ -37,6 +37,10 @@ class FunctionArguments {
       return a != nullptr;
     }
     if (IsNumeric(a->type) && a->type != TypeId::kBool) return true;
+    if (IsDecimal(a->type)) {  // the functions without a DECIMAL form of their own take its DOUBLE
+      a = binder_->CastToAtOwnPos(std::move(a), TypeId::kFloat64);
+      return a != nullptr;
+    }
     binder_->Fail(a->pos, "type", name_ + " needs a numeric argument, not " + DuckDbTypeName(a->type));
     return false;
   }

@@ -6,6 +6,7 @@
 
 #include "laneql/result.h"
 #include "src/common/civil_time.h"
+#include "src/common/decimal.h"
 
 namespace laneql {
 namespace plan {
@@ -13,6 +14,7 @@ namespace plan {
 Value ValueAt(const Column& column, size_t row) {
   const TypeId type = column.type();
   if (!column.IsValid(row)) return Value::Null(type);
+  if (IsDecimal(type)) return Value::Integer(type, column.Values<Int128>()[row]);
   switch (type) {
     case TypeId::kInt8: return Value::Integer(type, column.Values<int8_t>()[row]);
     case TypeId::kInt16: return Value::Integer(type, column.Values<int16_t>()[row]);
@@ -43,7 +45,7 @@ Value ValueAt(const Column& column, size_t row) {
 
 bool AppendValueTo(const Value& value, Column* column, std::string* error) {
   if (value.is_null) return column->AppendNull(error);
-  switch (column->type()) {
+  switch (PhysicalType(column->type())) {
     case TypeId::kInt8: return column->Append(static_cast<int8_t>(value.integer), error);
     case TypeId::kInt16: return column->Append(static_cast<int16_t>(value.integer), error);
     case TypeId::kInt32:
@@ -68,6 +70,7 @@ bool AppendValueTo(const Value& value, Column* column, std::string* error) {
 }
 
 Int128 TypeMin(TypeId type) {
+  if (IsDecimal(type)) return 1 - decimal::Pow10(DecimalPrecision(type));
   switch (type) {
     case TypeId::kInt8: return INT8_MIN;
     case TypeId::kInt16: return INT16_MIN;
@@ -82,6 +85,7 @@ Int128 TypeMin(TypeId type) {
 }
 
 Int128 TypeMax(TypeId type) {
+  if (IsDecimal(type)) return decimal::Pow10(DecimalPrecision(type)) - 1;
   switch (type) {
     case TypeId::kInt8: return INT8_MAX;
     case TypeId::kInt16: return INT16_MAX;
@@ -103,6 +107,10 @@ Int128 TypeMax(TypeId type) {
 std::string ValueToText(const Value& value) {
   if (value.is_null) return "NULL";
   std::string out;
+  if (IsDecimal(value.type)) {
+    decimal::AppendDecimalValue(value.type, value.integer, &out);
+    return out;
+  }
   switch (value.type) {
     case TypeId::kFloat32: AppendFloat(static_cast<float>(value.real), &out); return out;
     case TypeId::kFloat64: AppendDouble(value.real, &out); return out;

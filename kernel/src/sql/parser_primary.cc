@@ -1,5 +1,6 @@
 // Primary expressions: literals, names, function calls, parentheses, CASE, CAST, EXTRACT and
 // the typed literals DATE '...' / TIMESTAMP '...'; and type names.
+#include <cstdio>
 #include <utility>
 
 #include "laneql/types.h"
@@ -419,7 +420,17 @@ bool Parser::ParseTypeName(std::string* type) {
     text += ")";
   }
   TypeId type_id;
-  if (!TypeFromSqlName(text, &type_id)) return Fail(name, "unknown type '" + text + "'");
+  if (!TypeFromSqlName(text, &type_id)) {
+    const std::string base = text.substr(0, text.find('('));
+    if ((base == "DECIMAL" || base == "NUMERIC" || base == "DEC") && text.size() > base.size()) {
+      int width = 0, scale = 0;
+      std::sscanf(text.c_str() + base.size(), "(%d,%d)", &width, &scale);
+      return Fail(name, width < 1 || width > kMaxDecimalPrecision
+                            ? base + " width must be between 1 and 38, not " + std::to_string(width)
+                            : base + " scale cannot be bigger than its width (" + text + ")");
+    }
+    return Fail(name, "unknown type '" + text + "'");
+  }
   *type = std::move(text);
   return true;
 }

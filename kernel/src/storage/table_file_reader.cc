@@ -260,7 +260,7 @@ bool ReadColumn(const std::string& path, const FileBytes& file, const FileHeader
   name->assign(reinterpret_cast<const char*>(dir + entry.name_offset),
                static_cast<size_t>(entry.name_size));
   auto named = [&] { return where() + " '" + *name + "': "; };
-  if (entry.type >= static_cast<uint64_t>(kNumTypeIds)) {
+  if (!IsValidTypeId(entry.type)) {
     *error = named() + "unknown type id " + std::to_string(entry.type) + ")";
     return false;
   }

@@ -3,7 +3,9 @@
 #include "src/common/ascii.h"
 
 #include <cctype>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 namespace laneql {
 namespace {
@@ -48,7 +50,56 @@ constexpr bool TableIsInTypeIdOrder() {
 }
 static_assert(TableIsInTypeIdOrder(), "kTypes must list the types in TypeId order");
 
-const TypeInfo& InfoFor(TypeId type) { return kTypes[static_cast<int>(type)]; }
+// The names of every decimal type, made once: TypeName and friends hand out const char*.
+struct DecimalNames {
+  std::vector<std::string> name, duckdb, arrow;
+  DecimalNames() {
+    const size_t n = (kMaxDecimalPrecision + 1) * (kMaxDecimalPrecision + 1);
+    name.resize(n);
+    duckdb.resize(n);
+    arrow.resize(n);
+    char buffer[32];
+    for (int p = 1; p <= kMaxDecimalPrecision; ++p) {
+      for (int s = 0; s <= p; ++s) {
+        const size_t i = Index(p, s);
+        std::snprintf(buffer, sizeof buffer, "decimal(%d,%d)", p, s);
+        name[i] = buffer;
+        std::snprintf(buffer, sizeof buffer, "DECIMAL(%d,%d)", p, s);
+        duckdb[i] = buffer;
+        std::snprintf(buffer, sizeof buffer, "d:%d,%d", p, s);
+        arrow[i] = buffer;
+      }
+    }
+  }
+  static size_t Index(int p, int s) { return static_cast<size_t>(p * (kMaxDecimalPrecision + 1) + s); }
+  static const DecimalNames& Get() {
+    static const DecimalNames names;
+    return names;
+  }
+};
+
+const TypeInfo& InfoFor(TypeId type) { return kTypes[static_cast<int>(PhysicalType(type))]; }
+
+// Reads "(p)" or "(p, s)" after DECIMAL / NUMERIC; empty means DuckDB's default (18, 3).
+bool ParseDecimalWidth(std::string_view args, TypeId* type) {
+  int p = 18, s = 3;
+  if (!args.empty()) {
+    if (args.front() != '(' || args.back() != ')') return false;
+    std::string inner(args.substr(1, args.size() - 2));
+    int consumed = 0;
+    if (std::sscanf(inner.c_str(), " %d , %d %n", &p, &s, &consumed) == 2 &&
+        static_cast<size_t>(consumed) == inner.size()) {
+    } else if (std::sscanf(inner.c_str(), " %d %n", &p, &consumed) == 1 &&
+               static_cast<size_t>(consumed) == inner.size()) {
+      s = 0;
+    } else {
+      return false;
+    }
+  }
+  if (p < 1 || p > kMaxDecimalPrecision || s < 0 || s > p) return false;
+  *type = DecimalType(p, s);
+  return true;
+}
 
 using ascii::EqualsIgnoreCase;
 
@@ -87,11 +138,33 @@ constexpr SqlAlias kSqlAliases[] = {
 
 }  // namespace
 
-const char* TypeName(TypeId type) { return InfoFor(type).name; }
-const char* DuckDbTypeName(TypeId type) { return InfoFor(type).duckdb; }
-const char* ArrowFormat(TypeId type) { return InfoFor(type).arrow; }
+const char* TypeName(TypeId type) {
+  if (!IsDecimal(type)) return InfoFor(type).name;
+  return DecimalNames::Get().name[DecimalNames::Index(DecimalPrecision(type), DecimalScale(type))].c_str();
+}
+const char* DuckDbTypeName(TypeId type) {
+  if (!IsDecimal(type)) return InfoFor(type).duckdb;
+  return DecimalNames::Get().duckdb[DecimalNames::Index(DecimalPrecision(type), DecimalScale(type))].c_str();
+}
+const char* ArrowFormat(TypeId type) {
+  if (!IsDecimal(type)) return InfoFor(type).arrow;
+  return DecimalNames::Get().arrow[DecimalNames::Index(DecimalPrecision(type), DecimalScale(type))].c_str();
+}
+
+bool IsValidTypeId(uint64_t id) {
+  if (id < static_cast<uint64_t>(kNumTypeIds)) return true;
+  if (id > 0xffff || (id & ~uint64_t{kDecimalTag | 0x3f00 | 0xff}) != 0 || (id & kDecimalTag) == 0) return false;
+  const TypeId type = static_cast<TypeId>(id);
+  const int p = DecimalPrecision(type), s = DecimalScale(type);
+  return p >= 1 && p <= kMaxDecimalPrecision && s <= p;
+}
 
 bool TypeFromName(std::string_view name, TypeId* type) {
+  if (name.size() > 7 && EqualsIgnoreCase(name.substr(0, 7), "decimal")) {
+    std::string compact;  // "decimal(p,s)" as TypeName writes it
+    for (char c : name.substr(7)) if (c != ' ') compact += c;
+    return !compact.empty() && ParseDecimalWidth(compact, type);
+  }
   for (const TypeInfo& info : kTypes) {
     if (EqualsIgnoreCase(name, info.name)) {
       *type = info.id;
@@ -105,9 +178,14 @@ bool TypeFromSqlName(std::string_view name, TypeId* type) {
   name = TrimSpaces(name);
   // "VARCHAR(255)", "CHAR(2)": the length is a constraint DuckDB does not enforce either.
   const size_t paren = name.find('(');
+  std::string_view args;
   if (paren != std::string_view::npos) {
     if (name.back() != ')') return false;
+    args = name.substr(paren);
     name = TrimSpaces(name.substr(0, paren));
+  }
+  if (EqualsIgnoreCase(name, "DECIMAL") || EqualsIgnoreCase(name, "NUMERIC") || EqualsIgnoreCase(name, "DEC")) {
+    return ParseDecimalWidth(args, type);
   }
   for (const SqlAlias& alias : kSqlAliases) {
     if (EqualsIgnoreCase(name, alias.name)) {

@@ -47,6 +47,37 @@ std::vector<std::string_view> Split(std::string_view s, char separator) {
   }
 }
 
+// A record's type list: comma-separated, but not inside parentheses (DECIMAL(15,2)).
+std::vector<std::string_view> SplitTypes(std::string_view s) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '(') ++depth;
+    if (s[i] == ')') --depth;
+    if (s[i] == ',' && depth == 0) {
+      parts.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  parts.push_back(s.substr(start));
+  return parts;
+}
+
+// A result type name: an identifier, or DECIMAL(p,s).
+bool IsTypeName(std::string_view s) {
+  if (IsIdentifier(s)) return true;
+  const std::string_view head = "DECIMAL(";
+  if (s.substr(0, head.size()) != head || s.back() != ')') return false;
+  const std::string_view inner = s.substr(head.size(), s.size() - head.size() - 1);
+  const size_t comma = inner.find(',');
+  if (comma == std::string_view::npos || comma == 0 || comma + 1 == inner.size()) return false;
+  for (size_t i = 0; i < inner.size(); ++i) {
+    if (i != comma && !std::isdigit(static_cast<unsigned char>(inner[i]))) return false;
+  }
+  return true;
+}
+
 // Space-separated words of a directive line.
 std::vector<std::string_view> Words(std::string_view s) {
   std::vector<std::string_view> words;
@@ -225,8 +256,8 @@ class Parser {
       }
       record.ordered = words[1] == "ordered";
       if (words.size() == 3 + flags) {
-        for (std::string_view type : Split(words[2 + flags], ',')) {
-          if (!IsIdentifier(type)) {
+        for (std::string_view type : SplitTypes(words[2 + flags])) {
+          if (!IsTypeName(type)) {
             return Fail(header, "bad type name '" + std::string(type) + "'", error);
           }
           record.types.push_back(std::string(type));
