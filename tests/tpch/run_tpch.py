@@ -237,6 +237,10 @@ def parse_args(argv):
     p.add_argument("--query-dir", default=find_tpch_queries(),
                    help="folder of q01.sql..q22.sql (default: ../shared/tpch/queries)")
     p.add_argument("--timeout", type=int, default=300, help="seconds per laneql query (300)")
+    p.add_argument("--schema", default=None,
+                   help="a create.sql whose column types both engines read the files with "
+                        "(e.g. ../shared/tpch/create.sql: DECIMAL(15,2) money); default: "
+                        "the types read_csv infers")
     return p.parse_args(argv)
 
 
@@ -269,7 +273,15 @@ def main(argv=None):
     paths = tpch_data.table_paths(folder)
     con = duckdb.connect()
     start = time.perf_counter()
-    tpch_data.load_duckdb(con, paths)
+    if args.schema:
+        tpch_data.load_duckdb_typed(con, paths, args.schema)
+        try:
+            paths = tpch_data.typed_paths(folder, args.schema, args.laneql)
+        except RuntimeError as e:
+            print("error: %s" % e)
+            return 2
+    else:
+        tpch_data.load_duckdb(con, paths)
     load_s = time.perf_counter() - start
     lineitem_rows = con.execute("SELECT count(*) FROM lineitem").fetchone()[0]
     print("TPC-H SF %g in %s: %s; DuckDB load %.2f s; lineitem %d rows" % (
@@ -286,8 +298,8 @@ def main(argv=None):
         for line in differences:
             print("  " + line)
     else:
-        print("column types: laneql's match DuckDB's read_csv (%d columns)"
-              % sum(len(c) for c in duck_schema.values()))
+        print("column types: laneql's match DuckDB's %s (%d columns)"
+              % (args.schema or "read_csv", sum(len(c) for c in duck_schema.values())))
 
     passed, failed, expected_failed, unexpected_passes = 0, 0, [], []
     start = time.perf_counter()

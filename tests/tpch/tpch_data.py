@@ -5,6 +5,11 @@ tpchgen-cli 4.0.0 (`tpchgen-cli csv`) writes one <table>.csv per table: a header
 between fields, RFC 4180 quoting (comments and addresses hold commas), dates as YYYY-MM-DD, money
 with two decimals. Both engines detect that layout and infer the same types (BIGINT, DOUBLE,
 DATE, VARCHAR); check_schemas() verifies it on every run, since every answer depends on it.
+
+With a schema (run_tpch.py --schema ../shared/tpch/create.sql, the specification's types:
+DECIMAL(15,2) money) both engines read the same files with its column types instead: DuckDB
+creates the tables and inserts the CSV rows, laneql imports each file once into a .laneql file
+of those types (typed_paths).
 """
 
 import fcntl
@@ -70,6 +75,56 @@ def ensure_data(workdir, sf, tpchgen):
             f.write(version.stdout.strip() + "\n")
         os.rename(partial, folder)
         return folder, seconds
+
+
+def schema_statements(schema_path):
+    """{table: its CREATE TABLE statement} of a create.sql ('--' comments dropped)."""
+    with open(schema_path, encoding="utf-8") as f:
+        text = re.sub(r"--[^\n]*", "", f.read())
+    statements = {}
+    for statement in text.split(";"):
+        m = re.search(r"CREATE\s+TABLE\s+(\w+)", statement, re.I)
+        if m:
+            statements[m.group(1).lower()] = statement.strip() + ";\n"
+    return statements
+
+
+def typed_paths(folder, schema_path, laneql):
+    """{table: .laneql file} of the CSV files in folder read with schema_path's types (laneql
+    import --schema), made once into folder/typed-<schema name>/ (remade when the schema or the
+    laneql program is newer than the file)."""
+    statements = schema_statements(schema_path)
+    missing = [t for t in TABLES if t not in statements]
+    if missing:
+        raise RuntimeError("%s has no CREATE TABLE for %s" % (schema_path, ", ".join(missing)))
+    out = os.path.join(folder, "typed-" + os.path.splitext(os.path.basename(schema_path))[0])
+    os.makedirs(out, exist_ok=True)
+    newest_input = max(os.path.getmtime(schema_path), os.path.getmtime(laneql))
+    paths = {}
+    for table, csv_path in table_paths(folder).items():
+        target = os.path.join(out, table + ".laneql")
+        paths[table] = target
+        if os.path.exists(target) and os.path.getmtime(target) >= newest_input:
+            continue
+        sql_path = os.path.join(out, table + ".sql")
+        with open(sql_path, "w", encoding="utf-8") as f:
+            f.write(statements[table])
+        partial = os.path.join(out, table + ".partial.laneql")
+        run = subprocess.run([laneql, "import", csv_path, partial, "--schema", sql_path],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if run.returncode != 0:
+            raise RuntimeError("laneql import %s failed: %s" % (csv_path, run.stdout.strip()))
+        os.replace(partial, target)
+    return paths
+
+
+def load_duckdb_typed(con, paths, schema_path):
+    """DuckDB's tables as schema_path creates them, filled from the CSV files."""
+    statements = schema_statements(schema_path)
+    for table, path in paths.items():
+        con.execute("DROP TABLE IF EXISTS %s" % table)
+        con.execute(statements[table])
+        con.execute("INSERT INTO %s SELECT * FROM read_csv('%s')" % (table, path.replace("'", "''")))
 
 
 def load_duckdb(con, paths):
