@@ -196,7 +196,7 @@ EMSCRIPTEN_KEEPALIVE int laneql_builder_add_column(laneql_table_builder* builder
                                                    int type, size_t length, size_t string_bytes,
                                                    int has_validity) {
   try {
-    if (type < 0 || type >= laneql::kNumTypeIds) {
+    if (type < 0 || !laneql::IsValidTypeId(static_cast<uint64_t>(type))) {
       SetError("column '" + std::string(name) + "': unknown type id " + std::to_string(type));
       return 0;
     }

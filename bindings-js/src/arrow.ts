@@ -6,7 +6,7 @@ import { getBit, newValidity, setBit } from './bits.js';
 import { checkColumns, prepareColumn, type PreparedColumn } from './columns.js';
 import { LaneQLError } from './errors.js';
 import type { RawColumn } from './result-data.js';
-import { TypeId, typeName, typeWidth } from './type-ids.js';
+import { decimalPrecision, decimalScale, decimalTypeId, isDecimalType, TypeId, typeName, typeWidth } from './type-ids.js';
 import type { CellValue } from './types.js';
 
 // Arrow's Type enum values (apache-arrow/enum.d.ts) and units, as stored in its DataType objects.
@@ -68,8 +68,13 @@ function directTypeId(type: ArrowDataType): number | undefined {
       return type.unit === 0 ? TypeId.Date32 : undefined;
     case ArrowType.Timestamp:
       return type.unit === 0 ? TypeId.TimestampSeconds : type.unit === 2 ? TypeId.TimestampMicros : undefined;
-    case ArrowType.Decimal:
-      return type.scale === 0 && type.bitWidth === 128 ? TypeId.Int128 : undefined;
+    case ArrowType.Decimal: {
+      // decimal128(38, 0) is how HUGEINT goes out (toArrow), so it comes back as one.
+      const precision = type.precision ?? 0;
+      const scale = type.scale ?? -1;
+      if (type.bitWidth !== 128 || precision < 1 || precision > 38 || scale < 0 || scale > precision) return undefined;
+      return scale === 0 && precision === 38 ? TypeId.Int128 : decimalTypeId(precision, scale);
+    }
     case ArrowType.Bool:
       return TypeId.Bool;
     case ArrowType.Utf8:
@@ -187,6 +192,11 @@ export async function toArrowTable(numRows: number, columns: readonly RawColumn[
     const values = column.values;
     const common = { length: numRows, nullCount, nullBitmap };
     let data: import('apache-arrow').Data;
+    if (isDecimalType(column.typeId)) {  // Arrow's decimal128 holds the same 16 bytes
+      const type = new arrow.Decimal(decimalScale(column.typeId), decimalPrecision(column.typeId), 128);
+      vectors[column.name] = arrow.makeVector(arrow.makeData({ type, ...common, data: new Uint32Array(values, 0, numRows * 4) }));
+      continue;
+    }
     switch (column.typeId) {
       case TypeId.String:
         data = arrow.makeData({ type: new arrow.Utf8(), ...common, data: new Uint8Array(values), valueOffsets: new Int32Array(column.offsets!) });

@@ -15,6 +15,7 @@ export type {
   IntervalValue,
   ColumnInput,
   ColumnType,
+  DecimalType,
   ColumnValues,
   ColumnsInput,
   LaneQLInfo,

@@ -4,7 +4,7 @@ import type { Table as ArrowTable } from 'apache-arrow';
 import { toArrowTable } from './arrow.js';
 import { getBit } from './bits.js';
 import { LaneQLError } from './errors.js';
-import { isStringType, TypeId, typeName } from './type-ids.js';
+import { decimalScale, isDecimalType, isStringType, TypeId, typeName } from './type-ids.js';
 import type { CellValue, ColumnType, ColumnValues, IntervalValue, ProfileTrace, Row } from './types.js';
 
 /** One result column's buffers in laneql's layout (see PreparedColumn). Plain data: a Worker
@@ -145,6 +145,7 @@ const decoder = new TextDecoder();
 
 function decodeColumn(column: RawColumn, n: number): ColumnValues {
   const v = column.values;
+  if (isDecimalType(column.typeId)) return decodeDecimals(column, n);
   switch (column.typeId) {
     case TypeId.Int8: return new Int8Array(v, 0, n);
     case TypeId.Int16: return new Int16Array(v, 0, n);
@@ -185,6 +186,25 @@ function decodeIntervals(v: ArrayBuffer, n: number): IntervalValue[] {
     const rest = (packed - micros) >> 64n;
     const days = BigInt.asIntN(32, rest);
     out[i] = { months: Number((rest - days) >> 32n), days: Number(days), micros };
+  }
+  return out;
+}
+
+// DECIMAL(p, s): the int128 value · 10^s of each row as its exact text ('-0.05'), NULL as null.
+function decodeDecimals(column: RawColumn, n: number): (string | null)[] {
+  const words = new BigUint64Array(column.values, 0, n * 2);
+  const validity = column.validity === null ? null : new Uint8Array(column.validity);
+  const scale = decimalScale(column.typeId);
+  const out: (string | null)[] = new Array<string | null>(n);
+  for (let i = 0; i < n; i++) {
+    if (validity !== null && !getBit(validity, i)) {
+      out[i] = null;
+      continue;
+    }
+    const v = (BigInt.asIntN(64, words[2 * i + 1]!) << 64n) | words[2 * i]!;
+    const digits = (v < 0n ? -v : v).toString().padStart(scale + 1, '0');
+    const whole = digits.slice(0, digits.length - scale);
+    out[i] = (v < 0n ? '-' : '') + (scale === 0 ? whole : `${whole}.${digits.slice(digits.length - scale)}`);
   }
   return out;
 }

@@ -47,13 +47,34 @@ const TYPES: readonly { name: ColumnType; width: number }[] = [
   { name: 'INTERVAL', width: 16 },
 ];
 
+/** DECIMAL(p, s) has the id 0x4000 | p << 8 | s (kDecimalTag in types.h), not one of the above. */
+const DECIMAL_TAG = 0x4000;
+
+export function isDecimalType(typeId: number): boolean {
+  return (typeId & DECIMAL_TAG) !== 0;
+}
+
+export function decimalTypeId(precision: number, scale: number): number {
+  return DECIMAL_TAG | (precision << 8) | scale;
+}
+
+export function decimalScale(typeId: number): number {
+  return typeId & 0xff;
+}
+
+export function decimalPrecision(typeId: number): number {
+  return (typeId >> 8) & 0x3f;
+}
+
 export function typeName(typeId: number): ColumnType {
+  if (isDecimalType(typeId)) return `DECIMAL(${decimalPrecision(typeId)},${decimalScale(typeId)})`;
   const type = TYPES[typeId];
   if (type === undefined) throw new Error(`unknown laneql type id ${typeId}`);
   return type.name;
 }
 
 export function typeWidth(typeId: number): number {
+  if (isDecimalType(typeId)) return 16;
   return TYPES[typeId]?.width ?? 0;
 }
 

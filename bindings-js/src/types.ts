@@ -23,7 +23,11 @@ export type ColumnType =
   | 'TIMESTAMP_S'
   | 'TIME'
   | 'INTERVAL'
-  | 'VARCHAR';
+  | 'VARCHAR'
+  | DecimalType;
+
+/** DECIMAL(precision, scale), precision 1..38 and scale 0..precision, e.g. 'DECIMAL(15,2)'. */
+export type DecimalType = `DECIMAL(${number},${number})`;
 
 /** The typed arrays register() accepts, each standing for one column type. */
 export type NumericArray =
@@ -83,7 +87,9 @@ export type ColumnsInput = Record<string, ColumnInput>;
  * UTINYINT Uint8Array, USMALLINT Uint16Array, UINTEGER Uint32Array, UBIGINT BigUint64Array,
  * FLOAT Float32Array, DOUBLE Float64Array, BOOLEAN Uint8Array (0/1), DATE Int32Array (days),
  * TIMESTAMP / TIMESTAMP_S BigInt64Array (micro / seconds), TIME BigInt64Array (microseconds
- * since midnight), HUGEINT bigint[], INTERVAL IntervalValue[], VARCHAR (string | null)[].
+ * since midnight), HUGEINT bigint[], INTERVAL IntervalValue[], VARCHAR (string | null)[],
+ * DECIMAL (string | null)[] of the exact decimal text ('12.50'; as node-postgres gives NUMERIC:
+ * a number could not hold 38 digits).
  * In typed arrays a NULL reads as 0: QueryResult.isNull() / nullMask() tell them apart.
  */
 export type ColumnValues = NumericArray | bigint[] | IntervalValue[] | (string | null)[];

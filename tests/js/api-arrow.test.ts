@@ -203,6 +203,28 @@ describe.each(NODE_FLAVOURS)('flavour %s: Arrow', (flavour) => {
     }
   });
 
+  it('takes decimal128 columns as DECIMAL and gives them back as decimal128', async () => {
+    // 1.25, NULL, -0.05 and 10^37 - 1 at scale 2, as the 32-bit words of the 16-byte values.
+    const words = new Uint32Array(16);
+    const put = (row: number, v: bigint) => {
+      for (let w = 0; w < 4; w++) words[row * 4 + w] = Number(BigInt.asUintN(32, v >> BigInt(32 * w)));
+    };
+    put(0, 125n);
+    put(2, -5n);
+    put(3, 10n ** 37n - 1n);
+    const price = arrow.makeVector(arrow.makeData({
+      type: new arrow.Decimal(2, 38, 128), length: 4, nullCount: 1, nullBitmap: Uint8Array.of(0b1101), data: words,
+    }));
+    db().register('dec', new arrow.Table({ price }));
+    const result = db().query('SELECT price, price * 2 AS twice FROM dec');
+    expect(result.columnTypes).toEqual(['DECIMAL(38,2)', 'DECIMAL(38,2)']);
+    expect(result.column('price')).toEqual(['1.25', null, '-0.05', '99999999999999999999999999999999999.99']);
+    expect(result.column('twice')).toEqual(['2.50', null, '-0.10', '199999999999999999999999999999999999.98']);
+    const out = await db().query('SELECT price FROM dec').toArrow();
+    expect(String(out.schema.fields[0]!.type)).toBe('Decimal[38e+2]');  // apache-arrow's spelling of decimal128(38, 2)
+    expect(new Uint32Array(out.getChild('price')!.data[0]!.values.buffer, out.getChild('price')!.data[0]!.values.byteOffset, 16)).toEqual(words);
+  });
+
   it('rejects an unsupported Arrow type with a LaneQLError naming the column', async () => {
     const list = arrow.vectorFromArray([[1], [2, 3]], new arrow.List(new arrow.Field('item', new arrow.Int32())));
     const table = new arrow.Table({ ok: arrow.vectorFromArray([1, 2], new arrow.Int32()), list_col: list });

@@ -112,6 +112,18 @@ describe.each(NODE_FLAVOURS)('flavour %s: query()', (flavour) => {
     ]);
   });
 
+  it('reads DECIMAL columns as their exact decimal texts', () => {
+    const result = db().query(
+      "SELECT 1.50 AS p, CAST(-0.05 AS DECIMAL(3,2)) AS n, .5 AS f, CAST('12345678901234567890123456789.123456789' AS DECIMAL(38,9)) AS big, " +
+        'SUM(CAST(x AS DECIMAL(14,2))) AS s, CAST(NULL AS DECIMAL(5,1)) AS z FROM t',
+    );
+    expect(result.columnTypes).toEqual(['DECIMAL(3,2)', 'DECIMAL(3,2)', 'DECIMAL(1,1)', 'DECIMAL(38,9)', 'DECIMAL(38,2)', 'DECIMAL(5,1)']);
+    expect(result.toArray()).toEqual([
+      { p: '1.50', n: '-0.05', f: '0.5', big: '12345678901234567890123456789.123456789', s: '9999999999.25', z: null },
+    ]);
+    expect(result.column('z')).toEqual([null]);
+  });
+
   it('returns empty results with their names and types', () => {
     const empty = db().query('SELECT a, s, d FROM t WHERE a > 100');
     expect(empty.numRows).toBe(0);

@@ -77,6 +77,7 @@ function formatInterval(v: IntervalValue): string {
 
 function cell(type: ColumnType, values: ArrayLike<unknown>, row: number): Cell {
   const v = values[row];
+  if (type.startsWith('DECIMAL(')) return v as string;  // the exact text the package gives
   switch (type) {
     case 'BOOLEAN': return v === 1;
     case 'DATE': return formatDate(v as number);

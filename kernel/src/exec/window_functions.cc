@@ -375,7 +375,7 @@ bool EvaluatePartition(Evaluation* ev, size_t begin, size_t end, std::string* er
   std::vector<Int128> prefix;
   if (int_sum) {
     prefix.assign(n + 1, 0);
-    const bool wide = arg->type == TypeId::kInt128;
+    const bool wide = PhysicalType(arg->type) == TypeId::kInt128;
     for (size_t i = 0; i < n; ++i) {
       const Int128 v = arg->IsNull(prow[i]) ? 0 : IntAt(*arg, prow[i]);
       if (wide && __builtin_add_overflow(prefix[i], v, &prefix[i + 1])) {
@@ -438,7 +438,8 @@ bool EvaluatePartition(Evaluation* ev, size_t begin, size_t end, std::string* er
         } else if (call.fn == WindowFn::kSum) {
           ev->wides[r] = prefix[e] - prefix[b];
         } else {
-          ev->reals[r] = Int128ToDouble(prefix[e] - prefix[b]) / static_cast<double>(c);
+          ev->reals[r] = IsDecimal(arg->type) ? decimal::Average(prefix[e] - prefix[b], c, DecimalScale(arg->type))
+                                              : Int128ToDouble(prefix[e] - prefix[b]) / static_cast<double>(c);
         }
         break;
       default: break;
@@ -487,7 +488,10 @@ bool Finish(Evaluation* ev, Column* out, std::string* error) {
     case OutKind::kDouble:
       return Column::FromFixed(TypeId::kFloat64, ev->reals.data(), ev->rows, validity, out, error);
     case OutKind::kInt128:
-      return Column::FromFixed(TypeId::kInt128, ev->wides.data(), ev->rows, validity, out, error);
+      // HUGEINT, or sum's DECIMAL(38, s)
+      return Column::FromFixed(PhysicalType(ev->call->result_type) == TypeId::kInt128 ? ev->call->result_type
+                                                                                       : TypeId::kInt128,
+                               ev->wides.data(), ev->rows, validity, out, error);
     case OutKind::kBool: return Column::FromFixed(TypeId::kBool, ev->bools.data(), ev->rows, validity, out, error);
     case OutKind::kSource:
     case OutKind::kSlots: break;
@@ -712,6 +716,10 @@ bool WindowResultType(WindowFn fn, const std::string& name, TypeId arg_type, Typ
       }
       if (IsInteger(arg_type) || arg_type == TypeId::kBool) {
         *out = fn == WindowFn::kSum ? TypeId::kInt128 : TypeId::kFloat64;
+        return true;
+      }
+      if (IsDecimal(arg_type)) {  // summed on the scaled integers, as SUM
+        *out = fn == WindowFn::kSum ? DecimalType(kMaxDecimalPrecision, DecimalScale(arg_type)) : TypeId::kFloat64;
         return true;
       }
       return refuse("You might need to add explicit type casts.");

@@ -200,9 +200,12 @@ const COLUMN_KINDS: Record<string, string> = {
   VARCHAR: 'Array',
 };
 
+// DECIMAL(p,s): the package's exact decimal texts (bindings-js/src/result-data.ts).
+const DECIMAL = /^DECIMAL\((\d+),(\d+)\)$/;
+
 /** Throws when `values` is not the container the contract names for `type`. */
 export function checkColumnKind(type: string, values: unknown): void {
-  const kind = COLUMN_KINDS[type];
+  const kind = DECIMAL.test(type) ? 'Array' : COLUMN_KINDS[type];
   if (kind === undefined) throw new Error(`result type ${type} is not one the runner knows`);
   const actual = Array.isArray(values) ? 'Array' : (values as object)?.constructor?.name;
   if (actual !== kind) {
@@ -217,6 +220,12 @@ export function checkColumnKind(type: string, values: unknown): void {
  */
 export function formatCell(type: string, values: ArrayLike<unknown>, row: number): string {
   const value = values[row];
+  const decimal = DECIMAL.exec(type);
+  if (decimal !== null) {
+    if (typeof value !== 'string') throw new Error(`row ${row} of a ${type} column holds ${String(value)} (${typeof value})`);
+    // The package gives '0.5'; DuckDB's text drops that 0 when the type has no integer digits.
+    return decimal[1] === decimal[2] ? value.replace(/^(-?)0\./, '$1.') : value;
+  }
   switch (type) {
     case 'TINYINT':
     case 'SMALLINT':

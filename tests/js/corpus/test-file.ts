@@ -95,6 +95,23 @@ function trim(s: string): string {
 }
 
 // ASCII letters, digits and '_', not starting with a digit (std::isalnum in the "C" locale).
+// A record's type list: comma-separated, but not inside parentheses (DECIMAL(15,2)).
+function splitTypes(s: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '(') depth++;
+    if (s[i] === ')') depth--;
+    if (s[i] === ',' && depth === 0) {
+      parts.push(s.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(s.slice(start));
+  return parts;
+}
+
 function isIdentifier(s: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s);
 }
@@ -270,8 +287,8 @@ class Parser {
       }
       const types: string[] = [];
       if (w.length === 3 + flags) {
-        for (const type of w[2 + flags]!.split(',')) {
-          if (!isIdentifier(type)) this.fail(header, `bad type name '${type}'`);
+        for (const type of splitTypes(w[2 + flags]!)) {
+          if (!isIdentifier(type) && !/^DECIMAL\(\d+,\d+\)$/.test(type)) this.fail(header, `bad type name '${type}'`);
           types.push(type);
         }
       }
