@@ -1,6 +1,7 @@
 // Casts to and from DECIMAL(p, s), value by value (CastValue hands them here), with DuckDB's
 // rounding (half away from zero) and its error texts.
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -90,6 +91,15 @@ bool CastDecimalVec(const plan::BoundExpr& expr, const Vec& in, Vec* out, std::s
     if (dst == nullptr) return false;
     const int from_scale = IsDecimal(from) ? DecimalScale(from) : 0;
     const int shift = DecimalScale(to) - from_scale;
+    if (IsDecimal(from) && shift == 0 && DecimalPrecision(to) >= DecimalPrecision(from)) {
+      // The same scaled integers, only more digits allowed: a copy.
+      std::memcpy(dst, in.Data<Int128>(), rows * sizeof(Int128));
+      if (in.validity != nullptr) {
+        if (!out->own_validity.Assign(in.validity, BitmaskWords(rows) * 8, error)) return false;
+        out->validity = out->own_validity.As<uint64_t>();
+      }
+      return true;
+    }
     const Int128 limit = decimal::Pow10(DecimalPrecision(to));
     VisitFixed(from, [&](auto tag) {
       using T = decltype(tag);

@@ -238,6 +238,33 @@ bool Filter::EvalOne(const BoundExpr& expr, size_t begin, size_t count, uint64_t
         return true;
       }
     }
+    if (PhysicalType(type) == TypeId::kInt128 && !IsInterval(type) &&
+        ((compare && IsValue(*expr.args[1])) ||
+         (fn == Fn::kBetween && !expr.negated && IsValue(*expr.args[1]) && IsValue(*expr.args[2])))) {
+      // HUGEINT and DECIMAL against constants: no SIMD kernel for 16-byte lanes, but one
+      // branch-free pass building the mask a word at a time.
+      const Int128* v = column.Values<Int128>() + begin;
+      const Int128 lo = expr.args[1]->constant.integer;
+      const Int128 hi = fn == Fn::kBetween ? expr.args[2]->constant.integer : lo;
+      const auto run = [&](auto keep) {
+        for (size_t w = 0; w < words; ++w) {
+          const size_t base = w * 64, n = count - base < 64 ? count - base : 64;
+          uint64_t word = 0;
+          for (size_t j = 0; j < n; ++j) word |= static_cast<uint64_t>(keep(v[base + j])) << j;
+          mask[w] = validity != nullptr ? word & validity[w] : word;
+        }
+      };
+      switch (fn) {
+        case Fn::kEquals: run([lo](Int128 x) { return x == lo; }); break;
+        case Fn::kNotEquals: run([lo](Int128 x) { return x != lo; }); break;
+        case Fn::kLess: run([lo](Int128 x) { return x < lo; }); break;
+        case Fn::kLessEquals: run([lo](Int128 x) { return x <= lo; }); break;
+        case Fn::kGreater: run([lo](Int128 x) { return x > lo; }); break;
+        case Fn::kGreaterEquals: run([lo](Int128 x) { return x >= lo; }); break;
+        default: run([lo, hi](Int128 x) { return x >= lo && x <= hi; }); break;
+      }
+      return true;
+    }
     if (fn == Fn::kBetween && !expr.negated && IsValue(*expr.args[1]) && IsValue(*expr.args[2]) &&
         VisitKernelType(type, [&](auto tag) {
           using T = decltype(tag);

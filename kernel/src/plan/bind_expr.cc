@@ -54,6 +54,17 @@ TypeId SignedOfWidth(int width) {
   }
 }
 
+// A non-NULL decimal constant (or, with `integers`, integer literal) whose value `type`, a
+// DECIMAL, holds exactly.
+bool LiteralFitsDecimal(const BoundExpr& e, TypeId type, bool integers) {
+  if (!IsDecimal(type) || !e.IsConstant() || e.constant.is_null) return false;
+  if (!(integers && e.integer_literal) && !IsDecimal(e.type)) return false;
+  const int scale = IsDecimal(e.type) ? DecimalScale(e.type) : 0;
+  if (scale > DecimalScale(type)) return false;
+  Int128 v;
+  return decimal::Rescale(e.constant.integer, scale, DecimalScale(type), DecimalPrecision(type), &v);
+}
+
 bool Fits(const Value& v, TypeId type) {
   return !v.is_null && v.integer >= TypeMin(type) && v.integer <= TypeMax(type);
 }
@@ -328,7 +339,7 @@ BoundExprPtr Binder::Fold(BoundExprPtr call, bool defer_errors) {
   return MakeConstant(std::move(value), call->pos);
 }
 
-bool Binder::Unify(BoundExprPtr* a, BoundExprPtr* b, SourcePos at) {
+bool Binder::Unify(BoundExprPtr* a, BoundExprPtr* b, SourcePos at, bool comparison) {
   BoundExpr& x = **a;
   BoundExpr& y = **b;
   TypeId target;
@@ -337,7 +348,11 @@ bool Binder::Unify(BoundExprPtr* a, BoundExprPtr* b, SourcePos at) {
   else if (IsNullLiteral(y)) target = x.type;
   else if ((IsDecimal(x.type) || IsDecimal(y.type)) && (IsNumeric(x.type) || IsDecimal(x.type) || IsBool(x.type)) &&
            (IsNumeric(y.type) || IsDecimal(y.type) || IsBool(y.type))) {
-    target = decimal::CommonType(x.type, y.type);
+    // A decimal literal (in comparisons an integer literal too) that the other side's DECIMAL
+    // holds exactly takes its type, as DuckDB types CASE … ELSE 1.5: the column stays uncast.
+    if (LiteralFitsDecimal(y, x.type, comparison)) target = x.type;
+    else if (LiteralFitsDecimal(x, y.type, comparison)) target = y.type;
+    else target = decimal::CommonType(x.type, y.type);
   } else if (IsNumeric(x.type) && IsNumeric(y.type)) target = CommonNumeric(x, y);
   else if (x.string_literal && !IsString(y.type)) target = y.type;
   else if (y.string_literal && !IsString(x.type)) target = x.type;
@@ -374,7 +389,7 @@ bool Binder::UnifyAll(std::vector<BoundExprPtr>* exprs) {
 BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> children) {
   const SourcePos pos = expr.pos;
   auto type_name = [](const BoundExpr& e) { return std::string(DuckDbTypeName(e.type)); };
-  auto unify = [&](BoundExprPtr* a, BoundExprPtr* b, SourcePos at) { return Unify(a, b, at); };
+  auto unify = [&](BoundExprPtr* a, BoundExprPtr* b, SourcePos at) { return Unify(a, b, at, /*comparison=*/true); };
   auto require_bool = [&](BoundExprPtr* e, const char* what) -> bool {
     if ((*e)->type == TypeId::kBool) return true;
     if (IsNullLiteral(**e)) { *e = CastTo(std::move(*e), TypeId::kBool, pos); return *e != nullptr; }
@@ -480,7 +495,11 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
         node = MakeCall(fn, TypeId::kDate32, pos, std::move(children));
         break;
       }
-      if (BoundExprPtr dec = BindDecimalArithmetic(fn, &children, pos); dec || failed()) return dec;
+      if (BoundExprPtr dec = BindDecimalArithmetic(fn, &children, pos)) {
+        node = std::move(dec);  // folded below when its operands are constants
+        break;
+      }
+      if (failed()) return nullptr;
       if (IsNullLiteral(a) || IsNullLiteral(b)) {
         const TypeId type = IsNullLiteral(a) ? b.type : a.type;
         return MakeConstant(Value::Null(IsNumeric(type) ? type : TypeId::kInt32), pos);
@@ -585,7 +604,7 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
       BoundExprPtr type_probe = Clone(*args[results[0]]);
       for (size_t r : results) {
         BoundExprPtr other = Clone(*args[r]);
-        if (!unify(&type_probe, &other, args[r]->pos)) return nullptr;
+        if (!Unify(&type_probe, &other, args[r]->pos)) return nullptr;  // a result type, no comparison
         type_probe->integer_literal = type_probe->integer_literal && other->integer_literal;
         type_probe->string_literal = type_probe->string_literal && other->string_literal;
       }

@@ -48,7 +48,9 @@ class Binder {
   std::nullptr_t Fail(SourcePos pos, const std::string& kind, const std::string& message);
   // Casts two operands to one comparable type (string literals take the other side's type,
   // a bare NULL the other's); false with the error reported when there is none.
-  bool Unify(BoundExprPtr* a, BoundExprPtr* b, SourcePos at);
+  // `comparison`: for =, <, BETWEEN, IN and the like, where the common type decides nothing but
+  // how to compare, so that an integer literal a DECIMAL side holds exactly takes its type.
+  bool Unify(BoundExprPtr* a, BoundExprPtr* b, SourcePos at, bool comparison = false);
   // Every expression cast to the common type of all of them.
   bool UnifyAll(std::vector<BoundExprPtr>* exprs);
   // A call of a library function (scalar_functions.h) from its bound arguments
