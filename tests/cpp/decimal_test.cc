@@ -145,7 +145,9 @@ TEST(DecimalConvert, CommonTypes) {
   EXPECT_EQ(decimal::CommonType(DecimalType(5, 2), DecimalType(6, 0)), DecimalType(8, 2));
   EXPECT_EQ(decimal::CommonType(DecimalType(5, 2), TypeId::kInt32), DecimalType(12, 2));
   EXPECT_EQ(decimal::CommonType(TypeId::kInt64, DecimalType(5, 2)), DecimalType(21, 2));
-  EXPECT_EQ(decimal::CommonType(DecimalType(38, 10), TypeId::kInt128), DecimalType(38, 10));
+  EXPECT_EQ(decimal::CommonType(DecimalType(38, 10), TypeId::kInt128), DecimalType(38, 0));  // 38 integer digits
+  EXPECT_EQ(decimal::CommonType(DecimalType(38, 0), DecimalType(1, 1)), DecimalType(38, 0));
+  EXPECT_EQ(decimal::CommonType(DecimalType(37, 0), DecimalType(1, 1)), DecimalType(38, 1));
   EXPECT_EQ(decimal::CommonType(DecimalType(5, 2), TypeId::kFloat32), TypeId::kFloat64);
 }
 

@@ -12,6 +12,7 @@ timestamps as values.
 """
 
 import datetime
+import decimal
 import math
 import re
 
@@ -173,7 +174,9 @@ def laneql_value(text, type_name):
             return datetime.date.fromisoformat(text)
         if base.startswith("TIMESTAMP"):
             return datetime.datetime.fromisoformat(text)
-    except (ValueError, KeyError):
+        if base.startswith("DECIMAL"):
+            return decimal.Decimal(text)  # exact, as DuckDB's client gives it
+    except (ValueError, KeyError, decimal.InvalidOperation):
         return ("unparsable %s" % base, text)  # never equal to a DuckDB value
     return text
 

@@ -8,7 +8,6 @@ sampled from the generated rows, so that predicates select something.
 
 Left out on purpose (documented differences, README "Known differences", so a mismatch there
 is not a bug):
-  - decimal literals (DOUBLE in laneql, DECIMAL in DuckDB): only integer literals are made;
   - lower/upper on the data's strings (laneql folds ASCII only; hits has Cyrillic text);
   - ILIKE is used, as the data's letters are ASCII and Cyrillic, which laneql folds as DuckDB
     does (it folds ASCII, Latin-1, Greek and Cyrillic only);
@@ -255,6 +254,26 @@ class QueryGenerator:
             return "coalesce(CASE WHEN %s THEN %s END, %s)" % (self.leaf(), a, b), nb
         return "nullif(%s, %d)" % (a, self.small_int(0, 3)), True
 
+    def dec_expr(self):
+        """(sql, may_be_null) of a DECIMAL-valued expression: an integer expression cast to a
+        DECIMAL(38, s) (every integer of the data fits), then scaled, shifted or rounded by
+        decimal literals, all in DuckDB's DECIMAL typing."""
+        inner, null = self.int_expr(1)
+        scale = self.rng.choice([0, 1, 2, 4, 6])
+        base = "CAST(%s AS DECIMAL(38,%d))" % (inner, scale)
+        form = self.rng.randrange(6)
+        if form == 0:
+            return base, null
+        if form == 1:
+            return "(%s * %s)" % (base, self.rng.choice(["1.5", "0.25", "-2.125", "3"])), null
+        if form == 2:
+            return "(%s %s %s)" % (base, self.rng.choice("+-"), self.rng.choice(["0.5", "12.75", "1", "0.001"])), null
+        if form == 3:
+            return "round(%s, %d)" % (base, self.rng.choice([-1, 0, 1, 3])), null
+        if form == 4:
+            return "%s(%s * 0.1)" % (self.rng.choice(["floor", "ceil", "trunc", "abs"]), base), null
+        return "CASE WHEN %s THEN %s ELSE 0.5 END" % (self.leaf(), base), null
+
     def str_expr(self):
         r = self.rng.random()
         column = self.rng.choice(self.strs)
@@ -402,6 +421,10 @@ class QueryGenerator:
         if r < 0.97:
             return "length(%s) %s %d" % (self.rng.choice(self.strs),
                                          self.rng.choice(["=", ">", "<"]), self.small_int(0, 40))
+        if r < 0.985:
+            expr, _ = self.dec_expr()
+            op = self.rng.choice(["=", "<>", "<", ">", ">="])
+            return "%s %s %s" % (expr, op, self.rng.choice(["0", "12.5", "-3.25", "100.125", "1000000"]))
         return "(%s / %d) > %d" % (self.int_column(), self.small_int(2, 9), self.small_int(0, 50))
 
     def predicate(self, depth=0):
@@ -476,6 +499,9 @@ class QueryGenerator:
             return "sum(CASE WHEN %s THEN 1 ELSE 0 END)" % self.leaf()
         if r < 0.78:
             return self.library_aggregate()
+        if r < 0.84:
+            expr, _ = self.dec_expr()
+            return "%s(%s)" % (self.rng.choice(["sum", "avg", "min", "max", "median"]), expr)
         func = self.rng.choice(["min", "max"])
         what = self.rng.random()
         if what < 0.5:

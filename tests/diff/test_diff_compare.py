@@ -2,6 +2,7 @@
 checker cannot hide engine bugs: python3 -m unittest tests/diff/test_diff_compare.py"""
 
 import datetime
+import decimal
 import os
 import sys
 import unittest
@@ -58,6 +59,11 @@ class ValueTest(unittest.TestCase):
         self.assertEqual(dc.laneql_value("2013-07-02", "DATE"), datetime.date(2013, 7, 2))
         self.assertFalse(dc.values_match(dc.laneql_value("2013-07-32", "DATE"),
                                          datetime.date(2013, 7, 2)))
+        # DECIMAL exactly, as DuckDB's client gives it (DuckDB prints DECIMAL(1,1) 0.5 as ".5").
+        self.assertEqual(dc.laneql_value("-12.50", "DECIMAL(38,2)"), decimal.Decimal("-12.50"))
+        self.assertTrue(dc.values_match(dc.laneql_value(".5", "DECIMAL(1,1)"), decimal.Decimal("0.5")))
+        self.assertFalse(dc.values_match(dc.laneql_value("0.51", "DECIMAL(3,2)"), decimal.Decimal("0.5")))
+        self.assertFalse(dc.values_match(dc.laneql_value("x", "DECIMAL(3,2)"), decimal.Decimal("0.5")))
 
     def test_match_rules(self):
         self.assertTrue(dc.values_match(1513.4908, 1513.4908 * (1 + 5e-10)))

@@ -175,7 +175,10 @@ TypeId CommonType(TypeId a, TypeId b) {
   const TypeId x = AsDecimal(a), y = AsDecimal(b);
   const int scale = DecimalScale(x) > DecimalScale(y) ? DecimalScale(x) : DecimalScale(y);
   const int wx = DecimalPrecision(x) - DecimalScale(x), wy = DecimalPrecision(y) - DecimalScale(y);
-  return CappedDecimal((wx > wy ? wx : wy) + scale, scale);
+  const int whole = wx > wy ? wx : wy;
+  // Past 38 digits the integer digits stay and the scale gives way, as in DuckDB.
+  if (whole + scale > kMaxDecimalPrecision) return DecimalType(kMaxDecimalPrecision, kMaxDecimalPrecision - whole);
+  return DecimalType(whole + scale, scale);
 }
 
 TypeId CappedDecimal(int precision, int scale) {

@@ -47,8 +47,8 @@ TypeId DecimalOfInteger(TypeId type);
 // An integer or BOOLEAN as DecimalOfInteger; a DECIMAL as itself.
 TypeId AsDecimal(TypeId type);
 // DECIMAL with DECIMAL, an integer or BOOLEAN: the DECIMAL both are compared or joined as
-// (the larger integer part and the larger scale, at most 38 digits); with a FLOAT or DOUBLE,
-// DOUBLE.
+// (the larger integer part and the larger scale; past 38 digits the scale shrinks); with a
+// FLOAT or DOUBLE, DOUBLE.
 TypeId CommonType(TypeId a, TypeId b);
 // DECIMAL(min(38, p), s) with s capped at the capped precision.
 TypeId CappedDecimal(int precision, int scale);

@@ -140,9 +140,12 @@ class ValuesState final : public AggregateFunctionState {
       const double value = lo == hi ? low : low + d * (high - low);
       if (IsDecimal(result_type_)) {
         // Interpolated on the scaled integers and cut toward zero, as DuckDB does
-        // (median(0.01, 0.06) = 0.03).
+        // (median(0.01, 0.06) = 0.03): in doubles up to 18 digits (DuckDB's int64 storage),
+        // beyond as lo + the cut double of (hi - lo) · d, so that wide values keep their digits.
         if constexpr (std::is_same_v<T, Int128>) {
-          return out->Append<Int128>(lo == hi ? sorted[lo] : static_cast<Int128>(value), error);
+          if (lo == hi) return out->Append<Int128>(sorted[lo], error);
+          if (DecimalPrecision(result_type_) <= 18) return out->Append<Int128>(static_cast<Int128>(value), error);
+          return out->Append<Int128>(sorted[lo] + static_cast<Int128>(Int128ToDouble(sorted[hi] - sorted[lo]) * d), error);
         }
       }
       if (result_type_ == TypeId::kFloat64) return out->Append<double>(value, error);

@@ -54,11 +54,10 @@ TypeId SignedOfWidth(int width) {
   }
 }
 
-// A non-NULL decimal constant (or, with `integers`, integer literal) whose value `type`, a
-// DECIMAL, holds exactly.
-bool LiteralFitsDecimal(const BoundExpr& e, TypeId type, bool integers) {
+// A non-NULL decimal constant or integer literal whose value `type`, a DECIMAL, holds exactly.
+bool ConstantFitsDecimal(const BoundExpr& e, TypeId type) {
   if (!IsDecimal(type) || !e.IsConstant() || e.constant.is_null) return false;
-  if (!(integers && e.integer_literal) && !IsDecimal(e.type)) return false;
+  if (!e.integer_literal && !IsDecimal(e.type)) return false;
   const int scale = IsDecimal(e.type) ? DecimalScale(e.type) : 0;
   if (scale > DecimalScale(type)) return false;
   Int128 v;
@@ -348,11 +347,18 @@ bool Binder::Unify(BoundExprPtr* a, BoundExprPtr* b, SourcePos at, bool comparis
   else if (IsNullLiteral(y)) target = x.type;
   else if ((IsDecimal(x.type) || IsDecimal(y.type)) && (IsNumeric(x.type) || IsDecimal(x.type) || IsBool(x.type)) &&
            (IsNumeric(y.type) || IsDecimal(y.type) || IsBool(y.type))) {
-    // A decimal literal (in comparisons an integer literal too) that the other side's DECIMAL
-    // holds exactly takes its type, as DuckDB types CASE … ELSE 1.5: the column stays uncast.
-    if (LiteralFitsDecimal(y, x.type, comparison)) target = x.type;
-    else if (LiteralFitsDecimal(x, y.type, comparison)) target = y.type;
+    // In a comparison, a constant (a decimal one, or an integer literal) that the other side's
+    // DECIMAL holds exactly takes its type: the same answer, and the column stays uncast.
+    // (Elsewhere the common type is the result's type, so DuckDB's rule holds.)
+    if (comparison && ConstantFitsDecimal(y, x.type)) target = x.type;
+    else if (comparison && ConstantFitsDecimal(x, y.type)) target = y.type;
     else target = decimal::CommonType(x.type, y.type);
+    // A common DECIMAL that lost scale digits (past 38 digits) would round one side: compare
+    // such values as DOUBLEs instead.
+    const auto scale = [](TypeId t) { return IsDecimal(t) ? DecimalScale(t) : 0; };
+    if (comparison && IsDecimal(target) && DecimalScale(target) < std::max(scale(x.type), scale(y.type))) {
+      target = TypeId::kFloat64;
+    }
   } else if (IsNumeric(x.type) && IsNumeric(y.type)) target = CommonNumeric(x, y);
   else if (x.string_literal && !IsString(y.type)) target = y.type;
   else if (y.string_literal && !IsString(x.type)) target = x.type;
