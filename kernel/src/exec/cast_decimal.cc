@@ -69,7 +69,7 @@ bool CastDecimalValue(const Value& in, TypeId to, Value* out, std::string* error
 
 bool CastDecimalVec(const plan::BoundExpr& expr, const Vec& in, Vec* out, std::string* error, bool* handled) {
   const TypeId to = expr.type, from = in.type;
-  const bool to_decimal = IsDecimal(to) && (IsDecimal(from) || IsInteger(from) || IsBool(from));
+  const bool to_decimal = IsDecimal(to) && (IsDecimal(from) || IsInteger(from) || IsBool(from) || IsFloat(from));
   const bool to_float = IsDecimal(from) && IsFloat(to);
   *handled = (to_decimal || to_float) && !expr.try_cast;
   if (!*handled) return true;
@@ -103,7 +103,19 @@ bool CastDecimalVec(const plan::BoundExpr& expr, const Vec& in, Vec* out, std::s
     const Int128 limit = decimal::Pow10(DecimalPrecision(to));
     VisitFixed(from, [&](auto tag) {
       using T = decltype(tag);
-      if constexpr (!std::is_floating_point_v<T>) {
+      if constexpr (std::is_floating_point_v<T>) {
+        for (size_t i = 0; i < rows && ok; ++i) {
+          Int128 v = 0;
+          const bool fits = decimal::FromDouble(static_cast<double>(in.Get<T>(i)), DecimalPrecision(to), DecimalScale(to), &v);
+          if (!fits && !in.IsNull(i)) {
+            plan::Value ignored;
+            CastDecimalValue(VecValue(in, i), to, &ignored, error);  // its message
+            *error = ErrorAt(expr, "conversion", *error);
+            ok = false;
+          }
+          dst[i] = fits ? v : 0;
+        }
+      } else {
         for (size_t i = 0; i < rows && ok; ++i) {
           const Int128 x = static_cast<Int128>(in.Get<T>(i));
           Int128 v = x;

@@ -90,7 +90,7 @@ bool EvaluateConstant(const plan::BoundExpr& expr, plan::Value* out, std::string
 bool CastValue(const plan::Value& in, TypeId to, plan::Value* out, std::string* error);
 // CastValue's cases with a DECIMAL on either side, but to text (cast_decimal.cc).
 bool CastDecimalValue(const plan::Value& in, TypeId to, plan::Value* out, std::string* error);
-// A vector cast to DECIMAL from a DECIMAL, an integer or BOOLEAN, or from a DECIMAL to a float,
+// A vector cast to DECIMAL from a DECIMAL, a number or BOOLEAN, or from a DECIMAL to a float,
 // without Values; *handled false (nothing done) for the other casts and TRY_CAST.
 bool CastDecimalVec(const plan::BoundExpr& expr, const Vec& in, Vec* out, std::string* error, bool* handled);
 // A DATE (days), TIMESTAMP_S (seconds) or TIMESTAMP (microseconds) value as microseconds since
