@@ -3,6 +3,7 @@
 import { clearBit, getBit, newValidity, setBit } from './bits.js';
 import { LaneQLError } from './errors.js';
 import { isStringType, TypeId, typeIdOf, typeName, typeWidth } from './type-ids.js';
+import { specialValue } from './column-values.js';
 import type { CellValue, ColumnInput, ColumnsInput, NumericArray, TypedColumn } from './types.js';
 
 /**
@@ -184,6 +185,12 @@ function preparePlain(name: string, typeId: number, values: readonly CellValue[]
     if (typeId === TypeId.Bool) {
       if (typeof v !== 'boolean' && v !== 0 && v !== 1) throw bad(row, v);
       view.setUint8(at, v === true || v === 1 ? 1 : 0);
+      return;
+    }
+    const special = specialValue(typeId, v);
+    if (special !== null) {  // DECIMAL, TIME, INTERVAL: their own forms (column-values.ts)
+      if (special === undefined) throw bad(row, v);
+      writeInteger(view, at, width, special);
       return;
     }
     const n = toInteger(typeId, v);

@@ -88,6 +88,11 @@ const BY_NAME: ReadonlyMap<string, number> = new Map(
 
 /** The type id of a ColumnType; undefined for a name that is not one. */
 export function typeIdOf(name: string): number | undefined {
+  const decimal = /^DECIMAL\((\d+),(\d+)\)$/.exec(name);
+  if (decimal !== null) {
+    const precision = Number(decimal[1]), scale = Number(decimal[2]);
+    return precision >= 1 && precision <= 38 && scale <= precision ? decimalTypeId(precision, scale) : undefined;
+  }
   return BY_NAME.get(name);
 }
 

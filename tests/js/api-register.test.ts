@@ -148,6 +148,27 @@ describe.each(NODE_FLAVOURS)('flavour %s: register()', (flavour) => {
     expect(count).toEqual([{ c: BigInt(4 - nulls.length) }]);
   });
 
+  it('takes DECIMAL, TIME and INTERVAL columns from plain arrays in their own forms', async () => {
+    db().register('typed_forms', {
+      price: { type: 'DECIMAL(10,2)', values: ['1.505', 2.5, -3n, null, ' -0.004 ', '1e3'] },
+      at: { type: 'TIME', values: ['12:34:56.5', 0n, null, 86_400_000_000n, '7:05', 1] },
+      span: { type: 'INTERVAL', values: [{ months: 14, days: -3, micros: 5n }, null, { months: -1, days: 0, micros: -1n }, { months: 0, days: 0, micros: 0n }, null, null] },
+    });
+    const result = db().query("SELECT price, price * 2 AS twice, CAST(at AS VARCHAR) AS at, CAST(span AS VARCHAR) AS span FROM typed_forms");
+    expect(result.columnTypes).toEqual(['DECIMAL(10,2)', 'DECIMAL(20,2)', 'VARCHAR', 'VARCHAR']);
+    expect(result.column('price')).toEqual(['1.51', '2.50', '-3.00', null, '0.00', '1000.00']);
+    expect(result.column('twice')).toEqual(['3.02', '5.00', '-6.00', null, '0.00', '2000.00']);
+    expect(result.column('at')).toEqual(['12:34:56.5', '00:00:00', null, '24:00:00', '07:05:00', '00:00:00.000001']);
+    expect(result.column('span')).toEqual(['1 year 2 months -3 days 00:00:00.000005', null, '-1 month -00:00:00.000001', '00:00:00', null, null]);
+    expect(db().query('SELECT span FROM typed_forms LIMIT 1').column(0)).toEqual([{ months: 14, days: -3, micros: 5n }]);
+    for (const [type, value] of [['DECIMAL(4,2)', '123.4'], ['DECIMAL(4,2)', 'abc'], ['DECIMAL(4,2)', Infinity], ['TIME', '25:00'],
+      ['INTERVAL', { months: 1.5, days: 0, micros: 0n }]] as const) {
+      const error = catchLaneQLError(() => db().register('bad_forms', { c: { type, values: [value] } } as unknown as ColumnsInput));
+      expect(error.message).toMatch(new RegExp(`column 'c' row 0: .* is not a ${type.replace(/[()]/g, '\\$&')} value`));
+    }
+    await expectUsable(db());
+  });
+
   it('reads a NULL as 0 in typed arrays, whatever the input held under it', () => {
     db().register('masked', {
       i: { type: 'INTEGER', values: Int32Array.of(7, 8), valid: [true, false] },
