@@ -10,7 +10,8 @@ import { decimalPrecision, decimalScale, decimalTypeId, isDecimalType, TypeId, t
 import type { CellValue } from './types.js';
 
 // Arrow's Type enum values (apache-arrow/enum.d.ts) and units, as stored in its DataType objects.
-const ArrowType = { Int: 2, Float: 3, Utf8: 5, Bool: 6, Decimal: 7, Date: 8, Timestamp: 10, LargeUtf8: 20, Dictionary: -1 };
+const ArrowType = { Int: 2, Float: 3, Utf8: 5, Bool: 6, Decimal: 7, Date: 8, Timestamp: 10, Interval: 11, LargeUtf8: 20, Dictionary: -1 };
+const MONTH_DAY_NANO = 2;  // IntervalUnit
 
 /** The parts of an Arrow DataType and Data chunk laneql reads. */
 interface ArrowDataType {
@@ -159,8 +160,9 @@ export function prepareArrowTable(table: ArrowTableLike): PreparedColumn[] {
   return columns;
 }
 
-function convertedType(name: string, type: ArrowDataType): 'VARCHAR' | 'TIMESTAMP' {
+function convertedType(name: string, type: ArrowDataType): 'VARCHAR' | 'TIMESTAMP' | 'INTERVAL' {
   if (type.typeId === ArrowType.Dictionary && /Utf8/.test(type.toString())) return 'VARCHAR';
+  if (type.typeId === ArrowType.Interval && type.unit === MONTH_DAY_NANO) return 'INTERVAL';
   if (type.typeId === ArrowType.Date || type.typeId === ArrowType.Timestamp) return 'TIMESTAMP';
   throw new LaneQLError(`column '${name}': Arrow type ${type.toString()} is not supported`);
 }
@@ -170,6 +172,12 @@ function arrowValue(name: string, type: ArrowDataType, value: unknown): CellValu
   if (typeof value === 'string') return value;
   // Date (milliseconds) is a number of milliseconds; timestamps in ms / ns come as numbers / bigints.
   if (type.typeId === ArrowType.Date) return new Date(Number(value));
+  if (type.typeId === ArrowType.Interval) {
+    // month_day_nano: int32 months, int32 days, int64 nanoseconds (cut to microseconds).
+    const v = value as Int32Array;
+    const nanos = BigInt.asIntN(64, (BigInt(v[3]!) << 32n) | BigInt(v[2]! >>> 0));
+    return { months: v[0]!, days: v[1]!, micros: nanos / 1000n };
+  }
   if (type.typeId === ArrowType.Timestamp) {
     const micros = type.unit === 1 ? BigInt(Math.round(Number(value))) * 1000n : BigInt(value as bigint) / 1000n;
     return micros;
@@ -214,12 +222,34 @@ export async function toArrowTable(numRows: number, columns: readonly RawColumn[
       case TypeId.Int128:
         data = arrow.makeData({ type: new arrow.Decimal(0, 38, 128), ...common, data: new Uint32Array(values, 0, numRows * 4) });
         break;
+      case TypeId.Interval:
+        data = arrow.makeData({ type: new arrow.IntervalMonthDayNano(), ...common, data: monthDayNano(values, numRows) });
+        break;
       default:
         data = makeFixed(arrow, column.typeId, values, common);
     }
     vectors[column.name] = arrow.makeVector(data);
   }
   return new arrow.Table(vectors);
+}
+
+// The kernel's INTERVALs (months · 2^96 + days · 2^64 + micros, kernel/include/laneql/interval.h)
+// as Arrow's month_day_nano: per value int32 months, int32 days, int64 nanoseconds.
+function monthDayNano(values: ArrayBuffer, n: number): Int32Array {
+  const words = new BigUint64Array(values, 0, n * 2);
+  const out = new Int32Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    const packed = (BigInt.asIntN(64, words[2 * i + 1]!) << 64n) | words[2 * i]!;
+    const micros = BigInt.asIntN(64, words[2 * i]!);
+    const rest = (packed - micros) >> 64n;
+    const days = BigInt.asIntN(32, rest);
+    const nanos = BigInt.asUintN(64, micros * 1000n);
+    out[4 * i] = Number((rest - days) >> 32n);
+    out[4 * i + 1] = Number(days);
+    out[4 * i + 2] = Number(BigInt.asIntN(32, nanos));
+    out[4 * i + 3] = Number(BigInt.asIntN(32, nanos >> 32n));
+  }
+  return out;
 }
 
 type ArrowModule = typeof import('apache-arrow');

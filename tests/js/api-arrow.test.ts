@@ -225,6 +225,23 @@ describe.each(NODE_FLAVOURS)('flavour %s: Arrow', (flavour) => {
     expect(new Uint32Array(out.getChild('price')!.data[0]!.values.buffer, out.getChild('price')!.data[0]!.values.byteOffset, 16)).toEqual(words);
   });
 
+  it('takes month_day_nano intervals as INTERVAL and gives them back so', async () => {
+    // 14 months -3 days 5 µs; NULL; -1 month -1 µs (nanoseconds as two int32 words each).
+    const data = Int32Array.of(14, -3, 5000, 0, 0, 0, 0, 0, -1, 0, -1000, -1);
+    const span = arrow.makeVector(arrow.makeData({
+      type: new arrow.IntervalMonthDayNano(), length: 3, nullCount: 1, nullBitmap: Uint8Array.of(0b101), data,
+    }));
+    db().register('spans', new arrow.Table({ span }));
+    const result = db().query('SELECT span, CAST(span AS VARCHAR) AS text FROM spans');
+    expect(result.columnTypes).toEqual(['INTERVAL', 'VARCHAR']);
+    expect(result.column('text')).toEqual(['1 year 2 months -3 days 00:00:00.000005', null, '-1 month -00:00:00.000001']);
+    const out = await db().query('SELECT span FROM spans').toArrow();
+    expect(String(out.schema.fields[0]!.type)).toBe('Interval<MONTH_DAY_NANO>');
+    const back = out.getChild('span')!;
+    expect([0, 2].map((i) => Array.from(back.get(i) as Int32Array))).toEqual([[14, -3, 5000, 0], [-1, 0, -1000, -1]]);
+    expect(back.get(1)).toBeNull();
+  });
+
   it('rejects an unsupported Arrow type with a LaneQLError naming the column', async () => {
     const list = arrow.vectorFromArray([[1], [2, 3]], new arrow.List(new arrow.Field('item', new arrow.Int32())));
     const table = new arrow.Table({ ok: arrow.vectorFromArray([1, 2], new arrow.Int32()), list_col: list });
