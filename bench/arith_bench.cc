@@ -19,30 +19,15 @@
 #include <type_traits>
 #include <vector>
 
-#include "bench_util.h"
 #include "laneql/arith.h"
-#include "laneql/targets.h"
+#include "target_compare.h"
 
 namespace {
 
-using laneql::bench::MedianSeconds;
+using laneql::bench::CompareOnTargets;
+using laneql::bench::kBatchRows;
 
-constexpr size_t kBatchRows = 16384;
-
-// Rows per second of fn over `rows` rows: a batch-sized call is repeated to about 50 M rows.
-double RowsPerSecond(size_t rows, int runs, const std::function<void()>& fn) {
-  const int repeats = rows >= 1000000 ? 1 : static_cast<int>(50000000 / rows);
-  const double s = MedianSeconds(runs, [&] {
-    for (int r = 0; r < repeats; ++r) fn();
-  });
-  return static_cast<double>(rows) * repeats / s;
-}
-
-void Print(const std::string& kernel, const std::string& target, size_t rows, double rate, double ref_rate) {
-  std::printf("%-34s %-10s %10zu %10.0f %7.2fx\n", kernel.c_str(), target.c_str(), rows, rate / 1e6,
-              rate / ref_rate);
-}
-
+constexpr int kNameWidth = 34;  // the longest kernel name
 const char* kOpNames[] = {"+", "-", "*", "/"};
 
 // Float operators: column op column and column op constant.
@@ -57,24 +42,16 @@ bool BenchFloat(size_t rows, int runs) {
     const laneql::FloatOp op = static_cast<laneql::FloatOp>(o);
     for (bool y_constant : {false, true}) {
       const std::string name = std::string("f64 x ") + kOpNames[o] + (y_constant ? " const" : " y");
-      const double ref = RowsPerSecond(rows, runs, [&] {
-        laneql::reference::FloatArithmetic(op, x.data(), false, y.data(), y_constant, rows, want.data());
-      });
-      Print(name, "scalar ref", rows, ref, ref);
-      for (const laneql::SimdTarget& target : laneql::SupportedTargets()) {
-        std::string error;
-        if (!laneql::ForceTarget(target.name, &error)) continue;
-        laneql::FloatArithmetic(op, x.data(), false, y.data(), y_constant, rows, got.data());
-        if (std::memcmp(got.data(), want.data(), rows * sizeof(double)) != 0) {
-          std::fprintf(stderr, "MISMATCH: %s on %s\n", name.c_str(), target.name.c_str());
-          return false;
-        }
-        const double rate = RowsPerSecond(rows, runs, [&] {
-          laneql::FloatArithmetic(op, x.data(), false, y.data(), y_constant, rows, got.data());
-        });
-        Print(name, target.name, rows, rate, ref);
+      if (!CompareOnTargets<double>(
+              name, rows, runs, want, got,
+              [&] { laneql::reference::FloatArithmetic(op, x.data(), false, y.data(), y_constant, rows, want.data()); },
+              [&] {
+                laneql::FloatArithmetic(op, x.data(), false, y.data(), y_constant, rows, got.data());
+                return true;
+              },
+              kNameWidth)) {
+        return false;
       }
-      laneql::ResetTarget();
     }
   }
   return true;
@@ -98,27 +75,14 @@ bool BenchMultiply(const char* type_name, size_t rows, int runs, int64_t bound =
     }
   }
   const std::string name = std::string(type_name) + " x * y checked" + (bound != 0 ? " |x| < 2^31" : "");
-  const double ref = RowsPerSecond(rows, runs, [&] {
-    laneql::bench::KeepAlive(
-        laneql::reference::MultiplyWithoutOverflow(x.data(), false, y.data(), false, rows, nullptr, want.data()));
-  });
-  Print(name, "scalar ref", rows, ref, ref);
-  for (const laneql::SimdTarget& target : laneql::SupportedTargets()) {
-    std::string error;
-    if (!laneql::ForceTarget(target.name, &error)) continue;
-    if (!laneql::MultiplyWithoutOverflow(x.data(), false, y.data(), false, rows, nullptr, got.data()) ||
-        std::memcmp(got.data(), want.data(), rows * sizeof(T)) != 0) {
-      std::fprintf(stderr, "MISMATCH: %s on %s\n", name.c_str(), target.name.c_str());
-      return false;
-    }
-    const double rate = RowsPerSecond(rows, runs, [&] {
-      laneql::bench::KeepAlive(
-          laneql::MultiplyWithoutOverflow(x.data(), false, y.data(), false, rows, nullptr, got.data()));
-    });
-    Print(name, target.name, rows, rate, ref);
-  }
-  laneql::ResetTarget();
-  return true;
+  return CompareOnTargets<T>(
+      name, rows, runs, want, got,
+      [&] {
+        laneql::bench::KeepAlive(
+            laneql::reference::MultiplyWithoutOverflow(x.data(), false, y.data(), false, rows, nullptr, want.data()));
+      },
+      [&] { return laneql::MultiplyWithoutOverflow(x.data(), false, y.data(), false, rows, nullptr, got.data()); },
+      kNameWidth);
 }
 
 }  // namespace

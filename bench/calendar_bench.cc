@@ -16,47 +16,13 @@
 #include <string>
 #include <vector>
 
-#include "bench_util.h"
 #include "laneql/calendar.h"
-#include "laneql/targets.h"
+#include "target_compare.h"
 
 namespace {
 
-using laneql::bench::MedianSeconds;
-
-constexpr size_t kBatchRows = 16384;
-
-// Rows per second of fn over `rows` rows: a batch-sized call is repeated to about 50 M rows.
-double RowsPerSecond(size_t rows, int runs, const std::function<void()>& fn) {
-  const int repeats = rows >= 1000000 ? 1 : static_cast<int>(50000000 / rows);
-  const double s = MedianSeconds(runs, [&] {
-    for (int r = 0; r < repeats; ++r) fn();
-  });
-  return static_cast<double>(rows) * repeats / s;
-}
-
-void Print(const std::string& kernel, const std::string& target, size_t rows, double rate, double ref_rate) {
-  std::printf("%-22s %-10s %10zu %10.0f %7.2fx\n", kernel.c_str(), target.c_str(), rows, rate / 1e6,
-              rate / ref_rate);
-}
-
-bool Compare(const std::string& name, size_t rows, int runs, std::vector<int64_t>& want, std::vector<int64_t>& got,
-             const std::function<void()>& reference, const std::function<void()>& kernel) {
-  const double ref = RowsPerSecond(rows, runs, reference);
-  Print(name, "scalar ref", rows, ref, ref);
-  for (const laneql::SimdTarget& target : laneql::SupportedTargets()) {
-    std::string error;
-    if (!laneql::ForceTarget(target.name, &error)) continue;
-    kernel();
-    if (std::memcmp(got.data(), want.data(), rows * sizeof(int64_t)) != 0) {
-      std::fprintf(stderr, "MISMATCH: %s on %s\n", name.c_str(), target.name.c_str());
-      return false;
-    }
-    Print(name, target.name, rows, RowsPerSecond(rows, runs, kernel), ref);
-  }
-  laneql::ResetTarget();
-  return true;
-}
+using laneql::bench::CompareOnTargets;
+using laneql::bench::kBatchRows;
 
 bool Bench(size_t rows, int runs) {
   std::mt19937_64 rng(5);
@@ -69,12 +35,14 @@ bool Bench(size_t rows, int runs) {
   const char* names[] = {"year", "month", "day", "dayofweek", "isodow", "dayofyear", "quarter"};
   for (int p = 0; p < 7; ++p) {
     const laneql::CalendarPart part = static_cast<laneql::CalendarPart>(p);
-    if (!Compare(std::string(names[p]) + "(DATE)", rows, runs, want, got,
-                 [&] { laneql::reference::CalendarPartOfDays(part, days.data(), rows, want.data()); },
-                 [&] { laneql::CalendarPartOfDays(part, days.data(), rows, got.data()); }) ||
-        !Compare(std::string(names[p]) + "(TIMESTAMP)", rows, runs, want, got,
-                 [&] { laneql::reference::CalendarPartOfMicros(part, micros.data(), rows, want.data()); },
-                 [&] { laneql::CalendarPartOfMicros(part, micros.data(), rows, got.data()); })) {
+    if (!CompareOnTargets<int64_t>(
+            std::string(names[p]) + "(DATE)", rows, runs, want, got,
+            [&] { laneql::reference::CalendarPartOfDays(part, days.data(), rows, want.data()); },
+            [&] { laneql::CalendarPartOfDays(part, days.data(), rows, got.data()); return true; }) ||
+        !CompareOnTargets<int64_t>(
+            std::string(names[p]) + "(TIMESTAMP)", rows, runs, want, got,
+            [&] { laneql::reference::CalendarPartOfMicros(part, micros.data(), rows, want.data()); },
+            [&] { laneql::CalendarPartOfMicros(part, micros.data(), rows, got.data()); return true; })) {
       return false;
     }
   }
