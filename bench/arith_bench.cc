@@ -25,7 +25,6 @@
 namespace {
 
 using laneql::bench::CompareOnTargets;
-using laneql::bench::kBatchRows;
 
 constexpr int kNameWidth = 34;  // the longest kernel name
 const char* kOpNames[] = {"+", "-", "*", "/"};
@@ -88,15 +87,10 @@ bool BenchMultiply(const char* type_name, size_t rows, int runs, int64_t bound =
 }  // namespace
 
 int main(int argc, char** argv) {
-  const size_t memory_rows = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10000000;
-  const int runs = argc > 2 ? std::atoi(argv[2]) : 5;
-  std::printf("%-34s %-10s %10s %10s %8s\n", "kernel", "target", "rows", "Mrows/s", "vs ref");
-  for (size_t rows : {kBatchRows, memory_rows}) {
-    if (!BenchFloat(rows, runs) || !BenchMultiply<int8_t>("i8", rows, runs) ||
-        !BenchMultiply<int16_t>("i16", rows, runs) || !BenchMultiply<int32_t>("i32", rows, runs) ||
-        !BenchMultiply<int64_t>("i64", rows, runs) || !BenchMultiply<int64_t>("i64", rows, runs, 2147483647) || !BenchMultiply<uint64_t>("u64", rows, runs)) {
-      return 1;
-    }
-  }
-  return 0;
+  return laneql::bench::RunBatchThenMemory(argc, argv, kNameWidth, [](size_t rows, int runs) {
+    return BenchFloat(rows, runs) && BenchMultiply<int8_t>("i8", rows, runs) &&
+           BenchMultiply<int16_t>("i16", rows, runs) && BenchMultiply<int32_t>("i32", rows, runs) &&
+           BenchMultiply<int64_t>("i64", rows, runs) && BenchMultiply<int64_t>("i64", rows, runs, 2147483647) &&
+           BenchMultiply<uint64_t>("u64", rows, runs);
+  });
 }

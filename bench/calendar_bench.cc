@@ -22,7 +22,6 @@
 namespace {
 
 using laneql::bench::CompareOnTargets;
-using laneql::bench::kBatchRows;
 
 bool Bench(size_t rows, int runs) {
   std::mt19937_64 rng(5);
@@ -51,12 +50,4 @@ bool Bench(size_t rows, int runs) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const size_t memory_rows = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10000000;
-  const int runs = argc > 2 ? std::atoi(argv[2]) : 5;
-  std::printf("%-22s %-10s %10s %10s %8s\n", "kernel", "target", "rows", "Mrows/s", "vs ref");
-  for (size_t rows : {kBatchRows, memory_rows}) {
-    if (!Bench(rows, runs)) return 1;
-  }
-  return 0;
-}
+int main(int argc, char** argv) { return laneql::bench::RunBatchThenMemory(argc, argv, 22, Bench); }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -55,6 +56,18 @@ bool CompareOnTargets(const std::string& name, size_t rows, int runs, const std:
   }
   ResetTarget();
   return true;
+}
+
+// The benchmarks' main: `bench(rows, runs)` on one batch, then on argv[1] rows (10 M by default)
+// of memory-resident data, argv[2] runs each (5); the table's header first. 1 when a run fails.
+inline int RunBatchThenMemory(int argc, char** argv, int width, const std::function<bool(size_t, int)>& bench) {
+  const size_t memory_rows = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10000000;
+  const int runs = argc > 2 ? std::atoi(argv[2]) : 5;
+  std::printf("%-*s %-10s %10s %10s %8s\n", width, "kernel", "target", "rows", "Mrows/s", "vs ref");
+  for (size_t rows : {kBatchRows, memory_rows}) {
+    if (!bench(rows, runs)) return 1;
+  }
+  return 0;
 }
 
 }  // namespace laneql::bench

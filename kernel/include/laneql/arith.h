@@ -39,14 +39,16 @@ void FloatArithmetic(FloatOp op, const float* x, bool x_constant, const float* y
 #define LANEQL_ARITH_MULTIPLY(T)                                                             \
   bool MultiplyWithoutOverflow(const T* x, bool x_constant, const T* y, bool y_constant, size_t n, \
                                const uint64_t* valid, T* out);
-LANEQL_ARITH_MULTIPLY(int8_t)
-LANEQL_ARITH_MULTIPLY(int16_t)
-LANEQL_ARITH_MULTIPLY(int32_t)
-LANEQL_ARITH_MULTIPLY(int64_t)
-LANEQL_ARITH_MULTIPLY(uint8_t)
-LANEQL_ARITH_MULTIPLY(uint16_t)
-LANEQL_ARITH_MULTIPLY(uint32_t)
-LANEQL_ARITH_MULTIPLY(uint64_t)
+#define LANEQL_ARITH_MULTIPLY_ALL \
+  LANEQL_ARITH_MULTIPLY(int8_t)   \
+  LANEQL_ARITH_MULTIPLY(int16_t)  \
+  LANEQL_ARITH_MULTIPLY(int32_t)  \
+  LANEQL_ARITH_MULTIPLY(int64_t)  \
+  LANEQL_ARITH_MULTIPLY(uint8_t)  \
+  LANEQL_ARITH_MULTIPLY(uint16_t) \
+  LANEQL_ARITH_MULTIPLY(uint32_t) \
+  LANEQL_ARITH_MULTIPLY(uint64_t)
+LANEQL_ARITH_MULTIPLY_ALL
 
 namespace reference {
 // Plain scalar code, no Highway: the definitions the kernels are tested against.
@@ -54,16 +56,10 @@ void FloatArithmetic(FloatOp op, const double* x, bool x_constant, const double*
                      size_t n, double* out);
 void FloatArithmetic(FloatOp op, const float* x, bool x_constant, const float* y, bool y_constant,
                      size_t n, float* out);
-LANEQL_ARITH_MULTIPLY(int8_t)
-LANEQL_ARITH_MULTIPLY(int16_t)
-LANEQL_ARITH_MULTIPLY(int32_t)
-LANEQL_ARITH_MULTIPLY(int64_t)
-LANEQL_ARITH_MULTIPLY(uint8_t)
-LANEQL_ARITH_MULTIPLY(uint16_t)
-LANEQL_ARITH_MULTIPLY(uint32_t)
-LANEQL_ARITH_MULTIPLY(uint64_t)
+LANEQL_ARITH_MULTIPLY_ALL
 }  // namespace reference
 
+#undef LANEQL_ARITH_MULTIPLY_ALL
 #undef LANEQL_ARITH_MULTIPLY
 
 }  // namespace laneql
