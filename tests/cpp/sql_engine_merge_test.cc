@@ -132,3 +132,39 @@ TEST(SqlEngineMerge, SplitAndMergedEqualsOnePass) {
 
 }  // namespace
 }  // namespace laneql
+
+namespace laneql {
+namespace {
+
+// A NULL string is one key whatever bytes its slot holds (Arrow input may leave bytes under a
+// NULL): with a second key the rows are serialised, and the slot's bytes must not reach them.
+TEST(SqlEngineMerge, NullStringKeysGroupTogetherWhateverTheirSlotsHold) {
+  const std::string bytes = "abbéxyz";
+  const int32_t offsets[] = {0, 2, 5, 5, 10};  // "ab", "bé", "", "xyz" (NULL, NULL, NULL, "xyz")
+  const uint64_t validity = 0b1000;
+  const int64_t numbers[] = {7, 7, 7, 7};
+  exec::Vec text, number;
+  text.type = TypeId::kString;
+  text.count = 4;
+  text.values = reinterpret_cast<const uint8_t*>(bytes.data());
+  text.offsets = offsets;
+  text.validity = &validity;
+  number.type = TypeId::kInt64;
+  number.count = 4;
+  number.values = reinterpret_cast<const uint8_t*>(numbers);
+  exec::Grouper grouper;
+  std::string error;
+  ASSERT_TRUE(grouper.Init({TypeId::kString, TypeId::kInt64}, {true, false}, true, &error)) << error;
+  std::vector<exec::Vec> keys;
+  keys.push_back(std::move(text));
+  keys.push_back(std::move(number));
+  uint32_t ids[4];
+  ASSERT_TRUE(grouper.Assign(keys, 4, ids, &error)) << error;
+  EXPECT_EQ(ids[0], ids[1]);
+  EXPECT_EQ(ids[0], ids[2]);
+  EXPECT_NE(ids[0], ids[3]);
+  EXPECT_EQ(grouper.size(), 2u);
+}
+
+}  // namespace
+}  // namespace laneql

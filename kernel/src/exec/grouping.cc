@@ -204,7 +204,8 @@ bool Grouper::Serialize(const std::vector<Vec>& keys, size_t count, PreparedKeys
     size_t bytes = fixed_bytes;
     if (any_string) {
       for (size_t k = 0; k < n_keys; ++k) {
-        if (layout[k].string) bytes += layout[k].vec->Str(i).size();
+        // A NULL string serialises as no bytes, whatever bytes its slot holds.
+        if (layout[k].string && !layout[k].vec->IsNull(i)) bytes += layout[k].vec->Str(i).size();
       }
     }
     return bytes;
