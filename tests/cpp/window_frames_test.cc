@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -217,6 +218,82 @@ TEST(WindowFunctions, MatchTheNaiveAnswerOnEveryThreadCount) {
       for (int threads : {2, 4}) {
         EXPECT_TRUE(SameBits(one, RunWindow(call, n, threads))) << n << " threads " << threads;
       }
+    }
+  }
+}
+
+// row_number() under QUALIFY row_number() <= keep (WindowCall::top_rows): the first `keep` of
+// each partition numbered as a full sort numbers them, the rest above keep, on every thread
+// count and across many morsels of rows (with many partitions per row the full sort runs).
+TEST(WindowFunctions, TopRowNumbersMatchTheNaiveAnswer) {
+  for (size_t n : {size_t{1000}, size_t{150000}}) {
+    const Rows rows = MakeRows(n, static_cast<uint32_t>(n + 11));
+    std::vector<int64_t> row_number, sum;
+    std::vector<bool> sum_valid;
+    Naive(rows, &row_number, &sum, &sum_valid);
+    exec::WindowCall call;
+    call.partition = {&rows.part};
+    call.order = {&rows.key};
+    call.descending = {false};
+    call.nulls_first = {false};
+    for (size_t keep : {size_t{1}, size_t{3}}) {
+      call.top_rows = keep;
+      for (int threads : {1, 2, 4}) {
+        const Column numbers = RunWindow(call, n, threads);
+        for (size_t r = 0; r < n; ++r) {
+          const int64_t got = numbers.Values<int64_t>()[r];
+          if (row_number[r] <= static_cast<int64_t>(keep)) {
+            ASSERT_EQ(got, row_number[r]) << "row " << r << " keep " << keep << " threads " << threads;
+          } else {
+            ASSERT_GT(got, static_cast<int64_t>(keep)) << "row " << r << " keep " << keep << " threads " << threads;
+          }
+        }
+      }
+    }
+  }
+}
+
+// Partitions by a string and a float key: NULLs one partition, -0 with +0, every NaN one; the
+// rows of each numbered in row order (no ORDER BY), on every thread count.
+TEST(WindowFunctions, PartitionsByStringAndFloatKeys) {
+  const size_t n = 200000;
+  std::mt19937 rng(5);
+  const double reals[] = {0.0, -0.0, std::nan(""), -std::nan(""), 1.5, -2.25};
+  const char* words[] = {"", "a", "ab", "b\xc3\xa9", "ba"};
+  std::vector<double> floats(n);
+  std::vector<int32_t> offsets{0};
+  std::string bytes;
+  std::vector<uint64_t> float_valid((n + 63) / 64, 0), text_valid((n + 63) / 64, 0);
+  std::vector<std::string> text(n);
+  for (size_t r = 0; r < n; ++r) {
+    floats[r] = reals[rng() % 6];
+    text[r] = words[rng() % 5];
+    if (rng() % 9 != 0) float_valid[r / 64] |= uint64_t{1} << (r % 64);
+    if (rng() % 8 != 0) text_valid[r / 64] |= uint64_t{1} << (r % 64);
+    bytes += text[r];
+    offsets.push_back(static_cast<int32_t>(bytes.size()));
+  }
+  Column float_key, text_key;
+  std::string error;
+  ASSERT_TRUE(Column::FromFixed(TypeId::kFloat64, floats.data(), n, float_valid.data(), &float_key, &error));
+  ASSERT_TRUE(Column::FromStrings(offsets.data(), reinterpret_cast<const uint8_t*>(bytes.data()), n,
+                                  text_valid.data(), &text_key, &error));
+  // The naive numbering: a count per canonical (text, float) key.
+  std::map<std::pair<std::string, std::string>, int64_t> seen;
+  std::vector<int64_t> expected(n);
+  for (size_t r = 0; r < n; ++r) {
+    const std::string t = float_key.IsValid(r) ? (std::isnan(floats[r]) ? "nan" : std::to_string(floats[r] == 0 ? 0.0 : floats[r])) : "null";
+    const std::string s = text_key.IsValid(r) ? "v" + text[r] : "null";
+    expected[r] = ++seen[{s, t}];
+  }
+  exec::WindowCall call;
+  call.fn = exec::WindowFn::kRowNumber;
+  call.result_type = TypeId::kInt64;
+  call.partition = {&text_key, &float_key};
+  for (int threads : {1, 2, 4}) {
+    const Column numbers = RunWindow(call, n, threads);
+    for (size_t r = 0; r < n; ++r) {
+      ASSERT_EQ(numbers.Values<int64_t>()[r], expected[r]) << r << " threads " << threads;
     }
   }
 }

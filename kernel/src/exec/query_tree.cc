@@ -266,7 +266,9 @@ Result QueryTreeRunner::BindAndExecute(const sql::SelectStatement& select, const
   return Execute(plan, ctx_);
 }
 
-Result QueryTreeRunner::RunSelect(const sql::SelectStatement& select) {
+Result QueryTreeRunner::RunSelect(const sql::SelectStatement& query) {
+  sql::SelectStatement pushed;
+  const sql::SelectStatement& select = PushRowNumberBounds(query, &pushed) ? pushed : query;
   if (HasWindows(select)) return RunWindows(select);
   if (!select.distinct_on.empty()) return RunDistinctOn(select);
   if (IsPlainSelect(select) && !explaining_) return BindAndExecute(select, nullptr);

@@ -301,6 +301,12 @@ class QueryTreeRunner {
 // Whether a SELECT has window calls (anywhere outside subqueries), WINDOW or QUALIFY: it runs
 // through QueryTreeRunner::RunWindows (query_windows.cc).
 bool HasWindows(const sql::SelectStatement& select);
+// SELECT ... FROM (SELECT ..., row_number() OVER (...) AS rn FROM t) WHERE rn <= 3: the outer
+// bounds on the derived table's row_number() copied into its QUALIFY (into *out; false when
+// there are none), where they let the window number only the first rows of each partition. The
+// derived table's windows are computed over all its rows before QUALIFY drops any, so QUALIFY
+// keeps exactly the rows the outer WHERE would; a LIMIT, OFFSET or DISTINCT inside stops it.
+bool PushRowNumberBounds(const sql::SelectStatement& select, sql::SelectStatement* out);
 
 // DuckDB's type for a column that holds values of a and b (set operations, VALUES rows).
 TypeId CommonSuperType(TypeId a, TypeId b);

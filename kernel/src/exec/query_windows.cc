@@ -153,7 +153,78 @@ void TopRowBounds(const sql::Expr* expr, std::vector<std::pair<std::string, size
   if (keep > 0 && keep <= 4096) out->push_back({sql::ToString(*call), keep});
 }
 
+// The row_number() item of a derived table's SELECT list that the outer query's `ref` names
+// (by its alias alone: two items of that name are ambiguous), or null.
+const sql::Expr* RowNumberItem(const sql::SelectStatement& inner, const std::string& alias, const sql::Expr& ref) {
+  if (ref.kind != ExprKind::kColumnRef || (!ref.qualifier.empty() && !ascii::EqualsIgnoreCase(ref.qualifier, alias))) {
+    return nullptr;
+  }
+  const sql::Expr* found = nullptr;
+  for (const sql::SelectItem& item : inner.select_list) {
+    if (item.expr->kind == ExprKind::kStar) return nullptr;  // the name may be a FROM column
+    if (!ascii::EqualsIgnoreCase(item.alias, ref.text)) continue;
+    if (found != nullptr) return nullptr;
+    found = item.expr.get();
+  }
+  if (found == nullptr || found->kind != ExprKind::kWindowCall || !ascii::EqualsIgnoreCase(found->text, "row_number")) {
+    return nullptr;
+  }
+  return found;
+}
+
+void BoundsOnRowNumber(const sql::Expr* expr, const sql::SelectStatement& inner, const std::string& alias,
+                       std::vector<sql::ExprPtr>* out) {
+  if (expr == nullptr || expr->kind != ExprKind::kBinary) return;
+  if (expr->binary_op == sql::BinaryOp::kAnd) {
+    BoundsOnRowNumber(expr->left.get(), inner, alias, out);
+    BoundsOnRowNumber(expr->right.get(), inner, alias, out);
+    return;
+  }
+  for (const bool left : {true, false}) {
+    const sql::Expr& ref = left ? *expr->left : *expr->right;
+    const sql::Expr& bound = left ? *expr->right : *expr->left;
+    if (bound.kind != ExprKind::kIntegerLiteral) continue;
+    const sql::Expr* call = RowNumberItem(inner, alias, ref);
+    if (call == nullptr) continue;
+    sql::ExprPtr copy = sql::Clone(*expr);
+    (left ? copy->left : copy->right) = sql::Clone(*call);
+    out->push_back(std::move(copy));
+  }
+}
+
 }  // namespace
+
+bool PushRowNumberBounds(const sql::SelectStatement& select, sql::SelectStatement* out) {
+  if (!select.has_from || select.from.kind != sql::TableRefKind::kSubquery || select.where == nullptr ||
+      select.from.subquery == nullptr || select.from.subquery->kind != sql::QueryKind::kSelect ||
+      !select.from.column_aliases.empty()) {
+    return false;
+  }
+  const sql::SelectStatement& inner = select.from.subquery->select;
+  if (inner.has_limit || inner.has_offset || inner.distinct || !inner.distinct_on.empty()) return false;
+  std::vector<sql::ExprPtr> bounds;
+  BoundsOnRowNumber(select.where.get(), inner, select.from.alias, &bounds);
+  if (bounds.empty()) return false;
+  sql::CloneInto(select, out);
+  sql::SelectStatement& pushed = out->from.subquery->select;
+  for (sql::ExprPtr& bound : bounds) {
+    if (pushed.qualify == nullptr) {
+      pushed.qualify = std::move(bound);
+      continue;
+    }
+    auto both = std::make_unique<sql::Expr>();
+    both->kind = ExprKind::kBinary;
+    both->binary_op = sql::BinaryOp::kAnd;
+    both->pos = bound->pos;
+    both->offset = bound->offset;
+    both->height = std::max(pushed.qualify->height, bound->height) + 1;
+    both->left = std::move(pushed.qualify);
+    both->right = std::move(bound);
+    pushed.qualify = std::move(both);
+  }
+  // The outer WHERE stays: it names the derived table's column, which QUALIFY cannot see.
+  return true;
+}
 
 bool HasWindows(const sql::SelectStatement& select) {
   if (select.qualify || !select.windows.empty()) return true;

@@ -21,9 +21,6 @@ constexpr size_t kParallelSortMin = 1 << 16;
 // From this many positions on, a full sort compares keys as order words (OrderWords).
 constexpr size_t kWordKeysMin = 1 << 12;
 
-// Comparisons between two checks whether the query was stopped (interrupt, timeout): a few
-// milliseconds of sorting.
-constexpr uint32_t kComparisonsPerStopCheck = 1 << 16;
 // Positions between two such checks where a top-N rejects them without the comparator.
 constexpr size_t kStopCheckMask = (size_t{1} << 20) - 1;
 
@@ -57,53 +54,6 @@ std::vector<uint64_t> OrderWords(const Vec& v, size_t n) {
   });
   return words;
 }
-
-class PositionLess {
- public:
-  // `words[k]`: column k's OrderWords (empty: compared through CompareRows).
-  PositionLess(const std::vector<SortColumn>& columns, const uint64_t* tiebreak,
-               const std::vector<std::vector<uint64_t>>* words = nullptr)
-      : columns_(columns), tiebreak_(tiebreak), words_(words) {}
-  bool operator()(uint32_t a, uint32_t b) const {
-    // A long sort is a loop no morsel boundary interrupts: a stopped query throws out of it
-    // (QueryAbort, caught by exec::Execute). Each copy of the comparator counts on its own.
-    if (++comparisons_ == kComparisonsPerStopCheck) {
-      comparisons_ = 0;
-      ThrowIfQueryStopped();
-    }
-    for (size_t k = 0; k < columns_.size(); ++k) {
-      const SortColumn& column = columns_[k];
-      const Vec& v = *column.keys;
-      const bool an = v.IsNull(a), bn = v.IsNull(b);
-      if (an || bn) {
-        if (an == bn) continue;
-        return an == column.nulls_first;
-      }
-      int c;
-      if (words_ != nullptr && !(*words_)[k].empty()) {
-        const uint64_t x = (*words_)[k][a], y = (*words_)[k][b];
-        c = x < y ? -1 : (x > y ? 1 : 0);
-      } else {
-        c = CompareRows(v, a, v, b);
-      }
-      if (c == 0) continue;
-      return column.descending ? c > 0 : c < 0;
-    }
-    return TieLess(a, b);
-  }
-  // After equal keys: by the tiebreak (a group's first row), then by input order, so the
-  // result is deterministic.
-  bool TieLess(uint32_t a, uint32_t b) const {
-    if (tiebreak_ != nullptr && tiebreak_[a] != tiebreak_[b]) return tiebreak_[a] < tiebreak_[b];
-    return a < b;
-  }
-
- private:
-  const std::vector<SortColumn>& columns_;
-  const uint64_t* tiebreak_;
-  const std::vector<std::vector<uint64_t>>* words_;
-  mutable uint32_t comparisons_ = 0;
-};
 
 // The best `keep` (< end - begin) of positions [begin, end), best first, into *out: a heap of
 // the best so far with the worst of them on top. `quick(p, worst)` judges a position against
@@ -175,29 +125,35 @@ struct SortRecord {
   uint32_t position;
 };
 
-bool SortRecords(const std::vector<SortColumn>& columns, const std::vector<std::vector<uint64_t>>& words,
-                 const uint64_t* tiebreak, size_t begin, size_t end, std::vector<uint32_t>* out) {
-  if (columns.size() > kRecordKeys || tiebreak != nullptr) return false;
+SortRecord MakeRecord(const std::vector<SortColumn>& columns, const std::vector<std::vector<uint64_t>>& words,
+                      uint32_t position) {
+  SortRecord r;
+  r.position = position;
+  for (size_t k = 0; k < kRecordKeys; ++k) {
+    r.word[k] = 0;
+    r.rank[k] = 1;
+    if (k >= columns.size()) continue;
+    if (columns[k].keys->IsNull(position)) {
+      r.rank[k] = columns[k].nulls_first ? 0 : 2;
+    } else {
+      r.word[k] = columns[k].descending ? ~words[k][position] : words[k][position];
+    }
+  }
+  return r;
+}
+
+// Whether SortRecords can take these keys: at most kRecordKeys, each with order words.
+bool RecordsFit(const std::vector<SortColumn>& columns, const std::vector<std::vector<uint64_t>>& words) {
+  if (columns.size() > kRecordKeys || words.size() != columns.size()) return false;
   for (const std::vector<uint64_t>& w : words) {
     if (w.empty()) return false;
   }
-  std::vector<SortRecord> records(end - begin);
-  for (size_t p = begin; p < end; ++p) {
-    SortRecord& r = records[p - begin];
-    r.position = static_cast<uint32_t>(p);
-    for (size_t k = 0; k < kRecordKeys; ++k) {
-      r.word[k] = 0;
-      r.rank[k] = 1;
-      if (k >= columns.size()) continue;
-      if (columns[k].keys->IsNull(p)) {
-        r.rank[k] = columns[k].nulls_first ? 0 : 2;
-      } else {
-        r.word[k] = columns[k].descending ? ~words[k][p] : words[k][p];
-      }
-    }
-  }
+  return true;
+}
+
+void SortRecordList(std::vector<SortRecord>* records) {
   uint32_t comparisons = 0;
-  std::sort(records.begin(), records.end(), [&comparisons](const SortRecord& a, const SortRecord& b) {
+  std::sort(records->begin(), records->end(), [&comparisons](const SortRecord& a, const SortRecord& b) {
     if (++comparisons == kComparisonsPerStopCheck) {
       comparisons = 0;
       ThrowIfQueryStopped();
@@ -208,6 +164,14 @@ bool SortRecords(const std::vector<SortColumn>& columns, const std::vector<std::
     }
     return a.position < b.position;
   });
+}
+
+bool SortRecords(const std::vector<SortColumn>& columns, const std::vector<std::vector<uint64_t>>& words,
+                 const uint64_t* tiebreak, size_t begin, size_t end, std::vector<uint32_t>* out) {
+  if (tiebreak != nullptr || !RecordsFit(columns, words)) return false;
+  std::vector<SortRecord> records(end - begin);
+  for (size_t p = begin; p < end; ++p) records[p - begin] = MakeRecord(columns, words, static_cast<uint32_t>(p));
+  SortRecordList(&records);
   out->resize(end - begin);
   for (size_t i = 0; i < records.size(); ++i) (*out)[i] = records[i].position;
   return true;
@@ -246,7 +210,7 @@ std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size
   if (keep >= n && n >= kWordKeysMin) {
     word_bytes = columns.size() * n * sizeof(uint64_t) + n * sizeof(SortRecord);
     ChargeQueryMemoryOrThrow(word_bytes);
-    for (const SortColumn& column : columns) words.push_back(OrderWords(*column.keys, n));
+    words = ColumnOrderWords(columns, n);
   }
   struct ReleaseWords {
     size_t bytes;
@@ -279,6 +243,25 @@ std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size
   }
   if (result.size() > keep) result.resize(keep);
   return result;
+}
+
+std::vector<std::vector<uint64_t>> ColumnOrderWords(const std::vector<SortColumn>& columns, size_t n) {
+  std::vector<std::vector<uint64_t>> words;
+  for (const SortColumn& column : columns) words.push_back(OrderWords(*column.keys, n));
+  return words;
+}
+
+void SortPositionList(const std::vector<SortColumn>& columns, const std::vector<std::vector<uint64_t>>& words,
+                      uint32_t* positions, size_t count) {
+  if (count < 2) return;
+  if (RecordsFit(columns, words)) {
+    std::vector<SortRecord> records(count);
+    for (size_t i = 0; i < count; ++i) records[i] = MakeRecord(columns, words, positions[i]);
+    SortRecordList(&records);
+    for (size_t i = 0; i < count; ++i) positions[i] = records[i].position;
+    return;
+  }
+  std::sort(positions, positions + count, PositionLess(columns, nullptr, &words));
 }
 
 }  // namespace exec

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "src/common/query_budget.h"
 #include "src/exec/exec_context.h"
+#include "src/exec/expr_eval.h"
 #include "src/exec/vector.h"
 #include "src/plan/bound_expr.h"
 
@@ -18,6 +20,58 @@ struct SortColumn {
   bool nulls_first;
 };
 
+// Comparisons between two checks whether the query was stopped (interrupt, timeout): a few
+// milliseconds of sorting.
+constexpr uint32_t kComparisonsPerStopCheck = 1 << 16;
+
+// Position a before position b in the order of `columns`, ties by the tiebreak, then by position.
+class PositionLess {
+ public:
+  // `words[k]`: column k's order words (ColumnOrderWords; empty: compared through CompareRows).
+  PositionLess(const std::vector<SortColumn>& columns, const uint64_t* tiebreak,
+               const std::vector<std::vector<uint64_t>>* words = nullptr)
+      : columns_(columns), tiebreak_(tiebreak), words_(words) {}
+  bool operator()(uint32_t a, uint32_t b) const {
+    // A long sort is a loop no morsel boundary interrupts: a stopped query throws out of it
+    // (QueryAbort, caught by exec::Execute). Each copy of the comparator counts on its own.
+    if (++comparisons_ == kComparisonsPerStopCheck) {
+      comparisons_ = 0;
+      ThrowIfQueryStopped();
+    }
+    for (size_t k = 0; k < columns_.size(); ++k) {
+      const SortColumn& column = columns_[k];
+      const Vec& v = *column.keys;
+      const bool an = v.IsNull(a), bn = v.IsNull(b);
+      if (an || bn) {
+        if (an == bn) continue;
+        return an == column.nulls_first;
+      }
+      int c;
+      if (words_ != nullptr && !(*words_)[k].empty()) {
+        const uint64_t x = (*words_)[k][a], y = (*words_)[k][b];
+        c = x < y ? -1 : (x > y ? 1 : 0);
+      } else {
+        c = CompareRows(v, a, v, b);
+      }
+      if (c == 0) continue;
+      return column.descending ? c > 0 : c < 0;
+    }
+    return TieLess(a, b);
+  }
+  // After equal keys: by the tiebreak (a group's first row), then by input order, so the
+  // result is deterministic.
+  bool TieLess(uint32_t a, uint32_t b) const {
+    if (tiebreak_ != nullptr && tiebreak_[a] != tiebreak_[b]) return tiebreak_[a] < tiebreak_[b];
+    return a < b;
+  }
+
+ private:
+  const std::vector<SortColumn>& columns_;
+  const uint64_t* tiebreak_;
+  const std::vector<std::vector<uint64_t>>* words_;
+  mutable uint32_t comparisons_ = 0;
+};
+
 // Positions 0..n-1 ordered by `columns` (NULLs placed per nulls_first; floats in DuckDB's
 // order, NaN largest; strings byte-wise). Ties are ordered by tiebreak[position] when given
 // (groups by the row they first appeared in, so any thread count gives the one-thread order),
@@ -28,6 +82,13 @@ struct SortColumn {
 std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size_t n, size_t keep,
                                     const uint64_t* tiebreak = nullptr,
                                     const ExecContext* ctx = nullptr);
+
+// Sorting one subset of the positions (a window partition) on the calling thread: each
+// column's order words over n rows, computed once for all subsets (empty for a column that has
+// none: strings, int128), then `positions` sorted in place by the columns, ties by position.
+std::vector<std::vector<uint64_t>> ColumnOrderWords(const std::vector<SortColumn>& columns, size_t n);
+void SortPositionList(const std::vector<SortColumn>& columns, const std::vector<std::vector<uint64_t>>& words,
+                      uint32_t* positions, size_t count);
 
 }  // namespace exec
 }  // namespace laneql

@@ -14,7 +14,6 @@
 #include <limits>
 #include <numeric>
 #include <string_view>
-#include <unordered_map>
 #include <type_traits>
 
 #include "laneql/bitmask.h"
@@ -26,6 +25,7 @@
 #include "src/exec/sort_rows.h"
 #include "src/exec/window_aggregates.h"
 #include "src/exec/window_frames.h"
+#include "src/exec/window_partitions.h"
 
 namespace laneql {
 namespace exec {
@@ -499,84 +499,6 @@ bool Finish(Evaluation* ev, Column* out, std::string* error) {
   return false;
 }
 
-// A row's partition key hashed so that rows SameKeys calls equal hash equal (-0 as 0, one NaN).
-uint64_t PartitionHash(const std::vector<Vec>& keys, uint32_t r) {
-  uint64_t h = 0x9E3779B97F4A7C15ull;
-  for (const Vec& v : keys) {
-    uint64_t word = 0;
-    if (v.IsNull(r)) {
-      word = 0x5bd1e995;
-    } else if (IsString(v.type)) {
-      word = std::hash<std::string_view>()(v.Str(r));
-    } else if (IsFloat(v.type)) {
-      double d = RealAt(v, r);
-      if (d == 0) d = 0;
-      if (d != d) d = std::numeric_limits<double>::quiet_NaN();
-      std::memcpy(&word, &d, sizeof(d));
-    } else {
-      const Int128 i = IntAt(v, r);
-      word = static_cast<uint64_t>(i) ^ static_cast<uint64_t>(i >> 64) * 31;
-    }
-    h = (h ^ word) * 0x100000001B3ull;
-    h ^= h >> 29;
-  }
-  return h;
-}
-
-// row_number() where only the first `keep` rows of each partition matter (WindowCall::top_rows):
-// rows go to their partition (by hash, equal keys checked) and each partition keeps a heap of
-// its `keep` first rows in ORDER BY order (ties by row number, as the sort), so nothing sorts
-// more than `keep` rows at a time.
-bool TopRowNumbers(const WindowCall& call, const std::vector<Vec>& partition_keys, const std::vector<Vec>& order_keys,
-                   size_t rows, Column* out, std::string* error) {
-  const size_t keep = call.top_rows;
-  const auto less = [&](uint32_t a, uint32_t b) {
-    for (size_t k = 0; k < order_keys.size(); ++k) {
-      const Vec& v = order_keys[k];
-      const bool an = v.IsNull(a), bn = v.IsNull(b);
-      if (an || bn) {
-        if (an == bn) continue;
-        return an == call.nulls_first[k];
-      }
-      const int c = CompareRows(v, a, v, b);
-      if (c != 0) return call.descending[k] ? c > 0 : c < 0;
-    }
-    return a < b;
-  };
-  std::unordered_map<uint64_t, std::vector<uint32_t>> by_hash;  // hash -> partitions
-  std::vector<std::vector<uint32_t>> heaps;                       // per partition, worst on top
-  std::vector<uint32_t> representative;
-  for (size_t row = 0; row < rows; ++row) {
-    if ((row & 65535) == 0) ThrowIfQueryStopped();
-    const uint32_t r = static_cast<uint32_t>(row);
-    std::vector<uint32_t>& candidates = by_hash[PartitionHash(partition_keys, r)];
-    size_t p = heaps.size();
-    for (uint32_t c : candidates) {
-      if (SameKeys(partition_keys, representative[c], r)) p = c;
-    }
-    if (p == heaps.size()) {
-      candidates.push_back(static_cast<uint32_t>(p));
-      representative.push_back(r);
-      heaps.emplace_back();
-    }
-    std::vector<uint32_t>& heap = heaps[p];
-    if (heap.size() < keep) {
-      heap.push_back(r);
-      std::push_heap(heap.begin(), heap.end(), less);
-    } else if (less(r, heap.front())) {
-      std::pop_heap(heap.begin(), heap.end(), less);
-      heap.back() = r;
-      std::push_heap(heap.begin(), heap.end(), less);
-    }
-  }
-  std::vector<int64_t> numbers(rows, static_cast<int64_t>(keep) + 1);
-  for (std::vector<uint32_t>& heap : heaps) {
-    std::sort_heap(heap.begin(), heap.end(), less);
-    for (size_t i = 0; i < heap.size(); ++i) numbers[heap[i]] = static_cast<int64_t>(i + 1);
-  }
-  return Column::FromFixed(TypeId::kInt64, numbers.data(), rows, nullptr, out, error);
-}
-
 bool KeyIsFloat(const WindowCall& call) { return !call.order.empty() && IsFloat(call.order[0]->type()); }
 
 bool Compute(const WindowCall& call, size_t rows, const ExecContext& ctx, Column* out, std::string* error) {
@@ -590,38 +512,38 @@ bool Compute(const WindowCall& call, size_t rows, const ExecContext& ctx, Column
   }
   std::vector<Vec> partition_keys(call.partition.size());
   ev.order_keys.resize(call.order.size());
-  std::vector<SortColumn> sort;
+  std::vector<SortColumn> order_by;
   for (size_t k = 0; k < call.partition.size(); ++k) {
     if (!BorrowVec(*call.partition[k], &partition_keys[k], error)) return false;
-    sort.push_back(SortColumn{&partition_keys[k], false, false});
   }
   for (size_t k = 0; k < call.order.size(); ++k) {
     if (!BorrowVec(*call.order[k], &ev.order_keys[k], error)) return false;
-    sort.push_back(SortColumn{&ev.order_keys[k], call.descending[k], call.nulls_first[k]});
+    order_by.push_back(SortColumn{&ev.order_keys[k], call.descending[k], call.nulls_first[k]});
   }
   if (call.start_offset != nullptr && !BorrowVec(*call.start_offset, &ev.start_offset, error)) return false;
   if (call.end_offset != nullptr && !BorrowVec(*call.end_offset, &ev.end_offset, error)) return false;
   if (rows == 0) return NullColumn(call.result_type, 0, out, error);
-  if (call.fn == WindowFn::kRowNumber && call.top_rows > 0 && call.top_rows < rows) {
-    return TopRowNumbers(call, partition_keys, ev.order_keys, rows, out, error);
-  }
   const ScopedMemoryActivity activity("evaluating window functions");
-  if (!ChargeQueryMemory(rows * 24, error)) return false;  // positions, frames, one result array
+  if (!ChargeQueryMemory(rows * 28, error)) return false;  // ids, positions, frames, one result array
+  struct Release {
+    size_t bytes;
+    ~Release() { ReleaseQueryMemory(bytes); }
+  } release{rows * 28};
+  std::vector<uint32_t> ids;
+  size_t partitions = 1;
+  if (!partition_keys.empty() && !PartitionIds(partition_keys, rows, ctx, &ids, &partitions, error)) return false;
+  const size_t keep = call.top_rows;
+  if (call.fn == WindowFn::kRowNumber && keep > 0 && keep < rows &&
+      partitions * keep * static_cast<size_t>(ctx.ThreadsAvailable()) <= rows) {
+    if (ids.empty()) ids.assign(rows, 0);
+    std::vector<int64_t> numbers(rows);
+    return TopRowsPerPartition(ids, partitions, keep, order_by, ctx, numbers.data(), error) &&
+           Column::FromFixed(TypeId::kInt64, numbers.data(), rows, nullptr, out, error);
+  }
   std::vector<uint32_t> order;
-  if (sort.empty()) {
-    order.resize(rows);
-    std::iota(order.begin(), order.end(), 0u);
-  } else {
-    order = SortPositions(sort, rows, rows, nullptr, &ctx);
-  }
+  std::vector<size_t> starts;
+  if (!SortWithinPartitions(ids, rows, partitions, order_by, ctx, &order, &starts, error)) return false;
   ev.order = &order;
-  // Partitions: where the partition keys change.
-  std::vector<size_t> starts{0};
-  for (size_t p = 1; p < rows; ++p) {
-    if (!SameKeys(partition_keys, order[p - 1], order[p])) starts.push_back(p);
-  }
-  starts.push_back(rows);
-  if (rows == 0) starts = {0, 0};
   // Tasks: consecutive partitions of at least kRowsPerTask rows together.
   std::vector<size_t> task_starts{0};  // indexes into `starts`
   for (size_t p = 1; p + 1 < starts.size(); ++p) {
@@ -649,7 +571,6 @@ bool Compute(const WindowCall& call, size_t rows, const ExecContext& ctx, Column
                              return true;
                            },
                            error);
-  ReleaseQueryMemory(rows * 24);
   return ok && Finish(&ev, out, error);
 }
 

@@ -66,8 +66,9 @@ struct WindowCall {
   const Column* start_offset = nullptr;  // n PRECEDING / FOLLOWING, one value a row
   const Column* end_offset = nullptr;
   // row_number() under QUALIFY row_number() <= top_rows (0: not so): only the first top_rows
-  // rows of each partition need their number, the others get top_rows + 1 (QUALIFY drops them),
-  // found by a bounded heap per partition instead of sorting the partitions.
+  // rows of each partition need their number, the others get a number above it (QUALIFY drops
+  // them), found by a bounded heap per partition instead of sorting the partitions where the
+  // partitions are few enough for the heaps (window_partitions.h).
   size_t top_rows = 0;
   // kLibrary: the aggregate (function, parameters, argument and result types).
   const plan::Aggregate* library = nullptr;
