@@ -23,18 +23,67 @@ constexpr double kMaxCrossRows = 5e7;
 
 }  // namespace
 
+namespace {
+
+// The relation column a bare column reference names, as the binder resolves it (qualified: in
+// that table; unqualified: among the visible columns), or -1 when it names none or several.
+int RelationColumnOf(const Relation& relation, const sql::Expr& expr) {
+  if (expr.kind != sql::ExprKind::kColumnRef) return -1;
+  int found = -1;
+  for (size_t c = 0; c < relation.scope.size(); ++c) {
+    const plan::ScopeColumn& column = relation.scope[c];
+    if (expr.qualifier.empty() ? column.hidden : !ascii::EqualsIgnoreCase(column.qualifier, expr.qualifier)) continue;
+    if (!ascii::EqualsIgnoreCase(column.name, expr.text)) continue;
+    if (found >= 0) return -1;
+    found = static_cast<int>(c);
+  }
+  return found;
+}
+
+}  // namespace
+
 bool QueryTreeRunner::Evaluate(const Relation& relation, const std::vector<const sql::Expr*>& exprs,
                                Result* out) {
+  // Bare column references share the relation's column (no copy of every row); the others are
+  // computed by the engine as a SELECT over the relation.
+  std::vector<int> shared(exprs.size());
   sql::SelectStatement select;
   select.has_from = true;
   for (size_t i = 0; i < exprs.size(); ++i) {
+    shared[i] = RelationColumnOf(relation, *exprs[i]);
+    if (shared[i] >= 0) continue;
     sql::SelectItem item;
     item.expr = sql::Clone(*exprs[i]);
     item.alias = RelationColumnName(i);
     select.select_list.push_back(std::move(item));
   }
-  *out = BindAndExecute(select, &relation);
-  return out->ok();
+  Result computed;
+  if (!select.select_list.empty()) {
+    computed = BindAndExecute(select, &relation);
+    if (!computed.ok()) {
+      *out = std::move(computed);
+      return false;
+    }
+  }
+  std::vector<Column> computed_columns = computed.ReleaseColumns();
+  Result result;
+  std::string message;
+  size_t next = 0;
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    Column column;
+    bool made = true;
+    if (shared[i] >= 0) {
+      made = ShareColumn(relation.table->column(static_cast<size_t>(shared[i])), relation.table, &column, &message);
+    } else {
+      column = std::move(computed_columns[next++]);
+    }
+    if (!made || !result.AddColumn(RelationColumnName(i), std::move(column), &message)) {
+      *out = Result::Error(message);
+      return false;
+    }
+  }
+  *out = std::move(result);
+  return true;
 }
 
 bool QueryTreeRunner::FilterRows(const Relation& relation, const sql::Expr& predicate,

@@ -359,6 +359,9 @@ Result QueryTreeRunner::RunWindows(const sql::SelectStatement& select) {
       if (!one.ok()) return one;
       if (!RelationFromResult(std::move(one), "__win", &rows, &message)) return Result::Error(message);
       for (plan::ScopeColumn& column : rows.scope) column.hidden = true;
+    } else if (base.where == nullptr && base.from.kind == sql::TableRefKind::kNamed && !explaining_) {
+      // FROM one table and nothing else: its columns as they are, not a copy of every row.
+      if (!MakeFrom(base.from, &rows, &error)) return error;
     } else {
       SelectPlan base_plan;
       if (!PlanSelect(base, &base_plan, &error)) return error;

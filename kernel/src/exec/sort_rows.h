@@ -3,6 +3,9 @@
 #define LANEQL_EXEC_SORT_ROWS_H_
 
 #include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "src/common/query_budget.h"
@@ -19,6 +22,24 @@ struct SortColumn {
   bool descending;
   bool nulls_first;
 };
+
+// A value as a word whose unsigned order is the value's order (TotalCompare's: -0 as 0, NaN
+// largest and equal to itself), for the fixed-width types of 8 bytes or fewer.
+template <class T>
+uint64_t OrderWordOf(T value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    double d = static_cast<double>(value);
+    if (d == 0) d = 0;  // -0 as +0
+    if (d != d) d = std::numeric_limits<double>::quiet_NaN();
+    uint64_t bits;
+    std::memcpy(&bits, &d, 8);
+    return (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
+  } else if constexpr (std::is_signed_v<T>) {
+    return static_cast<uint64_t>(static_cast<int64_t>(value)) ^ (uint64_t{1} << 63);
+  } else {
+    return static_cast<uint64_t>(value);
+  }
+}
 
 // Comparisons between two checks whether the query was stopped (interrupt, timeout): a few
 // milliseconds of sorting.

@@ -529,16 +529,17 @@ bool Compute(const WindowCall& call, size_t rows, const ExecContext& ctx, Column
     size_t bytes;
     ~Release() { ReleaseQueryMemory(bytes); }
   } release{rows * 28};
-  std::vector<uint32_t> ids;
+  PartitionIdList ids;
   size_t partitions = 1;
   if (!partition_keys.empty() && !PartitionIds(partition_keys, rows, ctx, &ids, &partitions, error)) return false;
   const size_t keep = call.top_rows;
   if (call.fn == WindowFn::kRowNumber && keep > 0 && keep < rows &&
       partitions * keep * static_cast<size_t>(ctx.ThreadsAvailable()) <= rows) {
     if (ids.empty()) ids.assign(rows, 0);
-    std::vector<int64_t> numbers(rows);
-    return TopRowsPerPartition(ids, partitions, keep, order_by, ctx, numbers.data(), error) &&
-           Column::FromFixed(TypeId::kInt64, numbers.data(), rows, nullptr, out, error);
+    AlignedBuffer numbers;
+    return numbers.ResizeForOverwrite(rows * sizeof(int64_t), error) &&
+           TopRowsPerPartition(ids.data(), rows, partitions, keep, order_by, ctx, numbers.As<int64_t>(), error) &&
+           Column::FromBuffers(TypeId::kInt64, rows, std::move(numbers), AlignedBuffer(), AlignedBuffer(), out, error);
   }
   std::vector<uint32_t> order;
   std::vector<size_t> starts;

@@ -6,6 +6,7 @@
 
 #include "src/common/query_budget.h"
 #include "src/exec/grouping.h"
+#include "src/exec/expr_eval.h"
 #include "src/exec/morsel.h"
 
 namespace laneql {
@@ -37,7 +38,7 @@ size_t Morsels(size_t rows) { return (rows + kMorselRows - 1) / kMorselRows; }
 
 }  // namespace
 
-bool PartitionIds(const std::vector<Vec>& keys, size_t rows, const ExecContext& ctx, std::vector<uint32_t>* ids,
+bool PartitionIds(const std::vector<Vec>& keys, size_t rows, const ExecContext& ctx, PartitionIdList* ids,
                   size_t* partitions, std::string* error) {
   ids->resize(rows);
   if (keys.empty() || rows == 0) {
@@ -94,7 +95,7 @@ bool PartitionIds(const std::vector<Vec>& keys, size_t rows, const ExecContext& 
   return true;
 }
 
-bool SortWithinPartitions(const std::vector<uint32_t>& ids, size_t rows, size_t partitions,
+bool SortWithinPartitions(const PartitionIdList& ids, size_t rows, size_t partitions,
                           const std::vector<SortColumn>& order_by, const ExecContext& ctx,
                           std::vector<uint32_t>* order, std::vector<size_t>* starts, std::string* error) {
   if (partitions <= 1 || ids.empty()) {
@@ -139,42 +140,113 @@ bool SortWithinPartitions(const std::vector<uint32_t>& ids, size_t rows, size_t 
   return sorted;
 }
 
-bool TopRowsPerPartition(const std::vector<uint32_t>& ids, size_t partitions, size_t keep,
+namespace {
+
+// A row as the bounded heaps hold it: its first ORDER BY key as an order word (descending
+// flipped) and where its NULL goes, so that judging a row against the worst kept is one
+// comparison of adjacent memory, with no type dispatch and no array of words for every row.
+struct TopEntry {
+  uint64_t word;
+  uint32_t row;
+  uint8_t rank;  // 0: a NULL placed first, 1: a value, 2: a NULL placed last
+};
+
+inline bool EntryLess(const TopEntry& a, const TopEntry& b) {
+  if (a.rank != b.rank) return a.rank < b.rank;
+  if (a.word != b.word) return a.word < b.word;
+  return a.row < b.row;
+}
+
+// Per thread, per partition: a heap of the best `keep` entries, the worst on top.
+struct TopHeaps {
+  std::vector<TopEntry> entries;
+  std::vector<uint32_t> sizes;
+  void Offer(size_t partition, size_t keep, const TopEntry& e) {
+    TopEntry* heap = entries.data() + partition * keep;
+    uint32_t& size = sizes[partition];
+    if (size < keep) {
+      heap[size++] = e;
+      std::push_heap(heap, heap + size, EntryLess);
+    } else if (EntryLess(e, heap[0])) {
+      std::pop_heap(heap, heap + keep, EntryLess);
+      heap[keep - 1] = e;
+      std::push_heap(heap, heap + keep, EntryLess);
+    }
+  }
+};
+
+// Offers rows [begin, end) to the heaps, by a single fixed-width key of type T.
+template <class T>
+void OfferTyped(const SortColumn& column, const uint32_t* ids, size_t begin, size_t end, size_t keep,
+                TopHeaps* heaps) {
+  const Vec& v = *column.keys;
+  const T* values = v.Data<T>();
+  const uint64_t flip = column.descending ? ~uint64_t{0} : 0;
+  const uint8_t null_rank = column.nulls_first ? 0 : 2;
+  for (size_t r = begin; r < end; ++r) {
+    const bool null = v.IsNull(r);
+    const TopEntry e{null ? 0 : OrderWordOf(values[r]) ^ flip, static_cast<uint32_t>(r),
+                     static_cast<uint8_t>(null ? null_rank : 1)};
+    heaps->Offer(ids[r], keep, e);
+  }
+}
+
+// Whether one ORDER BY key of a type OfferTyped takes.
+bool TypedKey(const std::vector<SortColumn>& order_by) {
+  if (order_by.size() != 1 || order_by[0].keys->constant) return false;
+  bool fits = false;
+  VisitFixed(order_by[0].keys->type, [&](auto tag) { fits = sizeof(tag) <= 8; });
+  return fits;
+}
+
+}  // namespace
+
+bool TopRowsPerPartition(const uint32_t* ids, size_t rows, size_t partitions, size_t keep,
                          const std::vector<SortColumn>& order_by, const ExecContext& ctx, int64_t* numbers,
                          std::string* error) {
-  const size_t rows = ids.size();
-  const size_t word_bytes = order_by.size() * rows * sizeof(uint64_t);
+  // Without a typed key: the keys' order words (where they have them) and the full comparison,
+  // the word left 0 and the row deciding.
+  const bool typed = TypedKey(order_by);
+  const size_t word_bytes = typed ? 0 : order_by.size() * rows * sizeof(uint64_t);
   if (!ChargeQueryMemory(word_bytes, error)) return false;
-  const std::vector<std::vector<uint64_t>> words = ColumnOrderWords(order_by, rows);
-  const PositionLess less(order_by, nullptr, &words);
+  const std::vector<std::vector<uint64_t>> words = typed ? std::vector<std::vector<uint64_t>>()
+                                                         : ColumnOrderWords(order_by, rows);
+  const PositionLess rows_less(order_by, nullptr, &words);
+  const auto less = [&](const TopEntry& a, const TopEntry& b) { return typed ? EntryLess(a, b) : rows_less(a.row, b.row); };
   const size_t morsels = Morsels(rows);
   const int threads = TaskThreads(ctx.ThreadsAvailable(), morsels);
-  // Per thread, per partition: a heap of the best `keep` rows of its morsels, the worst on top.
-  struct Heaps {
-    std::vector<uint32_t> rows, sizes;
-  };
-  std::vector<Heaps> heaps(static_cast<size_t>(threads));
-  for (Heaps& h : heaps) {
-    h.rows.resize(partitions * keep);
+  std::vector<TopHeaps> heaps(static_cast<size_t>(threads));
+  for (TopHeaps& h : heaps) {
+    h.entries.resize(partitions * keep);
     h.sizes.assign(partitions, 0);
   }
   const bool kept = RunTasks(ctx, threads, morsels,
                              [&](size_t m, int t, std::string*) {
-                               Heaps& h = heaps[static_cast<size_t>(t)];
-                               const PositionLess task_less = less;
+                               TopHeaps& h = heaps[static_cast<size_t>(t)];
                                const size_t begin = m * kMorselRows;
                                const size_t end = std::min(rows, begin + kMorselRows);
+                               if (typed) {
+                                 VisitFixed(order_by[0].keys->type, [&](auto tag) {
+                                   using T = decltype(tag);
+                                   if constexpr (sizeof(T) <= 8) OfferTyped<T>(order_by[0], ids, begin, end, keep, &h);
+                                 });
+                                 return true;
+                               }
+                               const PositionLess task_less = rows_less;  // counts its own comparisons
+                               const auto entry_less = [&](const TopEntry& a, const TopEntry& b) {
+                                 return task_less(a.row, b.row);
+                               };
                                for (size_t r = begin; r < end; ++r) {
-                                 const uint32_t p = ids[r], row = static_cast<uint32_t>(r);
-                                 uint32_t* heap = h.rows.data() + p * keep;
-                                 uint32_t& size = h.sizes[p];
+                                 TopEntry* heap = h.entries.data() + ids[r] * keep;
+                                 uint32_t& size = h.sizes[ids[r]];
+                                 const TopEntry e{0, static_cast<uint32_t>(r), 1};
                                  if (size < keep) {
-                                   heap[size++] = row;
-                                   std::push_heap(heap, heap + size, task_less);
-                                 } else if (task_less(row, heap[0])) {
-                                   std::pop_heap(heap, heap + keep, task_less);
-                                   heap[keep - 1] = row;
-                                   std::push_heap(heap, heap + keep, task_less);
+                                   heap[size++] = e;
+                                   std::push_heap(heap, heap + size, entry_less);
+                                 } else if (entry_less(e, heap[0])) {
+                                   std::pop_heap(heap, heap + keep, entry_less);
+                                   heap[keep - 1] = e;
+                                   std::push_heap(heap, heap + keep, entry_less);
                                  }
                                }
                                return true;
@@ -183,14 +255,17 @@ bool TopRowsPerPartition(const std::vector<uint32_t>& ids, size_t partitions, si
   if (kept) {
     // Each partition's candidates from every thread, sorted: the first `keep` are its top rows.
     std::fill(numbers, numbers + rows, static_cast<int64_t>(keep) + 1);
-    std::vector<uint32_t> candidates;
+    std::vector<TopEntry> candidates;
     for (size_t p = 0; p < partitions; ++p) {
       candidates.clear();
-      for (const Heaps& h : heaps) {
-        candidates.insert(candidates.end(), h.rows.begin() + p * keep, h.rows.begin() + p * keep + h.sizes[p]);
+      for (const TopHeaps& h : heaps) {
+        candidates.insert(candidates.end(), h.entries.begin() + static_cast<std::ptrdiff_t>(p * keep),
+                          h.entries.begin() + static_cast<std::ptrdiff_t>(p * keep + h.sizes[p]));
       }
       std::sort(candidates.begin(), candidates.end(), less);
-      for (size_t i = 0; i < candidates.size() && i < keep; ++i) numbers[candidates[i]] = static_cast<int64_t>(i + 1);
+      for (size_t i = 0; i < candidates.size() && i < keep; ++i) {
+        numbers[candidates[i].row] = static_cast<int64_t>(i + 1);
+      }
     }
   }
   ReleaseQueryMemory(word_bytes);

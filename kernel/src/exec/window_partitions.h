@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "src/common/large_blocks.h"
 #include "src/exec/exec_context.h"
 #include "src/exec/sort_rows.h"
 #include "src/exec/vector.h"
@@ -21,22 +22,26 @@ namespace exec {
 // key, NULLs equal, -0 as 0, one NaN, share an id). Each thread groups its morsels with a
 // Grouper of its own; the groupers are merged and the ids mapped. Which id a partition gets
 // depends on the threads' timing; nothing computed from the ids does.
-bool PartitionIds(const std::vector<Vec>& keys, size_t rows, const ExecContext& ctx, std::vector<uint32_t>* ids,
+// Partition ids, one per row, from the large block cache and not zeroed first.
+using PartitionIdList = std::vector<uint32_t, LargeBlockAllocator<uint32_t>>;
+
+bool PartitionIds(const std::vector<Vec>& keys, size_t rows, const ExecContext& ctx, PartitionIdList* ids,
                   size_t* partitions, std::string* error);
 
 // The positions of `rows` rows grouped by partition id (partition p is [starts[p], starts[p + 1])
 // of *order, its rows in row order) and each partition then sorted by `order_by` (ties by
 // row), on the context's threads. Empty `ids`: one partition.
-bool SortWithinPartitions(const std::vector<uint32_t>& ids, size_t rows, size_t partitions,
+bool SortWithinPartitions(const PartitionIdList& ids, size_t rows, size_t partitions,
                           const std::vector<SortColumn>& order_by, const ExecContext& ctx,
                           std::vector<uint32_t>* order, std::vector<size_t>* starts, std::string* error);
 
 // row_number() where only the first `keep` rows of each partition matter (QUALIFY
-// row_number() <= keep): numbers[r] = row r's place in its partition by `order_by` (ties by
-// row) when it is among the first `keep`, keep + 1 otherwise. Each thread keeps a bounded heap
-// per partition over its morsels (threads x partitions x keep positions), the worst on top, so
-// after the first rows nearly every row is rejected by one comparison; the heaps are merged.
-bool TopRowsPerPartition(const std::vector<uint32_t>& ids, size_t partitions, size_t keep,
+// row_number() <= keep): numbers[r] = row r's place in its partition (ids[r]) by `order_by`
+// (ties by row) when it is among the first `keep`, keep + 1 otherwise. Each thread keeps a
+// bounded heap per partition over its morsels (threads x partitions x keep entries), the worst
+// on top, so after the first rows nearly every row is rejected by one comparison; the heaps are
+// merged.
+bool TopRowsPerPartition(const uint32_t* ids, size_t rows, size_t partitions, size_t keep,
                          const std::vector<SortColumn>& order_by, const ExecContext& ctx, int64_t* numbers,
                          std::string* error);
 
