@@ -231,6 +231,24 @@ std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size
   return result;
 }
 
+bool OneWordKey(const std::vector<SortColumn>& columns) {
+  if (columns.size() != 1 || columns[0].keys->constant) return false;
+  bool fits = false;
+  VisitFixed(columns[0].keys->type, [&](auto tag) { fits = sizeof(tag) <= 8; });
+  return fits;
+}
+
+void SortKeyRecords(KeyRecord* begin, KeyRecord* end) {
+  uint32_t comparisons = 0;
+  std::sort(begin, end, [&comparisons](const KeyRecord& a, const KeyRecord& b) {
+    if (++comparisons == kComparisonsPerStopCheck) {
+      comparisons = 0;
+      ThrowIfQueryStopped();
+    }
+    return KeyRecordLess(a, b);
+  });
+}
+
 std::vector<std::vector<uint64_t>> ColumnOrderWords(const std::vector<SortColumn>& columns, size_t n) {
   std::vector<std::vector<uint64_t>> words;
   for (const SortColumn& column : columns) words.push_back(OrderWords(*column.keys, n));
@@ -240,6 +258,19 @@ std::vector<std::vector<uint64_t>> ColumnOrderWords(const std::vector<SortColumn
 void SortPositionList(const std::vector<SortColumn>& columns, const std::vector<std::vector<uint64_t>>& words,
                       uint32_t* positions, size_t count) {
   if (count < 2) return;
+  if (columns.size() == 1 && RecordsFit(columns, words)) {
+    const SortColumn& column = columns[0];
+    std::vector<KeyRecord> records(count);
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t p = positions[i];
+      const bool null = column.keys->IsNull(p);
+      records[i] = null ? KeyRecord{0, p, static_cast<uint8_t>(column.nulls_first ? 0 : 2)}
+                        : KeyRecord{column.descending ? ~words[0][p] : words[0][p], p, 1};
+    }
+    SortKeyRecords(records.data(), records.data() + count);
+    for (size_t i = 0; i < count; ++i) positions[i] = records[i].position;
+    return;
+  }
   if (RecordsFit(columns, words)) {
     std::vector<SortRecord> records(count);
     for (size_t i = 0; i < count; ++i) records[i] = MakeRecord(columns, words, positions[i]);

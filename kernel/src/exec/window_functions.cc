@@ -80,14 +80,17 @@ OutKind OutKindOf(WindowFn fn, TypeId result_type) {
 }
 
 
-bool SameKeys(const std::vector<Vec>& keys, uint32_t a, uint32_t b) {
-  for (const Vec& v : keys) {
+// Rows a and b equal on every key (NULLs equal), by the keys' order words where they have them
+// (equal words are equal values under TotalCompare).
+bool SameKeys(const std::vector<Vec>& keys, const std::vector<std::vector<uint64_t>>& words, uint32_t a, uint32_t b) {
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const Vec& v = keys[k];
     const bool an = v.IsNull(a), bn = v.IsNull(b);
     if (an || bn) {
       if (an != bn) return false;
       continue;
     }
-    if (CompareRows(v, a, v, b) != 0) return false;
+    if (!words[k].empty() ? words[k][a] != words[k][b] : CompareRows(v, a, v, b) != 0) return false;
   }
   return true;
 }
@@ -119,6 +122,8 @@ struct Evaluation {
   const WindowCall* call = nullptr;
   const std::vector<uint32_t>* order = nullptr;  // relation rows, partitions one after another
   std::vector<Vec> args, order_keys;
+  std::vector<std::vector<uint64_t>> order_words;  // ColumnOrderWords of order_keys, or
+  KeyRecordList records;                            // their records, in the order of `order`
   Vec start_offset, end_offset;
   OutKind out_kind = OutKind::kInt64;
   size_t rows = 0;
@@ -206,8 +211,9 @@ bool EvaluatePartition(Evaluation* ev, size_t begin, size_t end, std::string* er
   // Peers: rows equal on every ORDER BY key (without ORDER BY, the whole partition).
   std::vector<uint32_t> peer_begin(n), peer_end(n);
   for (size_t i = 0; i < n; ++i) {
-    peer_begin[i] = i > 0 && SameKeys(ev->order_keys, prow[i - 1], prow[i]) ? peer_begin[i - 1]
-                                                                             : static_cast<uint32_t>(i);
+    const bool peer = i > 0 && (ev->records.empty() ? SameKeys(ev->order_keys, ev->order_words, prow[i - 1], prow[i])
+                                                    : SameKey(ev->records[begin + i - 1], ev->records[begin + i]));
+    peer_begin[i] = peer ? peer_begin[i - 1] : static_cast<uint32_t>(i);
   }
   for (size_t i = n; i-- > 0;) {
     peer_end[i] = i + 1 < n && peer_begin[i + 1] == peer_begin[i] ? peer_end[i + 1] : static_cast<uint32_t>(i + 1);
@@ -541,9 +547,22 @@ bool Compute(const WindowCall& call, size_t rows, const ExecContext& ctx, Column
            TopRowsPerPartition(ids.data(), rows, partitions, keep, order_by, ctx, numbers.As<int64_t>(), error) &&
            Column::FromBuffers(TypeId::kInt64, rows, std::move(numbers), AlignedBuffer(), AlignedBuffer(), out, error);
   }
+  // The ORDER BY keys as order words for the sort and the peers, or as records sorted in the
+  // partitions (one key, several partitions); either is charged as the lists are.
+  const bool records = !ids.empty() && partitions > 1 && OneWordKey(order_by);
+  const size_t key_bytes = records ? rows * sizeof(KeyRecord) : order_by.size() * rows * sizeof(uint64_t);
+  if (!ChargeQueryMemory(key_bytes, error)) return false;
+  struct ReleaseKeys {
+    size_t bytes;
+    ~ReleaseKeys() { ReleaseQueryMemory(bytes); }
+  } release_keys{key_bytes};
+  if (!records) ev.order_words = ColumnOrderWords(order_by, rows);
   std::vector<uint32_t> order;
   std::vector<size_t> starts;
-  if (!SortWithinPartitions(ids, rows, partitions, order_by, ctx, &order, &starts, error)) return false;
+  if (!SortWithinPartitions(ids, rows, partitions, order_by, ev.order_words, ctx, &order, &starts,
+                            records ? &ev.records : nullptr, error)) {
+    return false;
+  }
   ev.order = &order;
   // Tasks: consecutive partitions of at least kRowsPerTask rows together.
   std::vector<size_t> task_starts{0};  // indexes into `starts`

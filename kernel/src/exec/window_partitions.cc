@@ -96,8 +96,10 @@ bool PartitionIds(const std::vector<Vec>& keys, size_t rows, const ExecContext& 
 }
 
 bool SortWithinPartitions(const PartitionIdList& ids, size_t rows, size_t partitions,
-                          const std::vector<SortColumn>& order_by, const ExecContext& ctx,
-                          std::vector<uint32_t>* order, std::vector<size_t>* starts, std::string* error) {
+                          const std::vector<SortColumn>& order_by, const std::vector<std::vector<uint64_t>>& words,
+                          const ExecContext& ctx, std::vector<uint32_t>* order, std::vector<size_t>* starts,
+                          KeyRecordList* records, std::string* error) {
+  if (records != nullptr && (partitions <= 1 || ids.empty() || !OneWordKey(order_by))) records = nullptr;
   if (partitions <= 1 || ids.empty()) {
     // One partition: the parallel sort of all rows (its runs merged) is the faster way.
     if (order_by.empty()) {
@@ -109,110 +111,85 @@ bool SortWithinPartitions(const PartitionIdList& ids, size_t rows, size_t partit
     *starts = {0, rows};
     return true;
   }
-  // A counting sort by partition id, stable: each partition's rows in row order.
+  // A counting sort by partition id, stable: each partition's rows in row order (or, with one
+  // word key, their records, made as the rows are read in order, not gathered afterwards).
   starts->assign(partitions + 1, 0);
   for (const uint32_t id : ids) ++(*starts)[id + 1];
   for (size_t p = 0; p < partitions; ++p) (*starts)[p + 1] += (*starts)[p];
   order->resize(rows);
   {
     std::vector<size_t> fill(starts->begin(), starts->end() - 1);
-    for (size_t r = 0; r < rows; ++r) (*order)[fill[ids[r]]++] = static_cast<uint32_t>(r);
+    if (records != nullptr) {
+      records->resize(rows);
+      VisitFixed(order_by[0].keys->type, [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (sizeof(T) <= 8) {
+          for (size_t r = 0; r < rows; ++r) (*records)[fill[ids[r]]++] = MakeKeyRecord<T>(order_by[0], r);
+        }
+      });
+    } else {
+      for (size_t r = 0; r < rows; ++r) (*order)[fill[ids[r]]++] = static_cast<uint32_t>(r);
+    }
   }
   if (order_by.empty()) return true;
-  const size_t word_bytes = order_by.size() * rows * sizeof(uint64_t);
-  if (!ChargeQueryMemory(word_bytes, error)) return false;
-  const std::vector<std::vector<uint64_t>> words = ColumnOrderWords(order_by, rows);
   std::vector<size_t> task_starts{0};  // partitions [task_starts[i], task_starts[i + 1]) per task
   for (size_t p = 1; p < partitions; ++p) {
     if ((*starts)[p] - (*starts)[task_starts.back()] >= kSortTaskRows) task_starts.push_back(p);
   }
   task_starts.push_back(partitions);
-  const bool sorted = RunTasks(ctx, ctx.ThreadsAvailable(), task_starts.size() - 1,
-                               [&](size_t task, int, std::string*) {
-                                 for (size_t p = task_starts[task]; p < task_starts[task + 1]; ++p) {
-                                   SortPositionList(order_by, words, order->data() + (*starts)[p],
-                                                    (*starts)[p + 1] - (*starts)[p]);
-                                 }
-                                 return true;
-                               },
-                               error);
-  ReleaseQueryMemory(word_bytes);
-  return sorted;
+  return RunTasks(ctx, ctx.ThreadsAvailable(), task_starts.size() - 1,
+                  [&](size_t task, int, std::string*) {
+                    for (size_t p = task_starts[task]; p < task_starts[task + 1]; ++p) {
+                      const size_t begin = (*starts)[p], end = (*starts)[p + 1];
+                      if (records == nullptr) {
+                        SortPositionList(order_by, words, order->data() + begin, end - begin);
+                        continue;
+                      }
+                      SortKeyRecords(records->data() + begin, records->data() + end);
+                      for (size_t i = begin; i < end; ++i) (*order)[i] = (*records)[i].position;
+                    }
+                    return true;
+                  },
+                  error);
 }
 
 namespace {
 
-// A row as the bounded heaps hold it: its first ORDER BY key as an order word (descending
-// flipped) and where its NULL goes, so that judging a row against the worst kept is one
-// comparison of adjacent memory, with no type dispatch and no array of words for every row.
-struct TopEntry {
-  uint64_t word;
-  uint32_t row;
-  uint8_t rank;  // 0: a NULL placed first, 1: a value, 2: a NULL placed last
-};
-
-inline bool EntryLess(const TopEntry& a, const TopEntry& b) {
-  if (a.rank != b.rank) return a.rank < b.rank;
-  if (a.word != b.word) return a.word < b.word;
-  return a.row < b.row;
-}
-
-// Per thread, per partition: a heap of the best `keep` entries, the worst on top.
+// Per thread, per partition: a heap of the best `keep` records, the worst on top.
 struct TopHeaps {
-  std::vector<TopEntry> entries;
+  std::vector<KeyRecord> entries;
   std::vector<uint32_t> sizes;
-  void Offer(size_t partition, size_t keep, const TopEntry& e) {
-    TopEntry* heap = entries.data() + partition * keep;
+  template <class Less>
+  void Offer(size_t partition, size_t keep, const KeyRecord& e, const Less& less) {
+    KeyRecord* heap = entries.data() + partition * keep;
     uint32_t& size = sizes[partition];
     if (size < keep) {
       heap[size++] = e;
-      std::push_heap(heap, heap + size, EntryLess);
-    } else if (EntryLess(e, heap[0])) {
-      std::pop_heap(heap, heap + keep, EntryLess);
+      std::push_heap(heap, heap + size, less);
+    } else if (less(e, heap[0])) {
+      std::pop_heap(heap, heap + keep, less);
       heap[keep - 1] = e;
-      std::push_heap(heap, heap + keep, EntryLess);
+      std::push_heap(heap, heap + keep, less);
     }
   }
 };
-
-// Offers rows [begin, end) to the heaps, by a single fixed-width key of type T.
-template <class T>
-void OfferTyped(const SortColumn& column, const uint32_t* ids, size_t begin, size_t end, size_t keep,
-                TopHeaps* heaps) {
-  const Vec& v = *column.keys;
-  const T* values = v.Data<T>();
-  const uint64_t flip = column.descending ? ~uint64_t{0} : 0;
-  const uint8_t null_rank = column.nulls_first ? 0 : 2;
-  for (size_t r = begin; r < end; ++r) {
-    const bool null = v.IsNull(r);
-    const TopEntry e{null ? 0 : OrderWordOf(values[r]) ^ flip, static_cast<uint32_t>(r),
-                     static_cast<uint8_t>(null ? null_rank : 1)};
-    heaps->Offer(ids[r], keep, e);
-  }
-}
-
-// Whether one ORDER BY key of a type OfferTyped takes.
-bool TypedKey(const std::vector<SortColumn>& order_by) {
-  if (order_by.size() != 1 || order_by[0].keys->constant) return false;
-  bool fits = false;
-  VisitFixed(order_by[0].keys->type, [&](auto tag) { fits = sizeof(tag) <= 8; });
-  return fits;
-}
 
 }  // namespace
 
 bool TopRowsPerPartition(const uint32_t* ids, size_t rows, size_t partitions, size_t keep,
                          const std::vector<SortColumn>& order_by, const ExecContext& ctx, int64_t* numbers,
                          std::string* error) {
-  // Without a typed key: the keys' order words (where they have them) and the full comparison,
-  // the word left 0 and the row deciding.
-  const bool typed = TypedKey(order_by);
+  // Without a one-word key: the keys' order words (where they have them) and the full
+  // comparison of rows, the records' words left 0.
+  const bool typed = OneWordKey(order_by);
   const size_t word_bytes = typed ? 0 : order_by.size() * rows * sizeof(uint64_t);
   if (!ChargeQueryMemory(word_bytes, error)) return false;
   const std::vector<std::vector<uint64_t>> words = typed ? std::vector<std::vector<uint64_t>>()
                                                          : ColumnOrderWords(order_by, rows);
   const PositionLess rows_less(order_by, nullptr, &words);
-  const auto less = [&](const TopEntry& a, const TopEntry& b) { return typed ? EntryLess(a, b) : rows_less(a.row, b.row); };
+  const auto less = [&](const KeyRecord& a, const KeyRecord& b) {
+    return typed ? KeyRecordLess(a, b) : rows_less(a.position, b.position);
+  };
   const size_t morsels = Morsels(rows);
   const int threads = TaskThreads(ctx.ThreadsAvailable(), morsels);
   std::vector<TopHeaps> heaps(static_cast<size_t>(threads));
@@ -228,26 +205,20 @@ bool TopRowsPerPartition(const uint32_t* ids, size_t rows, size_t partitions, si
                                if (typed) {
                                  VisitFixed(order_by[0].keys->type, [&](auto tag) {
                                    using T = decltype(tag);
-                                   if constexpr (sizeof(T) <= 8) OfferTyped<T>(order_by[0], ids, begin, end, keep, &h);
+                                   if constexpr (sizeof(T) <= 8) {
+                                     for (size_t r = begin; r < end; ++r) {
+                                       h.Offer(ids[r], keep, MakeKeyRecord<T>(order_by[0], r), KeyRecordLess);
+                                     }
+                                   }
                                  });
                                  return true;
                                }
                                const PositionLess task_less = rows_less;  // counts its own comparisons
-                               const auto entry_less = [&](const TopEntry& a, const TopEntry& b) {
-                                 return task_less(a.row, b.row);
+                               const auto record_less = [&](const KeyRecord& a, const KeyRecord& b) {
+                                 return task_less(a.position, b.position);
                                };
                                for (size_t r = begin; r < end; ++r) {
-                                 TopEntry* heap = h.entries.data() + ids[r] * keep;
-                                 uint32_t& size = h.sizes[ids[r]];
-                                 const TopEntry e{0, static_cast<uint32_t>(r), 1};
-                                 if (size < keep) {
-                                   heap[size++] = e;
-                                   std::push_heap(heap, heap + size, entry_less);
-                                 } else if (entry_less(e, heap[0])) {
-                                   std::pop_heap(heap, heap + keep, entry_less);
-                                   heap[keep - 1] = e;
-                                   std::push_heap(heap, heap + keep, entry_less);
-                                 }
+                                 h.Offer(ids[r], keep, KeyRecord{0, static_cast<uint32_t>(r), 1}, record_less);
                                }
                                return true;
                              },
@@ -255,7 +226,7 @@ bool TopRowsPerPartition(const uint32_t* ids, size_t rows, size_t partitions, si
   if (kept) {
     // Each partition's candidates from every thread, sorted: the first `keep` are its top rows.
     std::fill(numbers, numbers + rows, static_cast<int64_t>(keep) + 1);
-    std::vector<TopEntry> candidates;
+    std::vector<KeyRecord> candidates;
     for (size_t p = 0; p < partitions; ++p) {
       candidates.clear();
       for (const TopHeaps& h : heaps) {
@@ -264,7 +235,7 @@ bool TopRowsPerPartition(const uint32_t* ids, size_t rows, size_t partitions, si
       }
       std::sort(candidates.begin(), candidates.end(), less);
       for (size_t i = 0; i < candidates.size() && i < keep; ++i) {
-        numbers[candidates[i].row] = static_cast<int64_t>(i + 1);
+        numbers[candidates[i].position] = static_cast<int64_t>(i + 1);
       }
     }
   }

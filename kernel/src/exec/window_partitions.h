@@ -28,12 +28,19 @@ using PartitionIdList = std::vector<uint32_t, LargeBlockAllocator<uint32_t>>;
 bool PartitionIds(const std::vector<Vec>& keys, size_t rows, const ExecContext& ctx, PartitionIdList* ids,
                   size_t* partitions, std::string* error);
 
+using KeyRecordList = std::vector<KeyRecord, LargeBlockAllocator<KeyRecord>>;
+
 // The positions of `rows` rows grouped by partition id (partition p is [starts[p], starts[p + 1])
 // of *order, its rows in row order) and each partition then sorted by `order_by` (ties by
-// row), on the context's threads. Empty `ids`: one partition.
+// row), on the context's threads. Empty `ids`: one partition. `words` are the keys'
+// ColumnOrderWords, unless `records` is given and used: with several partitions and one key
+// that KeyRecords hold (OneWordKey), the rows' records are sorted instead and left in
+// *records, in the order of *order (the peers are then adjacent equal records); otherwise
+// *records is left empty and `words` must be given.
 bool SortWithinPartitions(const PartitionIdList& ids, size_t rows, size_t partitions,
-                          const std::vector<SortColumn>& order_by, const ExecContext& ctx,
-                          std::vector<uint32_t>* order, std::vector<size_t>* starts, std::string* error);
+                          const std::vector<SortColumn>& order_by, const std::vector<std::vector<uint64_t>>& words,
+                          const ExecContext& ctx, std::vector<uint32_t>* order, std::vector<size_t>* starts,
+                          KeyRecordList* records, std::string* error);
 
 // row_number() where only the first `keep` rows of each partition matter (QUALIFY
 // row_number() <= keep): numbers[r] = row r's place in its partition (ids[r]) by `order_by`
