@@ -1,12 +1,15 @@
 // The aggregates that need every value of a group: quantile_cont / quantile_disc / median,
 // approx_quantile (computed exactly), mode, and sum / avg of DISTINCT values. Each group keeps
 // its non-NULL values in row order (integers and times as int64, UBIGINT as uint64, HUGEINT as
-// int128, floats as double, strings as bytes); the result sorts a copy. Sorting makes the
-// quantiles and the distinct sums independent of the order the values came in (floats in
-// DuckDB's total order: -0 before +0, NaN last), so they merge in any order; mode's ties go to
-// the value seen first, so its groups are folded in row order (plan::DependsOnRowOrder).
+// int128, floats as double, strings as bytes); the result selects from (quantiles) or sorts
+// (distinct sums) a copy, which makes it independent of the order the values came in (floats
+// in DuckDB's total order: -0 before +0, NaN last), so they merge in any order; mode's ties go
+// to the value seen first, so its groups are folded in row order (plan::DependsOnRowOrder).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <type_traits>
@@ -115,11 +118,13 @@ class ValuesState final : public AggregateFunctionState {
       case AggFn::kAvgDistinct: return AppendDistinctSum(values, out, error);
       default: break;
     }
-    std::vector<T> sorted = values;
-    const auto order = [this](const T& a, const T& b) { return descending_ ? Less(b, a) : Less(a, b); };
-    std::sort(sorted.begin(), sorted.end(), order);
-    const size_t n = sorted.size();
-    if (fn_ == AggFn::kQuantileDisc) return AppendValue(sorted[DiscreteIndex(fraction_, n)], out, error);
+    const size_t n = values.size();
+    if (fn_ == AggFn::kQuantileDisc) {
+      const size_t at = DiscreteIndex(fraction_, n);
+      T low, high;
+      Select(values, at, at, &low, &high);
+      return AppendValue(low, out, error);
+    }
     if constexpr (std::is_same_v<T, std::string>) {
       *error = "quantile_cont of strings";  // the binder refuses it
       return false;
@@ -127,7 +132,9 @@ class ValuesState final : public AggregateFunctionState {
       const double position = static_cast<double>(n - 1) * fraction_;
       const size_t lo = static_cast<size_t>(std::floor(position)), hi = static_cast<size_t>(std::ceil(position));
       const double d = position - static_cast<double>(lo);
-      double low = AsDouble(sorted[lo]), high = AsDouble(sorted[hi]);
+      T lo_value, hi_value;
+      Select(values, lo, hi, &lo_value, &hi_value);
+      double low = AsDouble(lo_value), high = AsDouble(hi_value);
       if (arg_type_ == TypeId::kDate32) {
         low *= static_cast<double>(kMicrosPerDay);
         high *= static_cast<double>(kMicrosPerDay);
@@ -143,9 +150,9 @@ class ValuesState final : public AggregateFunctionState {
         // (median(0.01, 0.06) = 0.03): in doubles up to 18 digits (DuckDB's int64 storage),
         // beyond as lo + the cut double of (hi - lo) · d, so that wide values keep their digits.
         if constexpr (std::is_same_v<T, Int128>) {
-          if (lo == hi) return out->Append<Int128>(sorted[lo], error);
+          if (lo == hi) return out->Append<Int128>(lo_value, error);
           if (DecimalPrecision(result_type_) <= 18) return out->Append<Int128>(static_cast<Int128>(value), error);
-          return out->Append<Int128>(sorted[lo] + static_cast<Int128>(Int128ToDouble(sorted[hi] - sorted[lo]) * d), error);
+          return out->Append<Int128>(lo_value + static_cast<Int128>(Int128ToDouble(hi_value - lo_value) * d), error);
         }
       }
       if (result_type_ == TypeId::kFloat64) return out->Append<double>(value, error);
@@ -157,7 +164,7 @@ class ValuesState final : public AggregateFunctionState {
         if constexpr (std::is_floating_point_v<R>) {
           ok = out->Append<R>(static_cast<R>(value), error);
         } else {
-          ok = out->Append<R>(lo == hi ? static_cast<R>(sorted[lo]) : static_cast<R>(std::llround(value)), error);
+          ok = out->Append<R>(lo == hi ? static_cast<R>(lo_value) : static_cast<R>(std::llround(value)), error);
         }
       });
       return ok;
@@ -178,8 +185,59 @@ class ValuesState final : public AggregateFunctionState {
     }
   }
 
-  // The most frequent value's position in row order; ties go to the value seen first.
+  // The values at positions lo and hi (lo <= hi, hi - lo <= 1) of `values` sorted in the
+  // aggregate's order (descending for a negative fraction): a selection, not a sort (the
+  // quantiles need two order statistics, O(n), where sorting a 10 M-value group was most of
+  // median's time). Doubles are selected as order words (-0 before +0, every NaN one value,
+  // last), one integer compare instead of AggLess's tests.
+  void Select(const std::vector<T>& values, size_t lo, size_t hi, T* low, T* high) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      std::vector<uint64_t> keys(values.size());
+      for (size_t i = 0; i < values.size(); ++i) keys[i] = DoubleKey(values[i]);
+      uint64_t a, b;
+      if (descending_) {
+        SelectPair(&keys, lo, hi, std::greater<uint64_t>(), &a, &b);
+      } else {
+        SelectPair(&keys, lo, hi, std::less<uint64_t>(), &a, &b);
+      }
+      *low = KeyDouble(a);
+      *high = KeyDouble(b);
+    } else {
+      std::vector<T> copy = values;
+      SelectPair(&copy, lo, hi, [this](const T& x, const T& y) { return descending_ ? Less(y, x) : Less(x, y); }, low,
+                 high);
+    }
+  }
+
+  template <class K, class Cmp>
+  static void SelectPair(std::vector<K>* keys, size_t lo, size_t hi, const Cmp& cmp, K* low, K* high) {
+    std::nth_element(keys->begin(), keys->begin() + static_cast<std::ptrdiff_t>(lo), keys->end(), cmp);
+    *low = (*keys)[lo];
+    *high = hi == lo ? *low : *std::min_element(keys->begin() + static_cast<std::ptrdiff_t>(lo) + 1, keys->end(), cmp);
+  }
+
+  // A double as a word in AggLess's order: NaNs made one, -0 kept below +0.
+  static uint64_t DoubleKey(double v) {
+    if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();
+    uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    return (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
+  }
+  static double KeyDouble(uint64_t key) {
+    const uint64_t bits = (key >> 63) != 0 ? key & ~(uint64_t{1} << 63) : ~key;
+    double v;
+    std::memcpy(&v, &bits, 8);
+    return v;
+  }
+
+  // The most frequent value's position in row order; ties go to the value seen first. Numbers
+  // are counted in a hash table, the others by a stable sort. Doubles are counted as DuckDB
+  // counts them (its hash map compares with ==): -0 with +0 (the first seen stands for both),
+  // and every NaN a value of its own, seen once.
   static size_t ModeIndex(const std::vector<T>& values) {
+    if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t> || std::is_same_v<T, double>) {
+      return ModeIndexByHash(values);
+    }
     std::vector<uint32_t> order(values.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(),
@@ -197,6 +255,53 @@ class ValuesState final : public AggregateFunctionState {
       run = end;
     }
     return best;
+  }
+
+  static size_t ModeIndexByHash(const std::vector<T>& values) {
+    struct Slot {
+      uint64_t key;
+      uint32_t count;  // 0: empty
+      uint32_t first;
+    };
+    std::vector<Slot> slots(64);
+    size_t used = 0;
+    for (size_t i = 0; i < values.size(); ++i) {
+      uint64_t key;
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(values[i])) continue;  // counted once: only a tie of ones can pick it
+        key = DoubleKey(values[i] == 0 ? 0.0 : values[i]);
+      } else {
+        key = static_cast<uint64_t>(values[i]);
+      }
+      size_t mask = slots.size() - 1;
+      size_t at = static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+      while (slots[at].count != 0 && slots[at].key != key) at = (at + 1) & mask;
+      if (slots[at].count != 0) {
+        ++slots[at].count;
+        continue;
+      }
+      slots[at] = Slot{key, 1, static_cast<uint32_t>(i)};
+      if (++used * 2 > slots.size()) {  // grow: rehash every value seen so far
+        std::vector<Slot> old = std::move(slots);
+        slots.assign(old.size() * 2, Slot{0, 0, 0});
+        mask = slots.size() - 1;
+        for (const Slot& s : old) {
+          if (s.count == 0) continue;
+          size_t to = static_cast<size_t>((s.key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+          while (slots[to].count != 0) to = (to + 1) & mask;
+          slots[to] = s;
+        }
+      }
+    }
+    size_t best = 0, best_count = 0;
+    for (const Slot& s : slots) {
+      if (s.count > best_count || (s.count == best_count && s.count != 0 && s.first < best)) {
+        best = s.first;
+        best_count = s.count;
+      }
+    }
+    // Every value seen once (NaNs included): the first of them.
+    return best_count <= 1 ? 0 : best;
   }
 
   bool AppendDistinctSum(const std::vector<T>& values, Column* out, std::string* error) const {
