@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <string_view>
 
 #include "laneql/int128.h"
 #include "laneql/result.h"
@@ -187,8 +189,19 @@ bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error)
           } else if constexpr (std::is_floating_point_v<To>) {
             dst[i] = static_cast<To>(x);
           } else if constexpr (std::is_floating_point_v<From>) {
-            Value cast;
             if (in.IsNull(i)) { dst[i] = 0; continue; }
+            if constexpr (!std::is_same_v<To, Int128>) {
+              // Half to even, in range: [min, max + 1), both powers of two, exact as doubles.
+              // NaN and the out of range take CastValue's path for its error.
+              const double r = std::nearbyint(static_cast<double>(x));
+              constexpr double kLow = static_cast<double>(std::numeric_limits<To>::min());
+              constexpr double kEnd = std::is_signed_v<To> ? -kLow : 2.0 * (static_cast<double>(std::numeric_limits<To>::max() / 2) + 1.0);
+              if (r >= kLow && r < kEnd) {
+                dst[i] = static_cast<To>(r);
+                continue;
+              }
+            }
+            Value cast;
             if (!CastValue(Value::Real(in.type, x), to, &cast, error)) {
               *error = ErrorAt(expr, "conversion", *error);
               ok = false;
@@ -260,6 +273,54 @@ bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error)
     }
   });
   return ok;
+}
+
+// x IN (c1, c2, ...) with every ci a constant that is not NULL (the usual list): each row
+// against the list's values in its own type, not CompareRows per row and item. False (nothing
+// written) for other lists.
+template <class SetNull>
+bool InConstantList(const BoundExpr& expr, const std::vector<Vec>& args, size_t rows, uint8_t* dst,
+                    SetNull* set_null) {
+  for (size_t k = 1; k < args.size(); ++k) {
+    if (!args[k].constant || args[k].IsNull(0)) return false;
+  }
+  const Vec& a = args[0];
+  if (IsString(a.type)) {
+    std::vector<std::string_view> list;
+    for (size_t k = 1; k < args.size(); ++k) list.push_back(args[k].Str(0));
+    for (size_t i = 0; i < rows; ++i) {
+      if (a.IsNull(i)) {
+        dst[i] = 0;
+        (*set_null)(i);
+        continue;
+      }
+      const std::string_view x = a.Str(i);
+      bool found = false;
+      for (const std::string_view v : list) found |= x == v;
+      dst[i] = found != expr.negated;
+    }
+    return true;
+  }
+  return VisitFixed(a.type, [&](auto tag) {
+    using T = decltype(tag);
+    std::vector<T> list;
+    for (size_t k = 1; k < args.size(); ++k) list.push_back(args[k].Get<T>(0));
+    for (size_t i = 0; i < rows; ++i) {
+      if (a.IsNull(i)) {
+        dst[i] = 0;
+        (*set_null)(i);
+        continue;
+      }
+      const T x = a.Get<T>(i);
+      bool found = false;
+      if constexpr (std::is_floating_point_v<T>) {
+        for (const T v : list) found |= TotalCompare(x, v) == 0;
+      } else {
+        for (const T v : list) found |= x == v;
+      }
+      dst[i] = found != expr.negated;
+    }
+  });
 }
 
 bool CopyValidity(const Vec& in, Vec* out, std::string* error) {
@@ -458,6 +519,7 @@ bool EvalFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t count, V
         });
         return true;
       }
+      if (expr.fn == Fn::kInList && InConstantList(expr, args, rows, dst, &set_null)) return true;
       auto cmp = [](const Vec& x, const Vec& y, size_t i) { return CompareRows(x, i, y, i); };
       for (size_t i = 0; i < rows; ++i) {
         if (a.IsNull(i)) { dst[i] = 0; set_null(i); continue; }
