@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
+#include <type_traits>
 
 #include "laneql/int128.h"
 #include "laneql/result.h"
@@ -168,6 +169,8 @@ bool CastValue(const Value& in, TypeId to, Value* out, std::string* error) {
 
 namespace {
 
+bool CopyValidity(const Vec& in, Vec* out, std::string* error);
+
 // Vector cast: numbers by templates, everything else value by value.
 bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error) {
   const TypeId to = expr.type;
@@ -226,6 +229,32 @@ bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error)
       out->validity = out->own_validity.As<uint64_t>();
     }
     return true;
+  }
+  const auto date_or_timestamp = [](TypeId t) {
+    return t == TypeId::kDate32 || t == TypeId::kTimestampSeconds || t == TypeId::kTimestampMicros;
+  };
+  if (date_or_timestamp(in.type) && date_or_timestamp(to) && in.type != to) {
+    // Between DATE and the TIMESTAMPs: through microseconds, as CastValue, without a Value a row.
+    const auto convert = [&](auto* dst) {
+      for (size_t i = 0; i < rows; ++i) {
+        const int64_t micros =
+            TemporalMicros(in.type, in.type == TypeId::kDate32 ? in.Get<int32_t>(i) : in.Get<int64_t>(i));
+        const int64_t v = to == TypeId::kDate32             ? civil::FloorDiv(micros, civil::kMicrosPerDay)
+                          : to == TypeId::kTimestampSeconds ? civil::FloorDiv(micros, civil::kMicrosPerSecond)
+                                                            : micros;
+        dst[i] = static_cast<std::remove_pointer_t<decltype(dst)>>(v);
+      }
+    };
+    if (to == TypeId::kDate32) {
+      int32_t* dst = out->InitFixed<int32_t>(to, in.count, in.constant, error);
+      if (dst == nullptr) return false;
+      convert(dst);
+    } else {
+      int64_t* dst = out->InitFixed<int64_t>(to, in.count, in.constant, error);
+      if (dst == nullptr) return false;
+      convert(dst);
+    }
+    return CopyValidity(in, out, error);
   }
   if (IsDecimal(to) || IsDecimal(in.type)) {
     bool handled = false;

@@ -53,20 +53,30 @@ int64_t Ordinal(int64_t year, int64_t span) { return year > 0 ? (year - 1) / spa
 int64_t ExtractInteger(int64_t micros, DatePart part) {
   int64_t days, micros_of_day;
   civil::SplitTimestamp(micros, civil::kMicrosPerDay, &days, &micros_of_day);
-  const civil::TimeOfDay time = civil::TimeOfDayFromMicros(micros_of_day);
+  // The clock's parts and the weekday need no calendar date (the split was most of hour()).
+  switch (part) {
+    case DatePart::kHour: return micros_of_day / (3600 * civil::kMicrosPerSecond);
+    case DatePart::kMinute: return micros_of_day / (60 * civil::kMicrosPerSecond) % 60;
+    case DatePart::kSecond: return micros_of_day / civil::kMicrosPerSecond % 60;
+    case DatePart::kMillisecond: return micros_of_day % (60 * civil::kMicrosPerSecond) / 1000;
+    case DatePart::kMicrosecond: return micros_of_day % (60 * civil::kMicrosPerSecond);
+    case DatePart::kDow: return DayOfWeek(days);
+    case DatePart::kIsoDow: return DayOfWeek(days) == 0 ? 7 : DayOfWeek(days);
+    default: break;
+  }
   const civil::Date date = civil::CivilFromDays(days);
   int64_t iso_year, week;
   switch (part) {
     case DatePart::kYear: return date.year;
     case DatePart::kMonth: return date.month;
     case DatePart::kDay: return date.day;
-    case DatePart::kHour: return time.hour;
-    case DatePart::kMinute: return time.minute;
-    case DatePart::kSecond: return time.second;
-    case DatePart::kMillisecond: return time.second * 1000 + time.micros / 1000;
-    case DatePart::kMicrosecond: return time.second * int64_t{1000000} + time.micros;
-    case DatePart::kDow: return DayOfWeek(days);
-    case DatePart::kIsoDow: return DayOfWeek(days) == 0 ? 7 : DayOfWeek(days);
+    case DatePart::kHour:
+    case DatePart::kMinute:
+    case DatePart::kSecond:
+    case DatePart::kMillisecond:
+    case DatePart::kMicrosecond:
+    case DatePart::kDow:
+    case DatePart::kIsoDow: break;  // above
     case DatePart::kDoy: return days - civil::DaysFromCivil(date.year, 1, 1) + 1;
     case DatePart::kQuarter: return (date.month - 1) / 3 + 1;
     case DatePart::kDecade: return date.year / 10;
@@ -98,6 +108,7 @@ int64_t Truncate(int64_t micros, DatePart part) {
     case DatePart::kSecond: return down_to(civil::kMicrosPerSecond);
     case DatePart::kMinute: return down_to(60 * civil::kMicrosPerSecond);
     case DatePart::kHour: return down_to(3600 * civil::kMicrosPerSecond);
+    case DatePart::kDay: return down_to(civil::kMicrosPerDay);
     default: break;
   }
   int64_t days = civil::FloorDiv(micros, civil::kMicrosPerDay);
@@ -132,6 +143,10 @@ int64_t Difference(int64_t a, int64_t b, DatePart part) {
     case DatePart::kMinute: return boundaries(60 * civil::kMicrosPerSecond);
     case DatePart::kHour: return boundaries(3600 * civil::kMicrosPerSecond);
     case DatePart::kWeek: return (b - a) / (7 * civil::kMicrosPerDay);
+    case DatePart::kDay:
+    case DatePart::kDow:
+    case DatePart::kDoy:
+    case DatePart::kIsoDow: return boundaries(civil::kMicrosPerDay);
     default: break;
   }
   const int64_t da = civil::FloorDiv(a, civil::kMicrosPerDay), db = civil::FloorDiv(b, civil::kMicrosPerDay);
