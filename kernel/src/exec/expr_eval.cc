@@ -75,8 +75,17 @@ bool MergeValidity(const Vec& a, const Vec& b, Vec* out, std::string* error) {
   if (a.validity == nullptr && b.validity == nullptr) return true;
   uint64_t* bits = out->InitValidity(error);
   if (bits == nullptr) return false;
-  for (size_t i = 0; i < out->stored(); ++i) {
-    if (a.IsNull(i) || b.IsNull(i)) bits[i / 64] &= ~(uint64_t{1} << (i % 64));
+  // Word by word: a constant's one bit stands for every row.
+  const auto word = [](const Vec& v, size_t w) -> uint64_t {
+    if (v.validity == nullptr) return ~uint64_t{0};
+    if (v.constant) return v.IsNull(0) ? 0 : ~uint64_t{0};
+    return v.validity[w];
+  };
+  const size_t rows = out->stored();
+  const size_t words = BitmaskWords(rows);
+  for (size_t w = 0; w < words; ++w) {
+    const uint64_t tail = w + 1 == words && rows % 64 != 0 ? ~uint64_t{0} << (rows % 64) : 0;
+    bits[w] &= (word(a, w) & word(b, w)) | tail;  // bits past the rows stay as InitValidity left them
   }
   return true;
 }
@@ -313,7 +322,34 @@ bool Comparison(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std
     const T* x = a.Data<T>();
     const T* y = b.Data<T>();
     const size_t sx = a.constant ? 0 : 1, sy = b.constant ? 0 : 1;
-    for (size_t i = 0; i < rows; ++i) dst[i] = CompareResult(expr.fn, TotalCompare(x[i * sx], y[i * sy]));
+    // One loop per operator, each a branch-free compare the compiler vectorizes (a switch on
+    // the operator and TotalCompare's NaN tests in the loop kept it scalar).
+    const auto loop = [&](auto op) {
+      for (size_t i = 0; i < rows; ++i) dst[i] = op(x[i * sx], y[i * sy]);
+    };
+    if constexpr (std::is_floating_point_v<T>) {
+      // TotalCompare's order: NaN the largest value and equal to itself.
+      const auto eq = [](T p, T q) { return p == q || (p != p && q != q); };
+      const auto lt = [](T p, T q) { return p < q || (p == p && q != q); };
+      const auto le = [](T p, T q) { return p <= q || q != q; };
+      switch (expr.fn) {
+        case Fn::kEquals: loop(eq); break;
+        case Fn::kNotEquals: loop([&](T p, T q) { return !eq(p, q); }); break;
+        case Fn::kLess: loop(lt); break;
+        case Fn::kLessEquals: loop(le); break;
+        case Fn::kGreater: loop([&](T p, T q) { return lt(q, p); }); break;
+        default: loop([&](T p, T q) { return le(q, p); }); break;
+      }
+    } else {
+      switch (expr.fn) {
+        case Fn::kEquals: loop([](T p, T q) { return p == q; }); break;
+        case Fn::kNotEquals: loop([](T p, T q) { return p != q; }); break;
+        case Fn::kLess: loop([](T p, T q) { return p < q; }); break;
+        case Fn::kLessEquals: loop([](T p, T q) { return p <= q; }); break;
+        case Fn::kGreater: loop([](T p, T q) { return p > q; }); break;
+        default: loop([](T p, T q) { return p >= q; }); break;
+      }
+    }
   });
   return true;
 }
