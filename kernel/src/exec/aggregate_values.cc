@@ -62,6 +62,59 @@ size_t DiscreteIndex(double q, size_t n) {
   return std::min(static_cast<size_t>(position), n) - 1;
 }
 
+// Counts of 64-bit words (values' bits) with the first index each was seen at: open addressing,
+// doubled at half full. For mode and the distinct sums, where sorting 10 M values to find the
+// runs of equal ones cost most of the time.
+class WordCounts {
+ public:
+  struct Slot {
+    uint64_t key;
+    uint32_t count;  // 0: empty
+    uint32_t first;
+  };
+  // Room for `expected` keys without growing (at most 2^21 slots up front).
+  explicit WordCounts(size_t expected = 32) {
+    size_t size = 64;
+    while (size < 2 * expected && size < (size_t{1} << 21)) size *= 2;
+    slots_.assign(size, Slot{0, 0, 0});
+    mask_ = size - 1;
+  }
+  void Add(uint64_t key, uint32_t index) {
+    size_t at = Home(key);
+    while (slots_[at].count != 0 && slots_[at].key != key) at = (at + 1) & mask_;
+    if (slots_[at].count != 0) {
+      ++slots_[at].count;
+      return;
+    }
+    slots_[at] = Slot{key, 1, index};
+    if (++used_ * 2 > slots_.size()) Grow();
+  }
+  template <class F>
+  void ForEach(const F& f) const {
+    for (const Slot& s : slots_) {
+      if (s.count != 0) f(s);
+    }
+  }
+
+ private:
+  size_t Home(uint64_t key) const { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask_; }
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.size() * 2, Slot{0, 0, 0});
+    mask_ = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.count == 0) continue;
+      size_t to = Home(s.key);
+      while (slots_[to].count != 0) to = (to + 1) & mask_;
+      slots_[to] = s;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  size_t used_ = 0;
+};
+
 template <class T>
 class ValuesState final : public AggregateFunctionState {
  public:
@@ -258,48 +311,22 @@ class ValuesState final : public AggregateFunctionState {
   }
 
   static size_t ModeIndexByHash(const std::vector<T>& values) {
-    struct Slot {
-      uint64_t key;
-      uint32_t count;  // 0: empty
-      uint32_t first;
-    };
-    std::vector<Slot> slots(64);
-    size_t used = 0;
+    WordCounts counts;
     for (size_t i = 0; i < values.size(); ++i) {
-      uint64_t key;
       if constexpr (std::is_floating_point_v<T>) {
         if (std::isnan(values[i])) continue;  // counted once: only a tie of ones can pick it
-        key = DoubleKey(values[i] == 0 ? 0.0 : values[i]);
+        counts.Add(DoubleKey(values[i] == 0 ? 0.0 : values[i]), static_cast<uint32_t>(i));
       } else {
-        key = static_cast<uint64_t>(values[i]);
-      }
-      size_t mask = slots.size() - 1;
-      size_t at = static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
-      while (slots[at].count != 0 && slots[at].key != key) at = (at + 1) & mask;
-      if (slots[at].count != 0) {
-        ++slots[at].count;
-        continue;
-      }
-      slots[at] = Slot{key, 1, static_cast<uint32_t>(i)};
-      if (++used * 2 > slots.size()) {  // grow: rehash every value seen so far
-        std::vector<Slot> old = std::move(slots);
-        slots.assign(old.size() * 2, Slot{0, 0, 0});
-        mask = slots.size() - 1;
-        for (const Slot& s : old) {
-          if (s.count == 0) continue;
-          size_t to = static_cast<size_t>((s.key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
-          while (slots[to].count != 0) to = (to + 1) & mask;
-          slots[to] = s;
-        }
+        counts.Add(static_cast<uint64_t>(values[i]), static_cast<uint32_t>(i));
       }
     }
     size_t best = 0, best_count = 0;
-    for (const Slot& s : slots) {
-      if (s.count > best_count || (s.count == best_count && s.count != 0 && s.first < best)) {
+    counts.ForEach([&](const WordCounts::Slot& s) {
+      if (s.count > best_count || (s.count == best_count && s.first < best)) {
         best = s.first;
         best_count = s.count;
       }
-    }
+    });
     // Every value seen once (NaNs included): the first of them.
     return best_count <= 1 ? 0 : best;
   }
@@ -309,11 +336,28 @@ class ValuesState final : public AggregateFunctionState {
       *error = "sum of strings";  // the binder refuses it
       return false;
     } else {
-      std::vector<T> sorted = values;
-      std::sort(sorted.begin(), sorted.end(), [](const T& a, const T& b) { return Less(a, b); });
-      sorted.erase(std::unique(sorted.begin(), sorted.end(),
-                               [](const T& a, const T& b) { return !Less(a, b) && !Less(b, a); }),
-                   sorted.end());
+      // The distinct values: by hash for 64-bit numbers (doubles as AggLess words: -0 apart
+      // from +0, NaNs one), by sort and unique for HUGEINTs; doubles then ascending, so their
+      // sum is the same on every thread count (integer sums are exact in any order).
+      std::vector<T> sorted;
+      if constexpr (std::is_same_v<T, Int128>) {
+        sorted = values;
+        std::sort(sorted.begin(), sorted.end());
+        sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+      } else {
+        WordCounts counts(values.size());
+        for (size_t i = 0; i < values.size(); ++i) {
+          if constexpr (std::is_floating_point_v<T>) {
+            counts.Add(DoubleKey(values[i]), static_cast<uint32_t>(i));
+          } else {
+            counts.Add(static_cast<uint64_t>(values[i]), static_cast<uint32_t>(i));
+          }
+        }
+        counts.ForEach([&](const WordCounts::Slot& slot) { sorted.push_back(values[slot.first]); });
+        if constexpr (std::is_floating_point_v<T>) {
+          std::sort(sorted.begin(), sorted.end(), [](const T& a, const T& b) { return Less(a, b); });
+        }
+      }
       const double n = static_cast<double>(sorted.size());
       if constexpr (std::is_floating_point_v<T>) {
         double sum = 0;
