@@ -530,26 +530,41 @@ bool EvalFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t count, V
         for (const Vec& a : args) null = null || a.IsNull(i);
         if (null) { builder.AppendNull(); continue; }
         const std::string_view s = args[0].Str(i);
-        std::vector<size_t> starts;  // byte offset of each code point
-        for (size_t b = 0; b < s.size(); ++b) {
-          if ((static_cast<unsigned char>(s[b]) & 0xC0) != 0x80) starts.push_back(b);
-        }
-        const int64_t n = static_cast<int64_t>(starts.size());
+        const bool ascii = args[0].ascii;
+        // Code points are counted only as far as needed (all of them for a negative start);
+        // an ASCII column's bytes are its code points.
+        const auto is_start = [&s](size_t b) { return (static_cast<unsigned char>(s[b]) & 0xC0) != 0x80; };
+        const auto advance = [&](size_t from, int64_t k) {  // k code points on from byte `from`
+          if (ascii) return static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(s.size()),
+                                                                  static_cast<int64_t>(from) + k));
+          size_t b = from;
+          for (; k > 0 && b < s.size(); --k) {
+            ++b;
+            while (b < s.size() && !is_start(b)) ++b;
+          }
+          return b;
+        };
         int64_t start = args[1].Get<int64_t>(i);
         int64_t length = args.size() > 2 ? args[2].Get<int64_t>(i) : INT64_MAX / 2;
         if (length < 0) {
           *error = "substring: a negative length is not supported";
           return false;
         }
+        int64_t n = 0;
+        if (start < 0) {
+          if (ascii) {
+            n = static_cast<int64_t>(s.size());
+          } else {
+            for (size_t b = 0; b < s.size(); ++b) n += is_start(b) ? 1 : 0;
+          }
+        }
         int64_t begin = start > 0 ? start - 1 : start < 0 ? n + start : -1;
-        int64_t end = begin > INT64_MAX - length ? INT64_MAX : begin + length;
+        const int64_t end = begin > INT64_MAX - length ? INT64_MAX : begin + length;
         if (begin < 0) begin = 0;
-        if (end > n) end = n;
         std::string_view piece;
         if (end > begin) {
-          const size_t from = starts[static_cast<size_t>(begin)];
-          const size_t to = end == n ? s.size() : starts[static_cast<size_t>(end)];
-          piece = s.substr(from, to - from);
+          const size_t from = advance(0, begin);
+          piece = s.substr(from, advance(from, end - begin) - from);
         }
         if (!builder.Append(piece, error)) return false;
       }
