@@ -1,5 +1,6 @@
 #include "src/common/time_format.h"
 
+#include <charconv>
 #include <cstdio>
 
 #include "src/common/ascii.h"
@@ -18,10 +19,16 @@ bool Known(char spec) {
   return false;
 }
 
+// printf's "%0*lld" (padded: zeros after the sign up to `width` characters) or "%lld", without
+// printf (its parsing of the format was most of strftime's time).
 void Number(int64_t value, int width, bool padded, std::string* out) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), padded ? "%0*lld" : "%*lld", padded ? width : 0, static_cast<long long>(value));
-  *out += buffer;
+  char digits[24];
+  const uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  char* end = std::to_chars(digits, digits + sizeof(digits), magnitude).ptr;
+  const int length = static_cast<int>(end - digits) + (value < 0 ? 1 : 0);
+  if (value < 0) out->push_back('-');
+  if (padded && length < width) out->append(static_cast<size_t>(width - length), '0');
+  out->append(digits, static_cast<size_t>(end - digits));
 }
 
 // Reads 1 to max_digits digits at text[*at]; false when there is none.
@@ -94,8 +101,9 @@ void TimeFormat::Format(int64_t micros, std::string* out) const {
     const bool pad = p.padded;
     switch (p.spec) {
       case 0: *out += p.literal; break;
-      case 'Y': Number(date.year, 4, pad, out); break;
-      case 'y': Number(((date.year % 100) + 100) % 100, 2, pad, out); break;
+      // Years before 1 BC as DuckDB writes them: -5 (not padded) and 05.
+      case 'Y': Number(date.year, 4, pad && date.year >= 0, out); break;
+      case 'y': Number((date.year < 0 ? -date.year : date.year) % 100, 2, pad, out); break;
       case 'm': Number(date.month, 2, pad, out); break;
       case 'd': Number(date.day, 2, pad, out); break;
       case 'H': Number(time.hour, 2, pad, out); break;
@@ -106,10 +114,10 @@ void TimeFormat::Format(int64_t micros, std::string* out) const {
       case 'f': Number(time.micros, 6, pad, out); break;
       case 'g': Number(time.micros / 1000, 3, pad, out); break;
       case 'j': Number(doy + 1, 3, pad, out); break;
-      case 'a': *out += std::string(kDayNames[dow], 3); break;
+      case 'a': out->append(kDayNames[dow], 3); break;
       case 'A': *out += kDayNames[dow]; break;
       case 'b':
-      case 'h': *out += std::string(kMonthNames[date.month - 1], 3); break;
+      case 'h': out->append(kMonthNames[date.month - 1], 3); break;
       case 'B': *out += kMonthNames[date.month - 1]; break;
       case 'w': Number(dow, 1, false, out); break;
       case 'u': Number(dow == 0 ? 7 : dow, 1, false, out); break;
