@@ -298,5 +298,37 @@ TEST(WindowFunctions, PartitionsByStringAndFloatKeys) {
   }
 }
 
+// Partitions by one integer key: a small span (a direct table, NULL its own slot) and a span
+// past it (INT64_MIN .. INT64_MAX: the hash table), numbered in row order on every thread count.
+TEST(WindowFunctions, PartitionsByIntegerKeysOfAnySpan) {
+  const size_t n = 150000;
+  for (const bool wide : {false, true}) {
+    std::mt19937 rng(wide ? 9 : 8);
+    std::vector<int64_t> keys(n);
+    std::vector<uint64_t> valid((n + 63) / 64, 0);
+    for (size_t r = 0; r < n; ++r) {
+      const int64_t small = static_cast<int64_t>(rng() % 50) - 25;
+      keys[r] = wide && small == 3 ? INT64_MIN : wide && small == 4 ? INT64_MAX : small;
+      if (rng() % 6 != 0) valid[r / 64] |= uint64_t{1} << (r % 64);
+    }
+    Column key;
+    std::string error;
+    ASSERT_TRUE(Column::FromFixed(TypeId::kInt64, keys.data(), n, valid.data(), &key, &error));
+    std::map<std::pair<bool, int64_t>, int64_t> seen;
+    std::vector<int64_t> expected(n);
+    for (size_t r = 0; r < n; ++r) expected[r] = ++seen[{key.IsValid(r), key.IsValid(r) ? keys[r] : 0}];
+    exec::WindowCall call;
+    call.fn = exec::WindowFn::kRowNumber;
+    call.result_type = TypeId::kInt64;
+    call.partition = {&key};
+    for (int threads : {1, 2, 4}) {
+      const Column numbers = RunWindow(call, n, threads);
+      for (size_t r = 0; r < n; ++r) {
+        ASSERT_EQ(numbers.Values<int64_t>()[r], expected[r]) << r << " wide " << wide << " threads " << threads;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace laneql

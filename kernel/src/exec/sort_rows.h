@@ -141,7 +141,7 @@ void SortPositionList(const std::vector<SortColumn>& columns, const std::vector<
                       uint32_t* positions, size_t count);
 
 template <class T>
-KeyRecord MakeKeyRecord(const SortColumn& column, size_t r) {
+__attribute__((always_inline)) inline KeyRecord MakeKeyRecord(const SortColumn& column, size_t r) {
   const Vec& v = *column.keys;
   if (v.IsNull(r)) return KeyRecord{0, static_cast<uint32_t>(r), static_cast<uint8_t>(column.nulls_first ? 0 : 2)};
   const uint64_t word = OrderWordOf(v.Data<T>()[r]);

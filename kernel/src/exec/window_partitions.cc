@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <type_traits>
 
 #include "src/common/query_budget.h"
 #include "src/exec/grouping.h"
@@ -38,6 +39,52 @@ size_t Morsels(size_t rows) { return (rows + kMorselRows - 1) / kMorselRows; }
 
 }  // namespace
 
+namespace {
+
+// Keys of one integer column spanning at most this many values take a direct table.
+constexpr uint64_t kDirectSpan = uint64_t{1} << 20;
+
+// One integer key whose values span little (PARTITION BY a small id): each row's id from a
+// table indexed by value - min (NULL the slot past the span), ids in order of value, with no
+// hashing. False (nothing written) when the key is not so; *ok false when it failed.
+template <class T>
+bool DirectPartitionIds(const Vec& key, size_t rows, const ExecContext& ctx, PartitionIdList* ids,
+                        size_t* partitions, bool* ok, std::string* error) {
+  const T* values = key.Data<T>();
+  T low = 0, high = 0;
+  bool any = false;
+  for (size_t r = 0; r < rows; ++r) {
+    if (key.IsNull(r)) continue;
+    const T v = values[r];
+    if (!any || v < low) low = v;
+    if (!any || v > high) high = v;
+    any = true;
+  }
+  const uint64_t width = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);  // mod 2^64
+  if (any && width >= kDirectSpan) return false;
+  const uint64_t span = any ? width + 1 : 0;
+  // Which slots occur (NULL at `span`), then dense ids in slot order.
+  std::vector<uint32_t> slot_id(span + 1, 0);
+  const auto slot = [&](size_t r) {
+    return key.IsNull(r) ? span : static_cast<uint64_t>(values[r]) - static_cast<uint64_t>(low);
+  };
+  for (size_t r = 0; r < rows; ++r) slot_id[slot(r)] = 1;
+  uint32_t next = 0;
+  for (uint32_t& id : slot_id) id = id != 0 ? next++ : 0;
+  const size_t morsels = Morsels(rows);
+  *ok = RunTasks(ctx, TaskThreads(ctx.ThreadsAvailable(), morsels), morsels,
+                 [&](size_t m, int, std::string*) {
+                   const size_t begin = m * kMorselRows, end = std::min(rows, begin + kMorselRows);
+                   for (size_t r = begin; r < end; ++r) (*ids)[r] = slot_id[slot(r)];
+                   return true;
+                 },
+                 error);
+  *partitions = next;
+  return true;
+}
+
+}  // namespace
+
 bool PartitionIds(const std::vector<Vec>& keys, size_t rows, const ExecContext& ctx, PartitionIdList* ids,
                   size_t* partitions, std::string* error) {
   ids->resize(rows);
@@ -45,6 +92,18 @@ bool PartitionIds(const std::vector<Vec>& keys, size_t rows, const ExecContext& 
     std::fill(ids->begin(), ids->end(), 0u);
     *partitions = rows > 0 ? 1 : 0;
     return true;
+  }
+  if (keys.size() == 1 && !keys[0].constant) {
+    bool direct = false;
+    bool ok = true;
+    VisitFixed(keys[0].type, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_integral_v<T> && sizeof(T) <= 8) {
+        direct = DirectPartitionIds<T>(keys[0], rows, ctx, ids, partitions, &ok, error);
+      }
+    });
+    if (!ok) return false;
+    if (direct) return true;
   }
   std::vector<TypeId> types;
   std::vector<bool> nullable;
