@@ -100,10 +100,19 @@ class SketchState final : public AggregateFunctionState {
       DistinctWords(arg, count, words_.data(), 1);
       for (size_t i = 0; i < count; ++i) hashes_[i] = reference::Mix(words_[i]);
     }
-    // Each group's hashes of this batch, sorted and distinct, added at once.
+    // A dense sketch takes each hash as it comes (a register's max does not care about the
+    // order); each sparse group's hashes of this batch are sorted and made distinct, then added
+    // at once. (Sorting every batch was 60 % of an ungrouped approx_count_distinct, whose one
+    // sketch is dense after its first few thousand values.)
     order_.clear();
     for (size_t i = 0; i < count; ++i) {
-      if (group_ids[i] != kNoGroup && !arg.IsNull(i)) order_.push_back(static_cast<uint32_t>(i));
+      if (group_ids[i] == kNoGroup || arg.IsNull(i)) continue;
+      Sketch& sketch = sketches_[group_ids[i]];
+      if (!sketch.registers.empty()) {
+        AddToRegisters(&sketch.registers, hashes_[i]);
+      } else {
+        order_.push_back(static_cast<uint32_t>(i));
+      }
     }
     std::sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
       return group_ids[a] != group_ids[b] ? group_ids[a] < group_ids[b] : hashes_[a] < hashes_[b];
