@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "laneql/calendar.h"
@@ -171,14 +172,22 @@ int64_t Difference(int64_t a, int64_t b, DatePart part) {
 bool Names(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
   StringVecBuilder builder;
   if (!builder.Init(count, AllConstant(args), error)) return false;
-  for (size_t i = 0; i < args[0].stored(); ++i) {
-    if (args[0].IsNull(i)) {
+  // The names as views (their lengths counted once, not per row); a DATE's days read as they
+  // are, its weekday by an inline floor modulo.
+  std::string_view days_of_week[7], months[12];
+  for (size_t d = 0; d < 7; ++d) days_of_week[d] = civil::kDayNames[d];
+  for (size_t m = 0; m < 12; ++m) months[m] = civil::kMonthNames[m];
+  const Vec& a = args[0];
+  const bool day_name = expr.scalar == ScalarFn::kDayName;
+  for (size_t i = 0; i < a.stored(); ++i) {
+    if (a.IsNull(i)) {
       builder.AppendNull();
       continue;
     }
-    const int64_t days = civil::FloorDiv(MicrosAt(args[0], i), civil::kMicrosPerDay);
-    const char* name = expr.scalar == ScalarFn::kDayName ? civil::kDayNames[DayOfWeek(days)]
-                                                         : civil::kMonthNames[civil::CivilFromDays(days).month - 1];
+    const int64_t days = a.type == TypeId::kDate32 ? a.Get<int32_t>(i)
+                                                   : civil::FloorDiv(MicrosAt(a, i), civil::kMicrosPerDay);
+    const int64_t weekday = ((days + 4) % 7 + 7) % 7;  // 1970-01-01 was a Thursday; Sunday is 0
+    const std::string_view name = day_name ? days_of_week[weekday] : months[civil::CivilFromDays(days).month - 1];
     if (!builder.Append(name, error)) return false;
   }
   return builder.Finish(out, error);
