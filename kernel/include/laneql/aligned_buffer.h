@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -60,8 +61,17 @@ class AlignedBuffer {
   // of them, e.g. a column filled in full); the padding past size() is still zero. Saves a
   // pass over memory that would be written twice. A first allocation is exact (rounded to 64).
   bool ResizeForOverwrite(size_t size, std::string* error);
-  // Appends `count` bytes (the source may not lie inside this buffer).
-  bool Append(const void* bytes, size_t count, std::string* error);
+  // Appends `count` bytes (the source may not lie inside this buffer). Inline when they fit the
+  // capacity of owned memory: string results append a row at a time, and the call was a fifth
+  // of dayname()'s time.
+  bool Append(const void* bytes, size_t count, std::string* error) {
+    if (owner_ == nullptr && count <= capacity_ - size_) {
+      if (count != 0) std::memcpy(data_ + size_, bytes, count);
+      size_ += count;
+      return true;
+    }
+    return AppendGrowing(bytes, count, error);
+  }
   // Replaces the contents with a copy of `count` bytes, allocating exactly (rounded up to 64).
   bool Assign(const void* bytes, size_t count, std::string* error);
   // Size 0, capacity kept (and zeroed, keeping the padding guarantee).
@@ -87,6 +97,8 @@ class AlignedBuffer {
   }
 
  private:
+  // Append when the bytes do not fit (or the buffer is a view): grows, then copies.
+  bool AppendGrowing(const void* bytes, size_t count, std::string* error);
   // zero_from: where zeroing of the new capacity starts (size_ or beyond, up to capacity).
   bool Reallocate(size_t capacity, size_t zero_from, std::string* error);
   // MakeOwned for the non-const accessors, which have no way to report a failure.

@@ -148,7 +148,7 @@ bool AlignedBuffer::ResizeForOverwrite(size_t size, std::string* error) {
   return true;
 }
 
-bool AlignedBuffer::Append(const void* bytes, size_t count, std::string* error) {
+bool AlignedBuffer::AppendGrowing(const void* bytes, size_t count, std::string* error) {
   if (count == 0) return true;
   if (count > kMaxSize - size_) {
     SetError(error, "cannot grow a buffer of " + std::to_string(size_) + " bytes by " +
