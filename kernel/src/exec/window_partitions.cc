@@ -37,10 +37,6 @@ Vec RowsOf(const Vec& v, size_t begin, size_t count) {
 
 size_t Morsels(size_t rows) { return (rows + kMorselRows - 1) / kMorselRows; }
 
-}  // namespace
-
-namespace {
-
 // Keys of one integer column spanning at most this many values take a direct table.
 constexpr uint64_t kDirectSpan = uint64_t{1} << 20;
 
@@ -118,14 +114,14 @@ bool PartitionIds(const std::vector<Vec>& keys, size_t rows, const ExecContext& 
     groupers.push_back(std::make_unique<Grouper>());
     if (!groupers.back()->Init(types, nullable, /*lookup_table=*/true, error)) return false;
   }
-  std::vector<uint8_t> side(morsels);  // the thread that grouped each morsel
+  std::vector<uint16_t> side(morsels);  // the thread that grouped each morsel
   const bool grouped = RunTasks(ctx, threads, morsels,
                                 [&](size_t m, int t, std::string* task_error) {
                                   const size_t begin = m * kMorselRows;
                                   const size_t count = std::min(kMorselRows, rows - begin);
                                   std::vector<Vec> view;
                                   for (const Vec& key : keys) view.push_back(RowsOf(key, begin, count));
-                                  side[m] = static_cast<uint8_t>(t);
+                                  side[m] = static_cast<uint16_t>(t);
                                   return groupers[static_cast<size_t>(t)]->Assign(view, count, ids->data() + begin,
                                                                                   task_error);
                                 },
