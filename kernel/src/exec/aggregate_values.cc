@@ -72,22 +72,23 @@ class WordCounts {
     uint32_t count;  // 0: empty
     uint32_t first;
   };
-  // Room for `expected` keys without growing (at most 2^21 slots up front).
-  explicit WordCounts(size_t expected = 32) {
-    size_t size = 64;
-    while (size < 2 * expected && size < (size_t{1} << 21)) size *= 2;
-    slots_.assign(size, Slot{0, 0, 0});
-    mask_ = size - 1;
-  }
-  void Add(uint64_t key, uint32_t index) {
+  // Room for `expected` keys without growing (at most 2^21 slots up front); none allocated
+  // before the first key (a group of mode's may never get one).
+  explicit WordCounts(size_t expected = 0) : expected_(expected) {}
+  // Counts `count` more of `key`; `index` is where it was first seen if it is new. Returns the
+  // bytes the table grew by.
+  size_t Add(uint64_t key, uint32_t index, uint32_t count = 1) {
+    size_t grown = 0;
+    if (slots_.empty()) grown = Allocate();
     size_t at = Home(key);
     while (slots_[at].count != 0 && slots_[at].key != key) at = (at + 1) & mask_;
     if (slots_[at].count != 0) {
-      ++slots_[at].count;
-      return;
+      slots_[at].count += count;
+      return grown;
     }
-    slots_[at] = Slot{key, 1, index};
-    if (++used_ * 2 > slots_.size()) Grow();
+    slots_[at] = Slot{key, count, index};
+    if (++used_ * 2 > slots_.size()) grown += Grow();
+    return grown;
   }
   template <class F>
   void ForEach(const F& f) const {
@@ -98,7 +99,14 @@ class WordCounts {
 
  private:
   size_t Home(uint64_t key) const { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask_; }
-  void Grow() {
+  size_t Allocate() {
+    size_t size = 8;
+    while (size < 2 * expected_ && size < (size_t{1} << 21)) size *= 2;
+    slots_.assign(size, Slot{0, 0, 0});
+    mask_ = size - 1;
+    return size * sizeof(Slot);
+  }
+  size_t Grow() {
     std::vector<Slot> old = std::move(slots_);
     slots_.assign(old.size() * 2, Slot{0, 0, 0});
     mask_ = slots_.size() - 1;
@@ -108,12 +116,29 @@ class WordCounts {
       while (slots_[to].count != 0) to = (to + 1) & mask_;
       slots_[to] = s;
     }
+    return old.size() * sizeof(Slot);
   }
 
+  size_t expected_;
   std::vector<Slot> slots_;
   size_t mask_ = 0;
   size_t used_ = 0;
 };
+
+// A double as a word in AggLess's order: NaNs made one, -0 kept below +0.
+uint64_t DoubleKey(double v) {
+  if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();
+  uint64_t bits;
+  std::memcpy(&bits, &v, 8);
+  return (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
+}
+
+double KeyDouble(uint64_t key) {
+  const uint64_t bits = (key >> 63) != 0 ? key & ~(uint64_t{1} << 63) : ~key;
+  double v;
+  std::memcpy(&v, &bits, 8);
+  return v;
+}
 
 template <class T>
 class ValuesState final : public AggregateFunctionState {
@@ -269,28 +294,9 @@ class ValuesState final : public AggregateFunctionState {
     *high = hi == lo ? *low : *std::min_element(keys->begin() + static_cast<std::ptrdiff_t>(lo) + 1, keys->end(), cmp);
   }
 
-  // A double as a word in AggLess's order: NaNs made one, -0 kept below +0.
-  static uint64_t DoubleKey(double v) {
-    if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();
-    uint64_t bits;
-    std::memcpy(&bits, &v, 8);
-    return (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
-  }
-  static double KeyDouble(uint64_t key) {
-    const uint64_t bits = (key >> 63) != 0 ? key & ~(uint64_t{1} << 63) : ~key;
-    double v;
-    std::memcpy(&v, &bits, 8);
-    return v;
-  }
-
-  // The most frequent value's position in row order; ties go to the value seen first. Numbers
-  // are counted in a hash table, the others by a stable sort. Doubles are counted as DuckDB
-  // counts them (its hash map compares with ==): -0 with +0 (the first seen stands for both),
-  // and every NaN a value of its own, seen once.
+  // The most frequent value's position in row order; ties go to the value seen first (strings
+  // and HUGEINTs: numbers are counted as they come, ModeState).
   static size_t ModeIndex(const std::vector<T>& values) {
-    if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t> || std::is_same_v<T, double>) {
-      return ModeIndexByHash(values);
-    }
     std::vector<uint32_t> order(values.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(),
@@ -308,27 +314,6 @@ class ValuesState final : public AggregateFunctionState {
       run = end;
     }
     return best;
-  }
-
-  static size_t ModeIndexByHash(const std::vector<T>& values) {
-    WordCounts counts;
-    for (size_t i = 0; i < values.size(); ++i) {
-      if constexpr (std::is_floating_point_v<T>) {
-        if (std::isnan(values[i])) continue;  // counted once: only a tie of ones can pick it
-        counts.Add(DoubleKey(values[i] == 0 ? 0.0 : values[i]), static_cast<uint32_t>(i));
-      } else {
-        counts.Add(static_cast<uint64_t>(values[i]), static_cast<uint32_t>(i));
-      }
-    }
-    size_t best = 0, best_count = 0;
-    counts.ForEach([&](const WordCounts::Slot& s) {
-      if (s.count > best_count || (s.count == best_count && s.first < best)) {
-        best = s.first;
-        best_count = s.count;
-      }
-    });
-    // Every value seen once (NaNs included): the first of them.
-    return best_count <= 1 ? 0 : best;
   }
 
   bool AppendDistinctSum(const std::vector<T>& values, Column* out, std::string* error) const {
@@ -384,10 +369,119 @@ class ValuesState final : public AggregateFunctionState {
   std::vector<std::vector<T>> values_;
 };
 
+// mode of integers, times and doubles, counted as the values come instead of stored: per group
+// a WordCounts of the values (where each was first seen, in the group's row order), how many
+// were seen, and the first value. Each group's rows arrive in row order on one thread
+// (plan::DependsOnRowOrder), and a merge appends the other side's rows after this side's.
+// Doubles are counted as DuckDB counts them (its hash map compares with ==): -0 with +0 (the
+// first zero seen stands for both), and every NaN a value of its own, seen once.
+template <class T>
+class ModeState final : public AggregateFunctionState {
+ public:
+  explicit ModeState(const plan::Aggregate& aggregate) : result_type_(aggregate.type) {}
+
+  bool Resize(size_t groups, std::string* error) override {
+    if (groups <= groups_.size()) return true;
+    const size_t before = groups_.capacity();
+    groups_.resize(groups);
+    return ChargeAggregateMemory((groups_.capacity() - before) * sizeof(Group), error);
+  }
+  size_t groups() const override { return groups_.size(); }
+
+  bool Update(const Vec& arg, const Vec*, const uint32_t* group_ids, size_t count, std::string* error) override {
+    size_t bytes = 0;
+    VisitFixed(arg.type, [&](auto tag) {
+      using V = decltype(tag);
+      for (size_t i = 0; i < count; ++i) {
+        if (group_ids[i] == kNoGroup || arg.IsNull(i)) continue;
+        bytes += Add(groups_[group_ids[i]], static_cast<T>(arg.Get<V>(i)));
+      }
+    });
+    return ChargeAggregateMemory(bytes, error);
+  }
+
+  void Merge(const AggregateFunctionState& other, size_t g, size_t t) override {
+    const Group& o = static_cast<const ModeState&>(other).groups_[g];
+    Group& s = groups_[t];
+    if (o.seen == 0) return;
+    if (s.seen == 0) {
+      s = o;
+      return;
+    }
+    o.counts.ForEach([&](const WordCounts::Slot& slot) { s.counts.Add(slot.key, slot.first + s.seen, slot.count); });
+    if (!s.has_zero && o.has_zero) {
+      s.zero = o.zero;
+      s.has_zero = true;
+    }
+    s.seen += o.seen;
+  }
+
+  bool Append(size_t g, Column* out, std::string* error) const override {
+    if (g >= groups_.size() || groups_[g].seen == 0) return out->AppendNull(error);
+    const Group& s = groups_[g];
+    uint32_t best_first = 0, best_count = 0;
+    uint64_t best_key = 0;
+    s.counts.ForEach([&](const WordCounts::Slot& slot) {
+      if (slot.count > best_count || (slot.count == best_count && slot.first < best_first)) {
+        best_first = slot.first;
+        best_count = slot.count;
+        best_key = slot.key;
+      }
+    });
+    T value = s.first;  // every value seen once (NaNs included): the first of them
+    if (best_count > 1) {
+      if constexpr (std::is_floating_point_v<T>) {
+        value = best_key == DoubleKey(0.0) ? s.zero : KeyDouble(best_key);
+      } else {
+        value = static_cast<T>(best_key);
+      }
+    }
+    bool ok = true;
+    VisitFixed(result_type_, [&](auto tag) {
+      using R = decltype(tag);
+      ok = out->Append<R>(static_cast<R>(value), error);
+    });
+    return ok;
+  }
+
+ private:
+  struct Group {
+    WordCounts counts;
+    uint32_t seen = 0;
+    T first{};
+    T zero{};
+    bool has_zero = false;
+  };
+
+  // Counts v in s; returns the bytes its table grew by.
+  static size_t Add(Group& s, T v) {
+    if (s.seen == 0) s.first = v;
+    const uint32_t index = s.seen++;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(v)) return 0;  // counted once: only a tie of ones can pick it
+      if (v == 0 && !s.has_zero) {
+        s.zero = v;
+        s.has_zero = true;
+      }
+      return s.counts.Add(DoubleKey(v == 0 ? 0.0 : v), index);
+    } else {
+      return s.counts.Add(static_cast<uint64_t>(v), index);
+    }
+  }
+
+  TypeId result_type_;
+  std::vector<Group> groups_;
+};
+
 }  // namespace
 
 std::unique_ptr<AggregateFunctionState> MakeValuesState(const plan::Aggregate& aggregate) {
   const TypeId type = aggregate.arg->type;
+  if (aggregate.function == AggFn::kMode && !IsString(type) && TypeByteWidth(type) != 16) {
+    if (IsFloat(type)) return std::make_unique<ModeState<double>>(aggregate);
+    if (type == TypeId::kUInt64) return std::make_unique<ModeState<uint64_t>>(aggregate);
+    return std::make_unique<ModeState<int64_t>>(aggregate);
+  }
   if (IsString(type)) return std::make_unique<ValuesState<std::string>>(aggregate);
   if (IsFloat(type)) return std::make_unique<ValuesState<double>>(aggregate);
   if (TypeByteWidth(type) == 16) return std::make_unique<ValuesState<Int128>>(aggregate);  // int128, interval
