@@ -121,6 +121,15 @@ TEST(FilterLiveWords, MatchesRowByRowSparseAndDense) {
       CheckFilter(r, "SELECT k FROM x WHERE k = 1 AND (length(t) > 2 OR s = 'q')", [&](size_t i) {
         return keep(i) && (r.t[i].size() > 2 || (!r.s_null[i] && r.s[i] == "q"));
       });
+      // A string IN constants (one equality kernel per constant) with NULLs and '', compacted
+      // when the rows are scattered.
+      const size_t in_list = CheckFilter(r, "SELECT k FROM x WHERE k = 1 AND s IN ('ab', '', 'zzz')", [&](size_t i) {
+        return keep(i) && !r.s_null[i] && (r.s[i] == "ab" || r.s[i].empty() || r.s[i] == "zzz");
+      });
+      EXPECT_GT(in_list, 0u);
+      CheckFilter(r, "SELECT k FROM x WHERE t IN ('q', 'gab') AND k = 1", [&](size_t i) {
+        return keep(i) && (r.t[i] == "q" || r.t[i] == "gab");
+      });
       // A general LIKE pattern and a string equality: two conjuncts after the sparse one.
       CheckFilter(r, "SELECT k FROM x WHERE k = 1 AND t LIKE 'a_b%' AND s = 'abab'", [&](size_t i) {
         const std::string& t = r.t[i];

@@ -207,6 +207,62 @@ TEST_P(PredicateTest, CompareMatchesReference) {
   });
 }
 
+TEST_P(PredicateTest, CompareColumnsMatchesReference) {
+  ForEachType([&](auto tag) {
+    using T = typename decltype(tag)::type;
+    size_t selected[6] = {}, rejected[6] = {};
+    for (size_t n : kSizes) {
+      const bool medium = n >= kMediumSize;
+      for (size_t offset = 0; offset < 3; ++offset) {
+        if (medium && offset != 1) continue;
+        for (Nulls nulls : kNullModes) {
+          if (medium && nulls != Nulls::kSome) continue;
+          // Two columns from the same value mix (specials, small values, any value): equal,
+          // NaN-against-NaN and ±0 pairs are frequent.
+          const Case<T> a = MakeCase<T>(n, offset, nulls, n * 17 + offset + sizeof(T));
+          const Case<T> b = MakeCase<T>(n, 2 - offset, offset == 1 ? Nulls::kSome : Nulls::kNone,
+                                        n * 29 + offset + 3 * sizeof(T));
+          for (CompareOp op : kOps) {
+            std::vector<uint64_t> want(BitmaskWords(n));
+            reference::CompareColumnsToMask(a.column, b.column, n, op, OrNull(a.validity), OrNull(b.validity),
+                                            want.data());
+            const size_t count = reference::CountBits(want.data(), n);
+            selected[static_cast<int>(op)] += count;
+            rejected[static_cast<int>(op)] += n - count;
+            EXPECT_TRUE(MaskMatches(want, n, [&](uint64_t* out) {
+              CompareColumnsToMask(a.column, b.column, n, op, OrNull(a.validity), OrNull(b.validity), out);
+            })) << TypeName<T>() << " a " << OpName(op) << " b, n=" << n << " offset=" << offset
+                << " nulls=" << static_cast<int>(nulls);
+          }
+        }
+      }
+    }
+    for (int op = 0; op < 6; ++op) {
+      EXPECT_GT(selected[op], 0u) << TypeName<T>() << " " << OpName(kOps[op]);
+      EXPECT_GT(rejected[op], 0u) << TypeName<T>() << " " << OpName(kOps[op]);
+    }
+  });
+}
+
+// DuckDB's float order between two columns, spelled out: NaN = NaN, NaN above +inf, -0 = +0.
+TEST_P(PredicateTest, CompareColumnsFloatOrderIsDuckDBs) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> a = {nan, nan, inf, -0.0, 1.0, -nan, 2.0};
+  const std::vector<double> b = {nan, inf, nan, 0.0, nan, 1.0, 2.0};
+  auto bits = [&](CompareOp op) {
+    uint64_t out[1];
+    CompareColumnsToMask(a.data(), b.data(), a.size(), op, nullptr, nullptr, out);
+    return out[0];
+  };
+  // rows:                         6543210
+  EXPECT_EQ(bits(CompareOp::kEq), 0b1001001u);
+  EXPECT_EQ(bits(CompareOp::kNe), 0b0110110u);
+  EXPECT_EQ(bits(CompareOp::kLt), 0b0010100u);
+  EXPECT_EQ(bits(CompareOp::kLe), 0b1011101u);
+  EXPECT_EQ(bits(CompareOp::kGt), 0b0100010u);
+  EXPECT_EQ(bits(CompareOp::kGe), 0b1101011u);
+}
+
 TEST_P(PredicateTest, BetweenMatchesReference) {
   ForEachType([&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -1,5 +1,5 @@
-// Predicates to row bitmasks: column-vs-constant comparisons, BETWEEN and IN over fixed-width
-// columns, and the word-wise algebra that combines their masks (AND / OR / AND NOT / NOT),
+// Predicates to row bitmasks: column-vs-constant and column-vs-column comparisons, BETWEEN and
+// IN over fixed-width columns, and the word-wise algebra that combines their masks (AND / OR / AND NOT / NOT),
 // counts them and turns them into selection vectors. Masks follow laneql/bitmask.h: row i is bit
 // i % 64 of word i / 64, bits past the last row are 0. Every kernel writes exactly
 // BitmaskWords(rows) words and reads only its own rows (no over-reads for tails).
@@ -45,7 +45,12 @@ inline constexpr size_t kInListSimdMax = 16;
   /* column[i] IN (list[0], ..., list[list_size - 1]); duplicates are fine, an empty list */ \
   /* selects nothing. */                                                                     \
   void InListToMask(const T* column, size_t rows, const T* list, size_t list_size,           \
-                    const uint64_t* validity, uint64_t* out);
+                    const uint64_t* validity, uint64_t* out);                                \
+  /* a[i] <op> b[i], two columns of one type (float order as above: NaN = NaN, above all); */ \
+  /* a row is selected only where both columns are valid. */                                 \
+  void CompareColumnsToMask(const T* a, const T* b, size_t rows, CompareOp op,               \
+                            const uint64_t* validity_a, const uint64_t* validity_b,          \
+                            uint64_t* out);
 LANEQL_PREDICATE_DECLARE(int8_t)
 LANEQL_PREDICATE_DECLARE(int16_t)
 LANEQL_PREDICATE_DECLARE(int32_t)

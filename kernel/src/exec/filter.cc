@@ -34,6 +34,20 @@ bool KernelType(TypeId type) {
   return IsFixedWidth(type) && TypeByteWidth(type) <= 8;  // not int128, interval
 }
 
+// A string column IN a few constants: one equality kernel per constant, the masks ORed (about a
+// fifth of the evaluator's time for TPC-H Q12's l_shipmode IN ('MAIL', 'SHIP')).
+constexpr size_t kStringInListKernelMax = 8;
+bool IsStringInList(const BoundExpr& e) {
+  if (e.kind != BoundKind::kCall || e.fn != Fn::kInList || e.negated || e.args.size() < 2 ||
+      e.args.size() > kStringInListKernelMax + 1 || !IsColumn(*e.args[0]) || e.args[0]->type != TypeId::kString) {
+    return false;
+  }
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    if (!IsValue(*e.args[i]) || e.args[i]->type != TypeId::kString) return false;
+  }
+  return true;
+}
+
 // 0: a fixed-width kernel; 1: a string kernel on offsets / bytes; 2: LIKE or the evaluator.
 int CostClass(const BoundExpr& e) {
   if (e.kind != BoundKind::kCall) return 2;
@@ -43,10 +57,11 @@ int CostClass(const BoundExpr& e) {
   switch (e.fn) {
     case Fn::kEquals: case Fn::kNotEquals: case Fn::kLess: case Fn::kLessEquals:
     case Fn::kGreater: case Fn::kGreaterEquals:
+      if (IsColumn(*e.args[1])) return KernelType(type) && e.args[1]->type == type ? 0 : 2;
       if (!IsValue(*e.args[1])) return 2;
       return KernelType(type) ? 0 : 1;
-    case Fn::kBetween:
-    case Fn::kInList: return KernelType(type) ? 0 : 2;
+    case Fn::kBetween: return KernelType(type) ? 0 : 2;
+    case Fn::kInList: return KernelType(type) ? 0 : IsStringInList(e) ? 1 : 2;
     default: return 2;
   }
 }
@@ -87,10 +102,21 @@ bool IsStringKernelConjunct(const BoundExpr& e) {
   return e.fn == Fn::kEquals || e.fn == Fn::kNotEquals || (e.fn == Fn::kLike && !e.case_insensitive);
 }
 
-// mask = the conjunct (IsStringKernelConjunct) over the n rows of `offsets` into `data`.
+// mask = the conjunct (IsStringKernelConjunct or IsStringInList) over the n rows of `offsets`
+// into `data`.
 void RunStringKernel(const BoundExpr& expr, const int32_t* offsets, const uint8_t* data, size_t n,
                      const uint64_t* validity, uint64_t* mask) {
   const std::string& text = expr.args[1]->constant.text;
+  if (expr.fn == Fn::kInList) {
+    StringEquals(offsets, data, n, text, validity, mask);
+    if (expr.args.size() == 2) return;
+    std::vector<uint64_t> other(BitmaskWords(n) + 1);
+    for (size_t i = 2; i < expr.args.size(); ++i) {
+      StringEquals(offsets, data, n, expr.args[i]->constant.text, validity, other.data());
+      MaskOr(mask, other.data(), n, mask);
+    }
+    return;
+  }
   if (expr.fn == Fn::kLike) {
     const int escape =
         expr.args.size() > 2 ? static_cast<unsigned char>(expr.args[2]->constant.text[0]) : kNoLikeEscape;
@@ -149,7 +175,7 @@ bool Filter::Eval(size_t begin, size_t count, uint64_t* mask, std::string* error
 bool Filter::EvalLiveWords(const BoundExpr& expr, size_t begin, size_t count, const uint64_t* live,
                            uint64_t* target, size_t* tested, std::string* error) {
   // (= / <> '' read the offsets alone: nothing to save by copying bytes.)
-  if (IsStringKernelConjunct(expr) && !expr.args[1]->constant.text.empty() &&
+  if (((IsStringKernelConjunct(expr) && !expr.args[1]->constant.text.empty()) || IsStringInList(expr)) &&
       CountBits(live, count) * kCompactAtMostOneLiveRowIn <= count) {
     return EvalCompacted(expr, begin, count, live, target, tested, error);
   }
@@ -238,6 +264,18 @@ bool Filter::EvalOne(const BoundExpr& expr, size_t begin, size_t count, uint64_t
         return true;
       }
     }
+    if (compare && IsColumn(*expr.args[1])) {
+      // Two columns of one type (TPC-H's l_commitdate < l_receiptdate).
+      const Column& other = table_.column(static_cast<size_t>(expr.args[1]->column));
+      const uint64_t* other_validity = other.validity() != nullptr ? other.validity() + begin / 64 : nullptr;
+      if (other.type() == type && VisitKernelType(type, [&](auto tag) {
+            using T = decltype(tag);
+            CompareColumnsToMask(column.Values<T>() + begin, other.Values<T>() + begin, count, ToCompareOp(fn),
+                                 validity, other_validity, mask);
+          })) {
+        return true;
+      }
+    }
     if (PhysicalType(type) == TypeId::kInt128 && !IsInterval(type) &&
         ((compare && IsValue(*expr.args[1])) ||
          (fn == Fn::kBetween && !expr.negated && IsValue(*expr.args[1]) && IsValue(*expr.args[2])))) {
@@ -285,7 +323,7 @@ bool Filter::EvalOne(const BoundExpr& expr, size_t begin, size_t count, uint64_t
         return true;
       }
     }
-    if (type == TypeId::kString && IsStringKernelConjunct(expr)) {
+    if (type == TypeId::kString && (IsStringKernelConjunct(expr) || IsStringInList(expr))) {
       RunStringKernel(expr, column.Offsets32() + begin, column.StringData(), count, validity, mask);
       return true;
     }

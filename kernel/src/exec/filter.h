@@ -1,6 +1,6 @@
 // WHERE -> a row bitmask, a batch of rows at a time. Conjuncts of the form column <op>
-// constant, BETWEEN, IN, LIKE, = / <> '' run the SIMD kernels straight on the column; anything
-// else goes through the evaluator. AND chains run cheapest class first and, within a class, in
+// constant, column <op> column of one type, BETWEEN, IN, LIKE, = / <> '' run the SIMD kernels
+// straight on the columns; anything else goes through the evaluator. AND chains run cheapest class first and, within a class, in
 // the order of the selectivity observed so far (most selective first), and stop as soon as no
 // row of the batch is left. Once the conjuncts so far have left most 64-row words of a batch
 // empty, the next conjunct runs only over the runs of words that still hold a row: ClickBench's
@@ -48,8 +48,9 @@ class Filter {
   // row in this many is live: it reads their bytes alone, not the batch's (the live words of a
   // batch where 1 row in 8 is live are nearly all of them).
   static constexpr size_t kCompactAtMostOneLiveRowIn = 4;
-  // As EvalLiveWords, for IsStringKernelConjunct expressions: the live rows' offsets, bytes and
-  // validity compacted, the kernel run over them, its answer spread back to their rows.
+  // As EvalLiveWords, for the string kernels' conjuncts (a comparison, LIKE, IN constants): the
+  // live rows' offsets, bytes and validity compacted, the kernel run over them, its answer
+  // spread back to their rows.
   bool EvalCompacted(const plan::BoundExpr& expr, size_t begin, size_t count, const uint64_t* live,
                      uint64_t* target, size_t* tested, std::string* error);
   const Table& table_;

@@ -202,6 +202,68 @@ HWY_INLINE void InListPaddedImpl(const T* HWY_RESTRICT x, size_t rows,
   InListImpl<16>(x, rows, list, match_nan, validity, out);
 }
 
+// ------------------------------ two columns
+
+// x[i] <op> y[i] for op in {==, <, <=}, a word of 64 rows at a time like PredicateToMask; the
+// row is valid where both columns are. Floats follow DuckDB's total order here (NaN equals NaN
+// and is above everything), so that NOT of the word (`flip`) gives <>, >= and > in that order too.
+template <int kOp, class D>
+HWY_INLINE hn::Mask<D> CompareVectors(D, hn::Vec<D> a, hn::Vec<D> b) {
+  if constexpr (hwy::IsFloat<hn::TFromD<D>>()) {
+    if constexpr (kOp == kCoreEq) return hn::Or(hn::Eq(a, b), hn::And(hn::IsNaN(a), hn::IsNaN(b)));
+    if constexpr (kOp == kCoreLt) return hn::Or(hn::Lt(a, b), hn::AndNot(hn::IsNaN(a), hn::IsNaN(b)));
+    if constexpr (kOp == kCoreLe) return hn::Or(hn::Le(a, b), hn::IsNaN(b));
+  } else {
+    if constexpr (kOp == kCoreEq) return hn::Eq(a, b);
+    if constexpr (kOp == kCoreLt) return hn::Lt(a, b);
+    if constexpr (kOp == kCoreLe) return hn::Le(a, b);
+  }
+}
+
+template <int kOp, typename T>
+HWY_INLINE void CompareColumnsLoop(const T* HWY_RESTRICT x, const T* HWY_RESTRICT y, size_t rows,
+                                   uint64_t flip, const uint64_t* HWY_RESTRICT valid_x,
+                                   const uint64_t* HWY_RESTRICT valid_y, uint64_t* HWY_RESTRICT out) {
+  const PredicateTag<T> d;
+  const size_t N = hn::Lanes(d);
+  const auto valid = [valid_x, valid_y](size_t w) {
+    return (valid_x == nullptr ? ~uint64_t{0} : valid_x[w]) & (valid_y == nullptr ? ~uint64_t{0} : valid_y[w]);
+  };
+  const size_t full_words = rows / 64;
+  for (size_t w = 0; w < full_words; ++w) {
+    const T* HWY_RESTRICT a = x + w * 64;
+    const T* HWY_RESTRICT b = y + w * 64;
+    uint64_t bits = 0;
+    for (size_t j = 0; j < 64; j += N) {
+      bits |= MaskLaneBits(d, CompareVectors<kOp>(d, hn::LoadU(d, a + j), hn::LoadU(d, b + j))) << j;
+    }
+    out[w] = (bits ^ flip) & valid(w);
+  }
+  const size_t rest = rows % 64;
+  if (rest != 0) {
+    const T* HWY_RESTRICT a = x + full_words * 64;
+    const T* HWY_RESTRICT b = y + full_words * 64;
+    uint64_t bits = 0;
+    for (size_t j = 0; j < rest; j += N) {
+      const size_t n = HWY_MIN(N, rest - j);
+      bits |= MaskLaneBits(d, CompareVectors<kOp>(d, hn::LoadN(d, a + j, n), hn::LoadN(d, b + j, n))) << j;
+    }
+    out[full_words] = (bits ^ flip) & valid(full_words) & BitmaskTailMask(rows);
+  }
+}
+
+// The op chosen once, outside the loop.
+template <typename T>
+HWY_INLINE void CompareColumnsImpl(const T* HWY_RESTRICT x, const T* HWY_RESTRICT y, size_t rows,
+                                   int core_op, uint64_t flip, const uint64_t* HWY_RESTRICT valid_x,
+                                   const uint64_t* HWY_RESTRICT valid_y, uint64_t* HWY_RESTRICT out) {
+  switch (core_op) {
+    case kCoreEq: return CompareColumnsLoop<kCoreEq>(x, y, rows, flip, valid_x, valid_y, out);
+    case kCoreLt: return CompareColumnsLoop<kCoreLt>(x, y, rows, flip, valid_x, valid_y, out);
+    default: return CompareColumnsLoop<kCoreLe>(x, y, rows, flip, valid_x, valid_y, out);
+  }
+}
+
 // ------------------------------ mask algebra
 
 // out = op(a, b) word by word; out may be a or b (each vector is loaded before it is stored).

@@ -36,6 +36,11 @@ namespace HWY_NAMESPACE {
                     size_t padded_count, bool match_nan, const uint64_t* HWY_RESTRICT validity, \
                     uint64_t* HWY_RESTRICT out) {                                               \
     InListPaddedImpl(x, rows, list, padded_count, match_nan, validity, out);                    \
+  }                                                                                             \
+  void CompareColumns##Name(const T* HWY_RESTRICT x, const T* HWY_RESTRICT y, size_t rows,     \
+                            int core_op, uint64_t flip, const uint64_t* HWY_RESTRICT valid_x,  \
+                            const uint64_t* HWY_RESTRICT valid_y, uint64_t* HWY_RESTRICT out) { \
+    CompareColumnsImpl(x, y, rows, core_op, flip, valid_x, valid_y, out);                       \
   }
 LANEQL_PREDICATE_TARGET_FUNCTIONS(int8_t, I8)
 LANEQL_PREDICATE_TARGET_FUNCTIONS(int16_t, I16)
@@ -114,6 +119,24 @@ void FillMask(size_t rows, bool selected, const uint64_t* validity, uint64_t* ou
     out[w] = !selected ? 0 : validity != nullptr ? validity[w] : ~uint64_t{0};
   }
   if (words != 0) out[words - 1] &= BitmaskTailMask(rows);
+}
+
+// The six operators as a core op of the kernels and a NOT of the word; right for two columns,
+// whose float order is the total one (with a constant, a NaN constant is handled before).
+struct CoreOp {
+  int op;
+  uint64_t flip;
+};
+CoreOp ToCoreOp(CompareOp op) {
+  switch (op) {
+    case CompareOp::kEq: return {kEq, 0};
+    case CompareOp::kNe: return {kEq, kFlip};
+    case CompareOp::kLt: return {kLt, 0};
+    case CompareOp::kGe: return {kLt, kFlip};
+    case CompareOp::kLe: return {kLe, 0};
+    case CompareOp::kGt: return {kLe, kFlip};
+  }
+  return {kEq, 0};
 }
 
 template <typename T, class CompareFn>
@@ -212,6 +235,7 @@ void InListDispatch(CompareFn compare, InListFn in_list, const T* x, size_t rows
   HWY_EXPORT(Compare##Name);                                                                  \
   HWY_EXPORT(Between##Name);                                                                  \
   HWY_EXPORT(InList##Name);                                                                   \
+  HWY_EXPORT(CompareColumns##Name);                                                           \
   void CompareToMask(const T* column, size_t rows, CompareOp op, T constant,                  \
                      const uint64_t* validity, uint64_t* out) {                               \
     CompareDispatch(HWY_DYNAMIC_DISPATCH(Compare##Name), column, rows, op, constant, validity, \
@@ -226,6 +250,14 @@ void InListDispatch(CompareFn compare, InListFn in_list, const T* x, size_t rows
                     const uint64_t* validity, uint64_t* out) {                                \
     InListDispatch(HWY_DYNAMIC_DISPATCH(Compare##Name), HWY_DYNAMIC_DISPATCH(InList##Name),   \
                    column, rows, list, list_size, validity, out);                             \
+  }                                                                                           \
+  void CompareColumnsToMask(const T* a, const T* b, size_t rows, CompareOp op,                \
+                            const uint64_t* validity_a, const uint64_t* validity_b,           \
+                            uint64_t* out) {                                                  \
+    if (rows == 0) return;                                                                    \
+    const CoreOp core = ToCoreOp(op);                                                         \
+    HWY_DYNAMIC_DISPATCH(CompareColumns##Name)(a, b, rows, core.op, core.flip, validity_a,    \
+                                               validity_b, out);                              \
   }
 LANEQL_PREDICATE_PUBLIC(int8_t, I8)
 LANEQL_PREDICATE_PUBLIC(int16_t, I16)

@@ -69,6 +69,17 @@ void InListImpl(const T* x, size_t rows, const T* list, size_t list_size,
   });
 }
 
+template <typename T>
+void CompareColumnsImpl(const T* a, const T* b, size_t rows, CompareOp op, const uint64_t* validity_a,
+                        const uint64_t* validity_b, uint64_t* out) {
+  for (size_t w = 0; w < BitmaskWords(rows); ++w) out[w] = 0;
+  for (size_t i = 0; i < rows; ++i) {
+    const bool valid = (validity_a == nullptr || BitmaskGet(validity_a, i)) &&
+                       (validity_b == nullptr || BitmaskGet(validity_b, i));
+    if (valid && Holds(Compare3(a[i], b[i]), op)) BitmaskSet(out, i);
+  }
+}
+
 }  // namespace
 
 #define LANEQL_PREDICATE_REFERENCE(T)                                                     \
@@ -83,6 +94,11 @@ void InListImpl(const T* x, size_t rows, const T* list, size_t list_size,
   void InListToMask(const T* column, size_t rows, const T* list, size_t list_size,       \
                     const uint64_t* validity, uint64_t* out) {                           \
     InListImpl(column, rows, list, list_size, validity, out);                            \
+  }                                                                                      \
+  void CompareColumnsToMask(const T* a, const T* b, size_t rows, CompareOp op,           \
+                            const uint64_t* validity_a, const uint64_t* validity_b,      \
+                            uint64_t* out) {                                             \
+    CompareColumnsImpl(a, b, rows, op, validity_a, validity_b, out);                     \
   }
 LANEQL_PREDICATE_REFERENCE(int8_t)
 LANEQL_PREDICATE_REFERENCE(int16_t)
