@@ -239,6 +239,58 @@ TEST(JoinPipelineTest, SemiAntiAndMarkJoinsMarkRowsOnEveryThreadCount) {
   }
 }
 
+TEST(JoinPipelineTest, SemiAndAntiJoinsOverFilteredScansWithResidualsOnEveryThreadCount) {
+  // Both sides filtered scans (their kept rows never copied), INTEGER keys against BIGINT ones
+  // with NULLs, a residual over both sides; fact (100,000 kept rows) probes dim1's table, and
+  // dim1 (about 3,800 kept rows) builds against fact's morsels, marked from several threads.
+  int64_t fact_count = 0, fact_ids = 0, fact_kept = 0, fact_kept_ids = 0;
+  std::vector<bool> dim1_matched(kDim1Rows, false);
+  for (size_t i = 0; i < kFactRows; ++i) {
+    if (i % 3 == 0) continue;
+    ++fact_kept;
+    fact_kept_ids += static_cast<int64_t>(i);
+    const int32_t a = FactA(i);
+    if (a < kDim1Rows && !Dim1Null(a) && Dim1G(a) > 2 && FactX(i) < Dim1G(a) * 10) {
+      ++fact_count;
+      fact_ids += static_cast<int64_t>(i);
+      dim1_matched[static_cast<size_t>(a)] = true;
+    }
+  }
+  int64_t dim1_kept = 0, dim1_hit = 0;
+  for (int32_t r = 0; r < kDim1Rows; ++r) {
+    if (Dim1G(r) <= 2) continue;
+    ++dim1_kept;
+    dim1_hit += dim1_matched[static_cast<size_t>(r)];
+  }
+  struct Case {
+    std::string sql;
+    int64_t count, sum;
+  };
+  const std::string fact_exists =
+      "EXISTS (SELECT 1 FROM dim1 WHERE dim1.a = fact.a AND dim1.g > 2 AND fact.x < dim1.g * 10)";
+  const std::string dim1_exists =
+      "EXISTS (SELECT 1 FROM fact WHERE fact.a = dim1.a AND fact.id % 3 <> 0 AND fact.x < dim1.g * 10)";
+  const std::vector<Case> cases = {
+      {"SELECT count(*), sum(id) FROM fact WHERE id % 3 <> 0 AND " + fact_exists, fact_count, fact_ids},
+      {"SELECT count(*), sum(id) FROM fact WHERE id % 3 <> 0 AND NOT " + fact_exists, fact_kept - fact_count,
+       fact_kept_ids - fact_ids},
+      {"SELECT count(*), count(a) FROM dim1 WHERE g > 2 AND " + dim1_exists, dim1_hit, dim1_hit},
+      // NULL keys never match: those rows are NOT EXISTS's.
+      {"SELECT count(*), count(*) FROM dim1 WHERE g > 2 AND NOT " + dim1_exists, dim1_kept - dim1_hit,
+       dim1_kept - dim1_hit},
+  };
+  for (int threads : {1, 4}) {
+    std::unique_ptr<Database> db = Open(threads);
+    for (const Case& c : cases) {
+      SCOPED_TRACE(testing::Message() << threads << " threads: " << c.sql);
+      Result r = db->Query(c.sql);
+      ASSERT_TRUE(r.ok()) << r.error();
+      EXPECT_EQ(r.column(0).Values<int64_t>()[0], c.count);
+      EXPECT_EQ(r.column(1).Values<int64_t>()[0], c.sum);
+    }
+  }
+}
+
 TEST(JoinPipelineTest, LeftJoinsKeepProbeRowsWithoutAPairOnEveryThreadCount) {
   // fact LEFT JOIN dim1 (NULL keys, 3 values missing, a residual over both sides) then INNER
   // JOIN dim2 on fact's column, and a later LEFT join probing with the NULL-extended dim1
@@ -296,6 +348,12 @@ TEST(JoinPipelineTest, ErrorsInsideAMorselReachTheQuery) {
   Result r = db->Query(
       "SELECT count(*) FROM fact JOIN dim1 ON fact.a = dim1.a JOIN dim2 ON fact.b = dim2.b "
       "AND CAST(dim2.h || CAST(fact.id AS VARCHAR) AS INTEGER) > 0");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("could not convert string 'h"), std::string::npos) << r.error();
+  // The same in a semi join's residual.
+  r = db->Query(
+      "SELECT count(*) FROM fact WHERE EXISTS (SELECT 1 FROM dim2 WHERE dim2.b = fact.b "
+      "AND CAST(dim2.h || CAST(fact.id AS VARCHAR) AS INTEGER) > 0)");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("could not convert string 'h"), std::string::npos) << r.error();
   // The database stays usable.

@@ -403,11 +403,13 @@ bool KeepTopRows(const Plan& plan, Evaluator* evaluator, size_t keep, std::vecto
   return true;
 }
 
+}  // namespace
+
 // WHERE over morsels in parallel (every row when there is none): each morsel's qualifying row
 // ids, concatenated in row order. With `top_n` > 0 (ORDER BY ... LIMIT), each morsel keeps only
 // its top_n first rows in ORDER BY order, which contain the query's: per-thread top-N, so
 // the final sort sees a few rows per morsel.
-bool FilterRows(const Plan& plan, const ExecContext& ctx, size_t top_n, std::vector<uint32_t>* ids,
+bool SelectRows(const Plan& plan, const ExecContext& ctx, size_t top_n, std::vector<uint32_t>* ids,
                 std::string* error) {
   const Table& table = *plan.table;
   const size_t rows = table.num_rows();
@@ -472,6 +474,8 @@ bool FilterRows(const Plan& plan, const ExecContext& ctx, size_t top_n, std::vec
   return true;
 }
 
+namespace {
+
 Result ExecutePlain(const Plan& plan, const ExecContext& ctx) {
   const Table& table = *plan.table;
   const size_t rows = table.num_rows();
@@ -492,7 +496,7 @@ Result ExecutePlain(const Plan& plan, const ExecContext& ctx) {
   if (!plan.where && !per_thread_top_n) {
     candidates.count = needed;
   } else if (needed == rows) {
-    if (!FilterRows(plan, ctx, per_thread_top_n ? static_cast<size_t>(top_n) : 0, &ids, &error)) {
+    if (!SelectRows(plan, ctx, per_thread_top_n ? static_cast<size_t>(top_n) : 0, &ids, &error)) {
       return Result::Error(error);
     }
   } else {

@@ -23,6 +23,13 @@ inline constexpr size_t kBatchRows = 16384;
 // Never throws (an allocation failure becomes an error Result).
 Result Execute(const plan::Plan& plan, const ExecContext& ctx);
 
+// The rows of plan.table where plan.where holds (all rows without one), in order, found by
+// morsels in parallel. With `top_n` > 0, each morsel keeps only its top_n first rows in the
+// plan's ORDER BY order (a superset of the query's top rows). False with *error set on an
+// evaluation error or a stop; may throw QueryAbort (see CatchQueryAborts).
+bool SelectRows(const plan::Plan& plan, const ExecContext& ctx, size_t top_n, std::vector<uint32_t>* ids,
+                std::string* error);
+
 // body()'s Result, or the error that stopped it: a QueryAbort (stopped, or over the memory
 // limit where an error cannot be returned, e.g. inside a sort) or a failed allocation.
 template <class Body>

@@ -112,6 +112,14 @@ void JoinAbove(plan::LogicalPtr* from, plan::LogicalPtr right, sql::JoinType typ
 bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select, const plan::ColumnScope& outer,
                                         bool reads_select_list, Relation* out,
                                         std::vector<sql::ExprPtr>* conditions, Result* error) {
+  plan::LogicalPtr tree;
+  return PlanInnerRelation(inner_select, outer, reads_select_list, &tree, conditions, error) &&
+         ExecuteLogical(tree.get(), false, out, error);
+}
+
+bool QueryTreeRunner::PlanInnerRelation(const sql::SelectStatement& inner_select, const plan::ColumnScope& outer,
+                                        bool reads_select_list, plan::LogicalPtr* out,
+                                        std::vector<sql::ExprPtr>* conditions, Result* error) {
   sql::SelectStatement inner;
   sql::CloneInto(inner_select, &inner);
   std::vector<sql::ExprPtr> nested;
@@ -176,7 +184,8 @@ bool QueryTreeRunner::MakeInnerRelation(const sql::SelectStatement& inner_select
   }
   top->children.push_back(std::move(from));
   optimize::Optimize(&top);
-  return ExecuteLogical(top->children[0].get(), false, out, error);
+  *out = std::move(top->children[0]);
+  return true;
 }
 
 bool QueryTreeRunner::UnnestScalars(plan::LogicalPtr* from, sql::ExprPtr* expr, Result* error) {
@@ -362,9 +371,11 @@ bool QueryTreeRunner::ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::E
     // a row whatever it reads); any other shape goes to DecorrelateExpr below.
     bool semi = exists->kind == sql::ExprKind::kExists && IsSimpleSelect(*exists->subquery) &&
                 !plan::Aggregates(exists->subquery->select);
-    Relation inner;
+    // The subquery's plan joins the outer one as its right side: it runs with the join (a
+    // filtered scan streams through the probe), not before it.
+    plan::LogicalPtr inner;
     std::vector<sql::ExprPtr> conditions;
-    if (semi && !MakeInnerRelation(exists->subquery->select, (*from)->scope, false, &inner, &conditions, error)) {
+    if (semi && !PlanInnerRelation(exists->subquery->select, (*from)->scope, false, &inner, &conditions, error)) {
       if (!UnnestingUnsupported(*error)) return false;
       semi = false;
     }
@@ -372,8 +383,8 @@ bool QueryTreeRunner::ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::E
       std::vector<sql::ExprPtr> outer_keys, inner_keys, residual;
       for (sql::ExprPtr& cond : conditions) {
         if (cond->kind == sql::ExprKind::kBinary && cond->binary_op == sql::BinaryOp::kEquals) {
-          const int l = Classify(cond->left.get(), inner.scope, (*from)->scope);
-          const int r = Classify(cond->right.get(), inner.scope, (*from)->scope);
+          const int l = Classify(cond->left.get(), inner->scope, (*from)->scope);
+          const int r = Classify(cond->right.get(), inner->scope, (*from)->scope);
           if (l == 2 && r == 1) {
             outer_keys.push_back(std::move(cond->left));
             inner_keys.push_back(std::move(cond->right));
@@ -387,7 +398,7 @@ bool QueryTreeRunner::ApplyCorrelated(plan::LogicalPtr* from, std::vector<sql::E
         }
         residual.push_back(std::move(cond));
       }
-      JoinAbove(from, GetOver(inner, negated ? "subquery (NOT EXISTS)" : "subquery (EXISTS)"),
+      JoinAbove(from, std::move(inner),
                 negated ? sql::JoinType::kAnti : sql::JoinType::kSemi, std::move(outer_keys),
                 std::move(inner_keys), std::move(residual));
       continue;

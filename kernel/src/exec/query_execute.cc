@@ -145,6 +145,13 @@ bool QueryTreeRunner::ExecuteLogical(LogicalOperator* op, bool analyze, Relation
         ok = ExecuteJoinChain(op, analyze, out, error);
         break;
       }
+      if ((op->join_type == sql::JoinType::kSemi || op->join_type == sql::JoinType::kAnti ||
+           op->join_type == sql::JoinType::kMark) &&
+          !op->left_keys.empty()) {
+        ok = ExecuteMarkJoin(op, analyze, out, error);
+        if (ok && out->scope.size() == op->scope.size()) out->scope = op->scope;  // the mark's name
+        break;
+      }
       Relation left, right;
       if (!ExecuteLogical(op->children[0].get(), analyze, &left, error) ||
           !ExecuteLogical(op->children[1].get(), analyze, &right, error)) {

@@ -8,6 +8,9 @@
 #include <utility>
 
 #include "src/common/ascii.h"
+#include "src/common/query_budget.h"
+#include "src/exec/chain_input.h"
+#include "src/exec/executor.h"
 #include "src/exec/hash_join.h"
 #include "src/exec/morsel.h"
 #include "src/plan/query_ast.h"
@@ -23,24 +26,6 @@ constexpr double kMaxCrossRows = 5e7;
 
 }  // namespace
 
-namespace {
-
-// The relation column a bare column reference names, as the binder resolves it (qualified: in
-// that table; unqualified: among the visible columns), or -1 when it names none or several.
-int RelationColumnOf(const Relation& relation, const sql::Expr& expr) {
-  if (expr.kind != sql::ExprKind::kColumnRef) return -1;
-  int found = -1;
-  for (size_t c = 0; c < relation.scope.size(); ++c) {
-    const plan::ScopeColumn& column = relation.scope[c];
-    if (expr.qualifier.empty() ? column.hidden : !ascii::EqualsIgnoreCase(column.qualifier, expr.qualifier)) continue;
-    if (!ascii::EqualsIgnoreCase(column.name, expr.text)) continue;
-    if (found >= 0) return -1;
-    found = static_cast<int>(c);
-  }
-  return found;
-}
-
-}  // namespace
 
 bool QueryTreeRunner::Evaluate(const Relation& relation, const std::vector<const sql::Expr*>& exprs,
                                Result* out) {
@@ -50,7 +35,7 @@ bool QueryTreeRunner::Evaluate(const Relation& relation, const std::vector<const
   sql::SelectStatement select;
   select.has_from = true;
   for (size_t i = 0; i < exprs.size(); ++i) {
-    shared[i] = RelationColumnOf(relation, *exprs[i]);
+    shared[i] = LocateColumn(relation.scope, *exprs[i]);
     if (shared[i] >= 0) continue;
     sql::SelectItem item;
     item.expr = sql::Clone(*exprs[i]);
@@ -88,36 +73,19 @@ bool QueryTreeRunner::Evaluate(const Relation& relation, const std::vector<const
 
 bool QueryTreeRunner::FilterRows(const Relation& relation, const sql::Expr& predicate,
                                  std::vector<uint32_t>* rows, Result* error) {
-  // SELECT __row FROM relation WHERE predicate, over the relation with its row numbers added:
-  // the single-table engine's WHERE (its SIMD predicate kernels, morsels, threads) picks them.
-  const size_t n = relation.table->num_rows();
-  std::vector<uint32_t> numbers(n);  // relations hold at most kMaxJoinRows rows
-  for (size_t r = 0; r < n; ++r) numbers[r] = static_cast<uint32_t>(r);
-  Column row_numbers;
-  std::string message;
-  Relation numbered = relation;
-  if (!Column::FromFixed(TypeId::kUInt32, numbers.data(), n, nullptr, &row_numbers, &message) ||
-      !AddRelationColumn(&numbered, std::move(row_numbers), plan::ScopeColumn{"__filter", "__row", true},
-                         &message)) {
-    *error = Result::Error(message);
+  // The predicate bound as the WHERE of a SELECT over the relation, run by the single-table
+  // engine's filter (its SIMD predicate kernels, morsels, threads) straight into row numbers.
+  plan::Plan plan;
+  if (!BindPredicateOver(relation, predicate, &plan, error)) return false;
+  const ScopedQueryBudget scope(ctx_.budget, "running the query");
+  Result failure = CatchQueryAborts([&] {
+    std::string message;
+    return SelectRows(plan, ctx_, 0, rows, &message) ? Result() : Result::Error(message);
+  });
+  if (!failure.ok()) {
+    *error = std::move(failure);
     return false;
   }
-  sql::SelectStatement select;
-  select.pos = predicate.pos;
-  select.has_from = true;
-  sql::SelectItem item;
-  item.expr = MakeColumnRef("__filter", "__row", predicate.pos);
-  select.select_list.push_back(std::move(item));
-  select.where = sql::Clone(predicate);
-  Result kept = BindAndExecute(select, &numbered);
-  if (!kept.ok()) {
-    *error = std::move(kept);
-    return false;
-  }
-  const Column& ids = kept.column(0);
-  rows->assign(ids.Values<uint32_t>(), ids.Values<uint32_t>() + ids.length());
-  // In the relation's order, whatever order the engine's threads returned them in.
-  if (!std::is_sorted(rows->begin(), rows->end())) std::sort(rows->begin(), rows->end());
   return true;
 }
 

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "src/common/ascii.h"
+#include "src/exec/chain_input.h"
 #include "src/exec/hash_join.h"
 #include "src/exec/morsel.h"
 #include "src/exec/profile.h"
@@ -26,34 +27,15 @@
 namespace laneql {
 namespace exec {
 
-// One input of the chain: its relation and, for a filtered scan, the rows its filter kept.
-// Row numbers in the chain count the input's rows (0 .. rows() - 1), mapped through the
-// selection when columns are gathered.
-struct ChainInput {
-  Relation relation;
-  std::vector<uint32_t> selection;
-  bool all = true;
-  size_t rows() const { return all ? relation.table->num_rows() : selection.size(); }
-  // A chain row's row in the relation (kNoRow, the missing side of a LEFT join, stays so).
-  uint32_t Physical(uint32_t row) const { return all || row == kNoRow ? row : selection[row]; }
-};
-
-namespace {
-
-using plan::LogicalKind;
-using plan::LogicalOperator;
-
-// Source rows per morsel: a morsel's key columns and row lists stay in the L2 cache.
-constexpr size_t kProbeMorselRows = size_t{1} << 15;
-
-// An inner or LEFT equi-join: its left side (the preserved one of a LEFT join) probes.
-bool IsChainJoin(const LogicalOperator& op) {
-  return op.kind == LogicalKind::kJoin &&
-         (op.join_type == sql::JoinType::kInner || op.join_type == sql::JoinType::kLeft) && !op.left_keys.empty();
+bool GatherAt(const ChainInput& in, const Column& column, const std::vector<uint32_t>& rows, Column* out,
+              std::string* error) {
+  if (in.all) return GatherRows(column, rows, out, error);
+  std::vector<uint32_t> physical(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) physical[i] = in.Physical(rows[i]);
+  return GatherRows(column, physical, out, error);
 }
 
-// The index of the one column of `scope` a column reference names; -1 when none or several.
-int Locate(const plan::ColumnScope& scope, const sql::Expr& expr) {
+int LocateColumn(const plan::ColumnScope& scope, const sql::Expr& expr) {
   if (expr.kind != sql::ExprKind::kColumnRef) return -1;
   int found = -1;
   for (size_t c = 0; c < scope.size(); ++c) {
@@ -70,20 +52,27 @@ int Locate(const plan::ColumnScope& scope, const sql::Expr& expr) {
   return found;
 }
 
+namespace {
+
+using plan::LogicalKind;
+using plan::LogicalOperator;
+
+// Source rows per morsel: a morsel's key columns and row lists stay in the L2 cache.
+constexpr size_t kProbeMorselRows = size_t{1} << 15;
+
+// An inner or LEFT equi-join: its left side (the preserved one of a LEFT join) probes.
+bool IsChainJoin(const LogicalOperator& op) {
+  return op.kind == LogicalKind::kJoin &&
+         (op.join_type == sql::JoinType::kInner || op.join_type == sql::JoinType::kLeft) && !op.left_keys.empty();
+}
+
+
 // The rows flowing up the chain in one morsel: per input, its row numbers.
 struct MorselRows {
   std::vector<std::vector<uint32_t>> rows;
   size_t count = 0;
 };
 
-// `column` (of input `in`'s relation, or a column as long as it) at the chain rows `rows`.
-bool GatherAt(const ChainInput& in, const Column& column, const std::vector<uint32_t>& rows, Column* out,
-              std::string* error) {
-  if (in.all) return GatherRows(column, rows, out, error);
-  std::vector<uint32_t> physical(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) physical[i] = in.Physical(rows[i]);
-  return GatherRows(column, physical, out, error);
-}
 
 // Every column of the first `inputs` inputs at a morsel's rows, as one relation named by `scope`.
 bool MaterializeMorsel(const std::vector<ChainInput>& chain, size_t inputs, const MorselRows& state,
@@ -189,7 +178,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     // Build keys over the kept rows: a key expression over a filtered scan is evaluated on
     // those rows alone (an excluded row could fail it), so such a side is cut first.
     bool plain = true;
-    for (const sql::ExprPtr& k : join.op->right_keys) plain = plain && Locate(build.relation.scope, *k) >= 0;
+    for (const sql::ExprPtr& k : join.op->right_keys) plain = plain && LocateColumn(build.relation.scope, *k) >= 0;
     if (!build.all && !plain) {
       if (!KeepRelationRows(&build.relation, build.selection, &message)) {
         *error = Result::Error(message);
@@ -202,7 +191,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       auto keys = std::make_shared<Table>();
       for (size_t k = 0; k < join.op->right_keys.size(); ++k) {
         Column key;
-        const int at = plain ? Locate(build.relation.scope, *join.op->right_keys[k]) : -1;
+        const int at = plain ? LocateColumn(build.relation.scope, *join.op->right_keys[k]) : -1;
         if (at >= 0) {
           const Column& column = build.relation.table->column(static_cast<size_t>(at));
           if (!(build.all ? ShareColumn(column, build.relation.table, &key, &message)
@@ -231,7 +220,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     for (size_t k = 0; k < join.op->left_keys.size(); ++k) {
       ProbeKey key;
       TypeId type;
-      const int at = Locate(probe_scope, *join.op->left_keys[k]);
+      const int at = LocateColumn(probe_scope, *join.op->left_keys[k]);
       if (at >= 0) {
         size_t t = 0, c = static_cast<size_t>(at);
         while (c >= inputs[t].relation.table->num_columns()) c -= inputs[t++].relation.table->num_columns();

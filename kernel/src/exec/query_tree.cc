@@ -235,6 +235,32 @@ bool QueryTreeRunner::IsPlainSelect(const sql::SelectStatement& select) {
   return true;
 }
 
+bool QueryTreeRunner::BindPredicateOver(const Relation& relation, const sql::Expr& predicate, plan::Plan* plan,
+                                        Result* error) {
+  sql::SelectStatement select;
+  select.pos = predicate.pos;
+  select.has_from = true;
+  sql::SelectItem item;
+  item.expr = std::make_unique<sql::Expr>();
+  item.expr->kind = sql::ExprKind::kBooleanLiteral;
+  item.expr->bool_value = true;
+  item.expr->pos = predicate.pos;
+  select.select_list.push_back(std::move(item));
+  select.where = sql::Clone(predicate);
+  plan::BindError bind_error;
+  if (!plan::BindSelectOver(select, relation.table.get(), relation.scope, plan, &bind_error)) {
+    *error = FromBindError(bind_error);
+    return false;
+  }
+  optimize::OptimizeSelect(plan);
+  std::string message;
+  if (!VerifyColumnsRead(*plan, &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
+  return true;
+}
+
 Result QueryTreeRunner::BindAndExecute(const sql::SelectStatement& select, const Relation* relation) {
   plan::BindError bind_error;
   plan::Plan plan;

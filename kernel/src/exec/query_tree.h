@@ -137,6 +137,8 @@ class QueryTreeRunner {
   // A chain of inner equi-joins down op's left side, with late materialization
   // (query_join_chain.cc).
   bool ExecuteJoinChain(plan::LogicalOperator* top, bool analyze, Relation* out, Result* error);
+  // A semi, anti or mark equi-join as a pipeline, the smaller side built (query_mark_join.cc).
+  bool ExecuteMarkJoin(plan::LogicalOperator* op, bool analyze, Relation* out, Result* error);
   // An input of a join chain: a filtered scan as its table's rows and its filter's selection
   // (nothing copied), anything else as ExecuteLogical makes it.
   bool ExecuteChainInput(plan::LogicalOperator* op, bool analyze, ChainInput* in, Result* error);
@@ -274,9 +276,15 @@ class QueryTreeRunner {
   bool MakeInnerRelation(const sql::SelectStatement& inner, const plan::ColumnScope& outer,
                          bool reads_select_list, Relation* out,
                          std::vector<sql::ExprPtr>* conditions, Result* error);
+  // The same as a plan (optimized, not run).
+  bool PlanInnerRelation(const sql::SelectStatement& inner, const plan::ColumnScope& outer,
+                         bool reads_select_list, plan::LogicalPtr* out,
+                         std::vector<sql::ExprPtr>* conditions, Result* error);
   bool IsPlainSelect(const sql::SelectStatement& select);
   const Relation* FindCte(const std::string& name) const;
   const CteEntry* FindCteEntry(const std::string& name) const;
+  // `predicate` bound as the WHERE of a plan over `relation` (its table columns checked).
+  bool BindPredicateOver(const Relation& relation, const sql::Expr& predicate, plan::Plan* plan, Result* error);
   // Executes a bound SELECT over `relation` (or, when null, over what `select.from` names).
   Result BindAndExecute(const sql::SelectStatement& select, const Relation* relation);
   // `relation` with column i cast to types[i] where they differ.
