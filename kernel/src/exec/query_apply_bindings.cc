@@ -98,7 +98,12 @@ bool QueryTreeRunner::RunPerBinding(const sql::QueryNode& query, const Relation&
     return true;
   };
   for (;;) {
+    // Found by runs over no rows first (they bind, they do not run joins), then the first
+    // binding's real run, which may still name one.
     Result first;
+    do {
+      first = RunDry(*Substituted(query, refs, first_values, 0));
+    } while (!first.ok() && add_ref(&first));
     do {
       first = run(*Substituted(query, refs, first_values, 0));
     } while (!first.ok() && add_ref(&first));

@@ -100,11 +100,11 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
   const bool ungrouped_aggregate = !grouped && plan::Aggregates(select);
   // (HAVING would drop a binding's group, which then looks like a binding without rows.)
   if (ungrouped_aggregate && (select.has_limit || select.has_offset || select.having)) return true;
-  // The outer columns it reads: each run failing on one adds it.
+  // The outer columns it reads: each run (bound over no rows) failing on one adds it.
   sql::QueryPtr original = sql::Clone(query);
   std::vector<OuterRef> refs;
   for (;;) {
-    Result run = Run(*Substituted(query, refs, *outer.table, 0));
+    Result run = RunDry(*Substituted(query, refs, *outer.table, 0));
     if (run.ok()) break;
     sql::SourcePos pos;
     sql::Expr ref;

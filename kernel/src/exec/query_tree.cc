@@ -150,6 +150,16 @@ bool QueryTreeRunner::PushCtes(const sql::QueryNode& query, Result* error) {
   return true;
 }
 
+Result QueryTreeRunner::RunDry(const sql::QueryNode& query) {
+  const bool was_dry = dry_run_;
+  const std::string saved_plan_text = last_plan_text_;
+  dry_run_ = true;
+  Result answer = Run(query);
+  dry_run_ = was_dry;
+  last_plan_text_ = saved_plan_text;
+  return answer;
+}
+
 Result QueryTreeRunner::Run(const sql::QueryNode& query) {
   {
     Result error;
@@ -496,7 +506,9 @@ bool QueryTreeRunner::InlineSubqueries(sql::ExprPtr* slot, Result* error) {
     if (!InlineSubqueries(&branch.when, error) || !InlineSubqueries(&branch.then, error)) return false;
   }
   if (!expr->subquery) return true;
-  Result answer = Run(*expr->subquery);
+  // A correlated subquery is found by binding it, not by running its joins first.
+  Result answer = RunDry(*expr->subquery);
+  if (answer.ok() || !LooksCorrelated(answer)) answer = dry_run_ ? std::move(answer) : Run(*expr->subquery);
   if (!answer.ok()) {
     if (LooksCorrelated(answer)) {
       *error = ErrorAt(expr->pos, "binder",

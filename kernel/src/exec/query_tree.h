@@ -53,6 +53,10 @@ class QueryTreeRunner {
 
   // The answer of `query`, or an error Result.
   Result Run(const sql::QueryNode& query);
+  // `query` bound and checked over no rows (as EXPLAIN does), to learn cheaply whether it reads
+  // names of an outer query: where that run fails on a name, a real one fails on it too (a run
+  // over rows hides no more names: x IN (an empty answer) is FALSE without reading x).
+  Result RunDry(const sql::QueryNode& query);
   // The same as a relation (its columns named by the query's output names, qualified by
   // `qualifier`); false with *error set.
   bool RunToRelation(const sql::QueryNode& query, const std::string& qualifier, Relation* out,
