@@ -353,5 +353,36 @@ TEST(OptimizerRules, ScansKeepOnlyTheColumnsNamed) {
   EXPECT_EQ(Text(root), "PROJECT *\n  GET a\n");
 }
 
+TEST(OptimizerRules, ColumnsOnlyAScansFilterReadsAreNotYielded) {
+  // b.z is read by b's own filter alone: read there, not part of b's rows above (a join would
+  // gather it for nothing); b.y is read by the filter and above, so it stays.
+  LogicalPtr b = Get("b", {"k", "y", "z", "w"}, 10);
+  b->conditions.push_back(Parse("b.z NOT LIKE '%x%'"));
+  b->conditions.push_back(Parse("b.y > 1"));
+  LogicalPtr join = Join(sql::JoinType::kInner, Get("a", {"k", "x"}, 10), std::move(b));
+  join->left_keys.push_back(Parse("a.k"));
+  join->right_keys.push_back(Parse("b.k"));
+  LogicalPtr root = Project(std::move(join), {"x", "sum(b.y)"});
+  optimize::PruneColumns(&root);
+  EXPECT_EQ(Text(root),
+            "PROJECT x, sum(b.y)\n  INNER JOIN ON a.k = b.k\n    GET a\n"
+            "    GET b [2 of 4 columns, 1 more read by the filters] filters: (b.z NOT LIKE '%x%') AND (b.y > 1)\n");
+  const plan::LogicalOperator& scan = *root->children[0]->children[1];
+  ASSERT_EQ(scan.filter_scope.size(), 1u);
+  EXPECT_EQ(scan.filter_scope[0].name, "z");
+  EXPECT_EQ(root->children[0]->scope.size(), 4u);  // a.k, a.x, b.k, b.y
+  // Pruned again (the optimizer runs more than once): the same.
+  optimize::PruneColumns(&root);
+  EXPECT_EQ(root->children[0]->children[1]->filter_scope.size(), 1u);
+  EXPECT_EQ(root->children[0]->scope.size(), 4u);
+  // A count(*) over a filtered scan yields one column for its rows.
+  LogicalPtr c = Get("c", {"k", "x"}, 10);
+  c->conditions.push_back(Parse("c.x > 1"));
+  root = Project(std::move(c), {"count(*)"});
+  optimize::PruneColumns(&root);
+  EXPECT_EQ(root->children[0]->scope.size(), 1u);
+  EXPECT_EQ(root->children[0]->scope.size() + root->children[0]->filter_scope.size(), 1u);
+}
+
 }  // namespace
 }  // namespace laneql

@@ -40,32 +40,53 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 
 bool QueryTreeRunner::ExecuteGet(LogicalOperator* op, bool with_conditions, Relation* out, Result* error) {
   Relation whole{op->table, {}};
-  // The full scope: op->scope holds only the kept columns, in op->columns order.
+  // The full scope: op->scope holds only the kept columns, in op->columns order, and
+  // op->filter_scope those its conditions alone read.
   whole.scope.resize(op->table->num_columns());
+  std::vector<size_t> read = op->columns;
+  read.insert(read.end(), op->filter_columns.begin(), op->filter_columns.end());
   for (size_t k = 0; k < op->columns.size(); ++k) whole.scope[op->columns[k]] = op->scope[k];
-  bool identity = op->columns.size() == op->table->num_columns();
-  for (size_t k = 0; identity && k < op->columns.size(); ++k) identity = op->columns[k] == k;
+  for (size_t k = 0; k < op->filter_columns.size(); ++k) whole.scope[op->filter_columns[k]] = op->filter_scope[k];
+  bool identity = read.size() == op->table->num_columns();
+  for (size_t k = 0; identity && k < read.size(); ++k) identity = read[k] == k;
   std::string message;
   if (dry_run_) {
     // EXPLAIN without ANALYZE: the plan runs on no rows, which binds and checks all of it.
     auto table = std::make_shared<Table>();
-    out->scope = op->scope;
-    for (size_t k = 0; k < op->columns.size(); ++k) {
+    for (size_t k = 0; k < read.size(); ++k) {
       Column column;
-      if (!TakeRows(op->table->column(op->columns[k]), {}, &column, &message) ||
+      if (!TakeRows(op->table->column(read[k]), {}, &column, &message) ||
           !table->AddColumn(RelationColumnName(k), std::move(column), &message)) {
         *error = Result::Error(message);
         return false;
       }
+      out->scope.push_back(whole.scope[read[k]]);
     }
     out->table = std::move(table);
   } else if (identity) {
     *out = std::move(whole);
-  } else if (!ShareColumns(whole, op->columns, out, &message)) {
+  } else if (!ShareColumns(whole, read, out, &message)) {
     *error = Result::Error(message);
     return false;
   }
-  if (with_conditions && !op->conditions.empty()) return Filter(out, *ConditionOf(op->conditions), error);
+  // Without its conditions: the columns they read stay, for the caller's filter.
+  if (!with_conditions) return true;
+  std::vector<uint32_t> rows;
+  const bool filtered = !op->conditions.empty();
+  if (filtered && !FilterRows(*out, *ConditionOf(op->conditions), &rows, error)) return false;
+  if (!op->filter_columns.empty()) {
+    std::vector<size_t> kept(op->columns.size());
+    for (size_t k = 0; k < kept.size(); ++k) kept[k] = k;
+    Relation all = std::move(*out);
+    if (!ShareColumns(all, kept, out, &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+  }
+  if (filtered && rows.size() != out->table->num_rows() && !KeepRelationRows(out, rows, &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
   return true;
 }
 

@@ -136,8 +136,15 @@ bool QueryTreeRunner::ExecuteChainInput(LogicalOperator* op, bool analyze, Chain
   ScopedSpan span(ctx_.profiler, 0, "GET", "operator");
   std::vector<sql::ExprPtr> conditions;
   for (const sql::ExprPtr& c : op->conditions) conditions.push_back(sql::Clone(*c));
-  if (!ExecuteGet(op, false, &input.relation, error) ||
-      !FilterRows(input.relation, *JoinAnd(std::move(conditions)), &input.selection, error)) {
+  Relation read;  // with the columns only its conditions read, dropped once they have
+  if (!ExecuteGet(op, false, &read, error) || !FilterRows(read, *JoinAnd(std::move(conditions)), &input.selection, error)) {
+    return false;
+  }
+  std::vector<size_t> kept(op->columns.size());
+  for (size_t k = 0; k < kept.size(); ++k) kept[k] = k;
+  std::string message;
+  if (!ShareColumns(read, kept, &input.relation, &message)) {
+    *error = Result::Error(message);
     return false;
   }
   input.all = false;

@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "src/common/ascii.h"
 #include "src/io/csv_field_parse.h"
@@ -204,7 +205,9 @@ double Conditions(const std::vector<sql::ExprPtr>& conditions, const LogicalOper
 
 // The scan under `op` that has a column `ref` names, or null.
 const LogicalOperator* ScanOf(const LogicalOperator& op, const sql::Expr& ref) {
-  if (op.kind == LogicalKind::kGet) return plan::ScopeHas(op.scope, ref) ? &op : nullptr;
+  if (op.kind == LogicalKind::kGet) {
+    return plan::ScopeHas(op.scope, ref) || plan::ScopeHas(op.filter_scope, ref) ? &op : nullptr;
+  }
   for (const plan::LogicalPtr& child : op.children) {
     if (const LogicalOperator* found = ScanOf(*child, ref)) return found;
   }
@@ -229,13 +232,16 @@ bool ColumnStats(const LogicalOperator& subtree, const sql::Expr& ref, ColumnSta
   if (ref.kind != sql::ExprKind::kColumnRef) return false;
   const LogicalOperator* scan = ScanOf(subtree, ref);
   if (scan == nullptr || scan->table == nullptr) return false;
-  for (size_t k = 0; k < scan->scope.size() && k < scan->columns.size(); ++k) {
-    const plan::ScopeColumn& column = scan->scope[k];
-    if (!ref.qualifier.empty() && !ascii::EqualsIgnoreCase(ref.qualifier, column.qualifier)) continue;
-    if (!ascii::EqualsIgnoreCase(ref.text, column.name)) continue;
-    *out = TableColumnStatistics(scan->table, scan->columns[k]);
-    *type = scan->table->column(scan->columns[k]).type();
-    return true;
+  for (const auto [scope, columns] : {std::make_pair(&scan->scope, &scan->columns),
+                                      std::make_pair(&scan->filter_scope, &scan->filter_columns)}) {
+    for (size_t k = 0; k < scope->size() && k < columns->size(); ++k) {
+      const plan::ScopeColumn& column = (*scope)[k];
+      if (!ref.qualifier.empty() && !ascii::EqualsIgnoreCase(ref.qualifier, column.qualifier)) continue;
+      if (!ascii::EqualsIgnoreCase(ref.text, column.name)) continue;
+      *out = TableColumnStatistics(scan->table, (*columns)[k]);
+      *type = scan->table->column((*columns)[k]).type();
+      return true;
+    }
   }
   return false;
 }

@@ -3,6 +3,7 @@
 // match as the binder would resolve them, or more loosely: a reference without qualifier keeps
 // the column of that name in every scan. Nothing is pruned when a star or a subquery is left in
 // the plan (either may read any column).
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,8 +45,10 @@ void Collect(const LogicalOperator& op, Names* names) {
   for (const LogicalPtr& child : op.children) Collect(*child, names);
 }
 
-bool Named(const plan::ScopeColumn& column, const Names& names) {
+// Whether a reference in `names` (other than those in `except`) names the column.
+bool Named(const plan::ScopeColumn& column, const Names& names, const Names* except = nullptr) {
   for (const sql::Expr* ref : names.refs) {
+    if (except != nullptr && std::find(except->refs.begin(), except->refs.end(), ref) != except->refs.end()) continue;
     if (!ref->qualifier.empty() && !ascii::EqualsIgnoreCase(ref->qualifier, column.qualifier)) continue;
     if (ascii::EqualsIgnoreCase(ref->text, column.name)) return true;
   }
@@ -59,20 +62,36 @@ void Prune(LogicalPtr* slot, const Names& names) {
   for (LogicalPtr& child : op->children) Prune(&child, names);
   switch (op->kind) {
     case LogicalKind::kGet: {
-      std::vector<size_t> columns;
-      plan::ColumnScope scope;
-      for (size_t i = 0; i < op->scope.size(); ++i) {
-        if (Named(op->scope[i], names)) {
-          columns.push_back(op->columns[i]);
-          scope.push_back(op->scope[i]);
+      // Every column it reads (those a previous pass left to its conditions too): yielded when
+      // named outside its own conditions, read by the filter alone when named only there.
+      Names own;
+      for (const sql::ExprPtr& c : op->conditions) CollectExpr(c.get(), &own);
+      std::vector<size_t> candidates = op->columns, columns, filter_columns;
+      plan::ColumnScope candidate_scope = op->scope, scope, filter_scope;
+      candidates.insert(candidates.end(), op->filter_columns.begin(), op->filter_columns.end());
+      candidate_scope.insert(candidate_scope.end(), op->filter_scope.begin(), op->filter_scope.end());
+      for (size_t i = 0; i < candidates.size(); ++i) {
+        if (Named(candidate_scope[i], names, &own)) {
+          columns.push_back(candidates[i]);
+          scope.push_back(candidate_scope[i]);
+        } else if (Named(candidate_scope[i], own)) {
+          filter_columns.push_back(candidates[i]);
+          filter_scope.push_back(candidate_scope[i]);
         }
       }
-      if (columns.empty() && !op->columns.empty()) {  // count(*) over it: one column gives the rows
-        columns.push_back(op->columns[0]);
-        scope.push_back(op->scope[0]);
+      if (columns.empty() && !filter_columns.empty()) {  // count(*) over it: one column gives the rows
+        columns.push_back(filter_columns[0]);
+        scope.push_back(filter_scope[0]);
+        filter_columns.erase(filter_columns.begin());
+        filter_scope.erase(filter_scope.begin());
+      } else if (columns.empty() && !candidates.empty()) {
+        columns.push_back(candidates[0]);
+        scope.push_back(candidate_scope[0]);
       }
       op->columns = std::move(columns);
       op->scope = std::move(scope);
+      op->filter_columns = std::move(filter_columns);
+      op->filter_scope = std::move(filter_scope);
       break;
     }
     case LogicalKind::kJoin: {

@@ -58,6 +58,11 @@ struct LogicalOperator {
   std::string source;
   std::shared_ptr<const Table> table;
   std::vector<size_t> columns;
+  // kGet: table columns its own conditions read and nothing above it (pruning moves them here):
+  // read while filtering, never yielded, so a join above gathers none of them (TPC-H Q13's
+  // o_comment NOT LIKE ...). `filter_scope` names them as `scope` names `columns`.
+  std::vector<size_t> filter_columns;
+  ColumnScope filter_scope;
   std::string subplan;      // EXPLAIN text of how a made table was planned, if any
 
   // kGet, kFilter: conjuncts; kJoin: the residual conditions (after the keys).
