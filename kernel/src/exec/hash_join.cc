@@ -17,9 +17,10 @@
 // The probe. Morsels of whole batches of kJoinBatchRows probe rows, taken from one cursor;
 // each morsel's pairs go to its own list, and the lists are concatenated in morsel order, so
 // the output is in probe-row order on any thread count. Per batch: hash the keys (kernels),
-// find the rows without a NULL key, load every row's bucket bounds (independent loads the CPU
-// overlaps, where one lookup after another would wait for each), then scan the buckets,
-// prefetching a few rows ahead.
+// find the rows without a NULL key (and, for a small build side, those its key filter passes:
+// join_key_filter.h), load those rows' bucket bounds (independent loads the CPU overlaps,
+// where one lookup after another would wait for each), then scan the buckets, prefetching a
+// few rows ahead.
 #include "src/exec/hash_join.h"
 
 #include <algorithm>
@@ -32,6 +33,7 @@
 #include "laneql/bitmask.h"
 #include "src/common/query_budget.h"
 #include "src/exec/hash_join_keys.h"
+#include "src/exec/join_key_filter.h"
 #include "src/exec/morsel.h"
 
 namespace laneql {
@@ -84,6 +86,7 @@ class JoinHashTable {
     for (size_t w = 0; w < BitmaskWords(rows); ++w) inserted += static_cast<size_t>(__builtin_popcountll(valid[w]));
     inserted_ = inserted;
     if (inserted == 0) return true;
+    if (!filter_.Build(hashes, valid, rows, inserted, error)) return false;
     size_t buckets = 16;
     while (buckets < inserted) buckets *= 2;
     mask_ = buckets - 1;
@@ -104,6 +107,7 @@ class JoinHashTable {
   size_t mask() const { return mask_; }
   const uint32_t* starts() const { return starts_.As<uint32_t>(); }
   const Entry* entries() const { return entries_.As<Entry>(); }
+  const JoinKeyFilter& filter() const { return filter_; }
 
   // A table that fits the caches: a counting sort over all rows.
   bool Place(const uint64_t* hashes, const uint64_t* valid, size_t rows, size_t buckets, const ExecContext& ctx,
@@ -207,6 +211,7 @@ class JoinHashTable {
  private:
   AlignedBuffer starts_;   // buckets + 1 bounds (and one spare slot)
   AlignedBuffer entries_;  // the rows without a NULL key, bucket by bucket
+  JoinKeyFilter filter_;   // for small build sides (join_key_filter.h)
   size_t mask_ = 0;
   size_t inserted_ = 0;
 };
@@ -253,13 +258,19 @@ class PairList {
   size_t capacity_ = 0;
 };
 
-// A thread's batch buffers.
+// A thread's batch buffers, and what the key filter has passed so far.
 struct ProbeScratch {
   std::vector<uint64_t> hashes = std::vector<uint64_t>(kJoinBatchRows);
   std::vector<uint64_t> valid = std::vector<uint64_t>(BitmaskWords(kJoinBatchRows));
+  std::vector<uint32_t> rows = std::vector<uint32_t>(kJoinBatchRows);
   std::vector<uint32_t> begin = std::vector<uint32_t>(kJoinBatchRows);
   std::vector<uint32_t> end = std::vector<uint32_t>(kJoinBatchRows);
+  size_t filter_in = 0, filter_out = 0;
+  bool use_filter = true;
 };
+
+// The key filter is asked until it has seen this many rows and passed more than half of them.
+constexpr size_t kFilterTrialRows = 4 * kJoinBatchRows;
 
 // Rows ahead whose first bucket entry is prefetched: enough misses in flight to cover the
 // latency of one, few enough that the lines are still in L1 when their row comes.
@@ -280,19 +291,36 @@ bool ScanMatches(const JoinHashTable& table, const JoinKeys& probe, size_t first
     uint64_t* hashes = scratch->hashes.data();
     uint32_t* begin = scratch->begin.data();
     uint32_t* end = scratch->end.data();
+    uint32_t* rows = scratch->rows.data();
+    const uint64_t* valid = scratch->valid.data();
     probe.Hash(at, n, hashes);
     probe.ValidRows(at, n, scratch->valid.data());
-    for (size_t i = 0; i < n; ++i) {
-      const size_t bucket = hashes[i] & mask;
-      const bool valid = BitmaskGet(scratch->valid.data(), i);
-      begin[i] = valid ? starts[bucket] : 0;
-      end[i] = valid ? starts[bucket + 1] : 0;
+    // The rows that may match: those the key filter passes, or every row without a NULL key.
+    size_t k = 0;
+    const JoinKeyFilter& filter = table.filter();
+    if (filter.enabled() && scratch->use_filter) {
+      k = filter.Candidates(hashes, valid, n, rows);
+      scratch->filter_in += n;
+      scratch->filter_out += k;
+      if (scratch->filter_in >= kFilterTrialRows && 2 * scratch->filter_out > scratch->filter_in) {
+        scratch->use_filter = false;
+      }
+    } else {
+      for (size_t i = 0; i < n; ++i) {
+        rows[k] = static_cast<uint32_t>(i);
+        k += (valid[i / 64] >> (i % 64)) & 1;
+      }
     }
-    for (size_t i = 0; i < n; ++i) {
-      if (i + kPrefetchRows < n) __builtin_prefetch(entries + begin[i + kPrefetchRows]);
-      const uint64_t hash = hashes[i];
-      const uint32_t probe_row = static_cast<uint32_t>(at + i);
-      for (uint32_t e = begin[i]; e < end[i]; ++e) {
+    for (size_t j = 0; j < k; ++j) {
+      const size_t bucket = hashes[rows[j]] & mask;
+      begin[j] = starts[bucket];
+      end[j] = starts[bucket + 1];
+    }
+    for (size_t j = 0; j < k; ++j) {
+      if (j + kPrefetchRows < k) __builtin_prefetch(entries + begin[j + kPrefetchRows]);
+      const uint64_t hash = hashes[rows[j]];
+      const uint32_t probe_row = static_cast<uint32_t>(at + rows[j]);
+      for (uint32_t e = begin[j]; e < end[j]; ++e) {
         if (entries[e].hash != hash || !equal(entries[e].row, probe_row)) continue;
         const AfterMatch next = match(probe_row, entries[e].row);
         if (next == AfterMatch::kFail) return false;
