@@ -122,5 +122,37 @@ TEST(SelectRules, CountsWithoutAScanOnlyWhenTheMetadataAnswers) {
   EXPECT_EQ(Csv(t, "SELECT count(*), count(full) FROM t"), "count_star(),count(full)\n6,6\n");
 }
 
+TEST(SelectRules, ShortStringKeysAreHashedAsPackedIntegers) {
+  // s: at most 1 byte; m: at most 3 (a two-byte character among them); l: 8 bytes, too long.
+  Column s(TypeId::kString), m(TypeId::kString), l(TypeId::kString), v(TypeId::kInt32);
+  std::string error;
+  const char* ss[] = {"A", "", "N", "A"};
+  const char* ms[] = {"ab", "\xc3\xa9", "abc", "ab"};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_TRUE(i == 2 ? s.AppendNull(&error) : s.AppendString(ss[i], &error));
+    EXPECT_TRUE(m.AppendString(ms[i], &error));
+    EXPECT_TRUE(l.AppendString(i % 2 ? "abcdefgh" : "x", &error));
+    EXPECT_TRUE(v.Append<int32_t>(static_cast<int32_t>(i), &error));
+  }
+  auto t = std::make_shared<Table>();
+  EXPECT_TRUE(t->AddColumn("s", std::move(s), &error) && t->AddColumn("m", std::move(m), &error) &&
+              t->AddColumn("l", std::move(l), &error) && t->AddColumn("v", std::move(v), &error));
+  const std::string sql = "SELECT s, m, l, sum(v) FROM t GROUP BY s, m, l HAVING s IS NULL OR s <> 'Z' ORDER BY m, s, l";
+  const plan::Plan before = BindSql(*t, sql, false);
+  for (const auto& key : before.group_keys) EXPECT_EQ(key->type, TypeId::kString);
+  const plan::Plan after = BindSql(*t, sql);
+  ASSERT_EQ(after.group_keys.size(), 3u);
+  EXPECT_EQ(after.group_keys[0]->type, TypeId::kUInt16);
+  EXPECT_EQ(after.group_keys[0]->scalar, plan::ScalarFn::kPackShortString);
+  EXPECT_EQ(after.group_keys[1]->type, TypeId::kUInt32);
+  EXPECT_EQ(after.group_keys[2]->type, TypeId::kString);  // 8 bytes: hashed as a string
+  // What reads the keys per group reads them unpacked, as strings.
+  EXPECT_EQ(after.outputs[0]->type, TypeId::kString);
+  EXPECT_EQ(after.outputs[0]->scalar, plan::ScalarFn::kUnpackShortString);
+  EXPECT_EQ(after.outputs[2]->kind, plan::BoundKind::kColumn);
+  // (CSV: NULL is empty, the empty string "".)
+  EXPECT_EQ(Csv(t, sql), "s,m,l,sum(v)\nA,ab,abcdefgh,3\nA,ab,x,0\n,abc,x,2\n\"\",\xc3\xa9,abcdefgh,1\n");
+}
+
 }  // namespace
 }  // namespace laneql

@@ -115,6 +115,9 @@ bool EvalFormatFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, siz
                         std::string* error);
 bool EvalHashFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
                       std::string* error);
+// Short string GROUP BY keys packed into integers and back (functions_short_string.cc).
+bool EvalShortStringKey(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
+                        std::string* error);
 // Dates (functions_date.cc): Fn::kExtract and Fn::kDateTrunc nodes, and the library's date
 // functions.
 bool EvalDatePart(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out, std::string* error);

@@ -480,6 +480,8 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
       return EvalStringFunction(expr, args, count, out, error);
     case ScalarFn::kFormat: case ScalarFn::kPrintf: return EvalFormatFunction(expr, args, count, out, error);
     case ScalarFn::kHash: return EvalHashFunction(expr, args, count, out, error);
+    case ScalarFn::kPackShortString:
+    case ScalarFn::kUnpackShortString: return EvalShortStringKey(expr, args, count, out, error);
     case ScalarFn::kToInterval: case ScalarFn::kAge: case ScalarFn::kMakeTime:
     case ScalarFn::kTimestampPlusInterval: case ScalarFn::kTimestampMinusInterval:
     case ScalarFn::kTimePlusInterval: case ScalarFn::kTimeMinusInterval: case ScalarFn::kTimestampMinusTimestamp:

@@ -21,6 +21,7 @@ void OptimizeSelect(plan::Plan* plan) {
   RewriteSumsOfOffsets(plan);
   SplitDerivedKeys(plan);
   AnswerCountsFromMetadata(plan);
+  PackShortStringKeys(plan);
 }
 
 }  // namespace optimize

@@ -58,7 +58,11 @@ void SplitDerivedKeys(plan::Plan* plan);
 // or COUNT of a column without NULLs is answered from the row count (Plan::answer_from_metadata):
 // SELECT count(*) costs no scan.
 void AnswerCountsFromMetadata(plan::Plan* plan);
-// The three above, in that order.
+// short_string_keys.cc: GROUP BY keys that are string columns of values of at most 7 bytes
+// are hashed as integers (the bytes and the length packed), unpacked where the groups are read
+// (TPC-H Q1's l_returnflag, l_linestatus).
+void PackShortStringKeys(plan::Plan* plan);
+// The four above, in that order.
 void OptimizeSelect(plan::Plan* plan);
 
 // Every rule above over a logical plan, in order (column pruning only when the plan holds every expression that

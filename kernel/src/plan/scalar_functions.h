@@ -48,6 +48,9 @@ enum class ScalarFn : uint16_t {
   // An INTERVAL's comparison key, as DuckDB compares them: months of 30 days, days of 24 hours
   // (INTERVAL '1 month' = INTERVAL '30 days'): INT128 microseconds. Bound under comparisons.
   kIntervalKey,
+  // A short string GROUP BY key as an integer and back (optimize/short_string_keys.cc): the
+  // bytes in the low bytes, the length in the top one, in the node's UINT16 / 32 / 64.
+  kPackShortString, kUnpackShortString,
 };
 
 enum class FunctionFamily : uint8_t { kNumber, kConditional, kString, kDate };
