@@ -550,9 +550,20 @@ bool QueryTreeRunner::InlineSubqueries(sql::ExprPtr* slot, Result* error) {
     }
     return true;
   }
+  // x IN (empty) is false, even for NULL x; x op ANY (empty) false, ALL true. Written
+  // (x IS NULL) AND FALSE or (x IS NULL) OR TRUE, so that x is still bound: a name it reads
+  // that does not exist is the query's error, as DuckDB binds before it runs.
+  auto constant_reading_operand = [&](bool value) {
+    auto is_null = std::make_unique<sql::Expr>();
+    is_null->kind = sql::ExprKind::kIsNull;
+    is_null->pos = expr->pos;
+    is_null->height = expr->operand->height + 1;
+    is_null->operand = std::move(expr->operand);
+    return MakeBinary(value ? sql::BinaryOp::kOr : sql::BinaryOp::kAnd, std::move(is_null), BoolLiteral(value, *expr));
+  };
   if (expr->kind == sql::ExprKind::kInSubquery) {
     if (rows == 0) {
-      *slot = BoolLiteral(expr->negated, *expr);  // x IN (empty) is false, even for NULL x
+      *slot = constant_reading_operand(expr->negated);
       return true;
     }
     expr->kind = sql::ExprKind::kInList;
@@ -563,7 +574,7 @@ bool QueryTreeRunner::InlineSubqueries(sql::ExprPtr* slot, Result* error) {
   }
   // kQuantified: x op ANY (...) is an OR of the comparisons, ALL an AND (three-valued, as SQL).
   if (rows == 0) {
-    *slot = BoolLiteral(expr->quantifier_all, *expr);
+    *slot = constant_reading_operand(expr->quantifier_all);
     return true;
   }
   std::vector<sql::ExprPtr> terms;
