@@ -1,15 +1,15 @@
-// WHERE -> a row bitmask, a batch of rows at a time. Conjuncts of the form column <op>
-// constant, column <op> column of one type, BETWEEN, IN, LIKE, = / <> '' run the SIMD kernels
-// straight on the columns; anything else goes through the evaluator. AND chains run cheapest class first and, within a class, in
-// the order of the selectivity observed so far (most selective first), and stop as soon as no
-// row of the batch is left. Once the conjuncts so far have left most 64-row words of a batch
-// empty, the next conjunct runs only over the runs of words that still hold a row: ClickBench's
-// Q22 tests URL NOT LIKE on the 0.1 % of rows that passed SearchPhrase <> '' and Title LIKE
-// instead of reading 1 GB of URLs. A string kernel conjunct after which few rows are live but
-// most words still hold one (SearchPhrase <> '' keeps 1 row in 8) runs over those rows' strings
-// copied together: Q22's Title LIKE reads 81 of Title's 624 MB. As with the early stop, a
-// conjunct then skips rows that an earlier one rejected, and an error it would raise only there
-// (a failing CAST) does not surface, as with DuckDB's selection vectors.
+// WHERE -> a row bitmask, a batch of rows at a time. Conjuncts of the form column <op> constant,
+// column <op> column of one type, BETWEEN, IN, LIKE, = / <> '' run the SIMD kernels straight on
+// the columns; anything else goes through the evaluator. AND chains run cheapest class first and,
+// within a class, in the order of the selectivity observed so far (most selective first), and
+// stop as soon as no row of the batch is left. Once the conjuncts so far have left most 64-row
+// words of a batch empty, the next conjunct runs only over the runs of words that still hold a
+// row: ClickBench's Q22 tests URL NOT LIKE on the 0.1 % of rows that passed SearchPhrase <> ''
+// and Title LIKE instead of reading 1 GB of URLs. A string kernel conjunct after which few rows
+// are live but most words still hold one (SearchPhrase <> '' keeps 1 row in 8) runs over those
+// rows' strings copied together: Q22's Title LIKE reads 81 of Title's 624 MB. As with the early
+// stop, a conjunct then skips rows that an earlier one rejected, and an error it would raise only
+// there (a failing CAST) does not surface, as with DuckDB's selection vectors.
 #ifndef LANEQL_EXEC_FILTER_H_
 #define LANEQL_EXEC_FILTER_H_
 

@@ -75,9 +75,12 @@ bool EvalShortStringKey(const plan::BoundExpr& expr, std::vector<Vec>& args, siz
   const bool pack = expr.scalar == plan::ScalarFn::kPackShortString;
   const TypeId word_type = pack ? expr.type : args[0].type;
   switch (word_type) {
-    case TypeId::kUInt16: return pack ? Pack<uint16_t>(expr, args[0], count, out, error) : Unpack<uint16_t>(args[0], count, out, error);
-    case TypeId::kUInt32: return pack ? Pack<uint32_t>(expr, args[0], count, out, error) : Unpack<uint32_t>(args[0], count, out, error);
-    case TypeId::kUInt64: return pack ? Pack<uint64_t>(expr, args[0], count, out, error) : Unpack<uint64_t>(args[0], count, out, error);
+    case TypeId::kUInt16:
+      return pack ? Pack<uint16_t>(expr, args[0], count, out, error) : Unpack<uint16_t>(args[0], count, out, error);
+    case TypeId::kUInt32:
+      return pack ? Pack<uint32_t>(expr, args[0], count, out, error) : Unpack<uint32_t>(args[0], count, out, error);
+    case TypeId::kUInt64:
+      return pack ? Pack<uint64_t>(expr, args[0], count, out, error) : Unpack<uint64_t>(args[0], count, out, error);
     default:
       *error = "internal error: a short string key of another type";
       return false;

@@ -137,7 +137,8 @@ bool QueryTreeRunner::ExecuteChainInput(LogicalOperator* op, bool analyze, Chain
   std::vector<sql::ExprPtr> conditions;
   for (const sql::ExprPtr& c : op->conditions) conditions.push_back(sql::Clone(*c));
   Relation read;  // with the columns only its conditions read, dropped once they have
-  if (!ExecuteGet(op, false, &read, error) || !FilterRows(read, *JoinAnd(std::move(conditions)), &input.selection, error)) {
+  if (!ExecuteGet(op, false, &read, error) ||
+      !FilterRows(read, *JoinAnd(std::move(conditions)), &input.selection, error)) {
     return false;
   }
   std::vector<size_t> kept(op->columns.size());

@@ -32,11 +32,12 @@ void Explain(const LogicalOperator& op, int depth, std::string* out) {
     case LogicalKind::kGet:
       line += " " + op.source;
       if (op.table != nullptr && op.columns.size() < op.table->num_columns()) {
+        std::string filters;
+        if (!op.filter_columns.empty()) {
+          filters = ", " + std::to_string(op.filter_columns.size()) + " more read by the filters";
+        }
         line += " [" + std::to_string(op.columns.size()) + " of " + std::to_string(op.table->num_columns()) +
-                " columns" +
-                (op.filter_columns.empty() ? std::string()
-                                           : ", " + std::to_string(op.filter_columns.size()) + " more read by the filters") +
-                "]";
+                " columns" + filters + "]";
       }
       if (!op.conditions.empty()) line += " filters: " + List(op.conditions, " AND ");
       break;
