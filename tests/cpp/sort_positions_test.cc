@@ -200,6 +200,26 @@ TEST_P(SortPositionsTest, ConstantFirstKeyOrdersByTheNext) {
   CheckAll({&constant, &ints}, n, context(), "constant, int64");
 }
 
+// No columns: the order of the tiebreak values, ties by position (the radix path for values
+// below 2^32; the comparison sort above), and the first `keep` of them.
+TEST_P(SortPositionsTest, TiebreakAloneOrdersByItThenByPosition) {
+  std::mt19937_64 rng(11);
+  for (const size_t n : {size_t{0}, size_t{1}, size_t{1000}, size_t{100003}}) {
+    for (const uint64_t range : {uint64_t{1} << 12, uint64_t{1} << 31, uint64_t{1} << 40}) {
+      std::vector<uint64_t> tiebreak(n);
+      for (uint64_t& t : tiebreak) t = rng() % range;  // duplicates where the range is small
+      std::vector<uint32_t> want(n);
+      std::iota(want.begin(), want.end(), 0u);
+      std::stable_sort(want.begin(), want.end(),
+                       [&](uint32_t a, uint32_t b) { return tiebreak[a] < tiebreak[b]; });
+      EXPECT_EQ(exec::SortPositions({}, n, n, tiebreak.data(), context()), want) << n << " " << range;
+      const size_t keep = n / 3;
+      want.resize(keep);
+      EXPECT_EQ(exec::SortPositions({}, n, keep, tiebreak.data(), context()), want) << n << " " << range;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, SortPositionsTest, ::testing::Values(1, 3));
 
 }  // namespace

@@ -177,10 +177,57 @@ void SortRange(const std::vector<SortColumn>& columns, size_t begin, size_t end,
   std::sort(out->begin(), out->end(), less);
 }
 
+// Positions ordered by tiebreak alone (no columns: the groups of a GROUP BY without ORDER BY
+// put in the order of their first rows), ties by position, when every tiebreak value is below
+// 2^32: a stable LSD radix sort over the values' significant bits, 11 at a time, of
+// (value << 32 | position) words. 1.5 M groups: a few ms, where the comparison sort on two
+// threads took 65 ms per half. False when a value is too large (the caller sorts).
+bool SortByTiebreak(const uint64_t* tiebreak, size_t n, std::vector<uint32_t>* out) {
+  uint64_t largest = 0;
+  for (size_t i = 0; i < n; ++i) largest = std::max(largest, tiebreak[i]);
+  if (largest >> 32 != 0) return false;
+  const size_t bytes = 2 * n * sizeof(uint64_t);
+  ChargeQueryMemoryOrThrow(bytes);
+  struct Release {
+    size_t bytes;
+    ~Release() { ReleaseQueryMemory(bytes); }
+  } release{bytes};
+  std::vector<uint64_t> items(n), other(n);
+  for (size_t i = 0; i < n; ++i) items[i] = tiebreak[i] << 32 | i;
+  constexpr int kDigitBits = 11;
+  constexpr size_t kBuckets = size_t{1} << kDigitBits;
+  int bits = 0;
+  while (bits < 32 && (largest >> bits) != 0) ++bits;
+  std::vector<size_t> count(kBuckets);
+  for (int shift = 32; shift < 32 + bits; shift += kDigitBits) {
+    ThrowIfQueryStopped();
+    std::fill(count.begin(), count.end(), 0);
+    for (size_t i = 0; i < n; ++i) ++count[(items[i] >> shift) & (kBuckets - 1)];
+    size_t at = 0;
+    for (size_t& c : count) {
+      const size_t here = c;
+      c = at;
+      at += here;
+    }
+    for (size_t i = 0; i < n; ++i) other[count[(items[i] >> shift) & (kBuckets - 1)]++] = items[i];
+    items.swap(other);
+  }
+  out->resize(n);
+  for (size_t i = 0; i < n; ++i) (*out)[i] = static_cast<uint32_t>(items[i]);
+  return true;
+}
+
 }  // namespace
 
 std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size_t n, size_t keep,
                                     const uint64_t* tiebreak, const ExecContext* ctx) {
+  if (columns.empty() && tiebreak != nullptr && n <= size_t{0xFFFFFFFFu}) {
+    std::vector<uint32_t> sorted;
+    if (SortByTiebreak(tiebreak, n, &sorted)) {
+      if (sorted.size() > keep) sorted.resize(keep);
+      return sorted;
+    }
+  }
   // The threads' runs and the merged result: two lists of n positions at most, charged up
   // front (throws QueryAbort over the memory limit) and given back after.
   const size_t list_bytes = 2 * n * sizeof(uint32_t);
