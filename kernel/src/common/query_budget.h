@@ -129,6 +129,19 @@ void ThrowIfQueryStopped();
 // ChargeQueryMemory that throws QueryAbort on failure.
 void ChargeQueryMemoryOrThrow(size_t bytes);
 
+// Charges `bytes` (ChargeQueryMemoryOrThrow) and gives them back when it goes out of scope: the
+// memory a function holds only while it runs.
+class ScopedQueryCharge {
+ public:
+  explicit ScopedQueryCharge(size_t bytes) : bytes_(bytes) { ChargeQueryMemoryOrThrow(bytes); }
+  ~ScopedQueryCharge() { ReleaseQueryMemory(bytes_); }
+  ScopedQueryCharge(const ScopedQueryCharge&) = delete;
+  ScopedQueryCharge& operator=(const ScopedQueryCharge&) = delete;
+
+ private:
+  size_t bytes_;
+};
+
 }  // namespace laneql
 
 #endif  // LANEQL_COMMON_QUERY_BUDGET_H_

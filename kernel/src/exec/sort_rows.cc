@@ -186,12 +186,7 @@ bool SortByTiebreak(const uint64_t* tiebreak, size_t n, std::vector<uint32_t>* o
   uint64_t largest = 0;
   for (size_t i = 0; i < n; ++i) largest = std::max(largest, tiebreak[i]);
   if (largest >> 32 != 0) return false;
-  const size_t bytes = 2 * n * sizeof(uint64_t);
-  ChargeQueryMemoryOrThrow(bytes);
-  struct Release {
-    size_t bytes;
-    ~Release() { ReleaseQueryMemory(bytes); }
-  } release{bytes};
+  const ScopedQueryCharge charge(2 * n * sizeof(uint64_t));
   std::vector<uint64_t> items(n), other(n);
   for (size_t i = 0; i < n; ++i) items[i] = tiebreak[i] << 32 | i;
   constexpr int kDigitBits = 11;
@@ -230,25 +225,14 @@ std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size
   }
   // The threads' runs and the merged result: two lists of n positions at most, charged up
   // front (throws QueryAbort over the memory limit) and given back after.
-  const size_t list_bytes = 2 * n * sizeof(uint32_t);
-  ChargeQueryMemoryOrThrow(list_bytes);
-  struct ReleaseLists {
-    size_t bytes;
-    ~ReleaseLists() { ReleaseQueryMemory(bytes); }
-  } release_lists{list_bytes};
+  const ScopedQueryCharge lists(2 * n * sizeof(uint32_t));
   // A full sort of many rows compares each row log n times: its keys as order words first
   // (charged as the lists are). A top-N compares most rows once and keeps its typed first key.
+  const bool with_words = keep >= n && n >= kWordKeysMin;
+  const ScopedQueryCharge word_charge(with_words ? columns.size() * n * sizeof(uint64_t) + n * sizeof(SortRecord)
+                                                 : 0);
   std::vector<std::vector<uint64_t>> words;
-  size_t word_bytes = 0;
-  if (keep >= n && n >= kWordKeysMin) {
-    word_bytes = columns.size() * n * sizeof(uint64_t) + n * sizeof(SortRecord);
-    ChargeQueryMemoryOrThrow(word_bytes);
-    words = ColumnOrderWords(columns, n);
-  }
-  struct ReleaseWords {
-    size_t bytes;
-    ~ReleaseWords() { ReleaseQueryMemory(bytes); }
-  } release_words{word_bytes};
+  if (with_words) words = ColumnOrderWords(columns, n);
   const PositionLess less(columns, tiebreak, words.empty() ? nullptr : &words);
   const int threads = ctx != nullptr && n >= kParallelSortMin ? ctx->ThreadsAvailable() : 1;
   std::vector<uint32_t> result;
