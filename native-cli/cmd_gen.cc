@@ -1,6 +1,7 @@
 // `laneql gen hits --rows N --out PATH [--seed S] [--threads N]`: the ClickBench-like table our
 // generator makes, written as .laneql (the whole table built in memory, then written) or as
 // CSV/TSV (a slice of rows at a time: memory stays bounded for any row count).
+// `laneql gen tpch ...` is cmd_gen_tpch.cc's.
 #include <unistd.h>
 
 #include <algorithm>
@@ -100,19 +101,43 @@ bool WriteDelimited(const HitsOptions& hits, const std::string& path, char delim
   return true;
 }
 
+void PrintGenUsage() {
+  std::printf(
+      "usage:\n"
+      "  laneql gen hits --rows N --out PATH [--seed S] [--threads N]\n"
+      "      the ClickBench-like table hits, N rows, into PATH: .laneql, .csv or .tsv\n"
+      "  laneql gen tpch --sf SF --out DIR [--seed S] [--threads N]\n"
+      "      TPC-H's 8 tables at scale factor SF (1 = 6 M lineitem rows, 0.01 and up) into\n"
+      "      DIR/<table>.laneql, creating DIR\n"
+      "  --seed S picks other data (default %llu); --threads N (default: the physical cores)\n"
+      "  changes only the speed: the bytes are the same for every N.\n",
+      static_cast<unsigned long long>(HitsOptions().seed));
+}
+
 }  // namespace
 
 int RunGen(const std::vector<std::string>& args) {
+  for (const std::string& arg : args) {
+    if (arg == "--help" || arg == "-h") {
+      PrintGenUsage();
+      return kExitOk;
+    }
+  }
+  if (!args.empty() && args[0] == "tpch") {
+    return RunGenTpch(std::vector<std::string>(args.begin() + 1, args.end()));
+  }
   Flags flags;
   if (!ParseFlags("gen", args, {{"--rows", "--out", "--seed", "--threads"}, {}, 1}, &flags)) {
     return kExitUsage;
   }
   if (flags.positionals.empty()) {
-    std::fprintf(stderr, "laneql gen: say which table: laneql gen hits --rows N --out PATH\n");
+    std::fprintf(stderr,
+                 "laneql gen: say which data: laneql gen hits --rows N --out PATH, or "
+                 "laneql gen tpch --sf SF --out DIR (laneql gen --help)\n");
     return kExitUsage;
   }
   if (flags.positionals[0] != "hits") {
-    std::fprintf(stderr, "laneql gen: no generator for a table '%s' (there is one: hits)\n",
+    std::fprintf(stderr, "laneql gen: no generator for a table '%s' (there are hits and tpch)\n",
                  flags.positionals[0].c_str());
     return kExitUsage;
   }

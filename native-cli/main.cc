@@ -40,6 +40,8 @@ void PrintUsage(FILE* out) {
       "    .memory_limit .timeout .help .quit\n"
       "  laneql gen hits --rows N --out PATH [--seed S] [--threads N]\n"
       "      generate the hits table into PATH: .laneql, .csv or .tsv\n"
+      "  laneql gen tpch --sf SF --out DIR [--seed S] [--threads N]\n"
+      "      generate TPC-H's 8 tables at scale factor SF into DIR/<table>.laneql\n"
       "  laneql import IN OUT.laneql [--schema create.sql] [--delimiter C] [--threads N]\n"
       "      convert a .csv/.tsv (or .parquet) file to .laneql\n"
       "  laneql bench --queries FILE --table NAME=PATH [--runs N] [--threads N] [--json OUT]\n"
