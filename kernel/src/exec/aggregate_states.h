@@ -76,6 +76,13 @@ class AggregateStates {
   bool IsFloatSum(size_t a) const;
   double TakeFloatSum(size_t a);
   void SetFloatSum(size_t a, double sum) { state_[a].reals[0] = sum; }
+  // The same for group g of a grouped float SUM / AVG (group_float_partials.h).
+  double TakeGroupFloatSum(size_t a, uint32_t g) {
+    const double sum = state_[a].reals[g];
+    state_[a].reals[g] = 0.0;
+    return sum;
+  }
+  void SetGroupFloatSum(size_t a, uint32_t g, double sum) { state_[a].reals[g] = sum; }
   // Folds in the states of `other` (built over other rows with the same aggregates), whose
   // group g is this one's mapping[g] (Grouper::Merge); `groups` = this side's group count.
   // With insert_pairs false, the (group, value) pairs of a grouped COUNT(DISTINCT) are left

@@ -123,6 +123,10 @@ size_t CompactRows(RowSet* selection, uint32_t* ids, const Keep& keep) {
 
 }  // namespace
 
+void AggregateWorker::KeepGroupFloatPartials() {
+  group_partials_ = std::make_unique<GroupFloatPartials>(states_);
+}
+
 void AggregateWorker::SetOwnership(int owner, int owners) {
   if (ungrouped_) {  // COUNT(DISTINCT)s split by value
     states_.SetDistinctOwnership(static_cast<uint32_t>(owner), static_cast<uint32_t>(owners));
@@ -290,7 +294,10 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
   if (!ungrouped_) {
     const size_t groups_before = grouper_.size();
     if (!grouper_.Assign(&evaluator_, selected_rows(), group_ids_.data(), error)) return false;
-    return FoldGrouped(selection, groups_before, error);
+    if (!FoldGrouped(selection, groups_before, error)) return false;
+    return group_partials_ == nullptr ||
+           group_partials_->TakeBatch(batch, group_ids_.data(), selection.count, grouper_.size(),
+                                      &states_, error);
   }
   for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
     const plan::Aggregate& aggregate = plan_.aggregates[a];

@@ -11,6 +11,7 @@
 #include "src/exec/aggregate_states.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/filter.h"
+#include "src/exec/group_float_partials.h"
 #include "src/exec/group_stage.h"
 #include "src/exec/profile.h"
 #include "src/plan/bound_expr.h"
@@ -92,6 +93,10 @@ class alignas(64) AggregateWorker {
   // aggregates only the rows whose argument of COUNT(DISTINCT) aggregate `distinct` hashes to
   // `owner` of `owners`. Every worker holds every group; the (group, value) pairs are disjoint.
   void SetValueOwnership(int owner, int owners, size_t distinct);
+  // Grouped float SUM / AVG by batch partials (group_float_partials.h): after each batch, the
+  // partial sums of the groups it touched are taken out of the states and kept here.
+  void KeepGroupFloatPartials();
+  const GroupFloatPartials* group_float_partials() const { return group_partials_.get(); }
   // Reads the WHERE's result from `table_mask` (bit r: row r passes; FilterTableMask) instead of
   // evaluating it: the owners of an owned scan share one evaluation.
   void UseFilterMask(const uint64_t* table_mask) { table_mask_ = table_mask; }
@@ -170,6 +175,7 @@ class alignas(64) AggregateWorker {
   std::unique_ptr<Filter> filter_;
   const uint64_t* table_mask_ = nullptr;  // UseFilterMask
   FloatPartials* partials_ = nullptr;
+  std::unique_ptr<GroupFloatPartials> group_partials_;  // KeepGroupFloatPartials
   bool track_first_rows_ = false;
   bool owned_ = false;  // SetOwnership with owners > 1
   // SetValueOwnership: the aggregate whose argument splits the rows (-1: none), and scratch.

@@ -129,8 +129,15 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // one thread, in row order), else on one. (The group cap keeps the first groups seen: one
   // thread finds them, below, and then all count.)
   const bool row_order_sums = !ungrouped && (float_sums || row_order_functions);
+  TableSample table_sample(plan, ctx, batches);  // taken once, for every choice below
+  // Few groups: float sums are added by batches instead (group_float_partials.h), on any
+  // thread count alike, so that the threads split the rows. Not for row-order library
+  // aggregates or a group cap (its own first-groups scan).
+  const bool group_float_partials =
+      row_order_sums && !row_order_functions && group_cap == 0 &&
+      FewGroupsSampled(&table_sample, GroupFloatPartials::kMaxGroups);
   int threads = ThreadsFor(rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
-  if (row_order_sums) threads = std::min(threads, kMaxOwners);
+  if (row_order_sums && !group_float_partials) threads = std::min(threads, kMaxOwners);
   if (ungrouped && row_order_functions) threads = 1;  // the one group's rows in row order
   FloatPartials partials;
   if (ungrouped && float_sums) {
@@ -146,18 +153,18 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
                                 ctx.small_key_lookup, &error)) {
         return false;
       }
+      if (group_float_partials) workers.back()->KeepGroupFloatPartials();
     }
     return true;
   };
   if (!make_workers()) return Result::Error(error);
-  if (row_order_sums && threads > 1 && !CanOwnScan(ctx, threads, *workers[0])) {
+  if (row_order_sums && !group_float_partials && threads > 1 && !CanOwnScan(ctx, threads, *workers[0])) {
     threads = 1;
     if (!make_workers()) return Result::Error(error);
   }
   // Many groups whose keys still repeat: each thread appends its rows to radix partitions by
   // key hash, aggregated partition by partition after the scan (group_partitions.h). In place
   // of the split by keys or rows.
-  TableSample table_sample(plan, ctx, batches);  // taken once, for every choice below
   GroupRecordLayout layout;
   const bool partition_groups = !ungrouped && group_cap == 0 &&
                                 MakeGroupRecordLayout(plan, workers[0]->grouper(), &layout) &&
@@ -173,8 +180,8 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   const bool owned =
       threads > 1 &&
       (ungrouped ? partitioned.empty() && PreferOwnedDistinct(plan, ctx, threads, &table_sample)
-                 : !partition_groups && (row_order_sums ||
-                                         PreferOwnedScan(ctx, threads, *workers[0], &table_sample)));
+                 : !partition_groups && !group_float_partials &&
+                       (row_order_sums || PreferOwnedScan(ctx, threads, *workers[0], &table_sample)));
   // Split by keys too: each owner's pairs are partitioned rather than held in a set of its own
   // that outgrows the caches (GROUP BY SearchPhrase, COUNT(DISTINCT UserID) on 2 threads:
   // 95-98 against 101-103 ms, medians of 5 in 4 processes; one thread 143-154 ms).
@@ -320,7 +327,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   AggregateWorker& result = *workers[0];
   // Grouped partitioned COUNT(DISTINCT)s: each thread's group ids in the merged numbering.
   std::vector<std::vector<uint32_t>> targets;
-  const bool need_targets = !ungrouped && !partitioned.empty();
+  const bool need_targets = !ungrouped && (!partitioned.empty() || group_float_partials);
   const TakenPartitions taken = TakePartitions(workers, partitioned);
   std::vector<size_t> part_groups;  // an owned scan's groups per worker, its states left apart
   {
@@ -357,6 +364,9 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     return Result::Error(error);
   }
   if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
+  if (group_float_partials) {
+    GroupFloatPartials::Fold(workers, targets, batches, result.groups(), &result.states());
+  }
   for (size_t a = 0; a < partials.size(); ++a) {
     if (!result.states().IsFloatSum(a)) continue;
     double sum = 0.0;  // batch order: the same additions for every thread count

@@ -62,6 +62,11 @@ const SampleSummary* TableSample::Get() {
   return &summary_;
 }
 
+bool FewGroupsSampled(TableSample* table_sample, size_t max_groups) {
+  const SampleSummary* sample = table_sample->Get();
+  return sample != nullptr && sample->groups <= max_groups;
+}
+
 bool CanOwnScan(const ExecContext& ctx, int threads, const AggregateWorker& worker) {
   return SplitAllowed(ctx, threads) && worker.grouper().CanMergeByPartition();
 }
