@@ -170,6 +170,9 @@ TEST(SqlEngineThreads, FewGroupFloatSumsGoByBatchPartials) {
   constexpr size_t kRows = 40 * 16384 + 123;
   auto table = std::make_shared<Table>(FloatTable(kRows));
   const char* queries[] = {
+      // Arguments without NULLs and COUNT(*): folded in one pass (UpdateFloatSums).
+      "SELECT k, sum(coalesce(x, -1.0)), count(*), avg(coalesce(x, -2.0) * 2) FROM t "
+      "WHERE x < 0 OR x IS NULL GROUP BY k ORDER BY k",
       "SELECT k, sum(x), avg(x), count(x) FROM t WHERE x < 0 GROUP BY k ORDER BY k",
       "SELECT s, k % 3 AS m, sum(x * 1.5), avg(x), min(x) FROM t GROUP BY s, m ORDER BY s, m",
       "SELECT k, sum(x) FROM t GROUP BY k",  // first-appearance order, NaN in later rows
@@ -194,21 +197,40 @@ TEST(SqlEngineThreads, FewGroupFloatSumsGoByBatchPartials) {
   const Column& x = table->column(0);
   const double* xs = x.Values<double>();
   const int32_t* ks = table->column(1).Values<int32_t>();
-  std::vector<double> total(50, 0.0), partial(50, 0.0);
+  std::vector<double> total(50, 0.0), partial(50, 0.0), with_nulls(50, 0.0), partial_nulls(50, 0.0);
+  std::vector<int64_t> rows(50, 0);
   for (size_t begin = 0; begin < kRows; begin += 16384) {
     std::fill(partial.begin(), partial.end(), 0.0);
+    std::fill(partial_nulls.begin(), partial_nulls.end(), 0.0);
     for (size_t r = begin; r < std::min(kRows, begin + 16384); ++r) {
-      if (!x.IsValid(r) || !(xs[r] < 0)) continue;
-      partial[static_cast<size_t>(ks[r])] += xs[r];
+      const size_t g = static_cast<size_t>(ks[r]);
+      if (!x.IsValid(r)) {
+        partial_nulls[g] += -1.0;
+        ++rows[g];
+      } else if (xs[r] < 0) {
+        partial[g] += xs[r];
+        partial_nulls[g] += xs[r];
+        ++rows[g];
+      }
     }
-    for (size_t g = 0; g < 50; ++g) total[g] += partial[g];
+    for (size_t g = 0; g < 50; ++g) {
+      total[g] += partial[g];
+      with_nulls[g] += partial_nulls[g];
+    }
   }
-  const Result sums = one.Query(queries[0]);
+  const Result folded = one.Query(queries[0]);
+  const Result sums = one.Query(queries[1]);
+  ASSERT_EQ(folded.num_rows(), 50u);
   ASSERT_EQ(sums.num_rows(), 50u);
   for (size_t g = 0; g < 50; ++g) {
     ASSERT_EQ(sums.column(0).Values<int32_t>()[g], static_cast<int32_t>(g));
+    ASSERT_EQ(folded.column(0).Values<int32_t>()[g], static_cast<int32_t>(g));
     const double got = sums.column(1).Values<double>()[g];
     EXPECT_EQ(0, std::memcmp(&got, &total[g], sizeof got)) << "group " << g << ": " << got << " vs " << total[g];
+    const double got_folded = folded.column(1).Values<double>()[g];
+    EXPECT_EQ(0, std::memcmp(&got_folded, &with_nulls[g], sizeof got_folded))
+        << "group " << g << ": " << got_folded << " vs " << with_nulls[g];
+    EXPECT_EQ(folded.column(2).Values<int64_t>()[g], rows[g]) << "group " << g;
   }
 }
 

@@ -234,6 +234,37 @@ bool AggregateStates::Update(size_t a, const Vec* arg, const uint32_t* group_ids
   return true;
 }
 
+void AggregateStates::UpdateFloatSums(const std::vector<size_t>& aggs,
+                                      const std::vector<const double*>& values,
+                                      const std::vector<size_t>& count_stars,
+                                      const uint32_t* group_ids, size_t count, size_t groups) {
+  // Slot `groups` takes the rows of no group (kNoGroup), so the loop has no branch.
+  const size_t slots = groups + 1, k_count = aggs.size();
+  fused_sums_.assign(k_count * slots, 0.0);
+  fused_rows_.assign(slots, 0);
+  for (size_t k = 0; k < k_count; ++k) {
+    const StateArray<double>& reals = state_[aggs[k]].reals;
+    std::copy(reals.begin(), reals.begin() + static_cast<std::ptrdiff_t>(groups), fused_sums_.begin() + k * slots);
+  }
+  double* sums = fused_sums_.data();
+  int64_t* rows = fused_rows_.data();
+  for (size_t i = 0; i < count; ++i) {
+    const size_t g = std::min<size_t>(group_ids[i], groups);
+    for (size_t k = 0; k < k_count; ++k) sums[k * slots + g] += values[k][i];
+    ++rows[g];
+  }
+  for (size_t k = 0; k < k_count; ++k) {
+    State& s = state_[aggs[k]];
+    for (size_t g = 0; g < groups; ++g) {
+      s.reals[g] = sums[k * slots + g];
+      s.counts[g] += rows[g];
+    }
+  }
+  for (size_t a : count_stars) {
+    for (size_t g = 0; g < groups; ++g) state_[a].counts[g] += rows[g];
+  }
+}
+
 bool AggregateStates::UpdateKernel(size_t a, TypeId type, const void* data, size_t n,
                                    const uint64_t* select, const uint64_t* validity) {
   State& s = state_[a];

@@ -63,6 +63,17 @@ class AggregateStates {
   // keys of one written agg(x ORDER BY k).
   bool Update(size_t a, const Vec* arg, const uint32_t* group_ids, size_t count,
               std::string* error, const Vec* arg2 = nullptr, const std::vector<Vec>* keys = nullptr);
+  // Float SUM / AVG of several aggregates at once over few groups: row i's values[k][i] (no
+  // NULLs) go to aggregate aggs[k]'s group group_ids[i] (ignored when kNoGroup), each group's
+  // values added in row order, as Update adds them: the same bits. One pass over the rows keeps
+  // the aggregates' add chains in flight together, where one pass per aggregate waited on each
+  // group's previous store (TPC-H Q1: 7 float sums over 4 groups). `groups` (the states'
+  // group count) must be at most kFusedFloatSumGroups.
+  // COUNT(*) aggregates `count_stars` take the rows per group of the same pass.
+  static constexpr size_t kFusedFloatSumGroups = 64;
+  void UpdateFloatSums(const std::vector<size_t>& aggs, const std::vector<const double*>& values,
+                       const std::vector<size_t>& count_stars, const uint32_t* group_ids,
+                       size_t count, size_t groups);
   // Ungrouped fast path: rows [0, n) of a fixed-width column slice, under optional select /
   // validity masks, through the SIMD aggregate kernels. False when the aggregate / type has no
   // kernel (the caller then uses Update).
@@ -265,6 +276,8 @@ class AggregateStates {
   HashOwnership ownership_;  // SetDistinctOwnership
   bool pairs_disjoint_ = false;  // SetDistinctPairsDisjoint
   std::vector<uint64_t> words_, hashes_, selection_;
+  std::vector<double> fused_sums_;   // UpdateFloatSums: per aggregate, per group (+1)
+  std::vector<int64_t> fused_rows_;  // and the rows per group
   std::vector<uint32_t> pair_ids_;
   AlignedBuffer ser_offsets_, ser_data_;
 };

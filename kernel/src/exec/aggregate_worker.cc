@@ -375,18 +375,40 @@ bool AggregateWorker::FoldGrouped(RowSet selection, size_t groups_before, std::s
     if (selected == 0) return true;
   }
   if (track_first_rows_ && grouper_.size() != groups_before) NoteFirstRows(selection, groups_before);
+  // Float SUM / AVG of DOUBLE values without NULLs, and COUNT(*), over few groups: folded
+  // together, after the others (UpdateFloatSums).
+  const bool fuse = grouper_.size() <= AggregateStates::kFusedFloatSumGroups;
+  fused_aggs_.clear();
+  fused_count_stars_.clear();
+  fused_args_.resize(plan_.aggregates.size());
   for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
     const plan::Aggregate& aggregate = plan_.aggregates[a];
     if (aggregate.kind == AggKind::kCountStar) {
-      if (!states_.Update(a, nullptr, group_ids_.data(), selected, error)) return false;
+      if (fuse) {
+        fused_count_stars_.push_back(a);
+      } else if (!states_.Update(a, nullptr, group_ids_.data(), selected, error)) {
+        return false;
+      }
       continue;
     }
-    Vec arg;
+    Vec& arg = fused_args_[a];
+    arg = Vec();
     if (!(ready(a) ? CompressVec(prepared->args[a], owned_mask_.data(), selected, &arg, error)
-                : evaluator_.Eval(*aggregate.arg, selection, &arg, error)) ||
-        !UpdateFunction(a, selection, &arg, selected, error)) {
+                   : evaluator_.Eval(*aggregate.arg, selection, &arg, error))) {
       return false;
     }
+    if (fuse && states_.IsFloatSum(a) && !aggregate.arg2 && aggregate.order_keys.empty() &&
+        arg.type == TypeId::kFloat64 && !arg.constant && arg.validity == nullptr) {
+      fused_aggs_.push_back(a);
+      continue;
+    }
+    if (!UpdateFunction(a, selection, &arg, selected, error)) return false;
+  }
+  if (!fused_aggs_.empty() || !fused_count_stars_.empty()) {
+    fused_values_.clear();
+    for (size_t a : fused_aggs_) fused_values_.push_back(fused_args_[a].Data<double>());
+    states_.UpdateFloatSums(fused_aggs_, fused_values_, fused_count_stars_, group_ids_.data(), selected,
+                            grouper_.size());
   }
   return true;
 }

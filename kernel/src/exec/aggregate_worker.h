@@ -189,6 +189,10 @@ class alignas(64) AggregateWorker {
                                            // per row of the selection it was given),
   std::vector<uint32_t> owned_scratch_;    // and the compressed ids (swapped in)
   std::vector<uint64_t> kept_rows_mask_;   // MaskKeptRows
+  std::vector<Vec> fused_args_;            // FoldGrouped: the aggregates' arguments,
+  std::vector<size_t> fused_aggs_;         // those folded by UpdateFloatSums,
+  std::vector<size_t> fused_count_stars_;  // the COUNT(*)s it counts,
+  std::vector<const double*> fused_values_;  // and their values
   PreparedBatch partition_batch_;     // PartitionBatches' batch
   std::vector<Vec> partition_args_;  // and its arguments
   uint64_t bytes_per_row_ = 0;

@@ -556,6 +556,18 @@ bool Evaluator::EvalCall(const BoundExpr& expr, const RowSet& rows, Vec* out, st
     // scans, the others wait): then EvalColumn marks its rows so, and length() reads offsets.
     columns_[static_cast<size_t>(expr.args[0]->column)]->AllAscii();
   }
+  if (expr.fn == Fn::kScalar && expr.scalar == plan::ScalarFn::kPackShortString && rows.mask != nullptr &&
+      expr.args[0]->kind == BoundKind::kColumn &&
+      columns_[static_cast<size_t>(expr.args[0]->column)]->type() == TypeId::kString) {
+    // A short string GROUP BY key over most of a batch's rows: packed from the column in place
+    // over the whole masked range, then the fixed-width words compressed to the rows; gathering
+    // the rows' offsets and bytes first was a fifth of TPC-H Q1 (98 % of lineitem's rows).
+    RowSet whole;
+    whole.begin = rows.mask_begin;
+    whole.count = rows.mask_rows;
+    Vec words;
+    return EvalCall(expr, whole, &words, error) && CompressVec(words, rows.mask, rows.count, out, error);
+  }
   std::vector<Vec> args(expr.args.size());
   for (size_t i = 0; i < expr.args.size(); ++i) {
     if (!Eval(*expr.args[i], rows, &args[i], error)) {
