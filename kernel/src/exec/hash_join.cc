@@ -108,6 +108,7 @@ class JoinHashTable {
   const uint32_t* starts() const { return starts_.As<uint32_t>(); }
   const Entry* entries() const { return entries_.As<Entry>(); }
   const JoinKeyFilter& filter() const { return filter_; }
+  size_t partitions() const { return partitions_; }
 
   // A table that fits the caches: a counting sort over all rows.
   bool Place(const uint64_t* hashes, const uint64_t* valid, size_t rows, size_t buckets, const ExecContext& ctx,
@@ -181,6 +182,7 @@ class JoinHashTable {
     };
     if (!RunTasks(ctx, threads, ranges, scatter_range, error)) return false;
     uint32_t* starts = starts_.As<uint32_t>();
+    partitions_ = partitions;
     const size_t per_partition = size_t{1} << shift;
     // Each thread's copy of the partition it sorts (a few hundred KiB at most, in its cache),
     // made here: a task must not allocate (an allocation failure on a worker is no error).
@@ -214,6 +216,7 @@ class JoinHashTable {
   JoinKeyFilter filter_;   // for small build sides (join_key_filter.h)
   size_t mask_ = 0;
   size_t inserted_ = 0;
+  size_t partitions_ = 1;  // the radix placement's partitions (PlaceInPartitions), else 1
 };
 
 struct Pair {
@@ -267,6 +270,8 @@ struct ProbeScratch {
   std::vector<uint32_t> end = std::vector<uint32_t>(kJoinBatchRows);
   size_t filter_in = 0, filter_out = 0;
   bool use_filter = true;
+  // For the profile: rows with a non-NULL key the filter dropped, and rows that read buckets.
+  JoinProbeCounts counts;
 };
 
 // The key filter is asked until it has seen this many rows and passed more than half of them.
@@ -302,6 +307,13 @@ bool ScanMatches(const JoinHashTable& table, const JoinKeys& probe, size_t first
       k = filter.Candidates(hashes, valid, n, rows);
       scratch->filter_in += n;
       scratch->filter_out += k;
+      // Rows with a NULL key never match: only the valid rows the filter dropped count as its.
+      size_t valid_rows = 0;
+      for (size_t w = 0; w < n / 64; ++w) valid_rows += static_cast<size_t>(__builtin_popcountll(valid[w]));
+      if (n % 64 != 0) {
+        valid_rows += static_cast<size_t>(__builtin_popcountll(valid[n / 64] & ((uint64_t{1} << (n % 64)) - 1)));
+      }
+      scratch->counts.filtered += valid_rows - k;
       if (scratch->filter_in >= kFilterTrialRows && 2 * scratch->filter_out > scratch->filter_in) {
         scratch->use_filter = false;
       }
@@ -311,6 +323,7 @@ bool ScanMatches(const JoinHashTable& table, const JoinKeys& probe, size_t first
         k += (valid[i / 64] >> (i % 64)) & 1;
       }
     }
+    scratch->counts.looked_up += k;
     for (size_t j = 0; j < k; ++j) {
       const size_t bucket = hashes[rows[j]] & mask;
       begin[j] = starts[bucket];
@@ -457,6 +470,7 @@ bool JoinPairs(const std::vector<const Column*>& build_keys, const std::vector<c
 
 struct JoinBuildTable::Impl {
   std::vector<const Column*> keys;
+  size_t rows = 0;
   JoinHashTable table;
 };
 
@@ -470,6 +484,7 @@ bool JoinBuildTable::Build(const std::vector<const Column*>& build_keys, const E
   impl_->keys = build_keys;
   size_t rows = 0, unused = 0;
   if (!CheckJoinKeys(build_keys, build_keys, &rows, &unused, error)) return false;
+  impl_->rows = rows;
   if (rows == 0) return true;
   const ScopedQueryBudget budget(ctx.budget != nullptr ? ctx.budget : CurrentQueryBudget(), CurrentMemoryActivity());
   const ScopedMemoryActivity activity("building the hash join table");
@@ -497,12 +512,16 @@ bool JoinBuildTable::CheckProbe(const std::vector<const Column*>& probe_keys, si
   return true;
 }
 
+size_t JoinBuildTable::rows() const { return impl_ == nullptr ? 0 : impl_->rows; }
+
+size_t JoinBuildTable::partitions() const { return impl_ == nullptr ? 1 : impl_->table.partitions(); }
+
 bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, MatchPairs* out, std::string* error) const {
   return Probe(probe_keys, 0, probe_keys.empty() ? 0 : probe_keys[0]->length(), out, error);
 }
 
 bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, size_t begin, size_t end, MatchPairs* out,
-                           std::string* error) const {
+                           std::string* error, JoinProbeCounts* counts) const {
   out->probe_rows.clear();
   out->build_rows.clear();
   bool any = false;
@@ -515,6 +534,10 @@ bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, size_t 
     return ProbeRows(impl_->table, probe, begin, end, equal, &scratch, &pairs, error);
   });
   if (!ok) return false;
+  if (counts != nullptr) {
+    counts->filtered += scratch.counts.filtered;
+    counts->looked_up += scratch.counts.looked_up;
+  }
   out->probe_rows.resize(pairs.size());
   out->build_rows.resize(pairs.size());
   for (size_t i = 0; i < pairs.size(); ++i) {
@@ -526,13 +549,13 @@ bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, size_t 
 
 bool JoinBuildTable::MarkMatches(const std::vector<const Column*>& probe_keys, size_t begin, size_t end,
                                  std::atomic<uint8_t>* build_matched, uint8_t* probe_matched,
-                                 std::string* error) const {
+                                 std::string* error, JoinProbeCounts* counts) const {
   bool any = false;
   if (!CheckProbe(probe_keys, begin, end, &any, error)) return false;
   if (!any) return true;
   const JoinKeys probe(probe_keys);
   ProbeScratch scratch;
-  return WithKeyEqual(impl_->keys, probe_keys, [&](const auto& equal) {
+  const bool ok = WithKeyEqual(impl_->keys, probe_keys, [&](const auto& equal) {
     return ScanMatches(impl_->table, probe, begin, end, equal, &scratch, [&](uint32_t probe_row, uint32_t build_row) {
       if (probe_matched != nullptr) probe_matched[probe_row - begin] = 1;
       if (build_matched == nullptr) return AfterMatch::kNextRow;  // one match is enough
@@ -540,6 +563,11 @@ bool JoinBuildTable::MarkMatches(const std::vector<const Column*>& probe_keys, s
       return AfterMatch::kNextMatch;
     });
   });
+  if (counts != nullptr) {
+    counts->filtered += scratch.counts.filtered;
+    counts->looked_up += scratch.counts.looked_up;
+  }
+  return ok;
 }
 
 bool HashJoinPairs(const std::vector<const Column*>& build_keys, const std::vector<const Column*>& probe_keys,

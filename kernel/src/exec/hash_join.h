@@ -48,6 +48,14 @@ bool HashJoinPairs(const std::vector<const Column*>& build_keys,
                    const std::vector<const Column*>& probe_keys,
                    const ExecContext& ctx, MatchPairs* out, std::string* error);
 
+// What probing did, for the profile: probe rows with a non-NULL key that the key filter
+// (join_key_filter.h) dropped before they read the table, and rows that read the table's buckets.
+// A probe adds to it once per call, from its own locals, so asking costs nothing per row.
+struct JoinProbeCounts {
+  uint64_t filtered = 0;
+  uint64_t looked_up = 0;
+};
+
 // A hash table over a join's build keys, built once (hashing on the query's threads) and then
 // probed by any number of threads at once: the probe pipeline's morsels (query_join_chain.cc).
 // Probe gives the pairs of probe rows [0, n) of `probe_keys` (as many columns as the build
@@ -67,13 +75,18 @@ class JoinBuildTable {
   // validity word starts), the pairs' probe rows counted from begin: a morsel of a column
   // probed where it lies.
   bool Probe(const std::vector<const Column*>& probe_keys, size_t begin, size_t end, MatchPairs* out,
-             std::string* error) const;
+             std::string* error, JoinProbeCounts* counts = nullptr) const;
   // Which rows match, without the pairs (semi, anti and mark joins): probe_matched[i] = 1 when
   // probe row begin + i has a match (untouched otherwise; null: not asked), and
   // build_matched[b] = 1 for every build row b some probe row in [begin, end) matches (null:
   // not asked, and each probe row stops at its first match). Threads may mark one array at once.
   bool MarkMatches(const std::vector<const Column*>& probe_keys, size_t begin, size_t end,
-                   std::atomic<uint8_t>* build_matched, uint8_t* probe_matched, std::string* error) const;
+                   std::atomic<uint8_t>* build_matched, uint8_t* probe_matched, std::string* error,
+                   JoinProbeCounts* counts = nullptr) const;
+  // The build side's rows (NULL keys included), and the partitions its table was placed in
+  // (1 unless it was large enough for the parallel radix placement).
+  size_t rows() const;
+  size_t partitions() const;
 
  private:
   // Checks a probe's keys and range; *any false when no pair can come of it.

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string_view>
+#include <utility>
 
 namespace laneql {
 namespace exec {
@@ -48,8 +49,18 @@ void AppendMicros(std::string* out, uint64_t ns) {
 void AppendCounters(std::string* out, const ProfileCounters& c) {
   char buf[96];
   std::snprintf(buf, sizeof(buf), "{\"rows\": %" PRIu64 ", \"bytes\": %" PRIu64
-                ", \"probes\": %" PRIu64 "}", c.rows, c.bytes, c.probes);
+                ", \"probes\": %" PRIu64, c.rows, c.bytes, c.probes);
   out->append(buf);
+  // The join counters only where a join set them: every other span keeps its three args.
+  for (const auto& [name, value] : {std::pair<const char*, uint64_t>{"build", c.build},
+                                    {"partitions", c.partitions},
+                                    {"filtered", c.filtered},
+                                    {"matches", c.matches}}) {
+    if (value == 0) continue;
+    std::snprintf(buf, sizeof(buf), ", \"%s\": %" PRIu64, name, value);
+    out->append(buf);
+  }
+  out->push_back('}');
 }
 
 }  // namespace
@@ -98,6 +109,9 @@ void Profiler::AddSpan(int thread, const char* name, const char* category, uint6
   track.totals.rows += counters.rows;
   track.totals.bytes += counters.bytes;
   track.totals.probes += counters.probes;
+  // build and partitions describe a join's table, repeated on its spans: not summed.
+  track.totals.filtered += counters.filtered;
+  track.totals.matches += counters.matches;
 }
 
 void Profiler::SetQuery(std::string sql) { query_ = std::move(sql); }

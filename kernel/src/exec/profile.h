@@ -1,5 +1,6 @@
 // A query's timeline: spans per thread (one per morsel and per phase: scan/filter, aggregate,
-// convert, merge, sort, output) with per-span counters (rows, bytes, hash probes), written as
+// convert, merge, sort, output, hash join build / probe) with per-span counters (rows, bytes,
+// hash probes; a join's build rows, partitions, filtered probe rows and matches), written as
 // trace-event JSON that chrome://tracing and Perfetto open and the web demo draws.
 //
 // Each thread appends to its own buffer (no lock, no shared cache line), so recording costs two
@@ -15,10 +16,16 @@
 namespace laneql {
 namespace exec {
 
+// rows, bytes and probes are every span's args; the join counters (a hash join's build and probe
+// spans) are written only when non-zero, so other spans keep their three args.
 struct ProfileCounters {
   uint64_t rows = 0;    // rows read by the span
   uint64_t bytes = 0;   // bytes of column data read
   uint64_t probes = 0;  // hash-table probes (rows looked up or inserted)
+  uint64_t build = 0;       // a join's build-side rows
+  uint64_t partitions = 0;  // the partitions its hash table was placed in (1: not partitioned)
+  uint64_t filtered = 0;    // probe rows its key filter dropped before they reached the table
+  uint64_t matches = 0;     // pairs of equal keys that passed the join's residual condition
 };
 
 class Profiler {

@@ -67,6 +67,14 @@ bool IsChainJoin(const LogicalOperator& op) {
 }
 
 
+// What one join did in one morsel, for the profile: its probe rows, those its key filter
+// dropped, those that read the hash table, and its pairs that passed the residual.
+struct JoinMorselCounts {
+  uint64_t probed = 0;
+  JoinProbeCounts probe;
+  uint64_t matches = 0;
+};
+
 // The rows flowing up the chain in one morsel: per input, its row numbers.
 struct MorselRows {
   std::vector<std::vector<uint32_t>> rows;
@@ -277,6 +285,8 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       *error = Result::Error(message);
       return false;
     }
+    span.counters().rows = join.table.rows();
+    span.counters().partitions = join.table.partitions();
     if (!join.op->conditions.empty()) {
       std::vector<sql::ExprPtr> clones;
       for (const sql::ExprPtr& c : join.op->conditions) clones.push_back(sql::Clone(*c));
@@ -297,6 +307,10 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
   std::vector<MorselRows> parts(morsels);
   std::vector<std::vector<size_t>> rows_after(morsels, std::vector<size_t>(joins.size(), 0));
   std::vector<Result> morsel_errors(morsels);
+  // Per morsel and join, only when profiling: each morsel counts into its own entries.
+  const bool profiling = ctx_.profiler != nullptr;
+  std::vector<std::vector<JoinMorselCounts>> counts(profiling ? morsels : 0,
+                                                    std::vector<JoinMorselCounts>(joins.size()));
   // Engine calls inside a morsel (residuals, key expressions, casts) run on its thread alone.
   ExecContext single = ctx_;
   single.pool = nullptr;
@@ -315,13 +329,16 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       ChainJoin& join = joins[j];
       const plan::ColumnScope& probe_scope = join.op->children[0]->scope;
       MatchPairs pairs;
+      JoinMorselCounts* counted = profiling ? &counts[m][j] : nullptr;
+      JoinProbeCounts* probe_counts = counted != nullptr ? &counted->probe : nullptr;
+      if (counted != nullptr) counted->probed = state.count;
       // The first probe of a source read whole and uncast: its key columns probed where they lie.
       bool in_place = j == 0 && inputs[0].all;
       for (const ProbeKey& key : join.probe_keys) in_place = in_place && key.input == 0 && !key.cast;
       if (in_place) {
         std::vector<const Column*> columns;
         for (const ProbeKey& key : join.probe_keys) columns.push_back(&inputs[0].relation.table->column(key.column));
-        if (!join.table.Probe(columns, begin, end, &pairs, task_error)) return false;
+        if (!join.table.Probe(columns, begin, end, &pairs, task_error, probe_counts)) return false;
       }
       std::vector<Column> keys(in_place ? 0 : join.probe_keys.size());
       Relation whole;
@@ -346,7 +363,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       }
       std::vector<const Column*> probe_columns;
       for (const Column& key : keys) probe_columns.push_back(&key);
-      if (!in_place && !join.table.Probe(probe_columns, &pairs, task_error)) return false;
+      if (!in_place && !join.table.Probe(probe_columns, 0, state.count, &pairs, task_error, probe_counts)) return false;
       // Compose: every input's rows at the pairs' probe positions, and the build rows.
       const bool left_join = join.op->join_type == sql::JoinType::kLeft;
       std::vector<std::vector<uint32_t>> before_probe;
@@ -382,6 +399,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
         origin = std::move(kept_origin);
         state.count = keep.size();
       }
+      if (counted != nullptr) counted->matches = state.count;
       if (left_join) {
         // A LEFT join's probe rows without a pair (after the residual) once, the build side
         // missing (NULL when gathered).
@@ -403,8 +421,26 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     return true;
   };
   {
-    ScopedSpan span(ctx_.profiler, 0, "hash join probe", "pipeline");
-    if (!RunTasks(ctx_, threads, morsels, run_morsel, &message)) {
+    // One span per join, each covering the whole pipeline: the joins run fused, morsel by
+    // morsel, so no join has a time of its own; each has its own counts.
+    const uint64_t span_start = profiling ? ctx_.profiler->Now() : 0;
+    const bool ran = RunTasks(ctx_, threads, morsels, run_morsel, &message);
+    if (profiling) {
+      const uint64_t span_end = ctx_.profiler->Now();
+      for (size_t j = 0; j < joins.size(); ++j) {
+        ProfileCounters c;
+        c.build = joins[j].table.rows();
+        c.partitions = joins[j].table.partitions();
+        for (size_t m = 0; m < morsels; ++m) {
+          c.rows += counts[m][j].probed;
+          c.filtered += counts[m][j].probe.filtered;
+          c.probes += counts[m][j].probe.looked_up;
+          c.matches += counts[m][j].matches;
+        }
+        ctx_.profiler->AddSpan(0, "hash join probe", "pipeline", span_start, span_end, c);
+      }
+    }
+    if (!ran) {
       for (Result& failure : morsel_errors) {
         if (!failure.ok() && !failure.error().empty()) {
           *error = std::move(failure);

@@ -129,6 +129,8 @@ bool QueryTreeRunner::ExecuteMarkJoin(LogicalOperator* op, bool analyze, Relatio
       *error = Result::Error(message);
       return false;
     }
+    span.counters().rows = table.rows();
+    span.counters().partitions = table.partitions();
   }
   // The probe pipeline: matched[l] for the left rows (as plain bytes where each morsel marks its
   // own left rows, atomics where any morsel may mark any of them).
@@ -137,6 +139,9 @@ bool QueryTreeRunner::ExecuteMarkJoin(LogicalOperator* op, bool analyze, Relatio
   std::unique_ptr<std::atomic<uint8_t>[]> marks(left_builds ? new std::atomic<uint8_t>[left_rows]() : nullptr);
   const size_t morsels = (probe_rows + kMarkMorselRows - 1) / kMarkMorselRows;
   std::vector<Result> morsel_errors(morsels);
+  // Per morsel, only when profiling: what its probe's key filter dropped and what read the table.
+  const bool profiling = ctx_.profiler != nullptr;
+  std::vector<JoinProbeCounts> counts(profiling ? morsels : 0);
   ExecContext single = ctx_;  // residuals evaluated inside a morsel run on its thread alone
   single.pool = nullptr;
   single.threads = 1;
@@ -158,12 +163,13 @@ bool QueryTreeRunner::ExecuteMarkJoin(LogicalOperator* op, bool analyze, Relatio
       first = 0;
       last = end - begin;
     }
+    JoinProbeCounts* counted = profiling ? &counts[m] : nullptr;
     if (residual == nullptr) {
       return table.MarkMatches(probe_columns, first, last, left_builds ? marks.get() : nullptr,
-                               left_builds ? nullptr : matched.data() + begin, task_error);
+                               left_builds ? nullptr : matched.data() + begin, task_error, counted);
     }
     MatchPairs pairs;
-    if (!table.Probe(probe_columns, first, last, &pairs, task_error)) return false;
+    if (!table.Probe(probe_columns, first, last, &pairs, task_error, counted)) return false;
     if (pairs.size() == 0) return true;
     // The candidate pairs made whole (pipeline rows: the probe's counted from 0, not begin),
     // cut by the residual.
@@ -201,10 +207,13 @@ bool QueryTreeRunner::ExecuteMarkJoin(LogicalOperator* op, bool analyze, Relatio
     }
     return true;
   };
+  const uint64_t probe_start = profiling ? ctx_.profiler->Now() : 0;
+  uint64_t probe_end = 0;
   {
-    ScopedSpan span(ctx_.profiler, 0, "mark join probe", "pipeline");
     const int threads = ThreadsFor(probe_rows, ctx_.ThreadsAvailable(), ctx_.min_parallel_rows);
-    if (!RunTasks(ctx_, threads, morsels, run_morsel, &message)) {
+    const bool ran = RunTasks(ctx_, threads, morsels, run_morsel, &message);
+    if (profiling) probe_end = ctx_.profiler->Now();
+    if (!ran) {
       for (Result& failure : morsel_errors) {
         if (!failure.ok() && !failure.error().empty()) {
           *error = std::move(failure);
@@ -218,6 +227,20 @@ bool QueryTreeRunner::ExecuteMarkJoin(LogicalOperator* op, bool analyze, Relatio
   if (left_builds) {
     matched.resize(left_rows);
     for (size_t l = 0; l < left_rows; ++l) matched[l] = marks[l].load(std::memory_order_relaxed);
+  }
+  if (profiling) {
+    // The probe's span, once its matches are known: here the left rows that have a match (the
+    // rows a semi join keeps).
+    ProfileCounters c;
+    c.rows = probe_rows;
+    c.build = table.rows();
+    c.partitions = table.partitions();
+    for (const JoinProbeCounts& counted : counts) {
+      c.filtered += counted.filtered;
+      c.probes += counted.looked_up;
+    }
+    for (const uint8_t mark : matched) c.matches += mark != 0;
+    ctx_.profiler->AddSpan(0, "mark join probe", "pipeline", probe_start, probe_end, c);
   }
   if (type != sql::JoinType::kMark && !left.all) {
     // Semi / anti over a filtered scan: its kept rows with / without a match, gathered once.
