@@ -29,6 +29,7 @@
 #include "laneql/system_info.h"
 #include "laneql/table.h"
 #include "laneql/targets.h"
+#include "laneql/tpch_generator.h"
 #include "laneql/types.h"
 #include "laneql/version.h"
 
@@ -321,6 +322,56 @@ EMSCRIPTEN_KEEPALIVE int laneql_generate_hits(laneql_db* db, const char* name, d
   } catch (...) {
     SetError(kOutOfMemory);
     return 0;
+  }
+}
+
+// TPC-H's 8 table names (laneql/tpch_generator.h), comma-separated, in generation order.
+EMSCRIPTEN_KEEPALIVE const char* laneql_tpch_table_names(void) {
+  static const std::string names = [] {
+    std::string joined;
+    for (const std::string& name : laneql::TpchTableNames()) joined += (joined.empty() ? "" : ",") + name;
+    return joined;
+  }();
+  return names.c_str();
+}
+
+// Whether the 8 TPC-H tables at `scale_factor` can be made here, checked before any is made so
+// that a bad scale factor registers nothing: 1, or 0 with the reason set.
+EMSCRIPTEN_KEEPALIVE int laneql_check_tpch_scale(double scale_factor) {
+  try {
+    std::string error;
+    if (!laneql::CheckTpchScale(scale_factor, /*all_at_once=*/true, &error)) {
+      SetError(error);
+      return 0;
+    }
+    return 1;
+  } catch (...) {
+    SetError(kOutOfMemory);
+    return 0;
+  }
+}
+
+// Registers TPC-H table `table` (e.g. "lineitem") at `scale_factor` and `seed` under its own
+// name, the same rows as `laneql gen tpch`. One table at a time, so that only one is being
+// built while the others are already registered. Returns its rows, or -1 with the error set.
+EMSCRIPTEN_KEEPALIVE double laneql_generate_tpch_table(laneql_db* db, const char* table, double scale_factor,
+                                                       double seed) {
+  try {
+    laneql::TpchOptions options;
+    options.scale_factor = scale_factor;
+    options.seed = static_cast<uint64_t>(seed);
+    options.threads = db->db.threads();
+    laneql::Table generated;
+    std::string error;
+    if (!laneql::GenerateTpchTable(options, table, &generated, &error)) {
+      SetError(error);
+      return -1;
+    }
+    const double rows = static_cast<double>(generated.num_rows());
+    return RegisterTable(db, table, std::move(generated)) ? rows : -1;
+  } catch (...) {
+    SetError(kOutOfMemory);
+    return -1;
   }
 }
 

@@ -225,6 +225,24 @@ export class LaneQLBindings {
     if (!ok) throw this.#lastError(`cannot generate '${name}': `);
   }
 
+  /** TPC-H's table names, in the order the generator makes them. */
+  tpchTableNames(): string[] {
+    return this.#module.UTF8ToString(this.#module._laneql_tpch_table_names()).split(',');
+  }
+
+  /** Throws when the TPC-H tables cannot be made at this scale factor (nothing is made). */
+  checkTpchScale(scaleFactor: number): void {
+    if (!this.#module._laneql_check_tpch_scale(scaleFactor)) throw this.#lastError('cannot generate TPC-H: ');
+  }
+
+  /** Registers one TPC-H table under its own name; returns its rows. */
+  generateTpchTable(db: number, table: string, scaleFactor: number, seed: number): number {
+    const m = this.#module;
+    const rows = this.#withStrings([table], ([tablePtr]) => m._laneql_generate_tpch_table(db, tablePtr!, scaleFactor, seed));
+    if (rows < 0) throw this.#lastError(`cannot generate TPC-H table '${table}': `);
+    return rows;
+  }
+
   /** Runs one statement; the result's buffers are copied out of wasm memory and freed there.
    *  `threads` 0 = the database's; `flags` QueryFlags; `timeoutMs` 0 = none;
    *  `memoryLimitBytes` -1 = the database's, 0 = none. */

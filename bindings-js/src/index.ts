@@ -4,6 +4,7 @@ export {
   type CreateOptions,
   type CsvOptions,
   type HitsOptions,
+  type TpchOptions,
   type SumOptions,
   type TableInput,
 } from './laneql.js';

@@ -138,6 +138,29 @@ export interface HitsOptions {
   columns?: string[];
 }
 
+export interface TpchOptions {
+  /** Only these tables (of region, nation, supplier, customer, part, partsupp, orders,
+   *  lineitem); default: all 8. */
+  tables?: string[];
+}
+
+/** generateTpch()'s arguments, checked here (where the mistake was made); the engine checks
+ *  the scale factor's upper bounds. Returns the tables asked for ([] = all). */
+export function checkTpchArguments(scaleFactor: unknown, seed: unknown, options: TpchOptions): string[] {
+  if (typeof scaleFactor !== 'number' || !Number.isFinite(scaleFactor) || scaleFactor <= 0) {
+    throw new LaneQLError(`the TPC-H scale factor must be a number > 0, got ${String(scaleFactor)}`);
+  }
+  if (!Number.isSafeInteger(seed) || (seed as number) < 0) {
+    throw new LaneQLError(`seed must be a whole number >= 0, got ${String(seed)}`);
+  }
+  if (typeof options !== 'object' || options === null) throw new LaneQLError('generateTpch options must be an object');
+  const tables = options.tables ?? [];
+  if (!Array.isArray(tables) || tables.some((t) => typeof t !== 'string' || t === '')) {
+    throw new LaneQLError('tables must be an array of TPC-H table names');
+  }
+  return tables;
+}
+
 /** query()'s options, checked, as the C ABI takes them (threads 0 = all). */
 export function queryCall(
   options: QueryOptions | undefined,
@@ -310,6 +333,29 @@ export class LaneQL {
     checkName('the table name', name);
     const columns = checkHitsArguments(rows, seed, options);
     this.#call((b) => b.generateHits(this.#db, name, rows, seed, columns));
+  }
+
+  /** Registers TPC-H's 8 tables (or `options.tables`) at `scaleFactor` under their own names
+   *  (region, nation, supplier, customer, part, partsupp, orders, lineitem): the same rows as
+   *  `laneql gen tpch --sf scaleFactor --seed seed`. Returns each table's rows by name. A bad
+   *  scale factor (or one too large for the engine) throws before any table is made. */
+  generateTpch(scaleFactor: number, seed = 1, options: TpchOptions = {}): Record<string, number> {
+    const asked = checkTpchArguments(scaleFactor, seed, options);
+    return this.#call((b) => {
+      const names = b.tpchTableNames();
+      const unknown = asked.find((t) => !names.includes(t.toLowerCase()));
+      if (unknown !== undefined) {
+        throw new LaneQLError(`unknown TPC-H table '${unknown}' (the tables: ${names.join(', ')})`);
+      }
+      b.checkTpchScale(scaleFactor);
+      const rows: Record<string, number> = {};
+      for (const name of names) {
+        if (asked.length === 0 || asked.some((t) => t.toLowerCase() === name)) {
+          rows[name] = b.generateTpchTable(this.#db, name, scaleFactor, seed);
+        }
+      }
+      return rows;
+    });
   }
 
   /** Runs one SQL statement. Errors throw LaneQLError with the line and column in `sql`. */

@@ -32,6 +32,9 @@ export interface LaneQLModule {
     nullString: number, createTable: number, skipBadRows: number,
   ): number;
   _laneql_generate_hits(db: number, name: number, rows: number, seed: number, columns: number): number;
+  _laneql_tpch_table_names(): number;
+  _laneql_check_tpch_scale(scaleFactor: number): number;
+  _laneql_generate_tpch_table(db: number, table: number, scaleFactor: number, seed: number): number;
   _laneql_query(db: number, sql: number, length: number): number;
   _laneql_query_with(
     db: number, sql: number, length: number, threads: number, flags: number, timeoutMs: number,

@@ -137,11 +137,22 @@ export interface QueryOptions {
   memoryLimitMB?: number;
 }
 
-/** A profile span's counters: rows read, bytes of column data read, hash-table probes. */
+/** A profile span's counters: rows read, bytes of column data read, hash-table probes. A hash
+ *  join's spans ('hash join build', one 'hash join probe' per join, 'mark join probe' for IN /
+ *  EXISTS) add the join counters, present only when non-zero: on a probe span `rows` are the
+ *  probe rows and `probes` those that read the hash table. */
 export interface ProfileCounters {
   rows: number;
   bytes: number;
   probes: number;
+  /** The join's build-side rows. */
+  build?: number;
+  /** The partitions its hash table was placed in (1: one counting sort). */
+  partitions?: number;
+  /** Probe rows (with a non-NULL key) its runtime key filter dropped before the hash table. */
+  filtered?: number;
+  /** Pairs of equal keys that passed the join's condition (a semi / anti / mark join: its left rows with a match). */
+  matches?: number;
 }
 
 /**

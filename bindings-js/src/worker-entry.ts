@@ -4,7 +4,7 @@ import { LaneQLError } from './errors.js';
 import { LaneQL } from './laneql.js';
 import { isNode } from './platform.js';
 import type { PreparedColumn } from './columns.js';
-import type { CsvOptions, CreateOptions, HitsOptions } from './laneql.js';
+import type { CsvOptions, CreateOptions, HitsOptions, TpchOptions } from './laneql.js';
 import type { QueryOptions } from './types.js';
 import type { WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
@@ -29,6 +29,8 @@ async function handle(request: WorkerRequest): Promise<[unknown, Transferable[]]
     case 'generateHits':
       open().generateHits(a[0] as string, a[1] as number, a[2] as number | undefined, a[3] as HitsOptions | undefined);
       return [undefined, []];
+    case 'generateTpch':
+      return [open().generateTpch(a[0] as number, a[1] as number | undefined, a[2] as TpchOptions | undefined), []];
     case 'query': {
       const raw = open().query(a[0] as string, a[1] as QueryOptions | undefined).raw;
       const transfer: ArrayBuffer[] = [];

@@ -4,6 +4,7 @@ export type WorkerMethod =
   | 'registerPrepared'
   | 'registerCSV'
   | 'generateHits'
+  | 'generateTpch'
   | 'query'
   | 'likePrefilterCounts'
   | 'info'

@@ -5,6 +5,7 @@
 import { LaneQLError } from './errors.js';
 import {
   checkHitsArguments,
+  checkTpchArguments,
   checkLikeArguments,
   csvCall,
   prepareTable,
@@ -12,6 +13,7 @@ import {
   type CreateOptions,
   type CsvOptions,
   type HitsOptions,
+  type TpchOptions,
   type TableInput,
 } from './laneql.js';
 import { isNode } from './platform.js';
@@ -121,6 +123,11 @@ export class LaneQLWorker {
   async generateHits(name: string, rows: number, seed = 1, options: HitsOptions = {}): Promise<void> {
     checkHitsArguments(rows, seed, options);
     await this.#request('generateHits', [name, rows, seed, options]);
+  }
+
+  async generateTpch(scaleFactor: number, seed = 1, options: TpchOptions = {}): Promise<Record<string, number>> {
+    checkTpchArguments(scaleFactor, seed, options);
+    return (await this.#request('generateTpch', [scaleFactor, seed, options])) as Record<string, number>;
   }
 
   async query(sql: string, options?: QueryOptions): Promise<QueryResult> {
