@@ -1,7 +1,8 @@
 // The web demo end to end: the built page (web-demo/dist) served twice by its own server, cross-
 // origin isolated and plain, driven through its UI in headless Chromium (Debian's). It generates
 // the same hits rows as the native `laneql`, runs presets and checks their answers against the
-// native CLI's JSON, runs the race, LIKE and small-key panels, marks an error, checks the layout
+// native CLI's JSON, runs the race, LIKE and small-key panels, generates TPC-H and checks a join
+// query and the join panel against the native answer and profile (demo-tpch.mjs), marks an error, checks the layout
 // at 1280×800 and 390×844 and saves screenshots to tests/e2e/artifacts/. Prints PASS/FAIL lines,
 // then "N passed, M failed"; exits 1 on any failure; a global deadline ends it whatever happens.
 import { execFile } from 'node:child_process';
@@ -11,6 +12,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startDemoServer } from '../../web-demo/scripts/serve.mjs';
+import { checkTpchJoin } from './demo-tpch.mjs';
 import { Checks, closeBrowser, launchChromium } from './harness.mjs';
 
 const DEADLINE_MS = 120_000;
@@ -42,6 +44,11 @@ function parseExactJson(text) {
 async function nativeAnswer(sql) {
   const { stdout } = await run(LANEQL, ['--rows', String(ROWS), '--seed', String(SEED), '--format', 'json', '-c', sql],
     { timeout: 30_000, maxBuffer: 64 << 20 });
+  return parseAnswer(stdout);
+}
+
+/** `laneql --format json`'s output as { columns, rows }. */
+function parseAnswer(stdout) {
   const objects = parseExactJson(stdout);
   const columns = objects.length > 0 ? Object.keys(objects[0]) : [];
   return { columns, rows: objects.map((o) => columns.map((c) => o[c])) };
@@ -49,6 +56,8 @@ async function nativeAnswer(sql) {
 
 function sameCell(type, mine, theirs) {
   if (mine === null || theirs === null) return mine === theirs;
+  // DECIMAL: the page shows its exact text ('196319.9290'), the CLI's JSON a number.
+  if (type.startsWith('DECIMAL(')) return Number(mine) === Number(theirs);
   if (type === 'FLOAT' || type === 'DOUBLE') {
     const a = Number(mine);
     const b = Number(theirs);
@@ -244,6 +253,10 @@ async function runPage(browser, name, url, isolated) {
     await page.setViewportSize({ width: 1280, height: 800 });
     await checkError(page, name);
     await page.locator('#query-panel').screenshot({ path: fileURLToPath(new URL(`demo-${name}-error.png`, ARTIFACTS)) });
+    if (isolated) {
+      await checkTpchJoin(page, name, SEED, { check, clickAndSettle, difference, parseAnswer, laneql: LANEQL });
+      await page.locator('#join-panel').screenshot({ path: fileURLToPath(new URL(`demo-${name}-joins.png`, ARTIFACTS)) });
+    }
     if (!isolated) await checkFiles(page, name);
     check(`${name}: no page errors`, log.length === 0, log.join(' | '));
   } catch (error) {

@@ -1,5 +1,5 @@
-// The Data panel: generate ClickBench-like hits rows in the engine, or load a dropped CSV or
-// Parquet file; then show what the table holds.
+// The Data panel: generate ClickBench-like hits rows or TPC-H's 8 tables in the engine, or load a
+// dropped CSV or Parquet file; then show what the table holds.
 import type { DemoContext } from './context.js';
 import { busy, byId, statItem } from './dom.js';
 import type { DataSource } from './engines.js';
@@ -13,6 +13,8 @@ const DEFAULT_BYTES_PER_ROW = 620;
 // registers them, and queries need room for hash tables, sort runs and their results.
 const TABLE_SHARE_OF_MEMORY = 0.4;
 const ROW_STEP = 10_000;
+// TPC-H's 8 tables take about this many bytes per unit of scale factor (14 MB at SF 0.01).
+const TPCH_BYTES_PER_SF = 1.4e9;
 
 /** A table name from a file name: letters, digits and underscores, not starting with a digit. */
 function tableNameFor(fileName: string): string {
@@ -28,6 +30,9 @@ export class DataPanel {
   readonly #rows = byId<HTMLInputElement>('rows-input');
   readonly #seed = byId<HTMLInputElement>('seed-input');
   readonly #button = byId<HTMLButtonElement>('generate-button');
+  readonly #tpchForm = byId<HTMLFormElement>('tpch-form');
+  readonly #tpchScale = byId<HTMLSelectElement>('tpch-scale');
+  readonly #tpchButton = byId<HTMLButtonElement>('tpch-button');
   readonly #file = byId<HTMLInputElement>('file-input');
   readonly #drop = byId('drop-zone');
   readonly #limit = byId('rows-limit');
@@ -44,6 +49,10 @@ export class DataPanel {
     this.#form.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.generate();
+    });
+    this.#tpchForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.generateTpch();
     });
     this.#file.addEventListener('change', () => {
       const file = this.#file.files?.[0];
@@ -69,6 +78,10 @@ export class DataPanel {
     this.#maxRows = Math.max(ROW_STEP, Math.floor(fit / ROW_STEP) * ROW_STEP);
     this.#range.max = String(this.#maxRows);
     this.#rows.max = String(this.#maxRows);
+    // A TPC-H scale factor whose tables would pass the same share is not offered.
+    for (const option of this.#tpchScale.options) {
+      option.disabled = Number(option.value) * TPCH_BYTES_PER_SF > limitMB * 2 ** 20 * TABLE_SHARE_OF_MEMORY;
+    }
     this.#limit.textContent =
       `Up to ${formatCount(this.#maxRows)} rows: ${Math.round(TABLE_SHARE_OF_MEMORY * 100)}% of the ` +
       `engine’s ${formatCount(limitMB)} MB memory limit at ${formatCount(Math.round(this.#bytesPerRow))} bytes per row` +
@@ -92,6 +105,19 @@ export class DataPanel {
     await this.#load({ kind: 'hits', table: 'hits', rows, seed }, `Generating ${formatCount(rows)} hits rows (seed ${seed})…`);
   }
 
+  /** Generates TPC-H's 8 tables at the picked scale factor with the form's seed. */
+  async generateTpch(): Promise<void> {
+    const scaleFactor = Number(this.#tpchScale.value);
+    const seed = Math.floor(Number(this.#seed.value));
+    if (!(seed >= 0)) {
+      this.#context.status('The seed must be a whole number ≥ 0.');
+      this.#seed.focus();
+      return;
+    }
+    await this.#load({ kind: 'tpch', table: 'lineitem', scaleFactor, seed },
+      `Generating TPC-H at scale factor ${scaleFactor} (seed ${seed})…`, () => '', this.#tpchButton);
+  }
+
   /** Reads a CSV (registerCSV, parsed in the engine) or Parquet file (hyparquet, then register). */
   async loadFile(file: File): Promise<void> {
     const table = tableNameFor(file.name);
@@ -112,11 +138,12 @@ export class DataPanel {
   }
 
   /** Loads `source` into the engines; `note` adds to the final status line. */
-  async #load(source: DataSource | (() => Promise<DataSource>), message: string, note = () => ''): Promise<void> {
+  async #load(source: DataSource | (() => Promise<DataSource>), message: string, note = () => '',
+    button = this.#button): Promise<void> {
     this.#context.status(message);
     const started = performance.now();
     try {
-      await busy(this.#button, this.#panel, async () => {
+      await busy(button, this.#panel, async () => {
         const resolved = typeof source === 'function' ? await source() : source;
         await this.#context.engines.load(resolved);
         const stats = await measureTable(this.#context.engines.main.worker, resolved.table);
@@ -134,7 +161,9 @@ export class DataPanel {
   }
 
   #show(stats: TableStats, source: DataSource): void {
-    const origin = source.kind === 'hits' ? `generated, seed ${source.seed}` : source.fileName;
+    const origin = source.kind === 'hits' ? `generated, seed ${source.seed}`
+      : source.kind === 'tpch' ? `TPC-H SF ${source.scaleFactor}, seed ${source.seed} (8 tables; ${stats.table} shown)`
+      : source.fileName;
     this.#stats.replaceChildren(
       statItem('Table', stats.table),
       statItem('Rows', formatCount(stats.rows)),
@@ -145,5 +174,6 @@ export class DataPanel {
     this.#stats.dataset.table = stats.table;
     this.#stats.dataset.rows = String(stats.rows);
     this.#stats.dataset.bytes = String(stats.bytes);
+    this.#stats.dataset.source = source.kind;
   }
 }

@@ -6,6 +6,8 @@ import { LaneQL, type ColumnsInput, type Flavour, type LaneQLInfo, type LaneQLWo
 /** Where the current table came from, kept so that another engine can load the same rows. */
 export type DataSource =
   | { kind: 'hits'; table: string; rows: number; seed: number }
+  /** TPC-H's 8 tables (generateTpch); `table` is the one the Data panel measures (lineitem). */
+  | { kind: 'tpch'; table: string; scaleFactor: number; seed: number }
   | { kind: 'csv'; table: string; fileName: string; bytes: Uint8Array }
   | { kind: 'columns'; table: string; fileName: string; columns: ColumnsInput };
 
@@ -39,6 +41,9 @@ export async function loadSource(engine: Engine, source: DataSource): Promise<nu
     case 'hits':
       await engine.worker.generateHits(source.table, source.rows, source.seed);
       rows = source.rows;
+      break;
+    case 'tpch':
+      rows = (await engine.worker.generateTpch(source.scaleFactor, source.seed))[source.table];
       break;
     case 'csv':
       rows = await engine.worker.registerCSV(source.table, source.bytes);

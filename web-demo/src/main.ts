@@ -4,6 +4,7 @@ import type { DemoContext } from './context.js';
 import { DataPanel } from './data-panel.js';
 import { byId } from './dom.js';
 import { describeEngine, Engines } from './engines.js';
+import { JoinPanel } from './join-panel.js';
 import { LikePanel } from './like-panel.js';
 import { QueryPanel } from './query-panel.js';
 import { RacePanel } from './race-panel.js';
@@ -49,7 +50,13 @@ async function start(): Promise<void> {
   };
   const timeline = new TimelinePanel();
   const data = new DataPanel(context);
-  query = new QueryPanel(context, (t) => timeline.show(t));
+  let joins: JoinPanel | null = null;
+  query = new QueryPanel(context, (t) => {
+    timeline.show(t);
+    joins?.show(t);
+  });
+  const queryPanel = query;
+  joins = new JoinPanel(context, (sql) => queryPanel.runSql(sql));
   new RacePanel(context);
   new LikePanel(context);
   new SmallKeyPanel(context);

@@ -23,7 +23,24 @@ export interface Span {
   rows: number;
   bytes: number;
   probes: number;
+  /** A hash join's counters (its probe span's; absent on other spans): see JoinCounters. */
+  join?: JoinCounters;
 }
+
+/** What one join did, from its probe span: the build side's rows and the partitions its hash
+ *  table was placed in; the probe rows, those the runtime key filter dropped before the hash
+ *  table, those that looked a key up in it, and the matches (pairs that passed the join). */
+export interface JoinCounters {
+  build: number;
+  partitions: number;
+  probeRows: number;
+  filtered: number;
+  lookedUp: number;
+  matches: number;
+}
+
+/** The spans that carry a join's counters: one per join of a pipeline, one per IN / EXISTS. */
+export const JOIN_PROBE_SPANS = new Set(['hash join probe', 'mark join probe']);
 
 export interface Timeline {
   threads: { tid: number; name: string }[];
@@ -59,6 +76,18 @@ export function readProfile(trace: ProfileTrace): Timeline {
       rows: event.args.rows,
       bytes: event.args.bytes,
       probes: event.args.probes,
+      ...(JOIN_PROBE_SPANS.has(event.name)
+        ? {
+            join: {
+              build: event.args.build ?? 0,
+              partitions: event.args.partitions ?? 1,
+              probeRows: event.args.rows,
+              filtered: event.args.filtered ?? 0,
+              lookedUp: event.args.probes,
+              matches: event.args.matches ?? 0,
+            },
+          }
+        : {}),
     });
   }
   // Times count from the profiler's start, which may precede the query: start at its first span.

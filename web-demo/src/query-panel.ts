@@ -49,6 +49,12 @@ export class QueryPanel {
     return this.#editor.value;
   }
 
+  /** Puts `sql` in the editor and runs it (the join panel's TPC-H picker). */
+  async runSql(sql: string): Promise<void> {
+    this.#editor.value = sql;
+    await this.run();
+  }
+
   /** Runs the editor's SQL on the main engine, profiled. */
   async run(): Promise<void> {
     const sql = this.#editor.value;
