@@ -127,9 +127,33 @@ Table FloatTable(size_t rows) {
   return table;
 }
 
+// Each query on table t at every thread count and split gives the one-thread answer bit for
+// bit; the one-thread answers must have more than `min_rows` rows.
+template <size_t N>
+void ExpectSameOnEveryThreadCount(const std::shared_ptr<Table>& table, const char* const (&queries)[N],
+                                  size_t min_rows) {
+  std::string error;
+  Database one(Options(1));
+  ASSERT_TRUE(one.Register("t", table, &error));
+  for (Split split : {Split::kChosen, Split::kTwoLevel, Split::kKeys}) {
+    for (int threads : kThreadCounts) {
+      Database many(Options(threads, split));
+      ASSERT_TRUE(many.Register("t", table, &error));
+      for (const char* sql : queries) {
+        const Result expected = one.Query(sql);
+        ASSERT_TRUE(expected.ok()) << sql << ": " << expected.error();
+        ASSERT_GT(expected.num_rows(), min_rows) << sql;
+        ExpectIdentical(expected, many.Query(sql), std::string(sql) + " at " + std::to_string(threads) +
+                                                       " threads" + (split == Split::kTwoLevel ? ", two-level"
+                                                                     : split == Split::kKeys ? ", by keys" : ""));
+      }
+    }
+  }
+}
+
 TEST(SqlEngineThreads, FloatAggregatesAndTiesAreBitIdentical) {
   auto table = std::make_shared<Table>(FloatTable(150'000));
-  const char* queries[] = {
+  const char* const queries[] = {
       "SELECT sum(x), avg(x), min(x), max(x), count(x), count(*) FROM t",
       "SELECT sum(x * 3.5 - 1), avg(x / 7) FROM t WHERE k < 25",
       "SELECT sum(x) FROM t WHERE x < 0",  // no NaN: the low bits carry the order
@@ -143,23 +167,7 @@ TEST(SqlEngineThreads, FloatAggregatesAndTiesAreBitIdentical) {
       "SELECT k, s, x FROM t ORDER BY k, s",   // full sort, many ties
       "SELECT k, x FROM t ORDER BY x DESC LIMIT 100",  // top-N, NaN and -0.0 among the keys
   };
-  std::string error;
-  Database one(Options(1));
-  ASSERT_TRUE(one.Register("t", table, &error));
-  for (Split split : {Split::kChosen, Split::kTwoLevel, Split::kKeys}) {
-    for (int threads : kThreadCounts) {
-      Database many(Options(threads, split));
-      ASSERT_TRUE(many.Register("t", table, &error));
-      for (const char* sql : queries) {
-        const Result expected = one.Query(sql);
-        ASSERT_TRUE(expected.ok()) << sql << ": " << expected.error();
-        ASSERT_GT(expected.num_rows(), 0u) << sql;
-        ExpectIdentical(expected, many.Query(sql), std::string(sql) + " at " + std::to_string(threads) +
-                                                       " threads" + (split == Split::kTwoLevel ? ", two-level"
-                                                                     : split == Split::kKeys ? ", by keys" : ""));
-      }
-    }
-  }
+  ExpectSameOnEveryThreadCount(table, queries, 0);
 }
 
 // Grouped float sums over few groups on a table large enough to be sampled (at least 32
@@ -169,7 +177,7 @@ TEST(SqlEngineThreads, FloatAggregatesAndTiesAreBitIdentical) {
 TEST(SqlEngineThreads, FewGroupFloatSumsGoByBatchPartials) {
   constexpr size_t kRows = 40 * 16384 + 123;
   auto table = std::make_shared<Table>(FloatTable(kRows));
-  const char* queries[] = {
+  const char* const queries[] = {
       // Arguments without NULLs and COUNT(*): folded in one pass (UpdateFloatSums).
       "SELECT k, sum(coalesce(x, -1.0)), count(*), avg(coalesce(x, -2.0) * 2) FROM t "
       "WHERE x < 0 OR x IS NULL GROUP BY k ORDER BY k",
@@ -177,22 +185,10 @@ TEST(SqlEngineThreads, FewGroupFloatSumsGoByBatchPartials) {
       "SELECT s, k % 3 AS m, sum(x * 1.5), avg(x), min(x) FROM t GROUP BY s, m ORDER BY s, m",
       "SELECT k, sum(x) FROM t GROUP BY k",  // first-appearance order, NaN in later rows
   };
+  ExpectSameOnEveryThreadCount(table, queries, 2);
   std::string error;
   Database one(Options(1));
   ASSERT_TRUE(one.Register("t", table, &error));
-  for (Split split : {Split::kChosen, Split::kTwoLevel, Split::kKeys}) {
-    for (int threads : kThreadCounts) {
-      Database many(Options(threads, split));
-      ASSERT_TRUE(many.Register("t", table, &error));
-      for (const char* sql : queries) {
-        const Result expected = one.Query(sql);
-        ASSERT_TRUE(expected.ok()) << sql << ": " << expected.error();
-        ASSERT_GT(expected.num_rows(), 2u) << sql;
-        ExpectIdentical(expected, many.Query(sql), std::string(sql) + " at " + std::to_string(threads) +
-                                                       " threads, split " + std::to_string(static_cast<int>(split)));
-      }
-    }
-  }
   // The order itself, computed here from the column.
   const Column& x = table->column(0);
   const double* xs = x.Values<double>();
