@@ -27,7 +27,7 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
   test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
   difftest difftest-relational fuzz build-arm64 test-arm64 test-arm64-neon clean install test-install test-tpch \
-  test-tpch-js
+  test-tpch-js bench-tpch
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -47,6 +47,7 @@ help:
 	@echo "      test-install (install into a temporary prefix and use it with the project hidden)"
 	@echo "      bench-wasm (ClickBench in Node: laneql-wasm vs duckdb-wasm vs native; BENCH_ROWS=)"
 	@echo "      bench (laneql vs DuckDB, chDB, Polars and duckdb-wasm; PEER_ROWS=, PEER_ARGS=)"
+	@echo "      bench-tpch (TPC-H: laneql vs DuckDB, chDB, Polars, and the wasm pair; TPCH_BENCH_SF=, TPCH_BENCH_ARGS=)"
 	@echo "      bench-planning (count(*) end to end, parse + bind, EXPLAIN of a join; PLANNING_ARGS=)"
 	@echo "      bench-functions (each function over FUNCTION_ROWS rows, laneql vs DuckDB; FUNCTION_ARGS=)"
 	@echo "make demo   build the web demo and serve it on 127.0.0.1 (cross-origin isolated; PORT=)"
@@ -152,7 +153,8 @@ test-diff: build-native
 	@echo "==> test: ClickBench queries against DuckDB on $(DIFF_ROWS) generated rows"
 	$(ROOT)/.venv/bin/python -m unittest tests/diff/test_diff_compare.py tests/diff/test_random_queries.py \
 	  tests/diff/test_random_relational.py
-	$(ROOT)/.venv/bin/python -m unittest bench/peers/test_report.py bench/peers/test_checks.py
+	$(ROOT)/.venv/bin/python -m unittest bench/peers/test_report.py bench/peers/test_checks.py \
+	  bench/tpch/test_tpch_bench.py
 	$(ROOT)/.venv/bin/python tests/diff/run_diff.py --rows $(DIFF_ROWS) \
 	  --tool $(BUILD)/native/tests/diff/hits_diff_tool --workdir $(BUILD)/diff-work
 	@echo "==> test: $(DIFF_RANDOM_QUERIES) random queries against DuckDB (tests/diff/random_diff.py)"
@@ -336,6 +338,16 @@ PEER_VENV := $(ROOT)/.venv-bench
 bench: build-native build-wasm build-js
 	@bash bench/peers/setup_venv.sh $(PEER_VENV)
 	$(PEER_VENV)/bin/python bench/peers/run.py --rows $(PEER_ROWS) --laneql $(LANEQL) $(PEER_ARGS)
+
+# TPC-H's 22 queries: laneql vs DuckDB, chDB and Polars at 1 and 2 threads, laneql-wasm vs
+# duckdb-wasm in Node, every answer checked against DuckDB's, peak memory (bench/tpch/README.md);
+# not part of make test. TPCH_BENCH_SF (default 1); writes bench/results/tpch-sf<SF>.{md,json,svg}.
+.PHONY: bench-tpch
+TPCH_BENCH_SF ?= 1
+TPCH_BENCH_ARGS ?=
+bench-tpch: build-native build-wasm build-js
+	@bash bench/peers/setup_venv.sh $(PEER_VENV)
+	$(PEER_VENV)/bin/python bench/tpch/run.py --sf $(TPCH_BENCH_SF) --laneql $(LANEQL) $(TPCH_BENCH_ARGS)
 
 # What a query costs before it reads data (bench/results/planning.md): SELECT count(*) end to end,
 # parse and bind of 1-table ClickBench queries, EXPLAIN of a 3-table join. Not part of make test.

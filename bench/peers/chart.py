@@ -56,7 +56,8 @@ def decades(panels):
     return max(lo, -4), min(hi, 4)
 
 
-def render(doc):
+def render(doc, subject=None):
+    """The SVG; `subject` names the data in the title (default: hits' row count)."""
     panels = panels_from(doc)
     if not panels:
         return '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>\n'
@@ -69,7 +70,8 @@ def render(doc):
            'font-size="10">' % (width, height),
            '<rect width="100%" height="100%" fill="white"/>',
            '<text x="8" y="16" font-size="13" font-weight="bold">laneql / peer, per query (median '
-           'times, log scale; left of 1: laneql faster) — %s rows</text>' % escape(stats.rows_text(doc["rows"]))]
+           'times, log scale; left of 1: laneql faster) — %s</text>'
+           % escape(subject or "%s rows" % stats.rows_text(doc["rows"]))]
     legend_x = 8
     for p in [e for e in doc["engines"] if e != "laneql"] + (["duckdb-wasm"] if len(panels) > len(doc["phases"]) else []):
         out.append('<rect x="%d" y="26" width="10" height="8" fill="%s"/>' % (legend_x, COLORS.get(p, "#666")))

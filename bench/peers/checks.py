@@ -77,7 +77,7 @@ class Reference:
     (through the tie group at the window's end), its column types and the float columns."""
 
     def __init__(self, sql, names, types, own_rows, full_rows, full_keys, complete):
-        self.shape = diff_compare.QueryShape(sql)
+        self.shape = diff_compare.WithQueryShape(sql)
         self.names = names
         self.types = types
         self.own_rows = own_rows
@@ -117,6 +117,6 @@ def reference(con, sql):
     types = [str(d[1]).upper() for d in cursor.description]
     names = [d[0] for d in cursor.description]
     own = [tuple(r) for r in cursor.fetchall()]
-    shape = diff_compare.QueryShape(sql)
+    shape = diff_compare.WithQueryShape(sql)
     full_rows, full_keys, complete = fetch_ordered(con, shape, names)
     return Reference(sql, names, types, own, full_rows, full_keys, complete)

@@ -107,10 +107,18 @@ def fingerprint_sql(schema):
     return "SELECT %s FROM hits" % ", ".join(items)
 
 
-def laneql_answer(laneql, table_path, sql, threads=0, timeout=None):
-    """laneql's answer as (names, rows of JSON values), through `laneql -c SQL --format json`.
-    Raises RuntimeError with laneql's message when the query fails."""
-    argv = [laneql, "-c", sql, "--table", "hits=" + table_path, "--format", "json"]
+def table_args(tables):
+    """laneql's --table arguments: `tables` is {name: path}, or one path for the table hits."""
+    if isinstance(tables, str):
+        tables = {"hits": tables}
+    return sum((["--table", "%s=%s" % (name, path)] for name, path in tables.items()), [])
+
+
+def laneql_answer(laneql, tables, sql, threads=0, timeout=None):
+    """laneql's answer as (names, rows of JSON values), through `laneql -c SQL --format json`
+    over `tables` ({name: .laneql path}, or hits' path). Raises RuntimeError with laneql's
+    message when the query fails."""
+    argv = [laneql, "-c", sql, "--format", "json"] + table_args(tables)
     if threads:
         argv += ["--threads", str(threads)]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)

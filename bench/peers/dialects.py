@@ -44,15 +44,21 @@ def known_difference(engine, number):
 
 def adapt(engine, number, sql):
     """(the SQL `engine` runs for query `number`, the reason when it differs from `sql`)."""
-    change = ADJUSTMENTS.get(engine, {}).get(number)
+    return adjusted(ADJUSTMENTS, engine, number, sql, "dialects.py")
+
+
+def adjusted(adjustments, engine, number, sql, source):
+    """adapt() over a table of adjustments ({engine: {number: ([(old, new)], why)}}) kept in the
+    file `source`: each `old` must be in the query, or the query changed under the table."""
+    change = adjustments.get(engine, {}).get(number)
     if change is None:
         return sql, None
     replacements, why = change
     out = sql
     for old, new in replacements:
         if old not in out:
-            raise ValueError("dialects.py: query %d for %s has no %r (did queries.sql change?)"
-                             % (number, engine, old))
+            raise ValueError("%s: query %d for %s has no %r (did the query change?)"
+                             % (source, number, engine, old))
         out = out.replace(old, new)
     return out, why
 

@@ -14,6 +14,7 @@ import json
 import multiprocessing
 import os
 import subprocess
+import tempfile
 import time
 
 import data
@@ -24,20 +25,23 @@ from stats import DISPLAY  # noqa: F401  (the runner's and the report's names)
 class LaneqlEngine:
     name = "laneql"
 
-    def __init__(self, laneql, table_path, threads, tmp_dir, timeout_s):
+    def __init__(self, laneql, tables, threads, tmp_dir, timeout_s, dialect=dialects):
+        """tables: {name: .laneql path}, or hits' path."""
         self.laneql = laneql
-        self.table_path = table_path
+        self.tables = {"hits": tables} if isinstance(tables, str) else dict(tables)
         self.threads = threads
         self.tmp_dir = tmp_dir
         self.timeout_s = timeout_s
+        self.dialect = dialect
         self.info = {}
+        self.max_rss_mb = 0.0  # the largest peak resident memory of its timed processes
 
     def start(self):
         os.makedirs(self.tmp_dir, exist_ok=True)
         done = subprocess.run([self.laneql, "info", "--json"], capture_output=True, text=True)
         native = json.loads(done.stdout)
         self.info = {"version": "laneql %s" % native.get("version", "?"), "load_s": 0.0,
-                     "file_mb": os.path.getsize(self.table_path) / 1e6,
+                     "file_mb": sum(os.path.getsize(p) for p in self.tables.values()) / 1e6,
                      "threads": self.threads, "target": native.get("dispatched_target"),
                      "form": ".laneql file, mapped (no copy); one `laneql bench --runs 1` process "
                              "per repetition, warmed up inside"}
@@ -47,7 +51,7 @@ class LaneqlEngine:
         if answer:
             start = time.perf_counter()
             try:
-                names, rows = data.laneql_answer(self.laneql, self.table_path, sql, self.threads,
+                names, rows = data.laneql_answer(self.laneql, self.tables, sql, self.threads,
                                                  timeout=self.timeout_s)
             except subprocess.TimeoutExpired:
                 return {"error": "timeout (%d s)" % self.timeout_s}
@@ -62,25 +66,30 @@ class LaneqlEngine:
             f.write(sql + "\n")
         if os.path.exists(json_file):
             os.remove(json_file)
-        argv = [self.laneql, "bench", "--queries", query_file, "--table", "hits=" + self.table_path,
-                "--runs", "1", "--threads", str(self.threads), "--json", json_file]
+        argv = [self.laneql, "bench", "--queries", query_file, "--runs", "1",
+                "--threads", str(self.threads), "--json", json_file] + data.table_args(self.tables)
         try:
-            done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                  timeout=2 * self.timeout_s)
+            returncode, stderr, max_rss_mb = run_measured(argv, 2 * self.timeout_s)
         except subprocess.TimeoutExpired:
             return {"error": "timeout (%d s)" % (2 * self.timeout_s)}
+        self.max_rss_mb = max(self.max_rss_mb, max_rss_mb)
         try:
             with open(json_file) as f:
                 result = json.load(f)["queries"][0]
         except (OSError, ValueError, KeyError, IndexError):
-            tail = done.stderr.strip().splitlines()
-            return {"error": "laneql bench exit %d: %s" % (done.returncode, tail[-1] if tail else "")}
+            tail = stderr.strip().splitlines()
+            return {"error": "laneql bench exit %d: %s" % (returncode, tail[-1] if tail else "")}
         if result.get("error"):
             return {"error": result["error"].splitlines()[0]}
         return {"ms": float(result["min_ms"]), "rows": result["rows"]}
 
     def sql_for(self, number, sql):
-        return dialects.adapt(self.name, number, sql)
+        return self.dialect.adapt(self.name, number, sql)
+
+    def memory(self):
+        """{"max_rss_mb"}: the peak resident memory of the largest `laneql bench` process so far
+        (its mapped table pages that the query touched count, as a peer's loaded table does)."""
+        return {"max_rss_mb": self.max_rss_mb}
 
     def stop(self):
         pass
@@ -89,9 +98,13 @@ class LaneqlEngine:
 class WorkerEngine:
     """A peer in its own process (workers.py)."""
 
-    def __init__(self, name, parquet, schema, threads, timeout_s, load_timeout_s=7200):
+    def __init__(self, name, tables, threads, timeout_s, load_timeout_s=7200, dialect=dialects,
+                 settings=None):
+        """tables: {name: {"parquet": path, "schema": [(column, TYPE)]}} (workers.py);
+        settings: {engine: [statement, ...]} run after loading."""
         self.name = name
-        self.config = {"engine": name, "parquet": parquet, "schema": schema, "threads": threads}
+        self.config = {"engine": name, "tables": tables, "threads": threads, "settings": settings or {}}
+        self.dialect = dialect
         self.timeout_s = timeout_s
         self.load_timeout_s = load_timeout_s
         self.process = None
@@ -147,7 +160,11 @@ class WorkerEngine:
         return self.request({"op": "check", "sql": sql, "answers": answers}, 4 * self.timeout_s)
 
     def sql_for(self, number, sql):
-        return dialects.adapt(self.name, number, sql)
+        return self.dialect.adapt(self.name, number, sql)
+
+    def memory(self):
+        """{"rss_mb", "max_rss_mb"} of the engine's process now (or {"error"})."""
+        return self.request({"op": "memory"})
 
     def stop(self):
         if self.process is not None:
@@ -164,3 +181,25 @@ class WorkerEngine:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+
+
+def run_measured(argv, timeout_s):
+    """(exit status, stderr, peak resident memory in MB) of one program run. The child is reaped
+    with wait4, whose rusage is that child's own peak (RUSAGE_CHILDREN would be the largest of all
+    children so far)."""
+    with tempfile.TemporaryFile(mode="w+") as err:
+        process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                process.kill()
+                os.wait4(process.pid, 0)
+                process.returncode = -9
+                raise subprocess.TimeoutExpired(argv, timeout_s)
+            time.sleep(0.002)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        return process.returncode, err.read(), usage.ru_maxrss / 1e3

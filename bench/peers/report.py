@@ -151,29 +151,35 @@ def wasm_section(wasm):
                  "against duckdb-wasm's with the same rules. native: `laneql bench --threads 1`, "
                  "called by run.mjs." % wasm.get("repeat", "3"))
     lines.append("")
-    names = ["laneql-wasm", "duckdb-wasm", "native"]
-    head = ["#"] + ["%s ms" % n for n in names] + ["laneql-wasm / duckdb-wasm", "laneql-wasm / native", "check"]
-    lines += ["| %s |" % " | ".join(head), "|%s|" % "|".join("---" if h in ("#", "check") else "---:" for h in head)]
-    for r in wasm["results"]:
-        t = {n: stats.timed(r["engines"].get(n), "median_ms") for n in names}
-        row = [str(r["q"])] + [stats.fmt_ms(t[n]) if t[n] is not None else
-                               ("error" if r["engines"].get(n) else "-") for n in names]
-        row += [stats.fmt_ratio(stats.ratio(t["laneql-wasm"], t["duckdb-wasm"])),
-                stats.fmt_ratio(stats.ratio(t["laneql-wasm"], t["native"]))]
-        check = str(r.get("check"))
-        row.append(check if check.startswith("ok") else "**%s**" % check)
-        lines.append("| %s |" % " | ".join(cell(x) for x in row))
-    for label, key in (("geomean (median)", "median_ms"), ("geomean (best)", "best_ms")):
-        means, common = stats.common_geomeans(wasm["results"], names, key)
-        r1, _ = stats.pair_geomean(wasm["results"], "laneql-wasm", "duckdb-wasm", key)
-        r2, _ = stats.pair_geomean(wasm["results"], "laneql-wasm", "native", key)
-        lines.append("| **%s** | %s | **%s** | **%s** | %d queries all three ran |" % (
-            label, " | ".join("**%s**" % stats.fmt_ms(means[n]) for n in names),
-            stats.fmt_ratio(r1), stats.fmt_ratio(r2), common))
+    lines += wasm_table(wasm["results"], ["laneql-wasm", "duckdb-wasm", "native"],
+                        [("laneql-wasm", "duckdb-wasm"), ("laneql-wasm", "native")])
     notes = ["- #%d: %s" % (r["q"], short("; ".join(r["notes"]), 300)) for r in wasm["results"] if r.get("notes")]
     if notes:
         lines += ["", "Notes:", ""] + notes
     return lines + [""]
+
+
+def wasm_table(results, names, pairs):
+    """The per-query table of a wasm run: each engine's median, the ratios of `pairs`
+    [(numerator, denominator)], the check; then geomeans over the queries every engine ran."""
+    head = ["#"] + ["%s ms" % n for n in names] + ["%s / %s" % p for p in pairs] + ["check"]
+    lines = ["| %s |" % " | ".join(head), "|%s|" % "|".join("---" if h in ("#", "check") else "---:" for h in head)]
+    for r in results:
+        t = {n: stats.timed(r["engines"].get(n), "median_ms") for n in names}
+        row = [str(r["q"])] + [stats.fmt_ms(t[n]) if t[n] is not None else
+                               ("error" if r["engines"].get(n) else "-") for n in names]
+        row += [stats.fmt_ratio(stats.ratio(t[a], t[b])) for a, b in pairs]
+        check = str(r.get("check"))
+        row.append(check if check.startswith("ok") else "**%s**" % check)
+        lines.append("| %s |" % " | ".join(cell(x) for x in row))
+    for label, key in (("geomean (median)", "median_ms"), ("geomean (best)", "best_ms")):
+        means, common = stats.common_geomeans(results, names, key)
+        ratios = [stats.pair_geomean(results, a, b, key)[0] for a, b in pairs]
+        lines.append("| **%s** | %s | %s | %d %s every engine ran |" % (
+            label, " | ".join("**%s**" % stats.fmt_ms(means[n]) for n in names),
+            " | ".join("**%s**" % stats.fmt_ratio(x) for x in ratios), common,
+            "query" if common == 1 else "queries"))
+    return lines
 
 
 def bandwidth_section(bw):

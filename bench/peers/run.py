@@ -12,12 +12,8 @@ writes bench/results/peers-<rows>.{md,json,svg}. See bench/peers/README.md.
 """
 
 import argparse
-import datetime
 import json
 import os
-import platform
-import shlex
-import subprocess
 import sys
 import time
 
@@ -27,6 +23,8 @@ sys.path.insert(0, HERE)
 import bandwidth  # noqa: E402
 import chart  # noqa: E402
 import data  # noqa: E402
+from machine import machine_info  # noqa: E402
+import outputs  # noqa: E402
 import report  # noqa: E402
 import runner  # noqa: E402
 import stats  # noqa: E402
@@ -89,26 +87,6 @@ def parse_query_list(text, count):
     return sorted(out)
 
 
-def machine_info():
-    info = {"cpu": platform.processor() or "?", "os": platform.platform()}
-    try:
-        lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-        fields = dict(line.split(":", 1) for line in lscpu.splitlines() if ":" in line)
-        fields = {k.strip(): v.strip() for k, v in fields.items()}
-        sockets = int(fields.get("Socket(s)", "1"))
-        info.update(cpu=fields.get("Model name", info["cpu"]), cpus=int(fields.get("CPU(s)", "0")),
-                    cores=int(fields.get("Core(s) per socket", "0")) * sockets,
-                    threads_per_core=int(fields.get("Thread(s) per core", "1")))
-    except (OSError, ValueError):
-        info.update(cpus=os.cpu_count(), cores="?", threads_per_core="?")
-    with open("/proc/meminfo") as f:
-        total_kb = int(next(line for line in f if line.startswith("MemTotal")).split()[1])
-    info["memory_gib"] = round(total_kb / 2**20, 1)
-    info["load_start"] = "%.2f" % os.getloadavg()[0]
-    info["nice"] = os.nice(0)
-    return info
-
-
 def start_engines(args, dataset, threads):
     engines = []
     for name in args.engine_list:
@@ -116,7 +94,8 @@ def start_engines(args, dataset, threads):
             e = LaneqlEngine(args.laneql, dataset["laneql"], threads,
                              os.path.join(args.out_dir, "tmp"), args.timeout)
         else:
-            e = WorkerEngine(name, dataset["parquet"], dataset["schema"], threads, args.timeout)
+            e = WorkerEngine(name, {"hits": {"parquet": dataset["parquet"], "schema": dataset["schema"]}},
+                             threads, args.timeout)
         data.log("==> %d thread(s): loading %s" % (threads, name))
         reply = e.start()
         if not reply.get("ok"):
@@ -135,7 +114,8 @@ def main(argv=None):
     if args.render:  # only the Markdown and the chart again, from a run's JSON
         with open(args.render) as f:
             doc = json.load(f)
-        write_report(args.render[:-5] if args.render.endswith(".json") else args.render, doc)
+        base = args.render[:-5] if args.render.endswith(".json") else args.render
+        outputs.write_renderings(base, doc, report.render, chart.render)
         return 0
     started = time.time()
     os.environ["TZ"] = "UTC"  # the worker processes inherit it (chDB's DateTime)
@@ -218,11 +198,7 @@ def main(argv=None):
         os.remove(csv)
 
     machine["load_end"] = "%.2f" % os.getloadavg()[0]
-    command = " ".join(shlex.quote(a) for a in (
-        [os.path.relpath(sys.executable, REPO) if sys.executable.startswith(REPO) else "python",
-         os.path.relpath(os.path.abspath(__file__), REPO)] +
-        [os.path.relpath(a, REPO) if a.startswith(REPO) else a
-         for a in (argv if argv is not None else sys.argv[1:])]))
+    command = outputs.command_line(REPO, __file__, argv)
     doc = {"rows": args.rows, "seed": args.seed, "repeat": args.repeat, "engines": [e for e in args.engine_list],
            "query_count": len(selected), "threads": args.thread_counts, "phases": phases,
            "wasm": wasm_summary, "bandwidth": bw, "machine": machine, "conditions": args.conditions,
@@ -231,24 +207,12 @@ def main(argv=None):
                     "fingerprint_aggregates": dataset["fingerprint_aggregates"],
                     "columns": dataset["columns"], "columns_why": dataset["columns_why"],
                     "duration_s": data_s},
-           "command": command, "started": datetime.datetime.fromtimestamp(started, datetime.timezone.utc)
-           .strftime("%Y-%m-%d %H:%M UTC"), "duration_s": time.time() - started}
-    doc = json.loads(json.dumps(doc))  # the Markdown and the chart are made from the JSON as written
+           "command": command, "started": outputs.started_text(started), "duration_s": time.time() - started}
     base = os.path.join(args.out_dir, name)
-    with open(base + ".json", "w") as f:
-        json.dump(doc, f, indent=1)
-    write_report(base, doc)
+    doc = outputs.write(base, doc, report.render, chart.render)
     data.log("==> wrote %s.{md,json,svg} in %.0f s" % (os.path.relpath(base, REPO), doc["duration_s"]))
     print("\n".join(report.summary_table(doc)))
     return 0
-
-
-def write_report(base, doc):
-    """base.md and base.svg from the document (as base.json holds it)."""
-    with open(base + ".md", "w") as f:
-        f.write(report.render(doc))
-    with open(base + ".svg", "w") as f:
-        f.write(chart.render(doc))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ checked against DuckDB's (checks.py, in DuckDB's process).
 
 import sys
 
-import dialects
 import stats
 from stats import DISPLAY
 
@@ -77,8 +76,9 @@ def check_answers(engines, sql, answers, record):
     if "error" in reply:
         return {k: ["not checked", "the check failed: " + reply["error"]] for k in others}
     out.update({k: list(v) for k, v in reply["verdicts"].items()})
+    dialect_of = {e.name: e.dialect for e in engines}
     for name, (status, _) in list(out.items()):
-        known = dialects.known_difference(name, record["q"])
+        known = dialect_of[name].known_difference(name, record["q"])
         if status == "MISMATCH" and known:
             record["notes"].append("%s's answer differs, known cause: %s" % (DISPLAY[name], known))
     if reply.get("duckdb_rows") == 0:

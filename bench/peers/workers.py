@@ -1,6 +1,10 @@
 """The peer engines, each in a process of its own (engines.WorkerEngine starts it with
 multiprocessing's spawn and talks to it over a Pipe): DuckDB, chDB and Polars in Python, the
-hits table loaded once into the engine's in-memory form, then queries on request.
+tables (hits; TPC-H's eight) loaded once into the engine's in-memory form, then queries on request.
+
+config: {"engine", "threads", "tables": {name: {"parquet": path, "schema": [(column, TYPE)]}},
+"settings": {engine: [statement, ...]}} (statements run after loading, e.g. chDB's join_use_nulls
+for TPC-H's outer joins).
 
 A query's time is taken here, around the engine's call that runs it and materialises its answer:
 DuckDB's execute() + fetchall(), chDB's Session.query(sql, "ArrowTable"), Polars'
@@ -9,7 +13,8 @@ the check happens after the clock stops.
 
 Messages (dicts): {"op": "run", "sql", "answer": bool} -> {"ms", "rows", ["names", "answer"]}
 or {"error", "kind"}; {"op": "check", "sql", "answers": {engine: rows}} (DuckDB only) ->
-{"verdicts": {engine: [status, detail]}, "duckdb_rows"}; {"op": "quit"}.
+{"verdicts": {engine: [status, detail]}, "duckdb_rows"}; {"op": "memory"} -> {"rss_mb",
+"max_rss_mb"} (the process's resident memory now and at its peak); {"op": "quit"}.
 """
 
 import os
@@ -39,9 +44,12 @@ class DuckDBWorker:
         self.con.execute("SET threads = %d" % self.config["threads"])
         self.con.execute("SET enable_progress_bar = false")
         start = time.perf_counter()
-        self.con.execute("CREATE TABLE hits AS SELECT * FROM read_parquet('%s')"
-                         % self.config["parquet"].replace("'", "''"))
+        for name, table in self.config["tables"].items():
+            self.con.execute("CREATE TABLE %s AS SELECT * FROM read_parquet('%s')"
+                             % (name, table["parquet"].replace("'", "''")))
         load_s = time.perf_counter() - start
+        for statement in self.config.get("settings", {}).get(self.name, []):
+            self.con.execute(statement)
         threads = self.con.execute("SELECT current_setting('threads')").fetchall()[0][0]
         return {"version": "DuckDB " + duckdb.__version__, "load_s": load_s,
                 "threads": int(threads), "form": "in-memory table (CREATE TABLE AS read_parquet)"}
@@ -61,7 +69,14 @@ class DuckDBWorker:
 
 
 CHDB_TYPES = {"BIGINT": "Int64", "INTEGER": "Int32", "SMALLINT": "Int16", "VARCHAR": "String",
-              "DATE": "Date", "TIMESTAMP": "DateTime"}
+              "DATE": "Date", "TIMESTAMP": "DateTime", "DOUBLE": "Float64"}
+
+
+def chdb_type(duck_type):
+    """ClickHouse's name for a DuckDB column type (DECIMAL(p,s) keeps its precision and scale)."""
+    if duck_type.startswith("DECIMAL"):
+        return "Decimal" + duck_type[len("DECIMAL"):]
+    return CHDB_TYPES[duck_type]
 
 
 class ChdbWorker:
@@ -78,12 +93,16 @@ class ChdbWorker:
         self.session.query("SET max_threads = %d" % self.config["threads"])
         self.session.query("SET session_timezone = 'UTC'")
         self.session.query("SET output_format_arrow_string_as_string = 1")
-        columns = ", ".join("%s %s" % (n, CHDB_TYPES[t]) for n, t in self.config["schema"])
-        self.session.query("CREATE TABLE hits (%s) ENGINE = Memory" % columns)
-        start = time.perf_counter()
-        self.session.query("INSERT INTO hits SELECT * FROM file('%s', Parquet)"
-                           % self.config["parquet"].replace("'", "\\'"))
-        load_s = time.perf_counter() - start
+        load_s = 0.0
+        for name, table in self.config["tables"].items():
+            columns = ", ".join("%s %s" % (n, chdb_type(t)) for n, t in table["schema"])
+            self.session.query("CREATE TABLE %s (%s) ENGINE = Memory" % (name, columns))
+            start = time.perf_counter()
+            self.session.query("INSERT INTO %s SELECT * FROM file('%s', Parquet)"
+                               % (name, table["parquet"].replace("'", "\\'")))
+            load_s += time.perf_counter() - start
+        for statement in self.config.get("settings", {}).get(self.name, []):
+            self.session.query(statement)
         version = str(self.session.query("SELECT version()", "CSV")).strip().strip('"')
         threads = str(self.session.query("SELECT getSetting('max_threads')", "CSV")).strip()
         return {"version": "chDB %s (ClickHouse %s)" % (chdb.__version__, version),
@@ -109,8 +128,9 @@ class PolarsWorker:
         os.environ["POLARS_MAX_THREADS"] = str(self.config["threads"])
         import polars as pl
         start = time.perf_counter()
-        frame = pl.read_parquet(self.config["parquet"]).rechunk()
-        self.context = pl.SQLContext(hits=frame, eager=True)
+        frames = {name: pl.read_parquet(table["parquet"]).rechunk()
+                  for name, table in self.config["tables"].items()}
+        self.context = pl.SQLContext(frames=frames, eager=True)
         load_s = time.perf_counter() - start
         return {"version": "Polars " + pl.__version__, "load_s": load_s,
                 "threads": pl.thread_pool_size(),
@@ -156,6 +176,9 @@ def serve(conn, config):
                 reply = {"ms": ms, "rows": len(rows)}
                 if message.get("answer"):
                     reply.update(names=names, answer=[tuple(r) for r in rows])
+            elif op == "memory":
+                reply = {"rss_mb": _rss_mb(),
+                         "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3}
             elif op == "check":
                 reply = engine.check(message["sql"], message["answers"])
             else:
