@@ -15,8 +15,6 @@
 #include <memory>
 #include <new>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -26,6 +24,7 @@
 #include "src/storage/hits_columns.h"
 #include "src/storage/hits_row_model.h"
 #include "src/storage/hits_text.h"
+#include "src/storage/row_range_threads.h"
 
 namespace laneql {
 namespace internal {
@@ -54,6 +53,8 @@ using hits::ByteSink;
 using hits::kChunkRows;
 using hits::kMaxValueBytes;
 using hits::kNumHitsColumns;
+using internal::RangeBegin;
+using internal::RunTasks;
 constexpr size_t kColumns = kNumHitsColumns;
 
 // Below this many rows per thread, starting threads costs more than it saves.
@@ -137,22 +138,6 @@ void RunRange(const hits::HitsParams& params, const std::vector<uint8_t*>& fixed
     const size_t rows_done = done->fetch_add(n, std::memory_order_relaxed) + n;
     if (options.progress) options.progress(rows_done);
   }
-}
-
-// Runs task(t) for t in [0, tasks), task 0 on the calling thread. A thread that cannot be
-// started runs its task here instead, so the result never depends on thread creation.
-template <class Task>
-void RunTasks(size_t tasks, const Task& task) {
-  std::vector<std::thread> workers;
-  for (size_t t = 1; t < tasks; ++t) {
-    try {
-      workers.emplace_back([&task, t] { task(t); });
-    } catch (const std::system_error&) {
-      task(t);
-    }
-  }
-  task(0);
-  for (std::thread& worker : workers) worker.join();
 }
 
 // Joins the ranges' pieces of one string column into a column. One range's buffers become the
@@ -299,8 +284,7 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
   if (!CheckSize(count, wanted, error)) return false;
   const hits::HitsParams params = hits::MakeHitsParams(options.seed, options.rows);
 
-  size_t threads = options.threads < 1 ? 1 : static_cast<size_t>(options.threads);
-  threads = std::max<size_t>(1, std::min(threads, count / kMinRowsPerThread));
+  const size_t threads = internal::RangeThreads(options.threads, count, kMinRowsPerThread);
   std::vector<std::string> errors(threads);
   const auto first_error = [&]() -> bool {
     for (const std::string& message : errors) {
@@ -327,9 +311,8 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
 
   std::vector<RangeJob> jobs(threads);
   for (size_t t = 0; t < threads; ++t) {
-    // Contiguous ranges, the first count % threads one row longer.
-    const size_t begin = count / threads * t + std::min(t, count % threads);
-    const size_t end = count / threads * (t + 1) + std::min(t + 1, count % threads);
+    const size_t begin = RangeBegin(count, threads, t);
+    const size_t end = RangeBegin(count, threads, t + 1);
     jobs[t].first_row = first_row + begin;
     jobs[t].count = end - begin;
     jobs[t].out_row = begin;

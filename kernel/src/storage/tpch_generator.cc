@@ -15,19 +15,20 @@
 #include <cstring>
 #include <new>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "laneql/aligned_buffer.h"
 #include "laneql/column.h"
+#include "src/storage/row_range_threads.h"
 #include "src/storage/tpch_model.h"
 #include "src/storage/tpch_tables.h"
 
 namespace laneql {
 namespace {
 
+using internal::RangeBegin;
+using internal::RunTasks;
 using tpch::TableDef;
 
 // Units written between progress reports.
@@ -46,22 +47,6 @@ std::string FormatScale(double scale_factor) {
   char text[32];
   std::snprintf(text, sizeof(text), "%g", scale_factor);
   return text;
-}
-
-// Runs task(t) for t in [0, tasks), task 0 on the calling thread. A thread that cannot be
-// started runs its task here instead, so the result never depends on thread creation.
-template <class Task>
-void RunTasks(size_t tasks, const Task& task) {
-  std::vector<std::thread> workers;
-  for (size_t t = 1; t < tasks; ++t) {
-    try {
-      workers.emplace_back([&task, t] { task(t); });
-    } catch (const std::system_error&) {
-      task(t);
-    }
-  }
-  task(0);
-  for (std::thread& worker : workers) worker.join();
 }
 
 // One thread's share: units [first_unit, first_unit + units), rows [out_row, out_row + rows).
@@ -141,13 +126,11 @@ bool JoinStrings(const TableDef& def, size_t c, uint64_t rows, std::vector<Range
 bool BuildTable(const tpch::Model& model, const TableDef& def, const TpchOptions& options,
                 Table* out, std::string* error) {
   const uint64_t units = def.units(model.scale());
-  const uint64_t wanted = options.threads < 1 ? 1 : static_cast<uint64_t>(options.threads);
-  const size_t threads = static_cast<size_t>(
-      std::max<uint64_t>(1, std::min(wanted, units / kMinUnitsPerThread)));
+  const size_t threads = internal::RangeThreads(options.threads, units, kMinUnitsPerThread);
   std::vector<Range> ranges(threads);
   for (size_t t = 0; t < threads; ++t) {
-    ranges[t].first_unit = units * t / threads;
-    ranges[t].units = units * (t + 1) / threads - ranges[t].first_unit;
+    ranges[t].first_unit = RangeBegin(units, threads, t);
+    ranges[t].units = RangeBegin(units, threads, t + 1) - ranges[t].first_unit;
   }
   RunTasks(threads, [&](size_t t) {
     ranges[t].rows = def.rows_of(model, ranges[t].first_unit, ranges[t].units);

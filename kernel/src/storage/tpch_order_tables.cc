@@ -25,17 +25,12 @@ uint64_t LinesOfOrders(const Model& model, uint64_t first, uint64_t count) {
 }
 
 uint64_t FillOrders(const Model& model, uint64_t first, uint64_t count, RowSink* sink) {
-  int64_t* key = sink->Fixed<int64_t>(0);
-  int64_t* customer = sink->Fixed<int64_t>(1);
-  Int128* total = sink->Fixed<Int128>(3);
-  int32_t* date = sink->Fixed<int32_t>(4);
-  int32_t* ship_priority = sink->Fixed<int32_t>(7);
   char clerk[15] = "Clerk#";
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t order = first + i;
     const OrderFacts facts = OrderOf(model, order);
-    key[i] = facts.orderkey;
-    customer[i] = facts.custkey;
+    sink->Put<int64_t>(0, i, facts.orderkey);
+    sink->Put<int64_t>(1, i, facts.custkey);
     // F when every line has shipped by the current date, O when none has, else P.
     int64_t cents = 0;
     int shipped = 0;
@@ -45,51 +40,40 @@ uint64_t FillOrders(const Model& model, uint64_t first, uint64_t count, RowSink*
       shipped += l.linestatus == 'F';
     }
     sink->strings[2].Add(shipped == facts.lines ? "F" : shipped == 0 ? "O" : "P");
-    total[i] = cents;
-    date[i] = facts.orderdate;
+    sink->Put<Int128>(3, i, cents);
+    sink->Put<int32_t>(4, i, facts.orderdate);
     sink->strings[5].Add(kPriorities.Pick(model.Draw(Family::kOrder, order, kPriorityDraw)));
     PutDigits(clerk + 6, static_cast<uint64_t>(UniformIn(
                              model.Draw(Family::kOrder, order, kClerkDraw), 1,
                              model.scale().clerks)),
               9);
     sink->strings[6].Add(std::string_view(clerk, 15));
-    ship_priority[i] = 0;
+    sink->Put<int32_t>(7, i, 0);
     sink->strings[8].Add(model.Comment(Family::kOrder, order, kCommentDraw, 19, 78));
   }
   return count;
 }
 
 uint64_t FillLineitem(const Model& model, uint64_t first, uint64_t count, RowSink* sink) {
-  int64_t* order_key = sink->Fixed<int64_t>(0);
-  int64_t* part_key = sink->Fixed<int64_t>(1);
-  int64_t* supp_key = sink->Fixed<int64_t>(2);
-  int32_t* line_number = sink->Fixed<int32_t>(3);
-  Int128* quantity = sink->Fixed<Int128>(4);
-  Int128* extended = sink->Fixed<Int128>(5);
-  Int128* discount = sink->Fixed<Int128>(6);
-  Int128* tax = sink->Fixed<Int128>(7);
-  int32_t* ship = sink->Fixed<int32_t>(10);
-  int32_t* commit = sink->Fixed<int32_t>(11);
-  int32_t* receipt = sink->Fixed<int32_t>(12);
   uint64_t out = 0;
   for (uint64_t order = first; order < first + count; ++order) {
     const OrderFacts facts = OrderOf(model, order);
     for (int line = 0; line < facts.lines; ++line, ++out) {
       const LineFacts l = LineOf(model, order, facts, line);
       const uint64_t row = order * 8 + static_cast<uint64_t>(line);
-      order_key[out] = facts.orderkey;
-      part_key[out] = l.partkey;
-      supp_key[out] = l.suppkey;
-      line_number[out] = line + 1;
-      quantity[out] = Int128{l.quantity} * 100;
-      extended[out] = l.extended_cents;
-      discount[out] = l.discount;
-      tax[out] = l.tax;
+      sink->Put<int64_t>(0, out, facts.orderkey);
+      sink->Put<int64_t>(1, out, l.partkey);
+      sink->Put<int64_t>(2, out, l.suppkey);
+      sink->Put<int32_t>(3, out, line + 1);
+      sink->Put<Int128>(4, out, Int128{l.quantity} * 100);
+      sink->Put<Int128>(5, out, l.extended_cents);
+      sink->Put<Int128>(6, out, l.discount);
+      sink->Put<Int128>(7, out, l.tax);
       sink->strings[8].Add(std::string_view(&l.returnflag, 1));
       sink->strings[9].Add(std::string_view(&l.linestatus, 1));
-      ship[out] = l.shipdate;
-      commit[out] = l.commitdate;
-      receipt[out] = l.receiptdate;
+      sink->Put<int32_t>(10, out, l.shipdate);
+      sink->Put<int32_t>(11, out, l.commitdate);
+      sink->Put<int32_t>(12, out, l.receiptdate);
       sink->strings[13].Add(
           kShipInstructions.Pick(model.Draw(Family::kLine, row, kInstructionDraw)));
       sink->strings[14].Add(kShipModes.Pick(model.Draw(Family::kLine, row, kModeDraw)));

@@ -53,18 +53,12 @@ void AddKeyName(std::string_view prefix, int64_t key, StringPiece* out) {
   out->Add(std::string_view(text, static_cast<size_t>(end - text)));
 }
 
-// Account balances: [-999.99, 9999.99].
-Int128 Balance(const Model& model, Family family, uint64_t row) {
-  return UniformIn(model.Draw(family, row, kBalanceDraw), -99'999, 999'999);
-}
-
 uint64_t OneRowPerUnit(const Model&, uint64_t, uint64_t count) { return count; }
 
 uint64_t FillRegion(const Model& model, uint64_t first, uint64_t count, RowSink* sink) {
-  int32_t* key = sink->Fixed<int32_t>(0);
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t row = first + i;
-    key[i] = static_cast<int32_t>(row);
+    sink->Put<int32_t>(0, i, static_cast<int32_t>(row));
     sink->strings[1].Add(kRegionNames[row]);
     sink->strings[2].Add(model.Comment(Family::kRegion, row, kCommentDraw, 31, 115));
   }
@@ -72,13 +66,11 @@ uint64_t FillRegion(const Model& model, uint64_t first, uint64_t count, RowSink*
 }
 
 uint64_t FillNation(const Model& model, uint64_t first, uint64_t count, RowSink* sink) {
-  int32_t* key = sink->Fixed<int32_t>(0);
-  int32_t* region = sink->Fixed<int32_t>(2);
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t row = first + i;
-    key[i] = static_cast<int32_t>(row);
+    sink->Put<int32_t>(0, i, static_cast<int32_t>(row));
     sink->strings[1].Add(kNationList[row].name);
-    region[i] = kNationList[row].region;
+    sink->Put<int32_t>(2, i, kNationList[row].region);
     sink->strings[3].Add(model.Comment(Family::kNation, row, kCommentDraw, 31, 114));
   }
   return count;
@@ -103,6 +95,22 @@ void AddMarkedComment(const Model& model, uint64_t row, std::string_view word,
   out->Add(std::string_view(text, base.size()));
 }
 
+// The columns supplier and customer share, 0 to 5, of row `i` of the fill (table row `row`):
+// key, "Supplier#" or "Customer#" name, address, nation, phone and account balance.
+void FillAccountColumns(const Model& model, Family family, std::string_view name_prefix,
+                        uint64_t row, uint64_t i, RowSink* sink) {
+  const int64_t key = static_cast<int64_t>(row) + 1;
+  sink->Put<int64_t>(0, i, key);
+  AddKeyName(name_prefix, key, &sink->strings[1]);
+  AddAddress(model, family, row, &sink->strings[2]);
+  const int32_t nation =
+      static_cast<int32_t>(UniformIn(model.Draw(family, row, kNationDraw), 0, kNations - 1));
+  sink->Put<int32_t>(3, i, nation);
+  AddPhone(model, family, row, nation, &sink->strings[4]);
+  // Account balances: [-999.99, 9999.99].
+  sink->Put<Int128>(5, i, UniformIn(model.Draw(family, row, kBalanceDraw), -99'999, 999'999));
+}
+
 uint64_t FillSupplier(const Model& model, uint64_t first, uint64_t count, RowSink* sink) {
   const Scale& scale = model.scale();
   // The complaining suppliers are every stride-th from a drawn offset, the recommended ones
@@ -111,18 +119,9 @@ uint64_t FillSupplier(const Model& model, uint64_t first, uint64_t count, RowSin
   const uint64_t marked = static_cast<uint64_t>(scale.complaining_suppliers);
   const uint64_t stride = suppliers / marked;
   const uint64_t offset = UniformBelow(model.Draw(Family::kSupplier, suppliers, kMarkDraw), stride);
-  int64_t* key = sink->Fixed<int64_t>(0);
-  int32_t* nation = sink->Fixed<int32_t>(3);
-  Int128* balance = sink->Fixed<Int128>(5);
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t row = first + i;
-    key[i] = static_cast<int64_t>(row) + 1;
-    AddKeyName("Supplier#", key[i], &sink->strings[1]);
-    AddAddress(model, Family::kSupplier, row, &sink->strings[2]);
-    nation[i] = static_cast<int32_t>(
-        UniformIn(model.Draw(Family::kSupplier, row, kNationDraw), 0, kNations - 1));
-    AddPhone(model, Family::kSupplier, row, nation[i], &sink->strings[4]);
-    balance[i] = Balance(model, Family::kSupplier, row);
+    FillAccountColumns(model, Family::kSupplier, "Supplier#", row, i, sink);
     const bool in_marked = row / stride < marked;
     if (in_marked && row % stride == offset) {
       AddMarkedComment(model, row, "Complaints", &sink->strings[6]);
@@ -136,18 +135,9 @@ uint64_t FillSupplier(const Model& model, uint64_t first, uint64_t count, RowSin
 }
 
 uint64_t FillCustomer(const Model& model, uint64_t first, uint64_t count, RowSink* sink) {
-  int64_t* key = sink->Fixed<int64_t>(0);
-  int32_t* nation = sink->Fixed<int32_t>(3);
-  Int128* balance = sink->Fixed<Int128>(5);
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t row = first + i;
-    key[i] = static_cast<int64_t>(row) + 1;
-    AddKeyName("Customer#", key[i], &sink->strings[1]);
-    AddAddress(model, Family::kCustomer, row, &sink->strings[2]);
-    nation[i] = static_cast<int32_t>(
-        UniformIn(model.Draw(Family::kCustomer, row, kNationDraw), 0, kNations - 1));
-    AddPhone(model, Family::kCustomer, row, nation[i], &sink->strings[4]);
-    balance[i] = Balance(model, Family::kCustomer, row);
+    FillAccountColumns(model, Family::kCustomer, "Customer#", row, i, sink);
     sink->strings[6].Add(kSegments.Pick(model.Draw(Family::kCustomer, row, kSegmentDraw)));
     sink->strings[7].Add(model.Comment(Family::kCustomer, row, kCommentDraw, 29, 116));
   }
@@ -173,14 +163,12 @@ void AddPartName(const Model& model, uint64_t row, StringPiece* out) {
 }
 
 uint64_t FillPart(const Model& model, uint64_t first, uint64_t count, RowSink* sink) {
-  int64_t* key = sink->Fixed<int64_t>(0);
-  int32_t* size = sink->Fixed<int32_t>(5);
-  Int128* price = sink->Fixed<Int128>(7);
   std::string text;
   for (uint64_t i = 0; i < count; ++i) {
     const uint64_t row = first + i;
     const auto draw = [&](uint64_t stream) { return model.Draw(Family::kPart, row, stream); };
-    key[i] = static_cast<int64_t>(row) + 1;
+    const int64_t key = static_cast<int64_t>(row) + 1;
+    sink->Put<int64_t>(0, i, key);
     AddPartName(model, row, &sink->strings[1]);
     // Manufacturer#M and Brand#MN, M and N in 1..5.
     const uint64_t brand = draw(kBrandDraw);
@@ -194,12 +182,12 @@ uint64_t FillPart(const Model& model, uint64_t first, uint64_t count, RowSink* s
     text.assign(kTypeSizes.Pick(type)).append(" ").append(kTypeFinishes.Pick(hits::Mix64(type)));
     text.append(" ").append(kTypeMetals.Pick(hits::Mix64(type + 1)));
     sink->strings[4].Add(text);
-    size[i] = static_cast<int32_t>(UniformIn(draw(kSizeDraw), 1, 50));
+    sink->Put<int32_t>(5, i, static_cast<int32_t>(UniformIn(draw(kSizeDraw), 1, 50)));
     const uint64_t container = draw(kContainerDraw);
     text.assign(kContainerSizes.Pick(container)).append(" ");
     text.append(kContainerKinds.Pick(hits::Mix64(container)));
     sink->strings[6].Add(text);
-    price[i] = RetailPriceCents(key[i]);
+    sink->Put<Int128>(7, i, RetailPriceCents(key));
     sink->strings[8].Add(model.Comment(Family::kPart, row, kCommentDraw, 5, 22));
   }
   return count;
@@ -208,19 +196,16 @@ uint64_t FillPart(const Model& model, uint64_t first, uint64_t count, RowSink* s
 uint64_t FourRowsPerPart(const Model&, uint64_t, uint64_t count) { return 4 * count; }
 
 uint64_t FillPartSupp(const Model& model, uint64_t first, uint64_t count, RowSink* sink) {
-  int64_t* part = sink->Fixed<int64_t>(0);
-  int64_t* supplier = sink->Fixed<int64_t>(1);
-  int64_t* available = sink->Fixed<int64_t>(2);
-  Int128* cost = sink->Fixed<Int128>(3);
-  size_t out = 0;
+  uint64_t out = 0;
   for (uint64_t i = 0; i < count; ++i) {
     const int64_t partkey = static_cast<int64_t>(first + i) + 1;
     for (int s = 0; s < 4; ++s, ++out) {
       const uint64_t row = (first + i) * 4 + static_cast<uint64_t>(s);
-      part[out] = partkey;
-      supplier[out] = PartSupplier(partkey, s, model.scale().suppliers);
-      available[out] = UniformIn(model.Draw(Family::kPartSupp, row, kAvailDraw), 1, 9999);
-      cost[out] = UniformIn(model.Draw(Family::kPartSupp, row, kCostDraw), 100, 100'000);
+      const auto draw = [&](uint64_t stream) { return model.Draw(Family::kPartSupp, row, stream); };
+      sink->Put<int64_t>(0, out, partkey);
+      sink->Put<int64_t>(1, out, PartSupplier(partkey, s, model.scale().suppliers));
+      sink->Put<int64_t>(2, out, UniformIn(draw(kAvailDraw), 1, 9999));
+      sink->Put<Int128>(3, out, UniformIn(draw(kCostDraw), 100, 100'000));
       sink->strings[4].Add(model.Comment(Family::kPartSupp, row, kCommentDraw, 49, 198));
     }
   }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "laneql/types.h"
@@ -39,9 +40,11 @@ struct StringPiece {
 struct RowSink {
   std::vector<uint8_t*> fixed;
   std::vector<StringPiece> strings;
+  // Row `row` (of this fill) of fixed-width column `column`. T, the column's C++ type, is
+  // always named (Put<Int128>(5, i, cents)): deduced from the value, it could be narrower.
   template <class T>
-  T* Fixed(int column) const {
-    return reinterpret_cast<T*>(fixed[column]);
+  void Put(int column, uint64_t row, typename std::decay<T>::type value) const {
+    reinterpret_cast<T*>(fixed[column])[row] = value;
   }
 };
 
