@@ -39,7 +39,8 @@ def panels_from(doc):
             x = stats.ratio(stats.timed(r["engines"].get("laneql-wasm"), "median_ms"),
                             stats.timed(r["engines"].get("duckdb-wasm"), "median_ms"))
             rows.append((r["q"], [("duckdb-wasm", x, str(r.get("check", "")).startswith("ok"))]))
-        panels.append(("wasm in Node, 1 thread", rows))
+        panels.append(("wasm in Node, 1 thread" + (", SF %g" % wasm["sf"] if wasm.get("sf") is not None else ""),
+                       rows))
     return panels
 
 

@@ -132,9 +132,10 @@ def summary_table(doc):
         means, common = stats.common_geomeans(wasm["results"], ["laneql-wasm", "duckdb-wasm"], "median_ms")
         bad = [r for r in wasm["results"] if not str(r.get("check", "")).startswith("ok")]
         lines.append("")
-        lines.append("wasm in Node, 1 thread: laneql-wasm %s ms, duckdb-wasm %s ms (geomean of medians "
+        lines.append("wasm in Node, 1 thread%s: laneql-wasm %s ms, duckdb-wasm %s ms (geomean of medians "
                      "over the %d queries both ran); laneql-wasm / duckdb-wasm **%s**; answers not ok: %s."
-                     % (stats.fmt_ms(means["laneql-wasm"]), stats.fmt_ms(means["duckdb-wasm"]), common,
+                     % (", SF %g" % wasm["sf"] if wasm.get("sf") is not None else "",
+                        stats.fmt_ms(means["laneql-wasm"]), stats.fmt_ms(means["duckdb-wasm"]), common,
                         stats.fmt_ratio(ratio),
                         ", ".join("#%d (%s)" % (r["q"], r["check"]) for r in bad) or "none"))
     return lines

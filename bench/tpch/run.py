@@ -55,6 +55,8 @@ def parse_args(argv=None):
     p.add_argument("--slow-ms", type=float, default=30000,
                    help="a warm-up slower than this leaves 1 timed run, not --repeat (default 30000)")
     p.add_argument("--no-wasm", action="store_true", help="skip laneql-wasm vs duckdb-wasm")
+    p.add_argument("--wasm-sf", type=float, default=None,
+                   help="scale factor of the wasm comparison (default --sf; wasm32 has 4 GB)")
     p.add_argument("--conditions", default=None,
                    help="a sentence on how the machine was shared, printed in the report")
     p.add_argument("--render", metavar="JSON", default=None,
@@ -159,8 +161,11 @@ def main(argv=None):
     wasm = None
     if not args.no_wasm:
         data.log("==> laneql-wasm vs duckdb-wasm in Node (bench/tpch/wasm.mjs)")
-        wasm = tpch_wasm.run(REPO, dataset["csv_folder"], query_dir, args.repeat, args.queries,
+        wasm_sf = args.wasm_sf if args.wasm_sf is not None else args.sf
+        folder = tpch_dataset.csv_folder(args.workdir, wasm_sf)
+        wasm = tpch_wasm.run(REPO, folder, query_dir, args.repeat, args.queries,
                              os.path.join(args.out_dir, "tmp", "wasm-%s.json" % name))
+        wasm["sf"] = wasm_sf
 
     machine["load_end"] = "%.2f" % os.getloadavg()[0]
     command = outputs.command_line(REPO, __file__, argv)

@@ -32,6 +32,11 @@ def find_tpchgen():
     return in_venv if os.access(in_venv, os.X_OK) else None
 
 
+def csv_folder(workdir, sf):
+    """tpchgen-cli's CSV files at scale factor sf (made once)."""
+    return tpch_data.ensure_data(workdir, sf, find_tpchgen())[0]
+
+
 def laneql_copies(laneql, folder):
     """{table: .laneql file} imported once from each CSV file (types as laneql infers them)."""
     paths = {}
@@ -121,12 +126,12 @@ def verify(laneql, laneql_paths, parquet, schemas, answer):
 
 def prepare(laneql, workdir, sf, answer_factory):
     """The dataset: {"csv_folder", "laneql": {table: path}, "parquet": {table: path}, "schemas",
-    "fingerprint_aggregates", "generated_s"}. answer_factory(laneql_paths) gives the function
+    "fingerprint_aggregates"}. answer_factory(laneql_paths) gives the function
     verify() asks laneql's answers with."""
-    folder, generated_s = tpch_data.ensure_data(workdir, sf, find_tpchgen())
+    folder = csv_folder(workdir, sf)
     lane = laneql_copies(laneql, folder)
     parquet = parquet_copies(folder)
     schemas = parquet_schemas(parquet)
     aggregates = verify(laneql, lane, parquet, schemas, answer_factory(lane))
     return {"csv_folder": folder, "laneql": lane, "parquet": parquet, "schemas": schemas,
-            "fingerprint_aggregates": aggregates, "generated_s": generated_s}
+            "fingerprint_aggregates": aggregates}

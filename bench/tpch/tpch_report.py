@@ -53,7 +53,8 @@ def memory_section(doc):
 def wasm_section(wasm):
     if not wasm:
         return []
-    lines = ["## laneql-wasm vs duckdb-wasm in Node, 1 thread", ""]
+    lines = ["## laneql-wasm vs duckdb-wasm in Node, 1 thread%s" % (
+        ", SF %g" % wasm["sf"] if wasm.get("sf") is not None else ""), ""]
     if wasm.get("error"):
         return lines + ["Not measured: %s" % wasm["error"], ""]
     lines.append("From `bench/tpch/wasm.mjs`: both engines read the same CSV files (the same "
