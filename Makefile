@@ -155,6 +155,7 @@ test-diff: build-native
 	  tests/diff/test_random_relational.py
 	$(ROOT)/.venv/bin/python -m unittest bench/peers/test_report.py bench/peers/test_checks.py \
 	  bench/tpch/test_tpch_bench.py
+	node --test bench/wasm/compare.test.mjs bench/tpch/wasm.test.mjs
 	$(ROOT)/.venv/bin/python tests/diff/run_diff.py --rows $(DIFF_ROWS) \
 	  --tool $(BUILD)/native/tests/diff/hits_diff_tool --workdir $(BUILD)/diff-work
 	@echo "==> test: $(DIFF_RANDOM_QUERIES) random queries against DuckDB (tests/diff/random_diff.py)"
