@@ -244,7 +244,8 @@ void AggregateStates::UpdateFloatSums(const std::vector<size_t>& aggs,
   fused_rows_.assign(slots, 0);
   for (size_t k = 0; k < k_count; ++k) {
     const StateArray<double>& reals = state_[aggs[k]].reals;
-    std::copy(reals.begin(), reals.begin() + static_cast<std::ptrdiff_t>(groups), fused_sums_.begin() + k * slots);
+    std::copy(reals.begin(), reals.begin() + static_cast<std::ptrdiff_t>(groups),
+              fused_sums_.begin() + static_cast<std::ptrdiff_t>(k * slots));
   }
   double* sums = fused_sums_.data();
   int64_t* rows = fused_rows_.data();

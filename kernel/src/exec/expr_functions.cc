@@ -382,6 +382,39 @@ bool InConstantList(const BoundExpr& expr, const std::vector<Vec>& args, size_t 
     using T = decltype(tag);
     std::vector<T> list;
     for (size_t k = 1; k < args.size(); ++k) list.push_back(args[k].Get<T>(0));
+    if constexpr (sizeof(T) <= 8) {
+      if (!a.constant) {
+        // A pass over the values per constant, each a loop the compiler vectorises: one pass
+        // with the list inside took a row at a time.
+        // Locals, not the closure's references: a store through uint8_t* may alias anything,
+        // so the captured pointer and count were reloaded on every row and nothing vectorised.
+        const T* __restrict values = a.Data<T>();
+        uint8_t* __restrict out = dst;
+        const size_t n = rows;
+        std::fill(out, out + n, uint8_t{0});
+        for (const T v : list) {
+          if constexpr (std::is_floating_point_v<T>) {
+            if (v != v) {  // NaN equals NaN in DuckDB's order (TotalCompare)
+              for (size_t i = 0; i < n; ++i) out[i] |= static_cast<uint8_t>(values[i] != values[i]);
+              continue;
+            }
+          }
+          for (size_t i = 0; i < n; ++i) out[i] |= static_cast<uint8_t>(values[i] == v);
+        }
+        if (expr.negated) {
+          for (size_t i = 0; i < n; ++i) out[i] ^= 1;
+        }
+        if (a.validity != nullptr) {
+          for (size_t i = 0; i < rows; ++i) {
+            if (a.IsNull(i)) {
+              dst[i] = 0;
+              (*set_null)(i);
+            }
+          }
+        }
+        return;
+      }
+    }
     for (size_t i = 0; i < rows; ++i) {
       if (a.IsNull(i)) {
         dst[i] = 0;
