@@ -1,6 +1,7 @@
 #include "src/storage/table_statistics.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -82,9 +83,11 @@ ColumnStatistics ComputeColumnStatistics(const Column& column) {
   std::unordered_map<std::string, size_t> counts;
   size_t nulls = 0;
   for (size_t i = 0; i < s; ++i) {
-    // One row from each of s equal strata, at a hashed place inside it: no row twice.
-    const size_t begin = i * n / s, end = (i + 1) * n / s;
-    const size_t row = begin + static_cast<size_t>(SplitMix(i) % std::max<size_t>(1, end - begin));
+    // One row from each of s equal strata, at a hashed place inside it: no row twice. In 64
+    // bits: i * n passes 2^32 from 2^20 rows on, and size_t is 32 bits in wasm32, where the
+    // wrapped bounds once made `end - begin` huge and the row anywhere in memory (a trap).
+    const uint64_t begin = uint64_t{i} * n / s, end = uint64_t{i + 1} * n / s;
+    const size_t row = static_cast<size_t>(begin + SplitMix(i) % std::max<uint64_t>(1, end - begin));
     if (!column.IsValid(row)) {
       ++nulls;
       continue;
