@@ -343,10 +343,11 @@ bench: build-native build-wasm build-js
 # TPC-H's 22 queries: laneql vs DuckDB, chDB and Polars at 1 and 2 threads, laneql-wasm vs
 # duckdb-wasm in Node, every answer checked against DuckDB's, peak memory (bench/tpch/README.md);
 # not part of make test. TPCH_BENCH_SF (default 1), the wasm pair at TPCH_BENCH_WASM_SF (default
-# 0.1: wasm32's 4 GB); writes bench/results/tpch-sf<SF>.{md,json,svg}.
+# the same; SF 1 takes laneql-wasm to about 4 GB, all wasm32 has); writes
+# bench/results/tpch-sf<SF>.{md,json,svg}.
 .PHONY: bench-tpch
 TPCH_BENCH_SF ?= 1
-TPCH_BENCH_WASM_SF ?= 0.1
+TPCH_BENCH_WASM_SF ?= $(TPCH_BENCH_SF)
 TPCH_BENCH_ARGS ?=
 bench-tpch: build-native build-wasm build-js
 	@bash bench/peers/setup_venv.sh $(PEER_VENV)

@@ -93,6 +93,13 @@ class ReportTest(unittest.TestCase):
         self.assertIn("a 61-aggregate fingerprint", self.text)
         self.assertIn("2 threads, DuckDB: DuckDB 2.0.0 (threads: 2)", self.text)
 
+    def test_known_cause_of_a_mismatch(self):
+        doc = document()
+        doc["phases"][0]["results"][1]["q"] = 15  # chDB's MISMATCH, a listed cause for Q15
+        text = tpch_report.render(doc)
+        self.assertIn("#15: chDB's answer differs, known cause: Q15 keeps", text)
+        self.assertEqual(1, tpch_report.render(doc).count("known cause"))  # added once
+
     def test_chart_names_the_scale_factor(self):
         svg = chart.render(document(), "TPC-H SF 1")
         self.assertIn("TPC-H SF 1</text>", svg)

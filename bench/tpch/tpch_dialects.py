@@ -27,7 +27,14 @@ SETTINGS = {
 }
 
 # Answers known to differ from DuckDB's for a reason of the engine's own semantics.
-KNOWN_DIFFERENCES = {}
+KNOWN_DIFFERENCES = {
+    "chdb": {
+        15: "Q15 keeps the supplier whose float total_revenue equals the max() of the same CTE; "
+            "ClickHouse computes the CTE twice, and on several threads its float sums add in "
+            "another order each time, so the equality can fail and the answer be empty "
+            "(laneql's and DuckDB's float sums give the same bits on every run)",
+    },
+}
 
 
 def known_difference(engine, number):

@@ -11,6 +11,7 @@ The document: {"sf", "repeat", "engines", "phases": [{"threads", "engines": {nam
 
 import report
 import stats
+import tpch_dialects
 from stats import DISPLAY
 
 WASM = ["laneql-wasm", "duckdb-wasm"]
@@ -116,6 +117,17 @@ def setup_section(doc):
     return lines
 
 
+def add_known_causes(phase):
+    """The known cause (tpch_dialects.KNOWN_DIFFERENCES) of each mismatch, as the runner notes it,
+    also for a run made before the cause was listed."""
+    for r in phase["results"]:
+        for name, (status, _) in r.get("checks", {}).items():
+            known = tpch_dialects.known_difference(name, r["q"])
+            note = "%s's answer differs, known cause: %s" % (DISPLAY.get(name, name), known)
+            if status == "MISMATCH" and known and note not in r.setdefault("notes", []):
+                r["notes"].append(note)
+
+
 def render(doc):
     engines = doc["engines"]
     lines = ["# TPC-H SF %g: laneql vs %s" % (doc["sf"], ", ".join(
@@ -129,6 +141,7 @@ def render(doc):
         lines += ["", "**%s**" % doc["conditions"]]
     lines += ["", "## Summary", ""] + summary_table(doc) + [""]
     for phase in doc["phases"]:
+        add_known_causes(phase)
         lines += ["## Native, %s" % plural(phase["threads"], "thread"), ""]
         lines += report.native_table(phase, engines)
         notes = report.notes_for(phase)
