@@ -14,13 +14,13 @@
 // A run's time is taken here around the query call alone: laneql's query() (its answer copied
 // out of wasm memory) and duckdb-wasm's conn.query() (its answer as an Arrow table).
 //
-// The answer normalization (laneqlRows, arrowRows) is bench/wasm/engine.mjs's, repeated here:
-// that file runs its own message loop when imported.
+// Answers are normalized as bench/wasm/engine.mjs's are (bench/wasm/answers.mjs).
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { arrowRows, isFatal, laneqlRows } from '../wasm/answers.mjs';
 import { QueryShape, checkAgainstFullAnswer, quickVerdict, FLOAT_TYPES } from '../wasm/compare.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -64,78 +64,9 @@ export function tpchShape(sql) {
   return shape;
 }
 
-// --- Normalizing answers (the value kinds compare.mjs compares; as bench/wasm/engine.mjs) ------
-
-const INTEGER_TYPES = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT', 'UTINYINT',
-  'USMALLINT', 'UINTEGER', 'UBIGINT', 'UHUGEINT']);
-
-function laneqlValue(type, v) {
-  if (INTEGER_TYPES.has(type)) return BigInt(v);
-  if (type === 'DATE') return { d: BigInt(v) };
-  if (type === 'TIMESTAMP') return { ts: BigInt(v) };
-  if (type === 'TIMESTAMP_S') return { ts: BigInt(v) * 1000000n };
-  if (type === 'BOOLEAN') return v !== 0;
-  return v; // FLOAT, DOUBLE: number; VARCHAR: string
-}
-
-function laneqlRows(result) {
-  const columns = result.columnNames.map((_, i) => ({
-    type: result.columnTypes[i], values: result.column(i), mask: result.nullMask(i),
-  }));
-  const rows = [];
-  for (let r = 0; r < result.numRows; r++) {
-    rows.push(columns.map(({ type, values, mask }) =>
-      (mask && mask[r]) || values[r] === null ? null : laneqlValue(type, values[r])));
-  }
-  return rows;
-}
-
 let arrow; // apache-arrow, the one duckdb-wasm uses (bench/wasm/node_modules)
 
-function arrowColumn(type) {
-  const T = arrow.Type;
-  switch (type.typeId) {
-    case T.Int:
-      return { name: type.bitWidth === 64 ? 'BIGINT' : 'INTEGER', conv: (v) => BigInt(v) };
-    case T.Float:
-      return { name: 'DOUBLE', conv: (v) => v };
-    case T.Decimal:
-      if (type.scale === 0) return { name: 'HUGEINT', conv: (v) => BigInt(arrow.util.bigNumToString(v)) };
-      return { name: 'DOUBLE', conv: (v) => Number(arrow.util.bigNumToString(v)) / 10 ** type.scale };
-    case T.Date:
-      return { name: 'DATE', conv: (ms) => ({ d: BigInt(Math.round(ms / 86400000)) }) };
-    case T.Timestamp:
-      return { name: 'TIMESTAMP', conv: (ms) => ({ ts: BigInt(Math.round(ms * 1000)) }) };
-    case T.Bool:
-      return { name: 'BOOLEAN', conv: (v) => v };
-    case T.Utf8:
-    case T.LargeUtf8:
-      return { name: 'VARCHAR', conv: (v) => v };
-    default:
-      return { name: String(type), conv: (v) => String(v) };
-  }
-}
-
-function arrowRows(batchOrTable) {
-  const fields = batchOrTable.schema.fields;
-  const columns = fields.map((f, i) => ({ vector: batchOrTable.getChildAt(i), ...arrowColumn(f.type) }));
-  const rows = [];
-  for (let r = 0; r < batchOrTable.numRows; r++) {
-    rows.push(columns.map(({ vector, conv }) => {
-      if (!vector.isValid(r)) return null;
-      const v = vector.get(r);
-      return v === null ? null : conv(v);
-    }));
-  }
-  return { rows, names: fields.map((f) => f.name), types: columns.map((c) => c.name) };
-}
-
 // --- The engines -------------------------------------------------------------------------------
-
-function isFatal(error) {
-  // A wasm trap or an Emscripten abort leaves the module unusable: wasm.mjs restarts the engine.
-  return error instanceof WebAssembly.RuntimeError || /abort|unreachable|memory access out of bounds/i.test(String(error?.message));
-}
 
 const errorText = (e) => String(e?.message ?? e).split('\n').join(' / ').slice(0, 400);
 const maxRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024); // maxRSS is in KB
@@ -212,7 +143,7 @@ class DuckdbEngine {
     const table = this.conn.query(sql);
     const ms = performance.now() - start;
     const out = { ms, numRows: table.numRows };
-    if (keepAnswer) Object.assign(out, arrowRows(table));
+    if (keepAnswer) Object.assign(out, arrowRows(arrow, table));
     return out;
   }
 
@@ -233,7 +164,7 @@ class DuckdbEngine {
     async function* batches() {
       for await (const batch of reader) {
         width ??= batch.numCols - extraCount;
-        yield arrowRows(batch).rows;
+        yield arrowRows(arrow, batch).rows;
       }
     }
     const iterator = batches();

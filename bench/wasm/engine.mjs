@@ -16,86 +16,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { arrowRows, isFatal, laneqlRows } from './answers.mjs';
 import { QueryShape, checkAgainstFullAnswer, quickVerdict, FLOAT_TYPES } from './compare.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const kind = process.argv[2];
 
-// --- Normalizing answers (the value kinds compare.mjs compares) --------------------------------
-
-const INTEGER_TYPES = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT', 'UTINYINT',
-  'USMALLINT', 'UINTEGER', 'UBIGINT', 'UHUGEINT']);
-
-function laneqlValue(type, v) {
-  if (INTEGER_TYPES.has(type)) return BigInt(v);
-  if (type === 'DATE') return { d: BigInt(v) };
-  if (type === 'TIMESTAMP') return { ts: BigInt(v) };
-  if (type === 'TIMESTAMP_S') return { ts: BigInt(v) * 1000000n };
-  if (type === 'BOOLEAN') return v !== 0;
-  return v; // FLOAT, DOUBLE: number; VARCHAR: string
-}
-
-function laneqlRows(result) {
-  const columns = result.columnNames.map((_, i) => ({
-    type: result.columnTypes[i], values: result.column(i), mask: result.nullMask(i),
-  }));
-  const rows = [];
-  for (let r = 0; r < result.numRows; r++) {
-    rows.push(columns.map(({ type, values, mask }) =>
-      (mask && mask[r]) || values[r] === null ? null : laneqlValue(type, values[r])));
-  }
-  return rows;
-}
-
 let arrow; // apache-arrow, the one duckdb-wasm uses (bench/wasm/node_modules)
 
-/** A converter from what apache-arrow's Vector.get returns to a normalized value, and the type's
- *  name as DuckDB's (for the float columns of the check). */
-function arrowColumn(type) {
-  const T = arrow.Type;
-  switch (type.typeId) {
-    case T.Int:
-      return { name: type.bitWidth === 64 ? 'BIGINT' : 'INTEGER', conv: (v) => BigInt(v) };
-    case T.Float:
-      return { name: 'DOUBLE', conv: (v) => v };
-    case T.Decimal:
-      // (apache-arrow 17's bigNumToBigInt returns a string for 128-bit values: go through text)
-      if (type.scale === 0) return { name: 'HUGEINT', conv: (v) => BigInt(arrow.util.bigNumToString(v)) };
-      return { name: 'DOUBLE', conv: (v) => Number(arrow.util.bigNumToString(v)) / 10 ** type.scale };
-    case T.Date:
-      return { name: 'DATE', conv: (ms) => ({ d: BigInt(Math.round(ms / 86400000)) }) };
-    case T.Timestamp: // apache-arrow 17 gives milliseconds (a fraction for micro-seconds)
-      return { name: 'TIMESTAMP', conv: (ms) => ({ ts: BigInt(Math.round(ms * 1000)) }) };
-    case T.Bool:
-      return { name: 'BOOLEAN', conv: (v) => v };
-    case T.Utf8:
-    case T.LargeUtf8:
-      return { name: 'VARCHAR', conv: (v) => v };
-    default:
-      return { name: String(type), conv: (v) => String(v) };
-  }
-}
-
-function arrowRows(batchOrTable) {
-  const fields = batchOrTable.schema.fields;
-  const columns = fields.map((f, i) => ({ vector: batchOrTable.getChildAt(i), ...arrowColumn(f.type) }));
-  const rows = [];
-  for (let r = 0; r < batchOrTable.numRows; r++) {
-    rows.push(columns.map(({ vector, conv }) => {
-      if (!vector.isValid(r)) return null;
-      const v = vector.get(r);
-      return v === null ? null : conv(v);
-    }));
-  }
-  return { rows, names: fields.map((f) => f.name), types: columns.map((c) => c.name) };
-}
-
 // --- The engines -------------------------------------------------------------------------------
-
-function isFatal(error) {
-  // A wasm trap or an Emscripten abort leaves the module unusable: run.mjs restarts the engine.
-  return error instanceof WebAssembly.RuntimeError || /abort|unreachable|memory access out of bounds/i.test(String(error?.message));
-}
 
 const errorText = (e) => String(e?.message ?? e).split('\n')[0].slice(0, 300);
 
@@ -202,7 +131,7 @@ class DuckdbEngine {
       return { ok: false, info, fatal: isFatal(e), error: `load failed: ${errorText(e)}` };
     }
     const loadMs = performance.now() - start;
-    const loaded = arrowRows(this.conn.query('SELECT * FROM hits LIMIT 0')).names;
+    const loaded = arrowRows(arrow, this.conn.query('SELECT * FROM hits LIMIT 0')).names;
     return { ok: true, info, loadMs, columns: loaded, note: '' };
   }
 
@@ -210,7 +139,7 @@ class DuckdbEngine {
     const start = performance.now();
     const table = this.conn.query(sql);
     const ms = performance.now() - start;
-    return { ms, answer: () => arrowRows(table) };
+    return { ms, answer: () => arrowRows(arrow, table) };
   }
 
   /** Is `got` (laneql-wasm's normalized answer) an answer DuckDB could have given? */
@@ -229,7 +158,7 @@ class DuckdbEngine {
     async function* batches() {
       for await (const batch of reader) {
         width ??= batch.numCols - extraCount;
-        yield arrowRows(batch).rows;
+        yield arrowRows(arrow, batch).rows;
       }
     }
     const iterator = batches();
