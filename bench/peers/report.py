@@ -212,15 +212,20 @@ def bandwidth_section(bw):
     return lines + [""]
 
 
-def setup_section(doc):
+def machine_lines(doc):
+    """The set-up's first lines: the machine, and how it was shared."""
     m = doc.get("machine", {})
-    lines = ["## Set-up", ""]
-    lines.append("- machine: %s, %s CPUs (%s cores × %s threads per core), %s GiB memory; %s; "
-                 "load average %s at the start, %s at the end" % (
-                     m.get("cpu"), m.get("cpus"), m.get("cores"), m.get("threads_per_core"),
-                     m.get("memory_gib"), m.get("os"), m.get("load_start"), m.get("load_end")))
+    lines = ["- machine: %s, %s CPUs (%s cores × %s threads per core), %s GiB memory; %s; "
+             "load average %s at the start, %s at the end" % (
+                 m.get("cpu"), m.get("cpus"), m.get("cores"), m.get("threads_per_core"),
+                 m.get("memory_gib"), m.get("os"), m.get("load_start"), m.get("load_end"))]
     if doc.get("conditions"):
         lines.append("- conditions: %s" % doc["conditions"])
+    return lines
+
+
+def setup_section(doc):
+    lines = ["## Set-up", ""] + machine_lines(doc)
     d = doc.get("data", {})
     lines.append("- data: laneql's hits generator, %d rows, seed %d: `%s` for laneql, `%s` for the "
                  "peers (the generator's CSV → DuckDB with create.sql's types → Parquet); the same rows "

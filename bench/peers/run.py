@@ -96,17 +96,8 @@ def start_engines(args, dataset, threads):
         else:
             e = WorkerEngine(name, {"hits": {"parquet": dataset["parquet"], "schema": dataset["schema"]}},
                              threads, args.timeout)
-        data.log("==> %d thread(s): loading %s" % (threads, name))
-        reply = e.start()
-        if not reply.get("ok"):
-            data.log("   %s did not load: %s" % (name, reply.get("error")))
-            if name == "duckdb":
-                raise SystemExit("error: DuckDB, the reference, did not load")
-            continue
-        data.log("   %s: %s, load %.1f s, RSS %s MB" % (name, reply.get("version"), reply.get("load_s", 0),
-                                                       "%.0f" % reply["rss_mb"] if reply.get("rss_mb") else "-"))
         engines.append(e)
-    return engines
+    return runner.start(engines, threads)
 
 
 def main(argv=None):

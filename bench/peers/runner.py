@@ -127,3 +127,21 @@ def run_phase(engines, queries, selected, repeat, slow_ms, threads):
                 parts.append("%s %s ms%s" % (DISPLAY[e.name], stats.fmt_ms(r["median_ms"]), flag))
         _log("Q%-2d t%d: %s" % (number, threads, ", ".join(parts)))
     return results
+
+
+def start(engines, threads):
+    """Starts (loads) each engine in turn and returns those that loaded; a peer that fails to
+    load is reported and left out; DuckDB, the reference, must load."""
+    started = []
+    for e in engines:
+        _log("==> %d thread(s): loading %s" % (threads, e.name))
+        reply = e.start()
+        if not reply.get("ok"):
+            _log("   %s did not load: %s" % (e.name, reply.get("error")))
+            if e.name == "duckdb":
+                raise SystemExit("error: DuckDB, the reference, did not load")
+            continue
+        _log("   %s: %s, load %.1f s, RSS %s MB" % (e.name, reply.get("version"), reply.get("load_s", 0),
+                                                  "%.0f" % reply["rss_mb"] if reply.get("rss_mb") else "-"))
+        started.append(e)
+    return started

@@ -81,15 +81,8 @@ def wasm_section(wasm):
 
 
 def setup_section(doc):
-    m = doc.get("machine", {})
     d = doc.get("data", {})
-    lines = ["## Set-up", ""]
-    lines.append("- machine: %s, %s CPUs (%s cores × %s threads per core), %s GiB memory; %s; "
-                 "load average %s at the start, %s at the end" % (
-                     m.get("cpu"), m.get("cpus"), m.get("cores"), m.get("threads_per_core"),
-                     m.get("memory_gib"), m.get("os"), m.get("load_start"), m.get("load_end")))
-    if doc.get("conditions"):
-        lines.append("- conditions: %s" % doc["conditions"])
+    lines = ["## Set-up", ""] + report.machine_lines(doc)
     lines.append("- data: tpchgen-cli's CSV files at SF %g in `%s`; laneql reads `laneql import`'s "
                  ".laneql copies, the peers Parquet copies DuckDB wrote from the same files; both "
                  "have the same columns and types (BIGINT, DOUBLE, DATE, VARCHAR as read_csv infers "
