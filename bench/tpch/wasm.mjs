@@ -9,15 +9,15 @@
 //        [--query-dir ../shared/tpch/queries] [--repeat 3] [--out build/bench-tpch/wasm-sf1.json]
 //        [--queries 1,3-5] [--timeout-ms 600000] [--threads 1]
 
-import { fork, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EngineProcess, ensureNodeModules } from '../wasm/engine_process.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
-const WASM_BENCH = path.join(REPO, 'bench', 'wasm');
+const ENGINE_SCRIPT = path.join(HERE, 'wasm_engine.mjs');
 export const ENGINES = ['laneql-wasm', 'duckdb-wasm'];
 export const TABLES = ['region', 'nation', 'supplier', 'customer', 'part', 'partsupp', 'orders', 'lineitem'];
 const QUERY_COUNT = 22;
@@ -193,113 +193,6 @@ export function renderMarkdown(report) {
 
 const log = (...parts) => console.error(...parts);
 
-/** VmHWM (peak resident memory) of a live process, in MB, or null. */
-function peakRssOf(pid) {
-  try {
-    const m = /^VmHWM:\s*(\d+)\s*kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Math.round(Number(m[1]) / 1024) : null;
-  } catch {
-    return null;
-  }
-}
-
-class EngineProcess {
-  constructor(kind, loadMessage) {
-    this.kind = kind;
-    this.loadMessage = loadMessage;
-    this.proc = null;
-    this.nextId = 1;
-    this.waiting = new Map();
-    this.dead = null; // why the engine is out of the run
-    this.loaded = null; // the first successful load's reply
-    this.restarts = 0;
-    this.peakRssMb = 0;
-  }
-
-  notePeak(mb) {
-    if (typeof mb === 'number' && mb > this.peakRssMb) this.peakRssMb = mb;
-  }
-
-  async start() {
-    const proc = fork(path.join(HERE, 'wasm_engine.mjs'), [this.kind], {
-      execArgv: ['--no-experimental-fetch', '--max-old-space-size=8192'],
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.proc = proc;
-    // This process's pending requests: an ended process fails its own, not its successor's.
-    const waiting = new Map();
-    this.waiting = waiting;
-    const ready = new Promise((resolve) => {
-      proc.once('message', resolve);
-      proc.once('exit', resolve);
-    });
-    proc.on('message', (m) => {
-      this.notePeak(m.maxRssMb);
-      const w = waiting.get(m.id);
-      if (w) {
-        waiting.delete(m.id);
-        w(m);
-      }
-    });
-    proc.on('exit', (code, signal) => {
-      if (this.proc === proc) this.proc = null;
-      for (const [, w] of waiting) w({ error: `engine process ended (${signal ?? `exit ${code}`})`, crashed: true });
-      waiting.clear();
-    });
-    await ready;
-    const loaded = await this.request({ op: 'load', ...this.loadMessage }, 3600e3);
-    if (!loaded.ok) {
-      this.dead = loaded.error ?? 'load failed';
-      this.stop();
-    } else if (!this.loaded) this.loaded = loaded;
-    return loaded;
-  }
-
-  request(message, timeoutMs) {
-    if (!this.proc) return Promise.resolve({ error: 'engine not running', crashed: true });
-    const id = this.nextId++;
-    const waiting = this.waiting;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        waiting.delete(id);
-        this.stop();
-        resolve({ error: `timeout (over ${timeoutMs / 1000} s; the engine's process was ended)`, timeout: true });
-      }, timeoutMs);
-      waiting.set(id, (m) => {
-        clearTimeout(timer);
-        resolve(m);
-      });
-      this.proc.send({ id, ...message });
-    });
-  }
-
-  stop() {
-    if (this.proc) {
-      this.notePeak(peakRssOf(this.proc.pid));
-      this.proc.kill('SIGKILL');
-      this.proc = null;
-    }
-  }
-
-  /** Restarts the engine after a crash or a timeout (its tables loaded again). */
-  async ensure() {
-    if (this.dead || this.proc) return !this.dead;
-    this.restarts += 1;
-    log(`   restarting ${this.kind} (restart ${this.restarts})`);
-    const loaded = await this.start();
-    return loaded.ok;
-  }
-}
-
-function ensureNodeModules() {
-  // As bench/wasm/run.mjs: bench/wasm's own npm project, installed on first use.
-  if (fs.existsSync(path.join(WASM_BENCH, 'node_modules', '@duckdb', 'duckdb-wasm', 'package.json'))) return;
-  log('==> installing bench/wasm\'s own dependencies (npm ci, into bench/wasm/node_modules)');
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--prefix', WASM_BENCH], { stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) throw new Error(`npm ci in bench/wasm failed (${r.error?.message ?? `exit ${r.status}`})`);
-}
-
 function machineInfo() {
   let cpu = os.cpus()[0]?.model ?? 'unknown';
   try {
@@ -374,8 +267,8 @@ async function main() {
   const sf = sfFromFolder(a.data);
 
   const engines = {
-    'laneql-wasm': new EngineProcess('laneql-wasm', { packagePath: a.package, data: a.data, tables: TABLES, threads: a.threads }),
-    'duckdb-wasm': new EngineProcess('duckdb-wasm', { data: a.data, tables: TABLES }),
+    'laneql-wasm': new EngineProcess('laneql-wasm', ENGINE_SCRIPT, { packagePath: a.package, data: a.data, tables: TABLES, threads: a.threads }),
+    'duckdb-wasm': new EngineProcess('duckdb-wasm', ENGINE_SCRIPT, { data: a.data, tables: TABLES }),
   };
   // One after the other (their loads peak in memory).
   for (const e of Object.values(engines)) {

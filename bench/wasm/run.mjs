@@ -6,13 +6,14 @@
 //   node --no-experimental-fetch bench/wasm/run.mjs --rows 1000000 [--threads 1] [--repeat 3]
 //        [--queries 1-43] [--out bench/wasm/results/wasm-1m.md]
 
-import { spawn, spawnSync, fork } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mutations, rowsMatch } from './compare.mjs';
+import { EngineProcess, ensureNodeModules } from './engine_process.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -195,93 +196,6 @@ function prepareArrowFile(a, columns) {
 function removeCsv(a) {
   const csv = path.join(a.cache, `hits-${a.rows}-s${a.seed}.csv`);
   if (!a.keepCsv && fs.existsSync(csv)) fs.rmSync(csv);
-}
-
-function ensureNodeModules() {
-  if (fs.existsSync(path.join(HERE, 'node_modules', '@duckdb', 'duckdb-wasm', 'package.json'))) return;
-  log('==> installing bench/wasm\'s own dependencies (npm ci, into bench/wasm/node_modules)');
-  runChecked('npm', ['ci', '--no-audit', '--no-fund', '--prefix', HERE], 'npm ci in bench/wasm');
-}
-
-// --- Engines in child processes ------------------------------------------------------------------
-
-class EngineProcess {
-  constructor(kind, loadMessage) {
-    this.kind = kind;
-    this.loadMessage = loadMessage;
-    this.proc = null;
-    this.nextId = 1;
-    this.waiting = new Map();
-    this.dead = null; // why the engine is out of the run
-    this.loaded = null;
-    this.restarts = 0;
-  }
-
-  async start() {
-    const proc = fork(path.join(HERE, 'engine.mjs'), [this.kind], {
-      execArgv: ['--no-experimental-fetch', '--max-old-space-size=8192'],
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.proc = proc;
-    const ready = new Promise((resolve) => {
-      proc.once('message', resolve);
-      proc.once('exit', resolve);
-    });
-    proc.on('message', (m) => {
-      const w = this.waiting.get(m.id);
-      if (w) {
-        this.waiting.delete(m.id);
-        w(m);
-      }
-    });
-    proc.on('exit', (code, signal) => {
-      if (this.proc === proc) this.proc = null;
-      for (const [, w] of this.waiting) w({ error: `engine process ended (${signal ?? `exit ${code}`})`, crashed: true });
-      this.waiting.clear();
-    });
-    await ready;
-    const loaded = await this.request({ op: 'load', ...this.loadMessage }, 3600e3);
-    if (!loaded.ok) {
-      this.dead = loaded.error ?? 'load failed';
-      this.stop();
-    }
-    this.loaded = loaded;
-    return loaded;
-  }
-
-  request(message, timeoutMs) {
-    if (!this.proc) return Promise.resolve({ error: 'engine not running', crashed: true });
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        this.stop();
-        resolve({ error: `timeout (${Math.round(timeoutMs / 1000)} s)`, timeout: true });
-      }, timeoutMs);
-      this.waiting.set(id, (m) => {
-        clearTimeout(timer);
-        resolve(m);
-      });
-      this.proc.send({ id, ...message });
-    });
-  }
-
-  stop() {
-    if (this.proc) {
-      this.proc.kill('SIGKILL');
-      this.proc = null;
-    }
-  }
-
-  /** Restarts the engine after a crash or a timeout (the data is made again). */
-  async ensure() {
-    if (this.dead || this.proc) return !this.dead;
-    this.restarts += 1;
-    log(`   restarting ${this.kind} (restart ${this.restarts})`);
-    const loaded = await this.start();
-    return loaded.ok;
-  }
 }
 
 // --- Native: laneql bench, one query per call ----------------------------------------------------
@@ -468,12 +382,12 @@ async function runPass(a, pass, { allQueries, schema, laneqlFile, arrowFile }) {
   // Start the wasm engines one after the other (their loads peak in memory).
   const engines = {};
   if (a.engines.includes('laneql-wasm')) {
-    engines['laneql-wasm'] = new EngineProcess('laneql-wasm', {
+    engines['laneql-wasm'] = new EngineProcess('laneql-wasm', path.join(HERE, 'engine.mjs'), {
       packagePath: a.package, rows: a.rows, seed: a.seed, columns: a.allColumns ? null : columns, threads: a.threads, flavour: a.flavour,
       data: a.laneqlData, arrowPath: arrowFile,
     });
   }
-  if (a.engines.includes('duckdb-wasm')) engines['duckdb-wasm'] = new EngineProcess('duckdb-wasm', { arrowPath: arrowFile, columns });
+  if (a.engines.includes('duckdb-wasm')) engines['duckdb-wasm'] = new EngineProcess('duckdb-wasm', path.join(HERE, 'engine.mjs'), { arrowPath: arrowFile, columns });
   for (const e of Object.values(engines)) {
     log(`==> loading ${e.kind}`);
     const loaded = await e.start();
