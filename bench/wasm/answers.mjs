@@ -1,6 +1,8 @@
 // Answers of the wasm engines in the value kinds compare.mjs compares: laneql-wasm's Result
 // (laneqlRows) and duckdb-wasm's Arrow tables and batches (arrowRows), for bench/wasm/engine.mjs
-// (ClickBench) and bench/tpch/wasm_engine.mjs (TPC-H).
+// (ClickBench) and bench/tpch/wasm_engine.mjs (TPC-H); and the check of one against duckdb-wasm.
+
+import { checkAgainstFullAnswer, quickVerdict, FLOAT_TYPES } from './compare.mjs';
 
 export const INTEGER_TYPES = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT', 'UTINYINT',
   'USMALLINT', 'UINTEGER', 'UBIGINT', 'UHUGEINT']);
@@ -73,4 +75,42 @@ export function arrowRows(arrow, batchOrTable) {
 export function isFatal(error) {
   return error instanceof WebAssembly.RuntimeError ||
     /abort|unreachable|memory access out of bounds/i.test(String(error?.message));
+}
+
+/** Is `got` (laneql-wasm's normalized answer: rows, names, types) an answer DuckDB could have
+ *  given? `own`: duckdb-wasm's answer; `shape`: the query's (compare.mjs's QueryShape); `conn`:
+ *  the duckdb-wasm connection, asked for its full ordered answer when the quick check fails. */
+export async function checkWithDuckdbWasm(arrow, conn, shape, got, own) {
+  const floatColumns = new Set();
+  got.types.forEach((t, i) => FLOAT_TYPES.has(t) && floatColumns.add(i));
+  own.types.forEach((t, i) => FLOAT_TYPES.has(t) && floatColumns.add(i));
+  if (got.names.length !== own.names.length) {
+    return { verdict: 'MISMATCH', problem: `${got.names.length} columns, DuckDB ${own.names.length}` };
+  }
+  if (quickVerdict(got.rows, own.rows, shape, floatColumns) === 'same') return { verdict: 'ok', problem: null };
+  const { sql: fullSql, keyPlaces, extraCount } = shape.fullAnswerSql(own.names);
+  const reader = await conn.send(fullSql, true);
+  let width = null;
+  async function* batches() {
+    for await (const batch of reader) {
+      width ??= batch.numCols - extraCount;
+      yield arrowRows(arrow, batch).rows;
+    }
+  }
+  const iterator = batches();
+  const firstBatch = await iterator.next();
+  width ??= own.names.length;
+  async function* all() {
+    if (!firstBatch.done) yield firstBatch.value;
+    yield* iterator;
+  }
+  const { problem, ties } = await checkAgainstFullAnswer(got.rows, shape, all(), keyPlaces, width, floatColumns);
+  try {
+    await iterator.return();
+    conn.cancelSent();
+  } catch {
+    // the stream may already be done
+  }
+  if (problem) return { verdict: 'MISMATCH', problem };
+  return { verdict: 'ok (ties)', problem: null, ties };
 }

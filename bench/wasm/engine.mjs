@@ -16,8 +16,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { arrowRows, isFatal, laneqlRows } from './answers.mjs';
-import { QueryShape, checkAgainstFullAnswer, quickVerdict, FLOAT_TYPES } from './compare.mjs';
+import { arrowRows, checkWithDuckdbWasm, isFatal, laneqlRows } from './answers.mjs';
+import { QueryShape } from './compare.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const kind = process.argv[2];
@@ -144,39 +144,7 @@ class DuckdbEngine {
 
   /** Is `got` (laneql-wasm's normalized answer) an answer DuckDB could have given? */
   async check({ sql, got, own }) {
-    const shape = new QueryShape(sql);
-    const floatColumns = new Set();
-    got.types.forEach((t, i) => FLOAT_TYPES.has(t) && floatColumns.add(i));
-    own.types.forEach((t, i) => FLOAT_TYPES.has(t) && floatColumns.add(i));
-    if (got.rows.length && got.rows[0].length !== own.names.length) {
-      return { verdict: 'MISMATCH', problem: `${got.rows[0].length} columns, DuckDB ${own.names.length}` };
-    }
-    if (quickVerdict(got.rows, own.rows, shape, floatColumns) === 'same') return { verdict: 'ok', problem: null };
-    const { sql: fullSql, keyPlaces, extraCount } = shape.fullAnswerSql(own.names);
-    const reader = await this.conn.send(fullSql, true);
-    let width = null;
-    async function* batches() {
-      for await (const batch of reader) {
-        width ??= batch.numCols - extraCount;
-        yield arrowRows(arrow, batch).rows;
-      }
-    }
-    const iterator = batches();
-    const firstBatch = await iterator.next();
-    width ??= own.names.length;
-    async function* all() {
-      if (!firstBatch.done) yield firstBatch.value;
-      yield* iterator;
-    }
-    const { problem, ties } = await checkAgainstFullAnswer(got.rows, shape, all(), keyPlaces, width, floatColumns);
-    try {
-      await iterator.return();
-      this.conn.cancelSent();
-    } catch {
-      // the stream may already be done
-    }
-    if (problem) return { verdict: 'MISMATCH', problem };
-    return { verdict: 'ok (ties)', problem: null, ties };
+    return checkWithDuckdbWasm(arrow, this.conn, new QueryShape(sql), got, own);
   }
 }
 
