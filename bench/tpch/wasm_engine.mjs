@@ -18,13 +18,12 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { arrowRows, checkWithDuckdbWasm, isFatal, laneqlRows } from '../wasm/answers.mjs';
+import { openDuckdbWasm } from '../wasm/duckdb_wasm.mjs';
 import { QueryShape } from '../wasm/compare.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const WASM_BENCH = path.join(HERE, '..', 'wasm'); // bench/wasm: its package.json and node_modules
 
 // --- A WITH clause in front of the SELECT (q15) --------------------------------------------------
 
@@ -106,23 +105,13 @@ class DuckdbEngine {
   /** Each CSV file registered by its path (NODE_FS: read from disk as DuckDB asks) and loaded
    *  with CREATE TABLE ... AS SELECT * FROM read_csv(...): DuckDB's own detection and types. */
   async load({ data, tables }) {
-    const require = createRequire(path.join(WASM_BENCH, 'package.json'));
-    arrow = await import(pathToFileURL(require.resolve('apache-arrow')).href);
-    const duckdb = await import(pathToFileURL(require.resolve('@duckdb/duckdb-wasm/blocking')).href);
-    const d = duckdb.default ?? duckdb;
-    const dist = path.dirname(require.resolve('@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm'));
-    const bundles = {
-      mvp: { mainModule: path.join(dist, 'duckdb-mvp.wasm'), mainWorker: path.join(dist, 'duckdb-node-mvp.worker.cjs') },
-      eh: { mainModule: path.join(dist, 'duckdb-eh.wasm'), mainWorker: path.join(dist, 'duckdb-node-eh.worker.cjs') },
-    };
-    this.db = await d.createDuckDB(bundles, new d.VoidLogger(), d.NODE_RUNTIME);
-    await this.db.instantiate();
-    this.conn = this.db.connect();
-    const setting = (name) => String(this.conn.query(`SELECT current_setting('${name}') AS v`).getChildAt(0).get(0));
-    const pkg = JSON.parse(fs.readFileSync(path.join(dist, '..', 'package.json'), 'utf8'));
+    const opened = await openDuckdbWasm();
+    const d = opened.duckdb;
+    arrow = opened.arrow;
+    this.db = opened.db;
+    this.conn = opened.conn;
     const info = {
-      package: `@duckdb/duckdb-wasm ${pkg.version}`, duckdb: this.db.getVersion(),
-      threads: setting('threads'), memoryLimit: setting('memory_limit'), loadMs: {}, rows: {},
+      ...opened.info, loadMs: {}, rows: {},
       via: 'CREATE TABLE AS SELECT * FROM read_csv() of the file (registerFileURL, NODE_FS)',
     };
     const schema = {};

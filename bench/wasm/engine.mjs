@@ -17,6 +17,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { arrowRows, checkWithDuckdbWasm, isFatal, laneqlRows } from './answers.mjs';
+import { openDuckdbWasm } from './duckdb_wasm.mjs';
 import { QueryShape } from './compare.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -88,23 +89,12 @@ class LaneqlEngine {
 
 class DuckdbEngine {
   async load({ arrowPath, columns }) {
-    const require = createRequire(path.join(HERE, 'package.json'));
-    arrow = await import(pathToFileURL(require.resolve('apache-arrow')).href);
-    const duckdb = await import(pathToFileURL(require.resolve('@duckdb/duckdb-wasm/blocking')).href);
-    const d = duckdb.default ?? duckdb;
-    const dist = path.dirname(require.resolve('@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm'));
-    const bundles = {
-      mvp: { mainModule: path.join(dist, 'duckdb-mvp.wasm'), mainWorker: path.join(dist, 'duckdb-node-mvp.worker.cjs') },
-      eh: { mainModule: path.join(dist, 'duckdb-eh.wasm'), mainWorker: path.join(dist, 'duckdb-node-eh.worker.cjs') },
-    };
-    this.db = await d.createDuckDB(bundles, new d.VoidLogger(), d.NODE_RUNTIME);
-    await this.db.instantiate();
-    this.conn = this.db.connect();
-    const setting = (name) => String(this.conn.query(`SELECT current_setting('${name}') AS v`).getChildAt(0).get(0));
-    const pkg = JSON.parse(fs.readFileSync(path.join(dist, '..', 'package.json'), 'utf8'));
+    const opened = await openDuckdbWasm();
+    arrow = opened.arrow;
+    this.db = opened.db;
+    this.conn = opened.conn;
     const info = {
-      package: `@duckdb/duckdb-wasm ${pkg.version}`, duckdb: this.db.getVersion(),
-      threads: setting('threads'), memoryLimit: setting('memory_limit'),
+      ...opened.info,
     };
     const start = performance.now();
     try {
