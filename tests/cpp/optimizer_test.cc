@@ -210,6 +210,53 @@ TEST(OptimizerRules, RightJoinsBecomeLeftJoinsOfTheSwappedSides) {
   EXPECT_EQ(same->join_type, sql::JoinType::kRight);
 }
 
+TEST(OptimizerRules, OuterJoinsBuildOnTheirSmallerSide) {
+  // a (10 rows) LEFT JOIN b (100 rows): a, the preserved side, builds; b probes.
+  LogicalPtr join = Join(sql::JoinType::kLeft, Get("a", {"x"}, 10), Get("b", {"y"}, 100), {"a.x < b.y"});
+  join->left_keys.push_back(Parse("a.x"));
+  join->right_keys.push_back(Parse("b.y"));
+  LogicalPtr root = Project(std::move(join), {"*"});
+  optimize::BuildOuterJoinsOnSmallerSide(&root);
+  EXPECT_EQ(Text(root),
+            "PROJECT *\n"
+            "  PROJECT columns in FROM order\n"
+            "    RIGHT JOIN ON b.y = a.x AND (a.x < b.y)\n"
+            "      GET b\n"
+            "      GET a\n");
+  // A RIGHT join made LEFT by RightJoinsAsLeft, its preserved side small: back to RIGHT, and
+  // the two FROM-order projections cancel out.
+  join = Join(sql::JoinType::kRight, Get("b", {"y"}, 100), Get("a", {"x"}, 10));
+  join->left_keys.push_back(Parse("b.y"));
+  join->right_keys.push_back(Parse("a.x"));
+  root = Project(std::move(join), {"*"});
+  optimize::RightJoinsAsLeft(&root);
+  optimize::BuildOuterJoinsOnSmallerSide(&root);
+  EXPECT_EQ(Text(root), "PROJECT *\n  RIGHT JOIN ON b.y = a.x\n    GET b\n    GET a\n");
+  // FULL joins swap too; a LEFT join whose preserved side is not under half the other stays.
+  join = Join(sql::JoinType::kFull, Get("a", {"x"}, 10), Get("b", {"y"}, 100));
+  join->left_keys.push_back(Parse("a.x"));
+  join->right_keys.push_back(Parse("b.y"));
+  optimize::BuildOuterJoinsOnSmallerSide(&join);
+  EXPECT_EQ(Text(join), "PROJECT columns in FROM order\n  FULL JOIN ON b.y = a.x\n    GET b\n    GET a\n");
+  join = Join(sql::JoinType::kLeft, Get("a", {"x"}, 60), Get("b", {"y"}, 100));
+  join->left_keys.push_back(Parse("a.x"));
+  join->right_keys.push_back(Parse("b.y"));
+  const std::string before = Text(join);
+  optimize::BuildOuterJoinsOnSmallerSide(&join);
+  EXPECT_EQ(Text(join), before);
+  // Not without keys (a nested-loop join), nor for USING.
+  LogicalPtr cross = Join(sql::JoinType::kLeft, Get("a", {"x"}, 10), Get("b", {"y"}, 100), {"a.x < b.y"});
+  const std::string cross_before = Text(cross);
+  optimize::BuildOuterJoinsOnSmallerSide(&cross);
+  EXPECT_EQ(Text(cross), cross_before);
+  LogicalPtr using_join = Join(sql::JoinType::kLeft, Get("a", {"x"}, 10), Get("b", {"x"}, 100));
+  using_join->left_keys.push_back(Parse("a.x"));
+  using_join->right_keys.push_back(Parse("b.x"));
+  using_join->using_columns.push_back("x");
+  optimize::BuildOuterJoinsOnSmallerSide(&using_join);
+  EXPECT_EQ(using_join->join_type, sql::JoinType::kLeft);
+}
+
 TEST(OptimizerRules, CardinalityFromRowsStatisticsAndConditions) {
   // a: 1,000 rows, x with 50 distinct values; b: 300 rows, every y distinct.
   LogicalPtr root =

@@ -161,9 +161,16 @@ bool QueryTreeRunner::ExecuteLogical(LogicalOperator* op, bool analyze, Relation
            Filter(out, *ConditionOf(op->conditions), error);
       break;
     case LogicalKind::kJoin: {
-      if ((op->join_type == sql::JoinType::kInner || op->join_type == sql::JoinType::kLeft) &&
+      const sql::JoinType type = op->join_type;
+      if ((type == sql::JoinType::kInner || type == sql::JoinType::kLeft || type == sql::JoinType::kRight ||
+           type == sql::JoinType::kFull) &&
           !op->left_keys.empty()) {
         ok = ExecuteJoinChain(op, analyze, out, error);
+        // RIGHT / FULL JOIN ... USING: the visible key is the right one where the left has none.
+        if (ok && !op->using_columns.empty() &&
+            (op->join_type == sql::JoinType::kRight || op->join_type == sql::JoinType::kFull)) {
+          ok = MergeUsingKeys(*op, out, error);
+        }
         break;
       }
       if ((op->join_type == sql::JoinType::kSemi || op->join_type == sql::JoinType::kAnti ||

@@ -1,4 +1,5 @@
-// A chain of inner equi-joins down a plan's left side, run as pipelines on the query's threads:
+// A chain of equi-joins down a plan's left side (inner and LEFT ones, and a RIGHT or FULL one
+// at its top), run as pipelines on the query's threads:
 //  - build pipelines first: each build side is made by its own operators, its key columns
 //    evaluated (cast to the types both sides share), and its hash table built;
 //  - then the probe pipeline: the probe source's rows are cut into morsels that the threads
@@ -7,13 +8,17 @@
 //    condition), and its surviving rows go to the sink;
 //  - the sink: the morsels' row lists concatenated in morsel order (so the answer never depends
 //    on the thread count), then every output column gathered once for the rows that survived
-//    every join, one task per column.
+//    every join, one task per column. A RIGHT or FULL join on top marks the build rows that
+//    found a pair as the morsels run; those left unmarked follow the morsels' rows, in build
+//    order, with every probe input missing (NULL when gathered).
 // Late materialization throughout: the rows flowing up the chain are row-number lists, one per
 // input (the source and each build side), and a filtered scan is its table's rows plus the
 // selection its filter made, so nothing is copied before the end. TPC-H Q9 joined 600,572
 // lineitem rows to supplier and gathered 8 columns before part's join cut them to 32,160; with
 // row lists it gathers 2 key columns.
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <utility>
 
 #include "src/common/ascii.h"
@@ -60,10 +65,22 @@ using plan::LogicalOperator;
 // Source rows per morsel: a morsel's key columns and row lists stay in the L2 cache.
 constexpr size_t kProbeMorselRows = size_t{1} << 15;
 
-// An inner or LEFT equi-join: its left side (the preserved one of a LEFT join) probes.
-bool IsChainJoin(const LogicalOperator& op) {
-  return op.kind == LogicalKind::kJoin &&
-         (op.join_type == sql::JoinType::kInner || op.join_type == sql::JoinType::kLeft) && !op.left_keys.empty();
+// An inner or LEFT equi-join anywhere in the chain (its left side, the preserved one of a
+// LEFT join, probes); a RIGHT or FULL one only at the top, since the build rows it adds
+// without a pair come after every morsel.
+bool IsChainJoin(const LogicalOperator& op, bool top) {
+  if (op.kind != LogicalKind::kJoin || op.left_keys.empty()) return false;
+  switch (op.join_type) {
+    case sql::JoinType::kInner:
+    case sql::JoinType::kLeft: return true;
+    case sql::JoinType::kRight:
+    case sql::JoinType::kFull: return top;
+    default: return false;
+  }
+}
+
+bool KeepsBuildRows(const LogicalOperator& op) {
+  return op.join_type == sql::JoinType::kRight || op.join_type == sql::JoinType::kFull;
 }
 
 
@@ -168,7 +185,7 @@ bool QueryTreeRunner::ExecuteChainInput(LogicalOperator* op, bool analyze, Chain
 bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relation* out, Result* error) {
   std::vector<LogicalOperator*> ops;
   LogicalOperator* op = top;
-  while (IsChainJoin(*op)) {
+  while (IsChainJoin(*op, op == top)) {
     ops.insert(ops.begin(), op);
     op = op->children[0].get();
   }
@@ -317,6 +334,10 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
   single.threads = 1;
   single.profiler = nullptr;
   const int threads = ThreadsFor(source_rows, ctx_.ThreadsAvailable(), ctx_.min_parallel_rows);
+  // A RIGHT or FULL join on top: which of its build rows have a pair (set by any thread).
+  const bool keeps_build_rows = KeepsBuildRows(*top);
+  const size_t build_rows = keeps_build_rows ? inputs.back().rows() : 0;
+  std::unique_ptr<std::atomic<uint8_t>[]> paired_build(keeps_build_rows ? new std::atomic<uint8_t>[build_rows]() : nullptr);
   auto run_morsel = [&](size_t m, int, std::string* task_error) {
     QueryTreeRunner local(catalog_, single);
     MorselRows state;
@@ -365,7 +386,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       for (const Column& key : keys) probe_columns.push_back(&key);
       if (!in_place && !join.table.Probe(probe_columns, 0, state.count, &pairs, task_error, probe_counts)) return false;
       // Compose: every input's rows at the pairs' probe positions, and the build rows.
-      const bool left_join = join.op->join_type == sql::JoinType::kLeft;
+      const bool left_join = join.op->join_type == sql::JoinType::kLeft || join.op->join_type == sql::JoinType::kFull;
       std::vector<std::vector<uint32_t>> before_probe;
       if (left_join) before_probe = state.rows;
       std::vector<uint32_t> origin = pairs.probe_rows;  // the probe position of each row
@@ -400,6 +421,9 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
         state.count = keep.size();
       }
       if (counted != nullptr) counted->matches = state.count;
+      if (paired_build != nullptr && j + 1 == joins.size()) {
+        for (const uint32_t b : state.rows[j + 1]) paired_build[b].store(1, std::memory_order_relaxed);
+      }
       if (left_join) {
         // A LEFT join's probe rows without a pair (after the residual) once, the build side
         // missing (NULL when gathered).
@@ -451,6 +475,21 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       return false;
     }
   }
+  if (keeps_build_rows) {
+    // The build rows without a pair, after every morsel's rows, the probe inputs missing.
+    MorselRows unpaired;
+    unpaired.rows.resize(inputs.size());
+    for (size_t b = 0; b < build_rows; ++b) {
+      if (paired_build[b].load(std::memory_order_relaxed)) continue;
+      unpaired.rows.back().push_back(static_cast<uint32_t>(b));
+    }
+    unpaired.count = unpaired.rows.back().size();
+    for (size_t t = 0; t + 1 < inputs.size(); ++t) unpaired.rows[t].assign(unpaired.count, kNoRow);
+    paired_build.reset();
+    rows_after.push_back(std::vector<size_t>(joins.size(), 0));
+    rows_after.back().back() = unpaired.count;  // the top join's rows
+    parts.push_back(std::move(unpaired));
+  }
   // The sink: the morsels' rows in morsel order, each input's rows in its table.
   size_t total = 0;
   for (const MorselRows& part : parts) total += part.count;
@@ -492,7 +531,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     const double probe_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
     for (size_t j = 0; j < joins.size(); ++j) {
       size_t rows = 0;
-      for (size_t m = 0; m < morsels; ++m) rows += rows_after[m][j];
+      for (const std::vector<size_t>& after : rows_after) rows += after[j];
       joins[j].op->analyzed = true;
       joins[j].op->actual_rows = rows;
       // Each join's build; the probe pipeline (all joins at once) on the top one.

@@ -138,8 +138,8 @@ class QueryTreeRunner {
   // Runs a plan (query_execute.cc); with `analyze` each operator records its rows and time.
   Result RunPlan(SelectPlan* select_plan, bool analyze);
   bool ExecuteLogical(plan::LogicalOperator* op, bool analyze, Relation* out, Result* error);
-  // A chain of inner equi-joins down op's left side, with late materialization
-  // (query_join_chain.cc).
+  // A chain of inner and LEFT equi-joins down op's left side, a RIGHT or FULL one on top, as
+  // build and probe pipelines with late materialization (query_join_chain.cc).
   bool ExecuteJoinChain(plan::LogicalOperator* top, bool analyze, Relation* out, Result* error);
   // A semi, anti or mark equi-join as a pipeline, the smaller side built (query_mark_join.cc).
   bool ExecuteMarkJoin(plan::LogicalOperator* op, bool analyze, Relation* out, Result* error);

@@ -232,7 +232,7 @@ bool ColumnStats(const LogicalOperator& subtree, const sql::Expr& ref, ColumnSta
   if (ref.kind != sql::ExprKind::kColumnRef) return false;
   const LogicalOperator* scan = ScanOf(subtree, ref);
   if (scan == nullptr || scan->table == nullptr) return false;
-  for (const auto [scope, columns] : {std::make_pair(&scan->scope, &scan->columns),
+  for (const auto& [scope, columns] : {std::make_pair(&scan->scope, &scan->columns),
                                       std::make_pair(&scan->filter_scope, &scan->filter_columns)}) {
     for (size_t k = 0; k < scope->size() && k < columns->size(); ++k) {
       const plan::ScopeColumn& column = (*scope)[k];

@@ -13,6 +13,7 @@ void Optimize(plan::LogicalPtr* root, bool prune_columns) {
   PushDownSemiJoins(root);
   EstimateCardinality(root->get());
   OrderJoins(root);
+  BuildOuterJoinsOnSmallerSide(root);
   if (prune_columns) PruneColumns(root);
   EstimateCardinality(root->get());
 }

@@ -36,6 +36,13 @@ void PushDownSemiJoins(plan::LogicalPtr* root);
 // only when none is), the smaller side building the hash table. A projection above the cluster
 // restores the FROM clause's column order.
 void OrderJoins(plan::LogicalPtr* root);
+// outer_join_build_side.cc: a LEFT or FULL equi-join whose left (preserved) side is estimated
+// at less than half its right side's rows trades sides (LEFT becomes RIGHT), so that the
+// smaller side builds the hash table and the larger one probes; the pipeline marks the build
+// rows that found a pair and adds the others at the end (TPC-H Q13 builds on its 150,000
+// customers, not on 1.5 M orders). A projection above restores the FROM clause's column order
+// (one RightJoinsAsLeft put there goes, since the order is the original one again).
+void BuildOuterJoinsOnSmallerSide(plan::LogicalPtr* root);
 // column_pruning.cc: scans keep only the columns some expression above names, so that filters
 // and joins copy fewer columns (not when a star needs every column).
 void PruneColumns(plan::LogicalPtr* root);
