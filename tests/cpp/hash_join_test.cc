@@ -296,6 +296,85 @@ TEST_F(HashJoinTest, LargeBuildSidesPlacedByPartitions) {
   }
 }
 
+// `v` as a value of the column's integer type (its width and signedness).
+void AppendRaw(Column* column, int64_t v) {
+  std::string error;
+  bool ok = false;
+  switch (column->type()) {
+    case TypeId::kInt8: ok = column->Append<int8_t>(static_cast<int8_t>(v), &error); break;
+    case TypeId::kInt32:
+    case TypeId::kDate32: ok = column->Append<int32_t>(static_cast<int32_t>(v), &error); break;
+    case TypeId::kUInt32: ok = column->Append<uint32_t>(static_cast<uint32_t>(v), &error); break;
+    default: ok = column->Append<int64_t>(v, &error); break;
+  }
+  ASSERT_TRUE(ok) << error;
+}
+
+// One dense integer key builds a direct table (a bucket per value from key - min): probe keys
+// below the smallest, above the largest and at the type's extremes (whose offsets wrap around)
+// must find nothing, NULLs nothing, and a key range too wide for a direct table takes the hash.
+TEST_F(HashJoinTest, DenseIntegerKeysGetADirectTable) {
+  struct Keys {
+    const char* name;
+    TypeId type;
+    std::vector<int64_t> build, probe;
+    bool direct;
+  };
+  const int64_t lo = INT64_MIN, hi = INT64_MAX;
+  const std::vector<Keys> cases = {
+      {"int64 near the minimum", TypeId::kInt64, {lo, lo + 1, lo + 3, lo + 3}, {lo + 3, hi, lo, 0, lo + 2, hi - 1, lo + 1}, true},
+      {"int64 near the maximum", TypeId::kInt64, {hi, hi - 2, hi - 2}, {hi, lo, hi - 2, hi - 1, 0, hi - 4}, true},
+      {"int64 over the whole range", TypeId::kInt64, {lo, hi, 0}, {0, hi, lo, 1, -1}, false},
+      {"int8 negative", TypeId::kInt8, {-128, -127, -120}, {-128, 127, -120, 0, -126}, true},
+      {"uint32 top values", TypeId::kUInt32, {4294967295, 4294967294}, {0, 4294967295, 4294967293}, true},
+      {"date32 before 1970", TypeId::kDate32, {-5, -4, -3, -1}, {-5, 0, -1, -2, 5}, true},
+      {"int32 sparse keys", TypeId::kInt32, {0, 1000, 2000}, {0, 1000, 1500}, false},
+  };
+  for (const Keys& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<Column> build, probe;
+    build.emplace_back(c.type);
+    probe.emplace_back(c.type);
+    for (int64_t v : c.build) AppendRaw(&build[0], v);
+    AppendNull(&build[0]);
+    for (int64_t v : c.probe) AppendRaw(&probe[0], v);
+    AppendNull(&probe[0]);
+    JoinBuildTable table;
+    std::string error;
+    ASSERT_TRUE(table.Build(Pointers(build), Context(1), &error)) << error;
+    EXPECT_EQ(table.direct(), c.direct);
+    ExpectEveryThreadCountMatches(build, probe, NestedLoopPairs(build, probe));
+  }
+  // Past the caches a direct table is placed by partitions too: 300,000 rows over 150,000 keys
+  // (some NULL), probed by keys from twice the range.
+  std::mt19937_64 rng(61);
+  std::vector<Column> build, probe;
+  build.push_back(RandomColumn(TypeId::kInt32, 300000, 0, 150000, 0.1, &rng));
+  probe.push_back(RandomColumn(TypeId::kInt32, 20000, 0, 300000, 0.1, &rng));
+  JoinBuildTable table;
+  std::string error;
+  ASSERT_TRUE(table.Build(Pointers(build), Context(2), &error)) << error;
+  EXPECT_TRUE(table.direct());
+  EXPECT_GT(table.partitions(), 1u);
+  std::map<int32_t, std::vector<uint32_t>> rows_of;  // the reference: each key's build rows
+  const int32_t* b_values = build[0].Values<int32_t>();
+  const int32_t* p_values = probe[0].Values<int32_t>();
+  for (size_t b = 0; b < build[0].length(); ++b) {
+    if (build[0].IsValid(b)) rows_of[b_values[b]].push_back(static_cast<uint32_t>(b));
+  }
+  MatchPairs want;
+  for (size_t p = 0; p < probe[0].length(); ++p) {
+    const auto it = probe[0].IsValid(p) ? rows_of.find(p_values[p]) : rows_of.end();
+    if (it == rows_of.end()) continue;
+    for (const uint32_t b : it->second) {
+      want.probe_rows.push_back(static_cast<uint32_t>(p));
+      want.build_rows.push_back(b);
+    }
+  }
+  ASSERT_GT(want.size(), 1000u);
+  ExpectEveryThreadCountMatches(build, probe, want);
+}
+
 // Over the memory limit the join fails with the budget's error and holds nothing afterwards.
 TEST_F(HashJoinTest, MemoryLimitFailsCleanly) {
   std::mt19937_64 rng(41);

@@ -67,7 +67,11 @@ class JoinHashTable {
   };
 
   // Hashes the build keys (in parallel on up to `threads` threads) and places their rows.
-  bool Build(const JoinKeys& keys, size_t rows, const ExecContext& ctx, int threads, std::string* error) {
+  // `direct`: the keys hash to their offsets from the smallest key (JoinKeys::OffsetsFrom),
+  // `span` of them at most: a bucket per key value and no key filter (a bucket's bounds are as
+  // cheap to read).
+  bool Build(const JoinKeys& keys, size_t rows, const ExecContext& ctx, int threads, std::string* error,
+             bool direct = false, size_t span = 0) {
     AlignedBuffer hashes_buffer, valid_buffer;  // per build row, for the placement only
     if (!hashes_buffer.ResizeForOverwrite(rows * sizeof(uint64_t), error) ||
         !valid_buffer.ResizeForOverwrite(BitmaskWords(rows) * sizeof(uint64_t), error)) {
@@ -86,9 +90,9 @@ class JoinHashTable {
     for (size_t w = 0; w < BitmaskWords(rows); ++w) inserted += static_cast<size_t>(__builtin_popcountll(valid[w]));
     inserted_ = inserted;
     if (inserted == 0) return true;
-    if (!filter_.Build(hashes, valid, rows, inserted, error)) return false;
+    if (!direct && !filter_.Build(hashes, valid, rows, inserted, error)) return false;
     size_t buckets = 16;
-    while (buckets < inserted) buckets *= 2;
+    while (buckets < (direct ? span : inserted)) buckets *= 2;
     mask_ = buckets - 1;
     // starts gets two leading slots: counts go to starts[b + 2], a prefix sum makes starts[b + 1]
     // bucket b's first entry, and placing each row through starts[b + 1]++ leaves starts[b]
@@ -468,10 +472,32 @@ bool JoinPairs(const std::vector<const Column*>& build_keys, const std::vector<c
 
 }  // namespace
 
+// A single integer key whose values span at most this many times the build rows (and at most
+// kMaxDirectSpan values) gets a direct table: the bounds array then costs at most 16 bytes a
+// row, as the entries do, and a probe neither hashes nor compares keys (TPC-H's keys are dense:
+// custkey, partkey, suppkey, and orderkey with its 4 to 1 gaps).
+constexpr uint64_t kDirectSpanPerRow = 4;
+constexpr uint64_t kMaxDirectSpan = uint64_t{1} << 30;
+
 struct JoinBuildTable::Impl {
   std::vector<const Column*> keys;
   size_t rows = 0;
   JoinHashTable table;
+  bool direct = false;  // a direct table over key - direct_min
+  int64_t direct_min = 0;
+
+  // The probe side's view of its keys, as the table was built.
+  JoinKeys ProbeKeys(const std::vector<const Column*>& probe_keys) const {
+    JoinKeys probe(probe_keys);
+    if (direct) probe.OffsetsFrom(direct_min);
+    return probe;
+  }
+  // run(equal): a direct table's hit is already an equal key.
+  template <class Run>
+  bool WithEqual(const std::vector<const Column*>& probe_keys, const Run& run) const {
+    if (direct) return run([](size_t, size_t) { return true; });
+    return WithKeyEqual(keys, probe_keys, run);
+  }
 };
 
 JoinBuildTable::JoinBuildTable() = default;
@@ -489,8 +515,19 @@ bool JoinBuildTable::Build(const std::vector<const Column*>& build_keys, const E
   const ScopedQueryBudget budget(ctx.budget != nullptr ? ctx.budget : CurrentQueryBudget(), CurrentMemoryActivity());
   const ScopedMemoryActivity activity("building the hash join table");
   const int threads = rows < ctx.min_parallel_rows ? 1 : ctx.ThreadsAvailable();
+  int64_t min = 0, max = 0;
+  size_t valid = 0;
+  size_t span = 0;
+  if (build_keys.size() == 1 && IntegerKeyRange(*build_keys[0], rows, &min, &max, &valid)) {
+    const uint64_t width = static_cast<uint64_t>(max) - static_cast<uint64_t>(min);  // max - min, no overflow
+    if (width < kMaxDirectSpan && width + 1 <= kDirectSpanPerRow * valid) {
+      impl_->direct = true;
+      impl_->direct_min = min;
+      span = static_cast<size_t>(width + 1);
+    }
+  }
   try {
-    return impl_->table.Build(JoinKeys(impl_->keys), rows, ctx, threads, error);
+    return impl_->table.Build(impl_->ProbeKeys(impl_->keys), rows, ctx, threads, error, impl_->direct, span);
   } catch (const std::bad_alloc&) {
     *error = "out of memory in a hash join";
     return false;
@@ -514,6 +551,8 @@ bool JoinBuildTable::CheckProbe(const std::vector<const Column*>& probe_keys, si
 
 size_t JoinBuildTable::rows() const { return impl_ == nullptr ? 0 : impl_->rows; }
 
+bool JoinBuildTable::direct() const { return impl_ != nullptr && impl_->direct; }
+
 size_t JoinBuildTable::partitions() const { return impl_ == nullptr ? 1 : impl_->table.partitions(); }
 
 bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, MatchPairs* out, std::string* error) const {
@@ -527,10 +566,10 @@ bool JoinBuildTable::Probe(const std::vector<const Column*>& probe_keys, size_t 
   bool any = false;
   if (!CheckProbe(probe_keys, begin, end, &any, error)) return false;
   if (!any) return true;
-  const JoinKeys probe(probe_keys);
+  const JoinKeys probe = impl_->ProbeKeys(probe_keys);
   PairList pairs;
   ProbeScratch scratch;
-  const bool ok = WithKeyEqual(impl_->keys, probe_keys, [&](const auto& equal) {
+  const bool ok = impl_->WithEqual(probe_keys, [&](const auto& equal) {
     return ProbeRows(impl_->table, probe, begin, end, equal, &scratch, &pairs, error);
   });
   if (!ok) return false;
@@ -553,9 +592,9 @@ bool JoinBuildTable::MarkMatches(const std::vector<const Column*>& probe_keys, s
   bool any = false;
   if (!CheckProbe(probe_keys, begin, end, &any, error)) return false;
   if (!any) return true;
-  const JoinKeys probe(probe_keys);
+  const JoinKeys probe = impl_->ProbeKeys(probe_keys);
   ProbeScratch scratch;
-  const bool ok = WithKeyEqual(impl_->keys, probe_keys, [&](const auto& equal) {
+  const bool ok = impl_->WithEqual(probe_keys, [&](const auto& equal) {
     return ScanMatches(impl_->table, probe, begin, end, equal, &scratch, [&](uint32_t probe_row, uint32_t build_row) {
       if (probe_matched != nullptr) probe_matched[probe_row - begin] = 1;
       if (build_matched == nullptr) return AfterMatch::kNextRow;  // one match is enough

@@ -30,11 +30,23 @@ KeyCompare KeyCompareOf(TypeId type);
 bool CheckJoinKeys(const std::vector<const Column*>& build, const std::vector<const Column*>& probe,
                    size_t* build_rows, size_t* probe_rows, std::string* error);
 
+// A dense integer key: the smallest and largest non-NULL value of `column`'s first `rows` rows
+// and how many rows are not NULL. False for a type other than the signed integers, uint8 to
+// uint32, dates and timestamps, or when every row is NULL.
+bool IntegerKeyRange(const Column& column, size_t rows, int64_t* min, int64_t* max, size_t* valid_rows);
+
 class JoinKeys {
  public:
   explicit JoinKeys(const std::vector<const Column*>& columns) : columns_(columns) {}
   // hashes[i] = the combined hash of row begin + i's keys, for i < n. A NULL row's hash is
-  // arbitrary (NULL rows are never looked up or inserted).
+  // arbitrary (NULL rows are never looked up or inserted). After OffsetsFrom(min) (one key
+  // column of a type IntegerKeyRange takes), hashes[i] = value - min instead, in 64-bit
+  // wrap-around arithmetic: equal "hashes" are equal keys, and a key in [min, min + 2^k) has
+  // its own bucket in a table of 2^k buckets (a direct table, no comparison after a hit).
+  void OffsetsFrom(int64_t min) {
+    offsets_ = true;
+    min_ = min;
+  }
   void Hash(size_t begin, size_t n, uint64_t* hashes) const;
   // valid (BitmaskWords(n) words, overwritten): bit i set when row begin + i has no NULL key.
   // `begin` is a multiple of 64.
@@ -44,6 +56,8 @@ class JoinKeys {
 
  private:
   const std::vector<const Column*>& columns_;
+  bool offsets_ = false;
+  int64_t min_ = 0;
 };
 
 // Exact equality of a build row's keys and a probe row's keys (both without NULLs).
