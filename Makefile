@@ -27,7 +27,7 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
   test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
   difftest difftest-relational fuzz build-arm64 test-arm64 test-arm64-neon clean install test-install test-tpch \
-  test-tpch-js bench-tpch
+  test-tpch-js bench-tpch bench-efficiency
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -50,6 +50,7 @@ help:
 	@echo "      bench-tpch (TPC-H: laneql vs DuckDB, chDB, Polars, and the wasm pair; TPCH_BENCH_SF=, TPCH_BENCH_ARGS=)"
 	@echo "      bench-planning (count(*) end to end, parse + bind, EXPLAIN of a join; PLANNING_ARGS=)"
 	@echo "      bench-functions (each function over FUNCTION_ROWS rows, laneql vs DuckDB; FUNCTION_ARGS=)"
+	@echo "      bench-efficiency (CPU time per query at 1, 4, 16, 64 threads; EFFICIENCY_ROWS=, EFFICIENCY_SF=)"
 	@echo "make demo   build the web demo and serve it on 127.0.0.1 (cross-origin isolated; PORT=)"
 
 setup:
@@ -154,7 +155,7 @@ test-diff: build-native
 	$(ROOT)/.venv/bin/python -m unittest tests/diff/test_diff_compare.py tests/diff/test_random_queries.py \
 	  tests/diff/test_random_relational.py
 	$(ROOT)/.venv/bin/python -m unittest bench/peers/test_report.py bench/peers/test_checks.py \
-	  bench/tpch/test_tpch_bench.py
+	  bench/tpch/test_tpch_bench.py bench/efficiency/test_efficiency.py
 	node --test bench/wasm/compare.test.mjs bench/tpch/wasm.test.mjs
 	$(ROOT)/.venv/bin/python tests/diff/run_diff.py --rows $(DIFF_ROWS) \
 	  --tool $(BUILD)/native/tests/diff/hits_diff_tool --workdir $(BUILD)/diff-work
@@ -345,6 +346,16 @@ bench: build-native build-wasm build-js
 # not part of make test. TPCH_BENCH_SF (default 1), the wasm pair at TPCH_BENCH_WASM_SF (default
 # the same; SF 1 takes laneql-wasm to about 4 GB, all wasm32 has); writes
 # bench/results/tpch-sf<SF>.{md,json,svg}.
+# Work efficiency (issue #45): every ClickBench (EFFICIENCY_ROWS generated rows) and TPC-H
+# (EFFICIENCY_SF) query's CPU time at 1, 4, 16 and 64 threads, whatever the cores, and per phase
+# from the profile (bench/efficiency/README.md); writes bench/results/efficiency.{md,json}. Not
+# part of make test.
+.PHONY: bench-efficiency
+EFFICIENCY_ROWS ?= 10000000
+EFFICIENCY_SF ?= 1
+bench-efficiency: build-native
+	$(ROOT)/.venv/bin/python bench/efficiency/run.py --hits-rows $(EFFICIENCY_ROWS) --tpch-sf $(EFFICIENCY_SF)
+
 .PHONY: bench-tpch
 TPCH_BENCH_SF ?= 1
 TPCH_BENCH_WASM_SF ?= $(TPCH_BENCH_SF)

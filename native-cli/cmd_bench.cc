@@ -1,9 +1,13 @@
 // `laneql bench --queries FILE --table NAME=PATH [--runs N] [--threads N] [--json OUT]
-// [--target NAME]`: each query once as a warm-up, then N timed runs; per query the rows, the
-// minimum and the median. A failing query is reported in its row, not fatal.
+// [--profile-dir DIR] [--target NAME]`: each query once as a warm-up, then N timed runs; per
+// query the rows, the minimum and the median wall time, and the median CPU time of the process
+// (all threads: work that grows with the thread count shows there even on few cores). With
+// --profile-dir, one more run per query with profiling on writes its trace to DIR/q<N>.json.
+// A failing query is reported in its row, not fatal.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -25,8 +29,22 @@ struct QueryTiming {
   size_t rows = 0;
   double min_ms = 0;
   double median_ms = 0;
+  double cpu_min_ms = 0;     // CPU time of the whole process during a run (every thread)
+  double cpu_median_ms = 0;
   std::string error;  // empty: it ran
 };
+
+// The process's CPU time (all threads, user and system) in milliseconds.
+double ProcessCpuMs() {
+  timespec ts;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
 
 // `;`-separated when the file has a ';' outside strings and comments, else one per line.
 std::vector<std::string> SplitQueries(const std::string& text) {
@@ -60,19 +78,22 @@ QueryTiming Time(const Database& db, const std::string& sql, int runs) {
     return timing;
   }
   timing.rows = warm.num_rows();
-  std::vector<double> ms;
+  std::vector<double> ms, cpu_ms;
   for (int r = 0; r < runs; ++r) {
+    const double cpu_start = ProcessCpuMs();
     const auto start = std::chrono::steady_clock::now();
     const Result result = db.Query(sql);
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    cpu_ms.push_back(ProcessCpuMs() - cpu_start);
     if (!result.ok()) {  // it ran once; a later failure (out of memory) is still reported
       timing.error = result.error();
       return timing;
     }
   }
-  std::sort(ms.begin(), ms.end());
-  timing.min_ms = ms.front();
-  timing.median_ms = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+  timing.min_ms = *std::min_element(ms.begin(), ms.end());
+  timing.median_ms = Median(ms);
+  timing.cpu_min_ms = *std::min_element(cpu_ms.begin(), cpu_ms.end());
+  timing.cpu_median_ms = Median(cpu_ms);
   return timing;
 }
 
@@ -95,6 +116,8 @@ std::string Json(const std::vector<QueryTiming>& timings, int threads, size_t ta
            ", \"rows\": " + (ok ? std::to_string(t.rows) : "null") +
            ", \"min_ms\": " + (ok ? Milliseconds(t.min_ms) : "null") +
            ", \"median_ms\": " + (ok ? Milliseconds(t.median_ms) : "null") +
+           ", \"cpu_min_ms\": " + (ok ? Milliseconds(t.cpu_min_ms) : "null") +
+           ", \"cpu_median_ms\": " + (ok ? Milliseconds(t.cpu_median_ms) : "null") +
            ", \"error\": " + (ok ? "null" : JsonString(t.error)) + "}";
   }
   return out + "\n]}\n";
@@ -104,7 +127,7 @@ std::string Json(const std::vector<QueryTiming>& timings, int threads, size_t ta
 
 int RunBench(const std::vector<std::string>& args) {
   Flags flags;
-  if (!ParseFlags("bench", args, {{"--queries", "--table", "--runs", "--threads", "--json", "--target"}, {}, 0},
+  if (!ParseFlags("bench", args, {{"--queries", "--table", "--runs", "--threads", "--json", "--profile-dir", "--target"}, {}, 0},
                   &flags)) {
     return kExitUsage;
   }
@@ -148,7 +171,7 @@ int RunBench(const std::vector<std::string>& args) {
               "%zu rows in %s\n",
               Version(), queries.size(), static_cast<unsigned long long>(runs),
               DispatchedTarget().name.c_str(), db.threads(), table_rows, specs[0].name.c_str());
-  std::printf("%5s %12s %12s %12s  %s\n", "query", "rows", "min ms", "median ms", "sql");
+  std::printf("%5s %12s %12s %12s %12s  %s\n", "query", "rows", "min ms", "median ms", "cpu ms", "sql");
   std::vector<QueryTiming> timings;
   for (size_t i = 0; i < queries.size(); ++i) {
     timings.push_back(Time(db, queries[i], static_cast<int>(runs)));
@@ -157,10 +180,24 @@ int RunBench(const std::vector<std::string>& args) {
     for (char& c : sql) c = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
     if (sql.size() > 60) sql = sql.substr(0, 57) + "...";
     if (t.error.empty()) {
-      std::printf("%5zu %12zu %12.3f %12.3f  %s\n", i + 1, t.rows, t.min_ms, t.median_ms, sql.c_str());
+      std::printf("%5zu %12zu %12.3f %12.3f %12.3f  %s\n", i + 1, t.rows, t.min_ms, t.median_ms, t.cpu_median_ms,
+                  sql.c_str());
     } else {
-      std::printf("%5zu %12s %12s %12s  %s\n        error: %s\n", i + 1, "-", "-", "-", sql.c_str(),
+      std::printf("%5zu %12s %12s %12s %12s  %s\n        error: %s\n", i + 1, "-", "-", "-", "-", sql.c_str(),
                   t.error.c_str());
+    }
+    if (flags.Has("--profile-dir") && t.error.empty()) {
+      QueryOptions profiled;
+      profiled.profile = true;
+      const Result traced = db.Query(queries[i], profiled);
+      const std::string path = flags.Get("--profile-dir", "") + "/q" + std::to_string(i + 1) + ".json";
+      std::ofstream trace(path, std::ios::binary | std::ios::trunc);
+      trace << db.LastProfileJson();
+      if (!traced.ok() || !trace.flush()) {
+        std::fprintf(stderr, "laneql bench: cannot write the profile '%s'%s%s\n", path.c_str(),
+                     traced.ok() ? "" : ": ", traced.ok() ? "" : traced.error().c_str());
+        return kExitDataError;
+      }
     }
     std::fflush(stdout);
   }

@@ -40,7 +40,7 @@ SEMICOLON_QUERIES = ["SELECT count(*) FROM h",
                      "SELECT RegionID FROM h LIMIT 3"]
 
 TOP_KEYS = {"version": str, "target": str, "threads": int, "table_rows": int, "queries": list}
-QUERY_KEYS = {"index", "sql", "rows", "min_ms", "median_ms", "error"}
+QUERY_KEYS = {"index", "sql", "rows", "min_ms", "median_ms", "cpu_min_ms", "cpu_median_ms", "error"}
 
 
 def normalized(sql):
@@ -101,6 +101,11 @@ class Bench(unittest.TestCase):
         self.assertIs(type(q["median_ms"]), float, q)
         self.assertGreaterEqual(q["min_ms"], 0.0)
         self.assertLessEqual(q["min_ms"], q["median_ms"])
+        # The process's CPU time in the runs: every thread's, so not bounded by the wall time.
+        self.assertIs(type(q["cpu_min_ms"]), float, q)
+        self.assertIs(type(q["cpu_median_ms"]), float, q)
+        self.assertGreaterEqual(q["cpu_min_ms"], 0.0)
+        self.assertLessEqual(q["cpu_min_ms"], q["cpu_median_ms"])
 
     def test_json_document_one_query_per_line(self):
         proc, doc = self.bench_json(self.lines_file, "--runs", "2", "--threads", "2")
@@ -112,6 +117,7 @@ class Bench(unittest.TestCase):
                 self.assertIsNone(q["rows"])
                 self.assertIsNone(q["min_ms"])
                 self.assertIsNone(q["median_ms"])
+                self.assertIsNone(q["cpu_median_ms"])
                 self.assertIs(type(q["error"]), str)
                 self.assertIn("nope", q["error"])
             else:
@@ -123,6 +129,41 @@ class Bench(unittest.TestCase):
         self.check_document(doc, SEMICOLON_QUERIES)
         for q, sql in zip(doc["queries"], SEMICOLON_QUERIES):
             self.check_ok(q, sql)
+
+    def test_cpu_time_counts_every_thread(self):
+        # A query that keeps both threads busy: its CPU time passes its wall time.
+        heavy = write_text(os.path.join(self.tmp, "heavy.sql"),
+                           "SELECT URL, count(*) AS c FROM h GROUP BY URL ORDER BY c DESC LIMIT 3\n")
+        _, doc = self.bench_json(heavy, "--runs", "3", "--threads", "1")
+        q = doc["queries"][0]
+        self.check_ok(q, "SELECT URL, count(*) AS c FROM h GROUP BY URL ORDER BY c DESC LIMIT 3")
+        # One thread: CPU time is at most the wall time (plus clock granularity).
+        self.assertLessEqual(q["cpu_min_ms"], q["median_ms"] * 3 + 1.0)
+        self.assertGreater(q["cpu_median_ms"], 0.0)
+
+    def test_profile_dir_writes_a_trace_per_query(self):
+        traces = os.path.join(self.tmp, "traces")
+        os.makedirs(traces, exist_ok=True)
+        proc, doc = self.bench_json(self.lines_file, "--runs", "1", "--profile-dir", traces)
+        self.assertEqual(proc.returncode, 0)
+        for q, sql in zip(doc["queries"], LINE_QUERIES):
+            path = os.path.join(traces, "q%d.json" % q["index"])
+            if "nope" in sql:
+                self.assertFalse(os.path.exists(path))  # a failing query has no trace
+                continue
+            with open(path, encoding="utf-8") as f:
+                trace = json.load(f)
+            self.assertEqual(normalized(trace["otherData"]["query"]), sql)
+            # Spans carry their thread's CPU time; no span's CPU time passes its duration much.
+            # (count(*) is answered from the row count: no span at all.)
+            timed = [e for e in trace["traceEvents"] if e["ph"] == "X" and "cpu_us" in e["args"]]
+            self.assertEqual(bool(timed), "GROUP BY" in sql or "LIMIT" in sql, path)
+            for e in timed:
+                self.assertGreaterEqual(e["args"]["cpu_us"], 0.0)
+                self.assertLessEqual(e["args"]["cpu_us"], e["dur"] + 50.0, e)
+        proc = laneql("bench", "--queries", self.lines_file, "--table", f"h={self.table}", "--runs", "1",
+                      "--profile-dir", os.path.join(self.tmp, "no", "such", "dir"), check=1)
+        self.assertIn("profile", proc.stderr)
 
     def test_text_report_has_a_line_per_query(self):
         proc = laneql("bench", "--queries", self.lines_file, "--table", f"h={self.table}",

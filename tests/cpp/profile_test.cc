@@ -3,6 +3,7 @@
 // integer nanoseconds, totals add up, and the file is written whole or not at all.
 #include "src/exec/profile.h"
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -281,6 +282,40 @@ TEST(ProfileTest, TimesArePrintedFromIntegerNanoseconds) {
   const std::vector<std::string> totals = EventLines(profiler.TraceJson(), "C");
   ASSERT_EQ(totals.size(), 1u);
   EXPECT_TRUE(Contains(totals[0], "\"ts\": 123457789.013,")) << totals[0];
+}
+
+// A ScopedSpan writes the CPU time its thread spent in it (cpu_us): a busy span has some, a span
+// that sleeps next to none, neither more than its duration; AddSpan's spans and the totals have
+// none (spans nest, so CPU times are not summed).
+TEST(ProfileTest, ScopedSpansCarryTheirThreadsCpuTime) {
+  Profiler profiler(1);
+  volatile uint64_t sink = 0;
+  {
+    ScopedSpan busy(&profiler, 0, "busy", "scan");
+    const uint64_t until = ThreadCpuNs() + 3000000;  // 3 ms of this thread's CPU time
+    while (ThreadCpuNs() < until) sink = sink + 1;
+  }
+  {
+    ScopedSpan idle(&profiler, 0, "idle", "scan");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  profiler.AddSpan(0, "given", "scan", 0, 1000);
+  const std::string json = profiler.TraceJson();
+  EXPECT_TRUE(JsonChecker::Valid(json)) << json;
+  const std::vector<std::string> spans = EventLines(json, "X");
+  ASSERT_EQ(spans.size(), 3u);
+  auto number_after = [](const std::string& line, const std::string& key) {
+    const size_t at = line.find("\"" + key + "\": ");
+    return at == std::string::npos ? -1.0 : std::stod(line.substr(at + key.size() + 4));
+  };
+  const double busy_cpu = number_after(spans[0], "cpu_us"), busy_dur = number_after(spans[0], "dur");
+  EXPECT_GE(busy_cpu, 3000.0) << spans[0];
+  EXPECT_LE(busy_cpu, busy_dur + 1.0) << spans[0];
+  const double idle_cpu = number_after(spans[1], "cpu_us"), idle_dur = number_after(spans[1], "dur");
+  EXPECT_GE(idle_dur, 20000.0) << spans[1];
+  EXPECT_LT(idle_cpu, idle_dur / 4) << spans[1];  // -1 (not written) when it used no measurable CPU
+  EXPECT_FALSE(Contains(spans[2], "cpu_us")) << spans[2];
+  EXPECT_FALSE(Contains(EventLines(json, "C")[0], "cpu_us"));
 }
 
 TEST(ProfileTest, QueryAndNamesAreEscaped) {

@@ -7,6 +7,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <string_view>
 #include <utility>
 
@@ -60,10 +61,24 @@ void AppendCounters(std::string* out, const ProfileCounters& c) {
     std::snprintf(buf, sizeof(buf), ", \"%s\": %" PRIu64, name, value);
     out->append(buf);
   }
+  if (c.cpu_ns != 0) {
+    out->append(", \"cpu_us\": ");
+    AppendMicros(out, c.cpu_ns);
+  }
   out->push_back('}');
 }
 
 }  // namespace
+
+uint64_t ThreadCpuNs() {
+#if defined(__EMSCRIPTEN__) || !defined(CLOCK_THREAD_CPUTIME_ID)
+  return 0;
+#else
+  timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+#endif
+}
 
 // One thread's spans. Each thread appends only to its own track, but a track's vector header
 // and totals are written on every span: two tracks on one cache line would false-share, so each

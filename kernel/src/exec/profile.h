@@ -26,7 +26,16 @@ struct ProfileCounters {
   uint64_t partitions = 0;  // the partitions its hash table was placed in (1: not partitioned)
   uint64_t filtered = 0;    // probe rows its key filter dropped before they reached the table
   uint64_t matches = 0;     // pairs of equal keys that passed the join's residual condition
+  // CPU time the span's thread spent in it (ScopedSpan; 0 = not measured, not written): under
+  // more threads than cores a span's wall time includes waiting for a core, its CPU time not,
+  // so CPU time per phase shows work that grows with the thread count (bench/efficiency).
+  // Not added to the track's totals: spans nest.
+  uint64_t cpu_ns = 0;
 };
+
+// The calling thread's CPU time in nanoseconds (CLOCK_THREAD_CPUTIME_ID); 0 where the platform
+// has no per-thread CPU clock (wasm).
+uint64_t ThreadCpuNs();
 
 class Profiler {
  public:
@@ -61,14 +70,18 @@ class Profiler {
   std::vector<std::unique_ptr<Track>> tracks_;
 };
 
-// Records a span from construction to destruction; does nothing when the profiler is null.
+// Records a span from construction to destruction, with its thread's CPU time in it; does
+// nothing when the profiler is null.
 class ScopedSpan {
  public:
   ScopedSpan(Profiler* profiler, int thread, const char* name, const char* category)
       : profiler_(profiler), thread_(thread), name_(name), category_(category),
-        start_(profiler != nullptr ? profiler->Now() : 0) {}
+        start_(profiler != nullptr ? profiler->Now() : 0), cpu_start_(profiler != nullptr ? ThreadCpuNs() : 0) {}
   ~ScopedSpan() {
-    if (profiler_ != nullptr) profiler_->AddSpan(thread_, name_, category_, start_, profiler_->Now(), counters_);
+    if (profiler_ == nullptr) return;
+    const uint64_t cpu = ThreadCpuNs();
+    counters_.cpu_ns = cpu > cpu_start_ ? cpu - cpu_start_ : 0;
+    profiler_->AddSpan(thread_, name_, category_, start_, profiler_->Now(), counters_);
   }
   ScopedSpan(const ScopedSpan&) = delete;
   ScopedSpan& operator=(const ScopedSpan&) = delete;
@@ -80,6 +93,7 @@ class ScopedSpan {
   const char* name_;
   const char* category_;
   uint64_t start_;
+  uint64_t cpu_start_;
   ProfileCounters counters_;
 };
 

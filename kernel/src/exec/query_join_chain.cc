@@ -338,7 +338,8 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
   const bool keeps_build_rows = KeepsBuildRows(*top);
   const size_t build_rows = keeps_build_rows ? inputs.back().rows() : 0;
   std::unique_ptr<std::atomic<uint8_t>[]> paired_build(keeps_build_rows ? new std::atomic<uint8_t>[build_rows]() : nullptr);
-  auto run_morsel = [&](size_t m, int, std::string* task_error) {
+  auto run_morsel = [&](size_t m, int thread, std::string* task_error) {
+    ScopedSpan morsel_span(ctx_.profiler, thread, "probe morsel", "probe");
     QueryTreeRunner local(catalog_, single);
     MorselRows state;
     state.rows.resize(inputs.size());

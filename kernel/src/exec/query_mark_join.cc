@@ -148,7 +148,8 @@ bool QueryTreeRunner::ExecuteMarkJoin(LogicalOperator* op, bool analyze, Relatio
   single.profiler = nullptr;
   plan::ColumnScope pair_scope = left.relation.scope;
   pair_scope.insert(pair_scope.end(), right.relation.scope.begin(), right.relation.scope.end());
-  auto run_morsel = [&](size_t m, int, std::string* task_error) {
+  auto run_morsel = [&](size_t m, int thread, std::string* task_error) {
+    ScopedSpan morsel_span(ctx_.profiler, thread, "mark probe morsel", "probe");
     const size_t begin = m * kMarkMorselRows, end = std::min(probe_rows, begin + kMarkMorselRows);
     std::vector<Column> keys(probe.all ? 0 : probe_side.columns.size());
     std::vector<const Column*> probe_columns = probe_side.columns;
