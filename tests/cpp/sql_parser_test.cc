@@ -207,6 +207,19 @@ TEST(SqlParserCanonical, Windows) {
        "frame offset"},
       {"SELECT sum(x) OVER FROM t",
        "ERROR syntax error at line 1, column 20: unexpected 'FROM', expected '(' or a window name after OVER"},
+      {"select first_value(x ignore nulls) over (order by y groups between 1 preceding and current row exclude ties), "
+       "lag(x, 1 respect nulls) over w, count(distinct x) over (w rows unbounded preceding exclude no others), "
+       "min(x) over (w range current row exclude group), max(x) over (w rows 2 preceding exclude current row) "
+       "from t window w as (partition by g)",
+       "SELECT first_value(x IGNORE NULLS) OVER (ORDER BY y GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW EXCLUDE TIES), "
+       "lag(x, 1) OVER w, count(DISTINCT x) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW), "
+       "min(x) OVER (w RANGE BETWEEN CURRENT ROW AND CURRENT ROW EXCLUDE GROUP), "
+       "max(x) OVER (w ROWS BETWEEN 2 PRECEDING AND CURRENT ROW EXCLUDE CURRENT ROW) FROM t WINDOW w AS (PARTITION BY g)"},
+      {"SELECT abs(x IGNORE NULLS) FROM t",
+       "ERROR syntax error at line 1, column 14: RESPECT/IGNORE NULLS is not supported for non-window functions"},
+      {"SELECT sum(x) OVER (ORDER BY x ROWS 1 PRECEDING EXCLUDE GROUPS) FROM t",
+       "ERROR syntax error at line 1, column 57: unexpected 'GROUPS', expected 'CURRENT ROW', 'GROUP', 'TIES' or "
+       "'NO OTHERS' after 'EXCLUDE'"},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(Canonical(c.sql), c.canonical) << c.sql;

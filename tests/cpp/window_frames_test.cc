@@ -1,9 +1,10 @@
-// The window machinery against naive references on random data: frame bounds, the segment
-// tree (a non-commutative fold, every range), the RANGE search, and whole window calls
-// (ranking, framed sums and min over partitions), whose results must be the same bits on 1, 2
-// and 4 threads.
+// The window machinery against naive references on random data: frame bounds, EXCLUDE's split
+// of a frame, the segment tree (a non-commutative fold, every range), the RANGE search, and
+// whole window calls (ranking, framed sums and min over partitions; GROUPS frames with EXCLUDE,
+// DISTINCT and IGNORE NULLS), whose results must be the same bits on 1, 2 and 4 threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -85,6 +86,41 @@ TEST(WindowFrames, RangeSearchFindsTheOffsetBounds) {
         ++expected;
       }
       EXPECT_EQ(exec::RangeSearch(keys, 5, descending, bound, upper), 5 + expected);
+    }
+  }
+}
+
+TEST(WindowFrames, ExcludeLeavesTheFrameLessTheNamedRows) {
+  using sql::FrameExclude;
+  for (uint32_t n = 1; n < 8; ++n) {
+    for (uint32_t i = 0; i < n; ++i) {
+      for (uint32_t pb = 0; pb <= i; ++pb) {
+        for (uint32_t pe = i + 1; pe <= n; ++pe) {
+          for (uint32_t b = 0; b <= n; ++b) {
+            for (uint32_t e = b; e <= n; ++e) {
+              for (FrameExclude exclude : {FrameExclude::kNone, FrameExclude::kCurrentRow, FrameExclude::kGroup,
+                                           FrameExclude::kTies}) {
+                std::vector<uint32_t> expected;
+                for (uint32_t p = b; p < e; ++p) {
+                  const bool peer = p >= pb && p < pe;
+                  const bool out = (exclude == FrameExclude::kCurrentRow && p == i) ||
+                                   (exclude == FrameExclude::kGroup && peer) ||
+                                   (exclude == FrameExclude::kTies && peer && p != i);
+                  if (!out) expected.push_back(p);
+                }
+                const exec::FrameSegments segments = exec::SplitFrame(exclude, i, b, e, pb, pe);
+                std::vector<uint32_t> got;
+                for (int k = 0; k < segments.count; ++k) {
+                  ASSERT_LT(segments.begin[k], segments.end[k]);  // no empty range
+                  for (uint32_t p = segments.begin[k]; p < segments.end[k]; ++p) got.push_back(p);
+                }
+                ASSERT_EQ(got, expected) << n << " " << i << " [" << b << ", " << e << ") peers [" << pb << ", " << pe
+                                         << ") exclude " << static_cast<int>(exclude);
+              }
+            }
+          }
+        }
+      }
     }
   }
 }
@@ -217,6 +253,107 @@ TEST(WindowFunctions, MatchTheNaiveAnswerOnEveryThreadCount) {
       const Column one = RunWindow(call, n, 1);
       for (int threads : {2, 4}) {
         EXPECT_TRUE(SameBits(one, RunWindow(call, n, threads))) << n << " threads " << threads;
+      }
+    }
+  }
+}
+
+// GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE TIES over (key NULLS LAST, row) in each
+// partition: count(DISTINCT ints), sum(DISTINCT reals) (the distinct values added in the order
+// of their first rows) and last_value(ints IGNORE NULLS) against a naive reading of every
+// frame, on 1, 2 and 4 threads.
+TEST(WindowFunctions, GroupsExcludeDistinctAndIgnoreNullsMatchTheNaiveAnswer) {
+  for (size_t n : {size_t{0}, size_t{1000}, size_t{150000}}) {
+    const Rows rows = MakeRows(n, static_cast<uint32_t>(n + 21));
+    const int32_t* part = rows.part.Values<int32_t>();
+    const int32_t* key = rows.key.Values<int32_t>();
+    const int32_t* ints = rows.ints.Values<int32_t>();
+    const double* reals = rows.reals.Values<double>();
+    std::vector<std::vector<uint32_t>> partitions(997);
+    for (size_t r = 0; r < n; ++r) partitions[static_cast<size_t>(part[r])].push_back(static_cast<uint32_t>(r));
+    std::vector<int64_t> counts(n, 0);
+    std::vector<double> sums(n, 0);
+    std::vector<bool> sum_valid(n, false), last_valid(n, false);
+    std::vector<int32_t> lasts(n, 0);
+    const auto same_key = [&](uint32_t a, uint32_t b) {
+      return rows.key.IsValid(a) == rows.key.IsValid(b) && (!rows.key.IsValid(a) || key[a] == key[b]);
+    };
+    for (std::vector<uint32_t>& p : partitions) {
+      std::stable_sort(p.begin(), p.end(), [&](uint32_t a, uint32_t b) {
+        const bool an = !rows.key.IsValid(a), bn = !rows.key.IsValid(b);
+        if (an || bn) return !an && bn;
+        return key[a] < key[b];
+      });
+      std::vector<size_t> group(p.size()), group_start;
+      for (size_t i = 0; i < p.size(); ++i) {
+        if (i == 0 || !same_key(p[i - 1], p[i])) group_start.push_back(i);
+        group[i] = group_start.size() - 1;
+      }
+      group_start.push_back(p.size());
+      for (size_t i = 0; i < p.size(); ++i) {
+        const size_t g = group[i];
+        const size_t b = group_start[g > 0 ? g - 1 : 0];
+        const size_t e = group_start[std::min(g + 2, group_start.size() - 1)];
+        std::vector<int32_t> seen_ints;
+        std::vector<double> seen_reals;
+        for (size_t j = b; j < e; ++j) {
+          if (j != i && group[j] == g) continue;  // a tie of row i
+          const uint32_t r = p[j];
+          if (!rows.ints.IsValid(r)) continue;  // ints and reals share their validity
+          if (std::find(seen_ints.begin(), seen_ints.end(), ints[r]) == seen_ints.end()) seen_ints.push_back(ints[r]);
+          if (std::find(seen_reals.begin(), seen_reals.end(), reals[r]) == seen_reals.end()) {
+            seen_reals.push_back(reals[r]);
+            sums[p[i]] += reals[r];
+          }
+          sum_valid[p[i]] = true;
+          last_valid[p[i]] = true;
+          lasts[p[i]] = ints[r];
+        }
+        counts[p[i]] = static_cast<int64_t>(seen_ints.size());
+      }
+    }
+    exec::WindowCall call;
+    call.partition = {&rows.part};
+    call.order = {&rows.key};
+    call.descending = {false};
+    call.nulls_first = {false};
+    call.unit = sql::FrameUnit::kGroups;
+    call.start = FrameBoundKind::kPreceding;
+    call.end = FrameBoundKind::kFollowing;
+    call.exclude = sql::FrameExclude::kTies;
+    std::vector<int64_t> one(n, 1);
+    Column offsets;
+    std::string error;
+    ASSERT_TRUE(Column::FromFixed(TypeId::kInt64, one.data(), n, nullptr, &offsets, &error));
+    call.start_offset = &offsets;
+    call.end_offset = &offsets;
+    for (int threads : {1, 2, 4}) {
+      call.distinct = true;
+      call.ignore_nulls = false;
+      call.fn = exec::WindowFn::kCount;
+      call.result_type = TypeId::kInt64;
+      call.args = {&rows.ints};
+      const Column count = RunWindow(call, n, threads);
+      call.fn = exec::WindowFn::kSum;
+      call.result_type = TypeId::kFloat64;
+      call.args = {&rows.reals};
+      const Column sum = RunWindow(call, n, threads);
+      call.distinct = false;
+      call.ignore_nulls = true;
+      call.fn = exec::WindowFn::kLastValue;
+      call.result_type = TypeId::kInt32;
+      call.args = {&rows.ints};
+      const Column last = RunWindow(call, n, threads);
+      for (size_t r = 0; r < n; ++r) {
+        ASSERT_EQ(count.Values<int64_t>()[r], counts[r]) << r << " threads " << threads;
+        ASSERT_EQ(sum.IsValid(r), sum_valid[r]) << r << " threads " << threads;
+        if (sum_valid[r]) {
+          ASSERT_EQ(std::memcmp(&sum.Values<double>()[r], &sums[r], sizeof(double)), 0) << r << " threads " << threads;
+        }
+        ASSERT_EQ(last.IsValid(r), last_valid[r]) << r << " threads " << threads;
+        if (last_valid[r]) {
+          ASSERT_EQ(last.Values<int32_t>()[r], lasts[r]) << r << " threads " << threads;
+        }
       }
     }
   }

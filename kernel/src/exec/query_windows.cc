@@ -91,6 +91,7 @@ bool ResolveBase(sql::WindowSpec* spec, const std::vector<sql::NamedWindow>& nam
     copy.frame = spec->frame;
     copy.start = std::move(spec->start);
     copy.end = std::move(spec->end);
+    copy.exclude = spec->exclude;
     copy.frame_pos = spec->frame_pos;
   }
   copy.base.clear();
@@ -109,6 +110,15 @@ sql::ExprPtr CastExpr(sql::ExprPtr operand, TypeId type) {
   cast->height = operand->height + 1;
   cast->operand = std::move(operand);
   return cast;
+}
+
+// Whether `name` (lower case) is an aggregate run as a window function.
+bool IsWindowAggregate(const std::string& name) {
+  const plan::AggregateFunctionInfo* library = plan::FindAggregateFunction(name);
+  if (library != nullptr && library->fn != plan::AggFn::kNone) return true;
+  WindowFn fn = WindowFn::kRowNumber;
+  size_t min_args = 0, max_args = 0;
+  return FindWindowFn(name, &fn, &min_args, &max_args) && fn >= WindowFn::kCountStar;
 }
 
 // The WHERE / GROUP BY / HAVING check: none may hold a window call.
@@ -308,6 +318,10 @@ Result QueryTreeRunner::RunWindows(const sql::SelectStatement& select) {
   for (sql::ExprPtr* slot : slots) {
     sql::Expr& call = **slot;
     if (!ResolveBase(call.window.get(), query.windows, &error)) return error;
+    // Checked before equal calls are merged: sum(x RESPECT NULLS) is spelled as sum(x) is.
+    if (call.null_treatment != sql::NullTreatment::kDefault && IsWindowAggregate(ascii::Lower(call.text))) {
+      return ErrorAt(call.pos, "binder", "RESPECT/IGNORE NULLS is not supported for windowed aggregates");
+    }
     for (const sql::ExprPtr& arg : call.args) {
       if (const sql::Expr* nested = FindWindowCall(arg.get())) {
         return ErrorAt(nested->pos, "binder", "window function calls cannot be nested");
@@ -517,10 +531,21 @@ bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& 
                  : ErrorAt(call.pos, "catalog", name + " is not an aggregate function");
     return false;
   }
-  if (call.distinct) {
-    *error = ErrorAt(call.pos, "not implemented", "DISTINCT is not supported in window functions");
+  const bool aggregate_fn = spec.fn >= WindowFn::kCountStar;
+  if (call.distinct && !aggregate_fn) {
+    *error = ErrorAt(call.pos, "binder", "DISTINCT is not implemented for the window function \"" + name + "\"");
     return false;
   }
+  if (call.null_treatment != sql::NullTreatment::kDefault && aggregate_fn) {
+    *error = ErrorAt(call.pos, "binder", "RESPECT/IGNORE NULLS is not supported for windowed aggregates");
+    return false;
+  }
+  // IGNORE NULLS changes the value functions alone; the ranking functions and ntile take it
+  // and ignore it, as DuckDB does.
+  spec.ignore_nulls = call.null_treatment == sql::NullTreatment::kIgnore;
+  // min, max, bool_and and bool_or give the same over the distinct values.
+  spec.distinct = call.distinct && spec.fn != WindowFn::kMin && spec.fn != WindowFn::kMax &&
+                  spec.fn != WindowFn::kBoolAnd && spec.fn != WindowFn::kBoolOr;
   if (spec.fn == WindowFn::kCount && (call.star_argument || call.args.empty())) spec.fn = WindowFn::kCountStar;
   // The inputs, evaluated over the rows: arguments, partition keys, order keys, frame offsets.
   std::vector<const sql::Expr*> exprs;
@@ -528,11 +553,12 @@ bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& 
   for (const sql::ExprPtr& key : window.partition_by) exprs.push_back(key.get());
   for (const sql::OrderItem& item : window.order_by) exprs.push_back(item.expr.get());
   const bool offsets[2] = {window.start.offset != nullptr, window.end.offset != nullptr};
-  const bool rows_frame = window.frame == sql::FrameUnit::kRows;
+  // ROWS and GROUPS count rows and peer groups: their offsets are BIGINTs.
+  const bool rows_frame = window.frame == sql::FrameUnit::kRows || window.frame == sql::FrameUnit::kGroups;
   std::vector<sql::ExprPtr> offset_exprs;
   for (const sql::FrameBound* bound : {&window.start, &window.end}) {
     if (bound->offset == nullptr) continue;
-    // ROWS counts rows: its offsets are BIGINTs; RANGE offsets keep their type.
+    // RANGE offsets keep their type.
     offset_exprs.push_back(rows_frame ? CastExpr(sql::Clone(*bound->offset), TypeId::kInt64)
                                       : sql::Clone(*bound->offset));
     exprs.push_back(offset_exprs.back().get());
@@ -568,6 +594,7 @@ bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& 
     spec.unit = window.frame;
     spec.start = window.start.kind;
     spec.end = window.end.kind;
+    spec.exclude = window.exclude;
   }
   if (spec.unit == sql::FrameUnit::kRange && (offsets[0] || offsets[1])) {
     if (window.order_by.size() != 1) {

@@ -3,7 +3,9 @@
 // rows in order. Rows whose frame is the previous row's reuse its answer (a whole partition:
 // one computation); a frame that only grows at its end (the default RANGE frame, ROWS
 // UNBOUNDED PRECEDING) adds the new rows to the same state, whose result can be read at any
-// point; any other frame is folded afresh. Each partition runs on one thread, in its order.
+// point; any other frame (one with EXCLUDE rows out of it too) is folded afresh. With
+// DISTINCT each state is fed only the first row of each distinct argument tuple. Each
+// partition runs on one thread, in its order.
 #include "src/exec/window_aggregates.h"
 
 #include "src/exec/aggregate_function_state.h"
@@ -15,17 +17,29 @@ namespace laneql {
 namespace exec {
 
 bool LibraryWindowPartition(const plan::Aggregate& aggregate, const std::vector<const Column*>& args,
-                            const uint32_t* prow, size_t n, const uint32_t* frame_begin, const uint32_t* frame_end,
-                            std::vector<Slot>* results, std::string* error) {
+                            const PartitionFrames& frames, const uint32_t* distinct_ids, std::vector<Slot>* results,
+                            std::string* error) {
+  const uint32_t* prow = frames.prow;
   std::unique_ptr<AggregateFunctionState> state;
-  size_t state_begin = 0, state_end = 0;
+  FrameSegments state_frame;  // the positions folded into `state`
+  // DISTINCT: seen[id] == stamp where the id was fed to the current state.
+  std::vector<uint32_t> seen(distinct_ids != nullptr ? frames.n : 0, 0);
+  uint32_t stamp = 0;
   std::vector<uint32_t> rows;
   std::vector<uint32_t> group_ids;
   Column one(aggregate.type);
   Vec value;
   // Folds the partition's rows [from, to) into `state`.
   const auto fold = [&](size_t from, size_t to) {
-    rows.assign(prow + from, prow + to);
+    rows.clear();
+    for (size_t p = from; p < to; ++p) {
+      if (distinct_ids != nullptr) {
+        if (seen[distinct_ids[p]] == stamp) continue;
+        seen[distinct_ids[p]] = stamp;
+      }
+      rows.push_back(prow[p]);
+    }
+    if (rows.empty()) return true;
     std::vector<Column> gathered(args.size());
     std::vector<Vec> vecs(args.size());
     for (size_t a = 0; a < args.size(); ++a) {
@@ -36,21 +50,25 @@ bool LibraryWindowPartition(const plan::Aggregate& aggregate, const std::vector<
     group_ids.assign(rows.size(), 0);
     return state->Update(vecs[0], vecs.size() > 1 ? &vecs[1] : nullptr, group_ids.data(), rows.size(), error);
   };
-  for (size_t i = 0; i < n; ++i) {
-    const size_t b = frame_begin[i], e = frame_end[i];
+  for (size_t i = 0; i < frames.n; ++i) {
+    const FrameSegments frame = frames.Segments(i);
     Slot& out = (*results)[prow[i]];
-    if (i > 0 && state && b == state_begin && e == state_end) {
+    if (i > 0 && state && frame == state_frame) {
       out = (*results)[prow[i - 1]];
       continue;
     }
-    if (state && b == state_begin && e > state_end) {
-      if (!fold(state_end, e)) return false;
+    if (state && frame.count == 1 && state_frame.count == 1 && frame.begin[0] == state_frame.begin[0] &&
+        frame.end[0] > state_frame.end[0]) {
+      if (!fold(state_frame.end[0], frame.end[0])) return false;
     } else {
       state = MakeAggregateFunctionState(aggregate);
-      if (!state->Resize(1, error) || (e > b && !fold(b, e))) return false;
-      state_begin = b;
+      ++stamp;
+      if (!state->Resize(1, error)) return false;
+      for (int k = 0; k < frame.count; ++k) {
+        if (!fold(frame.begin[k], frame.end[k])) return false;
+      }
     }
-    state_end = e;
+    state_frame = frame;
     // The answer over the frame so far, read through a one-row column.
     one = Column(aggregate.type);
     if (!state->Append(0, &one, error) || !BorrowVec(one, &value, error)) return false;

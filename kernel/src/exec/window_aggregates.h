@@ -7,18 +7,20 @@
 
 #include "laneql/column.h"
 #include "src/exec/aggregate_slots.h"
+#include "src/exec/window_frames.h"
 #include "src/plan/bound_expr.h"
 
 namespace laneql {
 namespace exec {
 
-// One partition: prow[i] is the relation row of its i-th row, [frame_begin[i], frame_end[i])
-// that row's frame (partition positions). `aggregate` describes the call (its function,
-// parameters, argument and result types); args its arguments over all relation rows. Writes
-// (*results)[prow[i]] for every i.
+// One partition and its rows' frames. `aggregate` describes the call (its function,
+// parameters, argument and result types); args its arguments over all relation rows.
+// distinct_ids: for agg(DISTINCT ...), DistinctValueIds of the arguments (each distinct
+// argument tuple of a frame is fed once, at its first row), else null. Writes
+// (*results)[frames.prow[i]] for every i.
 bool LibraryWindowPartition(const plan::Aggregate& aggregate, const std::vector<const Column*>& args,
-                            const uint32_t* prow, size_t n, const uint32_t* frame_begin, const uint32_t* frame_end,
-                            std::vector<Slot>* results, std::string* error);
+                            const PartitionFrames& frames, const uint32_t* distinct_ids, std::vector<Slot>* results,
+                            std::string* error);
 
 }  // namespace exec
 }  // namespace laneql

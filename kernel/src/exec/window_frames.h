@@ -1,7 +1,8 @@
 // The frame machinery of window functions, over one partition whose rows are numbered 0..n-1
 // in the window's ORDER BY order: each row's frame as a range [begin, end) of those numbers,
-// and a segment tree that folds any such range. The tree's shape depends on n alone, so a fold
-// adds the same values in the same order on every thread count (float sums are bit-identical).
+// its EXCLUDE clause applied (FrameSegments), and a segment tree that folds any such range.
+// The tree's shape depends on n alone, so a fold adds the same values in the same order on
+// every thread count (float sums are bit-identical).
 #ifndef LANEQL_EXEC_WINDOW_FRAMES_H_
 #define LANEQL_EXEC_WINDOW_FRAMES_H_
 
@@ -64,6 +65,58 @@ size_t RangeSearch(const std::vector<Key>& keys, size_t first, bool descending, 
   }
   return first + at;
 }
+
+// A frame less its EXCLUDE rows: up to three ranges [begin, end) of partition positions, in
+// order, none empty.
+struct FrameSegments {
+  uint32_t begin[3] = {0, 0, 0};
+  uint32_t end[3] = {0, 0, 0};
+  int count = 0;
+  void Add(uint32_t b, uint32_t e) {
+    if (b >= e) return;
+    begin[count] = b;
+    end[count] = e;
+    ++count;
+  }
+  bool operator==(const FrameSegments& o) const {
+    if (count != o.count) return false;
+    for (int k = 0; k < count; ++k) {
+      if (begin[k] != o.begin[k] || end[k] != o.end[k]) return false;
+    }
+    return true;
+  }
+};
+
+// Row i's frame [b, e) less what `exclude` names: the row (CURRENT ROW), its peers [pb, pe)
+// (GROUP), or its peers but itself (TIES).
+inline FrameSegments SplitFrame(sql::FrameExclude exclude, uint32_t i, uint32_t b, uint32_t e, uint32_t pb,
+                                uint32_t pe) {
+  FrameSegments out;
+  if (exclude == sql::FrameExclude::kNone) {
+    out.Add(b, e);
+    return out;
+  }
+  const uint32_t xb = exclude == sql::FrameExclude::kCurrentRow ? i : pb;
+  const uint32_t xe = exclude == sql::FrameExclude::kCurrentRow ? i + 1 : pe;
+  out.Add(b, std::min(e, xb));
+  if (exclude == sql::FrameExclude::kTies && b <= i && i < e) out.Add(i, i + 1);
+  out.Add(std::max(b, xe), e);
+  return out;
+}
+
+// One partition's rows and frames, as the functions that read frames see them.
+struct PartitionFrames {
+  const uint32_t* prow = nullptr;  // prow[i]: the relation row of the partition's i-th row
+  size_t n = 0;
+  const uint32_t* peer_begin = nullptr;  // the peers of row i: [peer_begin[i], peer_end[i])
+  const uint32_t* peer_end = nullptr;
+  const uint32_t* frame_begin = nullptr;  // row i's frame before EXCLUDE
+  const uint32_t* frame_end = nullptr;
+  sql::FrameExclude exclude = sql::FrameExclude::kNone;
+  FrameSegments Segments(size_t i) const {
+    return SplitFrame(exclude, static_cast<uint32_t>(i), frame_begin[i], frame_end[i], peer_begin[i], peer_end[i]);
+  }
+};
 
 // A segment tree over n leaves for an associative `combine` (not necessarily commutative):
 // Fold(begin, end) combines leaves [begin, end) left to right in a grouping fixed by n, begin

@@ -2,10 +2,10 @@
 // parallel sort (SortPositions: runs on the context's threads, then merged; ties keep the
 // relation's row order, so every thread count gives the same order), partitions cut where the
 // partition keys change, then the partitions evaluated in parallel, a task per group of
-// partitions, each partition on one thread: peers (rows equal on the ORDER BY keys), frames,
-// and the function. Framed aggregates read prefix sums where they are exact (counts, integer
-// sums in 128 bits) and a segment tree with a shape fixed by the partition's size elsewhere
-// (float sums, min, max), so every thread count gives the same bits.
+// partitions, each partition on one thread: peers (rows equal on the ORDER BY keys), frames
+// (ROWS, RANGE, GROUPS), and the function: the ranking functions here, the value functions in
+// window_value_functions.cc, the aggregates in window_framed_aggregates.cc (DISTINCT:
+// window_distinct.cc) and window_aggregates.cc (the library's).
 #include "src/common/decimal.h"
 #include "src/exec/window_functions.h"
 
@@ -24,6 +24,7 @@
 #include "src/exec/relation.h"
 #include "src/exec/sort_rows.h"
 #include "src/exec/window_aggregates.h"
+#include "src/exec/window_evaluation.h"
 #include "src/exec/window_frames.h"
 #include "src/exec/window_partitions.h"
 
@@ -55,9 +56,6 @@ constexpr FnEntry kWindowFns[] = {
 
 // Partitions are handed to tasks in groups of at least this many rows.
 constexpr size_t kRowsPerTask = 16384;
-
-// What a function writes per row.
-enum class OutKind { kInt64, kDouble, kInt128, kBool, kSource, kSlots };
 
 OutKind OutKindOf(WindowFn fn, TypeId result_type) {
   switch (fn) {
@@ -94,47 +92,6 @@ bool SameKeys(const std::vector<Vec>& keys, const std::vector<std::vector<uint64
   }
   return true;
 }
-
-Int128 IntAt(const Vec& v, size_t r) {
-  Int128 out = 0;
-  VisitFixed(v.type, [&](auto tag) {
-    using T = decltype(tag);
-    out = static_cast<Int128>(v.Get<T>(r));
-  });
-  return out;
-}
-
-double RealAt(const Vec& v, size_t r) {
-  double out = 0;
-  VisitFixed(v.type, [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (std::is_same_v<T, Int128>) {
-      out = IsDecimal(v.type) ? decimal::ToDouble(v.Get<T>(r), DecimalScale(v.type)) : Int128ToDouble(v.Get<T>(r));
-    } else {
-      out = static_cast<double>(v.Get<T>(r));
-    }
-  });
-  return out;
-}
-
-// The inputs of one evaluation, shared by its tasks; the outputs, one slot per relation row.
-struct Evaluation {
-  const WindowCall* call = nullptr;
-  const std::vector<uint32_t>* order = nullptr;  // relation rows, partitions one after another
-  std::vector<Vec> args, order_keys;
-  std::vector<std::vector<uint64_t>> order_words;  // ColumnOrderWords of order_keys, or
-  KeyRecordList records;                            // their records, in the order of `order`
-  Vec start_offset, end_offset;
-  OutKind out_kind = OutKind::kInt64;
-  size_t rows = 0;
-  std::vector<int64_t> ints;
-  std::vector<double> reals;
-  std::vector<Int128> wides;
-  std::vector<uint8_t> bools;
-  std::vector<uint8_t> valid;
-  std::vector<uint32_t> sources;  // kSource: the row of args[0] (>= rows: the default's)
-  std::vector<Slot> slots;        // kSlots: each row's value
-};
 
 // Frame offsets: a bound's n for row r, checked as DuckDB checks it.
 bool RowsOffset(const Vec& offsets, uint32_t r, bool preceding, uint64_t* out, std::string* error) {
@@ -201,13 +158,107 @@ bool RangeOffset(const Vec& offsets, uint32_t r, bool preceding, double* out, st
   return true;
 }
 
+// GROUPS offsets: a bound's n for row r, as DuckDB reads it (NULL is 0).
+bool GroupsOffset(const Vec& offsets, uint32_t r, bool preceding, uint64_t* out, std::string* error) {
+  if (offsets.IsNull(r)) {
+    *out = 0;
+    return true;
+  }
+  const Int128 value = IntAt(offsets, r);
+  if (value < 0) {
+    *error = std::string("Invalid GROUPS ") + (preceding ? "PRECEDING" : "FOLLOWING") + " value";
+    return false;
+  }
+  *out = value > static_cast<Int128>(UINT32_MAX) ? UINT32_MAX : static_cast<uint64_t>(value);
+  return true;
+}
+
+// Each row's frame [frame_begin[i], frame_end[i]) in partition [begin, begin + n) of ev->order,
+// before EXCLUDE.
+template <class Key>
+bool ComputeFrames(const Evaluation& ev, size_t begin, size_t n, const std::vector<uint32_t>& peer_begin,
+                   const std::vector<uint32_t>& peer_end, std::vector<uint32_t>* frame_begin,
+                   std::vector<uint32_t>* frame_end, std::string* error) {
+  const WindowCall& call = *ev.call;
+  const uint32_t* rows = ev.order->data();
+  const uint32_t* prow = rows + begin;
+  frame_begin->resize(n);
+  frame_end->resize(n);
+  const bool range_offsets =
+      call.unit == FrameUnit::kRange &&
+      (call.start == FrameBoundKind::kPreceding || call.start == FrameBoundKind::kFollowing ||
+       call.end == FrameBoundKind::kPreceding || call.end == FrameBoundKind::kFollowing);
+  size_t valid_begin = 0, valid_end = n;  // the rows whose key is not NULL
+  std::unique_ptr<RangeFrames<Key>> range;
+  if (range_offsets) {
+    const Vec& key = ev.order_keys[0];
+    while (valid_begin < n && key.IsNull(prow[valid_begin])) ++valid_begin;
+    while (valid_end > valid_begin && key.IsNull(prow[valid_end - 1])) --valid_end;
+    range = std::make_unique<RangeFrames<Key>>(key, rows, begin + valid_begin, begin + valid_end, call.descending[0]);
+  }
+  // GROUPS: each row's peer group (numbered from 0) and where each group starts (one past the
+  // last: n).
+  std::vector<uint32_t> group_of, group_start;
+  if (call.unit == FrameUnit::kGroups) {
+    group_of.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      if (peer_begin[i] == i) group_start.push_back(static_cast<uint32_t>(i));
+      group_of[i] = static_cast<uint32_t>(group_start.size() - 1);
+    }
+    group_start.push_back(static_cast<uint32_t>(n));
+  }
+  const uint64_t groups = group_start.empty() ? 0 : group_start.size() - 1;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t r = prow[i];
+    size_t b = 0, e = n;
+    for (int side = 0; side < 2; ++side) {
+      const bool is_end = side == 1;
+      const FrameBoundKind kind = is_end ? call.end : call.start;
+      const bool offset_bound = kind == FrameBoundKind::kPreceding || kind == FrameBoundKind::kFollowing;
+      const bool preceding = kind == FrameBoundKind::kPreceding;
+      const Vec& offsets = is_end ? ev.end_offset : ev.start_offset;
+      size_t at;
+      if (call.unit == FrameUnit::kRows) {
+        uint64_t offset = 0;
+        if (offset_bound && !RowsOffset(offsets, r, preceding, &offset, error)) return false;
+        at = is_end ? RowsFrameEnd(kind, offset, i, n) : RowsFrameBegin(kind, offset, i, n);
+      } else if (kind == FrameBoundKind::kUnboundedPreceding) {
+        at = 0;
+      } else if (kind == FrameBoundKind::kUnboundedFollowing) {
+        at = n;
+      } else if (kind == FrameBoundKind::kCurrentRow) {
+        at = is_end ? peer_end[i] : peer_begin[i];
+      } else if (call.unit == FrameUnit::kGroups) {
+        // The start (or end) of the group `offset` groups away, clamped to the partition.
+        uint64_t offset = 0;
+        if (!GroupsOffset(offsets, r, preceding, &offset, error)) return false;
+        const uint64_t g = group_of[i];
+        if (preceding) {
+          at = offset > g ? 0 : group_start[g - offset + (is_end ? 1 : 0)];
+        } else {
+          at = offset >= groups - g ? n : group_start[g + offset + (is_end ? 1 : 0)];
+        }
+      } else if (i < valid_begin || i >= valid_end) {
+        at = is_end ? peer_end[i] : peer_begin[i];  // a NULL key's RANGE frame is its peers
+      } else {
+        double offset = 0;
+        if (!RangeOffset(offsets, r, preceding, &offset, error)) return false;
+        at = range->Bound(r, static_cast<Key>(offset), preceding, is_end) - begin;
+      }
+      (is_end ? e : b) = at;
+    }
+    (*frame_begin)[i] = static_cast<uint32_t>(b);
+    (*frame_end)[i] = static_cast<uint32_t>(std::max(b, e));
+  }
+  return true;
+}
+
 // Partition [begin, end) of ev->order: every row's value.
 template <class Key>
 bool EvaluatePartition(Evaluation* ev, size_t begin, size_t end, std::string* error) {
   const WindowCall& call = *ev->call;
-  const uint32_t* rows = ev->order->data();
   const size_t n = end - begin;
-  const uint32_t* prow = rows + begin;  // prow[i]: the relation row of the partition's i-th
+  const uint32_t* prow = ev->order->data() + begin;  // prow[i]: the relation row of the partition's i-th
   // Peers: rows equal on every ORDER BY key (without ORDER BY, the whole partition).
   std::vector<uint32_t> peer_begin(n), peer_end(n);
   for (size_t i = 0; i < n; ++i) {
@@ -220,61 +271,31 @@ bool EvaluatePartition(Evaluation* ev, size_t begin, size_t end, std::string* er
   }
   // Frames, for the functions that read one.
   std::vector<uint32_t> frame_begin, frame_end;
-  if (UsesFrame(call.fn)) {
-    frame_begin.resize(n);
-    frame_end.resize(n);
-    const bool range_offsets =
-        call.unit == FrameUnit::kRange &&
-        (call.start == FrameBoundKind::kPreceding || call.start == FrameBoundKind::kFollowing ||
-         call.end == FrameBoundKind::kPreceding || call.end == FrameBoundKind::kFollowing);
-    size_t valid_begin = 0, valid_end = n;  // the rows whose key is not NULL
-    std::unique_ptr<RangeFrames<Key>> range;
-    if (range_offsets) {
-      const Vec& key = ev->order_keys[0];
-      while (valid_begin < n && key.IsNull(prow[valid_begin])) ++valid_begin;
-      while (valid_end > valid_begin && key.IsNull(prow[valid_end - 1])) --valid_end;
-      range = std::make_unique<RangeFrames<Key>>(key, rows, begin + valid_begin, begin + valid_end,
-                                                 call.descending[0]);
-    }
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t r = prow[i];
-      size_t b = 0, e = n;
-      for (int side = 0; side < 2; ++side) {
-        const bool is_end = side == 1;
-        const FrameBoundKind kind = is_end ? call.end : call.start;
-        const bool offset_bound = kind == FrameBoundKind::kPreceding || kind == FrameBoundKind::kFollowing;
-        const bool preceding = kind == FrameBoundKind::kPreceding;
-        size_t at;
-        if (call.unit == FrameUnit::kRows) {
-          uint64_t offset = 0;
-          if (offset_bound &&
-              !RowsOffset(is_end ? ev->end_offset : ev->start_offset, r, preceding, &offset, error)) {
-            return false;
-          }
-          at = is_end ? RowsFrameEnd(kind, offset, i, n) : RowsFrameBegin(kind, offset, i, n);
-        } else if (kind == FrameBoundKind::kUnboundedPreceding) {
-          at = 0;
-        } else if (kind == FrameBoundKind::kUnboundedFollowing) {
-          at = n;
-        } else if (kind == FrameBoundKind::kCurrentRow || i < valid_begin || i >= valid_end) {
-          at = is_end ? peer_end[i] : peer_begin[i];  // a NULL key's frame is its peers
-        } else {
-          double offset = 0;
-          if (!RangeOffset(is_end ? ev->end_offset : ev->start_offset, r, preceding, &offset, error)) return false;
-          at = range->Bound(r, static_cast<Key>(offset), preceding, is_end) - begin;
-        }
-        (is_end ? e : b) = at;
-      }
-      frame_begin[i] = static_cast<uint32_t>(b);
-      frame_end[i] = static_cast<uint32_t>(std::max(b, e));
-    }
+  if (UsesFrame(call.fn) &&
+      !ComputeFrames<Key>(*ev, begin, n, peer_begin, peer_end, &frame_begin, &frame_end, error)) {
+    return false;
   }
+  PartitionFrames frames;
+  frames.prow = prow;
+  frames.n = n;
+  frames.peer_begin = peer_begin.data();
+  frames.peer_end = peer_end.data();
+  frames.frame_begin = frame_begin.data();
+  frames.frame_end = frame_end.data();
+  frames.exclude = call.exclude;
   const Vec* arg = ev->args.empty() ? nullptr : &ev->args[0];
   auto set_int = [ev](uint32_t r, int64_t v) { ev->ints[r] = v; };
   switch (call.fn) {
-    case WindowFn::kLibrary:
-      return LibraryWindowPartition(*call.library, call.args, prow, n, frame_begin.data(), frame_end.data(),
+    case WindowFn::kLibrary: {
+      std::vector<uint32_t> ids;
+      if (call.distinct) {
+        std::vector<const Vec*> args;
+        for (const Vec& v : ev->args) args.push_back(&v);
+        ids = DistinctValueIds(args, prow, n);
+      }
+      return LibraryWindowPartition(*call.library, call.args, frames, call.distinct ? ids.data() : nullptr,
                                     &ev->slots, error);
+    }
     case WindowFn::kRowNumber:
       for (size_t i = 0; i < n; ++i) set_int(prow[i], static_cast<int64_t>(i + 1));
       return true;
@@ -319,139 +340,19 @@ bool EvaluatePartition(Evaluation* ev, size_t begin, size_t end, std::string* er
       return true;
     case WindowFn::kLag:
     case WindowFn::kLead:
-      for (size_t i = 0; i < n; ++i) {
-        const uint32_t r = prow[i];
-        Int128 offset = 1;
-        if (ev->args.size() > 1) {
-          if (ev->args[1].IsNull(r)) {
-            ev->sources[r] = kMissingRow;
-            continue;
-          }
-          offset = IntAt(ev->args[1], r);
-        }
-        const Int128 j = call.fn == WindowFn::kLag ? static_cast<Int128>(i) - offset : static_cast<Int128>(i) + offset;
-        if (j >= 0 && j < static_cast<Int128>(n)) {
-          ev->sources[r] = prow[static_cast<size_t>(j)];
-        } else {
-          ev->sources[r] = ev->args.size() > 2 ? static_cast<uint32_t>(ev->rows + r) : kMissingRow;
-        }
-      }
-      return true;
     case WindowFn::kFirstValue:
     case WindowFn::kLastValue:
     case WindowFn::kNthValue:
-      for (size_t i = 0; i < n; ++i) {
-        const uint32_t r = prow[i];
-        const size_t b = frame_begin[i], e = frame_end[i];
-        uint32_t source = kMissingRow;
-        if (call.fn == WindowFn::kFirstValue) {
-          if (b < e) source = prow[b];
-        } else if (call.fn == WindowFn::kLastValue) {
-          if (b < e) source = prow[e - 1];
-        } else if (!ev->args[1].IsNull(r)) {
-          const Int128 k = IntAt(ev->args[1], r);
-          if (k >= 1 && k <= static_cast<Int128>(e - b)) source = prow[b + static_cast<size_t>(k) - 1];
-        }
-        ev->sources[r] = source;
-      }
+      ValueFunctionPartition(ev, frames);
       return true;
+    case WindowFn::kCount:
+    case WindowFn::kSum:
+    case WindowFn::kAvg:
+      if (call.distinct) return DistinctAggregatePartition(ev, frames, error);
+      return AggregatePartition(ev, frames, error);
     default:
-      break;
+      return AggregatePartition(ev, frames, error);
   }
-  // The aggregates. Counts of the rows each one reads, as prefix sums.
-  std::vector<int64_t> counted(n + 1, 0);
-  for (size_t i = 0; i < n; ++i) {
-    bool counts = true;
-    if (call.fn == WindowFn::kCountIf || call.fn == WindowFn::kBoolOr) {
-      counts = !arg->IsNull(prow[i]) && arg->Get<uint8_t>(prow[i]) != 0;
-    } else if (call.fn == WindowFn::kBoolAnd) {
-      counts = !arg->IsNull(prow[i]) && arg->Get<uint8_t>(prow[i]) == 0;  // the false ones
-    } else if (call.fn != WindowFn::kCountStar) {
-      counts = !arg->IsNull(prow[i]);
-    }
-    counted[i + 1] = counted[i] + (counts ? 1 : 0);
-  }
-  std::vector<int64_t> non_null;
-  if (call.fn == WindowFn::kBoolAnd || call.fn == WindowFn::kBoolOr) {
-    non_null.assign(n + 1, 0);
-    for (size_t i = 0; i < n; ++i) non_null[i + 1] = non_null[i] + (arg->IsNull(prow[i]) ? 0 : 1);
-  }
-  const bool float_sum = (call.fn == WindowFn::kSum || call.fn == WindowFn::kAvg) && IsFloat(arg->type);
-  const bool int_sum = (call.fn == WindowFn::kSum || call.fn == WindowFn::kAvg) && !float_sum;
-  std::vector<Int128> prefix;
-  if (int_sum) {
-    prefix.assign(n + 1, 0);
-    const bool wide = PhysicalType(arg->type) == TypeId::kInt128;
-    for (size_t i = 0; i < n; ++i) {
-      const Int128 v = arg->IsNull(prow[i]) ? 0 : IntAt(*arg, prow[i]);
-      if (wide && __builtin_add_overflow(prefix[i], v, &prefix[i + 1])) {
-        *error = "Overflow in HUGEINT addition";
-        return false;
-      }
-      if (!wide) prefix[i + 1] = prefix[i] + v;
-    }
-  }
-  if (float_sum) {
-    std::vector<double> leaves(n);
-    for (size_t i = 0; i < n; ++i) leaves[i] = arg->IsNull(prow[i]) ? 0.0 : RealAt(*arg, prow[i]);
-    const auto tree = MakeSegmentTree(leaves, 0.0, [](double a, double b) { return a + b; });
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t r = prow[i];
-      const int64_t c = counted[frame_end[i]] - counted[frame_begin[i]];
-      if (c == 0) {
-        ev->valid[r] = 0;
-        continue;
-      }
-      const double sum = tree.Fold(frame_begin[i], frame_end[i]);
-      ev->reals[r] = call.fn == WindowFn::kAvg ? sum / static_cast<double>(c) : sum;
-    }
-    return true;
-  }
-  if (call.fn == WindowFn::kMin || call.fn == WindowFn::kMax) {
-    const bool is_min = call.fn == WindowFn::kMin;
-    std::vector<uint32_t> leaves(n);
-    for (size_t i = 0; i < n; ++i) leaves[i] = arg->IsNull(prow[i]) ? kMissingRow : prow[i];
-    // The first of equal values wins, as a scan in frame order keeps it.
-    const auto tree = MakeSegmentTree(leaves, kMissingRow, [arg, is_min](uint32_t a, uint32_t b) {
-      if (a == kMissingRow) return b;
-      if (b == kMissingRow) return a;
-      const int c = CompareRows(*arg, a, *arg, b);
-      return (is_min ? c <= 0 : c >= 0) ? a : b;
-    });
-    for (size_t i = 0; i < n; ++i) ev->sources[prow[i]] = tree.Fold(frame_begin[i], frame_end[i]);
-    return true;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t r = prow[i];
-    const size_t b = frame_begin[i], e = frame_end[i];
-    const int64_t c = counted[e] - counted[b];
-    switch (call.fn) {
-      case WindowFn::kCountStar:
-      case WindowFn::kCount: set_int(r, c); break;
-      case WindowFn::kCountIf: ev->wides[r] = c; break;
-      case WindowFn::kBoolAnd:
-      case WindowFn::kBoolOr:
-        if (non_null[e] == non_null[b]) {
-          ev->valid[r] = 0;
-        } else {
-          ev->bools[r] = call.fn == WindowFn::kBoolAnd ? (c == 0) : (c > 0);
-        }
-        break;
-      case WindowFn::kSum:
-      case WindowFn::kAvg:
-        if (c == 0) {
-          ev->valid[r] = 0;
-        } else if (call.fn == WindowFn::kSum) {
-          ev->wides[r] = prefix[e] - prefix[b];
-        } else {
-          ev->reals[r] = IsDecimal(arg->type) ? decimal::Average(prefix[e] - prefix[b], c, DecimalScale(arg->type))
-                                              : Int128ToDouble(prefix[e] - prefix[b]) / static_cast<double>(c);
-        }
-        break;
-      default: break;
-    }
-  }
-  return true;
 }
 
 // The validity bytes as a bitmap (null when every row is valid).
@@ -595,6 +496,28 @@ bool Compute(const WindowCall& call, size_t rows, const ExecContext& ctx, Column
 }
 
 }  // namespace
+
+Int128 IntAt(const Vec& v, size_t r) {
+  Int128 out = 0;
+  VisitFixed(v.type, [&](auto tag) {
+    using T = decltype(tag);
+    out = static_cast<Int128>(v.Get<T>(r));
+  });
+  return out;
+}
+
+double RealAt(const Vec& v, size_t r) {
+  double out = 0;
+  VisitFixed(v.type, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, Int128>) {
+      out = IsDecimal(v.type) ? decimal::ToDouble(v.Get<T>(r), DecimalScale(v.type)) : Int128ToDouble(v.Get<T>(r));
+    } else {
+      out = static_cast<double>(v.Get<T>(r));
+    }
+  });
+  return out;
+}
 
 // A relation column read as a Vec over all its rows (no copy).
 bool BorrowVec(const Column& column, Vec* out, std::string* error) {

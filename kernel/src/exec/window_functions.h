@@ -28,7 +28,7 @@ enum class WindowFn : uint8_t {
   kFirstValue,  // framed
   kLastValue,
   kNthValue,    // nth_value(x, n)
-  kCountStar,   // the aggregates, framed
+  kCountStar,   // the aggregates, framed (every one from here on)
   kCount,
   kSum,
   kAvg,
@@ -58,13 +58,20 @@ struct WindowCall {
   std::vector<const Column*> partition;
   std::vector<const Column*> order;
   std::vector<bool> descending, nulls_first;
-  // The frame: kRows or kRange (a window without a frame clause is RANGE UNBOUNDED PRECEDING
-  // to CURRENT ROW, which without ORDER BY is the whole partition).
+  // The frame: kRows, kRange or kGroups (a window without a frame clause is RANGE UNBOUNDED
+  // PRECEDING to CURRENT ROW, which without ORDER BY is the whole partition), less the rows
+  // that `exclude` names.
   sql::FrameUnit unit = sql::FrameUnit::kRange;
   sql::FrameBoundKind start = sql::FrameBoundKind::kUnboundedPreceding;
   sql::FrameBoundKind end = sql::FrameBoundKind::kCurrentRow;
+  sql::FrameExclude exclude = sql::FrameExclude::kNone;
   const Column* start_offset = nullptr;  // n PRECEDING / FOLLOWING, one value a row
   const Column* end_offset = nullptr;
+  // IGNORE NULLS (lag, lead, first_value, last_value, nth_value): positions count the rows
+  // whose args[0] is not NULL.
+  bool ignore_nulls = false;
+  // agg(DISTINCT ...): each distinct argument value (tuple) of the frame once.
+  bool distinct = false;
   // row_number() under QUALIFY row_number() <= top_rows (0: not so): only the first top_rows
   // rows of each partition need their number, the others get a number above it (QUALIFY drops
   // them), found by a bounded heap per partition instead of sorting the partitions where the

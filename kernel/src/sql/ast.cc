@@ -82,8 +82,14 @@ std::string WindowText(const WindowSpec& spec) {
   out += out.empty() && !order.empty() ? order.substr(1) : order;
   if (spec.frame != FrameUnit::kDefault) {
     out += out.empty() ? "" : " ";
-    out += spec.frame == FrameUnit::kRows ? "ROWS BETWEEN " : "RANGE BETWEEN ";
+    out += spec.frame == FrameUnit::kRows ? "ROWS BETWEEN " : spec.frame == FrameUnit::kGroups ? "GROUPS BETWEEN " : "RANGE BETWEEN ";
     out += BoundText(spec.start) + " AND " + BoundText(spec.end);
+    switch (spec.exclude) {
+      case FrameExclude::kNone: break;
+      case FrameExclude::kCurrentRow: out += " EXCLUDE CURRENT ROW"; break;
+      case FrameExclude::kGroup: out += " EXCLUDE GROUP"; break;
+      case FrameExclude::kTies: out += " EXCLUDE TIES"; break;
+    }
   }
   return out;
 }
@@ -230,6 +236,7 @@ std::string ToString(const Expr& expr) {
       out = QuoteIdentifier(ToLowerAscii(expr.text)) + "(";
       if (expr.distinct) out += "DISTINCT ";
       if (!expr.star_argument) AppendList(expr.args, &out);
+      if (expr.null_treatment == NullTreatment::kIgnore) out += " IGNORE NULLS";  // RESPECT is the default
       if (!expr.window->base.empty() && !expr.window->copies_base) {
         return out + ") OVER " + QuoteIdentifier(expr.window->base);  // OVER w, as written
       }

@@ -76,6 +76,8 @@ enum class BinaryOp {
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 struct WindowSpec;
+// A call's RESPECT NULLS / IGNORE NULLS (kDefault: neither written).
+enum class NullTreatment : uint8_t { kDefault, kRespect, kIgnore };
 struct QueryNode;
 using QueryPtr = std::unique_ptr<QueryNode>;
 struct TableRef;
@@ -104,6 +106,9 @@ struct Expr {
   bool distinct = false;          // kFunctionCall: name(DISTINCT ...)
   bool star_argument = false;     // kFunctionCall: name(*), e.g. COUNT(*)
   bool filtered = false;          // kFunctionCall: had FILTER (WHERE c), folded into its argument
+  // kFunctionCall / kWindowCall: name(args RESPECT NULLS) or (args IGNORE NULLS); only the
+  // value window functions take it (lag, lead, first_value, last_value, nth_value).
+  NullTreatment null_treatment = NullTreatment::kDefault;
   // kFunctionCall: agg(x ORDER BY k1 DESC, k2): the last order_by_args of `args` are the ORDER
   // BY's expressions (so that every walk over args sees them), each with its direction and its
   // NullsOrder (as uint8_t).
@@ -141,10 +146,12 @@ struct OrderItem {
   NullsOrder nulls = NullsOrder::kDefault;
 };
 
-// The frame of a window: ROWS or RANGE BETWEEN start AND end (the one-bound form `ROWS n
-// PRECEDING` is parsed as BETWEEN n PRECEDING AND CURRENT ROW). kDefault: none written, which
-// is DuckDB's RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
-enum class FrameUnit : uint8_t { kDefault, kRows, kRange };
+// The frame of a window: ROWS, RANGE or GROUPS BETWEEN start AND end (the one-bound form `ROWS
+// n PRECEDING` is parsed as BETWEEN n PRECEDING AND CURRENT ROW), then EXCLUDE. kDefault: none
+// written, which is DuckDB's RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
+enum class FrameUnit : uint8_t { kDefault, kRows, kRange, kGroups };
+// EXCLUDE NO OTHERS (kNone) | CURRENT ROW | GROUP (the row and its peers) | TIES (its peers).
+enum class FrameExclude : uint8_t { kNone, kCurrentRow, kGroup, kTies };
 enum class FrameBoundKind : uint8_t {
   kUnboundedPreceding,
   kPreceding,  // offset PRECEDING
@@ -168,6 +175,7 @@ struct WindowSpec {
   std::vector<OrderItem> order_by;
   FrameUnit frame = FrameUnit::kDefault;
   FrameBound start, end;
+  FrameExclude exclude = FrameExclude::kNone;
   SourcePos frame_pos;
 };
 

@@ -54,6 +54,7 @@ WindowSpec Clone(const WindowSpec& spec) {
   out.frame = spec.frame;
   out.start = CloneBound(spec.start);
   out.end = CloneBound(spec.end);
+  out.exclude = spec.exclude;
   out.frame_pos = spec.frame_pos;
   return out;
 }
@@ -70,6 +71,7 @@ ExprPtr Clone(const Expr& expr) {
   out->bool_value = expr.bool_value;
   out->negated = expr.negated;
   out->filtered = expr.filtered;
+  out->null_treatment = expr.null_treatment;
   out->order_by_args = expr.order_by_args;
   out->order_descending = expr.order_descending;
   out->order_nulls = expr.order_nulls;

@@ -164,8 +164,12 @@ class Parser {
   bool AtOver() const;
   bool ParseOver(Expr* call);
   bool ParseWindowSpec(WindowSpec* spec);  // at '(': ( [name] [PARTITION BY] [ORDER BY] [frame] )
-  bool ParseFrame(WindowSpec* spec);       // at ROWS / RANGE
+  bool ParseFrame(WindowSpec* spec);       // at ROWS / RANGE / GROUPS
+  // IGNORE NULLS / RESPECT NULLS at the end of a call's arguments; *word: its first token.
+  void ParseNullTreatment(Expr* call, const Token** word);
   bool ParseFrameBound(FrameBound* bound);
+  bool ParseFrameExclude(WindowSpec* spec);  // after the bounds: [EXCLUDE ...]
+  static bool IsFrameUnit(const Token& token);  // ROWS, RANGE, GROUPS
   bool ParseWindowClause(SelectStatement* out);  // after WINDOW: name AS (spec), ...
   bool ParseMoreArguments(Expr* call);              // (, expr)*
   ExprPtr ParseFunctionCall(std::string name, const Token& name_token);

@@ -133,15 +133,17 @@ ExprPtr Parser::ParseNameOrCall() {
   return node;
 }
 
-// After the name: ( [* | [DISTINCT|ALL] expr, ...] ).
+// After the name: ( [* | [DISTINCT|ALL] expr, ... [ORDER BY ...]] [IGNORE | RESPECT NULLS] ).
 ExprPtr Parser::ParseFunctionCall(std::string name, const Token& name_token) {
   ExprPtr node = MakeNode(ExprKind::kFunctionCall, name_token);
   node->text = std::move(name);
   const Token& open = Current();
   Next();
+  const Token* nulls_word = nullptr;  // RESPECT / IGNORE NULLS, only for a window call
   if (At(TokenKind::kStar)) {
     node->star_argument = true;
     Next();
+    ParseNullTreatment(node.get(), &nulls_word);
   } else if (!At(TokenKind::kRightParen)) {
     if (AcceptKeyword("DISTINCT")) {
       node->distinct = true;
@@ -150,9 +152,14 @@ ExprPtr Parser::ParseFunctionCall(std::string name, const Token& name_token) {
     }
     if (!ParseExprList(&node->args)) return nullptr;
     if (IsWord(Current(), "ORDER") && !ParseCallOrderBy(node.get())) return nullptr;
+    ParseNullTreatment(node.get(), &nulls_word);
   }
   if (!ExpectClosingParen(open)) return nullptr;
   if (IsWord(Current(), "FILTER") && Ahead(1).kind == TokenKind::kLeftParen && !ParseFilterClause(node.get())) {
+    return nullptr;
+  }
+  if (nulls_word != nullptr && !AtOver()) {
+    Fail(*nulls_word, "RESPECT/IGNORE NULLS is not supported for non-window functions");
     return nullptr;
   }
   if (AtOver() && !ParseOver(node.get())) return nullptr;

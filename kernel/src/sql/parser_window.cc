@@ -1,7 +1,8 @@
-// Window syntax: the OVER clause of a call (OVER name, OVER ([name] [PARTITION BY ...]
-// [ORDER BY ...] [frame])), the frames (ROWS | RANGE, BETWEEN bound AND bound or one bound),
-// and the SELECT's WINDOW and QUALIFY clauses. Frame shapes that can never hold a row are
-// refused here with DuckDB's texts, as DuckDB's parser does.
+// Window syntax: a call's IGNORE / RESPECT NULLS, the OVER clause of a call (OVER name, OVER
+// ([name] [PARTITION BY ...] [ORDER BY ...] [frame])), the frames (ROWS | RANGE | GROUPS,
+// BETWEEN bound AND bound or one bound, then EXCLUDE ...), and the SELECT's WINDOW and QUALIFY
+// clauses. Frame shapes that can never hold a row are refused here with DuckDB's texts, as
+// DuckDB's parser does.
 #include <utility>
 
 #include "src/sql/parser_internal.h"
@@ -10,6 +11,20 @@ namespace laneql {
 namespace sql {
 
 bool Parser::AtOver() const { return IsWord(Current(), "OVER"); }
+
+void Parser::ParseNullTreatment(Expr* call, const Token** word) {
+  const bool ignore = IsWord(Current(), "IGNORE");
+  if ((!ignore && !IsWord(Current(), "RESPECT")) || !IsWord(Ahead(1), "NULLS")) return;
+  *word = &Current();
+  call->null_treatment = ignore ? NullTreatment::kIgnore : NullTreatment::kRespect;
+  Next();
+  Next();
+}
+
+// A frame's unit word: a window name cannot be one (OVER (w ROWS ...) is read as a frame).
+bool Parser::IsFrameUnit(const Token& token) {
+  return IsWord(token, "ROWS") || IsWord(token, "RANGE") || IsWord(token, "GROUPS");
+}
 
 bool Parser::ParseOver(Expr* call) {
   Next();  // OVER
@@ -29,8 +44,7 @@ bool Parser::ParseWindowSpec(WindowSpec* spec) {
   Next();  // (
   spec->pos = open.pos;
   // (w ...): a named window to start from; the clause words are not names here.
-  if ((At(TokenKind::kIdentifier) && !IsWord(Current(), "PARTITION") && !IsWord(Current(), "ROWS") &&
-       !IsWord(Current(), "RANGE")) ||
+  if ((At(TokenKind::kIdentifier) && !IsWord(Current(), "PARTITION") && !IsFrameUnit(Current())) ||
       At(TokenKind::kQuotedIdentifier)) {
     if (!ParseName(&spec->base, nullptr, "a window name")) return false;
     spec->copies_base = true;
@@ -44,7 +58,7 @@ bool Parser::ParseWindowSpec(WindowSpec* spec) {
     if (!ExpectKeyword("BY", " after 'ORDER'") || !ParseOrderBy(&spec->order_by, &all)) return false;
     if (all) return Fail(open, "ORDER BY ALL is not allowed in a window");
   }
-  if (IsWord(Current(), "ROWS") || IsWord(Current(), "RANGE")) {
+  if (IsFrameUnit(Current())) {
     if (!ParseFrame(spec)) return false;
   }
   return ExpectClosingParen(open);
@@ -86,7 +100,7 @@ bool Parser::ParseFrameBound(FrameBound* bound) {
 
 bool Parser::ParseFrame(WindowSpec* spec) {
   const Token& unit = Current();
-  spec->frame = IsWord(unit, "ROWS") ? FrameUnit::kRows : FrameUnit::kRange;
+  spec->frame = IsWord(unit, "ROWS") ? FrameUnit::kRows : IsWord(unit, "RANGE") ? FrameUnit::kRange : FrameUnit::kGroups;
   spec->frame_pos = unit.pos;
   Next();
   if (AcceptKeyword("BETWEEN")) {
@@ -115,6 +129,29 @@ bool Parser::ParseFrame(WindowSpec* spec) {
       (end == FrameBoundKind::kPreceding || end == FrameBoundKind::kCurrentRow)) {
     return Fail(unit, "Frame starting from following row cannot have preceding rows");
   }
+  return ParseFrameExclude(spec);
+}
+
+// EXCLUDE CURRENT ROW | GROUP | TIES | NO OTHERS after a frame's bounds.
+bool Parser::ParseFrameExclude(WindowSpec* spec) {
+  if (!IsWord(Current(), "EXCLUDE")) return true;
+  Next();
+  if (IsWord(Current(), "CURRENT")) {
+    Next();
+    if (!IsWord(Current(), "ROW")) return FailExpected("'ROW' after 'EXCLUDE CURRENT'");
+    spec->exclude = FrameExclude::kCurrentRow;
+  } else if (IsWord(Current(), "GROUP")) {
+    spec->exclude = FrameExclude::kGroup;
+  } else if (IsWord(Current(), "TIES")) {
+    spec->exclude = FrameExclude::kTies;
+  } else if (IsWord(Current(), "NO")) {
+    Next();
+    if (!IsWord(Current(), "OTHERS")) return FailExpected("'OTHERS' after 'EXCLUDE NO'");
+    spec->exclude = FrameExclude::kNone;
+  } else {
+    return FailExpected("'CURRENT ROW', 'GROUP', 'TIES' or 'NO OTHERS' after 'EXCLUDE'");
+  }
+  Next();
   return true;
 }
 
