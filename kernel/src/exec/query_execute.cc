@@ -157,6 +157,10 @@ bool QueryTreeRunner::ExecuteLogical(LogicalOperator* op, bool analyze, Relation
       ok = ExecuteGet(op, true, out, error);
       break;
     case LogicalKind::kFilter:
+      if (FilterJoinsChain(*op)) {
+        ok = ExecuteJoinChain(op->children[0].get(), analyze, out, error, op);
+        break;
+      }
       ok = ExecuteLogical(op->children[0].get(), analyze, out, error) &&
            Filter(out, *ConditionOf(op->conditions), error);
       break;

@@ -119,6 +119,28 @@ bool MaterializeMorsel(const std::vector<ChainInput>& chain, size_t inputs, cons
   return true;
 }
 
+// The rows of `state` (every input's) that pass a condition over them made whole (named by
+// `scope`): filter_rows(relation, &keep, &failure) runs it through an engine; false with
+// *task_error (and *failure: the engine's error) when it fails.
+template <class FilterRowsFn>
+bool CutByFilter(const std::vector<ChainInput>& inputs, const plan::ColumnScope& scope,
+                 const FilterRowsFn& filter_rows, MorselRows* state, std::string* task_error, Result* failure) {
+  Relation candidates;
+  if (!MaterializeMorsel(inputs, inputs.size(), *state, scope, &candidates, task_error)) return false;
+  std::vector<uint32_t> keep;
+  if (!filter_rows(candidates, &keep, failure)) {
+    *task_error = failure->error();
+    return false;
+  }
+  for (std::vector<uint32_t>& rows : state->rows) {
+    std::vector<uint32_t> next(keep.size());
+    for (size_t i = 0; i < keep.size(); ++i) next[i] = rows[keep[i]];
+    rows = std::move(next);
+  }
+  state->count = keep.size();
+  return true;
+}
+
 // A probe key: a column of one input (cast to the join's key type over that whole input first
 // when its type differs), or an expression evaluated per morsel over its rows made whole.
 struct ProbeKey {
@@ -182,7 +204,21 @@ bool QueryTreeRunner::ExecuteChainInput(LogicalOperator* op, bool analyze, Chain
   return true;
 }
 
-bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relation* out, Result* error) {
+bool QueryTreeRunner::FilterJoinsChain(const LogicalOperator& op) {
+  if (op.kind != LogicalKind::kFilter || op.children.size() != 1 || op.conditions.empty()) return false;
+  const LogicalOperator& join = *op.children[0];
+  if (!IsChainJoin(join, true)) return false;
+  if (KeepsBuildRows(join) && !join.using_columns.empty()) return false;
+  for (const sql::ExprPtr& condition : op.conditions) {
+    bool unknown = false;
+    plan::ReadsOf(condition.get(), {&join.scope}, &unknown);
+    if (unknown) return false;
+  }
+  return true;
+}
+
+bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relation* out, Result* error,
+                                       LogicalOperator* filter) {
   std::vector<LogicalOperator*> ops;
   LogicalOperator* op = top;
   while (IsChainJoin(*op, op == top)) {
@@ -317,6 +353,13 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     *error = Result::Error("internal error: a join's inputs do not match its plan");
     return false;
   }
+  // A FILTER above the chain: its conditions cut each morsel's rows after the last join.
+  sql::ExprPtr filter_condition;
+  if (filter != nullptr) {
+    std::vector<sql::ExprPtr> clones;
+    for (const sql::ExprPtr& c : filter->conditions) clones.push_back(sql::Clone(*c));
+    filter_condition = JoinAnd(std::move(clones));
+  }
   // The probe pipeline.
   const auto probe_start = std::chrono::steady_clock::now();
   const size_t source_rows = inputs[0].rows();
@@ -439,6 +482,13 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       }
       rows_after[m][j] = state.count;
     }
+    auto filter_on_thread = [&](const Relation& rows, std::vector<uint32_t>* keep, Result* failure) {
+      return local.FilterRows(rows, *filter_condition, keep, failure);
+    };
+    if (filter_condition && state.count != 0 &&
+        !CutByFilter(inputs, top->scope, filter_on_thread, &state, task_error, &morsel_errors[m])) {
+      return false;
+    }
     if (state.count == 0) {
       for (std::vector<uint32_t>& rows : state.rows) rows.clear();
     }
@@ -489,6 +539,15 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     paired_build.reset();
     rows_after.push_back(std::vector<size_t>(joins.size(), 0));
     rows_after.back().back() = unpaired.count;  // the top join's rows
+    Result failure;
+    auto filter_on_threads = [&](const Relation& rows, std::vector<uint32_t>* keep, Result* failed) {
+      return FilterRows(rows, *filter_condition, keep, failed);
+    };
+    if (filter_condition && unpaired.count != 0 &&
+        !CutByFilter(inputs, top->scope, filter_on_threads, &unpaired, &message, &failure)) {
+      *error = failure.ok() ? Result::Error(message) : std::move(failure);
+      return false;
+    }
     parts.push_back(std::move(unpaired));
   }
   // The sink: the morsels' rows in morsel order, each input's rows in its table.
@@ -537,6 +596,12 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       joins[j].op->actual_rows = rows;
       // Each join's build; the probe pipeline (all joins at once) on the top one.
       joins[j].op->seconds = joins[j].seconds + (j + 1 == joins.size() ? probe_seconds : 0);
+    }
+    if (filter != nullptr) {
+      // Fused into the probe pipeline: its rows, and no time of its own.
+      filter->analyzed = true;
+      filter->actual_rows = total;
+      filter->seconds = 0;
     }
   }
   return true;

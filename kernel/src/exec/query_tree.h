@@ -139,8 +139,15 @@ class QueryTreeRunner {
   Result RunPlan(SelectPlan* select_plan, bool analyze);
   bool ExecuteLogical(plan::LogicalOperator* op, bool analyze, Relation* out, Result* error);
   // A chain of inner and LEFT equi-joins down op's left side, a RIGHT or FULL one on top, as
-  // build and probe pipelines with late materialization (query_join_chain.cc).
-  bool ExecuteJoinChain(plan::LogicalOperator* top, bool analyze, Relation* out, Result* error);
+  // build and probe pipelines with late materialization (query_join_chain.cc); with `filter`
+  // (a FILTER whose child is `top`, FilterJoinsChain), its conditions cut each morsel's joined
+  // rows before anything is gathered.
+  bool ExecuteJoinChain(plan::LogicalOperator* top, bool analyze, Relation* out, Result* error,
+                        plan::LogicalOperator* filter = nullptr);
+  // Whether the FILTER `op` can run as the last step of its child's join-chain pipeline: the
+  // child is a chain join, the conditions read only its columns and hold no subquery, and no
+  // RIGHT / FULL JOIN ... USING merges keys after the pipeline.
+  static bool FilterJoinsChain(const plan::LogicalOperator& op);
   // A semi, anti or mark equi-join as a pipeline, the smaller side built (query_mark_join.cc).
   bool ExecuteMarkJoin(plan::LogicalOperator* op, bool analyze, Relation* out, Result* error);
   // An input of a join chain: a filtered scan as its table's rows and its filter's selection
