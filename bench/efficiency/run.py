@@ -130,9 +130,7 @@ def run_suite(args, suite, threads, workdir):
 def main(argv=None):
     args = parse_args(argv)
     if args.render:
-        with open(args.render) as f:
-            doc = json.load(f)
-        base = args.render[:-5] if args.render.endswith(".json") else args.render
+        base, doc = outputs.load_saved(args.render)
         with open(base + ".md", "w") as f:
             f.write(efficiency_report.render(doc))
         return 0

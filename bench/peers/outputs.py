@@ -37,3 +37,10 @@ def write_renderings(base, doc, render_markdown, render_svg):
         f.write(render_markdown(doc))
     with open(base + ".svg", "w") as f:
         f.write(render_svg(doc))
+
+
+def load_saved(path):
+    """A saved run's document (its .json) and the base name its renderings are written under."""
+    with open(path) as f:
+        doc = json.load(f)
+    return (path[:-5] if path.endswith(".json") else path), doc

@@ -12,7 +12,6 @@ writes bench/results/peers-<rows>.{md,json,svg}. See bench/peers/README.md.
 """
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -103,9 +102,7 @@ def start_engines(args, dataset, threads):
 def main(argv=None):
     args = parse_args(argv)
     if args.render:  # only the Markdown and the chart again, from a run's JSON
-        with open(args.render) as f:
-            doc = json.load(f)
-        base = args.render[:-5] if args.render.endswith(".json") else args.render
+        base, doc = outputs.load_saved(args.render)
         outputs.write_renderings(base, doc, report.render, chart.render)
         return 0
     started = time.time()

@@ -13,7 +13,6 @@ See bench/tpch/README.md.
 """
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -124,9 +123,7 @@ def run_phase(args, dataset, queries, threads):
 def main(argv=None):
     args = parse_args(argv)
     if args.render:
-        with open(args.render) as f:
-            doc = json.load(f)
-        base = args.render[:-5] if args.render.endswith(".json") else args.render
+        base, doc = outputs.load_saved(args.render)
         outputs.write_renderings(base, doc, tpch_report.render, render_svg)
         return 0
     started = time.time()

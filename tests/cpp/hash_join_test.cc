@@ -47,6 +47,26 @@ MatchPairs NestedLoopPairs(const std::vector<Column>& build, const std::vector<C
   return out;
 }
 
+// The pairs of one key column by a map from each value's spelling to its build rows: the
+// nested loop's answer where the sides are too large for it.
+MatchPairs MapPairs(const Column& build, const Column& probe) {
+  std::map<std::string, std::vector<uint32_t>> rows_of;
+  for (size_t b = 0; b < build.length(); ++b) {
+    if (build.IsValid(b)) rows_of[Spell(build, b)].push_back(static_cast<uint32_t>(b));
+  }
+  MatchPairs out;
+  for (size_t p = 0; p < probe.length(); ++p) {
+    if (!probe.IsValid(p)) continue;
+    const auto it = rows_of.find(Spell(probe, p));
+    if (it == rows_of.end()) continue;
+    for (const uint32_t b : it->second) {
+      out.probe_rows.push_back(static_cast<uint32_t>(p));
+      out.build_rows.push_back(b);
+    }
+  }
+  return out;
+}
+
 // CompleteJoin's definition, spelled out per probe row and per build row.
 JoinOutput ReferenceComplete(JoinKind kind, const MatchPairs& matched, size_t probe_rows, size_t build_rows,
                              const std::vector<uint8_t>& probe_null, bool build_null) {
@@ -277,20 +297,7 @@ TEST_F(HashJoinTest, LargeBuildSidesPlacedByPartitions) {
     std::vector<Column> build, probe;
     build.push_back(RandomColumn(TypeId::kInt64, 300000, 0, domain, 0.1, &rng));
     probe.push_back(RandomColumn(TypeId::kInt64, domain > 1000 ? 30000 : 300, 0, 2 * domain, 0.1, &rng));
-    std::map<std::string, std::vector<uint32_t>> rows_of;
-    for (size_t b = 0; b < build[0].length(); ++b) {
-      if (build[0].IsValid(b)) rows_of[Spell(build[0], b)].push_back(static_cast<uint32_t>(b));
-    }
-    MatchPairs want;
-    for (size_t p = 0; p < probe[0].length(); ++p) {
-      if (!probe[0].IsValid(p)) continue;
-      const auto it = rows_of.find(Spell(probe[0], p));
-      if (it == rows_of.end()) continue;
-      for (const uint32_t b : it->second) {
-        want.probe_rows.push_back(static_cast<uint32_t>(p));
-        want.build_rows.push_back(b);
-      }
-    }
+    const MatchPairs want = MapPairs(build[0], probe[0]);
     ASSERT_GT(want.size(), 1000u);
     ExpectEveryThreadCountMatches(build, probe, want);
   }
@@ -356,21 +363,7 @@ TEST_F(HashJoinTest, DenseIntegerKeysGetADirectTable) {
   ASSERT_TRUE(table.Build(Pointers(build), Context(2), &error)) << error;
   EXPECT_TRUE(table.direct());
   EXPECT_GT(table.partitions(), 1u);
-  std::map<int32_t, std::vector<uint32_t>> rows_of;  // the reference: each key's build rows
-  const int32_t* b_values = build[0].Values<int32_t>();
-  const int32_t* p_values = probe[0].Values<int32_t>();
-  for (size_t b = 0; b < build[0].length(); ++b) {
-    if (build[0].IsValid(b)) rows_of[b_values[b]].push_back(static_cast<uint32_t>(b));
-  }
-  MatchPairs want;
-  for (size_t p = 0; p < probe[0].length(); ++p) {
-    const auto it = probe[0].IsValid(p) ? rows_of.find(p_values[p]) : rows_of.end();
-    if (it == rows_of.end()) continue;
-    for (const uint32_t b : it->second) {
-      want.probe_rows.push_back(static_cast<uint32_t>(p));
-      want.build_rows.push_back(b);
-    }
-  }
+  const MatchPairs want = MapPairs(build[0], probe[0]);
   ASSERT_GT(want.size(), 1000u);
   ExpectEveryThreadCountMatches(build, probe, want);
 }
