@@ -395,6 +395,43 @@ TEST(PartitionedGroupBy, ChosenFromASampleWhenKeysRepeat) {
   }
 }
 
+// Past kMaxOwners (4) threads the split by keys is closed and the split by rows' merge grows
+// with the threads, so many groups are partitioned even where each key has one row; few
+// groups are not. The answers are those of one thread.
+TEST(PartitionedGroupBy, PastFourThreadsManyGroupsArePartitionedEvenWithoutRepeats) {
+  const size_t rows = 40 * 16384;  // enough batches for the sample (kMinBatches)
+  Column u(TypeId::kInt64), m(TypeId::kInt32);
+  std::string error;
+  for (size_t i = 0; i < rows; ++i) {
+    ASSERT_TRUE(u.Append<int64_t>(static_cast<int64_t>(uint64_t{i} * 2654435761u % 1000000007u), &error));
+    ASSERT_TRUE(m.Append<int32_t>(static_cast<int32_t>(i % 100), &error));
+  }
+  auto table = std::make_shared<Table>();
+  ASSERT_TRUE(table->AddColumn("u", std::move(u), &error)) << error;
+  ASSERT_TRUE(table->AddColumn("m", std::move(m), &error)) << error;
+  const char* unique_keys = "SELECT u, count(*) AS c, sum(m) FROM t GROUP BY u ORDER BY c DESC, u LIMIT 5";
+  const char* few_keys = "SELECT m, count(*) AS c FROM t GROUP BY m ORDER BY m LIMIT 5";
+  std::string one_thread[2];
+  for (int threads : {1, 4, 8}) {
+    DatabaseOptions options;
+    options.threads = threads;
+    options.min_parallel_rows = 0;
+    options.profile = true;
+    Database db(options);
+    ASSERT_TRUE(db.Register("t", table, &error)) << error;
+    for (int q = 0; q < 2; ++q) {
+      Result result = db.Query(q == 0 ? unique_keys : few_keys);
+      ASSERT_TRUE(result.ok()) << result.error();
+      if (threads == 1) one_thread[q] = PrintCsv(result);
+      EXPECT_EQ(PrintCsv(result), one_thread[q]) << threads;
+      EXPECT_EQ(HasSpan(db.LastProfileJson(), "aggregate partition"), q == 0 && threads > 4) << threads << " " << q;
+    }
+    Result all = db.Query("SELECT u, count(*) FROM t GROUP BY u");
+    ASSERT_TRUE(all.ok()) << all.error();
+    EXPECT_EQ(all.num_rows(), rows);
+  }
+}
+
 TEST(PartitionedGroupBy, TheMemoryLimitStopsItWithAnErrorAndTheDatabaseStaysUsable) {
   auto table = GroupTable(300'000, 2);
   for (int threads : {1, 2}) {

@@ -168,7 +168,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   GroupRecordLayout layout;
   const bool partition_groups = !ungrouped && group_cap == 0 &&
                                 MakeGroupRecordLayout(plan, workers[0]->grouper(), &layout) &&
-                                PreferPartitionedGroups(plan, ctx, &table_sample);
+                                PreferPartitionedGroups(plan, ctx, threads, &table_sample);
   // COUNT(DISTINCT)s of many fixed-width values (grouped: (group, value) pairs): appended to
   // radix partitions by every thread, counted after the scan and the merge
   // (distinct_partitions.h). Ungrouped, chosen before the split by value, which it replaces.

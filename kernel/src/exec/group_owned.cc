@@ -172,7 +172,7 @@ GroupEstimate EstimateGroups(const plan::Plan& plan, const SampleSummary& sample
 
 }  // namespace
 
-bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx,
+bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx, int threads,
                              TableSample* table_sample) {
   const size_t min_rows = ctx.partitioned_group_min_rows;
   if (ctx.group_split == kSplitByKeys || min_rows == SIZE_MAX) return false;
@@ -183,6 +183,11 @@ bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx,
   // Many groups, and enough rows that their table outgrows the caches.
   const GroupEstimate e = EstimateGroups(plan, sample);
   if (!e.many_groups || e.table_rows < static_cast<double>(min_rows)) return false;
+  // Past kMaxOwners threads the split by keys is closed, and the split by rows' merge inserts
+  // every thread's groups again, a cost that grows with the threads (GROUP BY WatchID,
+  // ClientIP: 0.45 s CPU at 1 thread, 1.26 s at 16 split by rows); the partitions' cost does
+  // not (bench/results/efficiency.md).
+  if (threads > kMaxOwners) return true;
   // And keys that repeat: where every row is a group of its own (GROUP BY WatchID, ClientIP),
   // the partitions' states are as large as the rows, and copying the rows through partitions
   // and the states out of them costs more than the cache misses saved (Q32: 552 ms split by

@@ -101,7 +101,7 @@ std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecConte
 // ctx.partitioned_group_min_rows rows after the WHERE (always when that is 0; never when it is
 // SIZE_MAX, or under a split by keys asked for). On one thread too: its table outgrows the
 // caches all the same.
-bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx,
+bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx, int threads,
                              TableSample* table_sample);
 // Grouped, for a GROUP BY run for the first time (no group size hint yet): the groups each of
 // `threads` threads can expect, from a sample that shows about as many groups as rows (as
