@@ -400,18 +400,34 @@ TEST(PartitionedGroupBy, ChosenFromASampleWhenKeysRepeat) {
 // groups are not. The answers are those of one thread.
 TEST(PartitionedGroupBy, PastFourThreadsManyGroupsArePartitionedEvenWithoutRepeats) {
   const size_t rows = 40 * 16384;  // enough batches for the sample (kMinBatches)
-  Column u(TypeId::kInt64), m(TypeId::kInt32);
+  Column u(TypeId::kInt64), m(TypeId::kInt32), s(TypeId::kString);
   std::string error;
   for (size_t i = 0; i < rows; ++i) {
-    ASSERT_TRUE(u.Append<int64_t>(static_cast<int64_t>(uint64_t{i} * 2654435761u % 1000000007u), &error));
+    const uint64_t scrambled = uint64_t{i} * 2654435761u % 1000000007u;
+    ASSERT_TRUE(u.Append<int64_t>(static_cast<int64_t>(scrambled), &error));
     ASSERT_TRUE(m.Append<int32_t>(static_cast<int32_t>(i % 100), &error));
+    // One string key of about 3 rows each, a NULL and an empty string among them.
+    const uint64_t key = scrambled % (rows / 3);
+    if (key == 7) {
+      ASSERT_TRUE(s.AppendNull(&error)) << error;
+    } else {
+      ASSERT_TRUE(s.AppendString(key == 11 ? std::string() : "k" + std::to_string(key * 7919), &error)) << error;
+    }
   }
   auto table = std::make_shared<Table>();
   ASSERT_TRUE(table->AddColumn("u", std::move(u), &error)) << error;
   ASSERT_TRUE(table->AddColumn("m", std::move(m), &error)) << error;
-  const char* unique_keys = "SELECT u, count(*) AS c, sum(m) FROM t GROUP BY u ORDER BY c DESC, u LIMIT 5";
-  const char* few_keys = "SELECT m, count(*) AS c FROM t GROUP BY m ORDER BY m LIMIT 5";
-  std::string one_thread[2];
+  ASSERT_TRUE(table->AddColumn("s", std::move(s), &error)) << error;
+  const char* queries[] = {
+      "SELECT u, count(*) AS c, sum(m) FROM t GROUP BY u ORDER BY c DESC, u LIMIT 5",
+      "SELECT m, count(*) AS c FROM t GROUP BY m ORDER BY m LIMIT 5",  // few groups: never
+      // One string key: serialised for the partitions past 4 threads. Every group, in the order
+      // of its first row, and ties broken by it.
+      "SELECT s, count(*) AS c, min(m), max(u) FROM t GROUP BY s",
+      "SELECT s, count(*) AS c FROM t GROUP BY s ORDER BY c DESC LIMIT 7",
+  };
+  const bool partitioned_past_4[] = {true, false, true, true};
+  std::string one_thread[4];
   for (int threads : {1, 4, 8}) {
     DatabaseOptions options;
     options.threads = threads;
@@ -419,12 +435,13 @@ TEST(PartitionedGroupBy, PastFourThreadsManyGroupsArePartitionedEvenWithoutRepea
     options.profile = true;
     Database db(options);
     ASSERT_TRUE(db.Register("t", table, &error)) << error;
-    for (int q = 0; q < 2; ++q) {
-      Result result = db.Query(q == 0 ? unique_keys : few_keys);
+    for (int q = 0; q < 4; ++q) {
+      Result result = db.Query(queries[q]);
       ASSERT_TRUE(result.ok()) << result.error();
       if (threads == 1) one_thread[q] = PrintCsv(result);
-      EXPECT_EQ(PrintCsv(result), one_thread[q]) << threads;
-      EXPECT_EQ(HasSpan(db.LastProfileJson(), "aggregate partition"), q == 0 && threads > 4) << threads << " " << q;
+      EXPECT_EQ(PrintCsv(result), one_thread[q]) << threads << " " << queries[q];
+      EXPECT_EQ(HasSpan(db.LastProfileJson(), "aggregate partition"), partitioned_past_4[q] && threads > 4)
+          << threads << " " << queries[q];
     }
     Result all = db.Query("SELECT u, count(*) FROM t GROUP BY u");
     ASSERT_TRUE(all.ok()) << all.error();

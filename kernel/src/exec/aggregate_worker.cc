@@ -57,8 +57,10 @@ AggregateWorker::AggregateWorker(const plan::Plan& plan, int thread, Profiler* p
       evaluator_(TableColumns(*plan.table)) {}
 
 bool AggregateWorker::Init(size_t group_cap, bool track_first_rows, FloatPartials* partials,
-                           bool lookup_table, std::string* error) {
-  if (!ungrouped_ && !grouper_.Init(plan_.group_keys, group_cap, lookup_table, error)) return false;
+                           bool lookup_table, std::string* error, bool serialize_string) {
+  if (!ungrouped_ && !grouper_.Init(plan_.group_keys, group_cap, lookup_table, error, serialize_string)) {
+    return false;
+  }
   if (ungrouped_ && !states_.Resize(1, error)) return false;
   if (plan_.where) filter_ = std::make_unique<Filter>(table_, *plan_.where);
   partials_ = partials;

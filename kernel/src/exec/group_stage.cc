@@ -7,10 +7,11 @@ namespace laneql {
 namespace exec {
 
 bool GroupStage::Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_cap,
-                      bool lookup_table, std::string* error) {
+                      bool lookup_table, std::string* error, bool serialize_string) {
   keys_ = &keys;
   cap_ = group_cap;
   lookup_table_ = lookup_table;
+  serialize_string_ = serialize_string;
   for (size_t k = 0; k < keys.size(); ++k) {
     if (keys[k]->IsConstant()) continue;
     varying_.push_back(k);
@@ -19,7 +20,7 @@ bool GroupStage::Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_
   }
   if (varying_.empty()) return true;
   grouper_ = std::make_unique<Grouper>();
-  if (!grouper_->Init(types_, nullable_, lookup_table_, error)) return false;
+  if (!grouper_->Init(types_, nullable_, lookup_table_, error, serialize_string_)) return false;
   if (cap_ != 0) grouper_->set_max_groups(cap_);
   return true;
 }
@@ -46,7 +47,7 @@ bool GroupStage::CanMergeByPartition() const {
 
 bool GroupStage::NewGrouper(std::unique_ptr<Grouper>* out, std::string* error) const {
   *out = std::make_unique<Grouper>();
-  return (*out)->Init(types_, nullable_, lookup_table_, error);
+  return (*out)->Init(types_, nullable_, lookup_table_, error, serialize_string_);
 }
 
 void GroupStage::AdoptPartitions(std::vector<std::unique_ptr<Grouper>> parts) {
@@ -63,7 +64,7 @@ bool GroupStage::FreezeAs(const GroupStage& other, std::string* error) {
   std::vector<Column> frozen_keys;
   if (!other.grouper_->KeyColumns(nullptr, &frozen_keys, error)) return false;
   grouper_ = std::make_unique<Grouper>();
-  if (!grouper_->Init(types_, nullable_, lookup_table_, error)) return false;
+  if (!grouper_->Init(types_, nullable_, lookup_table_, error, serialize_string_)) return false;
   grouper_->set_max_groups(cap_);
   std::vector<const Column*> pointers;
   for (const Column& column : frozen_keys) pointers.push_back(&column);

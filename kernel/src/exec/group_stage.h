@@ -20,10 +20,12 @@ namespace exec {
 
 class GroupStage {
  public:
-  // `group_cap`: stop admitting new groups past this many (0 = no cap). `lookup_table`: see
-  // Grouper::Init.
+  // `group_cap`: stop admitting new groups past this many (0 = no cap). `lookup_table`,
+  // `serialize_string`: see Grouper::Init.
   bool Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_cap, bool lookup_table,
-            std::string* error);
+            std::string* error, bool serialize_string = false);
+  // Whether the varying keys are one string key.
+  bool OneStringKey() const { return types_.size() == 1 && IsString(types_[0]); }
   // Group ids of `rows` (kNoGroup for rows whose group was not admitted).
   bool Assign(Evaluator* evaluator, const RowSet& rows, uint32_t* group_ids, std::string* error);
   // Assign in two steps, for the owned scan's shared preparation (owned_scan.h): Prepare
@@ -82,6 +84,7 @@ class GroupStage {
   bool any_row_ = false;  // all keys constant: one group once a row arrived
   size_t cap_ = 0;
   bool lookup_table_ = true;  // Grouper::Init
+  bool serialize_string_ = false;
   bool frozen_ = false;
   std::vector<Vec> batch_keys_;
 };

@@ -124,7 +124,7 @@ bool ExpandConstant(Vec* vec, std::string* error) {
 }
 
 bool Grouper::Init(const std::vector<TypeId>& key_types, const std::vector<bool>& nullable,
-                   bool lookup_table, std::string* error) {
+                   bool lookup_table, std::string* error, bool serialize_string) {
   types_ = key_types;
   bool any_string = false, any_nullable = false;
   size_t bytes = 0, words = 0;
@@ -147,7 +147,7 @@ bool Grouper::Init(const std::vector<TypeId>& key_types, const std::vector<bool>
     null_word_ = any_nullable;
     words_ = words + (null_word_ ? 1 : 0);
     wide_ = std::make_unique<WideKeyHashTable>(words_);
-  } else if (key_types.size() == 1) {
+  } else if (key_types.size() == 1 && !serialize_string) {
     strategy_ = Strategy::kString;
   } else {
     strategy_ = Strategy::kSerialized;

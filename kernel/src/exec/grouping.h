@@ -40,8 +40,10 @@ class Grouper {
 
   // `nullable[i]`: whether key i can be NULL. `lookup_table`: false sends a single 8/16-bit key
   // through the hash table too (same groups, in the same order; to compare the two's speed).
+  // `serialize_string`: one string key goes serialised (kSerialized) rather than in a string
+  // table of its own (kString), so that radix partitions can carry it (group_partitions.h).
   bool Init(const std::vector<TypeId>& key_types, const std::vector<bool>& nullable,
-            bool lookup_table, std::string* error);
+            bool lookup_table, std::string* error, bool serialize_string = false);
   // Group ids of `count` rows; keys[i] holds key i for those rows (not constant: see
   // ExpandConstant).
   bool Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group_ids, std::string* error);
