@@ -210,6 +210,33 @@ bool AggregateStates::Update(size_t a, const Vec* arg, const uint32_t* group_ids
     }
     return true;
   }
+  if (ungrouped_ && is_sum && IsFloat(arg->type) && !arg->constant && count != 0) {
+    // Ungrouped (every row in group 0): the same additions in row order, into a register
+    // instead of through s.reals[0] and s.counts[0] in memory a row (that loop, below, was most
+    // of sum(floor(d))). A NULL row adds +0.0, which leaves any sum but -0.0 as it is, and a sum
+    // from +0.0 is never -0.0 (an exact zero sum of round-to-nearest is +0.0); a -0.0 start
+    // takes the loop below.
+    double sum = s.reals[0];
+    if (sum != 0.0 || !std::signbit(sum)) {
+      const uint64_t* validity = arg->validity;
+      if (arg->type == TypeId::kFloat64) {
+        const double* x = arg->Data<double>();
+        if (validity == nullptr) {
+          for (size_t i = 0; i < count; ++i) sum += x[i];
+        } else {
+          for (size_t i = 0; i < count; ++i) sum += BitmaskGet(validity, i) ? x[i] : 0.0;
+        }
+      } else {
+        const float* x = arg->Data<float>();
+        for (size_t i = 0; i < count; ++i) {
+          sum += validity == nullptr || BitmaskGet(validity, i) ? static_cast<double>(x[i]) : 0.0;
+        }
+      }
+      s.reals[0] = sum;
+      s.counts[0] += static_cast<int64_t>(validity == nullptr ? count : CountBits(validity, count));
+      return true;
+    }
+  }
   VisitFixed(arg->type, [&](auto tag) {
     using T = decltype(tag);
     const bool nullable = arg->validity != nullptr;

@@ -319,19 +319,32 @@ bool Comparison(const BoundExpr& expr, const Vec& a, const Vec& b, Vec* out, std
   }
   VisitFixed(a.type, [&](auto tag) {
     using T = decltype(tag);
-    const T* x = a.Data<T>();
-    const T* y = b.Data<T>();
-    const size_t sx = a.constant ? 0 : 1, sy = b.constant ? 0 : 1;
-    // One loop per operator, each a branch-free compare the compiler vectorizes (a switch on
-    // the operator and TotalCompare's NaN tests in the loop kept it scalar).
-    const auto loop = [&](auto op) {
-      for (size_t i = 0; i < rows; ++i) dst[i] = op(x[i * sx], y[i * sy]);
+    // One loop per operator and per constant side, each a branch-free compare the compiler
+    // vectorizes (a switch on the operator and TotalCompare's NaN tests in the loop kept it
+    // scalar). Restrict locals, not the closure's references: a store through uint8_t* may
+    // alias anything, so captured pointers were reloaded on every row (d > 0 took 4 ns a row).
+    const auto loop = [x_data = a.Data<T>(), y_data = b.Data<T>(), a_constant = a.constant,
+                       b_constant = b.constant, dst, rows](auto op) {
+      const T* __restrict x = x_data;
+      const T* __restrict y = y_data;
+      uint8_t* __restrict to = dst;
+      const size_t n = rows;
+      if (n > 1 && b_constant) {
+        const T yc = y[0];
+        for (size_t i = 0; i < n; ++i) to[i] = op(x[i], yc);
+      } else if (n > 1 && a_constant) {
+        const T xc = x[0];
+        for (size_t i = 0; i < n; ++i) to[i] = op(xc, y[i]);
+      } else {
+        for (size_t i = 0; i < n; ++i) to[i] = op(x[i], y[i]);
+      }
     };
     if constexpr (std::is_floating_point_v<T>) {
-      // TotalCompare's order: NaN the largest value and equal to itself.
-      const auto eq = [](T p, T q) { return p == q || (p != p && q != q); };
-      const auto lt = [](T p, T q) { return p < q || (p == p && q != q); };
-      const auto le = [](T p, T q) { return p <= q || q != q; };
+      // TotalCompare's order: NaN the largest value and equal to itself. Bitwise | and &, not
+      // || and &&, so that no branch is left in the loop.
+      const auto eq = [](T p, T q) { return (p == q) | ((p != p) & (q != q)); };
+      const auto lt = [](T p, T q) { return (p < q) | ((p == p) & (q != q)); };
+      const auto le = [](T p, T q) { return (p <= q) | (q != q); };
       switch (expr.fn) {
         case Fn::kEquals: loop(eq); break;
         case Fn::kNotEquals: loop([&](T p, T q) { return !eq(p, q); }); break;
@@ -599,6 +612,41 @@ bool Evaluator::EvalCall(const BoundExpr& expr, const RowSet& rows, Vec* out, st
         const Vec& a = args[0];
         T* dst = out->InitFixed<T>(expr.type, rows.count, a.constant, error);
         if (dst == nullptr) { ok = false; return; }
+        const auto copy_validity = [&]() {
+          if (a.validity == nullptr) return true;
+          const size_t words = BitmaskWords(out->stored());
+          if (!out->own_validity.Assign(a.validity, words * 8, error)) return false;
+          uint64_t* bits = out->own_validity.As<uint64_t>();
+          if (words != 0) bits[words - 1] &= BitmaskTailMask(out->stored());  // as InitValidity
+          out->validity = bits;
+          return true;
+        };
+        bool negated = false;
+        if constexpr (std::is_floating_point_v<T> || (std::is_signed_v<T> && sizeof(T) <= 8)) {
+          // One branch-free pass (vectorised) that notes whether a row, NULL or not, holds the
+          // minimum, which has no negation; only then the checked loop below, which skips NULL
+          // rows and names the value. Row by row, -i was a sixth of CASE WHEN d > 0 THEN i
+          // ELSE -i END.
+          const T* __restrict x = a.Data<T>();
+          T* __restrict to = dst;
+          const size_t n = out->stored();
+          if constexpr (std::is_floating_point_v<T>) {
+            for (size_t i = 0; i < n; ++i) to[i] = -x[i];
+            negated = true;
+          } else {
+            using U = std::make_unsigned_t<T>;
+            uint8_t minimum = 0;
+            for (size_t i = 0; i < n; ++i) {
+              to[i] = static_cast<T>(U(0) - static_cast<U>(x[i]));
+              minimum |= static_cast<uint8_t>(x[i] == std::numeric_limits<T>::min());
+            }
+            negated = minimum == 0;
+          }
+        }
+        if (negated) {
+          ok = copy_validity();
+          return;
+        }
         for (size_t i = 0; i < out->stored(); ++i) {
           const T x = a.Get<T>(i);
           if constexpr (!std::is_floating_point_v<T>) {

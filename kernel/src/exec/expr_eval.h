@@ -124,6 +124,10 @@ bool EvalDatePart(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t co
 bool EvalDateFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
                       std::string* error);
 
+// CASE over its evaluated WHENs and results (expr_case_select.cc).
+bool EvalCaseSelect(const plan::BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out,
+                    std::string* error);
+
 // Evaluator pieces in expr_functions.cc (strings, dates, CASE, LIKE, IN, casts).
 bool EvalFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
                   std::string* error);

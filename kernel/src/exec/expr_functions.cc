@@ -232,6 +232,14 @@ bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error)
       if (dst == nullptr) { ok = false; return; }
       VisitFixed(in.type, [&](auto from_tag) {
         using From = decltype(from_tag);
+        if constexpr (std::is_floating_point_v<To> && !std::is_same_v<From, Int128>) {
+          // Never fails: one plain conversion loop (the checks below, a row, kept the cast of
+          // corr(d, i)'s INTEGER to DOUBLE from vectorising).
+          const From* __restrict x = in.Data<From>();
+          To* __restrict to = dst;
+          for (size_t i = 0; i < rows; ++i) to[i] = static_cast<To>(x[i]);
+          return;
+        }
         for (size_t i = 0; i < rows && ok; ++i) {
           const From x = in.Get<From>(i);
           if constexpr (std::is_floating_point_v<To> && std::is_same_v<From, Int128>) {
@@ -431,43 +439,6 @@ bool InConstantList(const BoundExpr& expr, const std::vector<Vec>& args, size_t 
       dst[i] = found != expr.negated;
     }
   });
-}
-
-// Whether no THEN or ELSE value of a CASE (args: when0, then0, ..., else) can be NULL.
-bool BranchValuesHaveNoNulls(const std::vector<Vec>& args) {
-  for (size_t k = 1; k < args.size(); k += 2) {
-    if (args[k].validity != nullptr) return false;
-  }
-  return args.back().validity == nullptr;
-}
-
-// CASE over fixed-width values none of which is NULL: the ELSE value, then each branch from the
-// last to the first written over the rows its WHEN holds (a NULL WHEN is false), as selects the
-// compiler vectorizes, instead of a branch index per row and a copy through it (if(d > 0, 1, 2)
-// spent most of its time so). (Selecting the NULLs as flags the same way cost more than the
-// copy it replaced.)
-template <class T>
-void SelectBranches(const std::vector<Vec>& args, size_t rows, T* dst) {
-  const Vec& otherwise = args.back();
-  const T* e = otherwise.Data<T>();
-  const size_t se = otherwise.constant ? 0 : 1;
-  for (size_t i = 0; i < rows; ++i) dst[i] = e[i * se];
-  for (size_t b = (args.size() - 1) / 2; b-- > 0;) {
-    const Vec& when = args[2 * b];
-    const Vec& then = args[2 * b + 1];
-    const uint8_t* w = when.Data<uint8_t>();
-    const T* t = then.Data<T>();
-    const size_t sw = when.constant ? 0 : 1, st = then.constant ? 0 : 1;
-    if (when.validity == nullptr) {
-      for (size_t i = 0; i < rows; ++i) dst[i] = w[i * sw] != 0 ? t[i * st] : dst[i];
-    } else {
-      const uint64_t* valid = when.validity;
-      for (size_t i = 0; i < rows; ++i) {
-        const bool take = w[i * sw] != 0 && ((valid[(i * sw) >> 6] >> ((i * sw) & 63)) & 1) != 0;
-        dst[i] = take ? t[i * st] : dst[i];
-      }
-    }
-  }
 }
 
 bool CopyValidity(const Vec& in, Vec* out, std::string* error) {
@@ -707,63 +678,7 @@ bool EvalFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t count, V
       }
       return true;
     }
-    case Fn::kCase: {
-      // args: when0, then0, ..., else. Every branch was evaluated for every row.
-      const size_t branches = (args.size() - 1) / 2;
-      const size_t rows = all_constant ? 1 : count;
-      if (!IsString(expr.type) && BranchValuesHaveNoNulls(args)) {
-        bool ok = true;
-        VisitFixed(expr.type, [&](auto tag) {
-          using T = decltype(tag);
-          T* dst = out->InitFixed<T>(expr.type, count, all_constant, error);
-          if (dst == nullptr) {
-            ok = false;
-            return;
-          }
-          SelectBranches<T>(args, rows, dst);
-        });
-        return ok;
-      }
-      std::vector<uint32_t> pick(rows);
-      for (size_t i = 0; i < rows; ++i) {
-        size_t chosen = args.size() - 1;
-        for (size_t b = 0; b < branches; ++b) {
-          const Vec& when = args[2 * b];
-          if (!when.IsNull(i) && when.Get<uint8_t>(i) != 0) { chosen = 2 * b + 1; break; }
-        }
-        pick[i] = static_cast<uint32_t>(chosen);
-      }
-      if (IsString(expr.type)) {
-        StringVecBuilder builder;
-        if (!builder.Init(count, all_constant, error)) return false;
-        for (size_t i = 0; i < rows; ++i) {
-          const Vec& src = args[pick[i]];
-          if (src.IsNull(i)) builder.AppendNull(); else if (!builder.Append(src.Str(i), error)) return false;
-        }
-        if (!builder.Finish(out, error)) return false;
-        out->count = count;
-        return true;
-      }
-      // Values that may be NULL: each row copied from the branch it takes, with its validity.
-      bool ok = true;
-      VisitFixed(expr.type, [&](auto tag) {
-        using T = decltype(tag);
-        T* dst = out->InitFixed<T>(expr.type, count, all_constant, error);
-        if (dst == nullptr) { ok = false; return; }
-        uint64_t* bits = nullptr;
-        for (size_t i = 0; i < rows; ++i) {
-          const Vec& src = args[pick[i]];
-          if (src.IsNull(i)) {
-            if (bits == nullptr) bits = out->InitValidity(error);
-            ClearBit(bits, i);
-            dst[i] = 0;
-          } else {
-            dst[i] = src.Get<T>(i);
-          }
-        }
-      });
-      return ok;
-    }
+    case Fn::kCase: return EvalCaseSelect(expr, args, count, out, error);  // expr_case_select.cc
     default:
       *error = ErrorAt(expr, "internal", "function not implemented in the evaluator");
       return false;

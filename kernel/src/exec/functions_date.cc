@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -134,6 +135,43 @@ int64_t Truncate(int64_t micros, DatePart part) {
   return days * civil::kMicrosPerDay;
 }
 
+// Truncate over a TIMESTAMP column for the parts of fixed length and for month and year, with
+// the same results: the floor to a unit as a division by a constant (a multiply; FloorDiv's
+// out-of-line call divided), the first of the month or year as the day less the day of the
+// month or year from the SIMD calendar kernel, instead of a civil date made and unmade a row.
+// False (nothing written) for the other parts.
+template <int64_t kUnit>
+void FloorToUnit(const int64_t* micros, size_t n, int64_t* out) {
+  const int64_t* __restrict x = micros;
+  int64_t* __restrict dst = out;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t q = x[i] / kUnit, r = x[i] % kUnit;
+    dst[i] = (q - static_cast<int64_t>(r < 0)) * kUnit;
+  }
+}
+
+bool TruncateMicrosColumn(const int64_t* micros, size_t n, DatePart part, int64_t* out) {
+  switch (part) {
+    case DatePart::kMillisecond: FloorToUnit<1000>(micros, n, out); return true;
+    case DatePart::kSecond: FloorToUnit<civil::kMicrosPerSecond>(micros, n, out); return true;
+    case DatePart::kMinute: FloorToUnit<60 * civil::kMicrosPerSecond>(micros, n, out); return true;
+    case DatePart::kHour: FloorToUnit<3600 * civil::kMicrosPerSecond>(micros, n, out); return true;
+    case DatePart::kDay: FloorToUnit<civil::kMicrosPerDay>(micros, n, out); return true;
+    case DatePart::kMonth:
+    case DatePart::kYear: break;
+    default: return false;
+  }
+  std::vector<int64_t> of_day(n);  // the day of the month or of the year, from 1
+  CalendarPartOfMicros(part == DatePart::kMonth ? CalendarPart::kDay : CalendarPart::kDayOfYear, micros, n,
+                       of_day.data());
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t q = micros[i] / civil::kMicrosPerDay, r = micros[i] % civil::kMicrosPerDay;
+    const int64_t days = q - static_cast<int64_t>(r < 0);
+    out[i] = (days - (of_day[i] - 1)) * civil::kMicrosPerDay;
+  }
+  return true;
+}
+
 // The part boundaries crossed from a to b (DuckDB's date_diff); weeks are whole 7-day spans.
 int64_t Difference(int64_t a, int64_t b, DatePart part) {
   auto boundaries = [&](int64_t unit) { return civil::FloorDiv(b, unit) - civil::FloorDiv(a, unit); };
@@ -195,28 +233,104 @@ bool MonthDifferences(const std::vector<Vec>& args, DatePart part, int64_t* dst)
   return true;
 }
 
+// dayname / monthname: each row's name picked by index, then the strings built in two passes
+// (offsets from the names' lengths, then each name copied as 16 bytes from a zero-padded copy,
+// the bytes past it overwritten by the next rows; the last rows exactly). Appending row by row
+// cost a call, a bounds check and a short memcpy a row: most of sum(strlen(dayname(dt))).
+// date_diff of days (and the day-based parts, and weeks) between two DATEs: the days'
+// difference as it is, one subtraction a row, rather than both converted to microseconds and
+// floor-divided back (two 64-bit divisions a row). False (nothing written) for other shapes.
+bool DayDifferences(const std::vector<Vec>& args, DatePart part, size_t rows, int64_t* out) {
+  const bool days = part == DatePart::kDay || part == DatePart::kDow || part == DatePart::kDoy ||
+                    part == DatePart::kIsoDow;
+  if ((!days && part != DatePart::kWeek) || args[0].type != TypeId::kDate32 || args[1].type != TypeId::kDate32) {
+    return false;
+  }
+  const int32_t* __restrict x = args[0].Data<int32_t>();
+  const int32_t* __restrict y = args[1].Data<int32_t>();
+  int64_t* __restrict dst = out;
+  const bool x_constant = rows > 1 && args[0].constant, y_constant = rows > 1 && args[1].constant;
+  const auto run = [&](auto x_at, auto y_at) {
+    if (days) {
+      for (size_t i = 0; i < rows; ++i) dst[i] = int64_t{y_at(i)} - int64_t{x_at(i)};
+    } else {  // whole 7-day spans, truncated toward zero as Difference divides
+      for (size_t i = 0; i < rows; ++i) dst[i] = (int64_t{y_at(i)} - int64_t{x_at(i)}) / 7;
+    }
+  };
+  if (x_constant) {
+    const int32_t xc = x[0];
+    run([xc](size_t) { return xc; }, [y](size_t i) { return y[i]; });
+  } else if (y_constant) {
+    const int32_t yc = y[0];
+    run([x](size_t i) { return x[i]; }, [yc](size_t) { return yc; });
+  } else {
+    run([x](size_t i) { return x[i]; }, [y](size_t i) { return y[i]; });
+  }
+  return true;
+}
+
 bool Names(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
-  StringVecBuilder builder;
-  if (!builder.Init(count, AllConstant(args), error)) return false;
-  // The names as views (their lengths counted once, not per row); a DATE's days read as they
-  // are, its weekday by an inline floor modulo.
-  std::string_view days_of_week[7], months[12];
-  for (size_t d = 0; d < 7; ++d) days_of_week[d] = civil::kDayNames[d];
-  for (size_t m = 0; m < 12; ++m) months[m] = civil::kMonthNames[m];
+  constexpr size_t kPad = 16;  // more than the longest name ("Wednesday", "September")
   const Vec& a = args[0];
   const bool day_name = expr.scalar == ScalarFn::kDayName;
-  for (size_t i = 0; i < a.stored(); ++i) {
-    if (a.IsNull(i)) {
-      builder.AppendNull();
-      continue;
+  const size_t rows = a.stored();
+  std::vector<uint8_t> pick(rows);  // the name of each row
+  if (day_name) {
+    // 1970-01-01 was a Thursday; Sunday is 0. Shifted by a multiple of 7 to be non-negative,
+    // so that one unsigned modulo (a multiply) gives the floor modulo.
+    constexpr int64_t kShift = 4 + 7 * (int64_t{1} << 40);
+    if (a.type == TypeId::kDate32) {
+      const int32_t* __restrict days = a.Data<int32_t>();
+      for (size_t i = 0; i < rows; ++i) pick[i] = static_cast<uint8_t>(static_cast<uint64_t>(days[i] + kShift) % 7);
+    } else {
+      for (size_t i = 0; i < rows; ++i) {
+        const int64_t days = civil::FloorDiv(MicrosAt(a, i), civil::kMicrosPerDay);
+        pick[i] = static_cast<uint8_t>(((days + 4) % 7 + 7) % 7);
+      }
     }
-    const int64_t days = a.type == TypeId::kDate32 ? a.Get<int32_t>(i)
-                                                   : civil::FloorDiv(MicrosAt(a, i), civil::kMicrosPerDay);
-    const int64_t weekday = ((days + 4) % 7 + 7) % 7;  // 1970-01-01 was a Thursday; Sunday is 0
-    const std::string_view name = day_name ? days_of_week[weekday] : months[civil::CivilFromDays(days).month - 1];
-    if (!builder.Append(name, error)) return false;
+  } else if (a.type == TypeId::kDate32) {
+    std::vector<int64_t> months(rows);
+    CalendarPartOfDays(CalendarPart::kMonth, a.Data<int32_t>(), rows, months.data());
+    for (size_t i = 0; i < rows; ++i) pick[i] = static_cast<uint8_t>(months[i] - 1);
+  } else {
+    for (size_t i = 0; i < rows; ++i) {
+      pick[i] = static_cast<uint8_t>(
+          civil::CivilFromDays(civil::FloorDiv(MicrosAt(a, i), civil::kMicrosPerDay)).month - 1);
+    }
   }
-  return builder.Finish(out, error);
+  const char* const* names = day_name ? civil::kDayNames : civil::kMonthNames;
+  uint8_t padded[12][kPad] = {};
+  int32_t sizes[12] = {};
+  for (size_t k = 0; k < (day_name ? 7u : 12u); ++k) {
+    const size_t size = std::strlen(names[k]);
+    std::memcpy(padded[k], names[k], size);
+    sizes[k] = static_cast<int32_t>(size);
+  }
+  if (!out->own_offsets.ResizeForOverwrite((rows + 1) * sizeof(int32_t), error)) return false;
+  int32_t* offsets = out->own_offsets.As<int32_t>();
+  offsets[0] = 0;
+  int32_t total = 0;  // at most 9 bytes a row of a batch: no overflow
+  for (size_t i = 0; i < rows; ++i) {
+    total += a.IsNull(i) ? 0 : sizes[pick[i]];
+    offsets[i + 1] = total;
+  }
+  if (!out->own_values.ResizeForOverwrite(static_cast<size_t>(total), error)) return false;
+  uint8_t* bytes = out->own_values.data();
+  for (size_t i = 0; i < rows; ++i) {
+    const size_t at = static_cast<size_t>(offsets[i]), size = static_cast<size_t>(offsets[i + 1]) - at;
+    if (size == 0) continue;
+    if (at + kPad <= static_cast<size_t>(total)) std::memcpy(bytes + at, padded[pick[i]], kPad);
+    else std::memcpy(bytes + at, padded[pick[i]], size);
+  }
+  static const uint8_t kEmpty[64] = {};
+  out->type = TypeId::kString;
+  out->count = count;
+  out->constant = AllConstant(args);
+  out->offsets = offsets;
+  out->values = bytes != nullptr ? bytes : kEmpty;
+  out->validity = nullptr;
+  out->ascii = true;  // the English names
+  return StrictValidity(args, out, error);
 }
 
 // make_date / make_timestamp: the fields checked as DuckDB checks them.
@@ -297,6 +411,12 @@ bool EvalDatePart(const BoundExpr& expr, std::vector<Vec>& args, size_t count, V
   if (expr.fn == plan::Fn::kExtract && plan::DatePartIsDouble(expr.part)) {
     double* dst = out->InitFixed<double>(TypeId::kFloat64, count, a.constant, error);
     if (dst == nullptr) return false;
+    if (expr.part == DatePart::kEpoch && a.type == TypeId::kTimestampMicros) {
+      // The seconds of a TIMESTAMP column: ExtractDouble's division, without its dispatch a row.
+      const int64_t* __restrict x = a.Data<int64_t>();
+      for (size_t i = 0; i < a.stored(); ++i) dst[i] = static_cast<double>(x[i]) / 1e6;
+      return StrictValidity(args, out, error);
+    }
     for (size_t i = 0; i < a.stored(); ++i) dst[i] = ExtractDouble(MicrosAt(a, i), expr.part);
     return StrictValidity(args, out, error);
   }
@@ -318,6 +438,9 @@ bool EvalDatePart(const BoundExpr& expr, std::vector<Vec>& args, size_t count, V
   }
   int64_t* dst = out->InitFixed<int64_t>(expr.type, count, a.constant, error);
   if (dst == nullptr) return false;
+  if (a.type == TypeId::kTimestampMicros && TruncateMicrosColumn(a.Data<int64_t>(), a.stored(), expr.part, dst)) {
+    return StrictValidity(args, out, error);
+  }
   for (size_t i = 0; i < a.stored(); ++i) dst[i] = Truncate(MicrosAt(a, i), expr.part);
   return StrictValidity(args, out, error);
 }
@@ -328,7 +451,7 @@ bool EvalDateFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t coun
     case ScalarFn::kDateDiffPart: {
       int64_t* dst = out->InitFixed<int64_t>(TypeId::kInt64, count, AllConstant(args), error);
       if (dst == nullptr) return false;
-      if (!MonthDifferences(args, expr.part, dst)) {
+      if (!MonthDifferences(args, expr.part, dst) && !DayDifferences(args, expr.part, out->stored(), dst)) {
         for (size_t i = 0; i < out->stored(); ++i) dst[i] = Difference(MicrosAt(args[0], i), MicrosAt(args[1], i), expr.part);
       }
       return StrictValidity(args, out, error);
@@ -390,6 +513,18 @@ bool EvalDateFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t coun
       int64_t* dst = out->InitFixed<int64_t>(expr.type, count, AllConstant(args), error);
       if (dst == nullptr) return false;
       const bool to_timestamp = expr.type == TypeId::kTimestampMicros;  // epoch_ms(BIGINT)
+      if (!to_timestamp && args[0].type == TypeId::kTimestampMicros) {
+        // A TIMESTAMP column's microseconds as they are, or its milliseconds as below, in a
+        // loop of plain reads (MicrosAt's type test a row was most of epoch_us(ts)).
+        const int64_t* __restrict x = args[0].Data<int64_t>();
+        const size_t n = out->stored();
+        if (expr.scalar == ScalarFn::kEpochUs) {
+          std::memcpy(dst, x, n * sizeof(int64_t));
+        } else {
+          for (size_t i = 0; i < n; ++i) dst[i] = (x[i] + (x[i] < 0 ? -500 : 500)) / 1000;
+        }
+        return StrictValidity(args, out, error);
+      }
       for (size_t i = 0; i < out->stored(); ++i) {
         if (to_timestamp) {
           int64_t micros = 0;

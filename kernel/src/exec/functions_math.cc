@@ -15,6 +15,7 @@
 #include "src/common/decimal.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/functions_common.h"
+#include "src/exec/functions_math_paths.h"
 
 namespace laneql {
 namespace exec {
@@ -24,16 +25,27 @@ using plan::ScalarFn;
 
 namespace {
 
-// out[i] = op(args' values at i) as R, for every stored row.
+// out[i] = op(args' values at i) as R, for every stored row. Plain pointer loops, one per
+// constant / column pairing, so the compiler vectorises them (Vec::Get's test for a constant on
+// every row kept degrees(d) scalar).
 template <class R, class T, class Op>
 bool Map(const std::vector<Vec>& args, TypeId type, size_t count, Vec* out, std::string* error, Op op) {
-  R* dst = out->InitFixed<R>(type, count, AllConstant(args), error);
+  R* __restrict dst = out->InitFixed<R>(type, count, AllConstant(args), error);
   if (dst == nullptr) return false;
-  for (size_t i = 0; i < out->stored(); ++i) {
-    if constexpr (std::is_invocable_v<Op, T>) {
-      dst[i] = op(args[0].Get<T>(i));
+  const size_t n = out->stored();  // 1 when every argument is a constant
+  const T* __restrict x = args[0].Data<T>();
+  if constexpr (std::is_invocable_v<Op, T>) {
+    for (size_t i = 0; i < n; ++i) dst[i] = op(x[i]);
+  } else {
+    const T* __restrict y = args[1].Data<T>();
+    if (n > 1 && args[0].constant) {
+      const T xc = x[0];
+      for (size_t i = 0; i < n; ++i) dst[i] = op(xc, y[i]);
+    } else if (n > 1 && args[1].constant) {
+      const T yc = y[0];
+      for (size_t i = 0; i < n; ++i) dst[i] = op(x[i], yc);
     } else {
-      dst[i] = op(args[0].Get<T>(i), args[1].Get<T>(i));
+      for (size_t i = 0; i < n; ++i) dst[i] = op(x[i], y[i]);
     }
   }
   return StrictValidity(args, out, error);
@@ -284,6 +296,10 @@ bool TypedFunction(const BoundExpr& expr, const std::vector<Vec>& args, size_t c
   } else {
     switch (fn) {
       case ScalarFn::kAbs:
+        if constexpr (sizeof(T) <= 8 && std::is_signed_v<T>) {
+          bool ok = true;
+          if (math_paths::AbsWithoutOverflow<T>(args, type, count, out, error, &ok)) return ok;
+        }
         return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r, RowError* why) {
           bool overflow = false;
           *r = CheckedAbs(args[0].Get<T>(i), &overflow);
@@ -296,8 +312,19 @@ bool TypedFunction(const BoundExpr& expr, const std::vector<Vec>& args, size_t c
       case ScalarFn::kBitXor: return Map<T, T>(args, type, count, out, error, [](T x, T y) { return T(x ^ y); });
       case ScalarFn::kBitNot: return Map<T, T>(args, type, count, out, error, [](T x) { return T(~x); });
       case ScalarFn::kIntegerDivide:
+        if constexpr (sizeof(T) <= 8) {
+          bool ok = true;
+          if (math_paths::DivideWithoutFailure<T>(args, type, count, out, error, &ok)) return ok;
+        }
+        return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r, RowError* why) {
+          return IntegerOperator(fn, args[0].Get<T>(i), args[1].Get<T>(i), r, why);
+        });
       case ScalarFn::kShiftLeft:
       case ScalarFn::kShiftRight:
+        if constexpr (sizeof(T) <= 8 && std::is_signed_v<T>) {
+          bool ok = true;
+          if (math_paths::ShiftWithoutFailure<T>(fn, args, type, count, out, error, &ok)) return ok;
+        }
         return MapChecked<T>(expr, args, count, out, error, [&](size_t i, T* r, RowError* why) {
           return IntegerOperator(fn, args[0].Get<T>(i), args[1].Get<T>(i), r, why);
         });
@@ -339,6 +366,21 @@ bool TypedFunction(const BoundExpr& expr, const std::vector<Vec>& args, size_t c
 // every argument is NULL.
 bool Extreme(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, Vec* out, std::string* error) {
   const bool greatest = expr.scalar == ScalarFn::kGreatest;
+  if (!IsString(expr.type) && TypeByteWidth(expr.type) <= 8) {
+    bool same_type = true;  // the binder gives every argument the result's type
+    for (const Vec& a : args) same_type = same_type && a.type == expr.type;
+    bool ok = false, handled = false;
+    if (same_type) {
+      VisitFixed(expr.type, [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (sizeof(T) <= 8) {
+          handled = true;
+          ok = math_paths::ExtremeFixed<T>(greatest, args, expr.type, count, out, error);
+        }
+      });
+    }
+    if (handled) return ok;
+  }
   const size_t rows = AllConstant(args) ? 1 : count;
   std::vector<int> pick(rows, -1);  // the argument each row takes
   for (size_t i = 0; i < rows; ++i) {
