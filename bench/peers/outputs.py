@@ -44,3 +44,11 @@ def load_saved(path):
     with open(path) as f:
         doc = json.load(f)
     return (path[:-5] if path.endswith(".json") else path), doc
+
+
+def add_report_arguments(parser):
+    """--conditions and --render, shared by the benchmarks' command lines."""
+    parser.add_argument("--conditions", default=None,
+                        help="a sentence on how the machine was shared, printed in the report")
+    parser.add_argument("--render", metavar="JSON", default=None,
+                        help="run nothing: write the .md and .svg again from a run's .json")

@@ -145,3 +145,13 @@ def start(engines, threads):
                                                   "%.0f" % reply["rss_mb"] if reply.get("rss_mb") else "-"))
         started.append(e)
     return started
+
+
+def choose_engines(parser, args, known):
+    """args.thread_counts from --threads and args.engine_list (in `known`'s order) from
+    --engines, which must name laneql and duckdb (the oracle) and nothing unknown."""
+    args.thread_counts = [int(t) for t in args.threads.split(",")]
+    args.engine_list = [e for e in known if e in args.engines.split(",")]
+    unknown = set(args.engines.split(",")) - set(known)
+    if unknown or "laneql" not in args.engine_list or "duckdb" not in args.engine_list:
+        parser.error("--engines: laneql and duckdb are needed; known: %s" % ", ".join(known))

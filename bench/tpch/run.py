@@ -56,16 +56,9 @@ def parse_args(argv=None):
     p.add_argument("--no-wasm", action="store_true", help="skip laneql-wasm vs duckdb-wasm")
     p.add_argument("--wasm-sf", type=float, default=None,
                    help="scale factor of the wasm comparison (default --sf; wasm32 has 4 GB)")
-    p.add_argument("--conditions", default=None,
-                   help="a sentence on how the machine was shared, printed in the report")
-    p.add_argument("--render", metavar="JSON", default=None,
-                   help="run nothing: write the .md and .svg again from a run's .json")
+    outputs.add_report_arguments(p)
     args = p.parse_args(argv)
-    args.thread_counts = [int(t) for t in args.threads.split(",")]
-    args.engine_list = [e for e in ENGINES if e in args.engines.split(",")]
-    unknown = set(args.engines.split(",")) - set(ENGINES)
-    if unknown or "laneql" not in args.engine_list or "duckdb" not in args.engine_list:
-        p.error("--engines: laneql and duckdb are needed; known: %s" % ", ".join(ENGINES))
+    runner.choose_engines(p, args, ENGINES)
     try:
         args.query_numbers = parse_query_list(args.queries)
     except ValueError as e:
