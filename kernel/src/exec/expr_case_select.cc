@@ -101,7 +101,7 @@ void FillRows(const Vec& src, size_t rows, T* dst) {
   if (src.constant) {
     const T zero{};
     std::fill(dst, dst + rows, *RowsOf<T>(src, &zero));
-  } else {
+  } else if (rows != 0) {  // no rows: src.values may be null, which memcpy must not see
     std::memcpy(static_cast<void*>(dst), src.values, rows * sizeof(T));
   }
 }
@@ -124,7 +124,8 @@ bool BuildStrings(const std::vector<Vec>& args, const uint32_t* pick, const uint
     if (!IsString(v.type) || !v.constant) continue;
     const std::string_view text = v.IsNull(0) ? std::string_view() : v.Str(0);
     sources[k].constant_size = static_cast<int64_t>(text.size());
-    if (text.size() <= kPad) std::memcpy(sources[k].padded, text.data(), text.size());
+    // An empty or NULL constant's data() may be null, which memcpy must not see.
+    if (!text.empty() && text.size() <= kPad) std::memcpy(sources[k].padded, text.data(), text.size());
   }
   if (!out->own_offsets.ResizeForOverwrite((rows + 1) * sizeof(int32_t), error)) return false;
   int32_t* offsets = out->own_offsets.As<int32_t>();

@@ -519,7 +519,7 @@ bool EvalDateFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t coun
         const int64_t* __restrict x = args[0].Data<int64_t>();
         const size_t n = out->stored();
         if (expr.scalar == ScalarFn::kEpochUs) {
-          std::memcpy(dst, x, n * sizeof(int64_t));
+          if (n != 0) std::memcpy(dst, x, n * sizeof(int64_t));  // x may be null without rows
         } else {
           for (size_t i = 0; i < n; ++i) dst[i] = (x[i] + (x[i] < 0 ? -500 : 500)) / 1000;
         }
