@@ -423,6 +423,57 @@ TEST(GroupSplit, OwnersShareEachBatchsPreparedKeys) {
   }
 }
 
+// Keys stored together, a few rows each (TPC-H's lineitem by l_orderkey): every sampled batch
+// repeats its keys but shares none with the others, so the table holds many groups although
+// the sample's rows per group say few. Split by keys on 2 to 4 threads (a split by rows would
+// merge every group again); by rows past 4, not partitioned (the rows reach one table in
+// order); groups of 64 rows are few enough to split by rows. The answers are one thread's.
+TEST(GroupSplit, KeysStoredTogetherSplitByKeys) {
+  const size_t rows = 40 * 16384;
+  Column k4(TypeId::kInt64), k64(TypeId::kInt64), v(TypeId::kInt64);
+  std::string error;
+  for (size_t i = 0; i < rows; ++i) {
+    ASSERT_TRUE(k4.Append<int64_t>(static_cast<int64_t>(i / 4 * 3 + 1), &error));
+    ASSERT_TRUE(k64.Append<int64_t>(static_cast<int64_t>(i / 64), &error));
+    ASSERT_TRUE(v.Append<int64_t>(static_cast<int64_t>(i * 2654435761u % 51), &error));
+  }
+  auto table = std::make_shared<Table>();
+  ASSERT_TRUE(table->AddColumn("k4", std::move(k4), &error)) << error;
+  ASSERT_TRUE(table->AddColumn("k64", std::move(k64), &error)) << error;
+  ASSERT_TRUE(table->AddColumn("v", std::move(v), &error)) << error;
+  DatabaseOptions one_options = OneThread();
+  one_options.profile = true;
+  Database one(one_options);
+  ASSERT_TRUE(one.Register("t", table, &error)) << error;
+  struct Case {
+    const char* sql;
+    bool by_keys;  // on 2 and 4 threads
+  };
+  const Case cases[] = {
+      {"SELECT k4, sum(v) AS s, count(*) FROM t GROUP BY k4 HAVING sum(v) > 120", true},
+      {"SELECT k4, max(v) FROM t WHERE v <> 7 GROUP BY k4", true},
+      {"SELECT k64, sum(v) FROM t GROUP BY k64", false},
+  };
+  for (const Case& c : cases) {
+    const Result expected = one.Query(c.sql);
+    ASSERT_TRUE(expected.ok()) << expected.error();
+    EXPECT_FALSE(HasSpan(one.LastProfileJson(), "aggregate partition")) << c.sql;
+    for (int threads : {2, 4, 8}) {
+      DatabaseOptions options;
+      options.threads = threads;
+      options.profile = true;
+      Database db(options);
+      ASSERT_TRUE(db.Register("t", table, &error)) << error;
+      const Result r = db.Query(c.sql);
+      ASSERT_TRUE(r.ok()) << r.error();
+      EXPECT_EQ(PrintCsv(expected), PrintCsv(r)) << c.sql << " at " << threads << " threads";
+      const std::string json = db.LastProfileJson();
+      EXPECT_EQ(HasSpan(json, "prepare keys"), c.by_keys && threads <= 4) << c.sql << " at " << threads;
+      EXPECT_FALSE(HasSpan(json, "aggregate partition")) << c.sql << " at " << threads;
+    }
+  }
+}
+
 TEST(LargeBlocks, FreedBlocksAreReusedAndReleased) {
   ReleaseLargeBlocks();
   EXPECT_EQ(KeptLargeBlockBytes(), 0u);

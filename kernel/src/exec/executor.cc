@@ -192,7 +192,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
       threads > 1 &&
       (ungrouped ? partitioned.empty() && PreferOwnedDistinct(plan, ctx, threads, &table_sample)
                  : !partition_groups && !group_float_partials &&
-                       (row_order_sums || PreferOwnedScan(ctx, threads, *workers[0], &table_sample)));
+                       (row_order_sums || PreferOwnedScan(plan, ctx, threads, *workers[0], &table_sample)));
   // Split by keys too: each owner's pairs are partitioned rather than held in a set of its own
   // that outgrows the caches (GROUP BY SearchPhrase, COUNT(DISTINCT UserID) on 2 threads:
   // 95-98 against 101-103 ms, medians of 5 in 4 processes; one thread 143-154 ms).

@@ -37,6 +37,9 @@ struct SampleSummary {
   size_t rows = 0;    // rows sampled
   size_t probes = 0;  // of them, rows past the WHERE
   size_t groups = 0;  // groups they formed
+  // The same after the first sampled batch alone: where the later batches each add about as
+  // many new groups again, the batches share no keys (ClusteredGroups, group_owned.cc).
+  size_t first_probes = 0, first_groups = 0;
   // Per aggregate: AggregateStates::DistinctValues (ungrouped COUNT(DISTINCT)'s values) and
   // DistinctPairs (grouped, its (group, value) pairs); 0 for other aggregates.
   std::vector<size_t> distinct_values, distinct_pairs;
