@@ -52,6 +52,12 @@ constexpr size_t kArenaPrefetchRows = 4;
 // UserID, SearchPhrase LIMIT 10 264-268 -> 203-205 ms. Large tables keep them: with a 32 MiB
 // bound GROUP BY SearchPhrase (a string table between the two bounds) took 233 ms for 92.
 constexpr size_t kPrefetchMinTableBytes = size_t{4} << 20;
+// Wide and string keys live outside the slots, one more dependent read (and a compare of
+// bytes) per row, which the stages overlap from smaller tables on: ClickBench Q37's URLs under
+// CounterID = 62 took 52 ms on 2 threads under the 4 MiB bound, 44-45 ms from 64 KiB or
+// 256 KiB (as with every table prefetched), while a few hundred MobilePhoneModel strings still
+// gain without them (22 -> 20 ms).
+constexpr size_t kPrefetchMinKeyedTableBytes = size_t{256} << 10;
 
 // Bit j of the results: control byte ctrl[j] (j < 16) equals `tag` / is empty. CappedTag gives
 // 16 lanes on every 128-bit-or-wider target and fewer (1 on HWY_SCALAR) elsewhere, hence the
@@ -132,8 +138,9 @@ class SelectedRows {
 };
 
 // The loops' walk over the rows to probe: rows left out get kNoGroup up front, and in a table of
-// kPrefetchMinTableBytes or more the kept rows ahead are prefetched in stages as each row is
-// taken (rows left out would only fetch lines this table never reads):
+// kPrefetchMinTableBytes or more (kPrefetchMinKeyedTableBytes with wide or string keys) the
+// kept rows ahead are prefetched in stages as each row is taken (rows left out would only fetch
+// lines this table never reads):
 //   kPrefetchRows ahead, the start window (its control bytes and first slots);
 //   kSlotPrefetchRows ahead, the slot of the first control byte that matches the tag, which at
 //     the table's usual load is often a cache line or two past the first slots;
@@ -158,11 +165,15 @@ class ProbeRows {
         row_offsets_(row_offsets), row_bytes_(row_bytes),
         rows_(selection, begin, n), start_(selection, begin, n), slot_(selection, begin, n),
         key_(selection, begin, n),
-        prefetch_((t->mask + 1) * (sizeof(SlotEntry) + 1) >= kPrefetchMinTableBytes) {
+        prefetch_(TableBytes(*t, group_words, stride, arena) >=
+                  (group_words != nullptr ? kPrefetchMinKeyedTableBytes : kPrefetchMinTableBytes)) {
     if (selection != nullptr) {
       for (size_t i = begin; i < n; ++i) group_ids[i] = kNoGroup;
     }
-    if (!prefetch_) return;
+    if (!prefetch_) {
+      for (size_t k = 0; k < kKeyPrefetchRows; ++k) PrefetchRowBytes(key_.Next());
+      return;
+    }
     for (size_t k = 0; k < kPrefetchRows; ++k) PrefetchStart(start_.Next());
     for (size_t k = 0; k < kSlotPrefetchRows; ++k) PrefetchSlot(slot_.Next());
     if (group_words_ != nullptr) {
@@ -170,7 +181,10 @@ class ProbeRows {
     }
   }
   HWY_INLINE size_t Next() {
-    if (!prefetch_) return rows_.Next();
+    if (!prefetch_) {
+      PrefetchRowBytes(key_.Next());
+      return rows_.Next();
+    }
     PrefetchStart(start_.Next());
     PrefetchSlot(slot_.Next());
     if (group_words_ != nullptr) PrefetchKeyAndArena();
@@ -192,11 +206,7 @@ class ProbeRows {
   // found kArenaDelay calls ago (its offsets have arrived since).
   HWY_INLINE void PrefetchKeyAndArena() {
     const size_t row = key_.Next();
-    if (row_bytes_ != nullptr && row < n_) {
-      const uint8_t* bytes = row_bytes_ + row_offsets_[row];
-      hwy::Prefetch(bytes);
-      hwy::Prefetch(bytes + 64);
-    }
+    PrefetchRowBytes(row);
     const uint32_t group = PrefetchKey(row);
     if (arena_ == nullptr) return;
     const uint32_t earlier = found_[next_found_];
@@ -207,6 +217,23 @@ class ProbeRows {
       hwy::Prefetch(bytes);
       hwy::Prefetch(bytes + 64);
     }
+  }
+  // The row's own key bytes (string keys): in a small table too, as a WHERE leaves the rows
+  // scattered (ClickBench Q37's URLs under CounterID = 62: 86 -> 97 ms without).
+  HWY_INLINE void PrefetchRowBytes(size_t row) {
+    if (row_bytes_ == nullptr || row >= n_) return;
+    const uint8_t* bytes = row_bytes_ + row_offsets_[row];
+    hwy::Prefetch(bytes);
+    hwy::Prefetch(bytes + 64);
+  }
+  // What the probes read of the table: slots and control bytes, the groups' key words, and
+  // string keys' bytes (group_words are then the arena offsets, one per group and one more).
+  static size_t TableBytes(const TableView& t, const uint64_t* group_words, size_t stride,
+                           const uint8_t* arena) {
+    size_t bytes = (t.mask + 1) * (sizeof(SlotEntry) + 1);
+    if (group_words != nullptr) bytes += t.size * stride * sizeof(uint64_t);
+    if (arena != nullptr) bytes += static_cast<size_t>(group_words[t.size]);
+    return bytes;
   }
   // Returns the group whose key it prefetched, or kNoGroup.
   HWY_INLINE uint32_t PrefetchKey(size_t row) {
