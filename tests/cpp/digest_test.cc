@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 namespace laneql {
@@ -18,6 +19,7 @@ TEST(Digest, Md5TestVectors) {  // RFC 1321, appendix A.5
   EXPECT_EQ(Md5Hex("abcdefghijklmnopqrstuvwxyz"), "c3fcd3d76192e4007dfb496cca67e13b");
   EXPECT_EQ(Md5Hex("12345678901234567890123456789012345678901234567890123456789012345678901234567890"),
             "57edf4a22be3c955ac49da2e2107b67a");
+  EXPECT_EQ(Md5Hex(std::string(1000000, 'a')), "7707d6ae4e027c70eea2a935c2296f21");  // whole blocks
 }
 
 TEST(Digest, Sha256TestVectors) {  // FIPS 180-4 examples
@@ -42,6 +44,21 @@ TEST(Digest, PaddingBoundaries) {
     previous_sha = sha;
   }
   EXPECT_EQ(Md5Hex(std::string(64, 'x')), "c1bb4f81d892b2d57947682aeb252456");
+}
+
+// The writers into a caller's buffer give the same text and write nothing past it.
+TEST(Digest, HexToWritesExactlyItsCharacters) {
+  for (size_t n : {0, 1, 55, 56, 64, 119, 120, 200}) {
+    const std::string m(n, static_cast<char>('a' + n % 26));
+    char buffer[kSha256HexChars + 1];
+    std::memset(buffer, '#', sizeof(buffer));
+    Md5HexTo(m, buffer);
+    EXPECT_EQ(std::string(buffer, kMd5HexChars), Md5Hex(m));
+    EXPECT_EQ(buffer[kMd5HexChars], '#');
+    Sha256HexTo(m, buffer);
+    EXPECT_EQ(std::string(buffer, kSha256HexChars), Sha256Hex(m));
+    EXPECT_EQ(buffer[kSha256HexChars], '#');
+  }
 }
 
 }  // namespace

@@ -275,7 +275,11 @@ bool EvalStringFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
     case ScalarFn::kMd5:
     case ScalarFn::kSha256:
       return StringRows(args, count, out, error, [&](size_t i, std::string* scratch, std::string_view* v) {
-        *scratch = expr.scalar == ScalarFn::kMd5 ? Md5Hex(a[0].Str(i)) : Sha256Hex(a[0].Str(i));
+        char hex[kSha256HexChars];
+        const bool md5 = expr.scalar == ScalarFn::kMd5;
+        if (md5) Md5HexTo(a[0].Str(i), hex);
+        else Sha256HexTo(a[0].Str(i), hex);
+        scratch->assign(hex, md5 ? kMd5HexChars : kSha256HexChars);  // its capacity kept row to row
         *v = *scratch;
         return true;
       });
