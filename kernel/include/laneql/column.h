@@ -36,10 +36,13 @@ namespace internal {
 struct ColumnFileCheck;  // kernel/src/storage/table_file_check.h
 struct TableFileColumns;  // the .laneql reader, which builds columns of a mapped file
 struct GeneratedColumns;  // the hits generator, whose string offsets rise by construction
-// What Column::AllAscii found (-1: not looked yet), worked out under the mutex once.
-struct AsciiAnswer {
+// What Column::AllAscii and Column::IntegerRange found (-1: not looked yet), each worked out
+// under the mutex once.
+struct ScannedFacts {
   std::mutex mutex;
-  std::atomic<int> known{-1};
+  std::atomic<int> known{-1};        // AllAscii
+  std::atomic<int> range_known{-1};  // IntegerRange: 1 with min and max set, 0 none
+  int64_t min = 0, max = 0;
 };
 }  // namespace internal
 
@@ -116,6 +119,7 @@ class Column {
   template <class T>
   T* MutableValues() {
     assert(sizeof(T) == TypeByteWidth(type_) && "MutableValues<T>: T must have the type's width");
+    ForgetScannedFacts();
     return values_.As<T>();
   }
   // String columns: offsets (length() + 1 entries; a valid pointer to a single 0 even for an
@@ -133,8 +137,13 @@ class Column {
   bool AllAscii() const;
   // AllAscii's answer if it has been worked out, else false: no scan.
   bool KnownAscii() const {
-    return ascii_ != nullptr && ascii_->known.load(std::memory_order_acquire) == 1;
+    return facts_ != nullptr && facts_->known.load(std::memory_order_acquire) == 1;
   }
+  // Integer columns (the signed integers, uint8 to uint32, dates and timestamps): the smallest
+  // and largest non-NULL value, exact. One scan the first time, then the kept answer, as
+  // AllAscii (appending, or MutableValues, forgets it). False for other types and when every
+  // row is NULL. A file's column must have passed Verify.
+  bool IntegerRange(int64_t* min, int64_t* max) const;
 
   // Checks a column whose buffers are views of a file (laneql/table_file.h) against the file's
   // checksums, once: later calls return the first answer at no cost. Columns built in memory
@@ -171,8 +180,11 @@ class Column {
   // Columns read from a .laneql file: what Verify checks, once (shared by moved-to columns).
   // Null for columns built in memory.
   std::shared_ptr<const internal::ColumnFileCheck> file_check_;
-  // AllAscii's answer (a pointer, as a mutex cannot move; null only in a moved-from column).
-  std::shared_ptr<internal::AsciiAnswer> ascii_ = std::make_shared<internal::AsciiAnswer>();
+  // Values changed: AllAscii and IntegerRange look again.
+  void ForgetScannedFacts();
+  // AllAscii's and IntegerRange's answers (a pointer, as a mutex cannot move; null only in a
+  // moved-from column).
+  std::shared_ptr<internal::ScannedFacts> facts_ = std::make_shared<internal::ScannedFacts>();
 };
 
 }  // namespace laneql

@@ -81,8 +81,9 @@ struct QueryOptions {
   int threads = 0;
   // Record this query's timeline (LastProfileJson) even when the database does not profile all.
   bool profile = false;
-  // GROUP BY on one 8/16-bit or boolean key: a direct lookup table of 65,536 slots (true: the
-  // fast path) or the hash table like any other key (false: same results; for comparing them).
+  // GROUP BY on one 8/16-bit or boolean key, or on one integer column whose values span at most
+  // 65,536: a direct lookup table of 65,536 slots (true: the fast path) or the hash table like
+  // any other key (false: same results; for comparing them).
   bool small_key_lookup = true;
   // This query's memory limit in bytes (see DatabaseOptions::memory_limit_bytes): -1 = the
   // database's, 0 = none.

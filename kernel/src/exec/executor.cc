@@ -146,12 +146,15 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   }
   std::vector<std::unique_ptr<AggregateWorker>> workers;
   bool serialize_string = false;  // one string key serialised, for the partitions (below)
+  // Grouped float sums of many groups on several threads need a split by keys (each group's rows
+  // in row order on one thread), which the direct table of a small integer range cannot have.
+  const bool direct_ranges = !(row_order_sums && !group_float_partials && threads > 1);
   const auto make_workers = [&]() {
     workers.clear();
     for (int t = 0; t < threads; ++t) {
       workers.push_back(std::make_unique<AggregateWorker>(plan, t, ctx.profiler));
       if (!workers.back()->Init(group_cap, threads > 1, partials.empty() ? nullptr : &partials,
-                                ctx.small_key_lookup, &error, serialize_string)) {
+                                ctx.small_key_lookup, &error, serialize_string, direct_ranges)) {
         return false;
       }
       if (group_float_partials) workers.back()->KeepGroupFloatPartials();

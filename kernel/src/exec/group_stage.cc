@@ -7,7 +7,7 @@ namespace laneql {
 namespace exec {
 
 bool GroupStage::Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_cap,
-                      bool lookup_table, std::string* error, bool serialize_string) {
+                      bool lookup_table, std::string* error, bool serialize_string, const Table* table) {
   keys_ = &keys;
   cap_ = group_cap;
   lookup_table_ = lookup_table;
@@ -19,8 +19,22 @@ bool GroupStage::Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_
     nullable_.push_back(keys[k]->nullable);
   }
   if (varying_.empty()) return true;
+  // GROUP BY g of a column of 1,000 values: a slot per value instead of the hash table's
+  // probe, on any width (the 8/16-bit keys have theirs by type).
+  if (lookup_table && table != nullptr && varying_.size() == 1) {
+    const plan::BoundExpr& key = *keys[varying_[0]];
+    int64_t min = 0, max = 0;
+    if (key.kind == plan::BoundKind::kColumn && key.column >= 0 &&
+        static_cast<size_t>(key.column) < table->num_columns() &&
+        table->column(static_cast<size_t>(key.column)).type() == key.type &&
+        TypeByteWidth(key.type) >= 4 && table->column(static_cast<size_t>(key.column)).IntegerRange(&min, &max) &&
+        static_cast<uint64_t>(max) - static_cast<uint64_t>(min) < Grouper::kDirectSlots) {
+      direct_range_ = true;
+      direct_min_ = min;
+    }
+  }
   grouper_ = std::make_unique<Grouper>();
-  if (!grouper_->Init(types_, nullable_, lookup_table_, error, serialize_string_)) return false;
+  if (!grouper_->Init(types_, nullable_, lookup_table_, error, serialize_string_, DirectMin())) return false;
   if (cap_ != 0) grouper_->set_max_groups(cap_);
   return true;
 }
@@ -47,7 +61,7 @@ bool GroupStage::CanMergeByPartition() const {
 
 bool GroupStage::NewGrouper(std::unique_ptr<Grouper>* out, std::string* error) const {
   *out = std::make_unique<Grouper>();
-  return (*out)->Init(types_, nullable_, lookup_table_, error, serialize_string_);
+  return (*out)->Init(types_, nullable_, lookup_table_, error, serialize_string_, DirectMin());
 }
 
 void GroupStage::AdoptPartitions(std::vector<std::unique_ptr<Grouper>> parts) {
@@ -64,7 +78,7 @@ bool GroupStage::FreezeAs(const GroupStage& other, std::string* error) {
   std::vector<Column> frozen_keys;
   if (!other.grouper_->KeyColumns(nullptr, &frozen_keys, error)) return false;
   grouper_ = std::make_unique<Grouper>();
-  if (!grouper_->Init(types_, nullable_, lookup_table_, error, serialize_string_)) return false;
+  if (!grouper_->Init(types_, nullable_, lookup_table_, error, serialize_string_, DirectMin())) return false;
   grouper_->set_max_groups(cap_);
   std::vector<const Column*> pointers;
   for (const Column& column : frozen_keys) pointers.push_back(&column);

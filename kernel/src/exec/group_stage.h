@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "laneql/table.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/grouping.h"
 #include "src/plan/bound_expr.h"
@@ -21,9 +22,11 @@ namespace exec {
 class GroupStage {
  public:
   // `group_cap`: stop admitting new groups past this many (0 = no cap). `lookup_table`,
-  // `serialize_string`: see Grouper::Init.
+  // `serialize_string`: see Grouper::Init. `table`: the table the keys' columns are of; one
+  // key that is an integer column of it whose values span at most Grouper::kDirectSlots
+  // (Column::IntegerRange: one scan of the column, kept with it) takes the direct table.
   bool Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_cap, bool lookup_table,
-            std::string* error, bool serialize_string = false);
+            std::string* error, bool serialize_string = false, const Table* table = nullptr);
   // Whether the varying keys are one string key.
   bool OneStringKey() const { return types_.size() == 1 && IsString(types_[0]); }
   // Group ids of `rows` (kNoGroup for rows whose group was not admitted).
@@ -73,11 +76,14 @@ class GroupStage {
  private:
   bool EvalKeys(Evaluator* evaluator, const RowSet& rows, std::vector<Vec>* keys,
                 std::string* error) const;
+  const int64_t* DirectMin() const { return direct_range_ ? &direct_min_ : nullptr; }
 
   const std::vector<plan::BoundExprPtr>* keys_ = nullptr;
   std::vector<size_t> varying_;  // indices of non-constant keys
   std::vector<TypeId> types_;
   std::vector<bool> nullable_;
+  bool direct_range_ = false;  // Grouper::Init's direct_min, for every grouper made here
+  int64_t direct_min_ = 0;
   std::unique_ptr<Grouper> grouper_;
   std::vector<std::unique_ptr<Grouper>> parts_;  // after AdoptPartitions
   std::vector<size_t> part_offsets_;             // parts_.size() + 1 group id offsets

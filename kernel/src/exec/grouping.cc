@@ -16,7 +16,7 @@ namespace laneql {
 namespace exec {
 namespace {
 
-constexpr size_t kDirectSlots = 65536;
+constexpr size_t kDirectSlots = Grouper::kDirectSlots;
 constexpr int32_t kDirectNullSlot = 65536;
 
 bool IsDirectType(TypeId t) {
@@ -25,6 +25,26 @@ bool IsDirectType(TypeId t) {
 }
 
 int32_t DirectBias(TypeId t) { return t == TypeId::kInt8 ? 128 : t == TypeId::kInt16 ? 32768 : 0; }
+
+// fn(T{}) with the C++ type a direct table reads the key's values as (bool as uint8); false for
+// a type it cannot take.
+template <class Fn>
+bool VisitDirectKey(TypeId type, const Fn& fn) {
+  switch (type) {
+    case TypeId::kBool:
+    case TypeId::kUInt8: fn(uint8_t{}); return true;
+    case TypeId::kInt8: fn(int8_t{}); return true;
+    case TypeId::kInt16: fn(int16_t{}); return true;
+    case TypeId::kUInt16: fn(uint16_t{}); return true;
+    case TypeId::kInt32:
+    case TypeId::kDate32: fn(int32_t{}); return true;
+    case TypeId::kUInt32: fn(uint32_t{}); return true;
+    case TypeId::kInt64:
+    case TypeId::kTimestampSeconds:
+    case TypeId::kTimestampMicros: fn(int64_t{}); return true;
+    default: return false;
+  }
+}
 
 // Raw little-endian bytes of row i with floats made canonical (-0 -> +0, one NaN), so that
 // values SQL calls equal have equal bytes.
@@ -124,7 +144,7 @@ bool ExpandConstant(Vec* vec, std::string* error) {
 }
 
 bool Grouper::Init(const std::vector<TypeId>& key_types, const std::vector<bool>& nullable,
-                   bool lookup_table, std::string* error, bool serialize_string) {
+                   bool lookup_table, std::string* error, bool serialize_string, const int64_t* direct_min) {
   types_ = key_types;
   bool any_string = false, any_nullable = false;
   size_t bytes = 0, words = 0;
@@ -137,8 +157,9 @@ bool Grouper::Init(const std::vector<TypeId>& key_types, const std::vector<bool>
       words += TypeByteWidth(key_types[i]) == 16 ? 2 : 1;  // int128, interval
     }
   }
-  if (lookup_table && key_types.size() == 1 && IsDirectType(key_types[0])) {
+  if (lookup_table && key_types.size() == 1 && (IsDirectType(key_types[0]) || direct_min != nullptr)) {
     strategy_ = Strategy::kDirect;
+    direct_bias_ = IsDirectType(key_types[0]) ? DirectBias(key_types[0]) : -*direct_min;
     slot_group_.assign(kDirectSlots + 1, kNoGroup);
   } else if (!any_string && !any_nullable && bytes <= 8) {
     strategy_ = Strategy::kPacked;
@@ -382,23 +403,35 @@ bool Grouper::Insert(const std::vector<Vec>& keys, const PreparedKeys& prepared,
   switch (strategy_) {
     case Strategy::kDirect: {
       const Vec& key = keys[0];
-      const int32_t bias = DirectBias(key.type);
-      const size_t width = TypeByteWidth(key.type);
-      for (size_t i = 0; i < count; ++i) {
-        int32_t slot;
-        if (key.IsNull(i)) {
-          slot = kDirectNullSlot;
-        } else if (width == 1) {
-          slot = key.type == TypeId::kInt8 ? key.Get<int8_t>(i) + bias : key.Get<uint8_t>(i);
-        } else {
-          slot = key.type == TypeId::kInt16 ? key.Get<int16_t>(i) + bias : key.Get<uint16_t>(i);
+      bool in_range = true;
+      const auto insert = [&](auto tag) {
+        using T = decltype(tag);
+        for (size_t i = 0; i < count; ++i) {
+          int64_t slot = kDirectNullSlot;
+          if (!key.IsNull(i)) {
+            slot = static_cast<int64_t>(key.Get<T>(i)) + direct_bias_;
+            // A wider key's range is its column's, so this holds; were it ever not, an error
+            // rather than a write outside the table.
+            if (static_cast<uint64_t>(slot) >= kDirectSlots) {
+              in_range = false;
+              return;
+            }
+          }
+          uint32_t& group = slot_group_[static_cast<size_t>(slot)];
+          if (group == kNoGroup && direct_keys_.size() < max_groups_) {
+            group = static_cast<uint32_t>(direct_keys_.size());
+            direct_keys_.push_back(static_cast<int32_t>(slot));
+          }
+          group_ids[i] = group;  // kNoGroup past the cap
         }
-        uint32_t& group = slot_group_[static_cast<size_t>(slot)];
-        if (group == kNoGroup && direct_keys_.size() < max_groups_) {
-          group = static_cast<uint32_t>(direct_keys_.size());
-          direct_keys_.push_back(slot);
-        }
-        group_ids[i] = group;  // kNoGroup past the cap
+      };
+      if (!VisitDirectKey(key.type, insert)) {
+        if (error != nullptr) *error = std::string("GROUP BY: no direct table for ") + TypeName(key.type);
+        return false;
+      }
+      if (!in_range) {
+        if (error != nullptr) *error = "GROUP BY: a key outside its column's range (internal error)";
+        return false;
       }
       return true;
     }
@@ -463,10 +496,11 @@ bool Grouper::AppendKey(size_t g, std::vector<Column>* out, std::string* error) 
         if (!column.AppendNull(error)) return false;
         break;
       }
-      const int32_t v = slot - DirectBias(types_[0]);
-      uint8_t bytes[2];
-      if (TypeByteWidth(types_[0]) == 1) bytes[0] = static_cast<uint8_t>(v);
-      else { const uint16_t u = static_cast<uint16_t>(v); std::memcpy(bytes, &u, 2); }
+      // The value back from its slot, stored at the key's width (little-endian, as the
+      // columns are: the low bytes of the int64).
+      const int64_t v = static_cast<int64_t>(slot) - direct_bias_;
+      uint8_t bytes[8];
+      std::memcpy(bytes, &v, sizeof(v));
       if (!AppendFixedBytes(types_[0], bytes, &column, error)) return false;
       break;
     }

@@ -1,6 +1,8 @@
 // Grouping: GROUP BY key values -> dense group ids (0, 1, 2, ... in first-seen order), the
 // first half of hash aggregation. The strategy follows the key types:
-//  - one 8/16-bit (or bool) key: a direct lookup table of 65,536 slots (+1 for NULL), no hashing;
+//  - one 8/16-bit (or bool) key, or one wider integer key whose column's values span at most
+//    65,536 (Column::IntegerRange): a direct lookup table of 65,536 slots (+1 for NULL), the
+//    slot the value's offset, no hashing;
 //  - fixed-width keys that pack into 8 bytes with no NULLs: one uint64 word per row,
 //    FixedKeyHashTable;
 //  - other fixed-width keys: a word per key (+ a NULL-flags word), WideKeyHashTable;
@@ -42,8 +44,12 @@ class Grouper {
   // through the hash table too (same groups, in the same order; to compare the two's speed).
   // `serialize_string`: one string key goes serialised (kSerialized) rather than in a string
   // table of its own (kString), so that radix partitions can carry it (group_partitions.h).
+  // `direct_min`: one integer key (Column::IntegerRange's types) whose every value v has
+  // 0 <= v - *direct_min < kDirectSlots goes to the direct table too (with lookup_table).
   bool Init(const std::vector<TypeId>& key_types, const std::vector<bool>& nullable,
-            bool lookup_table, std::string* error, bool serialize_string = false);
+            bool lookup_table, std::string* error, bool serialize_string = false,
+            const int64_t* direct_min = nullptr);
+  static constexpr size_t kDirectSlots = 65536;
   // Group ids of `count` rows; keys[i] holds key i for those rows (not constant: see
   // ExpandConstant).
   bool Assign(const std::vector<Vec>& keys, size_t count, uint32_t* group_ids, std::string* error);
@@ -116,9 +122,10 @@ class Grouper {
   std::vector<size_t> byte_offsets_;  // kPacked: where each key sits in the word
   size_t words_ = 0;                  // kWide: words per key row (+1 for NULL flags)
   bool null_word_ = false;
-  // kDirect
+  // kDirect: a value's slot is value + direct_bias_ (int8: 128; a wider key: -its minimum)
   std::vector<uint32_t> slot_group_;
   std::vector<int32_t> direct_keys_;  // slot of each group (65536 = NULL)
+  int64_t direct_bias_ = 0;
   FixedKeyHashTable fixed_;
   std::unique_ptr<WideKeyHashTable> wide_;
   StringKeyHashTable strings_;

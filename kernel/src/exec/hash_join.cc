@@ -516,9 +516,10 @@ bool JoinBuildTable::Build(const std::vector<const Column*>& build_keys, const E
   const ScopedMemoryActivity activity("building the hash join table");
   const int threads = rows < ctx.min_parallel_rows ? 1 : ctx.ThreadsAvailable();
   int64_t min = 0, max = 0;
-  size_t valid = 0;
   size_t span = 0;
-  if (build_keys.size() == 1 && IntegerKeyRange(*build_keys[0], rows, &min, &max, &valid)) {
+  // (A column of a table keeps its range: a second join on it does not scan it again.)
+  if (build_keys.size() == 1 && build_keys[0]->IntegerRange(&min, &max)) {
+    const size_t valid = rows - build_keys[0]->null_count();
     const uint64_t width = static_cast<uint64_t>(max) - static_cast<uint64_t>(min);  // max - min, no overflow
     if (width < kMaxDirectSpan && width + 1 <= kDirectSpanPerRow * valid) {
       impl_->direct = true;

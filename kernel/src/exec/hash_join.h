@@ -87,7 +87,7 @@ class JoinBuildTable {
   // (1 unless it was large enough for the parallel radix placement).
   size_t rows() const;
   size_t partitions() const;
-  // Whether the table is direct: one integer key (IntegerKeyRange's types) whose values span at
+  // Whether the table is direct: one integer key (Column::IntegerRange's types) whose values span at
   // most 4 times the build rows gets a bucket per value, found from key - min without hashing,
   // and a hit needs no key comparison.
   bool direct() const;

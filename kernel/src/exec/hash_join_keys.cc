@@ -4,6 +4,7 @@
 #include "laneql/bitmask.h"
 #include "laneql/hash.h"
 #include "src/exec/hash_join.h"
+#include "src/storage/integer_values.h"
 
 namespace laneql {
 namespace exec {
@@ -93,58 +94,6 @@ bool CheckJoinKeys(const std::vector<const Column*>& build, const std::vector<co
     return false;
   }
   return true;
-}
-
-namespace {
-
-// fn(values) with the column's values as their C++ type, for the types IntegerKeyRange takes.
-template <class Fn>
-bool WithIntegerValues(const Column& column, const Fn& fn) {
-  switch (column.type()) {
-    case TypeId::kInt8: fn(column.Values<int8_t>()); return true;
-    case TypeId::kInt16: fn(column.Values<int16_t>()); return true;
-    case TypeId::kInt32:
-    case TypeId::kDate32: fn(column.Values<int32_t>()); return true;
-    case TypeId::kInt64:
-    case TypeId::kTimestampSeconds:
-    case TypeId::kTimestampMicros: fn(column.Values<int64_t>()); return true;
-    case TypeId::kUInt8: fn(column.Values<uint8_t>()); return true;
-    case TypeId::kUInt16: fn(column.Values<uint16_t>()); return true;
-    case TypeId::kUInt32: fn(column.Values<uint32_t>()); return true;
-    default: return false;
-  }
-}
-
-}  // namespace
-
-bool IntegerKeyRange(const Column& column, size_t rows, int64_t* min, int64_t* max, size_t* valid_rows) {
-  bool found = false;
-  const bool typed = WithIntegerValues(column, [&](const auto* values) {
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
-    size_t valid = 0;
-    const uint64_t* bits = column.validity();
-    if (bits == nullptr) {
-      for (size_t i = 0; i < rows; ++i) {
-        const int64_t v = static_cast<int64_t>(values[i]);
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-      }
-      valid = rows;
-    } else {
-      for (size_t i = 0; i < rows; ++i) {
-        if (!BitmaskGet(bits, i)) continue;
-        const int64_t v = static_cast<int64_t>(values[i]);
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-        ++valid;
-      }
-    }
-    found = valid != 0;
-    *min = lo;
-    *max = hi;
-    *valid_rows = valid;
-  });
-  return typed && found;
 }
 
 void JoinKeys::Hash(size_t begin, size_t n, uint64_t* hashes) const {

@@ -30,17 +30,12 @@ KeyCompare KeyCompareOf(TypeId type);
 bool CheckJoinKeys(const std::vector<const Column*>& build, const std::vector<const Column*>& probe,
                    size_t* build_rows, size_t* probe_rows, std::string* error);
 
-// A dense integer key: the smallest and largest non-NULL value of `column`'s first `rows` rows
-// and how many rows are not NULL. False for a type other than the signed integers, uint8 to
-// uint32, dates and timestamps, or when every row is NULL.
-bool IntegerKeyRange(const Column& column, size_t rows, int64_t* min, int64_t* max, size_t* valid_rows);
-
 class JoinKeys {
  public:
   explicit JoinKeys(const std::vector<const Column*>& columns) : columns_(columns) {}
   // hashes[i] = the combined hash of row begin + i's keys, for i < n. A NULL row's hash is
   // arbitrary (NULL rows are never looked up or inserted). After OffsetsFrom(min) (one key
-  // column of a type IntegerKeyRange takes), hashes[i] = value - min instead, in 64-bit
+  // column of a type Column::IntegerRange takes), hashes[i] = value - min instead, in 64-bit
   // wrap-around arithmetic: equal "hashes" are equal keys, and a key in [min, min + 2^k) has
   // its own bucket in a table of 2^k buckets (a direct table, no comparison after a hit).
   void OffsetsFrom(int64_t min) {

@@ -4,12 +4,14 @@
 // allocation leaves the column exactly as it was (no half-appended row).
 #include "laneql/column.h"
 
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <utility>
 
 #include "laneql/string_match.h"
+#include "src/storage/integer_values.h"
 #include "src/storage/table_file_check.h"
 
 namespace laneql {
@@ -271,6 +273,7 @@ bool Column::AppendFixed(const void* value, size_t width, std::string* error) {
   values_.Append(value, width, nullptr);  // within capacity
   AppendValidBit();
   ++length_;
+  ForgetScannedFacts();
   return true;
 }
 
@@ -293,7 +296,7 @@ bool Column::AppendString(std::string_view value, std::string* error) {
     return false;
   }
   values_.Append(value.data(), value.size(), nullptr);  // all within capacity from here on
-  if (ascii_ != nullptr) ascii_->known.store(-1, std::memory_order_relaxed);  // AllAscii looks again
+  ForgetScannedFacts();
   AppendEndOffset(nullptr);
   AppendValidBit();
   ++length_;
@@ -322,6 +325,65 @@ bool Column::AppendNull(std::string* error) {
   }
   ++length_;
   ++null_count_;
+  ForgetScannedFacts();
+  return true;
+}
+
+void Column::ForgetScannedFacts() {
+  if (facts_ == nullptr) return;
+  facts_->known.store(-1, std::memory_order_relaxed);
+  facts_->range_known.store(-1, std::memory_order_relaxed);
+}
+
+namespace {
+
+// One pass: the loop without NULLs has no branch (the compiler's min/max vectors).
+bool ScanIntegerRange(const Column& column, int64_t* min, int64_t* max) {
+  bool found = false;
+  WithIntegerValues(column, [&](const auto* values) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    const size_t rows = column.length();
+    const uint64_t* bits = column.validity();
+    if (bits == nullptr) {
+      for (size_t i = 0; i < rows; ++i) {
+        const int64_t v = static_cast<int64_t>(values[i]);
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+      }
+      found = rows != 0;
+    } else {
+      for (size_t i = 0; i < rows; ++i) {
+        if (!BitmaskGet(bits, i)) continue;
+        const int64_t v = static_cast<int64_t>(values[i]);
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+        found = true;
+      }
+    }
+    *min = lo;
+    *max = hi;
+  });
+  return found;
+}
+
+}  // namespace
+
+bool Column::IntegerRange(int64_t* min, int64_t* max) const {
+  if (facts_ == nullptr) return ScanIntegerRange(*this, min, max);
+  // Check before locking: once known, no query takes the mutex again.
+  if (facts_->range_known.load(std::memory_order_acquire) < 0) {
+    std::lock_guard<std::mutex> lock(facts_->mutex);
+    if (facts_->range_known.load(std::memory_order_relaxed) < 0) {
+      int64_t lo = 0, hi = 0;
+      const bool found = ScanIntegerRange(*this, &lo, &hi);
+      facts_->min = lo;
+      facts_->max = hi;
+      facts_->range_known.store(found ? 1 : 0, std::memory_order_release);
+    }
+  }
+  if (facts_->range_known.load(std::memory_order_acquire) != 1) return false;
+  *min = facts_->min;
+  *max = facts_->max;
   return true;
 }
 
@@ -329,15 +391,15 @@ bool Column::AllAscii() const {
   if (!IsString(type_)) return false;
   const size_t bytes = type_ == TypeId::kString ? static_cast<size_t>(Offsets32()[length_])
                                                 : static_cast<size_t>(Offsets64()[length_]);
-  if (ascii_ == nullptr) return BytesAreAscii(values_.data(), bytes);
+  if (facts_ == nullptr) return BytesAreAscii(values_.data(), bytes);
   // Check before locking: once known, no query takes the mutex again.
-  const int known = ascii_->known.load(std::memory_order_acquire);
+  const int known = facts_->known.load(std::memory_order_acquire);
   if (known >= 0) return known == 1;
-  std::lock_guard<std::mutex> lock(ascii_->mutex);
-  if (ascii_->known.load(std::memory_order_relaxed) < 0) {
-    ascii_->known.store(BytesAreAscii(values_.data(), bytes) ? 1 : 0, std::memory_order_release);
+  std::lock_guard<std::mutex> lock(facts_->mutex);
+  if (facts_->known.load(std::memory_order_relaxed) < 0) {
+    facts_->known.store(BytesAreAscii(values_.data(), bytes) ? 1 : 0, std::memory_order_release);
   }
-  return ascii_->known.load(std::memory_order_relaxed) == 1;
+  return facts_->known.load(std::memory_order_relaxed) == 1;
 }
 
 const int32_t* Column::Offsets32() const {
