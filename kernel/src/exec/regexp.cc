@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "src/exec/regexp_simple.h"
+
 #ifdef LANEQL_HAVE_RE2
 #include <re2/re2.h>
 #endif
@@ -21,6 +23,7 @@ class Re2Replacer final : public RegexpReplacer {
   const RE2& regex() const { return regex_; }
 
   void Replace(std::string_view text, std::string* out) const override {
+    if (simple_ != nullptr && simple_->Replace(text, out)) return;
     if (global_) {
       std::string result(text);
       RE2::GlobalReplace(&result, regex_, replacement_);
@@ -54,12 +57,17 @@ class Re2Replacer final : public RegexpReplacer {
     }
     groups_needed_ = 1 + highest;
   }
+  // A pattern simple enough to replace in one pass (regexp_simple.h), case-sensitive only.
+  void UseSimpleForm(std::string_view pattern) {
+    if (regex_.options().case_sensitive()) simple_ = SimpleReplace::Parse(pattern, replacement_, global_);
+  }
 
  private:
   RE2 regex_;
   std::string replacement_;
   bool global_;
   int groups_needed_ = 1;
+  std::unique_ptr<SimpleReplace> simple_;
 };
 
 class Re2Matcher final : public RegexpMatcher {
@@ -152,6 +160,7 @@ std::shared_ptr<const RegexpReplacer> RegexpReplacer::Compile(const std::string&
     return nullptr;
   }
   replacer->CountGroups();
+  replacer->UseSimpleForm(pattern);
   return replacer;
 }
 
