@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <type_traits>
 #include <limits>
 
 #include "laneql/hash.h"
@@ -25,26 +26,6 @@ bool IsDirectType(TypeId t) {
 }
 
 int32_t DirectBias(TypeId t) { return t == TypeId::kInt8 ? 128 : t == TypeId::kInt16 ? 32768 : 0; }
-
-// fn(T{}) with the C++ type a direct table reads the key's values as (bool as uint8); false for
-// a type it cannot take.
-template <class Fn>
-bool VisitDirectKey(TypeId type, const Fn& fn) {
-  switch (type) {
-    case TypeId::kBool:
-    case TypeId::kUInt8: fn(uint8_t{}); return true;
-    case TypeId::kInt8: fn(int8_t{}); return true;
-    case TypeId::kInt16: fn(int16_t{}); return true;
-    case TypeId::kUInt16: fn(uint16_t{}); return true;
-    case TypeId::kInt32:
-    case TypeId::kDate32: fn(int32_t{}); return true;
-    case TypeId::kUInt32: fn(uint32_t{}); return true;
-    case TypeId::kInt64:
-    case TypeId::kTimestampSeconds:
-    case TypeId::kTimestampMicros: fn(int64_t{}); return true;
-    default: return false;
-  }
-}
 
 // Raw little-endian bytes of row i with floats made canonical (-0 -> +0, one NaN), so that
 // values SQL calls equal have equal bytes.
@@ -404,28 +385,33 @@ bool Grouper::Insert(const std::vector<Vec>& keys, const PreparedKeys& prepared,
     case Strategy::kDirect: {
       const Vec& key = keys[0];
       bool in_range = true;
+      bool typed = true;
       const auto insert = [&](auto tag) {
         using T = decltype(tag);
-        for (size_t i = 0; i < count; ++i) {
-          int64_t slot = kDirectNullSlot;
-          if (!key.IsNull(i)) {
-            slot = static_cast<int64_t>(key.Get<T>(i)) + direct_bias_;
-            // A wider key's range is its column's, so this holds; were it ever not, an error
-            // rather than a write outside the table.
-            if (static_cast<uint64_t>(slot) >= kDirectSlots) {
-              in_range = false;
-              return;
+        if constexpr (!std::is_integral_v<T>) {
+          typed = false;  // Init gives the direct table integer keys only
+        } else {
+          for (size_t i = 0; i < count; ++i) {
+            int64_t slot = kDirectNullSlot;
+            if (!key.IsNull(i)) {
+              slot = static_cast<int64_t>(key.Get<T>(i)) + direct_bias_;
+              // A wider key's range is its column's, so this holds; were it ever not, an error
+              // rather than a write outside the table.
+              if (static_cast<uint64_t>(slot) >= kDirectSlots) {
+                in_range = false;
+                return;
+              }
             }
+            uint32_t& group = slot_group_[static_cast<size_t>(slot)];
+            if (group == kNoGroup && direct_keys_.size() < max_groups_) {
+              group = static_cast<uint32_t>(direct_keys_.size());
+              direct_keys_.push_back(static_cast<int32_t>(slot));
+            }
+            group_ids[i] = group;  // kNoGroup past the cap
           }
-          uint32_t& group = slot_group_[static_cast<size_t>(slot)];
-          if (group == kNoGroup && direct_keys_.size() < max_groups_) {
-            group = static_cast<uint32_t>(direct_keys_.size());
-            direct_keys_.push_back(static_cast<int32_t>(slot));
-          }
-          group_ids[i] = group;  // kNoGroup past the cap
         }
       };
-      if (!VisitDirectKey(key.type, insert)) {
+      if (!VisitFixed(key.type, insert) || !typed) {  // bool as uint8
         if (error != nullptr) *error = std::string("GROUP BY: no direct table for ") + TypeName(key.type);
         return false;
       }
