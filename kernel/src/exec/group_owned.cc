@@ -37,15 +37,37 @@ bool SplitAllowed(const ExecContext& ctx, int threads) {
 constexpr double kMinClusteredGroups = 65536;
 constexpr double kMaxClusteredRowsPerGroup = 16;
 
-bool ManyClusteredGroups(const plan::Plan& plan, const SampleSummary& sample) {
-  const double rows = static_cast<double>(sample.probes), groups = static_cast<double>(sample.groups);
-  if (sample.probes < kMinSampleRows || sample.first_probes == 0 || sample.groups == 0) return false;
-  const double disjoint = static_cast<double>(sample.first_groups) * rows /
-                          static_cast<double>(sample.first_probes);
-  if (groups < 0.9 * disjoint || rows > kMaxClusteredRowsPerGroup * groups) return false;
-  const double table_rows = static_cast<double>(plan.table->num_rows()) * rows /
-                            static_cast<double>(std::max<size_t>(sample.rows, 1));
-  return table_rows * groups / rows >= kMinClusteredGroups;
+// What a sample (TableSample) says of the whole table's groups.
+struct GroupEstimate {
+  double rows = 0;        // sampled rows after the WHERE
+  double table_rows = 0;  // rows expected after the WHERE in the whole table
+  double groups = 0;      // groups the sample formed
+  // Two sampled rows fall into one group with a chance of (r - 1) / (table rows) for r rows per
+  // group, so the sample's repeats (rows - groups) estimate r: UserID's 1,596 repeats in 65,536
+  // rows of 10 M say r = 8.4 (it is 5.6: a user's rows cluster), WatchID's none say 1.
+  double rows_per_group = 1;
+  // At least half of the sampled rows start a group of their own (as PreferOwnedScan), on
+  // enough rows: the table holds many groups.
+  bool many_groups = false;
+  // Keys stored together (above): many groups, table_rows * groups / rows of them.
+  bool many_clustered = false;
+};
+
+GroupEstimate EstimateGroups(const plan::Plan& plan, const SampleSummary& sample) {
+  GroupEstimate e;
+  e.rows = static_cast<double>(sample.probes);
+  e.table_rows = static_cast<double>(plan.table->num_rows()) * e.rows /
+                 static_cast<double>(std::max<size_t>(sample.rows, 1));
+  e.groups = static_cast<double>(sample.groups);
+  if (e.rows > 0) e.rows_per_group = 1.0 + 2.0 * e.table_rows * (e.rows - e.groups) / (e.rows * e.rows);
+  e.many_groups = e.rows >= kMinSampleRows && 2 * e.groups >= e.rows;
+  if (e.rows >= kMinSampleRows && sample.first_probes != 0 && sample.groups != 0) {
+    const double disjoint = static_cast<double>(sample.first_groups) * e.rows /
+                            static_cast<double>(sample.first_probes);
+    e.many_clustered = e.groups >= 0.9 * disjoint && e.rows <= kMaxClusteredRowsPerGroup * e.groups &&
+                       e.table_rows * e.groups / e.rows >= kMinClusteredGroups;
+  }
+  return e;
 }
 
 }  // namespace
@@ -103,8 +125,6 @@ bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads
   if (ctx.group_split == kSplitByKeys) return true;
   const SampleSummary* sampled = table_sample->Get();
   if (sampled == nullptr) return false;
-  const SampleSummary& sample = *sampled;
-  const size_t rows = sample.probes;
   // A 65,536-row sample sees most keys once even where the table repeats them (UserID: 97.6 %
   // of sampled rows start a group), so the ratio says "many groups", not how many. Half is
   // enough: GROUP BY URL (Q33, Q34) ran at 1.8x split by keys, 1.3x by rows. Behind a WHERE 95 %
@@ -117,8 +137,8 @@ bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads
   // Keys stored together: the split by rows' merge would re-insert every group (TPC-H Q18's
   // GROUP BY l_orderkey, 6 M rows in 1.5 M groups, 2 threads: 96-104 ms, 167-184 ms CPU split
   // by rows, 75 ms and 128-130 ms CPU by keys).
-  return (rows >= kMinSampleRows && 2 * sample.groups >= rows) ||
-         ManyClusteredGroups(plan, sample);
+  const GroupEstimate e = EstimateGroups(plan, *sampled);
+  return e.many_groups || e.many_clustered;
 }
 
 bool PreferOwnedDistinct(const plan::Plan& plan, const ExecContext& ctx, int threads,
@@ -173,35 +193,6 @@ std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecConte
   return chosen;
 }
 
-namespace {
-
-// What a sample (TableSample) says of the whole table's groups.
-struct GroupEstimate {
-  double rows = 0;        // sampled rows after the WHERE
-  double table_rows = 0;  // rows expected after the WHERE in the whole table
-  double groups = 0;      // groups the sample formed
-  // Two sampled rows fall into one group with a chance of (r - 1) / (table rows) for r rows per
-  // group, so the sample's repeats (rows - groups) estimate r: UserID's 1,596 repeats in 65,536
-  // rows of 10 M say r = 8.4 (it is 5.6: a user's rows cluster), WatchID's none say 1.
-  double rows_per_group = 1;
-  // At least half of the sampled rows start a group of their own (as PreferOwnedScan), on
-  // enough rows: the table holds many groups.
-  bool many_groups = false;
-};
-
-GroupEstimate EstimateGroups(const plan::Plan& plan, const SampleSummary& sample) {
-  GroupEstimate e;
-  e.rows = static_cast<double>(sample.probes);
-  e.table_rows = static_cast<double>(plan.table->num_rows()) * e.rows /
-                 static_cast<double>(std::max<size_t>(sample.rows, 1));
-  e.groups = static_cast<double>(sample.groups);
-  if (e.rows > 0) e.rows_per_group = 1.0 + 2.0 * e.table_rows * (e.rows - e.groups) / (e.rows * e.rows);
-  e.many_groups = e.rows >= kMinSampleRows && 2 * e.groups >= e.rows;
-  return e;
-}
-
-}  // namespace
-
 bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx, int threads,
                              TableSample* table_sample) {
   const size_t min_rows = ctx.partitioned_group_min_rows;
@@ -232,7 +223,7 @@ size_t FirstRunGroupsPerThread(const plan::Plan& plan, int threads, TableSample*
   const GroupEstimate e = EstimateGroups(plan, *sample);
   if (!e.many_groups) {
     // Keys stored together: as many groups per row in the table as in the sample.
-    if (!ManyClusteredGroups(plan, *sample)) return 0;
+    if (!e.many_clustered) return 0;
     return static_cast<size_t>(e.table_rows * e.groups / e.rows) / static_cast<size_t>(threads);
   }
   // Where a key's rows cluster the repeats estimate rows per group high (UserID: 8.4 for 5.6),

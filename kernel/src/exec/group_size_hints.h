@@ -38,7 +38,7 @@ struct SampleSummary {
   size_t probes = 0;  // of them, rows past the WHERE
   size_t groups = 0;  // groups they formed
   // The same after the first sampled batch alone: where the later batches each add about as
-  // many new groups again, the batches share no keys (ClusteredGroups, group_owned.cc).
+  // many new groups again, the batches share no keys (EstimateGroups, group_owned.cc).
   size_t first_probes = 0, first_groups = 0;
   // Per aggregate: AggregateStates::DistinctValues (ungrouped COUNT(DISTINCT)'s values) and
   // DistinctPairs (grouped, its (group, value) pairs); 0 for other aggregates.

@@ -23,11 +23,12 @@ bool GroupStage::Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_
   // probe, on any width (the 8/16-bit keys have theirs by type).
   if (lookup_table && table != nullptr && varying_.size() == 1) {
     const plan::BoundExpr& key = *keys[varying_[0]];
+    const bool column_key = key.kind == plan::BoundKind::kColumn && key.column >= 0 &&
+                            static_cast<size_t>(key.column) < table->num_columns();
+    const Column* column = column_key ? &table->column(static_cast<size_t>(key.column)) : nullptr;
     int64_t min = 0, max = 0;
-    if (key.kind == plan::BoundKind::kColumn && key.column >= 0 &&
-        static_cast<size_t>(key.column) < table->num_columns() &&
-        table->column(static_cast<size_t>(key.column)).type() == key.type &&
-        TypeByteWidth(key.type) >= 4 && table->column(static_cast<size_t>(key.column)).IntegerRange(&min, &max) &&
+    if (column != nullptr && column->type() == key.type && TypeByteWidth(key.type) >= 4 &&
+        column->IntegerRange(&min, &max) &&
         static_cast<uint64_t>(max) - static_cast<uint64_t>(min) < Grouper::kDirectSlots) {
       direct_range_ = true;
       direct_min_ = min;

@@ -47,7 +47,7 @@ constexpr size_t kArenaPrefetchRows = 4;
 // Tables smaller than this (slots and control bytes) stay in the caches near the core, where the
 // stages only add work: a second window match and a prefetch per row. Without them, 1 thread
 // (medians of 5, two rounds alternated): GROUP BY g of 1,000 groups, count(*) 60 -> 39 ms and
-// sum(d) 75 -> 53 ms over 10 M rows; b % 15000 (30,000 groups, a 1.1 MB table) 82 -> 74-76 ms;
+// sum(d) 75 -> 53 ms over 10 M rows; b % 15000 (30,000 groups, about 1 MB of slots) 82 -> 74-76 ms;
 // the radix partitions' small tables, b % 50000, 169-171 -> 145-153 ms; ClickBench's GROUP BY
 // UserID, SearchPhrase LIMIT 10 264-268 -> 203-205 ms. Large tables keep them: with a 32 MiB
 // bound GROUP BY SearchPhrase (a string table between the two bounds) took 233 ms for 92.
@@ -171,7 +171,9 @@ class ProbeRows {
       for (size_t i = begin; i < n; ++i) group_ids[i] = kNoGroup;
     }
     if (!prefetch_) {
-      for (size_t k = 0; k < kKeyPrefetchRows; ++k) PrefetchRowBytes(key_.Next());
+      if (row_bytes_ != nullptr) {
+        for (size_t k = 0; k < kKeyPrefetchRows; ++k) PrefetchRowBytes(key_.Next());
+      }
       return;
     }
     for (size_t k = 0; k < kPrefetchRows; ++k) PrefetchStart(start_.Next());
@@ -182,7 +184,7 @@ class ProbeRows {
   }
   HWY_INLINE size_t Next() {
     if (!prefetch_) {
-      PrefetchRowBytes(key_.Next());
+      if (row_bytes_ != nullptr) PrefetchRowBytes(key_.Next());
       return rows_.Next();
     }
     PrefetchStart(start_.Next());
@@ -218,8 +220,9 @@ class ProbeRows {
       hwy::Prefetch(bytes + 64);
     }
   }
-  // The row's own key bytes (string keys): in a small table too, as a WHERE leaves the rows
-  // scattered (ClickBench Q37's URLs under CounterID = 62: 86 -> 97 ms without).
+  // The row's own key bytes (string keys), which memcmp reads: kept in a small table too, as
+  // they are not the table's and a WHERE leaves the rows scattered (not measured apart from
+  // the table's stages).
   HWY_INLINE void PrefetchRowBytes(size_t row) {
     if (row_bytes_ == nullptr || row >= n_) return;
     const uint8_t* bytes = row_bytes_ + row_offsets_[row];
