@@ -36,13 +36,16 @@ namespace internal {
 struct ColumnFileCheck;  // kernel/src/storage/table_file_check.h
 struct TableFileColumns;  // the .laneql reader, which builds columns of a mapped file
 struct GeneratedColumns;  // the hits generator, whose string offsets rise by construction
+class ZoneMap;            // kernel/src/storage/zone_map.h
 // What Column::AllAscii and Column::IntegerRange found (-1: not looked yet), each worked out
-// under the mutex once.
+// under the mutex once, and the column's zone map (Column::Zones), made under it once.
 struct ScannedFacts {
   std::mutex mutex;
   std::atomic<int> known{-1};        // AllAscii
   std::atomic<int> range_known{-1};  // IntegerRange: 1 with min and max set, 0 none
   int64_t min = 0, max = 0;
+  std::shared_ptr<ZoneMap> zones;              // set under the mutex
+  std::atomic<ZoneMap*> zones_made{nullptr};   // zones.get() once made
 };
 }  // namespace internal
 
@@ -144,6 +147,17 @@ class Column {
   // AllAscii (appending, or MutableValues, forgets it). False for other types and when every
   // row is NULL. A file's column must have passed Verify.
   bool IntegerRange(int64_t* min, int64_t* max) const;
+  // The column's zone map (per block of rows, the smallest and largest value: see
+  // kernel/src/storage/zone_map.h), made empty on the first call and filled block by block as
+  // filters ask; kept as AllAscii's answer is. Null for types without zone maps and for an empty
+  // column. Thread-safe.
+  internal::ZoneMap* Zones() const;
+  // For a column whose values are those of `source` (a view of its buffers): shares what
+  // `source` has worked out and keeps (AllAscii, IntegerRange, the zone map) instead of
+  // working it out again. Changing this column afterwards stops the sharing.
+  void ShareFactsOf(const Column& source) {
+    if (source.facts_ != nullptr && source.length_ == length_ && source.type_ == type_) facts_ = source.facts_;
+  }
 
   // Checks a column whose buffers are views of a file (laneql/table_file.h) against the file's
   // checksums, once: later calls return the first answer at no cost. Columns built in memory
@@ -180,7 +194,7 @@ class Column {
   // Columns read from a .laneql file: what Verify checks, once (shared by moved-to columns).
   // Null for columns built in memory.
   std::shared_ptr<const internal::ColumnFileCheck> file_check_;
-  // Values changed: AllAscii and IntegerRange look again.
+  // Values changed: AllAscii, IntegerRange and the zone map look again.
   void ForgetScannedFacts();
   // AllAscii's and IntegerRange's answers (a pointer, as a mutex cannot move; null only in a
   // moved-from column).

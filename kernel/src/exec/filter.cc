@@ -77,12 +77,6 @@ CompareOp ToCompareOp(Fn fn) {
   }
 }
 
-template <class T>
-T ConstantAs(const plan::Value& v) {
-  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(v.real);
-  else return static_cast<T>(v.integer);
-}
-
 // Column types the predicate kernels are compiled for; bool is uint8, dates int32, times int64.
 template <class F>
 bool VisitKernelType(TypeId type, F&& f) {
@@ -137,29 +131,89 @@ Filter::Filter(const Table& table, const BoundExpr& predicate)
     : table_(table), evaluator_(TableColumns(table)) {
   std::vector<const BoundExpr*> parts;
   FlattenAnd(predicate, &parts);
-  for (const BoundExpr* part : parts) conjuncts_.push_back(Conjunct{part, CostClass(*part)});
+  for (const BoundExpr* part : parts) {
+    conjuncts_.push_back(Conjunct{part, CostClass(*part)});
+    ZoneTest test;
+    if (zone_tests_.size() < 64 && MakeZoneTest(*part, table, &test)) {
+      conjuncts_.back().zone = static_cast<int>(zone_tests_.size());
+      zone_tests_.push_back(std::move(test));
+    }
+  }
   std::stable_sort(conjuncts_.begin(), conjuncts_.end(),
                    [](const Conjunct& a, const Conjunct& b) { return a.cost_class < b.cost_class; });
 }
 
+Filter::BlockVerdict Filter::JudgeBlock(size_t block) {
+  BlockVerdict verdict;
+  for (size_t t = 0; t < zone_tests_.size(); ++t) {
+    ZoneTest& test = zone_tests_[t];
+    if (test.off) continue;
+    const internal::Zone zone = test.zones->Get(table_.column(test.column), block);
+    const ZoneVerdict says = JudgeZone(test, zone);
+    ++test.judged;
+    if (says != ZoneVerdict::kSome) ++test.decided;
+    if (test.judged >= kZoneTrialBlocks && test.decided == 0) test.off = true;
+    if (says == ZoneVerdict::kNone) {
+      verdict.none = true;
+      verdict.all = 0;
+      break;
+    }
+    if (says == ZoneVerdict::kAll && !zone.any_null) verdict.all |= uint64_t{1} << t;
+  }
+  return verdict;
+}
+
 bool Filter::Eval(size_t begin, size_t count, uint64_t* mask, std::string* error) {
+  if (zone_tests_.empty() || count == 0) return EvalConjuncts(begin, count, 0, mask, error);
+  const size_t end = begin + count;
+  const size_t first_block = begin / internal::kZoneRows;
+  verdicts_.clear();
+  for (size_t b = first_block; b * internal::kZoneRows < end; ++b) verdicts_.push_back(JudgeBlock(b));
+  // Runs of blocks with one verdict; a run starts on a block boundary (or at `begin`), so on a
+  // mask word.
+  for (size_t v = 0; v < verdicts_.size();) {
+    size_t next = v + 1;
+    while (next < verdicts_.size() && verdicts_[next] == verdicts_[v]) ++next;
+    const size_t run_begin = std::max(begin, (first_block + v) * internal::kZoneRows);
+    const size_t run_end = std::min(end, (first_block + next) * internal::kZoneRows);
+    uint64_t* run_mask = mask + (run_begin - begin) / 64;
+    if (verdicts_[v].none) {
+      std::fill_n(run_mask, BitmaskWords(run_end - run_begin), uint64_t{0});
+    } else if (!EvalConjuncts(run_begin, run_end - run_begin, verdicts_[v].all, run_mask, error)) {
+      return false;
+    }
+    v = next;
+  }
+  return true;
+}
+
+bool Filter::EvalConjuncts(size_t begin, size_t count, uint64_t passed, uint64_t* mask,
+                           std::string* error) {
   const size_t words = BitmaskWords(count);
   if (scratch_.size() < words + 1) scratch_.resize(words + 1);
+  bool first = true;
   for (size_t c = 0; c < conjuncts_.size(); ++c) {
     Conjunct& conjunct = conjuncts_[c];
-    uint64_t* target = c == 0 ? mask : scratch_.data();
+    if (conjunct.zone >= 0 && (passed >> conjunct.zone & 1) != 0) continue;
+    uint64_t* target = first ? mask : scratch_.data();
     size_t tested = count;
     // A fixed-width kernel costs about as much per call as over a whole batch: it takes all rows.
-    if (c == 0 || conjunct.cost_class == 0) {
+    if (first || conjunct.cost_class == 0) {
       if (!EvalOne(*conjunct.expr, begin, count, target, error)) return false;
     } else if (!EvalLiveWords(*conjunct.expr, begin, count, mask, target, &tested, error)) {
       return false;
     }
-    if (c != 0) MaskAnd(mask, target, count, mask);
+    if (!first) MaskAnd(mask, target, count, mask);
     const size_t left = CountBits(mask, count);
     conjunct.rows_in += tested;
-    conjunct.rows_out += c == 0 ? left : CountBits(target, count);
+    conjunct.rows_out += first ? left : CountBits(target, count);
+    first = false;
     if (left == 0) break;
+  }
+  if (first) {  // every conjunct passed whole
+    std::fill_n(mask, words, ~uint64_t{0});
+    if (words != 0) mask[words - 1] &= BitmaskTailMask(count);
+    return true;
   }
   // Most selective first within a cost class, from what the batches so far have shown.
   if (conjuncts_.size() < 2) return true;

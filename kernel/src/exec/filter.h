@@ -10,6 +10,10 @@
 // rows' strings copied together: Q22's Title LIKE reads 81 of Title's 624 MB. As with the early
 // stop, a conjunct then skips rows that an earlier one rejected, and an error it would raise only
 // there (a failing CAST) does not surface, as with DuckDB's selection vectors.
+//
+// Before any conjunct runs, the blocks of a batch are judged by the zone maps of the columns
+// that comparisons with constants read (filter_zones.h): a block none of whose rows can pass is
+// skipped whole, and a conjunct that every row of a block passes is not evaluated there.
 #ifndef LANEQL_EXEC_FILTER_H_
 #define LANEQL_EXEC_FILTER_H_
 
@@ -18,6 +22,7 @@
 
 #include "laneql/table.h"
 #include "src/exec/expr_eval.h"
+#include "src/exec/filter_zones.h"
 #include "src/plan/bound_expr.h"
 
 namespace laneql {
@@ -35,7 +40,18 @@ class Filter {
     const plan::BoundExpr* expr;
     int cost_class;
     uint64_t rows_in = 0, rows_out = 0;
+    int zone = -1;  // its test in zone_tests_, if zone maps can decide it
   };
+  // What the zone maps say of one block: nothing passes, or the zone tests (bits) it passes whole.
+  struct BlockVerdict {
+    bool none = false;
+    uint64_t all = 0;
+    bool operator==(const BlockVerdict& o) const { return none == o.none && all == o.all; }
+  };
+  BlockVerdict JudgeBlock(size_t block);
+  // The conjuncts over rows [begin, begin + count), but those whose zone test bit is set in
+  // `passed` (every row passes them).
+  bool EvalConjuncts(size_t begin, size_t count, uint64_t passed, uint64_t* mask, std::string* error);
   // A conjunct evaluates over the live words alone when at most one word in this many is live.
   static constexpr size_t kSkipAtMostOneLiveIn = 2;
   bool EvalOne(const plan::BoundExpr& expr, size_t begin, size_t count, uint64_t* mask,
@@ -55,6 +71,8 @@ class Filter {
                      uint64_t* target, size_t* tested, std::string* error);
   const Table& table_;
   std::vector<Conjunct> conjuncts_;
+  std::vector<ZoneTest> zone_tests_;   // at most 64
+  std::vector<BlockVerdict> verdicts_;  // Eval's, per block of the batch
   std::vector<uint64_t> scratch_;
   std::vector<int32_t> compact_offsets_;           // EvalCompacted's live rows
   AlignedBuffer compact_bytes_;

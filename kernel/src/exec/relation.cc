@@ -68,8 +68,12 @@ bool ShareColumn(const Column& in, const std::shared_ptr<const void>& owner, Col
     return b.size() == 0 ? AlignedBuffer() : AlignedBuffer::View(b.data(), b.size(), b.capacity(), owner);
   };
   // A .laneql file's column is checked before its bytes are shared (Column::Verify).
-  return in.Verify(error) && Column::FromBuffers(in.type(), in.length(), view(in.values_buffer()),
-                                                 view(in.offsets_buffer()), view(in.validity_buffer()), out, error);
+  if (!in.Verify(error) || !Column::FromBuffers(in.type(), in.length(), view(in.values_buffer()),
+                                                view(in.offsets_buffer()), view(in.validity_buffer()), out, error)) {
+    return false;
+  }
+  out->ShareFactsOf(in);  // the same values: the zone map and ranges worked out once serve both
+  return true;
 }
 
 bool ShareColumns(const Relation& in, const std::vector<size_t>& columns, Relation* out, std::string* error) {

@@ -13,6 +13,7 @@
 #include "laneql/string_match.h"
 #include "src/storage/integer_values.h"
 #include "src/storage/table_file_check.h"
+#include "src/storage/zone_map.h"
 
 namespace laneql {
 namespace {
@@ -331,8 +332,28 @@ bool Column::AppendNull(std::string* error) {
 
 void Column::ForgetScannedFacts() {
   if (facts_ == nullptr) return;
+  if (facts_.use_count() > 1) {  // shared with the column this one views (ShareFactsOf)
+    facts_ = std::make_shared<internal::ScannedFacts>();
+    return;
+  }
   facts_->known.store(-1, std::memory_order_relaxed);
   facts_->range_known.store(-1, std::memory_order_relaxed);
+  // Columns change only while no query reads them (a table being built), so nothing can hold
+  // the map dropped here.
+  facts_->zones_made.store(nullptr, std::memory_order_relaxed);
+  facts_->zones.reset();
+}
+
+internal::ZoneMap* Column::Zones() const {
+  if (facts_ == nullptr || length_ == 0 || !internal::ZoneMap::Supports(type_)) return nullptr;
+  internal::ZoneMap* zones = facts_->zones_made.load(std::memory_order_acquire);
+  if (zones != nullptr) return zones;
+  std::lock_guard<std::mutex> lock(facts_->mutex);
+  if (facts_->zones == nullptr) {
+    facts_->zones = std::make_shared<internal::ZoneMap>(length_);
+    facts_->zones_made.store(facts_->zones.get(), std::memory_order_release);
+  }
+  return facts_->zones.get();
 }
 
 namespace {
