@@ -158,7 +158,10 @@ TEST(ProfileJoinCountersTest, LargeBuildSideIsPartitionedAndEachJoinOfAChainHasI
   for (size_t j = 0; j < probes.size(); ++j) {
     const SpanArgs& probe = probes[j];
     const uint64_t other = probes[1 - j].Get("matches");
-    EXPECT_TRUE(tables.count(probe.Get("rows")) != 0 || probe.Get("rows") == other) << probe.line;
+    // (rows the min/max runtime filters left unread are counted apart: fact's keys are in
+    // order, and small's span a fifth of them)
+    EXPECT_TRUE(tables.count(probe.Get("rows") + probe.Get("skipped")) != 0 || probe.Get("rows") == other)
+        << probe.line;
     EXPECT_TRUE(tables.count(probe.Get("build")) != 0 || probe.Get("build") == other) << probe.line;
     EXPECT_LE(probe.Get("filtered") + probe.Get("probes"), probe.Get("rows")) << probe.line;
   }

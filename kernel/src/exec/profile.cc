@@ -56,6 +56,7 @@ void AppendCounters(std::string* out, const ProfileCounters& c) {
   for (const auto& [name, value] : {std::pair<const char*, uint64_t>{"build", c.build},
                                     {"partitions", c.partitions},
                                     {"filtered", c.filtered},
+                                    {"skipped", c.skipped},
                                     {"matches", c.matches}}) {
     if (value == 0) continue;
     std::snprintf(buf, sizeof(buf), ", \"%s\": %" PRIu64, name, value);
@@ -126,6 +127,7 @@ void Profiler::AddSpan(int thread, const char* name, const char* category, uint6
   track.totals.probes += counters.probes;
   // build and partitions describe a join's table, repeated on its spans: not summed.
   track.totals.filtered += counters.filtered;
+  track.totals.skipped += counters.skipped;
   track.totals.matches += counters.matches;
 }
 

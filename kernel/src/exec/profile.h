@@ -25,6 +25,7 @@ struct ProfileCounters {
   uint64_t build = 0;       // a join's build-side rows
   uint64_t partitions = 0;  // the partitions its hash table was placed in (1: not partitioned)
   uint64_t filtered = 0;    // probe rows its key filter dropped before they reached the table
+  uint64_t skipped = 0;     // source rows min/max runtime filters left unread (join_range_skip.h)
   uint64_t matches = 0;     // pairs of equal keys that passed the join's residual condition
   // CPU time the span's thread spent in it (ScopedSpan; 0 = not measured, not written): under
   // more threads than cores a span's wall time includes waiting for a core, its CPU time not,

@@ -3,9 +3,10 @@
 //  - build pipelines first: each build side is made by its own operators, its key columns
 //    evaluated (cast to the types both sides share), and its hash table built;
 //  - then the probe pipeline: the probe source's rows are cut into morsels that the threads
-//    take from one cursor; each morsel runs through every join in turn (gather its probe keys,
-//    probe, compose its row lists through the pairs, cut them by the join's residual
-//    condition), and its surviving rows go to the sink;
+//    take from one cursor (each narrowed first by the min/max runtime filters of the joins
+//    that drop rows without a pair, join_range_skip.h); each morsel runs through every join in
+//    turn (gather its probe keys, probe, compose its row lists through the pairs, cut them by
+//    the join's residual condition), and its surviving rows go to the sink;
 //  - the sink: the morsels' row lists concatenated in morsel order (so the answer never depends
 //    on the thread count), then every output column gathered once for the rows that survived
 //    every join, one task per column. A RIGHT or FULL join on top marks the build rows that
@@ -24,6 +25,7 @@
 #include "src/common/ascii.h"
 #include "src/exec/chain_input.h"
 #include "src/exec/hash_join.h"
+#include "src/exec/join_range_skip.h"
 #include "src/exec/morsel.h"
 #include "src/exec/profile.h"
 #include "src/exec/query_tree.h"
@@ -88,6 +90,7 @@ bool KeepsBuildRows(const LogicalOperator& op) {
 // dropped, those that read the hash table, and its pairs that passed the residual.
 struct JoinMorselCounts {
   uint64_t probed = 0;
+  uint64_t skipped = 0;  // the source rows the runtime filters cut from the morsel (first join)
   JoinProbeCounts probe;
   uint64_t matches = 0;
 };
@@ -360,6 +363,22 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     for (const sql::ExprPtr& c : filter->conditions) clones.push_back(sql::Clone(*c));
     filter_condition = JoinAnd(std::move(clones));
   }
+  // Min/max runtime filters (join_range_skip.h): a join that drops probe rows without a pair,
+  // probed by a column of the source as it is, lets the source's blocks outside its build keys'
+  // range go unread.
+  JoinRangeSkip range_skip;
+  for (ChainJoin& join : joins) {
+    const sql::JoinType type = join.op->join_type;
+    if (type != sql::JoinType::kInner && type != sql::JoinType::kRight) continue;
+    for (size_t k = 0; k < join.probe_keys.size(); ++k) {
+      const ProbeKey& key = join.probe_keys[k];
+      int64_t min = 0, max = 0;
+      if (key.input != 0 || key.cast || key.expr || !join.build_keys.table->column(k).IntegerRange(&min, &max)) {
+        continue;
+      }
+      range_skip.Add(inputs[0].relation.table->column(key.column), min, max);
+    }
+  }
   // The probe pipeline.
   const auto probe_start = std::chrono::steady_clock::now();
   const size_t source_rows = inputs[0].rows();
@@ -386,7 +405,11 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     QueryTreeRunner local(catalog_, single);
     MorselRows state;
     state.rows.resize(inputs.size());
-    const size_t begin = m * kProbeMorselRows, end = std::min(source_rows, begin + kProbeMorselRows);
+    size_t begin = m * kProbeMorselRows, end = std::min(source_rows, begin + kProbeMorselRows);
+    if (!range_skip.empty()) {
+      const size_t cut = range_skip.Trim(inputs[0], &begin, &end);
+      if (profiling) counts[m][0].skipped = cut;
+    }
     state.rows[0].resize(end - begin);
     for (size_t r = begin; r < end; ++r) state.rows[0][r - begin] = static_cast<uint32_t>(r);
     state.count = end - begin;
@@ -509,6 +532,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
         for (size_t m = 0; m < morsels; ++m) {
           c.rows += counts[m][j].probed;
           c.filtered += counts[m][j].probe.filtered;
+          c.skipped += counts[m][j].skipped;
           c.probes += counts[m][j].probe.looked_up;
           c.matches += counts[m][j].matches;
         }
