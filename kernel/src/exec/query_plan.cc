@@ -9,6 +9,7 @@
 #include "src/exec/file_tables.h"
 #include "src/exec/decorrelate.h"
 #include "src/exec/query_tree.h"
+#include "src/exec/series_table.h"
 #include "src/optimize/optimizer.h"
 #include "src/sql/ast_clone.h"
 
@@ -121,7 +122,15 @@ bool QueryTreeRunner::PlanFrom(const sql::TableRef& ref, LogicalPtr* out, Result
   switch (ref.kind) {
     case sql::TableRefKind::kNamed: source = (FindCte(ref.name) ? "cte " : "view ") + ref.name; break;
     case sql::TableRefKind::kFile: source = "file '" + ref.path + "'"; break;
-    case sql::TableRefKind::kFunction: source = ref.function + "('" + ref.path + "')"; break;
+    case sql::TableRefKind::kFunction:
+      if (IsSeriesFunction(ref)) {
+        source = ref.function + "(";
+        for (size_t i = 0; i < ref.values[0].size(); ++i) source += (i ? ", " : "") + sql::ToString(*ref.values[0][i]);
+        source += ")";
+      } else {
+        source = ref.function + "('" + ref.path + "')";
+      }
+      break;
     case sql::TableRefKind::kSubquery: source = "subquery"; break;
     case sql::TableRefKind::kValues: source = "values"; break;
     case sql::TableRefKind::kJoin: break;

@@ -11,6 +11,7 @@
 #include "src/exec/decorrelate.h"
 #include "src/exec/executor.h"
 #include "src/exec/file_tables.h"
+#include "src/exec/series_table.h"
 #include "src/optimize/optimizer.h"
 #include "src/plan/binder.h"
 #include "src/sql/ast_clone.h"
@@ -227,7 +228,8 @@ bool QueryTreeRunner::IsPlainSelect(const sql::SelectStatement& select) {
       if (FindCte(from.name) != nullptr) return false;
       ViewDef view;
       if (catalog_->FindView(from.name, &view)) return false;
-    } else if (from.kind != sql::TableRefKind::kFile && from.kind != sql::TableRefKind::kFunction) {
+    } else if ((from.kind != sql::TableRefKind::kFile && from.kind != sql::TableRefKind::kFunction) ||
+               IsSeriesFunction(from)) {
       return false;
     }
     if (!from.column_aliases.empty()) return false;
@@ -380,8 +382,24 @@ bool QueryTreeRunner::MakeFrom(const sql::TableRef& ref, Relation* out, Result* 
       *out = RelationOverTable(std::move(table), qualifier);
       break;
     }
-    case sql::TableRefKind::kFile:
-    case sql::TableRefKind::kFunction: {
+    case sql::TableRefKind::kFunction:
+      if (IsSeriesFunction(ref)) {
+        Result args = RunValues(ref.values, ref.pos);
+        if (!args.ok()) {
+          *error = std::move(args);
+          return false;
+        }
+        std::shared_ptr<const Table> table;
+        std::string message;
+        if (!MakeSeriesTable(ref.function, args, &table, &message)) {
+          *error = ErrorAt(ref.pos, "binder", message);
+          return false;
+        }
+        *out = RelationOverTable(std::move(table), qualifier);
+        break;
+      }
+      [[fallthrough]];
+    case sql::TableRefKind::kFile: {
       std::shared_ptr<const Table> table;
       plan::BindError bind_error;
       const ScopedQueryBudget outside_the_budget(nullptr);  // a table read, not working memory

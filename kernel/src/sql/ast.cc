@@ -272,6 +272,14 @@ std::string ToString(const TableRef& from) {
       out = QuoteString(from.path);
       break;
     case TableRefKind::kFunction:
+      if (from.path.empty() && from.values.size() == 1) {  // range / generate_series
+        out = QuoteIdentifier(from.function) + "(";
+        for (size_t i = 0; i < from.values[0].size(); ++i) {
+          out += (i ? ", " : "") + ToString(*from.values[0][i]);
+        }
+        out += ")";
+        break;
+      }
       out = QuoteIdentifier(from.function) + "(" + QuoteString(from.path);
       for (const TableOption& option : from.options) {
         out += ", " + QuoteIdentifier(option.name) + " => " + ToString(*option.value);

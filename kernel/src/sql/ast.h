@@ -223,7 +223,9 @@ struct TableRef {
   QueryPtr subquery;                         // kSubquery
   bool lateral = false;                      // kSubquery: LATERAL (SELECT ...), which may read
                                              // the FROM items left of it (so may one without it)
-  std::vector<std::vector<ExprPtr>> values;  // kValues: rows of expressions, equal in count
+  // kValues: rows of expressions, equal in count; kFunction range / generate_series: one row,
+  // the arguments.
+  std::vector<std::vector<ExprPtr>> values;
   // kJoin. `pos` is the JOIN keyword's (or the comma's). Exactly one of on / using_columns /
   // natural for kInner, kLeft, kRight, kFull, kSemi, kAnti; none for kCross.
   JoinType join_type = JoinType::kInner;

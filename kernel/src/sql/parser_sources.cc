@@ -193,6 +193,23 @@ bool Parser::ParseTableFunction(TableRef* ref) {
   Next();
   const Token& open = Current();
   Next();  // (
+  if (ref->function == "range" || ref->function == "generate_series") {
+    // DuckDB's series: range(end), range(start, end[, step]); generate_series includes end.
+    ref->name = ref->function;
+    std::vector<ExprPtr> args;
+    if (!At(TokenKind::kRightParen)) {
+      do {
+        ExprPtr arg = ParseExpr();
+        if (arg == nullptr) return false;
+        args.push_back(std::move(arg));
+      } while (Accept(TokenKind::kComma));
+    }
+    if (args.empty() || args.size() > 3) {
+      return Fail(name, ref->function + "() takes 1 to 3 arguments (end; start, end; start, end, step)");
+    }
+    ref->values.push_back(std::move(args));
+    return ExpectClosingParen(open);
+  }
   if (!At(TokenKind::kString)) {
     return FailExpected("a file name in quotes as the first argument of " + ref->function + "()");
   }
