@@ -50,6 +50,7 @@ help:
 	@echo "      bench-tpch (TPC-H: laneql vs DuckDB, chDB, Polars, and the wasm pair; TPCH_BENCH_SF=, TPCH_BENCH_ARGS=)"
 	@echo "      bench-planning (count(*) end to end, parse + bind, EXPLAIN of a join; PLANNING_ARGS=)"
 	@echo "      bench-functions (each function over FUNCTION_ROWS rows, laneql vs DuckDB; FUNCTION_ARGS=)"
+	@echo "      bench-sorted (filters and joins over a table in timestamp order, laneql vs DuckDB)"
 	@echo "      bench-efficiency (CPU time per query at 1, 4, 16, 64 threads; EFFICIENCY_ROWS=, EFFICIENCY_SF=)"
 	@echo "make demo   build the web demo and serve it on 127.0.0.1 (cross-origin isolated; PORT=)"
 
@@ -380,6 +381,13 @@ FUNCTION_ROWS ?= 10000000
 FUNCTION_ARGS ?=
 bench-functions: build-native
 	$(ROOT)/.venv/bin/python bench/functions/run.py --rows $(FUNCTION_ROWS) --laneql $(LANEQL) $(FUNCTION_ARGS)
+
+# Filters and joins over 10 M rows in timestamp order (zone maps, min/max runtime filters), laneql
+# against DuckDB at 1 and 2 threads, every answer checked; prints bench/results/sorted.md's tables.
+.PHONY: bench-sorted
+bench-sorted: build-native
+	$(ROOT)/.venv/bin/python bench/sorted/run.py --laneql $(LANEQL) --threads 1
+	$(ROOT)/.venv/bin/python bench/sorted/run.py --laneql $(LANEQL) --threads 2
 
 # The package's browser flavours, then the web demo through its UI (answers checked against the
 # native laneql, hence build-native).
