@@ -1,6 +1,7 @@
 #include "src/storage/zone_map.h"
 
 #include "laneql/aggregate.h"
+#include "src/storage/integer_values.h"
 
 namespace laneql {
 namespace internal {
@@ -11,21 +12,11 @@ namespace {
 template <class Fn>
 bool WithZoneValues(const Column& column, const Fn& fn) {
   switch (column.type()) {
-    case TypeId::kInt8: fn(column.Values<int8_t>()); return true;
-    case TypeId::kInt16: fn(column.Values<int16_t>()); return true;
-    case TypeId::kInt32:
-    case TypeId::kDate32: fn(column.Values<int32_t>()); return true;
-    case TypeId::kInt64:
-    case TypeId::kTimestampSeconds:
-    case TypeId::kTimestampMicros:
     case TypeId::kTime: fn(column.Values<int64_t>()); return true;
-    case TypeId::kUInt8:
     case TypeId::kBool: fn(column.Values<uint8_t>()); return true;
-    case TypeId::kUInt16: fn(column.Values<uint16_t>()); return true;
-    case TypeId::kUInt32: fn(column.Values<uint32_t>()); return true;
     case TypeId::kFloat32: fn(column.Values<float>()); return true;
     case TypeId::kFloat64: fn(column.Values<double>()); return true;
-    default: return false;
+    default: return WithIntegerValues(column, fn);
   }
 }
 
