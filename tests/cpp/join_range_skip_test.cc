@@ -1,8 +1,9 @@
 // Min/max runtime filters (exec/join_range_skip.h): a join chain whose build keys span a narrow
 // range skips the probe source's blocks that its zone maps put wholly outside it. Answers are
 // checked against plain loops for inner, RIGHT and LEFT joins, filtered and unfiltered sources
-// and builds, a second join on an unclustered key, on 1 and 4 threads; and a probe key changed
-// behind the kept zone maps' back shows which joins skip (inner) and which must not (LEFT).
+// and builds, a second join on an unclustered key, semi and anti joins, on 1 and 4 threads; and
+// a probe key changed behind the kept zone maps' back shows which joins skip (inner, semi,
+// anti) and which must not (LEFT).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -117,8 +118,15 @@ TEST(JoinRangeSkip, AnswersEqualLoops) {
   Loop(false, true, all, &rows, &sum);
   Expect(*t.db, "fact JOIN dim ON fact.d = dim.k JOIN other ON fact.u = other.k", rows, sum);
   Expect(*t.db, "fact JOIN other ON fact.u = other.k JOIN dim ON fact.d = dim.k", rows, sum);
-  // A LEFT join keeps every fact row.
+  // Semi and anti joins (mark join pipelines), fact probing.
+  Loop(false, false, all, &rows, &sum);
+  Expect(*t.db, "fact WHERE d IN (SELECT k FROM dim)", rows, sum);
   const int64_t every = static_cast<int64_t>(kFactRows);
+  Expect(*t.db, "fact WHERE NOT EXISTS (SELECT 1 FROM dim WHERE dim.k = fact.d)", every - rows,
+         every * (every - 1) / 2 - sum);
+  Loop(true, false, all, &rows, &sum);
+  Expect(*t.db, "fact WHERE d IN (SELECT k FROM dim WHERE tag = 'a')", rows, sum);
+  // A LEFT join keeps every fact row.
   Expect(*t.db, "fact LEFT JOIN dim ON fact.d = dim.k", every, every * (every - 1) / 2);
   // No build row: nothing to skip by, nothing found.
   Expect(*t.db, "fact JOIN dim ON fact.d = dim.k WHERE dim.tag = 'none'", 0, 0);
@@ -138,6 +146,11 @@ TEST(JoinRangeSkip, SkippedBlocksAreNotRead) {
   const Result left = t.db->Query("SELECT count(dim.k) FROM fact LEFT JOIN dim ON fact.d = dim.k");
   ASSERT_TRUE(left.ok()) << left.error();
   EXPECT_EQ(left.column(0).Values<int64_t>()[0], rows + 1);
+  // The semi and anti joins skip it too.
+  Expect(*t.db, "fact WHERE d IN (SELECT k FROM dim)", rows, sum);
+  const int64_t every = static_cast<int64_t>(kFactRows);
+  Expect(*t.db, "fact WHERE NOT EXISTS (SELECT 1 FROM dim WHERE dim.k = fact.d)", every - rows,
+         every * (every - 1) / 2 - sum);
 }
 
 }  // namespace

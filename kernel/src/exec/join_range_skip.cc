@@ -42,7 +42,12 @@ size_t JoinRangeSkip::Trim(const ChainInput& in, size_t* begin, size_t* end) {
   while (*begin < *end) {
     const size_t block = physical(*begin) / internal::kZoneRows;
     if (!RuledOut(block)) break;
-    *begin = std::min(*end, first_at((block + 1) * internal::kZoneRows));
+    const size_t next = first_at((block + 1) * internal::kZoneRows);
+    if (next >= *end) {  // all ruled out: *begin stays where it was (on a mask word)
+      *end = *begin;
+      break;
+    }
+    *begin = next;
   }
   while (*begin < *end) {
     const size_t block = physical(*end - 1) / internal::kZoneRows;

@@ -32,7 +32,9 @@ class JoinRangeSkip {
   bool Add(const Column& column, int64_t min, int64_t max);
   bool empty() const { return skips_.empty(); }
   // Narrows the pipeline rows [*begin, *end) of `in` (its source) by the blocks at either end
-  // that no row of which can find a pair; returns how many rows it cut. Thread-safe.
+  // that no row of which can find a pair; returns how many rows it cut. *begin only moves to
+  // the first row of a block of a whole source (so a multiple of 64 stays one); when nothing is
+  // left, *end comes back to *begin. Thread-safe.
   size_t Trim(const ChainInput& in, size_t* begin, size_t* end);
 
  private:

@@ -8,7 +8,9 @@
 //    the left row when the left side probes (each stops at its first match), on the build row
 //    when the left side builds (TPC-H Q21: 75,871 outer rows against 6 M inner ones);
 //  - with a residual condition, each morsel's candidate pairs are made whole, cut by it, and
-//    the survivors marked.
+//    the survivors marked;
+//  - each morsel is first narrowed by the min/max runtime filters (join_range_skip.h): its
+//    blocks outside the build keys' range hold no match.
 // The answer is the left rows with (semi) or without (anti) a mark, in order, or every left row
 // with its mark (mark join), whatever the thread count.
 #include <algorithm>
@@ -19,6 +21,7 @@
 
 #include "src/exec/chain_input.h"
 #include "src/exec/hash_join.h"
+#include "src/exec/join_range_skip.h"
 #include "src/exec/morsel.h"
 #include "src/exec/profile.h"
 #include "src/exec/query_tree.h"
@@ -132,6 +135,13 @@ bool QueryTreeRunner::ExecuteMarkJoin(LogicalOperator* op, bool analyze, Relatio
     span.counters().rows = table.rows();
     span.counters().partitions = table.partitions();
   }
+  // Min/max runtime filters (join_range_skip.h): a probe row outside the build keys' range finds
+  // no match, as a row the morsel never probes, whatever the join type.
+  JoinRangeSkip range_skip;
+  for (size_t k = 0; k < build_columns.size(); ++k) {
+    int64_t min = 0, max = 0;
+    if (build_columns[k]->IntegerRange(&min, &max)) range_skip.Add(*probe_side.columns[k], min, max);
+  }
   // The probe pipeline: matched[l] for the left rows (as plain bytes where each morsel marks its
   // own left rows, atomics where any morsel may mark any of them).
   const size_t left_rows = left.rows(), probe_rows = probe.rows();
@@ -150,7 +160,8 @@ bool QueryTreeRunner::ExecuteMarkJoin(LogicalOperator* op, bool analyze, Relatio
   pair_scope.insert(pair_scope.end(), right.relation.scope.begin(), right.relation.scope.end());
   auto run_morsel = [&](size_t m, int thread, std::string* task_error) {
     ScopedSpan morsel_span(ctx_.profiler, thread, "mark probe morsel", "probe");
-    const size_t begin = m * kMarkMorselRows, end = std::min(probe_rows, begin + kMarkMorselRows);
+    size_t begin = m * kMarkMorselRows, end = std::min(probe_rows, begin + kMarkMorselRows);
+    if (!range_skip.empty()) range_skip.Trim(probe, &begin, &end);  // begin stays on a validity word
     std::vector<Column> keys(probe.all ? 0 : probe_side.columns.size());
     std::vector<const Column*> probe_columns = probe_side.columns;
     size_t first = begin, last = end;  // the rows of probe_columns this morsel probes
