@@ -234,6 +234,75 @@ bool IntegersToText(const Vec& in, Vec* out, std::string* error) {
   return CopyValidity(in, out, error);
 }
 
+// Two digits of 0..99 at `out`.
+inline void WriteTwoDigits(unsigned v, char* out) {
+  out[0] = static_cast<char>('0' + v / 10);
+  out[1] = static_cast<char>('0' + v % 10);
+}
+
+// DATEs to text as IntegersToText does integers: a date of the years 1 to 9999 is 'YYYY-MM-DD',
+// ten bytes written in place; the others (BC, past 9999, infinity) through AppendDate.
+// (AppendDate into a string a row, then copied: 56 % of CAST(dt AS VARCHAR).)
+bool DatesToText(const Vec& in, Vec* out, std::string* error) {
+  static const int64_t kFirst = civil::DaysFromCivil(1, 1, 1), kLast = civil::DaysFromCivil(9999, 12, 31);
+  const size_t rows = in.stored();
+  AlignedBuffer offsets, data;
+  if (!offsets.ResizeForOverwrite((rows + 1) * sizeof(int32_t), error)) return false;
+  int32_t* ends = offsets.As<int32_t>();
+  std::string other;
+  size_t bytes = 0;
+  ends[0] = 0;
+  for (size_t i = 0; i < rows; ++i) {
+    if (!in.IsNull(i)) {
+      const int32_t days = in.Get<int32_t>(i);
+      if (days >= kFirst && days <= kLast) {
+        bytes += 10;
+      } else {
+        other.clear();
+        AppendDate(days, &other);
+        bytes += other.size();
+      }
+    }
+    if (bytes > static_cast<size_t>(INT32_MAX)) {
+      *error = "a string result exceeds 2 GiB in one batch of rows";
+      return false;
+    }
+    ends[i + 1] = static_cast<int32_t>(bytes);
+  }
+  if (!data.ResizeForOverwrite(bytes, error)) return false;
+  char* text = reinterpret_cast<char*>(data.data());
+  for (size_t i = 0; i < rows; ++i) {
+    if (in.IsNull(i)) continue;
+    const int32_t days = in.Get<int32_t>(i);
+    char* at = text + ends[i];
+    if (days >= kFirst && days <= kLast) {
+      const civil::Date date = civil::CivilFromDays(days);
+      const unsigned year = static_cast<unsigned>(date.year);
+      WriteTwoDigits(year / 100, at);
+      WriteTwoDigits(year % 100, at + 2);
+      at[4] = '-';
+      WriteTwoDigits(static_cast<unsigned>(date.month), at + 5);
+      at[7] = '-';
+      WriteTwoDigits(static_cast<unsigned>(date.day), at + 8);
+    } else {
+      other.clear();
+      AppendDate(days, &other);
+      std::memcpy(at, other.data(), other.size());
+    }
+  }
+  out->type = TypeId::kString;
+  out->constant = in.constant;
+  out->count = in.count;
+  out->own_offsets = std::move(offsets);
+  out->own_values = std::move(data);
+  out->offsets = out->own_offsets.As<int32_t>();
+  static const uint8_t kEmpty[64] = {};
+  out->values = out->own_values.data() != nullptr ? out->own_values.data() : kEmpty;
+  out->validity = nullptr;
+  out->ascii = true;  // digits, '-', " (BC)", "infinity"
+  return CopyValidity(in, out, error);
+}
+
 // A vector cast to VARCHAR of integers, BOOLEAN, floats, DATE and the TIMESTAMPs: each row's
 // text as plan::ValueToText spells it, written straight into the result (no Value a row: CAST(i
 // AS VARCHAR) spent most of its time making them). False (nothing done) for other types; *ok
@@ -244,6 +313,10 @@ bool CastToText(const Vec& in, Vec* out, std::string* error, bool* ok) {
                        from == TypeId::kDate32 || from == TypeId::kTimestampMicros ||
                        from == TypeId::kTimestampSeconds || (IsInteger(from) && from != TypeId::kInt128);
   if (!handled) return false;
+  if (from == TypeId::kDate32) {
+    *ok = DatesToText(in, out, error);
+    return true;
+  }
   if (IsInteger(from)) {
     VisitFixed(from, [&](auto tag) {
       using T = decltype(tag);
@@ -265,7 +338,6 @@ bool CastToText(const Vec& in, Vec* out, std::string* error, bool* ok) {
       case TypeId::kBool: text = in.Get<uint8_t>(i) != 0 ? "true" : "false"; break;
       case TypeId::kFloat32: AppendFloat(in.Get<float>(i), &text); break;
       case TypeId::kFloat64: AppendDouble(in.Get<double>(i), &text); break;
-      case TypeId::kDate32: AppendDate(in.Get<int32_t>(i), &text); break;
       case TypeId::kTimestampMicros: AppendTimestampMicros(in.Get<int64_t>(i), &text); break;
       case TypeId::kTimestampSeconds: AppendTimestampSeconds(in.Get<int64_t>(i), &text); break;
       default: break;  // integers: IntegersToText
