@@ -59,6 +59,19 @@ void PreviousDay(Date* d) {
   return ::testing::AssertionSuccess();
 }
 
+// CivilFromDays' 32-bit form and its general one meet at the form's edges: the walk crosses
+// each from a date the other form gave.
+TEST(CivilTime, TheFastFormsEdgesAgreeWithTheWalk) {
+  for (const int64_t edge : {civil::kCivilFastFirstDay, civil::kCivilFastLastDay + 1}) {
+    int64_t days = edge - 100000;
+    Date d = civil::CivilFromDays(days);
+    for (; days < edge + 100000; ++days) {
+      ASSERT_TRUE(Agrees(d, days));
+      NextDay(&d);
+    }
+  }
+}
+
 TEST(CivilTime, EveryDayFromYearMinus5000To5000RoundTrips) {
   Date d{1970, 1, 1};
   int64_t days = 0;

@@ -9,6 +9,15 @@ namespace {
 
 constexpr int64_t kDaysPerEra = 146097;          // 400 years
 constexpr int64_t kEpochFromMarchZero = 719468;  // days from 0000-03-01 to 1970-01-01
+// CivilFromDays' 32-bit form: day counts moved up by 82 eras, so that every one it takes is
+// positive and 4 * n + 3 stays within 32 bits.
+constexpr int64_t kFastShiftEras = 82;
+constexpr int64_t kFastShiftYears = 400 * kFastShiftEras;
+constexpr int64_t kFastShiftDays = kEpochFromMarchZero + kDaysPerEra * kFastShiftEras;
+constexpr int64_t kFastFirstDay = kCivilFastFirstDay;
+constexpr int64_t kFastLastDay = kCivilFastLastDay;
+static_assert(kFastFirstDay == -kFastShiftDays, "the 32-bit form starts at its shifted zero");
+static_assert(kFastLastDay == (int64_t{UINT32_MAX} - 3) / 4 - kFastShiftDays, "4 * n + 3 fits 32 bits");
 
 }  // namespace
 
@@ -29,6 +38,28 @@ int64_t DaysFromCivil(int64_t year, int month, int day) {
 }
 
 Date CivilFromDays(int64_t days) {
+  if (days >= kFastFirstDay && days <= kFastLastDay) {
+    // Neri and Schneider's Euclidean affine form of the same calendar ("Euclidean affine
+    // functions and their application to calendar algorithms", 2022): 32-bit multiplies and
+    // shifts in place of the era divisions, for day counts shifted by whole eras to be
+    // positive (every DATE of the years -32,800 to 2,900,000). A third of CAST(date AS
+    // VARCHAR)'s time and of strftime's went into the general form.
+    const uint32_t n = static_cast<uint32_t>(days + kFastShiftDays);
+    const uint32_t n1 = 4 * n + 3;
+    const uint32_t century = n1 / 146097;
+    const uint32_t day_of_century = n1 % 146097 / 4;
+    const uint64_t p2 = uint64_t{2939745} * (4 * day_of_century + 3);
+    const uint32_t year_of_century = static_cast<uint32_t>(p2 >> 32);
+    const uint32_t day_of_year = static_cast<uint32_t>(p2) / 2939745 / 4;  // from March 1st
+    const uint32_t n3 = 2141 * day_of_year + 197913;
+    const uint32_t month = n3 >> 16;  // 3 = March .. 14 = February
+    const uint32_t january_on = day_of_year >= 306;
+    Date date;
+    date.year = static_cast<int64_t>(100 * century + year_of_century + january_on) - kFastShiftYears;
+    date.month = static_cast<int>(january_on ? month - 12 : month);
+    date.day = static_cast<int>((n3 & 0xffff) / 2141 + 1);
+    return date;
+  }
   int64_t era, day_of_era;  // day_of_era in [0, 146096]
   FloorDivMod(days + kEpochFromMarchZero, kDaysPerEra, &era, &day_of_era);
   const int64_t year_of_era =

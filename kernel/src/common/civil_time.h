@@ -43,7 +43,11 @@ int DaysInMonth(int64_t year, int month);
 // day count fits int64 with room to spare (|year| up to about 10^15).
 int64_t DaysFromCivil(int64_t year, int month, int day);
 // The date `days` after 1970-01-01 (before it when negative): any int64 but the top 719468.
+// Days in [kCivilFastFirstDay, kCivilFastLastDay] (the years -32,800 to about 2,900,000) take a
+// 32-bit form of the same calendar.
 Date CivilFromDays(int64_t days);
+inline constexpr int64_t kCivilFastFirstDay = -12699422;
+inline constexpr int64_t kCivilFastLastDay = 1061042401;
 
 // The day of the week of a day count: Sunday 0 .. Saturday 6 (1970-01-01 was a Thursday).
 int64_t DayOfWeek(int64_t days);
