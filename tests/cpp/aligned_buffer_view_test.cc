@@ -213,5 +213,32 @@ TEST(AlignedBufferView, AssignAndClearDropTheView) {
   EXPECT_TRUE(other.Untouched());
 }
 
+// AlignedBuffer::Append's inline short copy: every length up to 40 (each branch and its edges)
+// copies exactly those bytes, and the bytes around the target stay as they were.
+TEST(AlignedBufferAppend, ShortCopiesMoveExactlyTheirBytes) {
+  uint8_t source[48];
+  for (size_t i = 0; i < sizeof(source); ++i) source[i] = static_cast<uint8_t>(0x40 + i);
+  for (size_t n = 0; n <= 40; ++n) {
+    uint8_t target[64];
+    std::memset(target, 0xEE, sizeof(target));
+    AlignedBuffer::CopyShort(target + 8, source + 3, n);
+    for (size_t i = 0; i < sizeof(target); ++i) {
+      const uint8_t want = i >= 8 && i < 8 + n ? source[3 + i - 8] : 0xEE;
+      ASSERT_EQ(target[i], want) << "n " << n << " byte " << i;
+    }
+  }
+  // Through Append: rows of every short length, one after another.
+  AlignedBuffer buffer;
+  std::string error;
+  ASSERT_TRUE(buffer.Reserve(1024, &error)) << error;
+  std::string want;
+  for (size_t n = 0; n <= 20; ++n) {
+    ASSERT_TRUE(buffer.Append(source, n, &error)) << error;
+    want.append(reinterpret_cast<const char*>(source), n);
+  }
+  ASSERT_EQ(buffer.size(), want.size());
+  EXPECT_EQ(std::memcmp(buffer.data(), want.data(), want.size()), 0);
+}
+
 }  // namespace
 }  // namespace laneql

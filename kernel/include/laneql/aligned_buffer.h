@@ -66,11 +66,35 @@ class AlignedBuffer {
   // of dayname()'s time.
   bool Append(const void* bytes, size_t count, std::string* error) {
     if (owner_ == nullptr && count <= capacity_ - size_) {
-      if (count != 0) std::memcpy(data_ + size_, bytes, count);
+      CopyShort(data_ + size_, static_cast<const uint8_t*>(bytes), count);
       size_ += count;
       return true;
     }
     return AppendGrowing(bytes, count, error);
+  }
+  // n bytes from `from` to `to` (not overlapping). Under 16 bytes by two overlapping loads and
+  // stores inline: the call to memcpy cost more than the copy for the few bytes of a typical
+  // string row (14 % of strftime's time, 22 % of CAST(date AS VARCHAR)'s).
+  static void CopyShort(uint8_t* to, const uint8_t* from, size_t n) {
+    if (n >= 16) {
+      std::memcpy(to, from, n);
+    } else if (n >= 8) {
+      uint64_t head, tail;
+      std::memcpy(&head, from, 8);
+      std::memcpy(&tail, from + n - 8, 8);
+      std::memcpy(to, &head, 8);
+      std::memcpy(to + n - 8, &tail, 8);
+    } else if (n >= 4) {
+      uint32_t head, tail;
+      std::memcpy(&head, from, 4);
+      std::memcpy(&tail, from + n - 4, 4);
+      std::memcpy(to, &head, 4);
+      std::memcpy(to + n - 4, &tail, 4);
+    } else if (n != 0) {
+      to[0] = from[0];
+      to[n / 2] = from[n / 2];
+      to[n - 1] = from[n - 1];
+    }
   }
   // Replaces the contents with a copy of `count` bytes, allocating exactly (rounded up to 64).
   bool Assign(const void* bytes, size_t count, std::string* error);

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 
 #include "src/common/ascii.h"
 #include "src/common/civil_time.h"
@@ -22,6 +23,11 @@ bool Known(char spec) {
 // printf's "%0*lld" (padded: zeros after the sign up to `width` characters) or "%lld", without
 // printf (its parsing of the format was most of strftime's time).
 void Number(int64_t value, int width, bool padded, std::string* out) {
+  if (value >= 0 && value < 100 && width <= 2) {  // months, days, hours, ...: pushed inline
+    if (value >= 10 || (padded && width == 2)) out->push_back(static_cast<char>('0' + value / 10));
+    out->push_back(static_cast<char>('0' + value % 10));
+    return;
+  }
   char digits[24];
   const uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
   char* end = std::to_chars(digits, digits + sizeof(digits), magnitude).ptr;
@@ -85,6 +91,8 @@ bool TimeFormat::Compile(const std::string& format, TimeFormat* out, std::string
       piece.spec = 0;
       piece.literal = "%";
     }
+    out->week_day_ |= std::strchr("aAwuUW", piece.spec) != nullptr;
+    out->year_day_ |= std::strchr("jUW", piece.spec) != nullptr;
     out->pieces_.push_back(piece);
   }
   return true;
@@ -95,8 +103,8 @@ void TimeFormat::Format(int64_t micros, std::string* out) const {
   civil::SplitTimestamp(micros, civil::kMicrosPerDay, &days, &micros_of_day);
   const civil::Date date = civil::CivilFromDays(days);
   const civil::TimeOfDay time = civil::TimeOfDayFromMicros(micros_of_day);
-  const int64_t dow = civil::DayOfWeek(days);
-  const int64_t doy = days - civil::DaysFromCivil(date.year, 1, 1);  // 0-based
+  const int64_t dow = week_day_ ? civil::DayOfWeek(days) : 0;
+  const int64_t doy = year_day_ ? days - civil::DaysFromCivil(date.year, 1, 1) : 0;  // 0-based
   for (const Piece& p : pieces_) {
     const bool pad = p.padded;
     switch (p.spec) {

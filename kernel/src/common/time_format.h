@@ -35,6 +35,8 @@ class TimeFormat {
   };
   std::vector<Piece> pieces_;
   std::string text_;
+  // Whether a piece reads the day of the week / of the year (worked out a row only then).
+  bool week_day_ = false, year_day_ = false;
 };
 
 }  // namespace laneql
