@@ -172,6 +172,30 @@ namespace {
 
 bool CopyValidity(const Vec& in, Vec* out, std::string* error);
 
+// *out = the texts of `in`'s rows (ASCII) from their ends (rows + 1 int32 offsets) and bytes,
+// NULL where `in` is.
+bool TextVec(const Vec& in, AlignedBuffer&& offsets, AlignedBuffer&& data, Vec* out, std::string* error) {
+  out->type = TypeId::kString;
+  out->constant = in.constant;
+  out->count = in.count;
+  out->own_offsets = std::move(offsets);
+  out->own_values = std::move(data);
+  out->offsets = out->own_offsets.As<int32_t>();
+  static const uint8_t kEmpty[64] = {};
+  out->values = out->own_values.data() != nullptr ? out->own_values.data() : kEmpty;
+  out->validity = nullptr;
+  out->ascii = true;
+  return CopyValidity(in, out, error);
+}
+
+// Adds `length` bytes to a string result's size; false (with the builders' message) past 2 GiB.
+bool AddTextBytes(size_t length, size_t* bytes, std::string* error) {
+  *bytes += length;
+  if (*bytes <= static_cast<size_t>(INT32_MAX)) return true;
+  *error = "a string result exceeds 2 GiB in one batch of rows";
+  return false;
+}
+
 // Decimal digits of |v|, plus one for a minus sign, without a branch on the value (the signs
 // and lengths of a column's numbers follow no pattern a branch predictor could learn): the
 // digits from the bit width (log10(2) ~ 1233 / 4096), corrected by one comparison.
@@ -209,11 +233,7 @@ bool IntegersToText(const Vec& in, Vec* out, std::string* error) {
   size_t bytes = 0;
   ends[0] = 0;
   for (size_t i = 0; i < rows; ++i) {
-    if (!in.IsNull(i)) bytes += DecimalLength(in.Get<T>(i));
-    if (bytes > static_cast<size_t>(INT32_MAX)) {
-      *error = "a string result exceeds 2 GiB in one batch of rows";
-      return false;
-    }
+    if (!in.IsNull(i) && !AddTextBytes(DecimalLength(in.Get<T>(i)), &bytes, error)) return false;
     ends[i + 1] = static_cast<int32_t>(bytes);
   }
   if (!data.ResizeForOverwrite(bytes, error)) return false;
@@ -221,17 +241,7 @@ bool IntegersToText(const Vec& in, Vec* out, std::string* error) {
   for (size_t i = 0; i < rows; ++i) {
     if (!in.IsNull(i)) std::to_chars(text + ends[i], text + ends[i + 1], in.Get<T>(i));
   }
-  out->type = TypeId::kString;
-  out->constant = in.constant;
-  out->count = in.count;
-  out->own_offsets = std::move(offsets);
-  out->own_values = std::move(data);
-  out->offsets = out->own_offsets.As<int32_t>();
-  static const uint8_t kEmpty[64] = {};
-  out->values = out->own_values.data() != nullptr ? out->own_values.data() : kEmpty;
-  out->validity = nullptr;
-  out->ascii = true;  // digits and '-'
-  return CopyValidity(in, out, error);
+  return TextVec(in, std::move(offsets), std::move(data), out, error);  // digits and '-'
 }
 
 // Two digits of 0..99 at `out`.
@@ -255,17 +265,13 @@ bool DatesToText(const Vec& in, Vec* out, std::string* error) {
   for (size_t i = 0; i < rows; ++i) {
     if (!in.IsNull(i)) {
       const int32_t days = in.Get<int32_t>(i);
-      if (days >= kFirst && days <= kLast) {
-        bytes += 10;
-      } else {
+      size_t length = 10;
+      if (days < kFirst || days > kLast) {
         other.clear();
         AppendDate(days, &other);
-        bytes += other.size();
+        length = other.size();
       }
-    }
-    if (bytes > static_cast<size_t>(INT32_MAX)) {
-      *error = "a string result exceeds 2 GiB in one batch of rows";
-      return false;
+      if (!AddTextBytes(length, &bytes, error)) return false;
     }
     ends[i + 1] = static_cast<int32_t>(bytes);
   }
@@ -290,17 +296,7 @@ bool DatesToText(const Vec& in, Vec* out, std::string* error) {
       std::memcpy(at, other.data(), other.size());
     }
   }
-  out->type = TypeId::kString;
-  out->constant = in.constant;
-  out->count = in.count;
-  out->own_offsets = std::move(offsets);
-  out->own_values = std::move(data);
-  out->offsets = out->own_offsets.As<int32_t>();
-  static const uint8_t kEmpty[64] = {};
-  out->values = out->own_values.data() != nullptr ? out->own_values.data() : kEmpty;
-  out->validity = nullptr;
-  out->ascii = true;  // digits, '-', " (BC)", "infinity"
-  return CopyValidity(in, out, error);
+  return TextVec(in, std::move(offsets), std::move(data), out, error);  // digits, '-', " (BC)", "infinity"
 }
 
 // A vector cast to VARCHAR of integers, BOOLEAN, floats, DATE and the TIMESTAMPs: each row's
