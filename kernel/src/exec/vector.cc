@@ -50,6 +50,13 @@ bool StringVecBuilder::Finish(Vec* out, std::string* error) {
   return true;
 }
 
+bool CopyValidity(const Vec& in, Vec* out, std::string* error) {
+  if (in.validity == nullptr) return true;
+  if (!out->own_validity.Assign(in.validity, BitmaskWords(in.stored()) * 8, error)) return false;
+  out->validity = out->own_validity.As<uint64_t>();
+  return true;
+}
+
 bool VecToColumn(const Vec& vec, Column* out, std::string* error) {
   const size_t n = vec.count;
   Column column(vec.type);

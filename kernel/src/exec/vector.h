@@ -105,6 +105,9 @@ class StringVecBuilder {
   std::vector<size_t> null_rows_;
 };
 
+// out's validity = a copy of in's (none when in has none).
+bool CopyValidity(const Vec& in, Vec* out, std::string* error);
+
 // A Vec that owns a copy of `column`'s rows (for finished results and tests).
 bool VecToColumn(const Vec& vec, Column* out, std::string* error);
 
