@@ -5,24 +5,17 @@
 #include <vector>
 
 #include "laneql/int128.h"
+#include "src/storage/integer_values.h"
 
 namespace laneql {
 namespace exec {
 
 namespace {
 
-// Row 0 of an integer column as int64; false for other types.
+// Row 0 of an integer column as int64; false for other types (dates and timestamps too).
 bool IntegerArgument(const Column& column, int64_t* value) {
-  switch (column.type()) {
-    case TypeId::kInt8: *value = column.Values<int8_t>()[0]; return true;
-    case TypeId::kInt16: *value = column.Values<int16_t>()[0]; return true;
-    case TypeId::kInt32: *value = column.Values<int32_t>()[0]; return true;
-    case TypeId::kInt64: *value = column.Values<int64_t>()[0]; return true;
-    case TypeId::kUInt8: *value = column.Values<uint8_t>()[0]; return true;
-    case TypeId::kUInt16: *value = column.Values<uint16_t>()[0]; return true;
-    case TypeId::kUInt32: *value = column.Values<uint32_t>()[0]; return true;
-    default: return false;
-  }
+  return IsInteger(column.type()) &&
+         WithIntegerValues(column, [&](const auto* values) { *value = static_cast<int64_t>(values[0]); });
 }
 
 // A table's rows are numbered in 32 bits.
