@@ -27,7 +27,7 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
   test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
   difftest difftest-relational fuzz build-arm64 test-arm64 test-arm64-neon clean install test-install test-tpch \
-  test-tpch-js bench-tpch bench-efficiency
+  test-tpch-js bench-tpch bench-efficiency bench-scaling
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -52,6 +52,7 @@ help:
 	@echo "      bench-functions (each function over FUNCTION_ROWS rows, laneql vs DuckDB; FUNCTION_ARGS=)"
 	@echo "      bench-sorted (filters and joins over a table in timestamp order, laneql vs DuckDB)"
 	@echo "      bench-efficiency (CPU time per query at 1, 4, 16, 64 threads; EFFICIENCY_ROWS=, EFFICIENCY_SF=)"
+	@echo "      bench-scaling (speed-up at 1, 2, 4, 8, 16 threads; SCALING_ROWS=, SCALING_SF=, SCALING_NAME=)"
 	@echo "make demo   build the web demo and serve it on 127.0.0.1 (cross-origin isolated; PORT=)"
 
 setup:
@@ -365,6 +366,19 @@ bench-tpch: build-native build-wasm build-js
 	@bash bench/peers/setup_venv.sh $(PEER_VENV)
 	$(PEER_VENV)/bin/python bench/tpch/run.py --sf $(TPCH_BENCH_SF) --wasm-sf $(TPCH_BENCH_WASM_SF) \
 	  --laneql $(LANEQL) $(TPCH_BENCH_ARGS)
+
+# Speed-up curves (issue #44 / #45): ClickBench on SCALING_ROWS generated rows and TPC-H at
+# SCALING_SF through `laneql bench` at 1, 2, 4, 8 and 16 threads, then the report
+# bench/results/scaling-$(SCALING_NAME).md. Meant for a machine with 16 cores (the device run in
+# bench/scaling/README.md packs the binary for one); on 2 cores it only shows the oversubscription.
+.PHONY: bench-scaling
+SCALING_ROWS ?= 20000000
+SCALING_SF ?= 1,10
+SCALING_NAME ?= local
+bench-scaling: build-native
+	python3 bench/scaling/run.py --laneql $(LANEQL) --hits-rows $(SCALING_ROWS) --tpch-sf $(SCALING_SF) \
+	  --out-dir $(BUILD)/scaling
+	python3 bench/scaling/report.py --name $(SCALING_NAME) --command "make bench-scaling" $(BUILD)/scaling/scaling-*.json
 
 # What a query costs before it reads data (bench/results/planning.md): SELECT count(*) end to end,
 # parse and bind of 1-table ClickBench queries, EXPLAIN of a 3-table join. Not part of make test.
