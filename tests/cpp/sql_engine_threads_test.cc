@@ -375,6 +375,50 @@ TEST(SqlEngineThreads, SumsOfSmallIntegersAtTheirExtremesAreExact) {
   }
 }
 
+// SELECT lists over many rows are computed in chunks on every thread (parallel_project.h):
+// each thread count gives the one-thread columns, NULLs and strings included, and the error a
+// single thread reports first (the earlier output's, then the earlier row's).
+TEST(SqlEngineThreads, ProjectionsOfManyRowsAreTheOneThreadColumns) {
+  auto table = std::make_shared<Table>(FloatTable(150'000));
+  const char* const queries[] = {
+      "SELECT x * 2, k + 1, s || '-' || k, CASE WHEN k < 10 THEN NULL ELSE s END, 'c', NULL FROM t",
+      "SELECT x, s FROM t WHERE k % 3 = 1",        // the rows of a WHERE: ids, not a range
+      "SELECT k, upper(s), x IS NULL FROM t LIMIT 100000 OFFSET 777",  // a range not on 64 rows
+      "SELECT nullif(s, 'c'), coalesce(x, -1) FROM t ORDER BY k, x LIMIT 120000",
+      "SELECT u.k, u.x * g.n FROM (SELECT k, count(*) AS n FROM t GROUP BY k) AS g, t AS u WHERE g.k = u.k",
+  };
+  ExpectSameOnEveryThreadCount(table, queries, 40'000);
+  // Errors: the row numbers i say where each text that is no integer lies.
+  auto numbered = std::make_shared<Table>();
+  Column i(TypeId::kInt64);
+  std::string error;
+  for (int64_t r = 0; r < 150'000; ++r) ASSERT_TRUE(i.Append<int64_t>(r, &error)) << error;
+  ASSERT_TRUE(numbered->AddColumn("i", std::move(i), &error)) << error;
+  Database one(Options(1));
+  ASSERT_TRUE(one.Register("u", numbered, &error));
+  const char* const failing[] = {
+      // Only the last chunk fails.
+      "SELECT CAST(CASE WHEN i = 140000 THEN 'late' ELSE '1' END AS INTEGER) FROM u",
+      // The second output fails in the first chunk, the first output only in the last: one
+      // thread reports the first output's.
+      "SELECT CAST(CASE WHEN i = 140000 THEN 'late' ELSE '1' END AS INTEGER), "
+      "CAST(CASE WHEN i = 5 THEN 'early' ELSE '2' END AS INTEGER) FROM u",
+      // Two rows of one output fail: the earlier row's text.
+      "SELECT CAST(CASE WHEN i IN (5, 140000) THEN 'r' || i ELSE '1' END AS INTEGER) FROM u",
+  };
+  for (const char* sql : failing) {
+    const Result expected = one.Query(sql);
+    ASSERT_FALSE(expected.ok()) << sql;
+    for (int threads : kThreadCounts) {
+      Database many(Options(threads));
+      ASSERT_TRUE(many.Register("u", numbered, &error));
+      ExpectIdentical(expected, many.Query(sql), std::string(sql) + " at " + std::to_string(threads) + " threads");
+    }
+  }
+  EXPECT_NE(one.Query(failing[1]).error().find("late"), std::string::npos) << one.Query(failing[1]).error();
+  EXPECT_NE(one.Query(failing[2]).error().find("r5"), std::string::npos) << one.Query(failing[2]).error();
+}
+
 TEST(SqlEngineThreads, ErrorsInWorkersComeBackAsErrors) {
   auto table = std::make_shared<Table>(FloatTable(100'000));
   std::string error;

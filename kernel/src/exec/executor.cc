@@ -16,6 +16,7 @@
 #include "src/exec/owned_scan.h"
 #include "src/exec/morsel.h"
 #include "src/exec/output_stage.h"
+#include "src/exec/parallel_project.h"
 #include "src/exec/sort_rows.h"
 
 namespace laneql {
@@ -552,7 +553,7 @@ Result ExecutePlain(const Plan& plan, const ExecContext& ctx) {
   if (!ChooseRows(plan, ctx, &evaluator, candidates, nullptr, false, &storage, &chosen, &error)) {
     return Result::Error(error);
   }
-  return Project(plan, &evaluator, chosen);
+  return ProjectOnThreads(plan, ctx, evaluator, chosen);
 }
 
 }  // namespace

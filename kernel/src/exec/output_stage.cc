@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "src/common/query_budget.h"
+#include "src/exec/parallel_project.h"
 #include "src/exec/top_groups.h"
 
 namespace laneql {
@@ -289,7 +290,7 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
   if (!ChooseRows(plan, ctx, &evaluator, candidates, tie_rows, true, &storage, &chosen, &error)) {
     return Result::Error(error);
   }
-  if (any_key_needed || grouper == nullptr) return Project(plan, &evaluator, chosen);
+  if (any_key_needed || grouper == nullptr) return ProjectOnThreads(plan, ctx, evaluator, chosen);
   std::vector<uint32_t> ids(chosen.count);
   for (size_t i = 0; i < chosen.count; ++i) {
     ids[i] = chosen.ids ? chosen.ids[i] : static_cast<uint32_t>(chosen.begin + i);
