@@ -312,6 +312,41 @@ TEST(SqlEngineThreads, CountsOfAMillionGroupsAreCopiedOutWhole) {
   }
 }
 
+// Past a million groups the aggregates are finished in slices on the threads and the slices'
+// columns joined (AggregateStates::FinishParts): sums, averages, string and integer minima and
+// maxima with NULL groups, read by HAVING (every group finished) and output for every group
+// unordered (the chosen groups, in first-row order), give the one-thread columns.
+TEST(SqlEngineThreads, AggregatesOfAMillionGroupsAreFinishedInSlices) {
+  constexpr int64_t kGroups = 1'100'000, kRows = 1'150'000;
+  Column k(TypeId::kInt64), v(TypeId::kInt64), s(TypeId::kString);
+  std::string error;
+  for (int64_t r = 0; r < kRows; ++r) {
+    ASSERT_TRUE(k.Append<int64_t>((r * 7919) % kGroups, &error));
+    ASSERT_TRUE(r % 7 == 0 ? v.AppendNull(&error) : v.Append<int64_t>(r * 3 - 1'000'000, &error));
+    ASSERT_TRUE(r % 11 == 0 ? s.AppendNull(&error) : s.AppendString(std::string(1 + r % 5, 'a' + r % 23), &error));
+  }
+  auto table = std::make_shared<Table>();
+  ASSERT_TRUE(table->AddColumn("k", std::move(k), &error));
+  ASSERT_TRUE(table->AddColumn("v", std::move(v), &error));
+  ASSERT_TRUE(table->AddColumn("s", std::move(s), &error));
+  const char* const queries[] = {
+      "SELECT k, sum(v), avg(v), min(s), max(v) FROM t GROUP BY k HAVING sum(v) IS NULL OR sum(v) % 3 <> 1",
+      "SELECT k, count(v), min(v), max(s), sum(v) FROM t GROUP BY k",
+  };
+  Database one(Options(1));
+  ASSERT_TRUE(one.Register("t", table, &error));
+  for (const char* sql : queries) {
+    const Result expected = one.Query(sql);
+    ASSERT_TRUE(expected.ok()) << sql << ": " << expected.error();
+    ASSERT_GT(expected.num_rows(), size_t{700'000}) << sql;
+    for (int threads : {2, 4}) {
+      Database many(Options(threads));
+      ASSERT_TRUE(many.Register("t", table, &error));
+      ExpectIdentical(expected, many.Query(sql), std::string(sql) + " at " + std::to_string(threads) + " threads");
+    }
+  }
+}
+
 // Grouped SUM / AVG of 1- and 2-byte integers keep 64-bit sums (AggregateStates::narrow_sum):
 // exact at the types' extremes, for few groups and for a group per two rows (the split by
 // keys, whose states the output reads side by side), on every split and thread count.

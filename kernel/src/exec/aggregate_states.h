@@ -213,6 +213,13 @@ class AggregateStates {
                           const std::vector<size_t>& offsets, size_t a,
                           const std::vector<uint32_t>* ids, Column* out, std::string* error,
                           const ExecContext* ctx);
+  // The part that holds group g (of the parts' numbering) for aggregate a, and g's index there.
+  static std::pair<const State*, size_t> Locate(const std::vector<const AggregateStates*>& parts,
+                                                const std::vector<size_t>& offsets, size_t a, size_t g);
+  // FinishParts' rows [begin, end) (of ids, or of the groups) into *out, on this thread.
+  static bool FinishRows(const std::vector<const AggregateStates*>& parts, const std::vector<size_t>& offsets,
+                         size_t a, const std::vector<uint32_t>* ids, size_t begin, size_t end, Column* out,
+                         std::string* error);
   struct State {
     plan::AggKind kind;
     TypeId arg_type = TypeId::kInt64;

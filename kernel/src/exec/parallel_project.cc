@@ -133,6 +133,29 @@ bool VecsToColumn(const std::vector<Vec>& parts, TypeId type, const ExecContext&
   return Column::FromBuffers(type, rows, std::move(values), std::move(offsets), std::move(validity), out, error);
 }
 
+bool ConcatColumns(const std::vector<Column>& parts, const ExecContext& ctx, int threads, Column* out,
+                   std::string* error) {
+  if (parts.empty()) {
+    *error = "internal error: no columns to join";
+    return false;
+  }
+  const TypeId type = parts[0].type();
+  std::vector<Vec> vecs(parts.size());
+  for (size_t p = 0; p < parts.size(); ++p) {
+    const Column& part = parts[p];
+    if (part.type() != type || type == TypeId::kLargeString) {
+      *error = "internal error: columns of other types cannot be joined";
+      return false;
+    }
+    vecs[p].type = type;
+    vecs[p].count = part.length();
+    vecs[p].values = part.values_buffer().data();
+    vecs[p].offsets = IsString(type) ? part.Offsets32() : nullptr;
+    vecs[p].validity = part.validity();
+  }
+  return VecsToColumn(vecs, type, ctx, threads, out, error);
+}
+
 Result ProjectOnThreads(const plan::Plan& plan, const ExecContext& ctx, const Evaluator& evaluator,
                         const RowSet& rows) {
   const int threads = ThreadsFor(rows.count, ctx.ThreadsAvailable(), ctx.min_parallel_rows);

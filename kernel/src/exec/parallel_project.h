@@ -32,6 +32,11 @@ Result ProjectOnThreads(const plan::Plan& plan, const ExecContext& ctx, const Ev
 bool VecsToColumn(const std::vector<Vec>& parts, TypeId type, const ExecContext& ctx, int threads, Column* out,
                   std::string* error);
 
+// The same for parts that are columns (int32-offset strings or fixed-width, all of one type),
+// each but the last a multiple of 64 rows.
+bool ConcatColumns(const std::vector<Column>& parts, const ExecContext& ctx, int threads, Column* out,
+                   std::string* error);
+
 }  // namespace exec
 }  // namespace laneql
 
