@@ -347,6 +347,19 @@ TEST(SqlEngineThreads, AggregatesOfAMillionGroupsAreFinishedInSlices) {
   }
 }
 
+// The keys of many groups that are not packed in one word (strings, several keys with NULLs)
+// are copied out in slices on the threads (GroupStage::KeyColumns): for every group, for the
+// groups HAVING keeps, and for the chosen groups of an unordered GROUP BY.
+TEST(SqlEngineThreads, KeysOfManyGroupsAreCopiedOnTheThreads) {
+  auto table = std::make_shared<Table>(FloatTable(150'000));
+  const char* const queries[] = {
+      "SELECT s, k, x, count(*) FROM t GROUP BY s, k, x",
+      "SELECT s, x FROM t GROUP BY s, x HAVING x IS NULL OR x > 0 OR s = 'c'",
+      "SELECT s || k AS sk, max(x) FROM t GROUP BY x, sk HAVING sk <> 'a1'",
+  };
+  ExpectSameOnEveryThreadCount(table, queries, 50'000);
+}
+
 // Grouped SUM / AVG of 1- and 2-byte integers keep 64-bit sums (AggregateStates::narrow_sum):
 // exact at the types' extremes, for few groups and for a group per two rows (the split by
 // keys, whose states the output reads side by side), on every split and thread count.

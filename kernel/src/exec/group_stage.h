@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "laneql/table.h"
+#include "src/exec/exec_context.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/grouping.h"
 #include "src/plan/bound_expr.h"
@@ -70,10 +71,18 @@ class GroupStage {
   std::unique_ptr<Grouper> TakeGrouper() { return std::move(grouper_); }
   // One column per GROUP BY key (constants included): row i = the key of group ids[i], or of
   // every group in order when ids is null.
+  // With `ctx`, many keys are copied on its threads.
   bool KeyColumns(const std::vector<uint32_t>* ids, std::vector<Column>* out,
-                  std::string* error) const;
+                  std::string* error, const ExecContext* ctx = nullptr) const;
 
  private:
+  // The keys of groups ids[i] (or i) for i in [begin, end) into fresh columns *out, on this thread.
+  bool AppendKeys(const std::vector<uint32_t>* ids, size_t begin, size_t end, std::vector<Column>* out,
+                  std::string* error) const;
+  // KeyColumns' varying keys in slices on ctx's threads; *done false where not worth it (few
+  // groups) or not possible (large_string keys): then nothing was made.
+  bool KeyColumnsOnThreads(const std::vector<uint32_t>* ids, size_t groups, const ExecContext& ctx,
+                           std::vector<Column>* varying, bool* done, std::string* error) const;
   bool EvalKeys(Evaluator* evaluator, const RowSet& rows, std::vector<Vec>* keys,
                 std::string* error) const;
   const int64_t* DirectMin() const { return direct_range_ ? &direct_min_ : nullptr; }

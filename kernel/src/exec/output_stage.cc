@@ -170,13 +170,14 @@ bool ChooseTopGroupsByCount(const Plan& plan, const ExecContext& ctx, const Stat
 // The output of the groups `ids` alone, in that order: their keys and aggregates as a small
 // relation of their own. The aggregates ORDER BY or HAVING read are taken from `relation`
 // through `evaluator` where given (already finished for every group), else all from `states`.
-Result OutputChosenGroups(const Plan& plan, const GroupStage& grouper, const StateParts& states,
-                          const std::vector<bool>& needed, const std::vector<Column>* relation,
-                          Evaluator* evaluator, const std::vector<uint32_t>& ids) {
+Result OutputChosenGroups(const Plan& plan, const ExecContext& ctx, const GroupStage& grouper,
+                          const StateParts& states, const std::vector<bool>& needed,
+                          const std::vector<Column>* relation, Evaluator* evaluator,
+                          const std::vector<uint32_t>& ids) {
   std::string error;
   const size_t num_keys = plan.scope_keys();
   std::vector<Column> small;
-  if (!grouper.KeyColumns(&ids, &small, &error) ||
+  if (!grouper.KeyColumns(&ids, &small, &error, &ctx) ||
       !AddDerivedKeys(plan, ids.size(), &small, &error)) {
     return Result::Error(error);
   }
@@ -186,7 +187,7 @@ Result OutputChosenGroups(const Plan& plan, const GroupStage& grouper, const Sta
   for (size_t a = 0; a < plan.aggregates.size(); ++a) {
     Column column;
     if (relation == nullptr || !needed[num_keys + a]) {
-      if (!states.Finish(a, &ids, &column, &error)) return Result::Error(error);
+      if (!states.Finish(a, &ids, &column, &error, &ctx)) return Result::Error(error);
     } else {
       plan::BoundExprPtr ref = plan::MakeColumn(static_cast<int>(num_keys + a),
                                                 (*relation)[num_keys + a].type(), true, {});
@@ -202,7 +203,7 @@ Result OutputChosenGroups(const Plan& plan, const GroupStage& grouper, const Sta
   Evaluator small_evaluator(small_pointers);
   RowSet all;
   all.count = ids.size();
-  return Project(plan, &small_evaluator, all);
+  return ProjectOnThreads(plan, ctx, small_evaluator, all);
 }
 
 }  // namespace
@@ -229,12 +230,12 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
   if (grouper != nullptr && !any_key_needed) {
     std::vector<uint32_t> ids;
     if (ChooseTopGroupsByCount(plan, ctx, states, first_rows, &ids)) {
-      return OutputChosenGroups(plan, *grouper, states, needed, nullptr, nullptr, ids);
+      return OutputChosenGroups(plan, ctx, *grouper, states, needed, nullptr, nullptr, ids);
     }
   }
   std::vector<Column> relation;
   if (any_key_needed) {
-    if (!grouper->KeyColumns(nullptr, &relation, &error) ||
+    if (!grouper->KeyColumns(nullptr, &relation, &error, &ctx) ||
         !AddDerivedKeys(plan, groups, &relation, &error)) {
       return Result::Error(error);
     }
@@ -295,7 +296,7 @@ Result OutputGroups(const Plan& plan, const ExecContext& ctx, const GroupStage* 
   for (size_t i = 0; i < chosen.count; ++i) {
     ids[i] = chosen.ids ? chosen.ids[i] : static_cast<uint32_t>(chosen.begin + i);
   }
-  return OutputChosenGroups(plan, *grouper, states, needed, &relation, &evaluator, ids);
+  return OutputChosenGroups(plan, ctx, *grouper, states, needed, &relation, &evaluator, ids);
 }
 
 }  // namespace exec
