@@ -149,6 +149,8 @@ bool AnyRowWithNullKey(const std::vector<const Column*>& keys, size_t rows);
 // out (the budget's error). Single-threaded.
 bool GatherRows(const Column& source, const std::vector<uint32_t>& rows, Column* out,
                 std::string* error);
+// The same for the n row numbers from `rows`.
+bool GatherRows(const Column& source, const uint32_t* rows, size_t n, Column* out, std::string* error);
 
 }  // namespace exec
 }  // namespace laneql

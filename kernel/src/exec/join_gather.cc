@@ -15,9 +15,8 @@ namespace {
 
 // The output's validity: the source's bits at the rows, and 0 at kNoRow. Left empty when the
 // source has no bitmap and no row is kNoRow (no NULL possible).
-bool GatherValidity(const Column& source, const std::vector<uint32_t>& rows, const uint32_t* ids,
+bool GatherValidity(const Column& source, const uint32_t* rows, size_t n, const uint32_t* ids,
                     size_t missing, AlignedBuffer* validity, std::string* error) {
-  const size_t n = rows.size();
   if (n == 0 || (source.validity() == nullptr && missing == 0)) return true;
   const size_t words = BitmaskWords(n);
   if (!validity->ResizeForOverwrite(words * sizeof(uint64_t), error)) return false;
@@ -36,9 +35,8 @@ bool GatherValidity(const Column& source, const std::vector<uint32_t>& rows, con
   return true;
 }
 
-bool GatherFixedValues(const Column& source, const std::vector<uint32_t>& rows, const uint32_t* ids,
+bool GatherFixedValues(const Column& source, const uint32_t* rows, size_t n, const uint32_t* ids,
                        size_t missing, AlignedBuffer* values, std::string* error) {
-  const size_t n = rows.size();
   const size_t width = TypeByteWidth(source.type());
   if (!values->ResizeForOverwrite(n * width, error)) return false;
   if (n == 0) return true;
@@ -64,9 +62,8 @@ bool GatherFixedValues(const Column& source, const std::vector<uint32_t>& rows, 
 // Any source offset width into int64 offsets, a row at a time: large_string sources, and
 // string results past 2^31 - 1 bytes.
 template <class Offset>
-bool GatherLargeStrings(const Offset* from, const uint8_t* bytes, const std::vector<uint32_t>& rows,
+bool GatherLargeStrings(const Offset* from, const uint8_t* bytes, const uint32_t* rows, size_t n,
                         uint64_t total, AlignedBuffer* values, AlignedBuffer* offsets, std::string* error) {
-  const size_t n = rows.size();
   if (!offsets->ResizeForOverwrite((n + 1) * sizeof(int64_t), error) ||
       !values->ResizeForOverwrite(static_cast<size_t>(total), error)) {
     return false;
@@ -86,16 +83,15 @@ bool GatherLargeStrings(const Offset* from, const uint8_t* bytes, const std::vec
 // kString rows through the kernels: the offsets and bytes of the rows other than kNoRow (a
 // kNoRow row has no bytes, so theirs are the output's bytes in order), then the offsets spread
 // out to every row, a kNoRow row repeating the offset before it.
-bool GatherShortStrings(const Column& source, const std::vector<uint32_t>& rows, size_t missing, uint64_t total,
+bool GatherShortStrings(const Column& source, const uint32_t* rows, size_t n, size_t missing, uint64_t total,
                         AlignedBuffer* values, AlignedBuffer* offsets, std::string* error) {
-  const size_t n = rows.size();
   if (!offsets->ResizeForOverwrite((n + 1) * sizeof(int32_t), error) ||
       !values->ResizeForOverwrite(static_cast<size_t>(total), error)) {
     return false;
   }
   int32_t* to = offsets->As<int32_t>();
   AlignedBuffer present_buffer, present_offsets_buffer;
-  const uint32_t* present = rows.data();
+  const uint32_t* present = rows;
   int32_t* present_offsets = to;
   const size_t count = n - missing;
   if (missing != 0) {
@@ -105,8 +101,8 @@ bool GatherShortStrings(const Column& source, const std::vector<uint32_t>& rows,
     }
     uint32_t* kept = present_buffer.As<uint32_t>();
     size_t k = 0;
-    for (uint32_t r : rows) {
-      if (r != kNoRow) kept[k++] = r;
+    for (size_t i = 0; i < n; ++i) {
+      if (rows[i] != kNoRow) kept[k++] = rows[i];
     }
     present = kept;
     present_offsets = present_offsets_buffer.As<int32_t>();
@@ -131,13 +127,16 @@ bool GatherShortStrings(const Column& source, const std::vector<uint32_t>& rows,
 }  // namespace
 
 bool GatherRows(const Column& source, const std::vector<uint32_t>& rows, Column* out, std::string* error) {
+  return GatherRows(source, rows.data(), rows.size(), out, error);
+}
+
+bool GatherRows(const Column& source, const uint32_t* rows, size_t n, Column* out, std::string* error) {
   const ScopedMemoryActivity activity("gathering a join's output column");
-  const size_t n = rows.size();
-  const size_t missing = static_cast<size_t>(std::count(rows.begin(), rows.end(), kNoRow));
+  const size_t missing = static_cast<size_t>(std::count(rows, rows + n, kNoRow));
   // Row numbers with kNoRow replaced by row 0, for the kernels (only when some row is read, so
   // row 0 exists); those slots are cleared afterwards.
   AlignedBuffer substituted;
-  const uint32_t* ids = rows.data();
+  const uint32_t* ids = rows;
   if (missing != 0 && missing != n) {
     if (!substituted.ResizeForOverwrite(n * sizeof(uint32_t), error)) return false;
     uint32_t* to = substituted.As<uint32_t>();
@@ -148,7 +147,8 @@ bool GatherRows(const Column& source, const std::vector<uint32_t>& rows, Column*
   TypeId type = source.type();
   if (IsString(type)) {
     uint64_t total = 0;
-    for (uint32_t r : rows) {
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t r = rows[i];
       if (r == kNoRow) continue;
       total += type == TypeId::kString
                    ? static_cast<uint64_t>(source.Offsets32()[r + 1] - source.Offsets32()[r])
@@ -160,19 +160,19 @@ bool GatherRows(const Column& source, const std::vector<uint32_t>& rows, Column*
     }
     bool ok;
     if (type == TypeId::kString && total <= static_cast<uint64_t>(INT32_MAX)) {
-      ok = GatherShortStrings(source, rows, missing, total, &values, &offsets, error);
+      ok = GatherShortStrings(source, rows, n, missing, total, &values, &offsets, error);
     } else if (type == TypeId::kString) {
       type = TypeId::kLargeString;  // int32 offsets cannot address the result
-      ok = GatherLargeStrings(source.Offsets32(), source.StringData(), rows, total, &values, &offsets, error);
+      ok = GatherLargeStrings(source.Offsets32(), source.StringData(), rows, n, total, &values, &offsets, error);
     } else {
-      ok = GatherLargeStrings(source.Offsets64(), source.StringData(), rows, total, &values, &offsets, error);
+      ok = GatherLargeStrings(source.Offsets64(), source.StringData(), rows, n, total, &values, &offsets, error);
     }
     if (!ok) return false;
     if (n == 0) offsets = AlignedBuffer();  // FromBuffers takes no offsets for no rows
-  } else if (!GatherFixedValues(source, rows, ids, missing, &values, error)) {
+  } else if (!GatherFixedValues(source, rows, n, ids, missing, &values, error)) {
     return false;
   }
-  if (!GatherValidity(source, rows, ids, missing, &validity, error)) return false;
+  if (!GatherValidity(source, rows, n, ids, missing, &validity, error)) return false;
   return Column::FromBuffers(type, n, std::move(values), std::move(offsets), std::move(validity), out, error);
 }
 

@@ -83,7 +83,7 @@ bool QueryTreeRunner::ExecuteGet(LogicalOperator* op, bool with_conditions, Rela
       return false;
     }
   }
-  if (filtered && rows.size() != out->table->num_rows() && !KeepRelationRows(out, rows, &message)) {
+  if (filtered && rows.size() != out->table->num_rows() && !KeepRelationRows(out, rows, &message, &ctx_)) {
     *error = Result::Error(message);
     return false;
   }

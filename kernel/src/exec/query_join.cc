@@ -94,7 +94,7 @@ bool QueryTreeRunner::Filter(Relation* relation, const sql::Expr& predicate, Res
   if (!FilterRows(*relation, predicate, &rows, error)) return false;
   if (rows.size() == relation->table->num_rows()) return true;  // only the gather of the kept rows
   std::string message;
-  if (!KeepRelationRows(relation, rows, &message)) {
+  if (!KeepRelationRows(relation, rows, &message, &ctx_)) {
     *error = Result::Error(message);
     return false;
   }
@@ -176,7 +176,7 @@ bool QueryTreeRunner::MarkedJoin(const Relation& left, const std::vector<uint8_t
     if ((matched[l] != 0) == (type == sql::JoinType::kSemi)) rows.push_back(static_cast<uint32_t>(l));
   }
   *out = left;
-  if (!KeepRelationRows(out, rows, &message)) {
+  if (!KeepRelationRows(out, rows, &message, &ctx_)) {
     *error = Result::Error(message);
     return false;
   }

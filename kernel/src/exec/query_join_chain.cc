@@ -24,6 +24,7 @@
 
 #include "src/common/ascii.h"
 #include "src/exec/chain_input.h"
+#include "src/exec/gather_on_threads.h"
 #include "src/exec/hash_join.h"
 #include "src/exec/join_range_skip.h"
 #include "src/exec/morsel.h"
@@ -252,7 +253,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     bool plain = true;
     for (const sql::ExprPtr& k : join.op->right_keys) plain = plain && LocateColumn(build.relation.scope, *k) >= 0;
     if (!build.all && !plain) {
-      if (!KeepRelationRows(&build.relation, build.selection, &message)) {
+      if (!KeepRelationRows(&build.relation, build.selection, &message, &ctx_)) {
         *error = Result::Error(message);
         return false;
       }
@@ -575,29 +576,37 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     parts.push_back(std::move(unpaired));
   }
   // The sink: the morsels' rows in morsel order, each input's rows in its table.
-  size_t total = 0;
-  for (const MorselRows& part : parts) total += part.count;
+  std::vector<size_t> part_begin(parts.size() + 1, 0);
+  for (size_t p = 0; p < parts.size(); ++p) part_begin[p + 1] = part_begin[p] + parts[p].count;
+  const size_t total = part_begin.back();
   std::vector<std::vector<uint32_t>> physical(inputs.size(), std::vector<uint32_t>(total));
-  for (size_t t = 0; t < inputs.size(); ++t) {
-    size_t at = 0;
-    for (const MorselRows& part : parts) {
-      for (size_t i = 0; i < part.count; ++i) physical[t][at++] = inputs[t].Physical(part.rows[t][i]);
-    }
+  // Each morsel's rows into their place in each input's list, a task per (input, morsel): on one
+  // thread this was a pass over every output row per input after the parallel probe.
+  auto place = [&](size_t k, int, std::string*) {
+    const size_t t = k / parts.size(), p = k % parts.size();
+    uint32_t* to = physical[t].data() + part_begin[p];
+    const std::vector<uint32_t>& from = parts[p].rows[t];
+    for (size_t i = 0; i < parts[p].count; ++i) to[i] = inputs[t].Physical(from[i]);
+    return true;
+  };
+  const int place_threads = total < ctx_.min_parallel_rows ? 1 : ctx_.ThreadsAvailable();
+  if (!RunTasks(ctx_, place_threads, inputs.size() * parts.size(), place, &message)) {
+    *error = Result::Error(message);
+    return false;
   }
   parts = {};
   std::vector<std::pair<size_t, size_t>> columns;  // (input, column) per output column
   for (size_t t = 0; t < inputs.size(); ++t) {
     for (size_t c = 0; c < inputs[t].relation.table->num_columns(); ++c) columns.emplace_back(t, c);
   }
-  std::vector<Column> gathered(columns.size());
-  auto gather = [&](size_t k, int, std::string* task_error) {
-    const auto [t, c] = columns[k];
-    return GatherRows(inputs[t].relation.table->column(c), physical[t], &gathered[k], task_error);
-  };
+  std::vector<Column> gathered;
   {
     ScopedSpan span(ctx_.profiler, 0, "hash join gather", "pipeline");
-    const int gather_threads = total < ctx_.min_parallel_rows ? 1 : ctx_.ThreadsAvailable();
-    if (!RunTasks(ctx_, gather_threads, columns.size(), gather, &message)) {
+    std::vector<GatherJob> jobs;
+    for (const auto& [t, c] : columns) jobs.push_back(GatherJob{&inputs[t].relation.table->column(c), &physical[t]});
+    ExecContext gather_ctx = ctx_;
+    if (total < ctx_.min_parallel_rows) gather_ctx.threads = 1;
+    if (!GatherColumnsOnThreads(gather_ctx, jobs, &gathered, &message)) {
       *error = Result::Error(message);
       return false;
     }

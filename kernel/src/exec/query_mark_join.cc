@@ -44,9 +44,9 @@ struct SideKeys {
 };
 
 // The input's rows as a relation of their own (a filtered scan's kept rows gathered).
-bool Materialize(ChainInput* in, std::string* error) {
+bool Materialize(ChainInput* in, const ExecContext& ctx, std::string* error) {
   if (in->all) return true;
-  if (!KeepRelationRows(&in->relation, in->selection, error)) return false;
+  if (!KeepRelationRows(&in->relation, in->selection, error, &ctx)) return false;
   in->selection = {};
   in->all = true;
   return true;
@@ -77,7 +77,7 @@ bool QueryTreeRunner::ExecuteMarkJoin(LogicalOperator* op, bool analyze, Relatio
   }
   if (!plain) {
     // Key expressions: evaluated over whole relations by the operator-at-a-time join.
-    if (!Materialize(&left, &message) || !Materialize(&right, &message)) {
+    if (!Materialize(&left, ctx_, &message) || !Materialize(&right, ctx_, &message)) {
       *error = Result::Error(message);
       return false;
     }
@@ -261,13 +261,13 @@ bool QueryTreeRunner::ExecuteMarkJoin(LogicalOperator* op, bool analyze, Relatio
       if ((matched[l] != 0) == (type == sql::JoinType::kSemi)) rows.push_back(left.selection[l]);
     }
     *out = std::move(left.relation);
-    if (!KeepRelationRows(out, rows, &message)) {
+    if (!KeepRelationRows(out, rows, &message, &ctx_)) {
       *error = Result::Error(message);
       return false;
     }
     return true;
   }
-  if (!Materialize(&left, &message)) {
+  if (!Materialize(&left, ctx_, &message)) {
     *error = Result::Error(message);
     return false;
   }

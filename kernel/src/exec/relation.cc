@@ -1,5 +1,7 @@
 #include "src/exec/relation.h"
 
+#include "src/exec/gather_on_threads.h"
+
 #include "src/exec/hash_join.h"
 
 #include <cmath>
@@ -160,14 +162,22 @@ bool TakeRows(const Column& in, const std::vector<uint32_t>& rows, Column* out,
   return GatherRows(in, rows, out, error);  // the gather kernels (hash_join.h)
 }
 
-bool KeepRelationRows(Relation* relation, const std::vector<uint32_t>& rows, std::string* error) {
+bool KeepRelationRows(Relation* relation, const std::vector<uint32_t>& rows, std::string* error,
+                      const ExecContext* ctx) {
   auto table = std::make_shared<Table>();
-  for (size_t c = 0; c < relation->table->num_columns(); ++c) {
-    Column kept;
-    if (!TakeRows(relation->table->column(c), rows, &kept, error) ||
-        !table->AddColumn(RelationColumnName(c), std::move(kept), error)) {
-      return false;
+  std::vector<GatherJob> jobs;
+  for (size_t c = 0; c < relation->table->num_columns(); ++c) jobs.push_back(GatherJob{&relation->table->column(c), &rows});
+  std::vector<Column> kept;
+  if (ctx != nullptr) {
+    if (!GatherColumnsOnThreads(*ctx, jobs, &kept, error)) return false;
+  } else {
+    kept.resize(jobs.size());
+    for (size_t c = 0; c < jobs.size(); ++c) {
+      if (!TakeRows(*jobs[c].source, rows, &kept[c], error)) return false;
     }
+  }
+  for (size_t c = 0; c < kept.size(); ++c) {
+    if (!table->AddColumn(RelationColumnName(c), std::move(kept[c]), error)) return false;
   }
   relation->table = std::move(table);
   return true;

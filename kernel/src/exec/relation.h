@@ -17,6 +17,8 @@
 namespace laneql {
 namespace exec {
 
+struct ExecContext;
+
 struct Relation {
   std::shared_ptr<const Table> table;
   plan::ColumnScope scope;  // one entry per table column
@@ -48,8 +50,10 @@ bool AppendColumn(const Column& in, Column* out, std::string* error);
 inline constexpr uint32_t kMissingRow = 0xFFFFFFFFu;
 bool TakeRows(const Column& in, const std::vector<uint32_t>& rows, Column* out,
               std::string* error);
-// `relation` cut to its rows at `rows` (every column; the scope unchanged).
-bool KeepRelationRows(Relation* relation, const std::vector<uint32_t>& rows, std::string* error);
+// `relation` cut to its rows at `rows` (every column; the scope unchanged); with `ctx`, the
+// columns are gathered on its threads.
+bool KeepRelationRows(Relation* relation, const std::vector<uint32_t>& rows, std::string* error,
+                      const ExecContext* ctx = nullptr);
 // An all-NULL column of `type` and `length` rows.
 bool NullColumn(TypeId type, size_t length, Column* out, std::string* error);
 
