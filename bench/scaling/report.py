@@ -112,8 +112,40 @@ def render(doc):
                 r["index"], " | ".join(fmt(v) for v in r["wall"]), "-" if up is None else "%.1fx" % up,
                 "-" if cpu is None else "%.2f" % cpu, sql))
         out += phase_lines(suite, s)
+        out += after_lines(suite, s, doc.get("after", {}).get(suite["suite"]))
         out.append("")
     return "\n".join(out)
+
+
+def after_lines(suite, s, after):
+    """A later run at the curve's last thread count (a later commit, another lease of the machine):
+    its times beside the curve's, and its speed-up over the curve's first thread count (code that
+    changed only what runs on several threads leaves that one as it was)."""
+    if not after:
+        return []
+    run = after["runs_by_threads"][-1]
+    counts = s["counts"]
+    if run["threads"] != counts[-1] or after["queries"] != suite["queries"]:
+        return []
+    later = {q["index"]: q for q in run["queries"]}
+    rows = [(r, later.get(r["index"])) for r in s["rows"] if r["wall"][-1] and later.get(r["index"])
+            and later[r["index"]]["error"] is None]
+    ratios = [l["wall_ms"] / r["wall"][-1] for r, l in rows if r["wall"][-1] >= 1]
+    slow_after = [r["wall"][0] / l["wall_ms"] for r, l in rows if r in s["slow"]]
+    lines = ["", "### %d threads again at commit %s (%s)" % (run["threads"], after.get("commit") or "?",
+                                                          after.get("started", "?")), "",
+             "Geomean of its times over the curve's at %d threads (queries of at least 1 ms): %.3f; geomean "
+             "speed-up over the curve's 1 thread (%d queries >= %g ms): %.2fx (the curve's: %s)." % (
+                 run["threads"], geomean(ratios) or 0, len(slow_after), SLOW_MS, geomean(slow_after) or 0,
+                 "-" if s["geomeans"][-1] is None else "%.2fx" % s["geomeans"][-1]), "",
+             "| # | ms %d (curve) | ms %d (again) | again / curve | speed-up %d |" % (
+                 run["threads"], run["threads"], run["threads"]), "|---:|---:|---:|---:|---:|"]
+    for r, l in rows:
+        if r not in s["slow"]:
+            continue
+        lines.append("| %d | %s | %s | %.2f | %.1fx |" % (r["index"], fmt(r["wall"][-1]), fmt(l["wall_ms"]),
+                                                        l["wall_ms"] / r["wall"][-1], r["wall"][0] / l["wall_ms"]))
+    return lines
 
 
 def phase_lines(suite, s):
@@ -138,12 +170,31 @@ def phase_lines(suite, s):
     return lines
 
 
+def merged(docs):
+    """One suite per name: a run cut short by the deadline and the run that finished its thread
+    counts (the same machine, data and runs) become one curve; a later file's thread count wins."""
+    by_name = {}
+    for doc in docs:
+        if doc["suite"] not in by_name:
+            by_name[doc["suite"]] = dict(doc, runs_by_threads=list(doc["runs_by_threads"]))
+            continue
+        into = by_name[doc["suite"]]
+        if doc["runs"] != into["runs"] or doc["queries"] != into["queries"]:
+            raise SystemExit("error: %s: files with other queries or runs cannot be merged" % doc["suite"])
+        runs = {r["threads"]: r for r in into["runs_by_threads"]}
+        runs.update({r["threads"]: r for r in doc["runs_by_threads"]})
+        into["runs_by_threads"] = [runs[t] for t in sorted(runs)]
+    return list(by_name.values())
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("inputs", nargs="*", help="scaling-<suite>.json files from run.py")
     p.add_argument("--name", default="16core")
     p.add_argument("--command", default="bench/scaling/device.sh (see bench/scaling/README.md)",
                    help="the command the report names as the one that took the figures")
+    p.add_argument("--after", nargs="*", default=[], metavar="JSON",
+                   help="suite JSONs of a later run at the curve's last thread count, shown beside it")
     p.add_argument("--render", metavar="JSON", help="only re-render a saved report JSON")
     p.add_argument("--out-dir", default=os.path.join(REPO, "bench", "results"))
     args = p.parse_args(argv)
@@ -154,11 +205,9 @@ def main(argv=None):
     else:
         if not args.inputs:
             p.error("no suite JSONs given")
-        suites_in = []
-        for path in args.inputs:
-            with open(path, encoding="utf-8") as f:
-                suites_in.append(json.load(f))
-        doc = {"name": args.name, "command": args.command, "suites": suites_in}
+        suites_in = merged([json.load(open(path, encoding="utf-8")) for path in args.inputs])
+        doc = {"name": args.name, "command": args.command, "suites": suites_in,
+               "after": {d["suite"]: d for d in merged([json.load(open(path, encoding="utf-8")) for path in args.after])}}
         base = os.path.join(args.out_dir, "scaling-%s" % args.name)
         with open(base + ".json", "w") as f:
             json.dump(doc, f, indent=1)
