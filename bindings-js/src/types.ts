@@ -151,6 +151,9 @@ export interface ProfileCounters {
   partitions?: number;
   /** Probe rows (with a non-NULL key) its runtime key filter dropped before the hash table. */
   filtered?: number;
+  /** Probe-side source rows its min/max runtime filter left unread: ranges of a probe morsel
+   *  whose zone maps say no key there lies within the build keys' range. */
+  skipped?: number;
   /** Pairs of equal keys that passed the join's condition (a semi / anti / mark join: its left rows with a match). */
   matches?: number;
 }

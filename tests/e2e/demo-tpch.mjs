@@ -1,6 +1,7 @@
 // The web demo's TPC-H join panel (part of demo.mjs's run): generates TPC-H at SF 0.01 in the page,
 // runs a join query from the panel's picker, and checks its answer and each join's counters
-// (build rows, partitions, probe rows, rows the key filter dropped, matches) against the native
+// (build rows, partitions, source rows the min/max filter skipped, probe rows, rows the key filter
+// dropped, matches) against the native
 // CLI's answer and profile on `laneql gen tpch` data of the same scale factor and seed.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -27,7 +28,8 @@ async function nativeJoin(laneql, seed, sql, parseAnswer) {
     const joins = trace.traceEvents
       .filter((e) => e.ph === 'X' && e.name === 'hash join probe')
       .map((e) => ({
-        build: e.args.build ?? 0, partitions: e.args.partitions ?? 1, probe: e.args.rows,
+        build: e.args.build ?? 0, partitions: e.args.partitions ?? 1, skipped: e.args.skipped ?? 0,
+        probe: e.args.rows,
         filtered: e.args.filtered ?? 0, matches: e.args.matches ?? 0,
       }));
     return { answer: parseAnswer(stdout), joins };
@@ -63,7 +65,8 @@ export async function checkTpchJoin(page, name, seed, tools) {
   check(`${name}: TPC-H ${QUERY} equals the native engine (${grid.numRows} rows)`, diff === null, diff ?? '');
 
   const drawn = await page.locator('#join-list .join-card').evaluateAll((cards) => cards.map((c) => ({
-    build: Number(c.dataset.build), partitions: Number(c.dataset.partitions), probe: Number(c.dataset.probe),
+    build: Number(c.dataset.build), partitions: Number(c.dataset.partitions), skipped: Number(c.dataset.skipped),
+    probe: Number(c.dataset.probe),
     filtered: Number(c.dataset.filtered), matches: Number(c.dataset.matches),
   })));
   check(`${name}: the join panel draws ${QUERY}'s ${native.joins.length} joins with the native profile's counters`,

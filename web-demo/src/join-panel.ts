@@ -1,7 +1,8 @@
 // The join panel: a TPC-H join query from the picker runs in the query editor, and each hash join
 // of the last query is drawn from its profile span (profile.ts's JoinCounters) as a funnel:
-// probe rows, those the runtime key filter dropped before the hash table, those that looked a
-// key up in it, and the matches; with the build side's rows and its hash table's partitions.
+// probe source rows the min/max runtime filter left unread, probe rows, those the runtime key
+// filter dropped before the hash table, those that looked a key up in it, and the matches; with
+// the build side's rows and its hash table's partitions.
 import { renderBars } from './bars.js';
 import type { DemoContext } from './context.js';
 import { byId, el } from './dom.js';
@@ -22,11 +23,14 @@ function percent(part: number, whole: number): string {
 /** One sentence per join for screen readers and for anyone who prefers numbers to bars. */
 export function describeJoin(index: number, join: JoinCounters): string {
   const partitions = join.partitions > 1 ? ` placed in ${formatCount(join.partitions)} partitions` : '';
+  const skipped = join.skipped > 0
+    ? `the build keys' min/max range left ${rows(join.skipped)} of the probe side unread; `
+    : '';
   const filter = join.filtered > 0
     ? `the key filter dropped ${formatCount(join.filtered)} (${percent(join.filtered, join.probeRows)}) before the hash table, `
     : 'no row was dropped by a key filter, ';
   return `Join ${index}: ${formatCount(join.probeRows)} probe rows against a hash table of ` +
-    `${rows(join.build).replace('row', 'build row')}${partitions}; ${filter}${formatCount(join.lookedUp)} looked their key up, ` +
+    `${rows(join.build).replace('row', 'build row')}${partitions}; ${skipped}${filter}${formatCount(join.lookedUp)} looked their key up, ` +
     `${formatCount(join.matches)} matched.`;
 }
 
@@ -91,6 +95,7 @@ export class JoinPanel {
   #drawJoin(index: number, join: JoinCounters): HTMLElement {
     const chart = el('div', { class: 'chart' });
     renderBars(chart, [
+      { label: 'skipped by min/max', value: join.skipped, text: formatCount(join.skipped), tone: 'slow' },
       { label: 'probe rows', value: join.probeRows, text: formatCount(join.probeRows) },
       { label: 'dropped by key filter', value: join.filtered, text: formatCount(join.filtered), tone: 'slow' },
       { label: 'looked up', value: join.lookedUp, text: formatCount(join.lookedUp) },
@@ -99,7 +104,8 @@ export class JoinPanel {
     const partitions = join.partitions > 1 ? `, ${formatCount(join.partitions)} partitions` : ', 1 partition';
     return el('article', {
       class: 'join-card',
-      'data-build': join.build, 'data-partitions': join.partitions, 'data-probe': join.probeRows,
+      'data-build': join.build, 'data-partitions': join.partitions, 'data-skipped': join.skipped,
+      'data-probe': join.probeRows,
       'data-filtered': join.filtered, 'data-looked-up': join.lookedUp, 'data-matches': join.matches,
     },
     el('h3', {}, `Join ${index}`, el('small', {}, ` build ${rows(join.build)}${partitions}`)),

@@ -28,11 +28,13 @@ export interface Span {
 }
 
 /** What one join did, from its probe span: the build side's rows and the partitions its hash
- *  table was placed in; the probe rows, those the runtime key filter dropped before the hash
- *  table, those that looked a key up in it, and the matches (pairs that passed the join). */
+ *  table was placed in; the probe source rows its min/max runtime filter left unread, the probe
+ *  rows, those the runtime key filter dropped before the hash table, those that looked a key up
+ *  in it, and the matches (pairs that passed the join). */
 export interface JoinCounters {
   build: number;
   partitions: number;
+  skipped: number;
   probeRows: number;
   filtered: number;
   lookedUp: number;
@@ -81,6 +83,7 @@ export function readProfile(trace: ProfileTrace): Timeline {
             join: {
               build: event.args.build ?? 0,
               partitions: event.args.partitions ?? 1,
+              skipped: event.args.skipped ?? 0,
               probeRows: event.args.rows,
               filtered: event.args.filtered ?? 0,
               lookedUp: event.args.probes,
