@@ -576,7 +576,7 @@ bool AggregateStates::FinishParts(const std::vector<const AggregateStates*>& par
   // thread it was 22 ms of a 79 ms query at SF 1 on 2 threads. A library aggregate's Append may
   // change its state (a median sorts its values), so those stay on one thread.
   const int threads = ctx != nullptr && rows >= kParallelFinishMin && first.kind != AggKind::kFunction
-                          ? ctx->ThreadsAvailable()
+                          ? TaskThreads(ctx->ThreadsAvailable(), rows)
                           : 1;
   if (threads > 1) {
     const size_t slice = std::max<size_t>((rows / (static_cast<size_t>(threads) * 4) + 63) / 64 * 64, 4096);

@@ -28,7 +28,8 @@ size_t SliceRows(size_t rows, size_t jobs, int threads) {
 
 bool GatherColumnsOnThreads(const ExecContext& ctx, const std::vector<GatherJob>& jobs, std::vector<Column>* outs,
                             std::string* error) {
-  const int threads = ctx.ThreadsAvailable();
+  // Slices for the threads the tasks will run on (RunTasks takes no more than the processors).
+  const int threads = TaskThreads(ctx.ThreadsAvailable(), std::numeric_limits<size_t>::max());
   // Tasks: (job, first row, rows) in job order.
   struct Task {
     size_t job, begin, count;

@@ -175,7 +175,7 @@ bool GroupStage::AppendKeys(const std::vector<uint32_t>* ids, size_t begin, size
 bool GroupStage::KeyColumnsOnThreads(const std::vector<uint32_t>* ids, size_t groups, const ExecContext& ctx,
                                      std::vector<Column>* varying, bool* done, std::string* error) const {
   *done = false;
-  const int threads = ThreadsFor(groups, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
+  const int threads = TaskThreads(ThreadsFor(groups, ctx.ThreadsAvailable(), ctx.min_parallel_rows), groups);
   if (threads <= 1) return true;
   std::vector<Column> probe;
   if (!AppendKeys(ids, 0, 0, &probe, error)) return false;

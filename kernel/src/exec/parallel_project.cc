@@ -158,7 +158,8 @@ bool ConcatColumns(const std::vector<Column>& parts, const ExecContext& ctx, int
 
 Result ProjectOnThreads(const plan::Plan& plan, const ExecContext& ctx, const Evaluator& evaluator,
                         const RowSet& rows) {
-  const int threads = ThreadsFor(rows.count, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
+  // Chunks for the threads the tasks will run on (RunTasks takes no more than the processors).
+  const int threads = TaskThreads(ThreadsFor(rows.count, ctx.ThreadsAvailable(), ctx.min_parallel_rows), rows.count);
   Evaluator serial = evaluator;
   if (threads <= 1 || plan.num_visible == 0 || rows.mask != nullptr) return Project(plan, &serial, rows);
   const ScopedMemoryActivity activity("building the result");
