@@ -440,10 +440,11 @@ EMSCRIPTEN_KEEPALIVE const void* laneql_result_values(const laneql::Result* resu
 EMSCRIPTEN_KEEPALIVE size_t laneql_result_values_bytes(const laneql::Result* result, int i) {
   return result->column(i).values_buffer().size();
 }
-// String columns: rows + 1 offsets of OffsetByteWidth(type) bytes each.
+// String and list columns: rows + 1 offsets of OffsetByteWidth(type) bytes each (a list's
+// are byte offsets into its packed elements: laneql/types.h).
 EMSCRIPTEN_KEEPALIVE const void* laneql_result_offsets(const laneql::Result* result, int i) {
   const laneql::Column& column = result->column(i);
-  if (column.type() == laneql::TypeId::kString) return column.Offsets32();
+  if (laneql::PhysicalType(column.type()) == laneql::TypeId::kString) return column.Offsets32();
   if (column.type() == laneql::TypeId::kLargeString) return column.Offsets64();
   return nullptr;
 }

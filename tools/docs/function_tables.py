@@ -13,7 +13,7 @@ import re
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FAMILIES = {"Number": "Numbers", "Conditional": "Conditionals and comparisons", "String": "Strings",
-            "Date": "Dates and times"}
+            "Date": "Dates and times", "List": "Lists"}
 STRING = r'"((?:[^"\\]|\\.)*)"'
 
 

@@ -23,6 +23,16 @@
 //    kDecimalTag | p << 8 | s (DecimalType), so that every expression and column carries its
 //    precision and scale in its type; PhysicalType maps each to kInt128 for code that only
 //    moves, hashes, sorts or compares values of one type.
+//  - list(element): kListTag | element, for a fixed-width element type that is not a list (a
+//    number, BOOLEAN, DATE, TIME, TIMESTAMP, INTERVAL, HUGEINT or DECIMAL); DuckDB's
+//    element[] (what quantile_cont(x, [0.25, 0.5]) returns). Stored as a string column is:
+//    length + 1 int32 offsets in bytes, a row's bytes its elements' values packed
+//    (TypeByteWidth(element) each, so a row of b bytes holds b / width elements). Elements are
+//    never NULL (a NULL list is a NULL row). NOT Arrow's list layout (element offsets and a
+//    child array): the JS bindings convert. PhysicalType maps a list to kString and IsString
+//    is true for it, so that every step that only moves rows (gathers, sorts by other keys,
+//    joins, slices) moves lists as it moves strings; the binder keeps lists away from every
+//    operation on text or values (plan/bind_lists.cc).
 // kInt128 and kBool come after kLargeString, and kTime and kInterval after them, so that the
 // older ids keep their numbers.
 #ifndef LANEQL_TYPES_H_
@@ -60,30 +70,42 @@ inline constexpr int kNumTypeIds = static_cast<int>(TypeId::kInterval) + 1;  // 
 // DECIMAL(precision, scale): 1 <= precision <= kMaxDecimalPrecision, 0 <= scale <= precision.
 inline constexpr int kMaxDecimalPrecision = 38;
 inline constexpr uint16_t kDecimalTag = 0x4000;
-constexpr bool IsDecimal(TypeId type) { return (static_cast<uint16_t>(type) & kDecimalTag) != 0; }
+inline constexpr uint16_t kListTag = 0x8000;
+constexpr bool IsDecimal(TypeId type) {
+  return (static_cast<uint16_t>(type) & (kDecimalTag | kListTag)) == kDecimalTag;
+}
+constexpr bool IsList(TypeId type) { return (static_cast<uint16_t>(type) & kListTag) != 0; }
+constexpr TypeId ListType(TypeId element) { return static_cast<TypeId>(kListTag | static_cast<uint16_t>(element)); }
+constexpr TypeId ListElementType(TypeId list) {
+  return static_cast<TypeId>(static_cast<uint16_t>(list) & ~kListTag);
+}
 constexpr TypeId DecimalType(int precision, int scale) {
   return static_cast<TypeId>(kDecimalTag | precision << 8 | scale);
 }
 constexpr int DecimalPrecision(TypeId type) { return (static_cast<uint16_t>(type) >> 8) & 0x3f; }
 constexpr int DecimalScale(TypeId type) { return static_cast<uint16_t>(type) & 0xff; }
-// The layout a value is stored in: kInt128 for a decimal, the type itself for the others.
-constexpr TypeId PhysicalType(TypeId type) { return IsDecimal(type) ? TypeId::kInt128 : type; }
-// A TypeId a reader may meet in a file or from the JS bindings: a named one or a decimal of a
-// valid precision and scale.
+// The layout a value is stored in: kInt128 for a decimal, kString for a list, the type itself
+// for the others.
+constexpr TypeId PhysicalType(TypeId type) {
+  return IsList(type) ? TypeId::kString : IsDecimal(type) ? TypeId::kInt128 : type;
+}
+// A TypeId a reader may meet in a file or from the JS bindings: a named one, a decimal of a
+// valid precision and scale, or a list of either that is fixed-width.
 bool IsValidTypeId(uint64_t id);
 
 // laneql's own lower-case name: "int8" ... "uint64", "float32", "float64", "date32",
-// "timestamp_s", "timestamp_us", "string", "large_string", "int128", "bool", "decimal(p,s)".
+// "timestamp_s", "timestamp_us", "string", "large_string", "int128", "bool", "decimal(p,s)",
+// "float64[]" (a list).
 // Note "int8" is the
 // 8-bit integer (Arrow's naming), not Postgres/DuckDB's INT8 (= BIGINT).
 const char* TypeName(TypeId type);
 // DuckDB's name for the same values: "TINYINT", ..., "BIGINT", "UBIGINT", "FLOAT", "DOUBLE",
 // "DATE", "TIMESTAMP_S", "TIMESTAMP" (microseconds), "VARCHAR" (both string types), "HUGEINT",
-// "BOOLEAN", "DECIMAL(p,s)".
+// "BOOLEAN", "DECIMAL(p,s)", "DOUBLE[]".
 const char* DuckDbTypeName(TypeId type);
 // The Arrow C data interface format string ("c", "s", "i", "l", "C", ..., "g", "tdD", "tss:",
 // "tsu:", "u", "U", "d:38,0", "b"): what the JS bindings hand to or read from Arrow (see above
-// for the two that need converting).
+// for the two that need converting); "+l" for a list (its element's format is the child's).
 const char* ArrowFormat(TypeId type);
 
 // Parses TypeName's names, case-insensitively. Returns false for anything else.
@@ -97,9 +119,9 @@ bool TypeFromName(std::string_view name, TypeId* type);
 // VARCHAR(255) or CHAR(2) is accepted and ignored (DuckDB ignores it too).
 bool TypeFromSqlName(std::string_view name, TypeId* type);
 
-// Bytes per value for fixed-width types; 0 for the string types (see OffsetByteWidth).
+// Bytes per value for fixed-width types; 0 for the string types and lists (see OffsetByteWidth).
 size_t TypeByteWidth(TypeId type);
-// Bytes per offset: 4 for string, 8 for large_string, 0 for fixed-width types.
+// Bytes per offset: 4 for string and lists, 8 for large_string, 0 for fixed-width types.
 size_t OffsetByteWidth(TypeId type);
 
 bool IsSignedInteger(TypeId type);    // int8 .. int64, int128
@@ -107,7 +129,7 @@ bool IsUnsignedInteger(TypeId type);  // uint8 .. uint64
 bool IsInteger(TypeId type);          // either; bool, date32 and timestamps are not integers
 bool IsFloat(TypeId type);            // float32, float64
 bool IsTemporal(TypeId type);         // date32, timestamp_s, timestamp_us
-bool IsString(TypeId type);           // string, large_string
+bool IsString(TypeId type);           // string, large_string; and lists (see above)
 bool IsBool(TypeId type);             // bool
 bool IsFixedWidth(TypeId type);       // everything but the strings
 bool IsTime(TypeId type);             // time_us (a time of day: not IsTemporal)

@@ -146,9 +146,12 @@ class ValuesState final : public AggregateFunctionState {
   explicit ValuesState(const plan::Aggregate& aggregate)
       : fn_(aggregate.function),
         arg_type_(aggregate.arg->type),
-        result_type_(aggregate.type),
-        fraction_(std::fabs(aggregate.fraction)),
-        descending_(aggregate.fraction < 0) {}
+        result_type_(IsList(aggregate.type) ? ListElementType(aggregate.type) : aggregate.type),
+        list_(IsList(aggregate.type)),
+        fractions_(aggregate.fractions.empty() ? std::vector<double>{aggregate.fraction} : aggregate.fractions) {
+    // A list with a negative fraction counts every fraction from the top (0.0 too), as DuckDB.
+    for (double q : fractions_) descending_ = descending_ || q < 0;
+  }
 
   bool Resize(size_t groups, std::string* error) override {
     if (groups <= values_.size()) return true;
@@ -196,22 +199,39 @@ class ValuesState final : public AggregateFunctionState {
       case AggFn::kAvgDistinct: return AppendDistinctSum(values, out, error);
       default: break;
     }
+    if (!list_) return AppendQuantile(values, fractions_[0], out, error);
+    // quantile_cont(x, [q1, q2, ...]): the quantiles as one list row, their values packed.
+    Column elements(result_type_);
+    for (double q : fractions_) {
+      if (!AppendQuantile(values, q, &elements, error)) return false;
+    }
+    const size_t bytes = elements.length() * TypeByteWidth(result_type_);
+    return out->AppendString(std::string_view(reinterpret_cast<const char*>(elements.values_buffer().data()), bytes),
+                             error);
+  }
+
+ private:
+  // One quantile (q negative: counted from the top) of a group's values, appended to *out, a
+  // column of result_type_.
+  bool AppendQuantile(const std::vector<T>& values, double q, Column* out, std::string* error) const {
+    const bool descending = descending_;
+    const double fraction = std::fabs(q);
     const size_t n = values.size();
     if (fn_ == AggFn::kQuantileDisc) {
-      const size_t at = DiscreteIndex(fraction_, n);
+      const size_t at = DiscreteIndex(fraction, n);
       T low, high;
-      Select(values, at, at, &low, &high);
+      Select(values, at, at, descending, &low, &high);
       return AppendValue(low, out, error);
     }
     if constexpr (std::is_same_v<T, std::string>) {
       *error = "quantile_cont of strings";  // the binder refuses it
       return false;
     } else {
-      const double position = static_cast<double>(n - 1) * fraction_;
+      const double position = static_cast<double>(n - 1) * fraction;
       const size_t lo = static_cast<size_t>(std::floor(position)), hi = static_cast<size_t>(std::ceil(position));
       const double d = position - static_cast<double>(lo);
       T lo_value, hi_value;
-      Select(values, lo, hi, &lo_value, &hi_value);
+      Select(values, lo, hi, descending, &lo_value, &hi_value);
       double low = AsDouble(lo_value), high = AsDouble(hi_value);
       if (arg_type_ == TypeId::kDate32) {
         low *= static_cast<double>(kMicrosPerDay);
@@ -249,7 +269,6 @@ class ValuesState final : public AggregateFunctionState {
     }
   }
 
- private:
   bool AppendValue(const T& v, Column* out, std::string* error) const {
     if constexpr (std::is_same_v<T, std::string>) {
       return out->AppendString(v, error);
@@ -268,12 +287,12 @@ class ValuesState final : public AggregateFunctionState {
   // quantiles need two order statistics, O(n), where sorting a 10 M-value group was most of
   // median's time). Doubles are selected as order words (-0 before +0, every NaN one value,
   // last), one integer compare instead of AggLess's tests.
-  void Select(const std::vector<T>& values, size_t lo, size_t hi, T* low, T* high) const {
+  static void Select(const std::vector<T>& values, size_t lo, size_t hi, bool descending, T* low, T* high) {
     if constexpr (std::is_floating_point_v<T>) {
       std::vector<uint64_t> keys(values.size());
       for (size_t i = 0; i < values.size(); ++i) keys[i] = DoubleKey(values[i]);
       uint64_t a, b;
-      if (descending_) {
+      if (descending) {
         SelectPair(&keys, lo, hi, std::greater<uint64_t>(), &a, &b);
       } else {
         SelectPair(&keys, lo, hi, std::less<uint64_t>(), &a, &b);
@@ -282,8 +301,8 @@ class ValuesState final : public AggregateFunctionState {
       *high = KeyDouble(b);
     } else {
       std::vector<T> copy = values;
-      SelectPair(&copy, lo, hi, [this](const T& x, const T& y) { return descending_ ? Less(y, x) : Less(x, y); }, low,
-                 high);
+      SelectPair(&copy, lo, hi, [descending](const T& x, const T& y) { return descending ? Less(y, x) : Less(x, y); },
+                 low, high);
     }
   }
 
@@ -363,9 +382,10 @@ class ValuesState final : public AggregateFunctionState {
   }
 
   AggFn fn_;
-  TypeId arg_type_, result_type_;
-  double fraction_;
-  bool descending_;
+  TypeId arg_type_, result_type_;  // result_type_: a list's element type
+  bool list_;                      // a list of fractions: one list row per group
+  std::vector<double> fractions_;  // negative: from the top
+  bool descending_ = false;        // any fraction negative
   std::vector<std::vector<T>> values_;
 };
 

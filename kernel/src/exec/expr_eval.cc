@@ -520,7 +520,11 @@ bool Evaluator::EvalColumn(const BoundExpr& expr, const RowSet& rows, Vec* out, 
     ids = range.data();
   }
   const size_t n = rows.count;
-  if (type == TypeId::kString) return GatherStrings(column, ids, n, out, error);
+  if (PhysicalType(type) == TypeId::kString) {
+    if (!GatherStrings(column, ids, n, out, error)) return false;
+    out->type = type;  // a list stays one
+    return true;
+  }
   if (IsString(type)) {
     StringVecBuilder builder;
     if (!builder.Init(n, false, error)) return false;

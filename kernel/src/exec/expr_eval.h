@@ -103,6 +103,8 @@ std::string ErrorAt(const plan::BoundExpr& expr, const char* kind, const std::st
 
 // The library's scalar functions (Fn::kScalar): functions_math.cc dispatches, the string ones
 // run in functions_string.cc.
+// list_value, len and list_extract (functions_list.cc).
+bool EvalListFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out, std::string* error);
 bool EvalScalarFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,
                         std::string* error);
 bool EvalStringFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, size_t count, Vec* out,

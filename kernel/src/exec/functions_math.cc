@@ -535,6 +535,8 @@ bool EvalScalarFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
     case ScalarFn::kMakeDate: case ScalarFn::kMakeTimestamp: case ScalarFn::kEpochMs: case ScalarFn::kEpochUs:
     case ScalarFn::kStrftime: case ScalarFn::kStrptime: case ScalarFn::kTryStrptime:
       return EvalDateFunction(expr, args, count, out, error);
+    case ScalarFn::kListValue: case ScalarFn::kListLength: case ScalarFn::kListExtract:
+      return EvalListFunction(expr, args, count, out, error);
   }
   *error = ErrorAt(expr, "internal", "a built-in function reached the library's kernels");
   return false;

@@ -146,11 +146,12 @@ bool GatherRows(const Column& source, const uint32_t* rows, size_t n, Column* ou
   AlignedBuffer values, offsets, validity;
   TypeId type = source.type();
   if (IsString(type)) {
+    const bool narrow = PhysicalType(type) == TypeId::kString;  // int32 offsets: strings and lists
     uint64_t total = 0;
     for (size_t i = 0; i < n; ++i) {
       const uint32_t r = rows[i];
       if (r == kNoRow) continue;
-      total += type == TypeId::kString
+      total += narrow
                    ? static_cast<uint64_t>(source.Offsets32()[r + 1] - source.Offsets32()[r])
                    : static_cast<uint64_t>(source.Offsets64()[r + 1] - source.Offsets64()[r]);
     }
@@ -159,9 +160,12 @@ bool GatherRows(const Column& source, const uint32_t* rows, size_t n, Column* ou
       return false;
     }
     bool ok;
-    if (type == TypeId::kString && total <= static_cast<uint64_t>(INT32_MAX)) {
+    if (narrow && total <= static_cast<uint64_t>(INT32_MAX)) {
       ok = GatherShortStrings(source, rows, n, missing, total, &values, &offsets, error);
-    } else if (type == TypeId::kString) {
+    } else if (IsList(type)) {
+      *error = "a list column would exceed 2 GiB";  // lists have no 64-bit offsets
+      return false;
+    } else if (narrow) {
       type = TypeId::kLargeString;  // int32 offsets cannot address the result
       ok = GatherLargeStrings(source.Offsets32(), source.StringData(), rows, n, total, &values, &offsets, error);
     } else {

@@ -278,10 +278,52 @@ void AppendJsonString(std::string_view text, std::string* out) {
   out->push_back('"');
 }
 
+// A list as DuckDB casts it to VARCHAR ("[1, 2, 3]") or as a JSON array ("[1,2,3]"): its
+// elements (laneql/types.h: packed values) as a column of the element type has them. In text,
+// an element whose text holds a character of the list syntax (a TIME's or a TIMESTAMP's ':', a
+// BC date's parentheses) is quoted, as DuckDB 2.0 quotes it: ['12:00:00'], [1 day].
+static void AppendList(const Column& column, size_t row, ValueStyle style, std::string* out) {
+  const TypeId element = ListElementType(column.type());
+  const std::string_view bytes = column.StringAt(row);
+  const size_t n = bytes.size() / TypeByteWidth(element);
+  Column elements(element);
+  if (!Column::FromFixed(element, bytes.data(), n, nullptr, &elements, nullptr)) {
+    out->append("[?]");  // only when out of memory for a copy of one row
+    return;
+  }
+  const bool json = style == ValueStyle::kJson;
+  std::string text;
+  out->push_back('[');
+  for (size_t i = 0; i < n; ++i) {
+    if (i != 0) out->append(json ? "," : ", ");
+    if (json) {
+      AppendValue(elements, i, style, out);
+      continue;
+    }
+    text.clear();
+    AppendValue(elements, i, style, &text);
+    if (text.find_first_of("[]{}(),:'\"\\") == std::string::npos) {
+      out->append(text);
+      continue;
+    }
+    out->push_back('\'');
+    for (char c : text) {
+      if (c == '\'' || c == '\\') out->push_back('\\');
+      out->push_back(c);
+    }
+    out->push_back('\'');
+  }
+  out->push_back(']');
+}
+
 void AppendValue(const Column& column, size_t row, ValueStyle style, std::string* out) {
   const bool json = style == ValueStyle::kJson;
   if (!column.IsValid(row)) {
     out->append(json ? "null" : "NULL");
+    return;
+  }
+  if (IsList(column.type())) {
+    AppendList(column, row, style, out);
     return;
   }
   if (json && !IsFiniteFloatAt(column, row)) {

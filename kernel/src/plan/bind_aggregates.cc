@@ -58,6 +58,12 @@ bool Binder::BindFunctionAggregate(const sql::Expr& expr, const AggregateFunctio
   BoundExprPtr second = arg && given > 1 ? Bind(*expr.args[1], Scope::kBase) : nullptr;
   in_aggregate_ = false;
   if (!arg || (given > 1 && !second)) return false;
+  const bool quantile = fn == AggFn::kQuantileCont || fn == AggFn::kQuantileDisc || fn == AggFn::kApproxQuantile;
+  if (IsList(arg->type) || (second && IsList(second->type) && !quantile)) {
+    const BoundExpr& list = IsList(arg->type) ? *arg : *second;
+    Fail(list.pos, "binder", ListRefusal(list.type));
+    return false;
+  }
   out->kind = AggKind::kFunction;
   AggregateTyping typing;
   std::string message;
@@ -84,17 +90,43 @@ bool Binder::BindFunctionAggregate(const sql::Expr& expr, const AggregateFunctio
     case AggFn::kQuantileDisc:
     case AggFn::kApproxQuantile:
       if (second) {
-        double q = 0;
-        if (!ConstantNumber(*second, &q)) {
-          Fail(expr.args[1]->pos, "binder",
-               name + "'s fraction must be a constant number (a list of fractions is not supported)");
-          return false;
+        // One fraction, or a list of them ([0.25, 0.5] binds to list_value of constants): then
+        // the result is the list of the quantiles, in the list's order.
+        const bool list = IsList(second->type);
+        std::vector<const BoundExpr*> fractions;
+        if (list) {
+          for (const BoundExprPtr& element : second->args) fractions.push_back(element.get());
+        } else {
+          fractions.push_back(second.get());
         }
-        if (!(q >= -1 && q <= 1)) {
-          Fail(expr.args[1]->pos, "binder", "QUANTILE can only take parameters in the range [-1, 1]");
-          return false;
+        for (const BoundExpr* fraction : fractions) {
+          double q = 0;
+          if (!ConstantNumber(*fraction, &q)) {
+            Fail(fraction->pos, "binder", name + "'s fraction must be a constant number or a list of them");
+            return false;
+          }
+          if (!(q >= -1 && q <= 1)) {
+            Fail(fraction->pos, "binder", "QUANTILE can only take parameters in the range [-1, 1]");
+            return false;
+          }
+          out->fraction = q;
+          if (list) out->fractions.push_back(q);
         }
-        out->fraction = q;
+        if (list) {
+          bool up = false, down = false;
+          for (double q : out->fractions) (q < 0 ? down : up) |= q != 0;
+          if (up && down) {
+            Fail(expr.args[1]->pos, "binder", "QUANTILE parameters must have consistent signs");
+            return false;
+          }
+          if (!IsFixedWidth(out->type)) {
+            Fail(expr.args[0]->pos, "type",
+                 name + " with a list of fractions needs a fixed-width argument (lists of " +
+                     DuckDbTypeName(out->type) + " are not supported)");
+            return false;
+          }
+          out->type = ListType(out->type);
+        }
       }
       break;
     case AggFn::kStringAgg:

@@ -288,7 +288,7 @@ BoundExprPtr Binder::BindScoped(const sql::Expr& expr, Scope scope) {
     default: break;
   }
   std::vector<BoundExprPtr> children = BindChildren(expr, scope);
-  if (failed_) return nullptr;
+  if (failed_ || !CheckListOperands(expr, children)) return nullptr;
   return BuildNode(expr, std::move(children));
 }
 
@@ -653,6 +653,10 @@ BoundExprPtr Binder::BuildNode(const sql::Expr& expr, std::vector<BoundExprPtr> 
       if (name == "length" || name == "char_length" || name == "character_length" || name == "strlen" ||
           name == "octet_length" || name == "lower" || name == "upper" || name == "lcase" || name == "ucase") {
         if (!arity(1, 1)) return nullptr;
+        if (name == "length" && IsList(children[0]->type)) {  // length(list): len(list), as DuckDB
+          return BindLibraryFunction(*FindScalarFunction("len"), std::move(children), pos);
+        }
+        if (IsList(children[0]->type)) return Fail(children[0]->pos, "binder", ListRefusal(children[0]->type));
         if (!IsString(children[0]->type)) {
           if (!IsNullLiteral(*children[0])) {
             return Fail(children[0]->pos, "type", name + " needs a VARCHAR argument, not " + type_name(*children[0]));

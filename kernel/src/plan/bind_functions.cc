@@ -41,6 +41,7 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
     default: break;
   }
   if (info.family == FunctionFamily::kDate) return BindDateFunction(info, std::move(args), pos);
+  if (info.family == FunctionFamily::kList) return BindListFunction(info, std::move(args), pos);
   switch (info.fn) {
     case F::kBuiltIn:
       break;
@@ -48,6 +49,8 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
     case F::kMakeTimestamp: case F::kEpochMs: case F::kEpochUs: case F::kStrftime: case F::kStrptime:
     case F::kTryStrptime:
       break;  // the date family, bound above
+    case F::kListValue: case F::kListLength: case F::kListExtract:
+      break;  // the list family, bound above
     case F::kConcat:
     case F::kConcatWs: {
       if (!check.Arity(info.fn == F::kConcat ? 1 : 2, SIZE_MAX)) return nullptr;

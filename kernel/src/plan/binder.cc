@@ -118,6 +118,9 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
     in_aggregate_ = false;
     if (!aggregate.arg) return nullptr;
     const TypeId type = aggregate.arg->type;
+    if (IsList(type) && (name != "count" || expr.distinct)) {
+      return Fail(aggregate.arg->pos, "binder", ListRefusal(type));
+    }
     if (name == "count") {
       aggregate.kind = expr.distinct ? AggKind::kCountDistinct : AggKind::kCount;
     } else if (name == "count_if" || name == "countif" || name == "bool_and" || name == "bool_or") {
@@ -276,6 +279,10 @@ bool Binder::BindStatement(const sql::SelectStatement& statement, Plan* plan) {
     for (const sql::Expr* key_ast : key_asts) {
       BoundExprPtr key = Bind(*key_ast, Scope::kBase);
       if (!key) return false;
+      if (IsList(key->type)) {
+        Fail(key->pos, "binder", "GROUP BY or DISTINCT on a list is not supported (" + std::string(DuckDbTypeName(key->type)) + ")");
+        return false;
+      }
       group_fingerprints_.push_back(Fingerprint(*key));
       plan->group_keys.push_back(std::move(key));
     }
@@ -377,6 +384,11 @@ bool Binder::BindOrderBy(const sql::SelectStatement& statement, Plan* plan) {
         plan->names.push_back(DefaultName(expr));
         output = static_cast<int>(plan->outputs.size() - 1);
       }
+    }
+    if (IsList(plan->outputs[static_cast<size_t>(output)]->type)) {
+      Fail(expr.pos, "binder", "ORDER BY a list is not supported (" +
+                                   std::string(DuckDbTypeName(plan->outputs[static_cast<size_t>(output)]->type)) + ")");
+      return false;
     }
     key.output = output;
     plan->order.push_back(key);

@@ -130,7 +130,12 @@ std::string AggregateKey(const Aggregate& aggregate) {
   }
   uint64_t fraction_bits = 0;
   std::memcpy(&fraction_bits, &aggregate.fraction, sizeof fraction_bits);
-  key += "|" + std::to_string(fraction_bits) + "|" + std::to_string(aggregate.separator.size()) + ":" +
+  key += "|" + std::to_string(fraction_bits);
+  for (double fraction : aggregate.fractions) {
+    std::memcpy(&fraction_bits, &fraction, sizeof fraction_bits);
+    key += "," + std::to_string(fraction_bits);
+  }
+  key += "|" + std::to_string(aggregate.separator.size()) + ":" +
          aggregate.separator;
   return key;
 }

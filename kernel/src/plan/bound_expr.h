@@ -118,6 +118,9 @@ struct Aggregate {
   AggFn function = AggFn::kNone;
   BoundExprPtr arg2;
   double fraction = 0.5;     // quantiles: in [-1, 1], negative from the top
+  // quantile_cont(x, [0.25, 0.5]): the fractions, in order (the result is a list of the
+  // quantiles, `type` a list type); empty for one fraction.
+  std::vector<double> fractions;
   std::string separator;     // string_agg
   bool distinct = false;     // string_agg(DISTINCT s)
   // agg(x ORDER BY k): the keys, for the aggregates whose answer depends on the order of

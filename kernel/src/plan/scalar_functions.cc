@@ -184,6 +184,15 @@ const std::vector<ScalarFunctionInfo>& ScalarFunctionCatalog() {
       {"to_seconds", F::kToInterval, Fam::kDate, "to_seconds(x)", "an INTERVAL of x seconds (a DOUBLE: fractions kept to the microsecond)"},
       {"to_milliseconds", F::kToInterval, Fam::kDate, "to_milliseconds(x)", "an INTERVAL of x milliseconds"},
       {"to_microseconds", F::kToInterval, Fam::kDate, "to_microseconds(n)", "an INTERVAL of n microseconds"},
+      // Lists (plan/bind_lists.cc, exec/functions_list.cc).
+      {"list_value", F::kListValue, Fam::kList, "list_value(a, b, ...)",
+       "the list [a, b, ...] (also written [a, b, ...]), of the arguments' common type; numbers, dates, times, intervals, booleans or decimals, none NULL"},
+      {"list_pack", F::kListValue, Fam::kList, "list_pack(a, b, ...)", "list_value(a, b, ...)"},
+      {"len", F::kListLength, Fam::kList, "len(l)", "the elements in the list l, BIGINT (of a string: its characters)"},
+      {"array_length", F::kListLength, Fam::kList, "array_length(l)", "len(l)"},
+      {"list_extract", F::kListExtract, Fam::kList, "list_extract(l, i)",
+       "the i-th element of l (from 1; negative counts from the end; NULL outside the list); of a string, its i-th character"},
+      {"list_element", F::kListExtract, Fam::kList, "list_element(l, i)", "list_extract(l, i)"},
   };
   return kCatalog;
 }

@@ -51,9 +51,11 @@ enum class ScalarFn : uint16_t {
   // A short string GROUP BY key as an integer and back (optimize/short_string_keys.cc): the
   // bytes in the low bytes, the length in the top one, in the node's UINT16 / 32 / 64.
   kPackShortString, kUnpackShortString,
+  // Lists (exec/functions_list.cc; laneql/types.h has their layout).
+  kListValue, kListLength, kListExtract,
 };
 
-enum class FunctionFamily : uint8_t { kNumber, kConditional, kString, kDate };
+enum class FunctionFamily : uint8_t { kNumber, kConditional, kString, kDate, kList };
 
 struct ScalarFunctionInfo {
   const char* name;       // lower case

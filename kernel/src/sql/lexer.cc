@@ -172,6 +172,8 @@ class Lexer {
       case '=': kind = TokenKind::kEquals; break;
       case '(': kind = TokenKind::kLeftParen; break;
       case ')': kind = TokenKind::kRightParen; break;
+      case '[': kind = TokenKind::kLeftBracket; break;
+      case ']': kind = TokenKind::kRightBracket; break;
       case ',': kind = TokenKind::kComma; break;
       case '.': kind = TokenKind::kDot; break;
       case ';': kind = TokenKind::kSemicolon; break;

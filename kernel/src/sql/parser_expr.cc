@@ -292,7 +292,25 @@ ExprPtr Parser::ParseUnary() {
 
 ExprPtr Parser::ParsePostfix() {
   ExprPtr operand = ParsePrimary();
-  while (operand && At(TokenKind::kDoubleColon)) {
+  while (operand && (At(TokenKind::kDoubleColon) || At(TokenKind::kLeftBracket))) {
+    if (At(TokenKind::kLeftBracket)) {
+      // l[i]: list_extract(l, i) (of a string, its i-th character), as DuckDB.
+      const Token& open = Current();
+      Next();
+      ExprPtr node = MakeNode(ExprKind::kFunctionCall, *operand);
+      node->text = "list_extract";
+      node->args.push_back(std::move(operand));
+      ExprPtr index = ParseExpr();
+      if (!index) return nullptr;
+      if (!At(TokenKind::kRightBracket)) {
+        FailExpected("']' to close '[' at " + Where(open.pos) + " (slices l[a:b] are not supported)");
+        return nullptr;
+      }
+      Next();
+      node->args.push_back(std::move(index));
+      operand = Finish(std::move(node));
+      continue;
+    }
     Next();
     ExprPtr node = MakeNode(ExprKind::kCast, *operand);
     if (!ParseTypeName(&node->text)) return nullptr;

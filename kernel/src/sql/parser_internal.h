@@ -151,6 +151,7 @@ class Parser {
   ExprPtr ParsePrimary();
   ExprPtr ParseNameOrCall();
   ExprPtr ParseParenthesized();
+  ExprPtr ParseListLiteral();  // at '['
   ExprPtr ParseCase();
   ExprPtr ParseCast(bool try_cast = false);  // CAST / TRY_CAST (x AS type)
   ExprPtr ParseExtract();

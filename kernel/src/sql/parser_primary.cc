@@ -36,6 +36,8 @@ ExprPtr Parser::ParsePrimary() {
       return node;
     case TokenKind::kLeftParen:
       return ParseParenthesized();
+    case TokenKind::kLeftBracket:
+      return ParseListLiteral();
     case TokenKind::kIdentifier:
     case TokenKind::kQuotedIdentifier:
       return ParseNameOrCall();
@@ -72,6 +74,21 @@ ExprPtr Parser::ParseParenthesized() {
   ExprPtr inner = ParseExpr();
   if (!inner || !ExpectClosingParen(open)) return nullptr;
   return inner;
+}
+
+// [a, b, ...]: DuckDB's list literal, the call list_value(a, b, ...) (the binder's).
+ExprPtr Parser::ParseListLiteral() {
+  const Token& open = Current();
+  ExprPtr node = MakeNode(ExprKind::kFunctionCall, open);
+  node->text = "list_value";
+  Next();
+  if (!At(TokenKind::kRightBracket) && !ParseExprList(&node->args)) return nullptr;
+  if (!At(TokenKind::kRightBracket)) {
+    FailExpected("']' to close '[' at " + Where(open.pos));
+    return nullptr;
+  }
+  Next();
+  return Finish(std::move(node));
 }
 
 // column, table.column, function(...), and the typed literals DATE '...' / TIMESTAMP '...'.

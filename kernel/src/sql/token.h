@@ -45,6 +45,8 @@ enum class TokenKind {
   kSlashSlash,  // // (integer division)
   kLeftParen,
   kRightParen,
+  kLeftBracket,   // [ (a list: [1, 2, 3])
+  kRightBracket,  // ]
   kComma,
   kDot,
   kSemicolon,

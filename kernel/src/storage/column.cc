@@ -153,7 +153,7 @@ bool Column::FromBuffers(TypeId type, size_t length, AlignedBuffer&& values,
                           std::to_string(length) + " values of " + TypeName(type));
       return false;
     }
-  } else if (type == TypeId::kString) {
+  } else if (PhysicalType(type) == TypeId::kString) {
     if (!CheckTakenOffsets<int32_t>(offsets, length, values.size(), error)) return false;
   } else if (type == TypeId::kLargeString) {
     if (!CheckTakenOffsets<int64_t>(offsets, length, values.size(), error)) return false;
@@ -284,7 +284,7 @@ bool Column::AppendString(std::string_view value, std::string* error) {
     return false;
   }
   const size_t new_bytes = values_.size() + value.size();
-  if (type_ == TypeId::kString &&
+  if (PhysicalType(type_) == TypeId::kString &&
       new_bytes > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
     SetError(error, "a string column holds at most 2^31 - 1 bytes (use large_string)");
     return false;
@@ -409,7 +409,7 @@ bool Column::IntegerRange(int64_t* min, int64_t* max) const {
 }
 
 bool Column::AllAscii() const {
-  if (!IsString(type_)) return false;
+  if (!IsString(type_) || IsList(type_)) return false;
   const size_t bytes = type_ == TypeId::kString ? static_cast<size_t>(Offsets32()[length_])
                                                 : static_cast<size_t>(Offsets64()[length_]);
   if (facts_ == nullptr) return BytesAreAscii(values_.data(), bytes);
@@ -434,7 +434,7 @@ const int64_t* Column::Offsets64() const {
 std::string_view Column::StringAt(size_t row) const {
   if (!IsValid(row)) return std::string_view();
   const char* bytes = reinterpret_cast<const char*>(values_.data());
-  if (type_ == TypeId::kString) {
+  if (PhysicalType(type_) == TypeId::kString) {
     const int32_t* o = offsets_.As<int32_t>();
     return std::string_view(bytes + o[row], static_cast<size_t>(o[row + 1] - o[row]));
   }

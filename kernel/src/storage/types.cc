@@ -4,7 +4,10 @@
 
 #include <cctype>
 #include <cstdio>
+#include <map>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace laneql {
@@ -78,6 +81,20 @@ struct DecimalNames {
   }
 };
 
+// The names of the list types met so far ("float64[]", "DOUBLE[]"), made on first use and kept
+// (std::map nodes never move, so the const char* handed out stay valid).
+const char* ListName(TypeId list, bool duckdb) {
+  static std::mutex mutex;
+  static std::map<uint16_t, std::pair<std::string, std::string>> names;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [it, added] = names.try_emplace(static_cast<uint16_t>(list));
+  if (added) {
+    const TypeId element = ListElementType(list);
+    it->second = {std::string(TypeName(element)) + "[]", std::string(DuckDbTypeName(element)) + "[]"};
+  }
+  return duckdb ? it->second.second.c_str() : it->second.first.c_str();
+}
+
 const TypeInfo& InfoFor(TypeId type) { return kTypes[static_cast<int>(PhysicalType(type))]; }
 
 // Reads "(p)" or "(p, s)" after DECIMAL / NUMERIC; empty means DuckDB's default (18, 3).
@@ -139,20 +156,27 @@ constexpr SqlAlias kSqlAliases[] = {
 }  // namespace
 
 const char* TypeName(TypeId type) {
+  if (IsList(type)) return ListName(type, false);
   if (!IsDecimal(type)) return InfoFor(type).name;
   return DecimalNames::Get().name[DecimalNames::Index(DecimalPrecision(type), DecimalScale(type))].c_str();
 }
 const char* DuckDbTypeName(TypeId type) {
+  if (IsList(type)) return ListName(type, true);
   if (!IsDecimal(type)) return InfoFor(type).duckdb;
   return DecimalNames::Get().duckdb[DecimalNames::Index(DecimalPrecision(type), DecimalScale(type))].c_str();
 }
 const char* ArrowFormat(TypeId type) {
+  if (IsList(type)) return "+l";
   if (!IsDecimal(type)) return InfoFor(type).arrow;
   return DecimalNames::Get().arrow[DecimalNames::Index(DecimalPrecision(type), DecimalScale(type))].c_str();
 }
 
 bool IsValidTypeId(uint64_t id) {
   if (id < static_cast<uint64_t>(kNumTypeIds)) return true;
+  if (id <= 0xffff && (id & kListTag) != 0) {
+    const uint64_t element = id & ~uint64_t{kListTag};
+    return IsValidTypeId(element) && IsFixedWidth(static_cast<TypeId>(element));
+  }
   if (id > 0xffff || (id & ~uint64_t{kDecimalTag | 0x3f00 | 0xff}) != 0 || (id & kDecimalTag) == 0) return false;
   const TypeId type = static_cast<TypeId>(id);
   const int p = DecimalPrecision(type), s = DecimalScale(type);
@@ -160,6 +184,12 @@ bool IsValidTypeId(uint64_t id) {
 }
 
 bool TypeFromName(std::string_view name, TypeId* type) {
+  if (name.size() > 2 && name.substr(name.size() - 2) == "[]") {
+    TypeId element;
+    if (!TypeFromName(name.substr(0, name.size() - 2), &element) || !IsFixedWidth(element)) return false;
+    *type = ListType(element);
+    return true;
+  }
   if (name.size() > 7 && EqualsIgnoreCase(name.substr(0, 7), "decimal")) {
     std::string compact;  // "decimal(p,s)" as TypeName writes it
     for (char c : name.substr(7)) if (c != ' ') compact += c;
@@ -211,7 +241,10 @@ bool IsTemporal(TypeId type) {
   return type == TypeId::kDate32 || type == TypeId::kTimestampSeconds ||
          type == TypeId::kTimestampMicros;
 }
-bool IsString(TypeId type) { return type == TypeId::kString || type == TypeId::kLargeString; }
+bool IsString(TypeId type) {
+  const TypeId physical = PhysicalType(type);
+  return physical == TypeId::kString || physical == TypeId::kLargeString;
+}
 bool IsBool(TypeId type) { return type == TypeId::kBool; }
 bool IsFixedWidth(TypeId type) { return !IsString(type); }
 bool IsTime(TypeId type) { return type == TypeId::kTime; }

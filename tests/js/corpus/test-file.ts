@@ -288,7 +288,9 @@ class Parser {
       const types: string[] = [];
       if (w.length === 3 + flags) {
         for (const type of splitTypes(w[2 + flags]!)) {
-          if (!isIdentifier(type) && !/^DECIMAL\(\d+,\d+\)$/.test(type)) this.fail(header, `bad type name '${type}'`);
+          // A list is its element's name and "[]" (DOUBLE[], DECIMAL(9,2)[]).
+          const element = type.endsWith('[]') ? type.slice(0, -2) : type;
+          if (!isIdentifier(element) && !/^DECIMAL\(\d+,\d+\)$/.test(element)) this.fail(header, `bad type name '${type}'`);
           types.push(type);
         }
       }

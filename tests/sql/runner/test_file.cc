@@ -66,6 +66,8 @@ std::vector<std::string_view> SplitTypes(std::string_view s) {
 
 // A result type name: an identifier, or DECIMAL(p,s).
 bool IsTypeName(std::string_view s) {
+  // A list: its element's name and "[]" (DOUBLE[], DECIMAL(9,2)[]).
+  if (s.size() > 2 && s.substr(s.size() - 2) == "[]") s.remove_suffix(2);
   if (IsIdentifier(s)) return true;
   const std::string_view head = "DECIMAL(";
   if (s.substr(0, head.size()) != head || s.back() != ')') return false;

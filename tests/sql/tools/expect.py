@@ -175,6 +175,14 @@ def load_tables(con, test_file, hits_dir, reverse):
             con.execute("ALTER TABLE hits_reversed RENAME TO hits")
 
 
+def laneql_type(name, element=False):
+    """Whether laneql has DuckDB's result type `name`: a named one, a DECIMAL, or a list of a
+    fixed-width one (laneql/types.h)."""
+    if name.endswith("[]") and not element:
+        return name[:-2] != "VARCHAR" and laneql_type(name[:-2], element=True)
+    return name in LANEQL_RESULT_TYPES or re.fullmatch(r"DECIMAL\(\d+,\d+\)", name) is not None
+
+
 def duckdb_answer(con, sql):
     """(types, rows as tab-joined text) of `sql` in DuckDB."""
     types = [str(t) for t in con.sql(sql).types]
@@ -249,8 +257,7 @@ def refresh(path, runner, check_only):
                             "(ties under ORDER BY, LIMIT without a total order, or a "
                             "floating-point sum whose rounding depends on the order)")
             continue
-        bad_types = [t for t in types
-                     if t not in LANEQL_RESULT_TYPES and not re.fullmatch(r"DECIMAL\(\d+,\d+\)", t)]
+        bad_types = [t for t in types if not laneql_type(t)]
         if bad_types:
             problems.append(f"{where}: DuckDB's result type {bad_types[0]} has no laneql "
                             "column type; change the query")
