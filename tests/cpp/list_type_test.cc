@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -87,6 +88,23 @@ TEST(ListType, ResultRowsArePackedElements) {
   ASSERT_EQ(empty.num_rows(), 1u);
   EXPECT_FALSE(empty.column(0).IsValid(0));
   EXPECT_EQ(empty.column(0).StringAt(0).size(), 0u);
+}
+
+// COPY ... TO a CSV file writes a list as DuckDB does: its text, quoted where it holds the
+// delimiter.
+TEST(ListType, CsvFilesHoldTheListText) {
+  const std::string path = ::testing::TempDir() + "/laneql_list_type_test.csv";
+  Database db;
+  const Result copied =
+      db.Query("COPY (SELECT [1, 2] AS l, 5 AS x, [TIMESTAMP '2020-01-01'] AS t) TO '" + path + "'");
+  ASSERT_TRUE(copied.ok()) << copied.error();
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  ASSERT_NE(file, nullptr);
+  char buffer[256] = {};
+  const size_t read = std::fread(buffer, 1, sizeof buffer - 1, file);
+  std::fclose(file);
+  std::remove(path.c_str());
+  EXPECT_EQ(std::string(buffer, read), "l,x,t\n\"[1, 2]\",5,['2020-01-01 00:00:00']\n");
 }
 
 }  // namespace

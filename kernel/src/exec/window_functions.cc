@@ -594,6 +594,10 @@ bool WindowResultType(WindowFn fn, const std::string& name, TypeId arg_type, Typ
       *out = fn == WindowFn::kCountIf ? TypeId::kInt128 : TypeId::kBool;
       return true;
     default:  // the value functions, min and max: the argument's type
+      // A list is stored as a string is: min and max would compare its bytes.
+      if (IsList(arg_type) && (fn == WindowFn::kMin || fn == WindowFn::kMax)) {
+        return refuse("Lists are not compared in laneql.");
+      }
       *out = arg_type == TypeId::kLargeString ? TypeId::kString : arg_type;
       return true;
   }

@@ -78,7 +78,7 @@ void AppendRow(const Columns& columns, size_t row, const CsvWriteOptions& option
       out->append(options.null_string);
       continue;
     }
-    if (IsString(column.type())) {  // no copy for the common case
+    if (IsString(column.type()) && !IsList(column.type())) {  // no copy for the common case
       AppendField(column.StringAt(row), options, out);
       continue;
     }

@@ -287,7 +287,7 @@ static void AppendList(const Column& column, size_t row, ValueStyle style, std::
   const std::string_view bytes = column.StringAt(row);
   const size_t n = bytes.size() / TypeByteWidth(element);
   Column elements(element);
-  if (!Column::FromFixed(element, bytes.data(), n, nullptr, &elements, nullptr)) {
+  if (n != 0 && !Column::FromFixed(element, bytes.data(), n, nullptr, &elements, nullptr)) {
     out->append("[?]");  // only when out of memory for a copy of one row
     return;
   }

@@ -1,4 +1,5 @@
 #include "src/plan/aggregate_functions.h"
+#include "src/plan/bound_expr.h"
 
 #include <unordered_map>
 
@@ -80,6 +81,12 @@ const AggregateFunctionInfo* FindAggregateFunction(const std::string& lower_name
 bool TypeAggregateFunction(AggFn fn, const std::string& name, TypeId arg, bool has_arg2, TypeId arg2,
                            bool arg_is_null, bool arg2_is_null, AggregateTyping* out, std::string* error,
                            int* error_arg) {
+  // A list is stored as a string is: no aggregate of a value may read its bytes (bind_lists.cc).
+  if (IsList(arg) || (has_arg2 && IsList(arg2))) {
+    *error_arg = IsList(arg) ? 0 : 1;
+    *error = ListRefusal(IsList(arg) ? arg : arg2);
+    return false;
+  }
   // A DECIMAL counts as a number: cast to DOUBLE where the aggregate computes in doubles.
   const auto numeric = [](TypeId t) { return (IsInteger(t) || IsFloat(t) || IsDecimal(t)) && t != TypeId::kBool; };
   const auto fail = [&](int which, const std::string& needs) {

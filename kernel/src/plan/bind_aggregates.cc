@@ -59,9 +59,8 @@ bool Binder::BindFunctionAggregate(const sql::Expr& expr, const AggregateFunctio
   in_aggregate_ = false;
   if (!arg || (given > 1 && !second)) return false;
   const bool quantile = fn == AggFn::kQuantileCont || fn == AggFn::kQuantileDisc || fn == AggFn::kApproxQuantile;
-  if (IsList(arg->type) || (second && IsList(second->type) && !quantile)) {
-    const BoundExpr& list = IsList(arg->type) ? *arg : *second;
-    Fail(list.pos, "binder", ListRefusal(list.type));
+  if (second && IsList(second->type) && !quantile) {  // the first argument: TypeAggregateFunction
+    Fail(second->pos, "binder", ListRefusal(second->type));
     return false;
   }
   out->kind = AggKind::kFunction;

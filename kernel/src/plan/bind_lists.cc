@@ -45,7 +45,7 @@ bool Binder::CheckListOperands(const sql::Expr& expr, const std::vector<BoundExp
   return false;
 }
 
-std::string Binder::ListRefusal(TypeId list) {
+std::string ListRefusal(TypeId list) {
   return std::string("a list (") + DuckDbTypeName(list) +
          ") cannot be used here: lists can be selected, passed to len, list_extract and typeof, "
          "counted, and tested with IS [NOT] NULL";

@@ -61,8 +61,6 @@ class Binder {
   // False with the error reported when a child of `expr` is a list and `expr` is no operation
   // that takes one (lists are stored as strings are: nothing may read them as text).
   bool CheckListOperands(const sql::Expr& expr, const std::vector<BoundExprPtr>& children);
-  // The message for a list where lists are not taken.
-  static std::string ListRefusal(TypeId list);
   // The date and time family of the library (bind_date_functions.cc).
   BoundExprPtr BindDateFunction(const ScalarFunctionInfo& info, std::vector<BoundExprPtr> args, SourcePos pos);
   // extract / date_part(part, t) and date_trunc(part, t): `args` are the part (a constant

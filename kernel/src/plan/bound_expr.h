@@ -129,6 +129,10 @@ struct Aggregate {
   std::vector<SortKey> order;  // per key: `descending`, `nulls_first` (`output` unused)
 };
 
+// The message for a list where lists are not taken (plan/bind_lists.cc): lists are stored as
+// strings are, and only the steps that move rows may touch them.
+std::string ListRefusal(TypeId list);
+
 // A key equal for aggregates that compute the same thing (the binder shares them).
 std::string AggregateKey(const Aggregate& aggregate);
 // Whether an aggregate's result can be NULL (a count's cannot).
