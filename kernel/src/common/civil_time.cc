@@ -3,6 +3,10 @@
 // March on follow one formula; 0000-03-01 is day -719468.
 #include "src/common/civil_time.h"
 
+#include <algorithm>
+
+#include "laneql/int128.h"
+
 namespace laneql {
 namespace civil {
 namespace {
@@ -127,6 +131,23 @@ int64_t DayOfWeek(int64_t days) {
 const char* const kDayNames[7] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
 const char* const kMonthNames[12] = {"January", "February", "March",     "April",   "May",      "June",
                                      "July",    "August",   "September", "October", "November", "December"};
+
+bool AddInterval(int64_t micros, const Interval& interval, int sign, int64_t* out) {
+  int64_t days = 0, time = 0;
+  SplitTimestamp(micros, kMicrosPerDay, &days, &time);
+  if (interval.months != 0) {
+    const Date date = CivilFromDays(days);
+    const int64_t month_index = date.year * 12 + (date.month - 1) + sign * static_cast<int64_t>(interval.months);
+    const int64_t year = FloorDiv(month_index, 12);
+    const int month = static_cast<int>(month_index - year * 12) + 1;
+    const int day = std::min(date.day, DaysInMonth(year, month));
+    days = DaysFromCivil(year, month, day);
+  }
+  days += sign * static_cast<int64_t>(interval.days);
+  const Int128 moved = static_cast<Int128>(time) + static_cast<Int128>(sign) * interval.micros;
+  if (moved > INT64_MAX || moved < INT64_MIN) return false;
+  return ComposeTimestamp(days, static_cast<int64_t>(moved), kMicrosPerDay, out);
+}
 
 }  // namespace civil
 }  // namespace laneql

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "laneql/interval.h"
+
 namespace laneql {
 namespace civil {
 
@@ -73,6 +75,11 @@ bool ComposeTimestamp(int64_t days, int64_t ticks_of_day, int64_t ticks_per_day,
 TimeOfDay TimeOfDayFromMicros(int64_t micros_of_day);
 // The inverse, for fields already checked (24:00:00 gives kMicrosPerDay).
 int64_t MicrosOfDay(int64_t hour, int64_t minute, int64_t second, int64_t micros);
+
+// A TIMESTAMP (microseconds) plus sign · interval, as DuckDB adds them: months move the
+// calendar (the day clamped to the month's end: Jan 31 + 1 month = Feb 29 in 2020), then days,
+// then microseconds. False when the result leaves the TIMESTAMP range.
+bool AddInterval(int64_t micros, const Interval& interval, int sign, int64_t* out);
 
 }  // namespace civil
 }  // namespace laneql

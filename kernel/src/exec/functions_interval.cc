@@ -25,24 +25,6 @@ constexpr int kDaysPerMonth = 30;
 
 bool Fits32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 
-// ts + sign · interval; false when the result leaves the TIMESTAMP range.
-bool AddToTimestamp(int64_t ts, const Interval& iv, int sign, int64_t* out) {
-  int64_t days = 0, time = 0;
-  civil::SplitTimestamp(ts, kDay, &days, &time);
-  if (iv.months != 0) {
-    const civil::Date date = civil::CivilFromDays(days);
-    const int64_t month_index = date.year * 12 + (date.month - 1) + sign * static_cast<int64_t>(iv.months);
-    const int64_t year = civil::FloorDiv(month_index, 12);
-    const int month = static_cast<int>(month_index - year * 12) + 1;
-    const int day = std::min(date.day, civil::DaysInMonth(year, month));
-    days = civil::DaysFromCivil(year, month, day);
-  }
-  days += sign * static_cast<int64_t>(iv.days);
-  Int128 micros = static_cast<Int128>(time) + static_cast<Int128>(sign) * iv.micros;
-  if (micros > INT64_MAX || micros < INT64_MIN) return false;
-  return civil::ComposeTimestamp(days, static_cast<int64_t>(micros), kDay, out);
-}
-
 // An interval scaled by f: month fractions become days, day fractions microseconds.
 bool Scale(const Interval& iv, double f, Interval* out) {
   const double months = static_cast<double>(iv.months) * f;
@@ -188,7 +170,7 @@ bool EvalIntervalFunction(const plan::BoundExpr& expr, std::vector<Vec>& args, s
       }
       case ScalarFn::kTimestampPlusInterval:
       case ScalarFn::kTimestampMinusInterval:
-        if (!AddToTimestamp(args[0].Get<int64_t>(i), iv(1), fn == ScalarFn::kTimestampPlusInterval ? 1 : -1, narrow)) {
+        if (!civil::AddInterval(args[0].Get<int64_t>(i), iv(1), fn == ScalarFn::kTimestampPlusInterval ? 1 : -1, narrow)) {
           return fail("the timestamp is out of range after adding the INTERVAL");
         }
         return true;

@@ -1,7 +1,8 @@
 // DuckDB's series table functions: range(end), range(start, end[, step]) (end excluded) and
-// generate_series(...) (end included), one BIGINT column named after the function. A NULL
-// argument makes no rows, as in DuckDB; a step of 0, non-integer arguments and a series past
-// what a table holds are errors.
+// generate_series(...) (end included), one BIGINT column named after the function; or of
+// TIMESTAMPs, range(start, end, step) with DATE or TIMESTAMP bounds and an INTERVAL step, a
+// TIMESTAMP column. A NULL argument makes no rows, as in DuckDB; a step of 0 (or an interval of
+// mixed signs), other arguments and a series past what a table holds are errors.
 #ifndef LANEQL_EXEC_SERIES_TABLE_H_
 #define LANEQL_EXEC_SERIES_TABLE_H_
 
