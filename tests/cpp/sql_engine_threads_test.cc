@@ -489,5 +489,37 @@ TEST(SqlEngineThreads, ThreadCountOption) {
   EXPECT_GE(Database().threads(), 1);
 }
 
+// A SUM of 16-byte values (DECIMAL(38), HUGEINT) that leaves 128 bits only when the threads'
+// partial sums meet, on every split, fails as on one thread instead of wrapping around; one
+// that fits gives the one-thread answer.
+TEST(SqlEngineThreads, WideSumsOverflowAsOnOneThread) {
+  const char* kQueries[] = {
+      // Each half of the rows sums to 1e38 (fits), the whole to 2e38 (does not).
+      "SELECT sum(x) FROM (SELECT 1000000000000000000000000000000000::DECIMAL(38,0) AS x FROM range(200000) t(r)) s",
+      // 1e38 a group: within 128 bits, past 38 digits.
+      "SELECT r % 3 AS g, sum(x) FROM (SELECT r, 1000000000000000000000000000000000::DECIMAL(38,0) AS x FROM "
+      "range(300000) t(r)) s GROUP BY g",
+      // 2e38 a group.
+      "SELECT r % 5 AS g, sum(CAST(x AS HUGEINT)) FROM (SELECT r, 1000000000000000000000000000000000 AS x FROM "
+      "range(1000000) t(r)) s GROUP BY g",
+      // Fits: 1.5e38 within 128 bits.
+      "SELECT sum(CAST(x AS HUGEINT)) FROM (SELECT 1000000000000000000000000000000000 AS x FROM range(150000) t(r)) s",
+  };
+  Database one(Options(1));
+  for (const char* sql : kQueries) {
+    const Result expected = one.Query(sql);
+    for (Split split : {Split::kChosen, Split::kTwoLevel, Split::kKeys}) {
+      for (int threads : kThreadCounts) {
+        Database many(Options(threads, split));
+        ExpectIdentical(expected, many.Query(sql), std::string(sql) + " at " + std::to_string(threads) + " threads");
+      }
+    }
+  }
+  EXPECT_NE(one.Query(kQueries[0]).error().find("Overflow in HUGEINT addition"), std::string::npos);
+  EXPECT_NE(one.Query(kQueries[1]).error().find("does not fit in DECIMAL(38)"), std::string::npos);
+  EXPECT_NE(one.Query(kQueries[2]).error().find("Overflow in HUGEINT addition"), std::string::npos);
+  EXPECT_TRUE(one.Query(kQueries[3]).ok());
+}
+
 }  // namespace
 }  // namespace laneql

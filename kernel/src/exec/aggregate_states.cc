@@ -239,6 +239,7 @@ bool AggregateStates::Update(size_t a, const Vec* arg, const uint32_t* group_ids
       return true;
     }
   }
+  bool overflow = false;
   VisitFixed(arg->type, [&](auto tag) {
     using T = decltype(tag);
     const bool nullable = arg->validity != nullptr;
@@ -254,12 +255,18 @@ bool AggregateStates::Update(size_t a, const Vec* arg, const uint32_t* group_ids
         s.sums[g] += static_cast<int64_t>(v);
       } else {
         const Int128 x = static_cast<Int128>(v);
-        if (is_sum) s.ints[g] += x;
-        else if (s.counts[g] == 0 || (is_min ? x < s.ints[g] : x > s.ints[g])) s.ints[g] = x;
+        if (is_sum) {
+          // 8-byte values cannot leave 128 bits in 2^32 rows; 16-byte ones can.
+          if constexpr (std::is_same_v<T, Int128>) overflow |= __builtin_add_overflow(s.ints[g], x, &s.ints[g]);
+          else s.ints[g] += x;
+        } else if (s.counts[g] == 0 || (is_min ? x < s.ints[g] : x > s.ints[g])) {
+          s.ints[g] = x;
+        }
       }
       ++s.counts[g];
     }
   });
+  if (overflow) s.overflowed.Set();
   return true;
 }
 
@@ -594,6 +601,12 @@ bool AggregateStates::FinishRows(const std::vector<const AggregateStates*>& part
                                  size_t a, const std::vector<uint32_t>* ids, size_t begin, size_t end, Column* out,
                                  std::string* error) {
   const auto locate = [&](size_t g) { return Locate(parts, offsets, a, g); };
+  for (const AggregateStates* part : parts) {
+    if (part->state_[a].overflowed.IsSet()) {
+      *error = "Out of Range Error: Overflow in HUGEINT addition (a SUM or AVG past 128 bits)";
+      return false;
+    }
+  }
   Column column(parts[0]->state_[a].result_type);
   if (!column.Reserve(end - begin, 0, error)) return false;
   for (size_t i = begin; i < end; ++i) {
@@ -611,7 +624,14 @@ bool AggregateStates::FinishRows(const std::vector<const AggregateStates*>& part
       case AggKind::kSum:
         if (n == 0) ok = column.AppendNull(error);
         else if (IsFloat(s.arg_type)) ok = column.Append<double>(s.reals[g], error);
-        else ok = column.Append<Int128>(s.narrow_sum ? Int128{s.sums[g]} : s.ints[g], error);
+        else if (IsDecimal(s.arg_type) && (s.ints[g] >= decimal::Pow10(kMaxDecimalPrecision) ||
+                                           s.ints[g] <= -decimal::Pow10(kMaxDecimalPrecision))) {
+          // Within 128 bits but past 38 digits, as DuckDB checks the finished sum.
+          *error = "Out of Range Error: Overflow in SUM of DECIMAL: the result does not fit in DECIMAL(38)";
+          ok = false;
+        } else {
+          ok = column.Append<Int128>(s.narrow_sum ? Int128{s.sums[g]} : s.ints[g], error);
+        }
         break;
       case AggKind::kAvg:
         if (n == 0) ok = column.AppendNull(error);

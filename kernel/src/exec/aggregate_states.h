@@ -8,6 +8,7 @@
 #ifndef LANEQL_EXEC_AGGREGATE_STATES_H_
 #define LANEQL_EXEC_AGGREGATE_STATES_H_
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -220,12 +221,28 @@ class AggregateStates {
   static bool FinishRows(const std::vector<const AggregateStates*>& parts, const std::vector<size_t>& offsets,
                          size_t a, const std::vector<uint32_t>* ids, size_t begin, size_t end, Column* out,
                          std::string* error);
+  // Set once, from any thread (CopyGroups runs on several into one merged state); movable, so
+  // a State stays movable.
+  struct OverflowFlag {
+    std::atomic<bool> value{false};
+    OverflowFlag() = default;
+    OverflowFlag(OverflowFlag&& other) noexcept : value(other.value.load(std::memory_order_relaxed)) {}
+    OverflowFlag& operator=(OverflowFlag&& other) noexcept {
+      value.store(other.value.load(std::memory_order_relaxed), std::memory_order_relaxed);
+      return *this;
+    }
+    void Set() { value.store(true, std::memory_order_relaxed); }
+    bool IsSet() const { return value.load(std::memory_order_relaxed); }
+  };
   struct State {
     plan::AggKind kind;
     TypeId arg_type = TypeId::kInt64;
     TypeId result_type = TypeId::kInt64;
     StateArray<int64_t> counts;   // rows counted (all kinds)
     StateArray<Int128> ints;      // SUM / AVG of integers; MIN / MAX of integer-like types
+    // A SUM / AVG of HUGEINTs or DECIMALs (16-byte values) left the 128-bit range in some group:
+    // the query fails when finishing, as DuckDB's does ("Overflow in HUGEINT addition").
+    OverflowFlag overflowed;
     // Grouped SUM / AVG of integers of 1 or 2 bytes: 64 bits hold any sum of theirs (2^47
     // rows of 2^16), and a group's states take 16 bytes less (GROUP BY WatchID, ClientIP's
     // SUM(IsRefresh), AVG(ResolutionWidth): 56 -> 40 bytes a group, for 10 M groups).

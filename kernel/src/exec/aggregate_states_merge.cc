@@ -53,8 +53,9 @@ void AggregateStates::MergeOne(State& s, const State& o, size_t g, size_t t) {
   } else if (s.narrow_sum) {
     s.sums[t] += o.sums[g];
   } else {
-    if (is_sum) s.ints[t] += o.ints[g];
-    else if (s.counts[t] == 0 || (is_min ? o.ints[g] < s.ints[t] : o.ints[g] > s.ints[t])) s.ints[t] = o.ints[g];
+    if (is_sum) {
+      if (__builtin_add_overflow(s.ints[t], o.ints[g], &s.ints[t]) || o.overflowed.IsSet()) s.overflowed.Set();
+    } else if (s.counts[t] == 0 || (is_min ? o.ints[g] < s.ints[t] : o.ints[g] > s.ints[t])) s.ints[t] = o.ints[g];
   }
   s.counts[t] += n;
 }
@@ -183,6 +184,7 @@ void AggregateStates::CopyGroups(const AggregateStates& other, size_t begin, siz
     State& s = state_[a];
     const State& o = other.state_[a];
     std::copy_n(from(o.counts), n, at(s.counts));
+    if (o.overflowed.IsSet()) s.overflowed.Set();
     if (s.function) {
       // Into groups ResizeForCopy left empty: a merge is a copy.
       for (size_t k = 0; k < n; ++k) s.function->Merge(*o.function, begin + k, to + k);
