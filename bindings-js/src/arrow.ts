@@ -3,14 +3,19 @@
 // imported (dynamically) by toArrow().
 import type { Table as ArrowTable } from 'apache-arrow';
 import { getBit, newValidity, setBit } from './bits.js';
-import { checkColumns, prepareColumn, type PreparedColumn } from './columns.js';
+import { checkColumns, listColumnError, prepareColumn, type PreparedColumn } from './columns.js';
 import { LaneQLError } from './errors.js';
 import type { RawColumn } from './result-data.js';
-import { decimalPrecision, decimalScale, decimalTypeId, isDecimalType, TypeId, typeName, typeWidth } from './type-ids.js';
+import {
+  decimalPrecision, decimalScale, decimalTypeId, isDecimalType, isListType, listElementType, TypeId, typeName, typeWidth,
+} from './type-ids.js';
 import type { CellValue } from './types.js';
 
 // Arrow's Type enum values (apache-arrow/enum.d.ts) and units, as stored in its DataType objects.
-const ArrowType = { Int: 2, Float: 3, Utf8: 5, Bool: 6, Decimal: 7, Date: 8, Timestamp: 10, Interval: 11, LargeUtf8: 20, Dictionary: -1 };
+const ArrowType = {
+  Int: 2, Float: 3, Utf8: 5, Bool: 6, Decimal: 7, Date: 8, Timestamp: 10, Interval: 11, List: 12, FixedSizeList: 16,
+  LargeUtf8: 20, LargeList: 21, Dictionary: -1,
+};
 const MONTH_DAY_NANO = 2;  // IntervalUnit
 
 /** The parts of an Arrow DataType and Data chunk laneql reads. */
@@ -152,9 +157,11 @@ export function prepareArrowTable(table: ArrowTableLike): PreparedColumn[] {
     const type = field.type as ArrowDataType;
     const typeId = directTypeId(type);
     if (typeId !== undefined) return copyChunks(field.name, typeId, vector.data, vector.length);
+    // The type first: a column of a type laneql cannot hold is refused before its values are read.
+    const converted = convertedType(field.name, type);
     const values: CellValue[] = [];
     for (let row = 0; row < vector.length; row++) values.push(arrowValue(field.name, type, vector.get(row)));
-    return prepareColumn(field.name, { type: convertedType(field.name, type), values });
+    return prepareColumn(field.name, { type: converted, values });
   });
   checkColumns(columns);
   return columns;
@@ -164,6 +171,9 @@ function convertedType(name: string, type: ArrowDataType): 'VARCHAR' | 'TIMESTAM
   if (type.typeId === ArrowType.Dictionary && /Utf8/.test(type.toString())) return 'VARCHAR';
   if (type.typeId === ArrowType.Interval && type.unit === MONTH_DAY_NANO) return 'INTERVAL';
   if (type.typeId === ArrowType.Date || type.typeId === ArrowType.Timestamp) return 'TIMESTAMP';
+  if (type.typeId === ArrowType.List || type.typeId === ArrowType.LargeList || type.typeId === ArrowType.FixedSizeList) {
+    throw listColumnError(name);
+  }
   throw new LaneQLError(`column '${name}': Arrow type ${type.toString()} is not supported`);
 }
 
@@ -197,40 +207,64 @@ export async function toArrowTable(numRows: number, columns: readonly RawColumn[
   for (const column of columns) {
     const nullBitmap = column.validity === null ? undefined : new Uint8Array(column.validity);
     const nullCount = nullBitmap === undefined ? 0 : countNulls(nullBitmap, numRows);
-    const values = column.values;
     const common = { length: numRows, nullCount, nullBitmap };
-    let data: import('apache-arrow').Data;
-    if (isDecimalType(column.typeId)) {  // Arrow's decimal128 holds the same 16 bytes
-      const type = new arrow.Decimal(decimalScale(column.typeId), decimalPrecision(column.typeId), 128);
-      vectors[column.name] = arrow.makeVector(arrow.makeData({ type, ...common, data: new Uint32Array(values, 0, numRows * 4) }));
-      continue;
-    }
-    switch (column.typeId) {
-      case TypeId.String:
-        data = arrow.makeData({ type: new arrow.Utf8(), ...common, data: new Uint8Array(values), valueOffsets: new Int32Array(column.offsets!) });
-        break;
-      case TypeId.LargeString:
-        data = arrow.makeData({ type: new arrow.LargeUtf8(), ...common, data: new Uint8Array(values), valueOffsets: new BigInt64Array(column.offsets!) });
-        break;
-      case TypeId.Bool: {
-        const bytes = new Uint8Array(values);
-        const bits = new Uint8Array(Math.ceil(numRows / 8));
-        for (let i = 0; i < numRows; i++) if (bytes[i]) setBit(bits, i);
-        data = arrow.makeData({ type: new arrow.Bool(), ...common, data: bits });
-        break;
-      }
-      case TypeId.Int128:
-        data = arrow.makeData({ type: new arrow.Decimal(0, 38, 128), ...common, data: new Uint32Array(values, 0, numRows * 4) });
-        break;
-      case TypeId.Interval:
-        data = arrow.makeData({ type: new arrow.IntervalMonthDayNano(), ...common, data: monthDayNano(values, numRows) });
-        break;
-      default:
-        data = makeFixed(arrow, column.typeId, values, common);
-    }
-    vectors[column.name] = arrow.makeVector(data);
+    vectors[column.name] = arrow.makeVector(columnData(arrow, column, common));
   }
   return new arrow.Table(vectors);
+}
+
+type ArrowModule = typeof import('apache-arrow');
+type Data = import('apache-arrow').Data;
+interface Common { length: number; nullCount: number; nullBitmap: Uint8Array | undefined }
+
+function columnData(arrow: ArrowModule, column: RawColumn, common: Common): Data {
+  const values = column.values;
+  switch (column.typeId) {
+    case TypeId.String:
+      return arrow.makeData({ type: new arrow.Utf8(), ...common, data: new Uint8Array(values), valueOffsets: new Int32Array(column.offsets!) });
+    case TypeId.LargeString:
+      return arrow.makeData({ type: new arrow.LargeUtf8(), ...common, data: new Uint8Array(values), valueOffsets: new BigInt64Array(column.offsets!) });
+    default:
+      return isListType(column.typeId) ? listData(arrow, column, common) : fixedData(arrow, column.typeId, values, common);
+  }
+}
+
+// Arrow's List: element offsets (laneql's are in bytes) over a child array that holds all rows'
+// elements, converted as a column of the element type is (laneql's elements are never NULL).
+function listData(arrow: ArrowModule, column: RawColumn, common: Common): Data {
+  const elementType = listElementType(column.typeId);
+  const width = typeWidth(elementType);
+  const byteOffsets = new Int32Array(column.offsets!);
+  const valueOffsets = byteOffsets.map((bytes) => bytes / width);
+  const count = common.length === 0 ? 0 : valueOffsets[common.length]!;
+  const child = fixedData(arrow, elementType, column.values, { length: count, nullCount: 0, nullBitmap: undefined });
+  // 'item', nullable: the child field Arrow's own list(type) makes, as other Arrow readers expect.
+  const type = new arrow.List(new arrow.Field('item', child.type, true));
+  return arrow.makeData({ type, ...common, valueOffsets, child });
+}
+
+// A fixed-width column (or a list's elements) as Arrow data. Most types are the same bytes in
+// both; BOOLEAN and INTERVAL are converted (see kernel/include/laneql/types.h).
+function fixedData(arrow: ArrowModule, typeId: number, values: ArrayBuffer, common: Common): Data {
+  const n = common.length;
+  if (isDecimalType(typeId)) {  // Arrow's decimal128 holds the same 16 bytes
+    const type = new arrow.Decimal(decimalScale(typeId), decimalPrecision(typeId), 128);
+    return arrow.makeData({ type, ...common, data: new Uint32Array(values, 0, n * 4) });
+  }
+  switch (typeId) {
+    case TypeId.Bool: {
+      const bytes = new Uint8Array(values);
+      const bits = new Uint8Array(Math.ceil(n / 8));
+      for (let i = 0; i < n; i++) if (bytes[i]) setBit(bits, i);
+      return arrow.makeData({ type: new arrow.Bool(), ...common, data: bits });
+    }
+    case TypeId.Int128:
+      return arrow.makeData({ type: new arrow.Decimal(0, 38, 128), ...common, data: new Uint32Array(values, 0, n * 4) });
+    case TypeId.Interval:
+      return arrow.makeData({ type: new arrow.IntervalMonthDayNano(), ...common, data: monthDayNano(values, n) });
+    default:
+      return makeFixed(arrow, typeId, values, common);
+  }
 }
 
 // The kernel's INTERVALs (months · 2^96 + days · 2^64 + micros, kernel/include/laneql/interval.h)
@@ -251,9 +285,6 @@ function monthDayNano(values: ArrayBuffer, n: number): Int32Array {
   }
   return out;
 }
-
-type ArrowModule = typeof import('apache-arrow');
-interface Common { length: number; nullCount: number; nullBitmap: Uint8Array | undefined }
 
 // The Arrow type and typed array of each fixed-width laneql type (the values are the same bytes).
 function fixedArrowType(arrow: ArrowModule, typeId: number): [import('apache-arrow').DataType, TypedArrayOf] | undefined {
@@ -278,7 +309,7 @@ function fixedArrowType(arrow: ArrowModule, typeId: number): [import('apache-arr
 
 type TypedArrayOf = new (buffer: ArrayBuffer, byteOffset: number, length: number) => ArrayBufferView;
 
-function makeFixed(arrow: ArrowModule, typeId: number, values: ArrayBuffer, common: Common): import('apache-arrow').Data {
+function makeFixed(arrow: ArrowModule, typeId: number, values: ArrayBuffer, common: Common): Data {
   const fixed = fixedArrowType(arrow, typeId);
   if (fixed === undefined) throw new LaneQLError(`toArrow: no Arrow type for ${typeName(typeId)}`);
   const [type, Values] = fixed;

@@ -5,7 +5,7 @@ import type { LaneQLModule } from './module.js';
 import { isFlavour, type Flavour } from './platform.js';
 import type { RawColumn, RawResult } from './result-data.js';
 import type { LikePrefilterCounts } from './types.js';
-import { isStringType, TypeId } from './type-ids.js';
+import { isStringType, offsetWidth } from './type-ids.js';
 
 /** What a loaded module reports about itself (before a database is opened). */
 export interface ModuleInfo {
@@ -265,10 +265,9 @@ export class LaneQLBindings {
         const copy = (ptr: number, bytes: number): ArrayBuffer =>
           bytes === 0 ? new ArrayBuffer(0) : this.#heap().slice(ptr >>> 0, (ptr >>> 0) + bytes).buffer;
         const values = copy(m._laneql_result_values(result, i), m._laneql_result_values_bytes(result, i) >>> 0);
-        const offsetWidth = typeId === TypeId.String ? 4 : 8;
-        const offsets = isStringType(typeId)
-          ? copy(m._laneql_result_offsets(result, i), (numRows + 1) * offsetWidth)
-          : null;
+        // VARCHAR and lists have rows + 1 offsets (a list's count bytes of its packed elements).
+        const width = offsetWidth(typeId);
+        const offsets = width === 0 ? null : copy(m._laneql_result_offsets(result, i), (numRows + 1) * width);
         const validityPtr = m._laneql_result_validity(result, i) >>> 0;
         const validity = validityPtr === 0 ? null : copy(validityPtr, Math.ceil(numRows / 64) * 8);
         columns.push({ name: m.UTF8ToString(m._laneql_result_name(result, i)), typeId, values, offsets, validity });

@@ -2,7 +2,7 @@
 // layout, ready to be copied into wasm memory in one pass per buffer (bindings.ts).
 import { clearBit, getBit, newValidity, setBit } from './bits.js';
 import { LaneQLError } from './errors.js';
-import { isStringType, TypeId, typeIdOf, typeName, typeWidth } from './type-ids.js';
+import { isListType, isStringType, TypeId, typeIdOf, typeName, typeWidth } from './type-ids.js';
 import { specialValue } from './column-values.js';
 import type { CellValue, ColumnInput, ColumnsInput, NumericArray, TypedColumn } from './types.js';
 
@@ -246,11 +246,17 @@ function isTypedColumn(input: ColumnInput): input is TypedColumn {
   return typeof input === 'object' && input !== null && !Array.isArray(input) && !ArrayBuffer.isView(input) && 'type' in input;
 }
 
+/** Why a list column cannot be registered: query results hold lists, tables do not (yet). */
+export function listColumnError(name: string): LaneQLError {
+  return new LaneQLError(`column '${name}' is a list: laneql tables cannot hold lists yet`);
+}
+
 /** One register() column, type inferred or stated (see ColumnInput). */
 export function prepareColumn(name: string, input: ColumnInput): PreparedColumn {
   if (isTypedColumn(input)) {
     const typeId = typeIdOf(String(input.type));
     if (typeId === undefined) throw new LaneQLError(`column '${name}': unknown type '${String(input.type)}'`);
+    if (isListType(typeId)) throw listColumnError(name);
     const { values } = input;
     if (ArrayBuffer.isView(values)) {
       const width = typeWidth(typeId);

@@ -1,12 +1,12 @@
 // The LaneQL class: one wasm module with one database, and the checking of every argument.
 import { isArrowTable, prepareArrowTable, type ArrowTableLike } from './arrow.js';
 import { LaneQLBindings, QueryFlags, type CsvCall } from './bindings.js';
-import { prepareColumns, type PreparedColumn } from './columns.js';
+import { listColumnError, prepareColumns, type PreparedColumn } from './columns.js';
 import { LaneQLError } from './errors.js';
 import { loadModule } from './module.js';
 import { detectFlavour, FLAVOURS, flavourUnsupportedReason, isFlavour, type Flavour } from './platform.js';
 import { QueryResult } from './result-data.js';
-import { typeIdOf } from './type-ids.js';
+import { isListType, typeIdOf } from './type-ids.js';
 import type { ColumnsInput, ColumnType, LaneQLInfo, LikePrefilterCounts, QueryOptions } from './types.js';
 
 export interface CreateOptions {
@@ -117,7 +117,9 @@ export function csvCall(options: CsvOptions = {}): CsvCall {
   let create = createTable ?? '';
   if (columns !== undefined) {
     const defs = Object.entries(columns).map(([name, type]) => {
-      if (typeIdOf(String(type)) === undefined) throw new LaneQLError(`column '${name}': unknown type '${String(type)}'`);
+      const typeId = typeIdOf(String(type));
+      if (typeId === undefined) throw new LaneQLError(`column '${name}': unknown type '${String(type)}'`);
+      if (isListType(typeId)) throw listColumnError(name);
       return `"${name.replaceAll('"', '""')}" ${type}`;
     });
     if (defs.length === 0) throw new LaneQLError('columns must name at least one column');

@@ -4,8 +4,8 @@ import type { Table as ArrowTable } from 'apache-arrow';
 import { toArrowTable } from './arrow.js';
 import { getBit } from './bits.js';
 import { LaneQLError } from './errors.js';
-import { decimalScale, isDecimalType, isStringType, TypeId, typeName } from './type-ids.js';
-import type { CellValue, ColumnType, ColumnValues, IntervalValue, ProfileTrace, Row } from './types.js';
+import { decimalScale, isDecimalType, isListType, isStringType, listElementType, TypeId, typeName, typeWidth } from './type-ids.js';
+import type { CellValue, ColumnType, ColumnValues, IntervalValue, ListValue, ProfileTrace, Row } from './types.js';
 
 /** One result column's buffers in laneql's layout (see PreparedColumn). Plain data: a Worker
  *  can post it (its ArrayBuffers transferred). */
@@ -125,7 +125,9 @@ export class QueryResult {
   }
 }
 
-function cellValue(typeId: number, values: ColumnValues, row: number): CellValue {
+// A value of a row object: column()'s value made friendlier where a typed array holds a raw
+// number (BOOLEAN, DATE, TIMESTAMP); a list's rows are already arrays of such values.
+function cellValue(typeId: number, values: ColumnValues, row: number): CellValue | ListValue {
   const v = values[row]!;
   switch (typeId) {
     case TypeId.Bool:
@@ -145,6 +147,7 @@ const decoder = new TextDecoder();
 
 function decodeColumn(column: RawColumn, n: number): ColumnValues {
   const v = column.values;
+  if (isListType(column.typeId)) return decodeLists(column, n);
   if (isDecimalType(column.typeId)) return decodeDecimals(column, n);
   switch (column.typeId) {
     case TypeId.Int8: return new Int8Array(v, 0, n);
@@ -205,6 +208,31 @@ function decodeDecimals(column: RawColumn, n: number): (string | null)[] {
     const digits = (v < 0n ? -v : v).toString().padStart(scale + 1, '0');
     const whole = digits.slice(0, digits.length - scale);
     out[i] = (v < 0n ? '-' : '') + (scale === 0 ? whole : `${whole}.${digits.slice(digits.length - scale)}`);
+  }
+  return out;
+}
+
+// A list column: all rows' elements decoded at once as a column of the element type (they are
+// packed in its layout, never NULL), then cut at each row's byte offsets into an array of the
+// values a row object holds for that type.
+function decodeLists(column: RawColumn, n: number): (ListValue | null)[] {
+  const elementType = listElementType(column.typeId);
+  const width = typeWidth(elementType);
+  const offsets = new Int32Array(column.offsets!);
+  const count = n === 0 ? 0 : offsets[n]! / width;
+  const elements = decodeColumn({ ...column, typeId: elementType, offsets: null, validity: null }, count);
+  const validity = column.validity === null ? null : new Uint8Array(column.validity);
+  const out: (ListValue | null)[] = new Array<ListValue | null>(n);
+  for (let row = 0; row < n; row++) {
+    if (validity !== null && !getBit(validity, row)) {
+      out[row] = null;
+      continue;
+    }
+    const list: ListValue = [];
+    for (let k = offsets[row]! / width, end = offsets[row + 1]! / width; k < end; k++) {
+      list.push(cellValue(elementType, elements, k) as ListValue[number]);
+    }
+    out[row] = list;
   }
   return out;
 }

@@ -1,5 +1,5 @@
 // laneql's column type ids (kernel/include/laneql/types.h, enum TypeId) and their DuckDB names.
-import type { ColumnType } from './types.js';
+import type { ColumnType, ElementType } from './types.js';
 
 /** The kernel's TypeId values, in its enum order. */
 export const TypeId = {
@@ -49,9 +49,26 @@ const TYPES: readonly { name: ColumnType; width: number }[] = [
 
 /** DECIMAL(p, s) has the id 0x4000 | p << 8 | s (kDecimalTag in types.h), not one of the above. */
 const DECIMAL_TAG = 0x4000;
+/** A list of a fixed-width element type has the id 0x8000 | element (kListTag in types.h). */
+const LIST_TAG = 0x8000;
 
 export function isDecimalType(typeId: number): boolean {
-  return (typeId & DECIMAL_TAG) !== 0;
+  // A list of decimals carries the decimal tag too: it is a list, not a decimal.
+  return (typeId & (DECIMAL_TAG | LIST_TAG)) === DECIMAL_TAG;
+}
+
+/** Whether the type is a list: its rows hold the element type's values packed, addressed by
+ *  byte offsets, as a string column's rows hold text (kernel/include/laneql/types.h). */
+export function isListType(typeId: number): boolean {
+  return (typeId & LIST_TAG) !== 0;
+}
+
+export function listElementType(typeId: number): number {
+  return typeId & ~LIST_TAG;
+}
+
+export function listTypeId(elementTypeId: number): number {
+  return LIST_TAG | elementTypeId;
 }
 
 export function decimalTypeId(precision: number, scale: number): number {
@@ -67,19 +84,30 @@ export function decimalPrecision(typeId: number): number {
 }
 
 export function typeName(typeId: number): ColumnType {
+  if (isListType(typeId)) return `${typeName(listElementType(typeId)) as ElementType}[]`;
   if (isDecimalType(typeId)) return `DECIMAL(${decimalPrecision(typeId)},${decimalScale(typeId)})`;
   const type = TYPES[typeId];
   if (type === undefined) throw new Error(`unknown laneql type id ${typeId}`);
   return type.name;
 }
 
+/** Bytes per value of a fixed-width type; 0 for strings and lists (whose rows vary in length). */
 export function typeWidth(typeId: number): number {
+  if (isListType(typeId)) return 0;
   if (isDecimalType(typeId)) return 16;
   return TYPES[typeId]?.width ?? 0;
 }
 
+/** VARCHAR (either offset width): rows of UTF-8 text. Not lists, though they share the layout. */
 export function isStringType(typeId: number): boolean {
   return typeId === TypeId.String || typeId === TypeId.LargeString;
+}
+
+/** Bytes per offset of a column with offsets: 4 for VARCHAR and lists, 8 for LargeString, 0
+ *  for fixed-width types (OffsetByteWidth in types.h). */
+export function offsetWidth(typeId: number): number {
+  if (typeId === TypeId.LargeString) return 8;
+  return typeId === TypeId.String || isListType(typeId) ? 4 : 0;
 }
 
 const BY_NAME: ReadonlyMap<string, number> = new Map(
@@ -88,12 +116,21 @@ const BY_NAME: ReadonlyMap<string, number> = new Map(
 
 /** The type id of a ColumnType; undefined for a name that is not one. */
 export function typeIdOf(name: string): number | undefined {
+  if (name.endsWith('[]')) {
+    const element = typeIdOf(name.slice(0, -2));
+    return element !== undefined && isListElementType(element) ? listTypeId(element) : undefined;
+  }
   const decimal = /^DECIMAL\((\d+),(\d+)\)$/.exec(name);
   if (decimal !== null) {
     const precision = Number(decimal[1]), scale = Number(decimal[2]);
     return precision >= 1 && precision <= 38 && scale <= precision ? decimalTypeId(precision, scale) : undefined;
   }
   return BY_NAME.get(name);
+}
+
+/** Lists hold fixed-width values only: no text, and no lists of lists. */
+function isListElementType(typeId: number): boolean {
+  return !isListType(typeId) && typeWidth(typeId) > 0;
 }
 
 export const COLUMN_TYPES: readonly ColumnType[] = [...BY_NAME.keys()] as ColumnType[];

@@ -4,8 +4,12 @@ import type { Flavour } from './platform.js';
 /**
  * A column type, as DuckDB names it (laneql's result types use the same names).
  * TIMESTAMP holds microseconds since 1970-01-01 UTC, TIMESTAMP_S seconds, DATE days.
+ * A list type is its element type's name with '[]' (ListType); lists come out of queries only.
  */
-export type ColumnType =
+export type ColumnType = ScalarType | ListType;
+
+/** Every ColumnType but the lists. */
+export type ScalarType =
   | 'TINYINT'
   | 'SMALLINT'
   | 'INTEGER'
@@ -28,6 +32,16 @@ export type ColumnType =
 
 /** DECIMAL(precision, scale), precision 1..38 and scale 0..precision, e.g. 'DECIMAL(15,2)'. */
 export type DecimalType = `DECIMAL(${number},${number})`;
+
+/** What a list's elements may be: any fixed-width type (not VARCHAR; no lists of lists). */
+export type ElementType = Exclude<ScalarType, 'VARCHAR'>;
+
+/**
+ * A list of values of one element type, e.g. 'DOUBLE[]' (what quantile_cont(x, [0.25, 0.5])
+ * returns), 'BIGINT[]', 'DECIMAL(18,3)[]'. A list's elements are never NULL; a whole list may
+ * be. Query results only: register() and CSV columns cannot hold lists.
+ */
+export type ListType = `${ElementType}[]`;
 
 /** The typed arrays register() accepts, each standing for one column type. */
 export type NumericArray =
@@ -54,6 +68,10 @@ export interface IntervalValue {
 
 /** One value of a column in a plain array (null = SQL NULL). */
 export type CellValue = number | bigint | string | boolean | Date | IntervalValue | null;
+
+/** One row of a list column: its elements, each as a cell of the element type reads in a row
+ *  object (Row), e.g. DOUBLE numbers, BIGINT bigints, DATE Dates, DECIMAL text. */
+export type ListValue = Exclude<CellValue, null>[];
 
 /**
  * A column with its type stated, for types a typed array cannot say (DATE, TIMESTAMP, BOOLEAN,
@@ -89,13 +107,15 @@ export type ColumnsInput = Record<string, ColumnInput>;
  * TIMESTAMP / TIMESTAMP_S BigInt64Array (micro / seconds), TIME BigInt64Array (microseconds
  * since midnight), HUGEINT bigint[], INTERVAL IntervalValue[], VARCHAR (string | null)[],
  * DECIMAL (string | null)[] of the exact decimal text ('12.50'; as node-postgres gives NUMERIC:
- * a number could not hold 38 digits).
+ * a number could not hold 38 digits), a list type (ListValue | null)[]: one array of elements
+ * per row (as in toArray()'s rows: a DOUBLE[] row is number[], a DATE[] row Date[]), null for a
+ * NULL list.
  * In typed arrays a NULL reads as 0: QueryResult.isNull() / nullMask() tell them apart.
  */
-export type ColumnValues = NumericArray | bigint[] | IntervalValue[] | (string | null)[];
+export type ColumnValues = NumericArray | bigint[] | IntervalValue[] | (string | null)[] | (ListValue | null)[];
 
-/** One row of QueryResult.toArray(). */
-export type Row = Record<string, CellValue>;
+/** One row of QueryResult.toArray(): a list column's value is a ListValue (or null). */
+export type Row = Record<string, CellValue | ListValue>;
 
 /** What a database reports about itself. */
 export interface LaneQLInfo {

@@ -1,6 +1,6 @@
 // What a registered table holds: rows, columns and bytes of column data, measured with SQL
 // (fixed-width columns from their types, strings from the sum of their byte lengths).
-import type { ColumnType, DecimalType, LaneQLWorker } from 'laneql';
+import type { DecimalType, LaneQLWorker, ScalarType } from 'laneql';
 
 export interface TableStats {
   table: string;
@@ -10,8 +10,9 @@ export interface TableStats {
   bytes: number;
 }
 
-// Every DECIMAL(p,s) is 16 bytes (the scaled int128), so only the named types are listed.
-const FIXED_WIDTH: Record<Exclude<ColumnType, 'VARCHAR' | DecimalType>, number> = {
+// Every DECIMAL(p,s) is 16 bytes (the scaled int128), so only the named types are listed (and
+// no lists: a table cannot hold them).
+const FIXED_WIDTH: Record<Exclude<ScalarType, 'VARCHAR' | DecimalType>, number> = {
   TINYINT: 1, UTINYINT: 1, BOOLEAN: 1,
   SMALLINT: 2, USMALLINT: 2,
   INTEGER: 4, UINTEGER: 4, FLOAT: 4, DATE: 4,
@@ -35,7 +36,7 @@ export async function measureTable(worker: LaneQLWorker, table: string): Promise
   schema.columnTypes.forEach((type) => {
     // A string column also has an int32 offset per row, plus one.
     bytes += type === 'VARCHAR' ? 4 * (rows + 1) : type.startsWith('DECIMAL(') ? 16 * rows
-      : FIXED_WIDTH[type as Exclude<ColumnType, 'VARCHAR' | DecimalType>] * rows;
+      : FIXED_WIDTH[type as Exclude<ScalarType, 'VARCHAR' | DecimalType>] * rows;
   });
   strings.forEach((_, i) => {
     const sum = (totals.column(i + 1) as bigint[])[0];

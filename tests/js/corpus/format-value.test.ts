@@ -182,3 +182,56 @@ describe('formatCell', () => {
     expect(() => formatCell('VARCHAR', [null], 0)).toThrow(/holds null/);
   });
 });
+
+// Lists: the expected texts are DuckDB's (the .venv's duckdb 2.0.0, CAST(<list> AS VARCHAR)),
+// which the native runner's FormatValue follows. The elements come as the package hands them
+// out (QueryResult.column() of a list column: one array per row, each element as toArray()'s
+// rows hold that type's values).
+describe('lists', () => {
+  it.each([
+    ['DOUBLE[]', [2.25, 4.5, 6.75], '[2.25, 4.5, 6.75]'],
+    ['DOUBLE[]', [NaN, Infinity, -0, 1e21, 100], '[nan, inf, -0.0, 1e+21, 100.0]'],
+    ['FLOAT[]', [Math.fround(0.1), 100], '[0.1, 100.0]'],
+    ['BIGINT[]', [1n, 5n, 9n], '[1, 5, 9]'],
+    ['INTEGER[]', [1, 2, 3], '[1, 2, 3]'],
+    ['TINYINT[]', [-1], '[-1]'],
+    ['UBIGINT[]', [2n ** 64n - 1n], '[18446744073709551615]'],
+    ['HUGEINT[]', [1n, -(2n ** 127n)], '[1, -170141183460469231731687303715884105728]'],
+    ['INTEGER[]', [], '[]'],
+    ['DECIMAL(2,1)[]', ['1.5', '2.5'], '[1.5, 2.5]'],
+    ['DECIMAL(18,3)[]', ['-0.050'], '[-0.050]'],
+    // No integer digits: DuckDB drops the 0, as for a DECIMAL(1,1) value alone.
+    ['DECIMAL(1,1)[]', ['0.5'], '[.5]'],
+    ['BOOLEAN[]', [true, false], '[true, false]'],
+    ['DATE[]', [new Date(Date.UTC(2024, 1, 29)), new Date(0)], '[2024-02-29, 1970-01-01]'],
+    // Text with a colon or a parenthesis is quoted inside a list.
+    ['DATE[]', [new Date(-719163 * 86_400_000)], "['0001-12-31 (BC)']"],
+    ['TIMESTAMP[]', [new Date(Date.UTC(2013, 6, 15, 12, 34, 56, 120))], "['2013-07-15 12:34:56.12']"],
+    ['TIMESTAMP_S[]', [new Date(Date.UTC(2013, 6, 15, 12, 34, 56))], "['2013-07-15 12:34:56']"],
+    ['TIME[]', [14706500000n], "['04:05:06.5']"],
+    [
+      'INTERVAL[]',
+      [{ months: 0, days: 1, micros: 0n }, { months: 14, days: 0, micros: 0n }, { months: 0, days: 1, micros: 14706000000n }],
+      "[1 day, 1 year 2 months, '1 day 04:05:06']",
+    ],
+  ] as [string, unknown[], string][])('%s %o reads %s', (type, list, expected) => {
+    expect(formatCell(type, [list], 0)).toBe(expected);
+  });
+});
+
+describe('list columns', () => {
+  it('reads one array per row, NULL rows aside', () => {
+    const column = [[3n, 9n], null, []];
+    expect(() => checkColumnKind('BIGINT[]', column)).not.toThrow();
+    expect([0, 2].map((row) => formatCell('BIGINT[]', column, row))).toEqual(['[3, 9]', '[]']);
+  });
+
+  it('refuses another container, a non-array row, lists of text and lists of lists', () => {
+    expect(() => checkColumnKind('DOUBLE[]', Float64Array.of(1))).toThrow(/Array/);
+    expect(() => formatCell('DOUBLE[]', ['[1.5]'], 0)).toThrow(/holds \[1.5\]/);
+    expect(() => checkColumnKind('VARCHAR[]', [['a']])).toThrow(/not one the runner knows/);
+    expect(() => checkColumnKind('INTEGER[][]', [[[1]]])).toThrow(/not one the runner knows/);
+    expect(() => formatCell('DATE[]', [[19782]], 0)).toThrow(/not a Date/);
+    expect(() => formatCell('TIMESTAMP[]', [[new Date(NaN)]], 0)).toThrow(/invalid Date/);
+  });
+});

@@ -203,9 +203,18 @@ const COLUMN_KINDS: Record<string, string> = {
 // DECIMAL(p,s): the package's exact decimal texts (bindings-js/src/result-data.ts).
 const DECIMAL = /^DECIMAL\((\d+),(\d+)\)$/;
 
+// A list type: its element type's name and '[]' (a fixed-width element: no VARCHAR, no lists).
+const LIST = /^(.+)\[\]$/;
+
+function isElementType(type: string): boolean {
+  return DECIMAL.test(type) || (COLUMN_KINDS[type] !== undefined && type !== 'VARCHAR');
+}
+
 /** Throws when `values` is not the container the contract names for `type`. */
 export function checkColumnKind(type: string, values: unknown): void {
-  const kind = DECIMAL.test(type) ? 'Array' : COLUMN_KINDS[type];
+  const list = LIST.exec(type);
+  const known = list !== null ? isElementType(list[1]!) : DECIMAL.test(type);
+  const kind = known ? 'Array' : COLUMN_KINDS[type];
   if (kind === undefined) throw new Error(`result type ${type} is not one the runner knows`);
   const actual = Array.isArray(values) ? 'Array' : (values as object)?.constructor?.name;
   if (actual !== kind) {
@@ -220,6 +229,11 @@ export function checkColumnKind(type: string, values: unknown): void {
  */
 export function formatCell(type: string, values: ArrayLike<unknown>, row: number): string {
   const value = values[row];
+  const list = LIST.exec(type);
+  if (list !== null && isElementType(list[1]!)) {
+    if (!Array.isArray(value)) throw new Error(`row ${row} of a ${type} column holds ${String(value)} (${typeof value})`);
+    return `[${value.map((element) => quotedElement(formatElement(list[1]!, element))).join(', ')}]`;
+  }
   const decimal = DECIMAL.exec(type);
   if (decimal !== null) {
     if (typeof value !== 'string') throw new Error(`row ${row} of a ${type} column holds ${String(value)} (${typeof value})`);
@@ -261,4 +275,51 @@ export function formatCell(type: string, values: ArrayLike<unknown>, row: number
       throw new Error(`result type ${type} is not one the runner knows`);
   }
   throw new Error(`row ${row} of a ${type} column holds ${String(value)} (${typeof value})`);
+}
+
+const MS_PER_DAY = 86_400_000;
+
+/**
+ * One element of a list as DuckDB prints it inside the list: as a value of the element type
+ * prints. The package hands a list's elements out as row objects hold values of that type
+ * (QueryResult.toArray(): booleans, Dates for DATE and TIMESTAMP), so each is put back in the
+ * column form formatCell reads. What that form cannot hold is lost or refused: a NaN's sign
+ * (printed "nan"), a TIMESTAMP's digits below the millisecond, and dates beyond a Date's range
+ * (the infinities among them).
+ */
+function formatElement(type: string, element: unknown): string {
+  const bad = (why: string) => new Error(`a ${type} list element is ${String(element)} (${typeof element})${why}`);
+  const millis = (): number => {
+    if (!(element instanceof Date)) throw bad(', not a Date');
+    if (Number.isNaN(element.getTime())) throw bad(': an invalid Date (out of its range)');
+    return element.getTime();
+  };
+  switch (type) {
+    case 'BOOLEAN':
+      if (typeof element !== 'boolean') throw bad('');
+      return element ? 'true' : 'false';
+    case 'DATE':
+      return formatDate(millis() / MS_PER_DAY);
+    case 'TIMESTAMP':
+      return formatTimestampMicros(BigInt(millis()) * 1000n);
+    case 'TIMESTAMP_S':
+      return formatTimestampSeconds(BigInt(millis() / 1000));
+    case 'FLOAT':
+    case 'DOUBLE': {
+      if (typeof element !== 'number') throw bad('');
+      const values = type === 'FLOAT' ? Float32Array.of(element) : Float64Array.of(element);
+      return formatCell(type, values, 0);
+    }
+    default:
+      return formatCell(type, [element], 0);
+  }
+}
+
+// A list element whose text holds a character of the list syntax is quoted, as DuckDB (2.0)
+// quotes it and laneql's FormatValue does (value_format.cc, AppendList): so
+// ['2013-07-15 12:34:56', '04:05:06'] and ['0001-12-31 (BC)'], but [1 day, 2024-02-29].
+const NEEDS_QUOTES = /[[\]{}(),:'"\\]/;
+
+function quotedElement(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `'${text.replace(/['\\]/g, '\\$&')}'` : text;
 }
