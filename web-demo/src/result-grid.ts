@@ -75,8 +75,18 @@ function formatInterval(v: IntervalValue): string {
   return parts.join(' ');
 }
 
+// A list element as the package gives it in a list (a row object's value: numbers, bigints,
+// Dates, decimal text, interval objects), spelled as DuckDB spells it inside a list.
+function listElement(e: unknown, element: string): string {
+  if (e instanceof Date && element === 'DATE') return e.toISOString().slice(0, 10);
+  if (e instanceof Date) return e.toISOString().replace('T', ' ').replace(/(\.000)?Z$/, '');
+  if (typeof e === 'object' && e !== null) return formatInterval(e as IntervalValue);
+  return String(e);
+}
+
 function cell(type: ColumnType, values: ArrayLike<unknown>, row: number): Cell {
   const v = values[row];
+  if (type.endsWith('[]')) return `[${(v as unknown[]).map((e) => listElement(e, type.slice(0, -2))).join(', ')}]`;
   if (type.startsWith('DECIMAL(')) return v as string;  // the exact text the package gives
   switch (type) {
     case 'BOOLEAN': return v === 1;
