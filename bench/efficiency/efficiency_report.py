@@ -93,7 +93,7 @@ def render(doc):
            "%d runs of wall and of CPU time, `CLOCK_PROCESS_CPUTIME_ID` around each run), then one run with "
            "profiling on whose spans carry their thread's CPU time; the phases are the innermost spans of "
            "each category (bench/efficiency/phases.py), \"other\" the rest of the query's CPU time "
-           "(planning, hash-table builds and gathers outside those spans)." % (doc["runs"], doc["runs"]), ""]
+           "(planning, the parts of a join build outside its per-thread spans, gathers outside those spans)." % (doc["runs"], doc["runs"]), ""]
     for suite in doc["suites"]:
         s = summary(doc, suite)
         at_threads = counts[s["at"]]

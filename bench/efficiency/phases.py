@@ -11,9 +11,10 @@ CPU time minus the phases' sum, reported as "other" by the caller.
 import json
 
 # The categories that are phases of the work, in report order: the scan / filter / partition
-# passes over the input, join probe morsels, per-partition aggregation, merges of per-thread
-# states, conversions, sorts and the output of the result.
-PHASES = ["scan", "probe", "aggregate", "merge", "convert", "sort", "output"]
+# passes over the input, hash join builds (hashing, key filter, placing), join probe morsels,
+# per-partition aggregation, merges of per-thread states, conversions, sorts and the output of
+# the result.
+PHASES = ["scan", "build", "probe", "aggregate", "merge", "convert", "sort", "output"]
 
 
 def phase_cpu_ms(trace):

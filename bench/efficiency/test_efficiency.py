@@ -77,8 +77,8 @@ class ReportTest(unittest.TestCase):
         self.assertNotIn("1.80 **over**", text)
         self.assertIn("error: out of memory", text)
         # The phase table: scan 150 of 200 at 1 thread, other 50; 200 of 260 at 16, other 60.
-        self.assertIn("| 1 | 1 | 150 | 0 | 0 | 0 | 0 | 0 | 0 | 50 | 200 |", text)
-        self.assertIn("| 1 | 16 | 200 | 0 | 0 | 0 | 0 | 0 | 0 | 60 | 260 |", text)
+        self.assertIn("| 1 | 1 | 150 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 50 | 200 |", text)
+        self.assertIn("| 1 | 16 | 200 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 60 | 260 |", text)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@
 #include "src/exec/hash_join_keys.h"
 #include "src/exec/join_key_filter.h"
 #include "src/exec/morsel.h"
+#include "src/exec/profile.h"
 
 namespace laneql {
 namespace exec {
@@ -58,6 +59,10 @@ constexpr size_t kPartitionedPlaceMinBuckets = size_t{1} << 17;
 
 size_t JoinBatches(size_t rows) { return (rows + kJoinBatchRows - 1) / kJoinBatchRows; }
 
+// Build rows a hashing task takes: 16 batches, so that a profiled build has a span a task
+// (category "build", on the thread that ran it) without thousands of them.
+constexpr size_t kJoinBuildTaskRows = 16 * kJoinBatchRows;
+
 class JoinHashTable {
  public:
   struct Entry {
@@ -79,18 +84,26 @@ class JoinHashTable {
     }
     uint64_t* hashes = hashes_buffer.As<uint64_t>();
     uint64_t* valid = valid_buffer.As<uint64_t>();
-    auto hash_batch = [&](size_t b, int, std::string*) {
-      const size_t begin = b * kJoinBatchRows, n = std::min(kJoinBatchRows, rows - begin);
-      keys.Hash(begin, n, hashes + begin);
-      keys.ValidRows(begin, n, valid + begin / 64);
+    auto hash_task = [&](size_t task, int t, std::string*) {
+      ScopedSpan span(ctx.profiler, t, "join build hash", "build");
+      const size_t first = task * kJoinBuildTaskRows, last = std::min(rows, first + kJoinBuildTaskRows);
+      for (size_t begin = first; begin < last; begin += kJoinBatchRows) {
+        const size_t n = std::min(kJoinBatchRows, last - begin);
+        keys.Hash(begin, n, hashes + begin);
+        keys.ValidRows(begin, n, valid + begin / 64);
+      }
+      span.counters().rows = last - first;
       return true;
     };
-    if (!RunTasks(ctx, threads, JoinBatches(rows), hash_batch, error)) return false;
+    if (!RunTasks(ctx, threads, (rows + kJoinBuildTaskRows - 1) / kJoinBuildTaskRows, hash_task, error)) return false;
     size_t inserted = 0;
     for (size_t w = 0; w < BitmaskWords(rows); ++w) inserted += static_cast<size_t>(__builtin_popcountll(valid[w]));
     inserted_ = inserted;
     if (inserted == 0) return true;
-    if (!direct && !filter_.Build(hashes, valid, rows, inserted, error)) return false;
+    if (!direct) {
+      ScopedSpan span(ctx.profiler, 0, "join key filter", "build");
+      if (!filter_.Build(hashes, valid, rows, inserted, error)) return false;
+    }
     size_t buckets = 16;
     while (buckets < (direct ? span : inserted)) buckets *= 2;
     mask_ = buckets - 1;
@@ -117,6 +130,8 @@ class JoinHashTable {
   // A table that fits the caches: a counting sort over all rows.
   bool Place(const uint64_t* hashes, const uint64_t* valid, size_t rows, size_t buckets, const ExecContext& ctx,
              std::string* error) {
+    ScopedSpan span(ctx.profiler, 0, "join build place", "build");
+    span.counters().rows = rows;
     uint32_t* starts = starts_.As<uint32_t>();
     Entry* entries = entries_.As<Entry>();
     for (size_t row = 0; row < rows; ++row) {
@@ -155,7 +170,8 @@ class JoinHashTable {
     const size_t ranges = std::min<size_t>(static_cast<size_t>(threads), words);
     auto range_begin = [&](size_t r) { return std::min(rows, words * r / ranges * 64); };
     std::vector<size_t> counts(ranges * partitions, 0);  // [range][partition], then write offsets
-    auto count_range = [&](size_t r, int, std::string*) {
+    auto count_range = [&](size_t r, int t, std::string*) {
+      ScopedSpan span(ctx.profiler, t, "join build count", "build");
       size_t* count = counts.data() + r * partitions;
       for (size_t row = range_begin(r), end = range_begin(r + 1); row < end; ++row) {
         if (BitmaskGet(valid, row)) ++count[(hashes[row] & mask_) >> shift];
@@ -175,7 +191,8 @@ class JoinHashTable {
     }
     partition_starts[partitions] = at;
     Entry* entries = entries_.As<Entry>();  // first by partition, then by bucket
-    auto scatter_range = [&](size_t r, int, std::string*) {
+    auto scatter_range = [&](size_t r, int t, std::string*) {
+      ScopedSpan span(ctx.profiler, t, "join build scatter", "build");
       size_t* next = counts.data() + r * partitions;
       for (size_t row = range_begin(r), end = range_begin(r + 1); row < end; ++row) {
         if (!BitmaskGet(valid, row)) continue;
@@ -196,6 +213,7 @@ class JoinHashTable {
     std::vector<std::vector<uint32_t>> counts_of(static_cast<size_t>(threads), std::vector<uint32_t>(per_partition));
     // Partition p writes starts[b + 1] for its buckets b only, and starts[0] stays 0.
     auto sort_partition = [&](size_t p, int t, std::string*) {
+      ScopedSpan span(ctx.profiler, t, "join build sort", "build");
       const size_t first = p * per_partition;
       const size_t size = partition_starts[p + 1] - partition_starts[p];
       Entry* copy = copies[static_cast<size_t>(t)].data();
