@@ -518,10 +518,6 @@ bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& 
     spec.fn = WindowFn::kLibrary;
     min_args = static_cast<size_t>(library->min_args);
     max_args = static_cast<size_t>(library->max_args);
-    if (call.order_by_args != 0) {
-      *error = ErrorAt(call.pos, "not implemented", "ORDER BY inside a window aggregate's call is not supported");
-      return false;
-    }
   } else if (!FindWindowFn(name, &spec.fn, &min_args, &max_args)) {
     sql::Expr probe;  // another aggregate (string_agg, ...) or no aggregate at all
     probe.kind = ExprKind::kFunctionCall;
@@ -532,6 +528,20 @@ bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& 
     return false;
   }
   const bool aggregate_fn = spec.fn >= WindowFn::kCountStar;
+  // agg(x ORDER BY k) OVER (...): the keys are the last order_by_args arguments. They decide
+  // the answer of the aggregates that depend on the order of their rows (string_agg, first,
+  // ...); the others ignore them, as DuckDB does.
+  const size_t order_args = static_cast<size_t>(call.order_by_args);
+  const size_t value_args = call.args.size() - order_args;
+  if (order_args != 0 && !aggregate_fn) {
+    *error = ErrorAt(call.pos, "not implemented", "ORDER BY inside the call is only supported for aggregates, not " + name + "()");
+    return false;
+  }
+  const bool feeds_in_order = spec.fn == WindowFn::kLibrary && plan::OrderedByCallKeys(library->fn);
+  if (order_args != 0 && feeds_in_order && call.distinct) {
+    *error = ErrorAt(call.pos, "binder", name + " with both DISTINCT and ORDER BY is not supported");
+    return false;
+  }
   if (call.distinct && !aggregate_fn) {
     *error = ErrorAt(call.pos, "binder", "DISTINCT is not implemented for the window function \"" + name + "\"");
     return false;
@@ -571,12 +581,18 @@ bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& 
   const size_t n = rows.table->num_rows();
   size_t at = 0;
   std::string types;
-  for (size_t a = 0; a < call.args.size(); ++a, ++at) {
+  for (size_t a = 0; a < value_args; ++a, ++at) {
     spec.args.push_back(&inputs.column(at));
     types += (a > 0 ? ", " : "") + std::string(DuckDbTypeName(inputs.column(at).type()));
   }
+  for (size_t k = 0; k < order_args; ++k, ++at) {
+    if (!feeds_in_order) continue;
+    spec.arg_order.push_back(&inputs.column(at));
+    spec.arg_descending.push_back(call.order_descending[k]);
+    spec.arg_nulls_first.push_back(call.order_nulls[k] == static_cast<uint8_t>(sql::NullsOrder::kFirst));
+  }
   const bool star = spec.fn == WindowFn::kCountStar;
-  if (!star && (call.args.size() < min_args || call.args.size() > max_args)) {
+  if (!star && (value_args < min_args || value_args > max_args)) {
     *error = ErrorAt(call.pos, "binder", "No function matches the given name and argument types '" + name + "(" +
                                              types + ")'. You might need to add explicit type casts.");
     return false;

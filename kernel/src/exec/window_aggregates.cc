@@ -4,9 +4,13 @@
 // one computation); a frame that only grows at its end (the default RANGE frame, ROWS
 // UNBOUNDED PRECEDING) adds the new rows to the same state, whose result can be read at any
 // point; any other frame (one with EXCLUDE rows out of it too) is folded afresh. With
-// DISTINCT each state is fed only the first row of each distinct argument tuple. Each
-// partition runs on one thread, in its order.
+// DISTINCT each state is fed only the first row of each distinct argument tuple. With ORDER BY
+// keys in the call (string_agg(s, ',' ORDER BY k) OVER (...)) every new frame is folded afresh,
+// its rows sorted by the keys first (ties in the window's order). Each partition runs on one
+// thread, in its order.
 #include "src/exec/window_aggregates.h"
+
+#include <algorithm>
 
 #include "src/exec/aggregate_function_state.h"
 #include "src/exec/expr_eval.h"
@@ -17,7 +21,7 @@ namespace laneql {
 namespace exec {
 
 bool LibraryWindowPartition(const plan::Aggregate& aggregate, const std::vector<const Column*>& args,
-                            const PartitionFrames& frames, const uint32_t* distinct_ids, std::vector<Slot>* results,
+                            const std::vector<SortColumn>& feed_order, const PartitionFrames& frames, const uint32_t* distinct_ids, std::vector<Slot>* results,
                             std::string* error) {
   const uint32_t* prow = frames.prow;
   std::unique_ptr<AggregateFunctionState> state;
@@ -29,10 +33,27 @@ bool LibraryWindowPartition(const plan::Aggregate& aggregate, const std::vector<
   std::vector<uint32_t> group_ids;
   Column one(aggregate.type);
   Vec value;
-  // Folds the partition's rows [from, to) into `state`.
-  const auto fold = [&](size_t from, size_t to) {
+  // Relation row a before relation row b by feed_order's keys alone (NULLs per nulls_first).
+  const auto keys_less = [&](uint32_t a, uint32_t b) {
+    for (const SortColumn& column : feed_order) {
+      const Vec& v = *column.keys;
+      const bool an = v.IsNull(a), bn = v.IsNull(b);
+      if (an || bn) {
+        if (an == bn) continue;
+        return an == column.nulls_first;
+      }
+      const int c = CompareRows(v, a, v, b);
+      if (c != 0) return column.descending ? c > 0 : c < 0;
+    }
+    return false;
+  };
+  std::vector<uint32_t> positions;  // feed_order: the frame's positions, then sorted
+  // Folds the partition's rows at positions [from, to) into `state`; with feed_order, the
+  // positions of `frame` in the keys' order instead (from and to unused).
+  const auto fold_rows = [&](const uint32_t* at, size_t count) {
     rows.clear();
-    for (size_t p = from; p < to; ++p) {
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t p = at[i];
       if (distinct_ids != nullptr) {
         if (seen[distinct_ids[p]] == stamp) continue;
         seen[distinct_ids[p]] = stamp;
@@ -50,6 +71,19 @@ bool LibraryWindowPartition(const plan::Aggregate& aggregate, const std::vector<
     group_ids.assign(rows.size(), 0);
     return state->Update(vecs[0], vecs.size() > 1 ? &vecs[1] : nullptr, group_ids.data(), rows.size(), error);
   };
+  const auto fold = [&](size_t from, size_t to) {
+    positions.resize(to - from);
+    for (size_t p = from; p < to; ++p) positions[p - from] = static_cast<uint32_t>(p);
+    return fold_rows(positions.data(), positions.size());
+  };
+  const auto fold_sorted = [&](const FrameSegments& frame) {
+    positions.clear();
+    for (int k = 0; k < frame.count; ++k) {
+      for (size_t p = frame.begin[k]; p < frame.end[k]; ++p) positions.push_back(static_cast<uint32_t>(p));
+    }
+    std::stable_sort(positions.begin(), positions.end(), [&](uint32_t a, uint32_t b) { return keys_less(prow[a], prow[b]); });
+    return fold_rows(positions.data(), positions.size());
+  };
   for (size_t i = 0; i < frames.n; ++i) {
     const FrameSegments frame = frames.Segments(i);
     Slot& out = (*results)[prow[i]];
@@ -57,15 +91,19 @@ bool LibraryWindowPartition(const plan::Aggregate& aggregate, const std::vector<
       out = (*results)[prow[i - 1]];
       continue;
     }
-    if (state && frame.count == 1 && state_frame.count == 1 && frame.begin[0] == state_frame.begin[0] &&
-        frame.end[0] > state_frame.end[0]) {
+    if (feed_order.empty() && state && frame.count == 1 && state_frame.count == 1 &&
+        frame.begin[0] == state_frame.begin[0] && frame.end[0] > state_frame.end[0]) {
       if (!fold(state_frame.end[0], frame.end[0])) return false;
     } else {
       state = MakeAggregateFunctionState(aggregate);
       ++stamp;
       if (!state->Resize(1, error)) return false;
-      for (int k = 0; k < frame.count; ++k) {
-        if (!fold(frame.begin[k], frame.end[k])) return false;
+      if (!feed_order.empty()) {
+        if (!fold_sorted(frame)) return false;
+      } else {
+        for (int k = 0; k < frame.count; ++k) {
+          if (!fold(frame.begin[k], frame.end[k])) return false;
+        }
       }
     }
     state_frame = frame;

@@ -27,6 +27,7 @@ struct Evaluation {
   const WindowCall* call = nullptr;
   const std::vector<uint32_t>* order = nullptr;  // relation rows, partitions one after another
   std::vector<Vec> args, order_keys;
+  std::vector<Vec> arg_order_keys;  // WindowCall::arg_order
   std::vector<std::vector<uint64_t>> order_words;  // ColumnOrderWords of order_keys, or
   KeyRecordList records;                            // their records, in the order of `order`
   Vec start_offset, end_offset;

@@ -293,7 +293,11 @@ bool EvaluatePartition(Evaluation* ev, size_t begin, size_t end, std::string* er
         for (const Vec& v : ev->args) args.push_back(&v);
         ids = DistinctValueIds(args, prow, n);
       }
-      return LibraryWindowPartition(*call.library, call.args, frames, call.distinct ? ids.data() : nullptr,
+      std::vector<SortColumn> feed_order;
+      for (size_t k = 0; k < ev->arg_order_keys.size(); ++k) {
+        feed_order.push_back(SortColumn{&ev->arg_order_keys[k], call.arg_descending[k], call.arg_nulls_first[k]});
+      }
+      return LibraryWindowPartition(*call.library, call.args, feed_order, frames, call.distinct ? ids.data() : nullptr,
                                     &ev->slots, error);
     }
     case WindowFn::kRowNumber:
@@ -429,6 +433,10 @@ bool Compute(const WindowCall& call, size_t rows, const ExecContext& ctx, Column
   }
   if (call.start_offset != nullptr && !BorrowVec(*call.start_offset, &ev.start_offset, error)) return false;
   if (call.end_offset != nullptr && !BorrowVec(*call.end_offset, &ev.end_offset, error)) return false;
+  ev.arg_order_keys.resize(call.arg_order.size());
+  for (size_t k = 0; k < call.arg_order.size(); ++k) {
+    if (!BorrowVec(*call.arg_order[k], &ev.arg_order_keys[k], error)) return false;
+  }
   if (rows == 0) return NullColumn(call.result_type, 0, out, error);
   const ScopedMemoryActivity activity("evaluating window functions");
   if (!ChargeQueryMemory(rows * 28, error)) return false;  // ids, positions, frames, one result array

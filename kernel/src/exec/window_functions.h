@@ -79,6 +79,11 @@ struct WindowCall {
   size_t top_rows = 0;
   // kLibrary: the aggregate (function, parameters, argument and result types).
   const plan::Aggregate* library = nullptr;
+  // kLibrary, agg(x ORDER BY k1 DESC, ...) for an aggregate whose answer depends on the order
+  // of its rows (string_agg, first, ...): the keys each frame's rows are fed in (ties in the
+  // window's order); empty otherwise.
+  std::vector<const Column*> arg_order;
+  std::vector<bool> arg_descending, arg_nulls_first;
 };
 
 // The call's value for each of `rows` rows, in row order. Partitions are sorted on the

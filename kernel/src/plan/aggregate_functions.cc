@@ -146,6 +146,19 @@ bool TypeAggregateFunction(AggFn fn, const std::string& name, TypeId arg, bool h
   }
 }
 
+bool OrderedByCallKeys(AggFn fn) {
+  switch (fn) {
+    case AggFn::kStringAgg:
+    case AggFn::kFirst:
+    case AggFn::kLast:
+    case AggFn::kAnyValue:
+    case AggFn::kArgMin:
+    case AggFn::kArgMax:
+    case AggFn::kMode: return true;
+    default: return false;
+  }
+}
+
 bool DependsOnRowOrder(AggFn fn) {
   switch (fn) {
     case AggFn::kNone:

@@ -63,6 +63,10 @@ bool TypeAggregateFunction(AggFn fn, const std::string& name, TypeId arg, bool h
 // Whether the answer depends on the order the rows are folded in: each group's rows must then
 // be folded in row order by one thread (first, string_agg, mode's ties, float moments, ...).
 bool DependsOnRowOrder(AggFn fn);
+// Whether agg(x ORDER BY k) answers differently from agg(x): string_agg, first, last,
+// any_value, arg_min / arg_max (which of tied rows) and mode (which of tied values). The others
+// ignore the keys, as DuckDB does.
+bool OrderedByCallKeys(AggFn fn);
 
 }  // namespace plan
 }  // namespace laneql

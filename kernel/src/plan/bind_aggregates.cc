@@ -147,17 +147,8 @@ bool Binder::BindFunctionAggregate(const sql::Expr& expr, const AggregateFunctio
 }
 
 bool Binder::BindOrderKeys(const sql::Expr& expr, Aggregate* out) {
-  if (expr.order_by_args == 0) return true;
-  switch (out->function) {
-    case AggFn::kStringAgg:
-    case AggFn::kFirst:
-    case AggFn::kLast:
-    case AggFn::kAnyValue:
-    case AggFn::kArgMin:
-    case AggFn::kArgMax:
-    case AggFn::kMode: break;
-    default: return true;  // the answer does not depend on the order of the rows: nothing to sort
-  }
+  // An answer that does not depend on the order of the rows: nothing to sort.
+  if (expr.order_by_args == 0 || !OrderedByCallKeys(out->function)) return true;
   if (out->distinct) {
     Fail(expr.pos, "binder", "string_agg with both DISTINCT and ORDER BY is not supported");
     return false;

@@ -164,6 +164,21 @@ std::string QuoteIdentifier(const std::string& name) {
   return out;
 }
 
+// A call's arguments, its ORDER BY keys (the last order_by_args of them) after ORDER BY.
+static void AppendCallArguments(const Expr& expr, std::string* out) {
+  for (size_t i = 0; i < expr.args.size(); ++i) {
+    const size_t key = i + static_cast<size_t>(expr.order_by_args) - expr.args.size();  // wraps below the keys
+    if (i != 0) *out += key == 0 ? " ORDER BY " : ", ";
+    *out += ToString(*expr.args[i]);
+    if (key < expr.order_descending.size()) {
+      if (expr.order_descending[key]) *out += " DESC";
+      if (expr.order_nulls[key] != 0) {
+        *out += expr.order_nulls[key] == static_cast<uint8_t>(NullsOrder::kFirst) ? " NULLS FIRST" : " NULLS LAST";
+      }
+    }
+  }
+}
+
 std::string ToString(const Expr& expr) {
   std::string out;
   switch (expr.kind) {
@@ -220,22 +235,12 @@ std::string ToString(const Expr& expr) {
       out = QuoteIdentifier(ToLowerAscii(expr.text)) + "(";
       if (expr.star_argument) return out + "*)";
       if (expr.distinct) out += "DISTINCT ";
-      for (size_t i = 0; i < expr.args.size(); ++i) {
-        const size_t key = i + static_cast<size_t>(expr.order_by_args) - expr.args.size();  // wraps below the keys
-        if (i != 0) out += key == 0 ? " ORDER BY " : ", ";
-        out += ToString(*expr.args[i]);
-        if (key < expr.order_descending.size()) {
-          if (expr.order_descending[key]) out += " DESC";
-          if (expr.order_nulls[key] != 0) {
-            out += expr.order_nulls[key] == static_cast<uint8_t>(NullsOrder::kFirst) ? " NULLS FIRST" : " NULLS LAST";
-          }
-        }
-      }
+      AppendCallArguments(expr, &out);
       return out + ")";
     case ExprKind::kWindowCall:
       out = QuoteIdentifier(ToLowerAscii(expr.text)) + "(";
       if (expr.distinct) out += "DISTINCT ";
-      if (!expr.star_argument) AppendList(expr.args, &out);
+      if (!expr.star_argument) AppendCallArguments(expr, &out);
       if (expr.null_treatment == NullTreatment::kIgnore) out += " IGNORE NULLS";  // RESPECT is the default
       if (!expr.window->base.empty() && !expr.window->copies_base) {
         return out + ") OVER " + QuoteIdentifier(expr.window->base);  // OVER w, as written
