@@ -4,6 +4,7 @@
 // here: the binder makes them LIKE, whose SIMD kernels scan whole batches.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -112,12 +113,42 @@ std::string_view Trim(std::string_view s, std::string_view set, bool left, bool 
   return s.substr(begin, end - begin);
 }
 
-std::string Reverse(std::string_view s) {
-  std::vector<std::string_view> characters = SplitCharacters(s);
-  std::string out;
-  out.reserve(s.size());
-  for (auto it = characters.rbegin(); it != characters.rend(); ++it) out.append(*it);
-  return out;
+// reverse: a row keeps its length, so the output's offsets are the input's (rebased) and each
+// row's characters (a byte and the continuation bytes after it, as PrefixBytes counts them) are
+// copied straight to their mirrored place in one buffer, an ASCII row reversed byte by byte.
+// (A vector of the row's characters and a string a row cost about 150 ns of the 10 M-row
+// benchmark's 1.5 s.)
+bool ReverseRows(const Vec& in, size_t count, Vec* out, std::string* error) {
+  const size_t rows = in.constant ? 1 : count;
+  out->type = TypeId::kString;
+  out->count = count;
+  out->constant = in.constant;
+  if (!out->own_offsets.ResizeForOverwrite((rows + 1) * sizeof(int32_t), error)) return false;
+  int32_t* offsets = out->own_offsets.As<int32_t>();
+  const int32_t base = in.offsets[0];
+  const size_t bytes = static_cast<size_t>(in.offsets[rows] - base);
+  if (!out->own_values.ResizeForOverwrite(bytes > 0 ? bytes : 1, error)) return false;
+  char* to = reinterpret_cast<char*>(out->own_values.data());
+  const char* from = reinterpret_cast<const char*>(in.values) + base;
+  for (size_t r = 0; r <= rows; ++r) offsets[r] = in.offsets[r] - base;
+  for (size_t r = 0; r < rows; ++r) {
+    const size_t begin = static_cast<size_t>(offsets[r]), end = static_cast<size_t>(offsets[r + 1]);
+    if (in.ascii) {
+      std::reverse_copy(from + begin, from + end, to + begin);
+      continue;
+    }
+    for (size_t at = begin; at < end;) {
+      size_t len = 1;
+      while (at + len < end && IsContinuation(from[at + len])) ++len;
+      std::memcpy(to + (end - (at - begin) - len), from + at, len);
+      at += len;
+    }
+  }
+  out->offsets = offsets;
+  out->values = out->own_values.data();
+  out->validity = nullptr;
+  out->ascii = in.ascii;
+  return CopyValidity(in, out, error);
 }
 
 // The UTF-8 bytes of a code point; false for a surrogate or past U+10FFFF.
@@ -266,12 +297,7 @@ bool EvalStringFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
         return true;
       });
     }
-    case ScalarFn::kReverse:
-      return StringRows(args, count, out, error, [&](size_t i, std::string* scratch, std::string_view* v) {
-        *scratch = Reverse(a[0].Str(i));
-        *v = *scratch;
-        return true;
-      });
+    case ScalarFn::kReverse: return ReverseRows(a[0], count, out, error);
     case ScalarFn::kMd5:
     case ScalarFn::kSha256:
       return StringRows(args, count, out, error, [&](size_t i, std::string* scratch, std::string_view* v) {
