@@ -78,7 +78,7 @@ bool ListExtract(const BoundExpr& expr, std::vector<Vec>& args, size_t count, Ve
       const int64_t k = index.Get<int64_t>(i);
       // From 1; negative from the end (-1 the last); 0 and past either end: NULL, as DuckDB.
       if (k >= 1 && k <= n) at = k - 1;
-      if (k < 0 && -k <= n) at = n + k;
+      if (k < 0 && k >= -n) at = n + k;  // (not -k: INT64_MIN has no negation)
     }
     if (at < 0) {
       valid[i / 64] &= ~(uint64_t{1} << (i % 64));
