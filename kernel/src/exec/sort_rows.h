@@ -85,13 +85,19 @@ class PositionLess {
       comparisons_ = 0;
       ThrowIfQueryStopped();
     }
+    const int c = CompareKeys(a, b);
+    return c != 0 ? c < 0 : TieLess(a, b);
+  }
+  // -1, 0 or 1: a before, tied with or after b by the columns alone (NULLs per nulls_first,
+  // descending columns flipped).
+  int CompareKeys(uint32_t a, uint32_t b) const {
     for (size_t k = 0; k < columns_.size(); ++k) {
       const SortColumn& column = columns_[k];
       const Vec& v = *column.keys;
       const bool an = v.IsNull(a), bn = v.IsNull(b);
       if (an || bn) {
         if (an == bn) continue;
-        return an == column.nulls_first;
+        return an == column.nulls_first ? -1 : 1;
       }
       int c;
       if (words_ != nullptr && !(*words_)[k].empty()) {
@@ -101,9 +107,9 @@ class PositionLess {
         c = CompareRows(v, a, v, b);
       }
       if (c == 0) continue;
-      return column.descending ? c > 0 : c < 0;
+      return column.descending ? -c : c;
     }
-    return TieLess(a, b);
+    return 0;
   }
   // After equal keys: by the tiebreak (a group's first row), then by input order, so the
   // result is deterministic.

@@ -33,27 +33,13 @@ bool LibraryWindowPartition(const plan::Aggregate& aggregate, const std::vector<
   std::vector<uint32_t> group_ids;
   Column one(aggregate.type);
   Vec value;
-  // Relation row a before relation row b by feed_order's keys alone (NULLs per nulls_first).
-  const auto keys_less = [&](uint32_t a, uint32_t b) {
-    for (const SortColumn& column : feed_order) {
-      const Vec& v = *column.keys;
-      const bool an = v.IsNull(a), bn = v.IsNull(b);
-      if (an || bn) {
-        if (an == bn) continue;
-        return an == column.nulls_first;
-      }
-      const int c = CompareRows(v, a, v, b);
-      if (c != 0) return column.descending ? c > 0 : c < 0;
-    }
-    return false;
-  };
-  std::vector<uint32_t> positions;  // feed_order: the frame's positions, then sorted
-  // Folds the partition's rows at positions [from, to) into `state`; with feed_order, the
-  // positions of `frame` in the keys' order instead (from and to unused).
-  const auto fold_rows = [&](const uint32_t* at, size_t count) {
+  const PositionLess by_feed_order(feed_order, nullptr);  // its CompareKeys: the keys alone
+  std::vector<uint32_t> positions;                        // feed_order: a frame's, sorted
+  // Folds the partition's rows at positions position(0) .. position(count - 1) into `state`.
+  const auto fold_rows = [&](size_t count, const auto& position) {
     rows.clear();
     for (size_t i = 0; i < count; ++i) {
-      const uint32_t p = at[i];
+      const uint32_t p = position(i);
       if (distinct_ids != nullptr) {
         if (seen[distinct_ids[p]] == stamp) continue;
         seen[distinct_ids[p]] = stamp;
@@ -72,17 +58,17 @@ bool LibraryWindowPartition(const plan::Aggregate& aggregate, const std::vector<
     return state->Update(vecs[0], vecs.size() > 1 ? &vecs[1] : nullptr, group_ids.data(), rows.size(), error);
   };
   const auto fold = [&](size_t from, size_t to) {
-    positions.resize(to - from);
-    for (size_t p = from; p < to; ++p) positions[p - from] = static_cast<uint32_t>(p);
-    return fold_rows(positions.data(), positions.size());
+    return fold_rows(to - from, [from](size_t i) { return static_cast<uint32_t>(from + i); });
   };
   const auto fold_sorted = [&](const FrameSegments& frame) {
     positions.clear();
     for (int k = 0; k < frame.count; ++k) {
       for (size_t p = frame.begin[k]; p < frame.end[k]; ++p) positions.push_back(static_cast<uint32_t>(p));
     }
-    std::stable_sort(positions.begin(), positions.end(), [&](uint32_t a, uint32_t b) { return keys_less(prow[a], prow[b]); });
-    return fold_rows(positions.data(), positions.size());
+    // Ties keep their window order: a stable sort of positions by the keys of their rows.
+    std::stable_sort(positions.begin(), positions.end(),
+                     [&](uint32_t a, uint32_t b) { return by_feed_order.CompareKeys(prow[a], prow[b]) < 0; });
+    return fold_rows(positions.size(), [&](size_t i) { return positions[i]; });
   };
   for (size_t i = 0; i < frames.n; ++i) {
     const FrameSegments frame = frames.Segments(i);
