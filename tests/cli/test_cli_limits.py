@@ -25,8 +25,10 @@ def run(*args, check):
 class MemoryLimit(unittest.TestCase):
     def test_over_the_limit_fails_with_the_limit_and_what_grew(self):
         err = run("-c", MANY_GROUPS, "--memory-limit", "2MiB", check=1).stderr
-        self.assertIn("out of memory: the query needs more than the memory limit of 2 MiB "
-                      "(while growing the GROUP BY hash table)", err)
+        # Two threads grow the hash table and the aggregate states side by side; whichever
+        # crosses the limit first is named, and on a loaded machine either can be first.
+        self.assertRegex(err, r"out of memory: the query needs more than the memory limit of "
+                              r"2 MiB \(while growing the (GROUP BY hash table|aggregate states)\)")
         # Without the limit (and with a roomy one) the same query answers, the same way.
         expected = run("-c", MANY_GROUPS, check=0).stdout
         header, rows = parse_tsv(expected)
