@@ -81,12 +81,20 @@ const char* const kAggregates =
     "length(string_agg(s, ',')), md5(string_agg(s, '' ORDER BY i, x DESC)), first(s ORDER BY x DESC), "
     "length(string_agg(DISTINCT s, ','))";
 
+const char* const kBatchFolded =
+    "stddev_samp(x), var_pop(i), covar_samp(x, i), corr(i, x), regr_slope(x, i), regr_intercept(x, i), "
+    "arg_min(s, x), arg_max(i, x), min_by(x, s), max_by(s, i), any_value(x), first(x), last(s), "
+    "md5(string_agg(s, ','))";
+
 TEST(AggregateFunctionsTest, SameBitsOnEveryThreadCount) {
   const auto table = MakeTable();
   const std::string queries[] = {
       std::string("SELECT ") + kAggregates + " FROM t",
       std::string("SELECT g, ") + kAggregates + " FROM t GROUP BY g ORDER BY g",
       std::string("SELECT g % 3 AS k, ") + kAggregates + " FROM t WHERE i > 0 GROUP BY k ORDER BY k",
+      // Only aggregates that fold batch by batch (FoldsByBatches): ungrouped, on every thread.
+      std::string("SELECT ") + kBatchFolded + " FROM t",
+      std::string("SELECT ") + kBatchFolded + ", sum(x), count(*) FROM t WHERE i % 5 <> 1",
   };
   for (const std::string& sql : queries) {
     std::string expected;
@@ -148,6 +156,34 @@ TEST(AggregateFunctionsTest, MatchPlainReferences) {
   EXPECT_EQ(std::stoll(cells[4]), static_cast<long long>(distinct.size()));
   EXPECT_EQ(cells[5], std::to_string(static_cast<long long>(distinct_sum)));
   EXPECT_GT(std::stod(cells[6]), 0);
+}
+
+// Ungrouped picks and string_agg folded batch by batch on several threads (FoldsByBatches): the
+// rows' order across batches is kept, ties going to the earliest row.
+TEST(AggregateFunctionsTest, BatchFoldedPicksKeepRowOrder) {
+  const Data& d = TheData();
+  size_t min_x = 0, max_i = 0;  // the first row of the least x (NULLs skipped) and of the most i
+  for (size_t r = 0; r < d.x.size(); ++r) {
+    if (!std::isnan(d.x[r]) && (std::isnan(d.x[min_x]) || d.x[r] < d.x[min_x])) min_x = r;
+    if (d.i[r] > d.i[max_i]) max_i = r;
+  }
+  std::string joined;
+  for (const std::string& v : d.s) joined += (joined.empty() ? "" : ",") + v;
+  const std::string expected = d.s[min_x] + "|" + d.s[max_i] + "|" + d.s.front() + "|" + d.s.back() + "|" +
+                               std::to_string(joined.size());
+  for (int threads : {1, 2, 3}) {
+    std::string error;
+    Database db(Threads(threads));
+    ASSERT_TRUE(db.Register("t", MakeTable(), &error)) << error;
+    const Result result =
+        db.Query("SELECT arg_min(s, x), arg_max(s, i), first(s), last(s), strlen(string_agg(s, ',')), "
+                 "string_agg(s, ',') FROM t");
+    ASSERT_TRUE(result.ok()) << result.error();
+    const auto rows = testing::ResultRows(result);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].substr(0, expected.size() + 1), expected + "|") << threads << " threads";
+    EXPECT_EQ(rows[0].substr(expected.size() + 1), joined) << threads << " threads";
+  }
 }
 
 TEST(AggregateFunctionsTest, ApproxCountDistinctIsExactForFewValues) {

@@ -38,6 +38,22 @@ std::unique_ptr<AggregateFunctionState> MakeAggregateFunctionState(const plan::A
   }
 }
 
+bool FoldsByBatches(const plan::Aggregate& aggregate) {
+  if (aggregate.kind != plan::AggKind::kFunction || !aggregate.order_keys.empty()) return false;
+  switch (aggregate.function) {
+    case AggFn::kNone:
+    case AggFn::kQuantileCont:
+    case AggFn::kQuantileDisc:
+    case AggFn::kApproxQuantile:
+    case AggFn::kMode:
+    case AggFn::kSumDistinct:
+    case AggFn::kAvgDistinct:
+    case AggFn::kApproxCountDistinct: return false;
+    case AggFn::kStringAgg: return !aggregate.distinct;
+    default: return true;
+  }
+}
+
 bool ChargeAggregateMemory(size_t bytes, std::string* error) {
   if (bytes == 0) return true;
   const ScopedMemoryActivity activity("growing the aggregate states");

@@ -5,7 +5,8 @@
 //
 // Determinism: an aggregate whose answer depends on the order its rows are folded in
 // (plan::DependsOnRowOrder) is run so that each group's rows reach one state in row order (the
-// executor's split by keys, or one thread), and Merge is then only ever a copy into an empty
+// executor's split by keys, or one thread), or ungrouped, each batch's rows one state of their
+// own, merged in batch order (FoldsByBatches); Merge is then only ever a copy into an empty
 // group or an append of later rows. The others (quantiles sort, bit operations and sketches
 // are order-free) merge in any order with the same answer.
 #ifndef LANEQL_EXEC_AGGREGATE_FUNCTION_STATE_H_
@@ -47,6 +48,13 @@ class AggregateFunctionState {
 };
 
 std::unique_ptr<AggregateFunctionState> MakeAggregateFunctionState(const plan::Aggregate& aggregate);
+
+// Whether an ungrouped aggregate whose answer depends on row order may be folded batch by batch
+// on any thread, each batch into a state of its own, the states merged in batch order after the
+// scan (AggregateWorker::KeepBatchFunctionStates): those whose Merge of a later batch costs about
+// one state (moments, picks, string_agg without DISTINCT). Not mode or DISTINCT (a set per batch,
+// inserted again to merge) nor agg(x ORDER BY k) (every row kept, sorted at the end).
+bool FoldsByBatches(const plan::Aggregate& aggregate);
 
 // The families' makers (aggregate_moments.cc, aggregate_values.cc, aggregate_picks.cc,
 // aggregate_sketches.cc).

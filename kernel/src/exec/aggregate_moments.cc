@@ -93,7 +93,7 @@ class MomentsState final : public AggregateFunctionState {
   // The same additions as the loop in Update, in the same order, over columns (no constant):
   // the NULL tests and reads hoisted out of Vec's per-row accessors, one argument's Welford
   // without the second's (its y is 0, so nothing of y that a one-argument function reads
-  // changes), and when every row is in group 0 (ungrouped) the state in registers rather than
+  // changes), and when every row is in one group (ungrouped) the state in registers rather than
   // loaded and stored a row: each row's mean waits for the previous row's division, and the
   // store-to-load round trip made that chain half as long again.
   template <bool kPairs>
@@ -110,14 +110,17 @@ class MomentsState final : public AggregateFunctionState {
       if constexpr (kPairs) Add(m, b[i], a[i]);
       else AddX(m, a[i]);
     };
-    uint32_t groups_or = 0;  // kNoGroup has bits set
-    for (size_t i = 0; i < count; ++i) groups_or |= group_ids[i];
-    if (groups_or == 0 && !groups_.empty()) {
-      Moments m = groups_[0];
+    // Every row in one group (ungrouped: the group, or the batch's of an ungrouped scan by
+    // batches).
+    const uint32_t first = count != 0 ? group_ids[0] : kNoGroup;
+    uint32_t differ = 0;
+    for (size_t i = 0; i < count; ++i) differ |= group_ids[i] ^ first;
+    if (differ == 0 && first != kNoGroup) {
+      Moments m = groups_[first];
       for (size_t i = 0; i < count; ++i) {
         if (!skip(i)) add(m, i);
       }
-      groups_[0] = m;
+      groups_[first] = m;
       return;
     }
     for (size_t i = 0; i < count; ++i) {

@@ -1,8 +1,8 @@
 // The aggregates that keep one value per group, picked or built in row order: arg_min /
 // arg_max (min_by / max_by), any_value, first, last, string_agg, and bit_and / bit_or / bit_xor.
-// Ties and "first" go by row order, so these groups are folded in row order by one thread
-// (plan::DependsOnRowOrder; the bit operations are order-free). Merge takes the other side's
-// rows as coming after this side's.
+// Ties and "first" go by row order, so these groups are folded in row order by one thread, or
+// by batches merged in batch order (plan::DependsOnRowOrder, FoldsByBatches; the bit operations
+// are order-free). Merge takes the other side's rows as coming after this side's.
 #include <string>
 #include <type_traits>
 #include <unordered_set>
@@ -39,6 +39,10 @@ class PickState final : public AggregateFunctionState {
 
   bool Update(const Vec& arg, const Vec* arg2, const uint32_t* group_ids, size_t count,
               std::string*) override {
+    if ((fn_ == AggFn::kArgMin || fn_ == AggFn::kArgMax) && !IsString(arg2->type) &&
+        VisitFixed(arg2->type, [&](auto tag) { UpdateByFixedKey<decltype(tag)>(arg, *arg2, group_ids, count); })) {
+      return true;
+    }
     Slot value, key;
     for (size_t i = 0; i < count; ++i) {
       const uint32_t g = group_ids[i];
@@ -92,6 +96,32 @@ class PickState final : public AggregateFunctionState {
   // Whether `key` beats the kept one (strictly: ties keep the earlier row).
   bool Better(const Slot& key, const Slot& kept) const {
     return fn_ == AggFn::kArgMin ? SlotLess(key, kept, key_type_) : SlotLess(kept, key, key_type_);
+  }
+
+  // arg_min / arg_max of a fixed-width key: Update's loop with each key compared as its type
+  // against the kept key's slot field (SlotLess's order), read into a slot only when it wins.
+  // Through ReadSlot and SlotLess a row took 10 ns (arg_min(s, d) over 10 M rows: 107 ms).
+  template <class K>
+  void UpdateByFixedKey(const Vec& arg, const Vec& keys, const uint32_t* group_ids, size_t count) {
+    const bool min = fn_ == AggFn::kArgMin;
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t g = group_ids[i];
+      if (g == kNoGroup || arg.IsNull(i) || keys.IsNull(i)) continue;
+      Pick& p = picks_[g];
+      const K k = keys.Get<K>(i);
+      if constexpr (std::is_floating_point_v<K>) {
+        const double key = static_cast<double>(k);
+        if (p.seen && !(min ? AggLess(key, p.key.real) : AggLess(p.key.real, key))) continue;
+        p.key.real = key;
+      } else {
+        const Int128 key = static_cast<Int128>(k);
+        if (p.seen && !(min ? key < p.key.integer : p.key.integer < key)) continue;
+        p.key.integer = key;
+      }
+      p.key.null = false;
+      ReadSlot(arg, i, &p.value);
+      p.seen = true;
+    }
   }
 
   AggFn fn_;

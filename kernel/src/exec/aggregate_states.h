@@ -118,6 +118,8 @@ class AggregateStates {
   // Whether ResizeForCopy(groups) would move nothing (every array has the capacity).
   bool HasCapacity(size_t groups) const;
   size_t num_aggregates() const { return state_.size(); }
+  // Aggregate a's library state (null unless plan::AggKind::kFunction).
+  AggregateFunctionState* function_state(size_t a) { return state_[a].function.get(); }
   // Grouped COUNT(DISTINCT) keeps a set of (group, value) pairs: their number, and pair p's group.
   bool IsDistinctPairs(size_t a) const;
   size_t DistinctPairs(size_t a) const;

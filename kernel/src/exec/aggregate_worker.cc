@@ -309,6 +309,14 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
       states_.AddCount(a, selected);
       continue;
     }
+    if (!batch_states_.empty() && batch_states_[a] != nullptr) {
+      Vec arg;
+      if (!evaluator_.Eval(*aggregate.arg, selected_rows(), &arg, error) ||
+          !UpdateBatchFunction(a, selected_rows(), &arg, selected, batch, error)) {
+        return false;
+      }
+      continue;
+    }
     bool done = false;
     if (IsKernelColumn(aggregate.arg.get(), table_)) {
       const Column& column = table_.column(static_cast<size_t>(aggregate.arg->column));
@@ -357,6 +365,40 @@ bool AggregateWorker::UpdateFunction(size_t a, const RowSet& rows, Vec* arg, siz
   }
   return states_.Update(a, arg, group_ids_.data(), selected, error, aggregate.arg2 ? &arg2 : nullptr,
                         keys.empty() ? nullptr : &keys);
+}
+
+bool AggregateWorker::KeepBatchFunctionStates(size_t batches, std::string* error) {
+  batch_states_.clear();
+  batch_states_.resize(plan_.aggregates.size());
+  for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
+    if (!FoldsByBatches(plan_.aggregates[a])) continue;
+    batch_states_[a] = MakeAggregateFunctionState(plan_.aggregates[a]);
+    if (!batch_states_[a]->Resize(batches, error)) return false;
+  }
+  batch_ids_.assign(kBatchRows, 0);
+  return true;
+}
+
+bool AggregateWorker::UpdateBatchFunction(size_t a, const RowSet& rows, Vec* arg, size_t selected, size_t batch,
+                                          std::string* error) {
+  const plan::Aggregate& aggregate = plan_.aggregates[a];
+  Vec arg2;
+  if (!ExpandConstant(arg, error) || !EvalSecondArg(aggregate, rows, &arg2, error)) return false;
+  std::fill_n(batch_ids_.data(), selected, static_cast<uint32_t>(batch));
+  return batch_states_[a]->Update(*arg, aggregate.arg2 ? &arg2 : nullptr, batch_ids_.data(), selected, error);
+}
+
+void MergeBatchFunctionStates(const std::vector<std::unique_ptr<AggregateWorker>>& workers, size_t batches) {
+  AggregateWorker& result = *workers[0];
+  for (size_t a = 0; a < result.batch_states_.size(); ++a) {
+    if (result.batch_states_[a] == nullptr) continue;
+    AggregateFunctionState* target = result.states().function_state(a);
+    // A batch was folded by one worker; the others' group b is empty, and merging an empty
+    // group changes nothing.
+    for (size_t b = 0; b < batches; ++b) {
+      for (const auto& worker : workers) target->Merge(*worker->batch_states_[a], b, 0);
+    }
+  }
 }
 
 bool AggregateWorker::FoldGrouped(RowSet selection, size_t groups_before, std::string* error,

@@ -50,6 +50,7 @@ struct PreparedBatch {
   std::vector<uint8_t> arg_ready;
 };
 
+class AggregateWorker;
 class GroupPartitions;  // group_partitions.h
 struct GroupRecordLayout;
 
@@ -99,6 +100,12 @@ class alignas(64) AggregateWorker {
   // partial sums of the groups it touched are taken out of the states and kept here.
   void KeepGroupFloatPartials();
   const GroupFloatPartials* group_float_partials() const { return group_partials_.get(); }
+  // Ungrouped library aggregates that fold by batches (FoldsByBatches): this worker folds batch b
+  // of each into group b of a state of its own (room for `batches`), and
+  // MergeBatchFunctionStates merges those in batch order after the scan. The rows are then split
+  // into the batches alike on every thread count, so that every thread count gives the same
+  // answer (floats too), and the threads share the rows.
+  bool KeepBatchFunctionStates(size_t batches, std::string* error);
   // Reads the WHERE's result from `table_mask` (bit r: row r passes; FilterTableMask) instead of
   // evaluating it: the owners of an owned scan share one evaluation.
   void UseFilterMask(const uint64_t* table_mask) { table_mask_ = table_mask; }
@@ -129,6 +136,8 @@ class alignas(64) AggregateWorker {
   const ProfileCounters& counters() const { return counters_; }
 
  private:
+  friend void MergeBatchFunctionStates(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
+                                       size_t batches);
   bool ScanBatch(size_t batch, std::string* error);
   // The WHERE over rows [begin, begin + n) into mask_ (from the table mask when one is shared);
   // returns how many rows pass, or kNoRow on an error.
@@ -144,6 +153,10 @@ class alignas(64) AggregateWorker {
   // Folds aggregate a's argument `arg` (over `rows`, `selected` of them) into its states with
   // its second argument and ORDER BY keys, evaluated here.
   bool UpdateFunction(size_t a, const RowSet& rows, Vec* arg, size_t selected, std::string* error);
+  // Ungrouped, aggregate a of KeepBatchFunctionStates: `arg` (over `rows`, `selected` of them)
+  // into group `batch` of its batch state.
+  bool UpdateBatchFunction(size_t a, const RowSet& rows, Vec* arg, size_t selected, size_t batch,
+                           std::string* error);
   // Merge and MergeLeavingPairs (grouped).
   bool MergeGroupsAndStates(const AggregateWorker& other, std::vector<uint32_t>* mapping, bool insert_pairs,
                             std::string* error);
@@ -177,6 +190,10 @@ class alignas(64) AggregateWorker {
   std::unique_ptr<Filter> filter_;
   const uint64_t* table_mask_ = nullptr;  // UseFilterMask
   FloatPartials* partials_ = nullptr;
+  // KeepBatchFunctionStates: per aggregate, its batch state (null for the others), and the
+  // batch's number as every row's group.
+  std::vector<std::unique_ptr<AggregateFunctionState>> batch_states_;
+  std::vector<uint32_t> batch_ids_;
   std::unique_ptr<GroupFloatPartials> group_partials_;  // KeepGroupFloatPartials
   bool track_first_rows_ = false;
   bool owned_ = false;  // SetOwnership with owners > 1
@@ -200,6 +217,10 @@ class alignas(64) AggregateWorker {
   uint64_t bytes_per_row_ = 0;
   ProfileCounters counters_;
 };
+
+// After a scan with KeepBatchFunctionStates: each such aggregate's batch states of every worker
+// folded into workers[0]'s states (its one group), batch by batch in batch order.
+void MergeBatchFunctionStates(const std::vector<std::unique_ptr<AggregateWorker>>& workers, size_t batches);
 
 static_assert(alignof(AggregateWorker) == 64,
               "each thread's worker starts on its own cache line (no false sharing in the scan)");

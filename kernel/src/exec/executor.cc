@@ -111,13 +111,20 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   const bool metadata_only = plan.answer_from_metadata;
   bool float_sums = false;
   // Library aggregates whose answer depends on the order rows are folded in (first,
-  // string_agg, the moments, ...): each group's rows in row order on one thread, as float sums.
+  // string_agg, the moments, ...): each group's rows in row order on one thread, as float sums;
+  // ungrouped, by batches when each of them can (stddev_samp(d) over 10 M rows on 2 threads:
+  // 57 -> 30 ms, corr 89 -> 44).
   bool row_order_functions = false;
+  // Ungrouped, each of them folds by batches (FoldsByBatches): then on any thread count.
+  bool batch_functions = ungrouped;
   for (const auto& aggregate : plan.aggregates) {
     float_sums |= (aggregate.kind == AggKind::kSum || aggregate.kind == AggKind::kAvg) &&
                   aggregate.arg && IsFloat(aggregate.arg->type);
-    row_order_functions |= aggregate.kind == AggKind::kFunction && plan::DependsOnRowOrder(aggregate.function);
+    const bool row_order = aggregate.kind == AggKind::kFunction && plan::DependsOnRowOrder(aggregate.function);
+    row_order_functions |= row_order;
+    if (row_order && !FoldsByBatches(aggregate)) batch_functions = false;
   }
+  batch_functions = batch_functions && row_order_functions;
   if (metadata_only) {
     AggregateStates states(plan.aggregates, true);
     if (!states.Resize(1, &error)) return Result::Error(error);
@@ -139,7 +146,8 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
       FewGroupsSampled(&table_sample, GroupFloatPartials::kMaxGroups);
   int threads = ThreadsFor(rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
   if (row_order_sums && !group_float_partials) threads = std::min(threads, kMaxOwners);
-  if (ungrouped && row_order_functions) threads = 1;  // the one group's rows in row order
+  // The one group's rows in row order, unless folded by batches.
+  if (ungrouped && row_order_functions && !batch_functions) threads = 1;
   FloatPartials partials;
   if (ungrouped && float_sums) {
     partials.resize(plan.aggregates.size());
@@ -159,6 +167,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
         return false;
       }
       if (group_float_partials) workers.back()->KeepGroupFloatPartials();
+      if (batch_functions && !workers.back()->KeepBatchFunctionStates(batches, &error)) return false;
     }
     return true;
   };
@@ -382,6 +391,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   if (group_float_partials) {
     GroupFloatPartials::Fold(workers, targets, batches, result.groups(), &result.states());
   }
+  if (batch_functions) MergeBatchFunctionStates(workers, batches);
   for (size_t a = 0; a < partials.size(); ++a) {
     if (!result.states().IsFloatSum(a)) continue;
     double sum = 0.0;  // batch order: the same additions for every thread count
