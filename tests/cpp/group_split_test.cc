@@ -139,18 +139,24 @@ TEST(GroupSplit, AutoSplitsByKeysWhenEveryRowIsAGroupAndByRowsOtherwise) {
   ASSERT_TRUE(expected.ok());
   EXPECT_EQ(PrintCsv(expected), PrintCsv(r));
 
-  // A grouped float SUM, even over few groups: split by keys, so that each group's values are
-  // added in row order by one thread (as on one thread), not on one thread alone.
-  const std::string float_sums = "SELECT m, sum(f) AS s FROM t GROUP BY m ORDER BY m";
-  r = db.Query(float_sums);
-  ASSERT_TRUE(r.ok()) << r.error();
-  json = db.LastProfileJson();
-  EXPECT_TRUE(HasSpan(json, "merge states"));
-  expected = one.Query(float_sums);
-  ASSERT_TRUE(expected.ok());
-  ASSERT_EQ(100u, r.num_rows());
-  EXPECT_EQ(0, std::memcmp(expected.column(1).values_buffer().data(), r.column(1).values_buffer().data(),
-                           100 * sizeof(double)));
+  // A grouped float SUM over more groups than GroupFloatPartials::kMaxGroups: split by keys,
+  // so that each group's values are added in row order by one thread (as on one thread), not
+  // on one thread alone. Over 100 groups: split by rows, the sums added by batch partials
+  // (no owners' merge). Both give one thread's bits.
+  for (const auto& [float_sums, groups] : {std::pair<std::string, size_t>{
+                                               "SELECT u % 3000 AS k, sum(f) AS s FROM t GROUP BY k ORDER BY k", 3000},
+                                           {"SELECT m, sum(f) AS s FROM t GROUP BY m ORDER BY m", 100}}) {
+    r = db.Query(float_sums);
+    ASSERT_TRUE(r.ok()) << r.error();
+    json = db.LastProfileJson();
+    EXPECT_EQ(groups > 1000, HasSpan(json, "merge states")) << float_sums;
+    expected = one.Query(float_sums);
+    ASSERT_TRUE(expected.ok());
+    ASSERT_EQ(groups, r.num_rows());
+    EXPECT_EQ(0, std::memcmp(expected.column(1).values_buffer().data(), r.column(1).values_buffer().data(),
+                             groups * sizeof(double)))
+        << float_sums;
+  }
 
   // Ungrouped COUNT(DISTINCT) of nearly unique integers: counted by radix partitions (no union
   // of the threads' sets); of 100 values: split by rows, each thread its own small set. (Of

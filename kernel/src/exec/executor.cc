@@ -143,7 +143,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // aggregates or a group cap (its own first-groups scan).
   const bool group_float_partials =
       row_order_sums && !row_order_functions && group_cap == 0 &&
-      FewGroupsSampled(&table_sample, GroupFloatPartials::kMaxGroups);
+      FewGroupsSampled(&table_sample, GroupFloatPartials::kMaxGroups, GroupFloatPartials::kFewGroups);
   int threads = ThreadsFor(rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
   if (row_order_sums && !group_float_partials) threads = std::min(threads, kMaxOwners);
   // The one group's rows in row order, unless folded by batches.

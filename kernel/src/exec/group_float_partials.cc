@@ -20,7 +20,7 @@ size_t GroupFloatPartials::Bytes() const {
 bool GroupFloatPartials::TakeBatch(size_t batch, const uint32_t* group_ids, size_t count,
                                    size_t groups, AggregateStates* states, std::string* error) {
   const size_t first = groups_.size();
-  if (groups <= kMaxGroups) {
+  if (groups <= kEveryGroupEntries) {
     // Every group: an untouched one's partial is +0.0, which changes no sum (they start at
     // +0.0 and so are never -0.0). Cheaper than finding the touched ones row by row.
     for (size_t g = 0; g < groups; ++g) groups_.push_back(static_cast<uint32_t>(g));

@@ -110,9 +110,10 @@ const SampleSummary* TableSample::Get() {
   return &summary_;
 }
 
-bool FewGroupsSampled(TableSample* table_sample, size_t max_groups) {
+bool FewGroupsSampled(TableSample* table_sample, size_t max_groups, size_t few_groups) {
   const SampleSummary* sample = table_sample->Get();
-  return sample != nullptr && sample->groups <= max_groups;
+  return sample != nullptr && sample->groups <= max_groups &&
+         (sample->groups <= few_groups || sample->groups * 16 <= sample->probes);
 }
 
 bool CanOwnScan(const ExecContext& ctx, int threads, const AggregateWorker& worker) {

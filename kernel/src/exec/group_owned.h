@@ -63,10 +63,12 @@ class TableSample {
 };
 
 // Whether the table's sample formed at most `max_groups` groups past the WHERE (false without
-// a sample): grouped float sums then go by batch partials (group_float_partials.h), split by
-// rows whatever DatabaseOptions::group_split asks. The sample depends on neither the thread
-// count nor the split, so neither do the choice and the sums' bits.
-bool FewGroupsSampled(TableSample* table_sample, size_t max_groups);
+// a sample), and, past `few_groups` groups, keys that repeat (a group per 16 sampled rows at
+// most: behind a sparse WHERE a few hundred sampled rows may each start a group of a table of
+// many): grouped float sums then go by batch partials (group_float_partials.h), split by rows
+// whatever DatabaseOptions::group_split asks. The sample depends on neither the thread count
+// nor the split, so neither do the choice and the sums' bits.
+bool FewGroupsSampled(TableSample* table_sample, size_t max_groups, size_t few_groups);
 // Whether an owned scan on `threads` threads can run at all: 2 to kMaxOwners threads, hashed
 // keys without a group cap (`worker`, one of the query's fresh workers, tells), and the split
 // by keys not ruled out (DatabaseOptions::group_split).
