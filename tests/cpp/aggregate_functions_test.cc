@@ -86,6 +86,10 @@ const char* const kBatchFolded =
     "arg_min(s, x), arg_max(i, x), min_by(x, s), max_by(s, i), any_value(x), first(x), last(s), "
     "md5(string_agg(s, ','))";
 
+const char* const kBatchFoldedGrouped =
+    "stddev_samp(x), var_pop(i), covar_samp(x, i), corr(i, x), regr_slope(x, i), regr_intercept(x, i), "
+    "arg_min(s, x), arg_max(i, x), min_by(x, s), max_by(s, i), any_value(x), first(x), last(s)";
+
 TEST(AggregateFunctionsTest, SameBitsOnEveryThreadCount) {
   const auto table = MakeTable();
   const std::string queries[] = {
@@ -95,6 +99,10 @@ TEST(AggregateFunctionsTest, SameBitsOnEveryThreadCount) {
       // Only aggregates that fold batch by batch (FoldsByBatches): ungrouped, on every thread.
       std::string("SELECT ") + kBatchFolded + " FROM t",
       std::string("SELECT ") + kBatchFolded + ", sum(x), count(*) FROM t WHERE i % 5 <> 1",
+      // Grouped over few groups (by batch partials on tables large enough to be sampled:
+      // sql_engine_threads_test.cc).
+      std::string("SELECT g % 7 AS k, ") + kBatchFoldedGrouped + " FROM t GROUP BY k ORDER BY k",
+      std::string("SELECT g % 40 AS k, ") + kBatchFoldedGrouped + ", sum(x) FROM t WHERE i > 9 GROUP BY k ORDER BY k",
   };
   for (const std::string& sql : queries) {
     std::string expected;
@@ -183,6 +191,32 @@ TEST(AggregateFunctionsTest, BatchFoldedPicksKeepRowOrder) {
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].substr(0, expected.size() + 1), expected + "|") << threads << " threads";
     EXPECT_EQ(rows[0].substr(expected.size() + 1), joined) << threads << " threads";
+  }
+}
+
+// The same grouped over few groups, by batch partials: each group's first, last and least.
+TEST(AggregateFunctionsTest, GroupedBatchFoldedPicksKeepRowOrder) {
+  const Data& d = TheData();
+  constexpr int kGroups = 5;
+  std::vector<int> first(kGroups, -1), last(kGroups, -1), min_x(kGroups, -1);
+  for (int r = 0; r < kRows; ++r) {
+    const int k = d.g[r] % kGroups;
+    if (first[k] < 0) first[k] = r;
+    last[k] = r;
+    if (!std::isnan(d.x[r]) && (min_x[k] < 0 || d.x[r] < d.x[min_x[k]])) min_x[k] = r;
+  }
+  std::vector<std::string> expected;
+  for (int k = 0; k < kGroups; ++k) {
+    expected.push_back(std::to_string(k) + "|" + d.s[first[k]] + "|" + d.s[last[k]] + "|" + d.s[min_x[k]]);
+  }
+  for (int threads : {1, 2, 3}) {
+    std::string error;
+    Database db(Threads(threads));
+    ASSERT_TRUE(db.Register("t", MakeTable(), &error)) << error;
+    EXPECT_EQ(testing::ResultRows(db.Query("SELECT g % 5 AS k, first(s), last(s), arg_min(s, x) FROM t "
+                                           "GROUP BY k ORDER BY k")),
+              expected)
+        << threads << " threads";
   }
 }
 

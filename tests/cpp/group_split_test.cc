@@ -139,7 +139,7 @@ TEST(GroupSplit, AutoSplitsByKeysWhenEveryRowIsAGroupAndByRowsOtherwise) {
   ASSERT_TRUE(expected.ok());
   EXPECT_EQ(PrintCsv(expected), PrintCsv(r));
 
-  // A grouped float SUM over more groups than GroupFloatPartials::kMaxGroups: split by keys,
+  // A grouped float SUM over more groups than GroupBatchPartials::kMaxGroups: split by keys,
   // so that each group's values are added in row order by one thread (as on one thread), not
   // on one thread alone. Over 100 groups: split by rows, the sums added by batch partials
   // (no owners' merge). Both give one thread's bits.

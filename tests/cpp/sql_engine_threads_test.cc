@@ -13,6 +13,8 @@
 #include "laneql/database.h"
 #include "laneql/hits_generator.h"
 #include "laneql/result_printers.h"
+#include "laneql/aggregate.h"
+#include "result_rows.h"
 
 namespace laneql {
 namespace {
@@ -171,7 +173,7 @@ TEST(SqlEngineThreads, FloatAggregatesAndTiesAreBitIdentical) {
 }
 
 // Grouped float sums over few groups on a table large enough to be sampled (at least 32
-// batches): added by batches (group_float_partials.h), the same bits on every thread count and
+// batches): added by batches (group_batch_partials.h), the same bits on every thread count and
 // split, and exactly the documented order: per 16,384-row batch each group's values in row
 // order from +0.0, the batches' partials added in batch order.
 TEST(SqlEngineThreads, FewGroupFloatSumsGoByBatchPartials) {
@@ -227,6 +229,49 @@ TEST(SqlEngineThreads, FewGroupFloatSumsGoByBatchPartials) {
     EXPECT_EQ(0, std::memcmp(&got_folded, &with_nulls[g], sizeof got_folded))
         << "group " << g << ": " << got_folded << " vs " << with_nulls[g];
     EXPECT_EQ(folded.column(2).Values<int64_t>()[g], rows[g]) << "group " << g;
+  }
+}
+
+// Row-order library aggregates grouped over few groups (group_batch_partials.h): each batch's
+// rows of a group folded into an entry of their own, merged in batch order, so the same bits on
+// every thread count and split, and the picks those of row order.
+TEST(SqlEngineThreads, FewGroupLibraryAggregatesGoByBatchPartials) {
+  constexpr size_t kRows = 40 * 16384 + 123;
+  auto table = std::make_shared<Table>(FloatTable(kRows));
+  const char* const queries[] = {
+      "SELECT k, stddev_samp(x), corr(x, k), first(s), last(x), arg_min(s, x), arg_max(k, x), any_value(x), "
+      "sum(x) FROM t GROUP BY k ORDER BY k",
+      "SELECT s, var_pop(x), regr_slope(x, k), first(x), min_by(k, x), count(*) FROM t WHERE x < 0 GROUP BY s "
+      "ORDER BY s",
+  };
+  ExpectSameOnEveryThreadCount(table, queries, 2);
+  // Each group's first and last row, and the first row of its least x (NULLs skipped, -0 before
+  // +0, NaN last), computed here.
+  const Column& x = table->column(0);
+  const int32_t* ks = table->column(1).Values<int32_t>();
+  const Column& s = table->column(2);
+  std::vector<long> first(50, -1), last(50, -1), least(50, -1);
+  for (size_t r = 0; r < kRows; ++r) {
+    const size_t g = static_cast<size_t>(ks[r]);
+    if (first[g] < 0) first[g] = static_cast<long>(r);
+    last[g] = static_cast<long>(r);
+    if (x.IsValid(r) && (least[g] < 0 || AggLess(x.Values<double>()[r], x.Values<double>()[least[g]]))) {
+      least[g] = static_cast<long>(r);
+    }
+  }
+  std::vector<std::string> expected;
+  for (size_t g = 0; g < 50; ++g) {
+    expected.push_back(std::to_string(g) + "|" + std::string(s.StringAt(static_cast<size_t>(first[g]))) + "|" +
+                       std::string(s.StringAt(static_cast<size_t>(last[g]))) + "|" +
+                       std::string(s.StringAt(static_cast<size_t>(least[g]))));
+  }
+  std::string error;
+  for (int threads : {1, 2, 5}) {
+    Database db(Options(threads));
+    ASSERT_TRUE(db.Register("t", table, &error));
+    EXPECT_EQ(testing::ResultRows(db.Query("SELECT k, first(s), last(s), arg_min(s, x) FROM t GROUP BY k ORDER BY k")),
+              expected)
+        << threads << " threads";
   }
 }
 

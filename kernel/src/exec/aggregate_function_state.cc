@@ -38,7 +38,7 @@ std::unique_ptr<AggregateFunctionState> MakeAggregateFunctionState(const plan::A
   }
 }
 
-bool FoldsByBatches(const plan::Aggregate& aggregate) {
+bool FoldsByBatches(const plan::Aggregate& aggregate, bool grouped) {
   if (aggregate.kind != plan::AggKind::kFunction || !aggregate.order_keys.empty()) return false;
   switch (aggregate.function) {
     case AggFn::kNone:
@@ -49,7 +49,7 @@ bool FoldsByBatches(const plan::Aggregate& aggregate) {
     case AggFn::kSumDistinct:
     case AggFn::kAvgDistinct:
     case AggFn::kApproxCountDistinct: return false;
-    case AggFn::kStringAgg: return !aggregate.distinct;
+    case AggFn::kStringAgg: return !aggregate.distinct && !grouped;
     default: return true;
   }
 }

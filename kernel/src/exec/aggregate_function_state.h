@@ -54,7 +54,10 @@ std::unique_ptr<AggregateFunctionState> MakeAggregateFunctionState(const plan::A
 // scan (AggregateWorker::KeepBatchFunctionStates): those whose Merge of a later batch costs about
 // one state (moments, picks, string_agg without DISTINCT). Not mode or DISTINCT (a set per batch,
 // inserted again to merge) nor agg(x ORDER BY k) (every row kept, sorted at the end).
-bool FoldsByBatches(const plan::Aggregate& aggregate);
+// `grouped`: by batch partials (group_batch_partials.h), where string_agg is not (its merge
+// copies every group's text again, on one thread: 279 -> 337 ms by 10 groups on one thread,
+// nothing gained on two).
+bool FoldsByBatches(const plan::Aggregate& aggregate, bool grouped);
 
 // The families' makers (aggregate_moments.cc, aggregate_values.cc, aggregate_picks.cc,
 // aggregate_sketches.cc).

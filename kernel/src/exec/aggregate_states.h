@@ -88,7 +88,7 @@ class AggregateStates {
   bool IsFloatSum(size_t a) const;
   double TakeFloatSum(size_t a);
   void SetFloatSum(size_t a, double sum) { state_[a].reals[0] = sum; }
-  // The same for group g of a grouped float SUM / AVG (group_float_partials.h).
+  // The same for group g of a grouped float SUM / AVG (group_batch_partials.h).
   double TakeGroupFloatSum(size_t a, uint32_t g) {
     const double sum = state_[a].reals[g];
     state_[a].reals[g] = 0.0;

@@ -127,8 +127,8 @@ size_t CompactRows(RowSet* selection, uint32_t* ids, const Keep& keep) {
 
 }  // namespace
 
-void AggregateWorker::KeepGroupFloatPartials() {
-  group_partials_ = std::make_unique<GroupFloatPartials>(states_);
+void AggregateWorker::KeepGroupBatchPartials() {
+  group_partials_ = std::make_unique<GroupBatchPartials>(states_, plan_.aggregates);
 }
 
 void AggregateWorker::SetOwnership(int owner, int owners) {
@@ -298,10 +298,12 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
   if (!ungrouped_) {
     const size_t groups_before = grouper_.size();
     if (!grouper_.Assign(&evaluator_, selected_rows(), group_ids_.data(), error)) return false;
+    if (group_partials_ != nullptr &&
+        !group_partials_->BeginBatch(batch, group_ids_.data(), selection.count, grouper_.size(), error)) {
+      return false;
+    }
     if (!FoldGrouped(selection, groups_before, error)) return false;
-    return group_partials_ == nullptr ||
-           group_partials_->TakeBatch(batch, group_ids_.data(), selection.count, grouper_.size(),
-                                      &states_, error);
+    return group_partials_ == nullptr || group_partials_->EndBatch(&states_, error);
   }
   for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
     const plan::Aggregate& aggregate = plan_.aggregates[a];
@@ -363,6 +365,10 @@ bool AggregateWorker::UpdateFunction(size_t a, const RowSet& rows, Vec* arg, siz
       return false;
     }
   }
+  AggregateFunctionState* entries = group_partials_ != nullptr ? group_partials_->EntryState(a) : nullptr;
+  if (entries != nullptr) {  // grouped by batch partials: into the batch's entries
+    return entries->Update(*arg, aggregate.arg2 ? &arg2 : nullptr, group_partials_->entry_ids(), selected, error);
+  }
   return states_.Update(a, arg, group_ids_.data(), selected, error, aggregate.arg2 ? &arg2 : nullptr,
                         keys.empty() ? nullptr : &keys);
 }
@@ -371,7 +377,7 @@ bool AggregateWorker::KeepBatchFunctionStates(size_t batches, std::string* error
   batch_states_.clear();
   batch_states_.resize(plan_.aggregates.size());
   for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
-    if (!FoldsByBatches(plan_.aggregates[a])) continue;
+    if (!FoldsByBatches(plan_.aggregates[a], false)) continue;
     batch_states_[a] = MakeAggregateFunctionState(plan_.aggregates[a]);
     if (!batch_states_[a]->Resize(batches, error)) return false;
   }

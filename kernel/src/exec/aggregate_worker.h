@@ -11,7 +11,7 @@
 #include "src/exec/aggregate_states.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/filter.h"
-#include "src/exec/group_float_partials.h"
+#include "src/exec/group_batch_partials.h"
 #include "src/exec/group_stage.h"
 #include "src/exec/profile.h"
 #include "src/plan/bound_expr.h"
@@ -96,10 +96,12 @@ class alignas(64) AggregateWorker {
   // aggregates only the rows whose argument of COUNT(DISTINCT) aggregate `distinct` hashes to
   // `owner` of `owners`. Every worker holds every group; the (group, value) pairs are disjoint.
   void SetValueOwnership(int owner, int owners, size_t distinct);
-  // Grouped float SUM / AVG by batch partials (group_float_partials.h): after each batch, the
-  // partial sums of the groups it touched are taken out of the states and kept here.
-  void KeepGroupFloatPartials();
-  const GroupFloatPartials* group_float_partials() const { return group_partials_.get(); }
+  // Grouped float SUM / AVG and library aggregates that fold by batches, by batch partials
+  // (group_batch_partials.h): each batch's partial sums of the groups it touched taken out of
+  // the states after it, and its rows of those library aggregates folded into the partials'
+  // entry states instead of the groups'.
+  void KeepGroupBatchPartials();
+  const GroupBatchPartials* group_batch_partials() const { return group_partials_.get(); }
   // Ungrouped library aggregates that fold by batches (FoldsByBatches): this worker folds batch b
   // of each into group b of a state of its own (room for `batches`), and
   // MergeBatchFunctionStates merges those in batch order after the scan. The rows are then split
@@ -194,7 +196,7 @@ class alignas(64) AggregateWorker {
   // batch's number as every row's group.
   std::vector<std::unique_ptr<AggregateFunctionState>> batch_states_;
   std::vector<uint32_t> batch_ids_;
-  std::unique_ptr<GroupFloatPartials> group_partials_;  // KeepGroupFloatPartials
+  std::unique_ptr<GroupBatchPartials> group_partials_;  // KeepGroupBatchPartials
   bool track_first_rows_ = false;
   bool owned_ = false;  // SetOwnership with owners > 1
   // SetValueOwnership: the aggregate whose argument splits the rows (-1: none), and scratch.

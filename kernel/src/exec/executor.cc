@@ -115,16 +115,17 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // ungrouped, by batches when each of them can (stddev_samp(d) over 10 M rows on 2 threads:
   // 57 -> 30 ms, corr 89 -> 44).
   bool row_order_functions = false;
-  // Ungrouped, each of them folds by batches (FoldsByBatches): then on any thread count.
-  bool batch_functions = ungrouped;
+  // Each of them folds by batches (FoldsByBatches): then on any thread count, ungrouped, or
+  // grouped over few groups as float sums are (group_batch_partials.h).
+  bool functions_fold_by_batches = true;
   for (const auto& aggregate : plan.aggregates) {
     float_sums |= (aggregate.kind == AggKind::kSum || aggregate.kind == AggKind::kAvg) &&
                   aggregate.arg && IsFloat(aggregate.arg->type);
     const bool row_order = aggregate.kind == AggKind::kFunction && plan::DependsOnRowOrder(aggregate.function);
     row_order_functions |= row_order;
-    if (row_order && !FoldsByBatches(aggregate)) batch_functions = false;
+    if (row_order && !FoldsByBatches(aggregate, !ungrouped)) functions_fold_by_batches = false;
   }
-  batch_functions = batch_functions && row_order_functions;
+  const bool batch_functions = ungrouped && row_order_functions && functions_fold_by_batches;
   if (metadata_only) {
     AggregateStates states(plan.aggregates, true);
     if (!states.Resize(1, &error)) return Result::Error(error);
@@ -138,14 +139,20 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // thread finds them, below, and then all count.)
   const bool row_order_sums = !ungrouped && (float_sums || row_order_functions);
   TableSample table_sample(plan, ctx, batches);  // taken once, for every choice below
-  // Few groups: float sums are added by batches instead (group_float_partials.h), on any
-  // thread count alike, so that the threads split the rows. Not for row-order library
-  // aggregates or a group cap (its own first-groups scan).
-  const bool group_float_partials =
-      row_order_sums && !row_order_functions && group_cap == 0 &&
-      FewGroupsSampled(&table_sample, GroupFloatPartials::kMaxGroups, GroupFloatPartials::kFewGroups);
+  // Few groups: float sums are added by batches instead (group_batch_partials.h), on any
+  // thread count alike, so that the threads split the rows, and the row-order library
+  // aggregates folded by batches too when each of them can. Not for a group cap (its own
+  // first-groups scan).
+  // A library aggregate's entry is a state of its own, merged after the scan: over 1,000
+  // groups (611 K entries for 10 M rows) first(s) by g took 28 -> 225 ms on one thread, the
+  // moments 38 -> 53, so those go by partials only over kFewGroups groups.
+  const size_t partial_groups =
+      row_order_functions ? GroupBatchPartials::kFewGroups : GroupBatchPartials::kMaxGroups;
+  const bool group_batch_partials =
+      row_order_sums && functions_fold_by_batches && group_cap == 0 &&
+      FewGroupsSampled(&table_sample, partial_groups, GroupBatchPartials::kFewGroups);
   int threads = ThreadsFor(rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
-  if (row_order_sums && !group_float_partials) threads = std::min(threads, kMaxOwners);
+  if (row_order_sums && !group_batch_partials) threads = std::min(threads, kMaxOwners);
   // The one group's rows in row order, unless folded by batches.
   if (ungrouped && row_order_functions && !batch_functions) threads = 1;
   FloatPartials partials;
@@ -157,7 +164,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   bool serialize_string = false;  // one string key serialised, for the partitions (below)
   // Grouped float sums of many groups on several threads need a split by keys (each group's rows
   // in row order on one thread), which the direct table of a small integer range cannot have.
-  const bool direct_ranges = !(row_order_sums && !group_float_partials && threads > 1);
+  const bool direct_ranges = !(row_order_sums && !group_batch_partials && threads > 1);
   const auto make_workers = [&]() {
     workers.clear();
     for (int t = 0; t < threads; ++t) {
@@ -166,13 +173,13 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
                                 ctx.small_key_lookup, &error, serialize_string, direct_ranges)) {
         return false;
       }
-      if (group_float_partials) workers.back()->KeepGroupFloatPartials();
+      if (group_batch_partials) workers.back()->KeepGroupBatchPartials();
       if (batch_functions && !workers.back()->KeepBatchFunctionStates(batches, &error)) return false;
     }
     return true;
   };
   if (!make_workers()) return Result::Error(error);
-  if (row_order_sums && !group_float_partials && threads > 1 && !CanOwnScan(ctx, threads, *workers[0])) {
+  if (row_order_sums && !group_batch_partials && threads > 1 && !CanOwnScan(ctx, threads, *workers[0])) {
     threads = 1;
     if (!make_workers()) return Result::Error(error);
   }
@@ -204,7 +211,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   const bool owned =
       threads > 1 &&
       (ungrouped ? partitioned.empty() && PreferOwnedDistinct(plan, ctx, threads, &table_sample)
-                 : !partition_groups && !group_float_partials &&
+                 : !partition_groups && !group_batch_partials &&
                        (row_order_sums || PreferOwnedScan(plan, ctx, threads, *workers[0], &table_sample)));
   // Split by keys too: each owner's pairs are partitioned rather than held in a set of its own
   // that outgrows the caches (GROUP BY SearchPhrase, COUNT(DISTINCT UserID) on 2 threads:
@@ -351,7 +358,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   AggregateWorker& result = *workers[0];
   // Grouped partitioned COUNT(DISTINCT)s: each thread's group ids in the merged numbering.
   std::vector<std::vector<uint32_t>> targets;
-  const bool need_targets = !ungrouped && (!partitioned.empty() || group_float_partials);
+  const bool need_targets = !ungrouped && (!partitioned.empty() || group_batch_partials);
   const TakenPartitions taken = TakePartitions(workers, partitioned);
   std::vector<size_t> part_groups;  // an owned scan's groups per worker, its states left apart
   {
@@ -388,8 +395,8 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     return Result::Error(error);
   }
   if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
-  if (group_float_partials) {
-    GroupFloatPartials::Fold(workers, targets, batches, result.groups(), &result.states());
+  if (group_batch_partials) {
+    GroupBatchPartials::Fold(workers, targets, batches, result.groups(), &result.states());
   }
   if (batch_functions) MergeBatchFunctionStates(workers, batches);
   for (size_t a = 0; a < partials.size(); ++a) {

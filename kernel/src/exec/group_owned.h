@@ -65,7 +65,7 @@ class TableSample {
 // Whether the table's sample formed at most `max_groups` groups past the WHERE (false without
 // a sample), and, past `few_groups` groups, keys that repeat (a group per 16 sampled rows at
 // most: behind a sparse WHERE a few hundred sampled rows may each start a group of a table of
-// many): grouped float sums then go by batch partials (group_float_partials.h), split by rows
+// many): grouped float sums then go by batch partials (group_batch_partials.h), split by rows
 // whatever DatabaseOptions::group_split asks. The sample depends on neither the thread count
 // nor the split, so neither do the choice and the sums' bits.
 bool FewGroupsSampled(TableSample* table_sample, size_t max_groups, size_t few_groups);

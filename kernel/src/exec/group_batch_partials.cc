@@ -1,0 +1,109 @@
+#include "src/exec/group_batch_partials.h"
+
+#include "src/common/query_budget.h"
+#include "src/exec/aggregate_worker.h"
+
+namespace laneql {
+namespace exec {
+
+GroupBatchPartials::GroupBatchPartials(const AggregateStates& states, const std::vector<plan::Aggregate>& aggregates) {
+  entry_states_.resize(aggregates.size());
+  for (size_t a = 0; a < states.num_aggregates(); ++a) {
+    if (states.IsFloatSum(a)) aggregates_.push_back(a);
+    if (FoldsByBatches(aggregates[a], true)) {
+      entry_states_[a] = MakeAggregateFunctionState(aggregates[a]);
+      has_entry_states_ = true;
+    }
+  }
+}
+
+size_t GroupBatchPartials::Bytes() const {
+  return (batches_.capacity() + groups_.capacity() + stamp_.capacity() + entry_of_.capacity()) * sizeof(uint32_t) +
+         sums_.capacity() * sizeof(double);
+}
+
+bool GroupBatchPartials::BeginBatch(size_t batch, const uint32_t* group_ids, size_t count, size_t groups,
+                                    std::string* error) {
+  const size_t first = groups_.size();
+  batch_first_ = first;
+  if (groups <= kEveryGroupEntries) {
+    // Every group: an untouched one's partial is +0.0, which changes no sum (they start at
+    // +0.0 and so are never -0.0), and its entry state stays empty, which merges as nothing.
+    for (size_t g = 0; g < groups; ++g) groups_.push_back(static_cast<uint32_t>(g));
+    if (has_entry_states_) {
+      entry_ids_.resize(count);
+      for (size_t i = 0; i < count; ++i) {
+        entry_ids_[i] = group_ids[i] == kNoGroup ? kNoGroup : static_cast<uint32_t>(first + group_ids[i]);
+      }
+    }
+  } else {
+    if (stamp_.size() < groups) {
+      stamp_.resize(groups, 0);
+      entry_of_.resize(groups, 0);
+    }
+    const uint32_t mark = static_cast<uint32_t>(batch) + 1;
+    entry_ids_.resize(has_entry_states_ ? count : 0);
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t g = group_ids[i];
+      if (g == kNoGroup) {
+        if (has_entry_states_) entry_ids_[i] = kNoGroup;
+        continue;
+      }
+      if (stamp_[g] != mark) {
+        stamp_[g] = mark;
+        entry_of_[g] = static_cast<uint32_t>(groups_.size());
+        groups_.push_back(g);
+      }
+      if (has_entry_states_) entry_ids_[i] = entry_of_[g];
+    }
+  }
+  batches_.resize(groups_.size(), static_cast<uint32_t>(batch));
+  for (const auto& state : entry_states_) {  // each charges its own growth
+    if (state != nullptr && !state->Resize(groups_.size(), error)) return false;
+  }
+  return true;
+}
+
+bool GroupBatchPartials::EndBatch(AggregateStates* states, std::string* error) {
+  for (size_t e = batch_first_; e < groups_.size(); ++e) {
+    for (size_t a : aggregates_) sums_.push_back(states->TakeGroupFloatSum(a, groups_[e]));
+  }
+  const size_t bytes = Bytes();
+  if (bytes > charged_) {
+    const ScopedMemoryActivity activity("keeping grouped partial aggregates per batch");
+    if (!ChargeQueryMemory(bytes - charged_, error)) return false;
+    charged_ = bytes;
+  }
+  return true;
+}
+
+void GroupBatchPartials::Fold(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
+                              const std::vector<std::vector<uint32_t>>& targets, size_t batches,
+                              size_t result_groups, AggregateStates* result) {
+  const GroupBatchPartials& first = *workers[0]->group_batch_partials();
+  const std::vector<size_t>& aggregates = first.aggregates_;
+  std::vector<size_t> functions;
+  for (size_t a = 0; a < first.entry_states_.size(); ++a) {
+    if (first.entry_states_[a] != nullptr) functions.push_back(a);
+  }
+  const size_t k = aggregates.size();
+  std::vector<double> sums(result_groups * k, 0.0);
+  std::vector<size_t> next(workers.size(), 0);
+  // Each batch was scanned by one worker, and each worker's entries are in batch order.
+  for (size_t b = 0; b < batches; ++b) {
+    for (size_t w = 0; w < workers.size(); ++w) {
+      const GroupBatchPartials& p = *workers[w]->group_batch_partials();
+      for (size_t& e = next[w]; e < p.batches_.size() && p.batches_[e] == b; ++e) {
+        const size_t g = targets[w][p.groups_[e]];
+        for (size_t j = 0; j < k; ++j) sums[g * k + j] += p.sums_[e * k + j];
+        for (size_t a : functions) result->function_state(a)->Merge(*p.entry_states_[a], e, g);
+      }
+    }
+  }
+  for (size_t g = 0; g < result_groups; ++g) {
+    for (size_t j = 0; j < k; ++j) result->SetGroupFloatSum(aggregates[j], g, sums[g * k + j]);
+  }
+}
+
+}  // namespace exec
+}  // namespace laneql
