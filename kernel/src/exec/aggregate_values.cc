@@ -20,6 +20,7 @@
 #include "laneql/int128.h"
 #include "src/exec/aggregate_function_state.h"
 #include "src/exec/expr_eval.h"
+#include "src/exec/radix_select.h"
 
 namespace laneql {
 namespace exec {
@@ -172,8 +173,28 @@ class ValuesState final : public AggregateFunctionState {
         bytes += sizeof(T) + v.size();
       }
     } else {
+      // Every row in one group (ungrouped, or a batch of one key): appended in bulk, the NULLs
+      // left out after (median(d) over 10 M rows spent an eighth of its time in push_back).
+      const uint32_t first = count != 0 ? group_ids[0] : kNoGroup;
+      uint32_t differ = 0;
+      for (size_t i = 0; i < count; ++i) differ |= group_ids[i] ^ first;
       VisitFixed(arg.type, [&](auto tag) {
         using V = decltype(tag);
+        if (differ == 0 && first != kNoGroup && !arg.constant) {
+          std::vector<T>& to = values_[first];
+          const size_t before = to.size();
+          to.resize(before + count);
+          T* out = to.data() + before;
+          const V* in = arg.Data<V>();
+          size_t kept = 0;
+          for (size_t i = 0; i < count; ++i) {
+            out[kept] = static_cast<T>(in[i]);
+            kept += arg.IsNull(i) ? 0 : 1;
+          }
+          to.resize(before + kept);
+          bytes += kept * sizeof(T);
+          return;
+        }
         for (size_t i = 0; i < count; ++i) {
           if (group_ids[i] == kNoGroup || arg.IsNull(i)) continue;
           values_[group_ids[i]].push_back(static_cast<T>(arg.Get<V>(i)));
@@ -288,6 +309,16 @@ class ValuesState final : public AggregateFunctionState {
   // median's time). Doubles are selected as order words (-0 before +0, every NaN one value,
   // last), one integer compare instead of AggLess's tests.
   static void Select(const std::vector<T>& values, size_t lo, size_t hi, bool descending, T* low, T* high) {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t>) {
+      if (values.size() >= kRadixSelectMin) {
+        // As order words (descending: complemented), by radix selection.
+        const uint64_t flip = descending ? ~uint64_t{0} : 0;
+        const auto word = [flip](T v) { return OrderWord(v) ^ flip; };
+        *low = FromOrderWord(RadixSelect(values.data(), values.size(), lo, word) ^ flip);
+        *high = hi == lo ? *low : FromOrderWord(RadixSelect(values.data(), values.size(), hi, word) ^ flip);
+        return;
+      }
+    }
     if constexpr (std::is_floating_point_v<T>) {
       std::vector<uint64_t> keys(values.size());
       for (size_t i = 0; i < values.size(); ++i) keys[i] = DoubleKey(values[i]);
@@ -304,6 +335,20 @@ class ValuesState final : public AggregateFunctionState {
       SelectPair(&copy, lo, hi, [descending](const T& x, const T& y) { return descending ? Less(y, x) : Less(x, y); },
                  low, high);
     }
+  }
+
+  // From this many values a quantile is selected by RadixSelect (radix_select.h).
+  static constexpr size_t kRadixSelectMin = 65536;
+  // A value as a word in the aggregate's ascending order, and back.
+  static uint64_t OrderWord(T v) {
+    if constexpr (std::is_floating_point_v<T>) return DoubleKey(v);
+    else if constexpr (std::is_signed_v<T>) return static_cast<uint64_t>(v) ^ (uint64_t{1} << 63);
+    else return static_cast<uint64_t>(v);
+  }
+  static T FromOrderWord(uint64_t w) {
+    if constexpr (std::is_floating_point_v<T>) return KeyDouble(w);
+    else if constexpr (std::is_signed_v<T>) return static_cast<T>(w ^ (uint64_t{1} << 63));
+    else return static_cast<T>(w);
   }
 
   template <class K, class Cmp>
