@@ -96,7 +96,8 @@ TEST(AggregateFunctionsTest, SameBitsOnEveryThreadCount) {
       std::string("SELECT ") + kAggregates + " FROM t",
       std::string("SELECT g, ") + kAggregates + " FROM t GROUP BY g ORDER BY g",
       std::string("SELECT g % 3 AS k, ") + kAggregates + " FROM t WHERE i > 0 GROUP BY k ORDER BY k",
-      // Only aggregates that fold batch by batch (FoldsByBatches): ungrouped, on every thread.
+      // Only aggregates that fold batch by batch (FoldsByBatches) or merge by their rows (the
+      // picks): ungrouped, on every thread.
       std::string("SELECT ") + kBatchFolded + " FROM t",
       std::string("SELECT ") + kBatchFolded + ", sum(x), count(*) FROM t WHERE i % 5 <> 1",
       // Grouped over few groups (by batch partials on tables large enough to be sampled:
@@ -166,8 +167,9 @@ TEST(AggregateFunctionsTest, MatchPlainReferences) {
   EXPECT_GT(std::stod(cells[6]), 0);
 }
 
-// Ungrouped picks and string_agg folded batch by batch on several threads (FoldsByBatches): the
-// rows' order across batches is kept, ties going to the earliest row.
+// Ungrouped picks (which keep their rows and merge by them) and string_agg (folded batch by
+// batch, FoldsByBatches) on several threads: the rows' order is kept, ties going to the
+// earliest row.
 TEST(AggregateFunctionsTest, BatchFoldedPicksKeepRowOrder) {
   const Data& d = TheData();
   size_t min_x = 0, max_i = 0;  // the first row of the least x (NULLs skipped) and of the most i

@@ -176,8 +176,10 @@ TEST(SqlEngineThreads, FloatAggregatesAndTiesAreBitIdentical) {
 // batches): added by batches (group_batch_partials.h), the same bits on every thread count and
 // split, and exactly the documented order: per 16,384-row batch each group's values in row
 // order from +0.0, the batches' partials added in batch order.
+constexpr size_t kSampledRows = 40 * 16384 + 123;  // 40 batches and a part of one
+
 TEST(SqlEngineThreads, FewGroupFloatSumsGoByBatchPartials) {
-  constexpr size_t kRows = 40 * 16384 + 123;
+  constexpr size_t kRows = kSampledRows;
   auto table = std::make_shared<Table>(FloatTable(kRows));
   const char* const queries[] = {
       // Arguments without NULLs and COUNT(*): folded in one pass (UpdateFloatSums).
@@ -234,24 +236,28 @@ TEST(SqlEngineThreads, FewGroupFloatSumsGoByBatchPartials) {
 
 // Row-order library aggregates grouped over few groups (group_batch_partials.h): each batch's
 // rows of a group folded into an entry of their own, merged in batch order, so the same bits on
-// every thread count and split, and the picks those of row order.
-TEST(SqlEngineThreads, FewGroupLibraryAggregatesGoByBatchPartials) {
-  constexpr size_t kRows = 40 * 16384 + 123;
-  auto table = std::make_shared<Table>(FloatTable(kRows));
+// every thread count and split. The picks (first, last, arg_min, ...) keep their rows and merge
+// by them on every path, over few groups or many: those of row order.
+TEST(SqlEngineThreads, LibraryAggregatesAndPicksOnEveryPath) {
+  const auto table = std::make_shared<Table>(FloatTable(kSampledRows));
   const char* const queries[] = {
       "SELECT k, stddev_samp(x), corr(x, k), first(s), last(x), arg_min(s, x), arg_max(k, x), any_value(x), "
       "sum(x) FROM t GROUP BY k ORDER BY k",
       "SELECT s, var_pop(x), regr_slope(x, k), first(x), min_by(k, x), count(*) FROM t WHERE x < 0 GROUP BY s "
       "ORDER BY s",
+      // Many groups: the picks alone split by rows, two-level or by keys alike.
+      "SELECT hash(x) % 20011 AS h, first(s), last(k), arg_min(s, x), arg_max(k, x), any_value(x), count(*) "
+      "FROM t GROUP BY h ORDER BY h",
+      "SELECT first(x), last(s), arg_max(s, k), min_by(x, s), any_value(s) FROM t WHERE k <> 3",
   };
-  ExpectSameOnEveryThreadCount(table, queries, 2);
+  ExpectSameOnEveryThreadCount(table, queries, 0);
   // Each group's first and last row, and the first row of its least x (NULLs skipped, -0 before
   // +0, NaN last), computed here.
   const Column& x = table->column(0);
   const int32_t* ks = table->column(1).Values<int32_t>();
   const Column& s = table->column(2);
   std::vector<long> first(50, -1), last(50, -1), least(50, -1);
-  for (size_t r = 0; r < kRows; ++r) {
+  for (size_t r = 0; r < kSampledRows; ++r) {
     const size_t g = static_cast<size_t>(ks[r]);
     if (first[g] < 0) first[g] = static_cast<long>(r);
     last[g] = static_cast<long>(r);

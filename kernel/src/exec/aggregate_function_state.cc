@@ -39,7 +39,10 @@ std::unique_ptr<AggregateFunctionState> MakeAggregateFunctionState(const plan::A
 }
 
 bool FoldsByBatches(const plan::Aggregate& aggregate, bool grouped) {
-  if (aggregate.kind != plan::AggKind::kFunction || !aggregate.order_keys.empty()) return false;
+  if (aggregate.kind != plan::AggKind::kFunction || !aggregate.order_keys.empty() ||
+      !plan::DependsOnRowOrder(aggregate.function)) {
+    return false;  // with ORDER BY keys: every row kept; order-free ones need no batches
+  }
   switch (aggregate.function) {
     case AggFn::kNone:
     case AggFn::kQuantileCont:

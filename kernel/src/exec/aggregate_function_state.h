@@ -4,11 +4,12 @@
 // from its Update, Merge, MergeRange, CopyGroups and Finish.
 //
 // Determinism: an aggregate whose answer depends on the order its rows are folded in
-// (plan::DependsOnRowOrder) is run so that each group's rows reach one state in row order (the
-// executor's split by keys, or one thread), or ungrouped, each batch's rows one state of their
-// own, merged in batch order (FoldsByBatches); Merge is then only ever a copy into an empty
-// group or an append of later rows. The others (quantiles sort, bit operations and sketches
-// are order-free) merge in any order with the same answer.
+// (plan::DependsOnRowOrder, or any with ORDER BY keys) is run so that each group's rows reach
+// one state in row order (the executor's split by keys, or one thread), or each batch's rows a
+// state of their own, merged in batch order (FoldsByBatches); Merge is then only ever a copy
+// into an empty group or an append of later rows. The others (quantiles sort, bit operations
+// and sketches are order-free, picks keep their rows: SetRows) merge in any order with the
+// same answer.
 #ifndef LANEQL_EXEC_AGGREGATE_FUNCTION_STATE_H_
 #define LANEQL_EXEC_AGGREGATE_FUNCTION_STATE_H_
 
@@ -24,9 +25,16 @@
 namespace laneql {
 namespace exec {
 
+struct RowSet;  // expr_eval.h
+
 class AggregateFunctionState {
  public:
   virtual ~AggregateFunctionState() = default;
+  // The table rows of the next Update's rows (row i: rows->ids[i], or rows->begin + i), for the
+  // aggregates that keep the row a value came from (the picks: first, last, any_value and
+  // arg_min / arg_max's ties go by it, so they merge in any order); null: the rows come in row
+  // order, each after every row before (one state fed in order, as a window frame's).
+  void SetRows(const RowSet* rows) { rows_ = rows; }
   // Room for `groups` groups; new ones are empty. Never shrinks.
   virtual bool Resize(size_t groups, std::string* error) = 0;
   virtual size_t groups() const = 0;
@@ -45,15 +53,19 @@ class AggregateFunctionState {
   virtual void Merge(const AggregateFunctionState& other, size_t g, size_t t) = 0;
   // Appends group g's result to `out` (g past the groups: the result over no rows).
   virtual bool Append(size_t g, Column* out, std::string* error) const = 0;
+
+ protected:
+  const RowSet* rows_ = nullptr;  // SetRows
 };
 
 std::unique_ptr<AggregateFunctionState> MakeAggregateFunctionState(const plan::Aggregate& aggregate);
 
-// Whether an ungrouped aggregate whose answer depends on row order may be folded batch by batch
-// on any thread, each batch into a state of its own, the states merged in batch order after the
-// scan (AggregateWorker::KeepBatchFunctionStates): those whose Merge of a later batch costs about
-// one state (moments, picks, string_agg without DISTINCT). Not mode or DISTINCT (a set per batch,
-// inserted again to merge) nor agg(x ORDER BY k) (every row kept, sorted at the end).
+// Whether an aggregate whose answer depends on row order (plan::DependsOnRowOrder) may be folded
+// batch by batch on any thread, each batch into a state of its own, the states merged in batch
+// order after the scan (AggregateWorker::KeepBatchFunctionStates, group_batch_partials.h):
+// those whose Merge of a later batch costs about one state (the moments, string_agg without
+// DISTINCT). Not mode or DISTINCT (a set per batch, inserted again to merge) nor agg(x ORDER
+// BY k) (every row kept, sorted at the end).
 // `grouped`: by batch partials (group_batch_partials.h), where string_agg is not (its merge
 // copies every group's text again, on one thread: 279 -> 337 ms by 10 groups on one thread,
 // nothing gained on two).

@@ -1,8 +1,10 @@
 // The aggregates that keep one value per group, picked or built in row order: arg_min /
 // arg_max (min_by / max_by), any_value, first, last, string_agg, and bit_and / bit_or / bit_xor.
-// Ties and "first" go by row order, so these groups are folded in row order by one thread, or
-// by batches merged in batch order (plan::DependsOnRowOrder, FoldsByBatches; the bit operations
-// are order-free). Merge takes the other side's rows as coming after this side's.
+// Ties and "first" go by row order: the picks keep the table row of their value and compare
+// rows, so they fold and merge in any order; string_agg's groups are folded in row order by one
+// thread, or by batches merged in batch order (plan::DependsOnRowOrder, FoldsByBatches), its
+// Merge taking the other side's rows as coming after this side's; the bit operations are
+// order-free.
 #include <string>
 #include <type_traits>
 #include <unordered_set>
@@ -21,7 +23,9 @@ namespace {
 
 using plan::AggFn;
 
-// arg_min / arg_max, any_value, first, last.
+// arg_min / arg_max, any_value, first, last. Each pick keeps the table row it came from: first
+// and any_value keep the earliest row, last the latest, arg_min / arg_max the earliest of tied
+// keys, so Update and Merge may see the rows in any order and split any way (SetRows).
 class PickState final : public AggregateFunctionState {
  public:
   explicit PickState(const plan::Aggregate& aggregate)
@@ -39,36 +43,47 @@ class PickState final : public AggregateFunctionState {
 
   bool Update(const Vec& arg, const Vec* arg2, const uint32_t* group_ids, size_t count,
               std::string*) override {
+    const uint64_t base = next_row_;
+    next_row_ += count;  // without SetRows: these rows follow every row before
+    const RowSet* rows = rows_;
+    const auto row_of = [rows, base](size_t i) -> uint64_t {
+      if (rows == nullptr) return base + i;
+      return rows->ids != nullptr ? rows->ids[i] : rows->begin + i;
+    };
     if ((fn_ == AggFn::kArgMin || fn_ == AggFn::kArgMax) && !IsString(arg2->type) &&
-        VisitFixed(arg2->type, [&](auto tag) { UpdateByFixedKey<decltype(tag)>(arg, *arg2, group_ids, count); })) {
+        VisitFixed(arg2->type,
+                   [&](auto tag) { UpdateByFixedKey<decltype(tag)>(arg, *arg2, group_ids, count, row_of); })) {
       return true;
     }
-    Slot value, key;
+    Slot key;
     for (size_t i = 0; i < count; ++i) {
       const uint32_t g = group_ids[i];
       if (g == kNoGroup) continue;
       Pick& p = picks_[g];
+      const uint64_t row = row_of(i);
       switch (fn_) {
         case AggFn::kArgMin:
         case AggFn::kArgMax:
           if (arg.IsNull(i) || arg2->IsNull(i)) continue;
           ReadSlot(*arg2, i, &key);
-          if (p.seen && !Better(key, p.key)) continue;
+          if (p.seen && !Better(key, row, p)) continue;
           ReadSlot(arg, i, &p.value);
           p.key = std::move(key);
           break;
         case AggFn::kAnyValue:
-          if (p.seen || arg.IsNull(i)) continue;
+          if (arg.IsNull(i) || (p.seen && p.row < row)) continue;
           ReadSlot(arg, i, &p.value);
           break;
         case AggFn::kFirst:
-          if (p.seen) continue;
+          if (p.seen && p.row < row) continue;
           ReadSlot(arg, i, &p.value);
           break;
         default:  // kLast
+          if (p.seen && p.row > row) continue;
           ReadSlot(arg, i, &p.value);
           break;
       }
+      p.row = row;
       p.seen = true;
     }
     return true;
@@ -78,8 +93,15 @@ class PickState final : public AggregateFunctionState {
     const Pick& o = static_cast<const PickState&>(other).picks_[g];
     Pick& p = picks_[t];
     if (!o.seen) return;
-    const bool take = !p.seen || fn_ == AggFn::kLast ||
-                      ((fn_ == AggFn::kArgMin || fn_ == AggFn::kArgMax) && Better(o.key, p.key));
+    bool take = !p.seen;
+    if (!take) {
+      switch (fn_) {
+        case AggFn::kArgMin:
+        case AggFn::kArgMax: take = Better(o.key, o.row, p); break;
+        case AggFn::kLast: take = o.row > p.row; break;
+        default: take = o.row < p.row; break;  // first, any_value
+      }
+    }
     if (take) p = o;
   }
 
@@ -91,18 +113,24 @@ class PickState final : public AggregateFunctionState {
  private:
   struct Pick {
     Slot value, key;
+    uint64_t row = 0;  // the table row picked
     bool seen = false;
   };
-  // Whether `key` beats the kept one (strictly: ties keep the earlier row).
-  bool Better(const Slot& key, const Slot& kept) const {
-    return fn_ == AggFn::kArgMin ? SlotLess(key, kept, key_type_) : SlotLess(kept, key, key_type_);
+  // Whether `key` of `row` beats the kept pick: a lesser (arg_min) or greater key, or an equal
+  // key of an earlier row.
+  bool Better(const Slot& key, uint64_t row, const Pick& kept) const {
+    const bool min = fn_ == AggFn::kArgMin;
+    if (min ? SlotLess(key, kept.key, key_type_) : SlotLess(kept.key, key, key_type_)) return true;
+    const bool tie = !SlotLess(key, kept.key, key_type_) && !SlotLess(kept.key, key, key_type_);
+    return tie && row < kept.row;
   }
 
   // arg_min / arg_max of a fixed-width key: Update's loop with each key compared as its type
   // against the kept key's slot field (SlotLess's order), read into a slot only when it wins.
   // Through ReadSlot and SlotLess a row took 10 ns (arg_min(s, d) over 10 M rows: 107 ms).
-  template <class K>
-  void UpdateByFixedKey(const Vec& arg, const Vec& keys, const uint32_t* group_ids, size_t count) {
+  template <class K, class RowOf>
+  void UpdateByFixedKey(const Vec& arg, const Vec& keys, const uint32_t* group_ids, size_t count,
+                        const RowOf& row_of) {
     const bool min = fn_ == AggFn::kArgMin;
     for (size_t i = 0; i < count; ++i) {
       const uint32_t g = group_ids[i];
@@ -111,14 +139,22 @@ class PickState final : public AggregateFunctionState {
       const K k = keys.Get<K>(i);
       if constexpr (std::is_floating_point_v<K>) {
         const double key = static_cast<double>(k);
-        if (p.seen && !(min ? AggLess(key, p.key.real) : AggLess(p.key.real, key))) continue;
+        if (p.seen) {
+          const bool better = min ? AggLess(key, p.key.real) : AggLess(p.key.real, key);
+          const bool tie = !AggLess(key, p.key.real) && !AggLess(p.key.real, key);
+          if (!better && !(tie && row_of(i) < p.row)) continue;
+        }
         p.key.real = key;
       } else {
         const Int128 key = static_cast<Int128>(k);
-        if (p.seen && !(min ? key < p.key.integer : p.key.integer < key)) continue;
+        if (p.seen && !(min ? key < p.key.integer : p.key.integer < key) &&
+            !(key == p.key.integer && row_of(i) < p.row)) {
+          continue;
+        }
         p.key.integer = key;
       }
       p.key.null = false;
+      p.row = row_of(i);
       ReadSlot(arg, i, &p.value);
       p.seen = true;
     }
@@ -127,6 +163,7 @@ class PickState final : public AggregateFunctionState {
   AggFn fn_;
   TypeId result_type_, key_type_;
   std::vector<Pick> picks_;
+  uint64_t next_row_ = 0;  // rows fed without SetRows so far
 };
 
 // string_agg(s, sep): the non-NULL strings joined in row order; with DISTINCT, each string the

@@ -181,12 +181,17 @@ bool AggregateStates::Grow(size_t groups, bool zero, std::string* error) {
 }
 
 bool AggregateStates::Update(size_t a, const Vec* arg, const uint32_t* group_ids, size_t count,
-                             std::string* error, const Vec* arg2, const std::vector<Vec>* keys) {
+                             std::string* error, const Vec* arg2, const std::vector<Vec>* keys,
+                             const RowSet* rows) {
   State& s = state_[a];
   switch (s.kind) {
-    case AggKind::kFunction:
-      return keys != nullptr ? s.function->UpdateWithKeys(*arg, arg2, *keys, group_ids, count, error)
-                             : s.function->Update(*arg, arg2, group_ids, count, error);
+    case AggKind::kFunction: {
+      s.function->SetRows(rows);
+      const bool ok = keys != nullptr ? s.function->UpdateWithKeys(*arg, arg2, *keys, group_ids, count, error)
+                                      : s.function->Update(*arg, arg2, group_ids, count, error);
+      s.function->SetRows(nullptr);
+      return ok;
+    }
     case AggKind::kCountStar:
       for (size_t i = 0; i < count; ++i) {
         if (group_ids[i] != kNoGroup) ++s.counts[group_ids[i]];

@@ -62,8 +62,10 @@ class AggregateStates {
   // `arg` holds the argument's values (null for COUNT(*)), `arg2` the second argument's of a
   // library aggregate that takes two (covar_pop, arg_min, ...), `keys` the values of the ORDER BY
   // keys of one written agg(x ORDER BY k).
+  // `rows`: the table rows of the rows folded, for a library aggregate (SetRows).
   bool Update(size_t a, const Vec* arg, const uint32_t* group_ids, size_t count,
-              std::string* error, const Vec* arg2 = nullptr, const std::vector<Vec>* keys = nullptr);
+              std::string* error, const Vec* arg2 = nullptr, const std::vector<Vec>* keys = nullptr,
+              const RowSet* rows = nullptr);
   // Float SUM / AVG of several aggregates at once over few groups: row i's values[k][i] (no
   // NULLs) go to aggregate aggs[k]'s group group_ids[i] (ignored when kNoGroup), each group's
   // values added in row order, as Update adds them: the same bits. One pass over the rows keeps

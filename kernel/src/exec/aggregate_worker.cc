@@ -367,10 +367,14 @@ bool AggregateWorker::UpdateFunction(size_t a, const RowSet& rows, Vec* arg, siz
   }
   AggregateFunctionState* entries = group_partials_ != nullptr ? group_partials_->EntryState(a) : nullptr;
   if (entries != nullptr) {  // grouped by batch partials: into the batch's entries
-    return entries->Update(*arg, aggregate.arg2 ? &arg2 : nullptr, group_partials_->entry_ids(), selected, error);
+    entries->SetRows(&rows);
+    const bool ok =
+        entries->Update(*arg, aggregate.arg2 ? &arg2 : nullptr, group_partials_->entry_ids(), selected, error);
+    entries->SetRows(nullptr);
+    return ok;
   }
   return states_.Update(a, arg, group_ids_.data(), selected, error, aggregate.arg2 ? &arg2 : nullptr,
-                        keys.empty() ? nullptr : &keys);
+                        keys.empty() ? nullptr : &keys, &rows);
 }
 
 bool AggregateWorker::KeepBatchFunctionStates(size_t batches, std::string* error) {
@@ -391,7 +395,10 @@ bool AggregateWorker::UpdateBatchFunction(size_t a, const RowSet& rows, Vec* arg
   Vec arg2;
   if (!ExpandConstant(arg, error) || !EvalSecondArg(aggregate, rows, &arg2, error)) return false;
   std::fill_n(batch_ids_.data(), selected, static_cast<uint32_t>(batch));
-  return batch_states_[a]->Update(*arg, aggregate.arg2 ? &arg2 : nullptr, batch_ids_.data(), selected, error);
+  batch_states_[a]->SetRows(&rows);
+  const bool ok = batch_states_[a]->Update(*arg, aggregate.arg2 ? &arg2 : nullptr, batch_ids_.data(), selected, error);
+  batch_states_[a]->SetRows(nullptr);
+  return ok;
 }
 
 void MergeBatchFunctionStates(const std::vector<std::unique_ptr<AggregateWorker>>& workers, size_t batches) {

@@ -171,7 +171,13 @@ bool DependsOnRowOrder(AggFn fn) {
     case AggFn::kBitAnd:
     case AggFn::kBitOr:
     case AggFn::kBitXor:
-    case AggFn::kApproxCountDistinct: return false;
+    case AggFn::kApproxCountDistinct:
+    // Picks keep the row of what they picked and merge by it (exec/aggregate_picks.cc).
+    case AggFn::kArgMin:
+    case AggFn::kArgMax:
+    case AggFn::kAnyValue:
+    case AggFn::kFirst:
+    case AggFn::kLast: return false;
     default: return true;
   }
 }

@@ -61,7 +61,9 @@ bool TypeAggregateFunction(AggFn fn, const std::string& name, TypeId arg, bool h
                            int* error_arg);
 
 // Whether the answer depends on the order the rows are folded in: each group's rows must then
-// be folded in row order by one thread (first, string_agg, mode's ties, float moments, ...).
+// be folded in row order by one thread (string_agg, mode's ties, float moments, ...; and every
+// aggregate with ORDER BY keys). Not the picks (first, last, any_value, arg_min / arg_max),
+// which keep the row they picked and merge by it.
 bool DependsOnRowOrder(AggFn fn);
 // Whether agg(x ORDER BY k) answers differently from agg(x): string_agg, first, last,
 // any_value, arg_min / arg_max (which of tied rows) and mode (which of tied values). The others
