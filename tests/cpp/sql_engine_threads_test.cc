@@ -236,8 +236,8 @@ TEST(SqlEngineThreads, FewGroupFloatSumsGoByBatchPartials) {
 
 // Row-order library aggregates grouped over few groups (group_batch_partials.h): each batch's
 // rows of a group folded into an entry of their own, merged in batch order, so the same bits on
-// every thread count and split. The picks (first, last, arg_min, ...) keep their rows and merge
-// by them on every path, over few groups or many: those of row order.
+// every thread count and split. The picks (first, last, arg_min, ...) and mode of numbers keep
+// their rows and merge by them on every path, over few groups or many: those of row order.
 TEST(SqlEngineThreads, LibraryAggregatesAndPicksOnEveryPath) {
   const auto table = std::make_shared<Table>(FloatTable(kSampledRows));
   const char* const queries[] = {
@@ -249,6 +249,11 @@ TEST(SqlEngineThreads, LibraryAggregatesAndPicksOnEveryPath) {
       "SELECT hash(x) % 20011 AS h, first(s), last(k), arg_min(s, x), arg_max(k, x), any_value(x), count(*) "
       "FROM t GROUP BY h ORDER BY h",
       "SELECT first(x), last(s), arg_max(s, k), min_by(x, s), any_value(s) FROM t WHERE k <> 3",
+      // mode of numbers counts with each value's first row (ties: the earliest), on any split:
+      // NaNs each once, -0 and +0 one value shown as the earliest zero.
+      "SELECT k % 7 AS m, mode(k), mode(x), mode(CAST(x > 0 AS INTEGER)) FROM t GROUP BY m ORDER BY m",
+      "SELECT hash(x) % 5003 AS h, mode(k), mode(x) FROM t GROUP BY h ORDER BY h",
+      "SELECT mode(k), mode(x), mode(k % 2) FROM t WHERE s <> 'c'",
   };
   ExpectSameOnEveryThreadCount(table, queries, 0);
   // Each group's first and last row, and the first row of its least x (NULLs skipped, -0 before

@@ -38,6 +38,13 @@ std::unique_ptr<AggregateFunctionState> MakeAggregateFunctionState(const plan::A
   }
 }
 
+bool FoldsInRowOrder(const plan::Aggregate& aggregate) {
+  if (aggregate.kind != plan::AggKind::kFunction) return false;
+  if (!aggregate.order_keys.empty()) return true;
+  if (aggregate.function == AggFn::kMode && ModeCountsValues(aggregate.arg->type)) return false;
+  return plan::DependsOnRowOrder(aggregate.function);
+}
+
 bool FoldsByBatches(const plan::Aggregate& aggregate, bool grouped) {
   if (aggregate.kind != plan::AggKind::kFunction || !aggregate.order_keys.empty() ||
       !plan::DependsOnRowOrder(aggregate.function)) {

@@ -66,6 +66,14 @@ std::unique_ptr<AggregateFunctionState> MakeAggregateFunctionState(const plan::A
 // those whose Merge of a later batch costs about one state (the moments, string_agg without
 // DISTINCT). Not mode or DISTINCT (a set per batch, inserted again to merge) nor agg(x ORDER
 // BY k) (every row kept, sorted at the end).
+// Whether mode of `type` counts its values with the row each was first seen at (numbers,
+// dates, times: ModeState in aggregate_values.cc), so that it folds and merges in any order;
+// strings and 16-byte values are kept in row order and sorted at the end.
+bool ModeCountsValues(TypeId type);
+// Whether aggregate `aggregate` must see each group's rows in row order on one state
+// (plan::DependsOnRowOrder, less mode of numbers; any with ORDER BY keys).
+bool FoldsInRowOrder(const plan::Aggregate& aggregate);
+
 // `grouped`: by batch partials (group_batch_partials.h), where string_agg is not (its merge
 // copies every group's text again, on one thread: 279 -> 337 ms by 10 groups on one thread,
 // nothing gained on two).

@@ -76,8 +76,8 @@ class WordCounts {
   // Room for `expected` keys without growing (at most 2^21 slots up front); none allocated
   // before the first key (a group of mode's may never get one).
   explicit WordCounts(size_t expected = 0) : expected_(expected) {}
-  // Counts `count` more of `key`; `index` is where it was first seen if it is new. Returns the
-  // bytes the table grew by.
+  // Counts `count` more of `key` seen first at `index` (the earlier of it and the index kept
+  // stays). Returns the bytes the table grew by.
   size_t Add(uint64_t key, uint32_t index, uint32_t count = 1) {
     size_t grown = 0;
     if (slots_.empty()) grown = Allocate();
@@ -85,6 +85,7 @@ class WordCounts {
     while (slots_[at].count != 0 && slots_[at].key != key) at = (at + 1) & mask_;
     if (slots_[at].count != 0) {
       slots_[at].count += count;
+      slots_[at].first = std::min(slots_[at].first, index);
       return grown;
     }
     slots_[at] = Slot{key, count, index};
@@ -99,18 +100,23 @@ class WordCounts {
   }
 
  private:
-  size_t Home(uint64_t key) const { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask_; }
+  // The product's top bits, which every bit of the key reaches (its middle bits, taken before,
+  // are 0 for every double of a short mantissa, 12.5 or a small integer's, so such keys all
+  // met in one run of slots: mode over 90 K of them took seconds).
+  size_t Home(uint64_t key) const { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_); }
   size_t Allocate() {
     size_t size = 8;
     while (size < 2 * expected_ && size < (size_t{1} << 21)) size *= 2;
     slots_.assign(size, Slot{0, 0, 0});
     mask_ = size - 1;
+    shift_ = 64 - __builtin_ctzll(size);
     return size * sizeof(Slot);
   }
   size_t Grow() {
     std::vector<Slot> old = std::move(slots_);
     slots_.assign(old.size() * 2, Slot{0, 0, 0});
     mask_ = slots_.size() - 1;
+    shift_ = 64 - __builtin_ctzll(slots_.size());
     for (const Slot& s : old) {
       if (s.count == 0) continue;
       size_t to = Home(s.key);
@@ -123,6 +129,7 @@ class WordCounts {
   size_t expected_;
   std::vector<Slot> slots_;
   size_t mask_ = 0;
+  int shift_ = 64;  // 64 - log2(slots)
   size_t used_ = 0;
 };
 
@@ -435,9 +442,9 @@ class ValuesState final : public AggregateFunctionState {
 };
 
 // mode of integers, times and doubles, counted as the values come instead of stored: per group
-// a WordCounts of the values (where each was first seen, in the group's row order), how many
-// were seen, and the first value. Each group's rows arrive in row order on one thread
-// (plan::DependsOnRowOrder), and a merge appends the other side's rows after this side's.
+// a WordCounts of the values with the table row each was first seen at (SetRows), how many
+// were seen, and the first value and its row. Ties go to the earliest row, whichever side saw
+// it, so the rows may come in any order and split any way (ModeCountsValues).
 // Doubles are counted as DuckDB counts them (its hash map compares with ==): -0 with +0 (the
 // first zero seen stands for both), and every NaN a value of its own, seen once.
 template <class T>
@@ -455,11 +462,15 @@ class ModeState final : public AggregateFunctionState {
 
   bool Update(const Vec& arg, const Vec*, const uint32_t* group_ids, size_t count, std::string* error) override {
     size_t bytes = 0;
+    const uint64_t base = next_row_;
+    next_row_ += count;  // without SetRows: these rows follow every row before
+    const RowSet* rows = rows_;
     VisitFixed(arg.type, [&](auto tag) {
       using V = decltype(tag);
       for (size_t i = 0; i < count; ++i) {
         if (group_ids[i] == kNoGroup || arg.IsNull(i)) continue;
-        bytes += Add(groups_[group_ids[i]], static_cast<T>(arg.Get<V>(i)));
+        const uint64_t row = rows == nullptr ? base + i : rows->ids != nullptr ? rows->ids[i] : rows->begin + i;
+        bytes += Add(groups_[group_ids[i]], static_cast<T>(arg.Get<V>(i)), static_cast<uint32_t>(row));
       }
     });
     return ChargeAggregateMemory(bytes, error);
@@ -473,9 +484,14 @@ class ModeState final : public AggregateFunctionState {
       s = o;
       return;
     }
-    o.counts.ForEach([&](const WordCounts::Slot& slot) { s.counts.Add(slot.key, slot.first + s.seen, slot.count); });
-    if (!s.has_zero && o.has_zero) {
+    o.counts.ForEach([&](const WordCounts::Slot& slot) { s.counts.Add(slot.key, slot.first, slot.count); });
+    if (o.first_row < s.first_row) {
+      s.first = o.first;
+      s.first_row = o.first_row;
+    }
+    if (o.has_zero && (!s.has_zero || o.zero_row < s.zero_row)) {
       s.zero = o.zero;
+      s.zero_row = o.zero_row;
       s.has_zero = true;
     }
     s.seen += o.seen;
@@ -513,36 +529,45 @@ class ModeState final : public AggregateFunctionState {
   struct Group {
     WordCounts counts;
     uint32_t seen = 0;
-    T first{};
-    T zero{};
+    T first{};  // the value of the earliest row, and that row
+    uint32_t first_row = 0;
+    T zero{};  // the earliest zero (-0 or +0), and its row
+    uint32_t zero_row = 0;
     bool has_zero = false;
   };
 
-  // Counts v in s; returns the bytes its table grew by.
-  static size_t Add(Group& s, T v) {
-    if (s.seen == 0) s.first = v;
-    const uint32_t index = s.seen++;
+  // Counts v of table row `row` in s; returns the bytes its table grew by.
+  static size_t Add(Group& s, T v, uint32_t row) {
+    if (s.seen == 0 || row < s.first_row) {
+      s.first = v;
+      s.first_row = row;
+    }
+    ++s.seen;
     if constexpr (std::is_floating_point_v<T>) {
       if (std::isnan(v)) return 0;  // counted once: only a tie of ones can pick it
-      if (v == 0 && !s.has_zero) {
+      if (v == 0 && (!s.has_zero || row < s.zero_row)) {
         s.zero = v;
+        s.zero_row = row;
         s.has_zero = true;
       }
-      return s.counts.Add(DoubleKey(v == 0 ? 0.0 : v), index);
+      return s.counts.Add(DoubleKey(v == 0 ? 0.0 : v), row);
     } else {
-      return s.counts.Add(static_cast<uint64_t>(v), index);
+      return s.counts.Add(static_cast<uint64_t>(v), row);
     }
   }
 
   TypeId result_type_;
   std::vector<Group> groups_;
+  uint64_t next_row_ = 0;  // rows fed without SetRows so far
 };
 
 }  // namespace
 
+bool ModeCountsValues(TypeId type) { return !IsString(type) && TypeByteWidth(type) != 16; }
+
 std::unique_ptr<AggregateFunctionState> MakeValuesState(const plan::Aggregate& aggregate) {
   const TypeId type = aggregate.arg->type;
-  if (aggregate.function == AggFn::kMode && !IsString(type) && TypeByteWidth(type) != 16) {
+  if (aggregate.function == AggFn::kMode && ModeCountsValues(type)) {
     if (IsFloat(type)) return std::make_unique<ModeState<double>>(aggregate);
     if (type == TypeId::kUInt64) return std::make_unique<ModeState<uint64_t>>(aggregate);
     return std::make_unique<ModeState<int64_t>>(aggregate);

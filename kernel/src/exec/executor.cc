@@ -121,8 +121,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   for (const auto& aggregate : plan.aggregates) {
     float_sums |= (aggregate.kind == AggKind::kSum || aggregate.kind == AggKind::kAvg) &&
                   aggregate.arg && IsFloat(aggregate.arg->type);
-    const bool row_order = aggregate.kind == AggKind::kFunction &&
-                           (plan::DependsOnRowOrder(aggregate.function) || !aggregate.order_keys.empty());
+    const bool row_order = FoldsInRowOrder(aggregate);
     row_order_functions |= row_order;
     if (row_order && !FoldsByBatches(aggregate, !ungrouped)) functions_fold_by_batches = false;
   }
