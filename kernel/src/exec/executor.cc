@@ -110,10 +110,10 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // COUNT(*) (and COUNT of a column without NULLs) with no WHERE: the answer is metadata.
   const bool metadata_only = plan.answer_from_metadata;
   bool float_sums = false;
-  // Library aggregates whose answer depends on the order rows are folded in (first,
-  // string_agg, the moments, ...): each group's rows in row order on one thread, as float sums;
-  // ungrouped, by batches when each of them can (stddev_samp(d) over 10 M rows on 2 threads:
-  // 57 -> 30 ms, corr 89 -> 44).
+  // Library aggregates whose answer depends on the order rows are folded in (string_agg, the
+  // moments, mode of strings, any with ORDER BY keys: FoldsInRowOrder): each group's rows in row
+  // order on one thread, as float sums; ungrouped, by batches when each of them can
+  // (stddev_samp(d) over 10 M rows on 2 threads: 57 -> 30 ms, corr 89 -> 44).
   bool row_order_functions = false;
   // Each of them folds by batches (FoldsByBatches): then on any thread count, ungrouped, or
   // grouped over few groups as float sums are (group_batch_partials.h).
@@ -144,8 +144,8 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // aggregates folded by batches too when each of them can. Not for a group cap (its own
   // first-groups scan).
   // A library aggregate's entry is a state of its own, merged after the scan: over 1,000
-  // groups (611 K entries for 10 M rows) first(s) by g took 28 -> 225 ms on one thread, the
-  // moments 38 -> 53, so those go by partials only over kFewGroups groups.
+  // groups (611 K entries for 10 M rows) the moments by g took 38 -> 53 ms on one thread, so
+  // those go by partials only over kFewGroups groups.
   const size_t partial_groups =
       row_order_functions ? GroupBatchPartials::kFewGroups : GroupBatchPartials::kMaxGroups;
   const bool group_batch_partials =
