@@ -1,9 +1,9 @@
 // Grouped aggregates whose answer depends on the order of their rows (float SUM / AVG, and the
-// library aggregates that fold by batches: moments, picks, string_agg) over few groups, split
-// by rows: the order fixed by batches instead of by one thread per group.
+// library aggregates that fold by batches: the moments) over few groups, split by rows: the
+// order fixed by batches instead of by one thread per group.
 //
-// A float sum's bits depend on the order of its additions, a pick's ties and a string_agg's
-// text on the order of the rows, and results must be the same on every thread count. Such
+// A float sum's or a moment's bits depend on the order of its additions, and results must be
+// the same on every thread count. Such
 // aggregates otherwise fold each group's rows in row order, which needs one thread per group
 // (an owned scan, group_owned.h): with a few large groups (TPC-H Q1: 4 groups, one of them half
 // the rows) the owners' shares are as uneven as the groups, and every owner reads every batch.
