@@ -196,7 +196,8 @@ TEST(AggregateFunctionsTest, BatchFoldedPicksKeepRowOrder) {
   }
 }
 
-// The same grouped over few groups, by batch partials: each group's first, last and least.
+// The same grouped over few groups (picks merged by row across threads): each group's first,
+// last and least.
 TEST(AggregateFunctionsTest, GroupedBatchFoldedPicksKeepRowOrder) {
   const Data& d = TheData();
   constexpr int kGroups = 5;
