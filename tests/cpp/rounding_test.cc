@@ -81,7 +81,7 @@ LANEQL_PER_TARGET_SUITE(RoundingTest);
 
 TEST_P(RoundingTest, EveryOpMatchesReferenceBitForBit) {
   for (RoundingOp op : {RoundingOp::kFloor, RoundingOp::kCeil, RoundingOp::kTrunc, RoundingOp::kRound,
-                        RoundingOp::kAbs, RoundingOp::kEven}) {
+                        RoundingOp::kAbs, RoundingOp::kEven, RoundingOp::kHalfEven}) {
     for (size_t n : Sizes()) {
       for (size_t offset : {0, 1}) {
         const std::vector<double> xs = MakeDoubles(n + offset, n * 11 + offset);
@@ -114,6 +114,21 @@ TEST_P(RoundingTest, RoundHalfAwayFromZero) {
   RoundFloat64(RoundingOp::kRound, xs, 9, got);
   reference::RoundFloat64(RoundingOp::kRound, xs, 9, ref);
   for (size_t i = 0; i < 9; ++i) {
+    EXPECT_TRUE(SameBits(want[i], got[i])) << xs[i];
+    EXPECT_TRUE(SameBits(want[i], ref[i])) << xs[i];
+  }
+}
+
+// Halves to the even neighbour, the sign of a zero result kept (the casts to integers use it).
+TEST_P(RoundingTest, HalfEven) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double xs[] = {0.5, -0.5, 1.5, 2.5, -2.5, 0.49999999999999994, -0.3, 4503599627370495.5, 4503599627370497.0,
+                       inf, -inf};
+  const double want[] = {0.0, -0.0, 2.0, 2.0, -2.0, 0.0, -0.0, 4503599627370496.0, 4503599627370497.0, inf, -inf};
+  double got[11], ref[11];
+  RoundFloat64(RoundingOp::kHalfEven, xs, 11, got);
+  reference::RoundFloat64(RoundingOp::kHalfEven, xs, 11, ref);
+  for (size_t i = 0; i < 11; ++i) {
     EXPECT_TRUE(SameBits(want[i], got[i])) << xs[i];
     EXPECT_TRUE(SameBits(want[i], ref[i])) << xs[i];
   }

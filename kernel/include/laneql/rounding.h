@@ -18,6 +18,8 @@ enum class RoundingOp : uint8_t {
   kAbs,    // std::fabs (NaN loses its sign too)
   kEven,   // DuckDB's even(): away from zero to the nearest even integer (even(0.5) = 2,
            // even(-0.5) = -2, even(2) = 2, even(-0.0) = -0.0, ±inf stays); NaN gives -NaN
+  kHalfEven,  // std::nearbyint in the default rounding mode: halves to the even neighbour
+              // (2.5 -> 2, -0.5 -> -0.0), as DuckDB casts DOUBLE to the integer types
 };
 
 // out[i] = op(x[i]) for i < n. A NaN argument comes out as it came in (quieted), except for

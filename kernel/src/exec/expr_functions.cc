@@ -1,5 +1,6 @@
 // The evaluator's functions: casts, IN, BETWEEN, LIKE, CASE, string and date functions,
 // REGEXP_REPLACE.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <charconv>
@@ -10,6 +11,7 @@
 
 #include "laneql/int128.h"
 #include "laneql/result.h"
+#include "laneql/rounding.h"
 #include "laneql/string_match.h"
 #include "src/common/civil_time.h"
 #include "src/common/interval_text.h"
@@ -194,7 +196,35 @@ bool CastVec(const BoundExpr& expr, const Vec& in, Vec* out, std::string* error)
           for (size_t i = 0; i < rows; ++i) to[i] = static_cast<To>(x[i]);
           return;
         }
-        for (size_t i = 0; i < rows && ok; ++i) {
+        size_t done = 0;
+        if constexpr (std::is_floating_point_v<From> && !std::is_same_v<To, Int128>) {
+          // Half to even by the SIMD kernel, a block at a time, then a branch-free range check
+          // and conversion; a block holding a value out of range (or NaN, or a NULL row's
+          // unset value out of range) is left to the row loop below from its start.
+          constexpr size_t kBlock = 2048;
+          double rounded[kBlock];
+          constexpr double kLow = static_cast<double>(std::numeric_limits<To>::min());
+          constexpr double kEnd = std::is_signed_v<To> ? -kLow : 2.0 * (static_cast<double>(std::numeric_limits<To>::max() / 2) + 1.0);
+          const From* x = in.Data<From>();
+          for (size_t n = 0; done < rows; done += n) {
+            n = std::min(kBlock, rows - done);
+            if constexpr (std::is_same_v<From, double>) {
+              RoundFloat64(RoundingOp::kHalfEven, x + done, n, rounded);
+            } else {
+              for (size_t i = 0; i < n; ++i) rounded[i] = static_cast<double>(x[done + i]);
+              RoundFloat64(RoundingOp::kHalfEven, rounded, n, rounded);
+            }
+            bool in_range = true;
+            for (size_t i = 0; i < n; ++i) {
+              const double r = rounded[i];
+              const bool fits = r >= kLow && r < kEnd;
+              in_range &= fits;
+              dst[done + i] = static_cast<To>(fits ? r : 0.0);
+            }
+            if (!in_range) break;
+          }
+        }
+        for (size_t i = done; i < rows && ok; ++i) {
           const From x = in.Get<From>(i);
           if constexpr (std::is_floating_point_v<To> && std::is_same_v<From, Int128>) {
             dst[i] = static_cast<To>(Int128ToDouble(x));

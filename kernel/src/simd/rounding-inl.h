@@ -26,7 +26,7 @@ namespace laneql {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Floor, Ceil and Trunc with the sign of zero right on every target. Highway 1.2's emulated
+// Floor, Ceil, Trunc and Round (half to even) with the sign of zero right on every target. Highway 1.2's emulated
 // versions (the SCALAR and EMU128 fallbacks) lose it for |x| < 1: Floor(-0.0) = +0.0,
 // Ceil(+0.0) = -0.0, EMU128's Trunc(-0.0) = +0.0. All three results always have x's sign (a NaN
 // keeps it too), so copying it back is exact; targets with rounding instructions skip that.
@@ -37,6 +37,8 @@ template <class V>
 HWY_INLINE V CeilExact(V x) { return hn::CopySign(hn::Ceil(x), x); }
 template <class V>
 HWY_INLINE V TruncExact(V x) { return hn::CopySign(hn::Trunc(x), x); }
+template <class V>
+HWY_INLINE V HalfEvenExact(V x) { return hn::CopySign(hn::Round(x), x); }
 #else
 template <class V>
 HWY_INLINE V FloorExact(V x) { return hn::Floor(x); }
@@ -44,6 +46,8 @@ template <class V>
 HWY_INLINE V CeilExact(V x) { return hn::Ceil(x); }
 template <class V>
 HWY_INLINE V TruncExact(V x) { return hn::Trunc(x); }
+template <class V>
+HWY_INLINE V HalfEvenExact(V x) { return hn::Round(x); }
 #endif
 
 // std::round: halves away from zero. -0.0 and (-0.5, -0] keep the sign of zero, as t does.
@@ -88,7 +92,8 @@ HWY_INLINE void RoundFloat64Op(int op, const double* x, size_t n, double* out) {
     case 2: return MapFloat64(x, n, out, [](auto, auto v) { return TruncExact(v); });
     case 3: return MapFloat64(x, n, out, [](auto d, auto v) { return RoundHalfAway(d, v); });
     case 4: return MapFloat64(x, n, out, [](auto, auto v) { return hn::Abs(v); });
-    default: return MapFloat64(x, n, out, [](auto d, auto v) { return EvenAway(d, v); });
+    case 5: return MapFloat64(x, n, out, [](auto d, auto v) { return EvenAway(d, v); });
+    default: return MapFloat64(x, n, out, [](auto, auto v) { return HalfEvenExact(v); });
   }
 }
 

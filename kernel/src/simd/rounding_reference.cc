@@ -39,6 +39,7 @@ void RoundFloat64(RoundingOp op, const double* x, size_t n, double* out) {
       case RoundingOp::kRound: out[i] = std::round(x[i]); break;
       case RoundingOp::kAbs: out[i] = std::fabs(x[i]); break;
       case RoundingOp::kEven: out[i] = Even(x[i]); break;
+      case RoundingOp::kHalfEven: out[i] = std::nearbyint(x[i]); break;
     }
   }
 }
