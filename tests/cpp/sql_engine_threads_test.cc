@@ -174,9 +174,11 @@ TEST(SqlEngineThreads, FloatAggregatesAndTiesAreBitIdentical) {
 
 // Grouped float sums over few groups on a table large enough to be sampled (at least 32
 // batches): added by batches (group_batch_partials.h), the same bits on every thread count and
-// split, and exactly the documented order: per 16,384-row batch each group's values in row
-// order from +0.0, the batches' partials added in batch order.
+// split, and exactly the documented order: per fold unit of 4 batches (65,536 rows,
+// GroupBatchPartials::kUnitBatches) each group's values in row order from +0.0, the units'
+// partials added in unit order.
 constexpr size_t kSampledRows = 40 * 16384 + 123;  // 40 batches and a part of one
+constexpr size_t kFoldUnitRows = 4 * 16384;
 
 TEST(SqlEngineThreads, FewGroupFloatSumsGoByBatchPartials) {
   constexpr size_t kRows = kSampledRows;
@@ -199,10 +201,10 @@ TEST(SqlEngineThreads, FewGroupFloatSumsGoByBatchPartials) {
   const int32_t* ks = table->column(1).Values<int32_t>();
   std::vector<double> total(50, 0.0), partial(50, 0.0), with_nulls(50, 0.0), partial_nulls(50, 0.0);
   std::vector<int64_t> rows(50, 0);
-  for (size_t begin = 0; begin < kRows; begin += 16384) {
+  for (size_t begin = 0; begin < kRows; begin += kFoldUnitRows) {
     std::fill(partial.begin(), partial.end(), 0.0);
     std::fill(partial_nulls.begin(), partial_nulls.end(), 0.0);
-    for (size_t r = begin; r < std::min(kRows, begin + 16384); ++r) {
+    for (size_t r = begin; r < std::min(kRows, begin + kFoldUnitRows); ++r) {
       const size_t g = static_cast<size_t>(ks[r]);
       if (!x.IsValid(r)) {
         partial_nulls[g] += -1.0;
@@ -234,9 +236,9 @@ TEST(SqlEngineThreads, FewGroupFloatSumsGoByBatchPartials) {
   }
 }
 
-// Row-order library aggregates grouped over few groups (group_batch_partials.h): each batch's
-// rows of a group folded into an entry of their own, merged in batch order, so the same bits on
-// every thread count and split. The picks (first, last, arg_min, ...) and mode of numbers keep
+// Row-order library aggregates grouped over few groups (group_batch_partials.h): each fold
+// unit's rows of a group folded into an entry of their own, merged in unit order, so the same
+// bits on every thread count and split. The picks (first, last, arg_min, ...) and mode of numbers keep
 // their rows and merge by them on every path, over few groups or many: those of row order.
 TEST(SqlEngineThreads, LibraryAggregatesAndPicksOnEveryPath) {
   const auto table = std::make_shared<Table>(FloatTable(kSampledRows));
@@ -245,6 +247,10 @@ TEST(SqlEngineThreads, LibraryAggregatesAndPicksOnEveryPath) {
       "sum(x) FROM t GROUP BY k ORDER BY k",
       "SELECT s, var_pop(x), regr_slope(x, k), first(x), min_by(k, x), count(*) FROM t WHERE x < 0 GROUP BY s "
       "ORDER BY s",
+      // Groups first met in a later batch of a fold unit (a few hundred rare ones beside a large
+      // one), which get their entries then.
+      "SELECT CASE WHEN x > 2e17 THEN hash(x) % 300 ELSE 0 END AS h, stddev_samp(x), sum(x), count(*) FROM t "
+      "GROUP BY h ORDER BY h",
       // Many groups: the picks alone split by rows, two-level or by keys alike.
       "SELECT hash(x) % 20011 AS h, first(s), last(k), arg_min(s, x), arg_max(k, x), any_value(x), count(*) "
       "FROM t GROUP BY h ORDER BY h",

@@ -131,6 +131,10 @@ void AggregateWorker::KeepGroupBatchPartials() {
   group_partials_ = std::make_unique<GroupBatchPartials>(states_, plan_.aggregates);
 }
 
+bool AggregateWorker::FinishGroupBatchPartials(std::string* error) {
+  return group_partials_ == nullptr || group_partials_->Finish(&states_, error);
+}
+
 void AggregateWorker::SetOwnership(int owner, int owners) {
   if (ungrouped_) {  // COUNT(DISTINCT)s split by value
     states_.SetDistinctOwnership(static_cast<uint32_t>(owner), static_cast<uint32_t>(owners));
@@ -299,11 +303,11 @@ bool AggregateWorker::ScanBatch(size_t batch, std::string* error) {
     const size_t groups_before = grouper_.size();
     if (!grouper_.Assign(&evaluator_, selected_rows(), group_ids_.data(), error)) return false;
     if (group_partials_ != nullptr &&
-        !group_partials_->BeginBatch(batch, group_ids_.data(), selection.count, grouper_.size(), error)) {
+        !group_partials_->BeginBatch(batch, group_ids_.data(), selection.count, grouper_.size(), &states_,
+                                     error)) {
       return false;
     }
-    if (!FoldGrouped(selection, groups_before, error)) return false;
-    return group_partials_ == nullptr || group_partials_->EndBatch(&states_, error);
+    return FoldGrouped(selection, groups_before, error);
   }
   for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
     const plan::Aggregate& aggregate = plan_.aggregates[a];

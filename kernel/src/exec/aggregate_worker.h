@@ -97,11 +97,13 @@ class alignas(64) AggregateWorker {
   // `owner` of `owners`. Every worker holds every group; the (group, value) pairs are disjoint.
   void SetValueOwnership(int owner, int owners, size_t distinct);
   // Grouped float SUM / AVG and library aggregates that fold by batches, by batch partials
-  // (group_batch_partials.h): each batch's partial sums of the groups it touched taken out of
-  // the states after it, and its rows of those library aggregates folded into the partials'
-  // entry states instead of the groups'.
+  // (group_batch_partials.h): each fold unit's partial sums of the groups it touched taken out
+  // of the states after it, and its rows of those library aggregates folded into the partials'
+  // entry states instead of the groups'. The worker must be given whole units.
   void KeepGroupBatchPartials();
   const GroupBatchPartials* group_batch_partials() const { return group_partials_.get(); }
+  // After this worker's last batch: its last fold unit's partials taken out of the states.
+  bool FinishGroupBatchPartials(std::string* error);
   // Ungrouped library aggregates that fold by batches (FoldsByBatches): this worker folds batch b
   // of each into group b of a state of its own (room for `batches`), and
   // MergeBatchFunctionStates merges those in batch order after the scan. The rows are then split

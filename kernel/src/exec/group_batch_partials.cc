@@ -1,5 +1,7 @@
 #include "src/exec/group_batch_partials.h"
 
+#include <algorithm>
+
 #include "src/common/query_budget.h"
 #include "src/exec/aggregate_worker.h"
 
@@ -18,18 +20,29 @@ GroupBatchPartials::GroupBatchPartials(const AggregateStates& states, const std:
 }
 
 size_t GroupBatchPartials::Bytes() const {
-  return (batches_.capacity() + groups_.capacity() + stamp_.capacity() + entry_of_.capacity()) * sizeof(uint32_t) +
+  return (units_.capacity() + groups_.capacity() + stamp_.capacity() + entry_of_.capacity()) * sizeof(uint32_t) +
          sums_.capacity() * sizeof(double);
 }
 
 bool GroupBatchPartials::BeginBatch(size_t batch, const uint32_t* group_ids, size_t count, size_t groups,
-                                    std::string* error) {
-  const size_t first = groups_.size();
-  batch_first_ = first;
-  if (groups <= kEveryGroupEntries) {
+                                    AggregateStates* states, std::string* error) {
+  const size_t unit = batch / kUnitBatches;
+  if (!open_ || unit != unit_) {
+    if (open_ && !CloseUnit(states, error)) return false;
+    open_ = true;
+    unit_ = unit;
+    unit_first_ = groups_.size();
+    // Chosen once per unit: a group the unit touches has exactly one entry in it either way.
+    every_group_ = groups <= kEveryGroupEntries;
+    unit_groups_ = 0;
+  }
+  const size_t first = unit_first_;
+  if (every_group_) {
     // Every group: an untouched one's partial is +0.0, which changes no sum (they start at
     // +0.0 and so are never -0.0), and its entry state stays empty, which merges as nothing.
-    for (size_t g = 0; g < groups; ++g) groups_.push_back(static_cast<uint32_t>(g));
+    // Groups new in a later batch of the unit get their entries then, after the others.
+    for (size_t g = unit_groups_; g < groups; ++g) groups_.push_back(static_cast<uint32_t>(g));
+    unit_groups_ = std::max(unit_groups_, groups);
     if (has_entry_states_) {
       entry_ids_.resize(count);
       for (size_t i = 0; i < count; ++i) {
@@ -41,7 +54,7 @@ bool GroupBatchPartials::BeginBatch(size_t batch, const uint32_t* group_ids, siz
       stamp_.resize(groups, 0);
       entry_of_.resize(groups, 0);
     }
-    const uint32_t mark = static_cast<uint32_t>(batch) + 1;
+    const uint32_t mark = static_cast<uint32_t>(unit) + 1;
     entry_ids_.resize(has_entry_states_ ? count : 0);
     for (size_t i = 0; i < count; ++i) {
       const uint32_t g = group_ids[i];
@@ -57,15 +70,16 @@ bool GroupBatchPartials::BeginBatch(size_t batch, const uint32_t* group_ids, siz
       if (has_entry_states_) entry_ids_[i] = entry_of_[g];
     }
   }
-  batches_.resize(groups_.size(), static_cast<uint32_t>(batch));
+  units_.resize(groups_.size(), static_cast<uint32_t>(unit));
   for (const auto& state : entry_states_) {  // each charges its own growth
     if (state != nullptr && !state->Resize(groups_.size(), error)) return false;
   }
   return true;
 }
 
-bool GroupBatchPartials::EndBatch(AggregateStates* states, std::string* error) {
-  for (size_t e = batch_first_; e < groups_.size(); ++e) {
+bool GroupBatchPartials::CloseUnit(AggregateStates* states, std::string* error) {
+  open_ = false;
+  for (size_t e = unit_first_; e < groups_.size(); ++e) {
     for (size_t a : aggregates_) sums_.push_back(states->TakeGroupFloatSum(a, groups_[e]));
   }
   const size_t bytes = Bytes();
@@ -89,11 +103,12 @@ void GroupBatchPartials::Fold(const std::vector<std::unique_ptr<AggregateWorker>
   const size_t k = aggregates.size();
   std::vector<double> sums(result_groups * k, 0.0);
   std::vector<size_t> next(workers.size(), 0);
-  // Each batch was scanned by one worker, and each worker's entries are in batch order.
-  for (size_t b = 0; b < batches; ++b) {
+  // Each unit was scanned by one worker, and each worker's entries are in unit order.
+  const size_t units = (batches + kUnitBatches - 1) / kUnitBatches;
+  for (size_t u = 0; u < units; ++u) {
     for (size_t w = 0; w < workers.size(); ++w) {
       const GroupBatchPartials& p = *workers[w]->group_batch_partials();
-      for (size_t& e = next[w]; e < p.batches_.size() && p.batches_[e] == b; ++e) {
+      for (size_t& e = next[w]; e < p.units_.size() && p.units_[e] == u; ++e) {
         const size_t g = targets[w][p.groups_[e]];
         for (size_t j = 0; j < k; ++j) sums[g * k + j] += p.sums_[e * k + j];
         for (size_t a : functions) result->function_state(a)->Merge(*p.entry_states_[a], e, g);

@@ -278,11 +278,14 @@ bool Grouper::Prepare(const std::vector<Vec>& keys, size_t count, PreparedKeys* 
         if (out->words_buf.size() < count) out->words_buf.resize(count);
         uint64_t* packed = out->words_buf.data();
         out->words = packed;
-        std::memset(packed, 0, count * 8);
+        // An integer key at byte 0 writes whole words, so they need no zeroing first (the
+        // memset of every batch's words was a fifth of an owned GROUP BY g's time).
+        const bool first_assigns = !IsFloat(keys[0].type) && byte_offsets_[0] == 0;
+        if (!first_assigns) std::memset(packed, 0, count * 8);
         for (size_t k = 0; k < keys.size(); ++k) {
           const Vec& key = keys[k];
           if (!IsFloat(key.type)) {
-            PackKeyBytes(key, count, byte_offsets_[k], packed);
+            PackKeyBytes(key, count, byte_offsets_[k], packed, 1, /*assign=*/k == 0 && first_assigns);
           } else {
             uint8_t* base = reinterpret_cast<uint8_t*>(packed) + byte_offsets_[k];
             for (size_t i = 0; i < count; ++i) CanonicalBytes(key, i, base + i * 8);
