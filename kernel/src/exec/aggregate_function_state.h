@@ -51,6 +51,17 @@ class AggregateFunctionState {
   // Folds `other`'s group g into this side's group t, other's rows coming after t's in row
   // order. Threads may call it at once for different t.
   virtual void Merge(const AggregateFunctionState& other, size_t g, size_t t) = 0;
+  // Before many groups are merged into group t: the bytes group g of this state will add
+  // there, and room made for them in t at once (string_agg's text, which would otherwise
+  // grow by doubling through every merge).
+  virtual size_t MergeBytes(size_t g) const {
+    (void)g;
+    return 0;
+  }
+  virtual void ReserveMerge(size_t t, size_t bytes) {
+    (void)t;
+    (void)bytes;
+  }
   // Appends group g's result to `out` (g past the groups: the result over no rows).
   virtual bool Append(size_t g, Column* out, std::string* error) const = 0;
 

@@ -410,6 +410,11 @@ void MergeBatchFunctionStates(const std::vector<std::unique_ptr<AggregateWorker>
   for (size_t a = 0; a < result.batch_states_.size(); ++a) {
     if (result.batch_states_[a] == nullptr) continue;
     AggregateFunctionState* target = result.states().function_state(a);
+    size_t bytes = 0;
+    for (size_t b = 0; b < batches; ++b) {
+      for (const auto& worker : workers) bytes += worker->batch_states_[a]->MergeBytes(b);
+    }
+    target->ReserveMerge(0, bytes);
     // A batch was folded by one worker; the others' group b is empty, and merging an empty
     // group changes nothing.
     for (size_t b = 0; b < batches; ++b) {
