@@ -62,17 +62,45 @@ std::string_view Right(std::string_view s, int64_t n) {
   return s.substr(PrefixBytes(s, skip));
 }
 
-std::string Replace(std::string_view s, std::string_view from, std::string_view to) {
-  if (from.empty()) return std::string(s);
-  std::string out;
+// replace(s, from, to): s itself when `from` is empty or not in it, else the text built in
+// *scratch (its buffer reused from row to row: a fresh string a row was a malloc a row).
+std::string_view Replace(std::string_view s, std::string_view from, std::string_view to, std::string* scratch) {
+  if (from.empty()) return s;
+  if (from.size() == 1 && to.size() <= 8) {
+    // One byte by at most 8, without a branch a byte (find and append were two libc calls a
+    // hit, and a branch per byte mispredicted on every hit): each byte writes 8 bytes, its
+    // own or `to`'s, and moves on by 1 or to.size(); the bytes past a write's end are
+    // overwritten by the next, and the last write's spill lands in 8 bytes of slack.
+    // The scratch only grows, so it is not resized (and zeroed) a row.
+    const char f = from[0];
+    uint64_t to_word = 0;
+    std::memcpy(&to_word, to.data(), to.size());
+    const size_t step = to.size();
+    const size_t room = s.size() * std::max<size_t>(step, 1) + 8;
+    if (scratch->size() < room) scratch->resize(std::max(room, 2 * scratch->size()));
+    char* const begin = scratch->data();
+    char* out = begin;
+    bool any = false;
+    for (const char c : s) {
+      const bool hit = c == f;
+      any |= hit;
+      const uint64_t word = hit ? to_word : static_cast<uint8_t>(c);
+      std::memcpy(out, &word, 8);
+      out += hit ? step : 1;
+    }
+    return any ? std::string_view(begin, static_cast<size_t>(out - begin)) : s;
+  }
+  size_t hit = s.find(from);
+  if (hit == std::string_view::npos) return s;
+  scratch->clear();
   size_t at = 0;
-  for (size_t hit = s.find(from); hit != std::string_view::npos; hit = s.find(from, at)) {
-    out.append(s.substr(at, hit - at));
-    out.append(to);
+  for (; hit != std::string_view::npos; hit = s.find(from, at)) {
+    scratch->append(s.data() + at, hit - at);
+    scratch->append(to);
     at = hit + from.size();
   }
-  out.append(s.substr(at));
-  return out;
+  scratch->append(s.data() + at, s.size() - at);
+  return *scratch;
 }
 
 std::string_view SplitPart(std::string_view s, std::string_view separator, int64_t index) {
@@ -256,8 +284,7 @@ bool EvalStringFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t co
       });
     case ScalarFn::kReplace:
       return StringRows(args, count, out, error, [&](size_t i, std::string* scratch, std::string_view* v) {
-        *scratch = Replace(a[0].Str(i), a[1].Str(i), a[2].Str(i));
-        *v = *scratch;
+        *v = Replace(a[0].Str(i), a[1].Str(i), a[2].Str(i), scratch);
         return true;
       });
     case ScalarFn::kSplitPart:
