@@ -145,16 +145,36 @@ bool BuildStrings(const std::vector<Vec>& args, const uint32_t* pick, const uint
   }
   if (!out->own_values.ResizeForOverwrite(static_cast<size_t>(total), error)) return false;
   uint8_t* bytes = out->own_values.data();
-  for (size_t i = 0; i < rows; ++i) {
+  for (size_t i = 0; i < rows;) {
     const size_t at = static_cast<size_t>(offsets[i]);
     const size_t length = static_cast<size_t>(offsets[i + 1]) - at;
-    if (length == 0) continue;
     const Source& source = sources[pick[i]];
-    if (length <= kPad && source.constant_size >= 0 && at + kPad <= total) {
-      std::memcpy(bytes + at, source.padded, kPad);  // later rows overwrite the padding
-    } else {
-      std::memcpy(bytes + at, args[pick[i]].Str(i).data(), length);
+    if (source.constant_size < 0) {
+      // A run of rows taken from one column whose lengths are the column's (not made NULL):
+      // their bytes lie together there too, so one copy takes them all (a copy a row, 25
+      // bytes each, was a fifth of ifnull(s, '')).
+      const Vec& from = args[pick[i]];
+      size_t end = i + 1;
+      while (end < rows && pick[end] == pick[i] &&
+             offsets[end + 1] - offsets[end] == from.offsets[end + 1] - from.offsets[end]) {
+        ++end;
+      }
+      if (length != static_cast<size_t>(from.offsets[i + 1] - from.offsets[i])) end = i + 1;  // row i made NULL
+      const size_t run = static_cast<size_t>(offsets[end]) - at;
+      if (run != 0) {
+        std::memcpy(bytes + at, from.values + from.offsets[i], run);
+      }
+      i = end;
+      continue;
     }
+    if (length != 0) {
+      if (length <= kPad && at + kPad <= total) {
+        std::memcpy(bytes + at, source.padded, kPad);  // later rows overwrite the padding
+      } else {
+        std::memcpy(bytes + at, args[pick[i]].Str(i).data(), length);
+      }
+    }
+    ++i;
   }
   static const uint8_t kEmpty[64] = {};
   out->offsets = offsets;
