@@ -55,13 +55,23 @@ void AddHashes(Sketch* s, const uint64_t* hashes, size_t n) {
   if (s->hashes.size() > kSparseMax) MakeDense(s);
 }
 
+// 2^-r for every rank a register can hold (0 to 53), exact: a table instead of std::ldexp, a
+// libm call per register (4,096 a group) that was a tenth of approx_count_distinct by g.
+struct InversePowers {
+  double values[64];
+  InversePowers() {
+    for (int r = 0; r < 64; ++r) values[r] = std::ldexp(1.0, -r);
+  }
+};
+
 int64_t Estimate(const Sketch& s) {
   if (s.registers.empty()) return static_cast<int64_t>(s.hashes.size());
+  static const InversePowers kInverse;
   const double m = static_cast<double>(kRegisters);
   double sum = 0;
   size_t zeros = 0;
   for (uint8_t r : s.registers) {
-    sum += std::ldexp(1.0, -static_cast<int>(r));
+    sum += kInverse.values[r & 63];
     zeros += r == 0;
   }
   const double alpha = 0.7213 / (1.0 + 1.079 / m);
@@ -109,7 +119,14 @@ class SketchState final : public AggregateFunctionState {
     // at once. (Sorting every batch was 60 % of an ungrouped approx_count_distinct, whose one
     // sketch is dense after its first few thousand values.)
     order_.clear();
+    // Many groups' registers (4 KB each) outgrow the caches: the register a row a few rows on
+    // will update is fetched early.
+    constexpr size_t kAhead = 8;
     for (size_t i = 0; i < count; ++i) {
+      if (i + kAhead < count && group_ids[i + kAhead] != kNoGroup) {
+        const std::vector<uint8_t>& ahead = sketches_[group_ids[i + kAhead]].registers;
+        if (!ahead.empty()) __builtin_prefetch(ahead.data() + (hashes_[i + kAhead] >> (64 - kIndexBits)), 1);
+      }
       if (group_ids[i] == kNoGroup || arg.IsNull(i)) continue;
       Sketch& sketch = sketches_[group_ids[i]];
       if (!sketch.registers.empty()) {
