@@ -266,12 +266,33 @@ bool TopRowsPerPartition(const uint32_t* ids, size_t rows, size_t partitions, si
                                  VisitFixed(order_by[0].keys->type, [&](auto tag) {
                                    using T = decltype(tag);
                                    if constexpr (sizeof(T) <= 8) {
-                                     for (size_t r = begin; r < end; ++r) {
-                                       const KeyRecord e = MakeKeyRecord<T>(order_by[0], r);
-                                       const uint32_t p = ids[r];
-                                       // Most rows lose to a full heap's worst: decided here.
-                                       if (h.sizes[p] == keep && !KeyRecordLess(e, h.entries[p * keep])) continue;
-                                       h.Offer(p, keep, e, KeyRecordLess);
+                                     // The order words of a block of rows first, in a loop of
+                                     // their own without a branch a row; then most rows lose
+                                     // to their full heap's worst value by one compare (a
+                                     // thread's rows come in increasing positions, so an
+                                     // equal word loses too). A NULL row, or a heap whose
+                                     // worst is a NULL, takes the full record.
+                                     const Vec& v = *order_by[0].keys;
+                                     const T* values = v.Data<T>();
+                                     const uint64_t flip = order_by[0].descending ? ~uint64_t{0} : 0;
+                                     constexpr size_t kBlock = 1024;
+                                     uint64_t words[kBlock];
+                                     for (size_t at = begin; at < end; at += kBlock) {
+                                       const size_t n = std::min(kBlock, end - at);
+                                       for (size_t i = 0; i < n; ++i) words[i] = OrderWordOf(values[at + i]) ^ flip;
+                                       for (size_t i = 0; i < n; ++i) {
+                                         const size_t r = at + i;
+                                         const uint32_t p = ids[r];
+                                         if (v.validity == nullptr || BitmaskGet(v.validity, r)) {
+                                           const KeyRecord& worst = h.entries[p * keep];
+                                           if (h.sizes[p] == keep && worst.rank == 1 && words[i] >= worst.word) continue;
+                                           h.Offer(p, keep, KeyRecord{words[i], static_cast<uint32_t>(r), 1}, KeyRecordLess);
+                                           continue;
+                                         }
+                                         const KeyRecord e = MakeKeyRecord<T>(order_by[0], r);
+                                         if (h.sizes[p] == keep && !KeyRecordLess(e, h.entries[p * keep])) continue;
+                                         h.Offer(p, keep, e, KeyRecordLess);
+                                       }
                                      }
                                    }
                                  });
