@@ -21,21 +21,34 @@ bool Known(char spec) {
 }
 
 // printf's "%0*lld" (padded: zeros after the sign up to `width` characters) or "%lld", without
-// printf (its parsing of the format was most of strftime's time).
-void Number(int64_t value, int width, bool padded, std::string* out) {
-  if (value >= 0 && value < 100 && width <= 2) {  // months, days, hours, ...: pushed inline
-    if (value >= 10 || (padded && width == 2)) out->push_back(static_cast<char>('0' + value / 10));
-    out->push_back(static_cast<char>('0' + value % 10));
-    return;
+// printf (its parsing of the format was most of strftime's time), written at `out` (room for
+// 21 characters and the padding); returns the end.
+char* Number(int64_t value, int width, bool padded, char* out) {
+  if (value >= 0 && value < 100 && width <= 2) {  // months, days, hours, ...
+    if (value >= 10 || (padded && width == 2)) *out++ = static_cast<char>('0' + value / 10);
+    *out++ = static_cast<char>('0' + value % 10);
+    return out;
+  }
+  if (value >= 1000 && value < 10000) {  // a year of four digits
+    out[0] = static_cast<char>('0' + value / 1000);
+    out[1] = static_cast<char>('0' + value / 100 % 10);
+    out[2] = static_cast<char>('0' + value / 10 % 10);
+    out[3] = static_cast<char>('0' + value % 10);
+    return out + 4;
   }
   char digits[24];
   const uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
   char* end = std::to_chars(digits, digits + sizeof(digits), magnitude).ptr;
   const int length = static_cast<int>(end - digits) + (value < 0 ? 1 : 0);
-  if (value < 0) out->push_back('-');
-  if (padded && length < width) out->append(static_cast<size_t>(width - length), '0');
-  out->append(digits, static_cast<size_t>(end - digits));
+  if (value < 0) *out++ = '-';
+  for (int k = length; padded && k < width; ++k) *out++ = '0';
+  std::memcpy(out, digits, static_cast<size_t>(end - digits));
+  return out + (end - digits);
 }
+
+// More characters than a specifier writes: %c's date and time with a year of up to 21
+// characters (a number of 20 digits and its sign) is 36.
+constexpr size_t kMaxSpecChars = 48;
 
 // Reads 1 to max_digits digits at text[*at]; false when there is none.
 bool ReadNumber(std::string_view text, size_t* at, int max_digits, int64_t* value, int* digits = nullptr) {
@@ -95,61 +108,85 @@ bool TimeFormat::Compile(const std::string& format, TimeFormat* out, std::string
     out->year_day_ |= std::strchr("jUW", piece.spec) != nullptr;
     out->pieces_.push_back(piece);
   }
+  out->max_chars_ = 0;
+  for (const Piece& piece : out->pieces_) out->max_chars_ += piece.spec == 0 ? piece.literal.size() : kMaxSpecChars;
   return true;
 }
 
 void TimeFormat::Format(int64_t micros, std::string* out) const {
+  char buffer[256];
+  if (max_chars_ <= sizeof(buffer)) {
+    out->append(buffer, FormatTo(micros, buffer));
+    return;
+  }
+  std::string text(max_chars_, '\0');
+  text.resize(FormatTo(micros, text.data()));
+  *out += text;
+}
+
+size_t TimeFormat::FormatTo(int64_t micros, char* begin) const {
   int64_t days, micros_of_day;
   civil::SplitTimestamp(micros, civil::kMicrosPerDay, &days, &micros_of_day);
   const civil::Date date = civil::CivilFromDays(days);
   const civil::TimeOfDay time = civil::TimeOfDayFromMicros(micros_of_day);
   const int64_t dow = week_day_ ? civil::DayOfWeek(days) : 0;
   const int64_t doy = year_day_ ? days - civil::DaysFromCivil(date.year, 1, 1) : 0;  // 0-based
+  char* out = begin;
+  const auto text = [&](const char* s, size_t n) {
+    std::memcpy(out, s, n);
+    out += n;
+  };
   for (const Piece& p : pieces_) {
     const bool pad = p.padded;
     switch (p.spec) {
-      case 0: *out += p.literal; break;
+      case 0: text(p.literal.data(), p.literal.size()); break;
       // Years before 1 BC as DuckDB writes them: -5 (not padded) and 05.
-      case 'Y': Number(date.year, 4, pad && date.year >= 0, out); break;
-      case 'y': Number((date.year < 0 ? -date.year : date.year) % 100, 2, pad, out); break;
-      case 'm': Number(date.month, 2, pad, out); break;
-      case 'd': Number(date.day, 2, pad, out); break;
-      case 'H': Number(time.hour, 2, pad, out); break;
-      case 'I': Number(time.hour % 12 == 0 ? 12 : time.hour % 12, 2, pad, out); break;
-      case 'p': *out += time.hour < 12 ? "AM" : "PM"; break;
-      case 'M': Number(time.minute, 2, pad, out); break;
-      case 'S': Number(time.second, 2, pad, out); break;
-      case 'f': Number(time.micros, 6, pad, out); break;
-      case 'g': Number(time.micros / 1000, 3, pad, out); break;
-      case 'j': Number(doy + 1, 3, pad, out); break;
-      case 'a': out->append(kDayNames[dow], 3); break;
-      case 'A': *out += kDayNames[dow]; break;
+      case 'Y': out = Number(date.year, 4, pad && date.year >= 0, out); break;
+      case 'y': out = Number((date.year < 0 ? -date.year : date.year) % 100, 2, pad, out); break;
+      case 'm': out = Number(date.month, 2, pad, out); break;
+      case 'd': out = Number(date.day, 2, pad, out); break;
+      case 'H': out = Number(time.hour, 2, pad, out); break;
+      case 'I': out = Number(time.hour % 12 == 0 ? 12 : time.hour % 12, 2, pad, out); break;
+      case 'p': text(time.hour < 12 ? "AM" : "PM", 2); break;
+      case 'M': out = Number(time.minute, 2, pad, out); break;
+      case 'S': out = Number(time.second, 2, pad, out); break;
+      case 'f': out = Number(time.micros, 6, pad, out); break;
+      case 'g': out = Number(time.micros / 1000, 3, pad, out); break;
+      case 'j': out = Number(doy + 1, 3, pad, out); break;
+      case 'a': text(kDayNames[dow], 3); break;
+      case 'A': text(kDayNames[dow], std::strlen(kDayNames[dow])); break;
       case 'b':
-      case 'h': out->append(kMonthNames[date.month - 1], 3); break;
-      case 'B': *out += kMonthNames[date.month - 1]; break;
-      case 'w': Number(dow, 1, false, out); break;
-      case 'u': Number(dow == 0 ? 7 : dow, 1, false, out); break;
-      case 'U': Number((doy + 7 - dow) / 7, 2, pad, out); break;
-      case 'W': Number((doy + 7 - (dow + 6) % 7) / 7, 2, pad, out); break;
+      case 'h': text(kMonthNames[date.month - 1], 3); break;
+      case 'B': text(kMonthNames[date.month - 1], std::strlen(kMonthNames[date.month - 1])); break;
+      case 'w': out = Number(dow, 1, false, out); break;
+      case 'u': out = Number(dow == 0 ? 7 : dow, 1, false, out); break;
+      case 'U': out = Number((doy + 7 - dow) / 7, 2, pad, out); break;
+      case 'W': out = Number((doy + 7 - (dow + 6) % 7) / 7, 2, pad, out); break;
       case 'c':
       case 'x':
       case 'X': {
-        char buffer[64];
+        // YYYY-MM-DD and / or HH:MM:SS, as printf's %04lld-%02d-%02d and %02d:%02d:%02d.
         if (p.spec != 'X') {
-          std::snprintf(buffer, sizeof(buffer), "%04lld-%02d-%02d", static_cast<long long>(date.year), date.month,
-                        date.day);
-          *out += buffer;
+          out = Number(date.year, 4, true, out);
+          *out++ = '-';
+          out = Number(date.month, 2, true, out);
+          *out++ = '-';
+          out = Number(date.day, 2, true, out);
         }
-        if (p.spec == 'c') *out += ' ';
+        if (p.spec == 'c') *out++ = ' ';
         if (p.spec != 'x') {
-          std::snprintf(buffer, sizeof(buffer), "%02d:%02d:%02d", time.hour, time.minute, time.second);
-          *out += buffer;
+          out = Number(time.hour, 2, true, out);
+          *out++ = ':';
+          out = Number(time.minute, 2, true, out);
+          *out++ = ':';
+          out = Number(time.second, 2, true, out);
         }
         break;
       }
       default: break;
     }
   }
+  return static_cast<size_t>(out - begin);
 }
 
 bool TimeFormat::Parse(std::string_view text, int64_t* micros) const {

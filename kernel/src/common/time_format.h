@@ -22,6 +22,9 @@ class TimeFormat {
   static bool Compile(const std::string& format, TimeFormat* out, std::string* error);
   // Appends the timestamp (microseconds since 1970-01-01) as the format spells it.
   void Format(int64_t micros, std::string* out) const;
+  // The same text written at `out`, which has room for max_chars(); returns its length.
+  size_t FormatTo(int64_t micros, char* out) const;
+  size_t max_chars() const { return max_chars_; }
   // Reads `text` as a whole; false when it does not match the format or names an invalid date
   // or time. Fields the format lacks take 1970-01-01 00:00:00's.
   bool Parse(std::string_view text, int64_t* micros) const;
@@ -37,6 +40,7 @@ class TimeFormat {
   std::string text_;
   // Whether a piece reads the day of the week / of the year (worked out a row only then).
   bool week_day_ = false, year_day_ = false;
+  size_t max_chars_ = 0;  // the most characters one timestamp's text can take
 };
 
 }  // namespace laneql

@@ -473,15 +473,14 @@ bool EvalDateFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t coun
       const auto* format = static_cast<const TimeFormat*>(expr.compiled.get());
       StringVecBuilder builder;
       if (!builder.Init(count, AllConstant(args), error)) return false;
-      std::string text;
+      std::string text(format->max_chars(), '\0');  // written in place a row
       for (size_t i = 0; i < args[0].stored(); ++i) {
         if (args[0].IsNull(i)) {
           builder.AppendNull();
           continue;
         }
-        text.clear();
-        format->Format(MicrosAt(args[0], i), &text);
-        if (!builder.Append(text, error)) return false;
+        const size_t length = format->FormatTo(MicrosAt(args[0], i), text.data());
+        if (!builder.Append(std::string_view(text.data(), length), error)) return false;
       }
       return builder.Finish(out, error);
     }
