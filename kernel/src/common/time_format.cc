@@ -29,7 +29,7 @@ char* Number(int64_t value, int width, bool padded, char* out) {
     *out++ = static_cast<char>('0' + value % 10);
     return out;
   }
-  if (value >= 1000 && value < 10000) {  // a year of four digits
+  if (value >= 1000 && value < 10000 && width <= 4) {  // a year of four digits: no padding
     out[0] = static_cast<char>('0' + value / 1000);
     out[1] = static_cast<char>('0' + value / 100 % 10);
     out[2] = static_cast<char>('0' + value / 10 % 10);
