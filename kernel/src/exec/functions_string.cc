@@ -247,21 +247,21 @@ bool Concat(const BoundExpr& expr, const std::vector<Vec>& args, size_t count, V
   StringVecBuilder builder;
   if (!builder.Init(count, AllConstant(args), error)) return false;
   const size_t rows = AllConstant(args) ? 1 : count;
-  std::string text;
   for (size_t i = 0; i < rows; ++i) {
     if (separated && args[0].IsNull(i)) {
       builder.AppendNull();
       continue;
     }
-    text.clear();
     bool first = true;
     for (size_t k = separated ? 1 : 0; k < args.size(); ++k) {
       if (args[k].IsNull(i)) continue;
-      if (separated && !first) text.append(args[0].Str(i));
-      text.append(args[k].Str(i));
+      if ((separated && !first && !builder.AppendPart(args[0].Str(i), error)) ||
+          !builder.AppendPart(args[k].Str(i), error)) {
+        return false;
+      }
       first = false;
     }
-    if (!builder.Append(text, error)) return false;
+    builder.EndRow();
   }
   return builder.Finish(out, error);
 }

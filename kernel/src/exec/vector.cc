@@ -20,14 +20,17 @@ bool StringVecBuilder::Init(size_t rows, bool is_constant, std::string* error) {
 }
 
 bool StringVecBuilder::Append(std::string_view value, std::string* error) {
-  if (data_.size() + value.size() > static_cast<size_t>(INT32_MAX)) {
+  if (!AppendPart(value, error)) return false;
+  EndRow();
+  return true;
+}
+
+bool StringVecBuilder::AppendPart(std::string_view part, std::string* error) {
+  if (data_.size() + part.size() > static_cast<size_t>(INT32_MAX)) {
     if (error != nullptr) *error = "a string result exceeds 2 GiB in one batch of rows";
     return false;
   }
-  if (!value.empty() && !data_.Append(value.data(), value.size(), error)) return false;
-  ++row_;
-  offsets_.As<int32_t>()[row_] = static_cast<int32_t>(data_.size());
-  return true;
+  return part.empty() || data_.Append(part.data(), part.size(), error);
 }
 
 bool StringVecBuilder::Finish(Vec* out, std::string* error) {

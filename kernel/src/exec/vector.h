@@ -90,6 +90,10 @@ class StringVecBuilder {
  public:
   bool Init(size_t rows, bool is_constant, std::string* error);
   bool Append(std::string_view value, std::string* error);
+  // A row made of several parts: AppendPart for each, then EndRow (the parts written straight
+  // into the result, not joined in a string first).
+  bool AppendPart(std::string_view part, std::string* error);
+  void EndRow() { offsets_.As<int32_t>()[++row_] = static_cast<int32_t>(data_.size()); }
   void AppendNull() {
     null_rows_.push_back(row_);
     Append(std::string_view(), nullptr);
