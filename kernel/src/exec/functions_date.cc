@@ -461,9 +461,14 @@ bool EvalDateFunction(const BoundExpr& expr, std::vector<Vec>& args, size_t coun
     case ScalarFn::kLastDay: {
       int32_t* dst = out->InitFixed<int32_t>(TypeId::kDate32, count, AllConstant(args), error);
       if (dst == nullptr) return false;
+      // The month's last day is as many days on as the month has left: no day count from the
+      // civil date (DaysFromCivil), and a DATE read as its days, not through microseconds.
+      const bool date = args[0].type == TypeId::kDate32;
       for (size_t i = 0; i < out->stored(); ++i) {
-        const civil::Date d = civil::CivilFromDays(civil::FloorDiv(MicrosAt(args[0], i), civil::kMicrosPerDay));
-        dst[i] = static_cast<int32_t>(civil::DaysFromCivil(d.year, d.month, civil::DaysInMonth(d.year, d.month)));
+        const int64_t days = date ? int64_t{args[0].Get<int32_t>(i)}
+                                  : civil::FloorDiv(MicrosAt(args[0], i), civil::kMicrosPerDay);
+        const civil::Date d = civil::CivilFromDays(days);
+        dst[i] = static_cast<int32_t>(days + civil::DaysInMonth(d.year, d.month) - d.day);
       }
       return StrictValidity(args, out, error);
     }
