@@ -34,6 +34,7 @@ std::unique_ptr<AggregateFunctionState> MakeAggregateFunctionState(const plan::A
     case AggFn::kSumDistinct:
     case AggFn::kAvgDistinct: return MakeValuesState(aggregate);
     case AggFn::kApproxCountDistinct: return MakeSketchState(aggregate);
+    case AggFn::kAvgTemporal: return MakeTemporalAvgState(aggregate);
     default: return MakePickState(aggregate);
   }
 }
@@ -58,7 +59,8 @@ bool FoldsByBatches(const plan::Aggregate& aggregate, bool grouped) {
     case AggFn::kMode:
     case AggFn::kSumDistinct:
     case AggFn::kAvgDistinct:
-    case AggFn::kApproxCountDistinct: return false;
+    case AggFn::kApproxCountDistinct:
+    case AggFn::kAvgTemporal: return false;
     case AggFn::kStringAgg: return !aggregate.distinct && !grouped;
     default: return true;
   }

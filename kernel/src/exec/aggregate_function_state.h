@@ -96,6 +96,7 @@ std::unique_ptr<AggregateFunctionState> MakeMomentsState(const plan::Aggregate& 
 std::unique_ptr<AggregateFunctionState> MakeValuesState(const plan::Aggregate& aggregate);
 std::unique_ptr<AggregateFunctionState> MakePickState(const plan::Aggregate& aggregate);
 std::unique_ptr<AggregateFunctionState> MakeSketchState(const plan::Aggregate& aggregate);
+std::unique_ptr<AggregateFunctionState> MakeTemporalAvgState(const plan::Aggregate& aggregate);
 std::unique_ptr<AggregateFunctionState> MakeOrderedState(const plan::Aggregate& aggregate);
 
 // Charges the query's memory limit for `bytes` more held by an aggregate's states.

@@ -632,6 +632,12 @@ bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& 
   std::string message;
   plan::Aggregate aggregate;
   Result cast_args;
+  // avg of INTERVAL / TIMESTAMP / TIME values: the library aggregate the binder gives it too.
+  static const plan::AggregateFunctionInfo kAvgTemporal = {"avg", plan::AggFn::kAvgTemporal, 1, 1, "avg(x)", ""};
+  if (spec.fn == WindowFn::kAvg && (arg_type == TypeId::kInterval || IsTemporal(arg_type) || IsTime(arg_type))) {
+    spec.fn = WindowFn::kLibrary;
+    library = &kAvgTemporal;
+  }
   if (spec.fn == WindowFn::kLibrary) {
     bool always_null = false;
     if (!LibraryWindowCall(rows, call, *library, &spec, &aggregate, &cast_args, &always_null, error)) return false;

@@ -140,6 +140,13 @@ bool TypeAggregateFunction(AggFn fn, const std::string& name, TypeId arg, bool h
       out->result = TypeId::kString;
       return true;
     case AggFn::kApproxCountDistinct: out->result = TypeId::kInt64; return true;
+    case AggFn::kAvgTemporal:
+      // avg of times, in their type: a DATE or TIMESTAMP_S as a TIMESTAMP, as DuckDB.
+      if (arg != TypeId::kInterval && !IsTemporal(arg) && !IsTime(arg)) {
+        return fail(0, "an INTERVAL, DATE, TIMESTAMP or TIME argument");
+      }
+      out->arg = out->result = arg == TypeId::kDate32 || arg == TypeId::kTimestampSeconds ? TypeId::kTimestampMicros : arg;
+      return true;
     default:  // arg_min / arg_max, any_value, first, last, mode: the argument's type
       out->result = IsString(arg) ? TypeId::kString : arg;
       return true;
@@ -172,6 +179,7 @@ bool DependsOnRowOrder(AggFn fn) {
     case AggFn::kBitOr:
     case AggFn::kBitXor:
     case AggFn::kApproxCountDistinct:
+    case AggFn::kAvgTemporal:  // exact integer sums
     // Picks keep the row of what they picked and merge by it (exec/aggregate_picks.cc).
     case AggFn::kArgMin:
     case AggFn::kArgMax:

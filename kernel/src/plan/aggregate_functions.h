@@ -32,6 +32,9 @@ enum class AggFn : uint8_t {
   kBitAnd, kBitOr, kBitXor,
   // HyperLogLog sketches (exec/aggregate_sketches.cc).
   kApproxCountDistinct,
+  // avg of INTERVAL, TIMESTAMP and TIME values (the binder's avg, not a catalog name;
+  // exec/aggregate_temporal_avg.cc).
+  kAvgTemporal,
 };
 
 struct AggregateFunctionInfo {

@@ -141,6 +141,23 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
       } else {
         aggregate.kind = name == "bool_and" ? AggKind::kMin : AggKind::kMax;
       }
+    } else if ((name == "avg" || name == "mean") && (type == TypeId::kInterval || IsTemporal(type) || IsTime(type))) {
+      // avg of INTERVAL / TIMESTAMP / TIME values, in their type as DuckDB: exact sums
+      // (exec/aggregate_temporal_avg.cc).
+      AggregateTyping typing;
+      std::string message;
+      int error_arg = 0;
+      if (!TypeAggregateFunction(AggFn::kAvgTemporal, name, type, false, TypeId::kInt64, false, false, &typing,
+                                 &message, &error_arg)) {
+        return Fail(expr.args[0]->pos, "type", message);
+      }
+      if (typing.arg != type) {
+        aggregate.arg = CastTo(std::move(aggregate.arg), typing.arg, expr.pos);
+        if (!aggregate.arg) return nullptr;
+      }
+      aggregate.kind = AggKind::kFunction;
+      aggregate.function = AggFn::kAvgTemporal;
+      aggregate.type = typing.result;
     } else if (name == "sum" || name == "avg" || name == "mean") {
       if (!IsNumeric(type) && !IsDecimal(type)) {
         return Fail(expr.args[0]->pos, "type",
