@@ -170,7 +170,7 @@ TEST(AggregateFunctionsTest, MatchPlainReferences) {
 // Ungrouped picks (which keep their rows and merge by them) and string_agg (folded batch by
 // batch, FoldsByBatches) on several threads: the rows' order is kept, ties going to the
 // earliest row.
-TEST(AggregateFunctionsTest, BatchFoldedPicksKeepRowOrder) {
+TEST(AggregateFunctionsTest, PicksAndStringAggKeepRowOrderOnEveryThreadCount) {
   const Data& d = TheData();
   size_t min_x = 0, max_i = 0;  // the first row of the least x (NULLs skipped) and of the most i
   for (size_t r = 0; r < d.x.size(); ++r) {
@@ -198,7 +198,7 @@ TEST(AggregateFunctionsTest, BatchFoldedPicksKeepRowOrder) {
 
 // The same grouped over few groups (picks merged by row across threads): each group's first,
 // last and least.
-TEST(AggregateFunctionsTest, GroupedBatchFoldedPicksKeepRowOrder) {
+TEST(AggregateFunctionsTest, GroupedPicksKeepRowOrderOnEveryThreadCount) {
   const Data& d = TheData();
   constexpr int kGroups = 5;
   std::vector<int> first(kGroups, -1), last(kGroups, -1), min_x(kGroups, -1);

@@ -19,13 +19,12 @@
 #include <vector>
 
 #include "laneql/column.h"
+#include "src/exec/expr_eval.h"  // RowSet
 #include "src/exec/vector.h"
 #include "src/plan/bound_expr.h"
 
 namespace laneql {
 namespace exec {
-
-struct RowSet;  // expr_eval.h
 
 class AggregateFunctionState {
  public:
@@ -66,7 +65,26 @@ class AggregateFunctionState {
   virtual bool Append(size_t g, Column* out, std::string* error) const = 0;
 
  protected:
+  // The table row of each of an Update's rows: from SetRows, or without it counted on from the
+  // rows fed before (one state fed in row order). TakeRows is called once per Update, with its
+  // row count.
+  struct UpdateRows {
+    const RowSet* rows;
+    uint64_t base;
+    uint64_t operator()(size_t i) const {
+      if (rows == nullptr) return base + i;
+      return rows->ids != nullptr ? rows->ids[i] : rows->begin + i;
+    }
+  };
+  UpdateRows TakeRows(size_t count) {
+    const uint64_t base = next_row_;
+    next_row_ += count;
+    return UpdateRows{rows_, base};
+  }
+
+ private:
   const RowSet* rows_ = nullptr;  // SetRows
+  uint64_t next_row_ = 0;         // rows fed without SetRows so far
 };
 
 std::unique_ptr<AggregateFunctionState> MakeAggregateFunctionState(const plan::Aggregate& aggregate);

@@ -43,13 +43,7 @@ class PickState final : public AggregateFunctionState {
 
   bool Update(const Vec& arg, const Vec* arg2, const uint32_t* group_ids, size_t count,
               std::string*) override {
-    const uint64_t base = next_row_;
-    next_row_ += count;  // without SetRows: these rows follow every row before
-    const RowSet* rows = rows_;
-    const auto row_of = [rows, base](size_t i) -> uint64_t {
-      if (rows == nullptr) return base + i;
-      return rows->ids != nullptr ? rows->ids[i] : rows->begin + i;
-    };
+    const UpdateRows row_of = TakeRows(count);
     if ((fn_ == AggFn::kArgMin || fn_ == AggFn::kArgMax) && !IsString(arg2->type) &&
         VisitFixed(arg2->type,
                    [&](auto tag) { UpdateByFixedKey<decltype(tag)>(arg, *arg2, group_ids, count, row_of); })) {
@@ -163,7 +157,6 @@ class PickState final : public AggregateFunctionState {
   AggFn fn_;
   TypeId result_type_, key_type_;
   std::vector<Pick> picks_;
-  uint64_t next_row_ = 0;  // rows fed without SetRows so far
 };
 
 // string_agg(s, sep): the non-NULL strings joined in row order; with DISTINCT, each string the

@@ -477,15 +477,13 @@ class ModeState final : public AggregateFunctionState {
 
   bool Update(const Vec& arg, const Vec*, const uint32_t* group_ids, size_t count, std::string* error) override {
     size_t bytes = 0;
-    const uint64_t base = next_row_;
-    next_row_ += count;  // without SetRows: these rows follow every row before
-    const RowSet* rows = rows_;
+    const UpdateRows row_of = TakeRows(count);
     VisitFixed(arg.type, [&](auto tag) {
       using V = decltype(tag);
       for (size_t i = 0; i < count; ++i) {
         if (group_ids[i] == kNoGroup || arg.IsNull(i)) continue;
-        const uint64_t row = rows == nullptr ? base + i : rows->ids != nullptr ? rows->ids[i] : rows->begin + i;
-        bytes += Add(groups_[group_ids[i]], static_cast<T>(arg.Get<V>(i)), static_cast<uint32_t>(row));
+        // Rows as 32 bits, as a RowSet's ids are (a table's rows are numbered in 32 bits).
+        bytes += Add(groups_[group_ids[i]], static_cast<T>(arg.Get<V>(i)), static_cast<uint32_t>(row_of(i)));
       }
     });
     return ChargeAggregateMemory(bytes, error);
@@ -573,7 +571,6 @@ class ModeState final : public AggregateFunctionState {
 
   TypeId result_type_;
   std::vector<Group> groups_;
-  uint64_t next_row_ = 0;  // rows fed without SetRows so far
 };
 
 }  // namespace
