@@ -153,16 +153,14 @@ bool BuildStrings(const std::vector<Vec>& args, const uint32_t* pick, const uint
       // A run of rows taken from one column whose lengths are the column's (not made NULL):
       // their bytes lie together there too, so one copy takes them all (a copy a row, 25
       // bytes each, was a fifth of ifnull(s, '')).
+      // A row made NULL (no bytes here, some there) is a run of its own that copies nothing.
       const Vec& from = args[pick[i]];
+      const auto same_length = [&](size_t r) { return offsets[r + 1] - offsets[r] == from.offsets[r + 1] - from.offsets[r]; };
       size_t end = i + 1;
-      while (end < rows && pick[end] == pick[i] &&
-             offsets[end + 1] - offsets[end] == from.offsets[end + 1] - from.offsets[end]) {
-        ++end;
-      }
-      if (length != static_cast<size_t>(from.offsets[i + 1] - from.offsets[i])) end = i + 1;  // row i made NULL
-      const size_t run = static_cast<size_t>(offsets[end]) - at;
-      if (run != 0) {
-        std::memcpy(bytes + at, from.values + from.offsets[i], run);
+      if (same_length(i)) {
+        while (end < rows && pick[end] == pick[i] && same_length(end)) ++end;
+        const size_t run = static_cast<size_t>(offsets[end]) - at;
+        if (run != 0) std::memcpy(bytes + at, from.values + from.offsets[i], run);
       }
       i = end;
       continue;

@@ -634,7 +634,7 @@ bool QueryTreeRunner::EvaluateWindowCall(const Relation& rows, const sql::Expr& 
   Result cast_args;
   // avg of INTERVAL / TIMESTAMP / TIME values: the library aggregate the binder gives it too.
   static const plan::AggregateFunctionInfo kAvgTemporal = {"avg", plan::AggFn::kAvgTemporal, 1, 1, "avg(x)", ""};
-  if (spec.fn == WindowFn::kAvg && (arg_type == TypeId::kInterval || IsTemporal(arg_type) || IsTime(arg_type))) {
+  if (spec.fn == WindowFn::kAvg && plan::AveragesAsTemporal(arg_type)) {
     spec.fn = WindowFn::kLibrary;
     library = &kAvgTemporal;
   }

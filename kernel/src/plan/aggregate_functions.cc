@@ -78,6 +78,8 @@ const AggregateFunctionInfo* FindAggregateFunction(const std::string& lower_name
   return it == kByName.end() ? nullptr : it->second;
 }
 
+bool AveragesAsTemporal(TypeId type) { return type == TypeId::kInterval || IsTemporal(type) || IsTime(type); }
+
 bool TypeAggregateFunction(AggFn fn, const std::string& name, TypeId arg, bool has_arg2, TypeId arg2,
                            bool arg_is_null, bool arg2_is_null, AggregateTyping* out, std::string* error,
                            int* error_arg) {
@@ -142,7 +144,7 @@ bool TypeAggregateFunction(AggFn fn, const std::string& name, TypeId arg, bool h
     case AggFn::kApproxCountDistinct: out->result = TypeId::kInt64; return true;
     case AggFn::kAvgTemporal:
       // avg of times, in their type: a DATE or TIMESTAMP_S as a TIMESTAMP, as DuckDB.
-      if (arg != TypeId::kInterval && !IsTemporal(arg) && !IsTime(arg)) {
+      if (!AveragesAsTemporal(arg)) {
         return fail(0, "an INTERVAL, DATE, TIMESTAMP or TIME argument");
       }
       out->arg = out->result = arg == TypeId::kDate32 || arg == TypeId::kTimestampSeconds ? TypeId::kTimestampMicros : arg;

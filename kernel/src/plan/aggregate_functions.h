@@ -59,6 +59,10 @@ struct AggregateTyping {
   TypeId result = TypeId::kInt64;
   TypeId arg = TypeId::kInt64, arg2 = TypeId::kInt64;  // the types to cast the arguments to
 };
+// Whether avg of a value of `type` is the temporal average (AggFn::kAvgTemporal: INTERVAL,
+// DATE, TIMESTAMP, TIME), in the binder and in window calls alike.
+bool AveragesAsTemporal(TypeId type);
+
 bool TypeAggregateFunction(AggFn fn, const std::string& name, TypeId arg, bool has_arg2, TypeId arg2,
                            bool arg_is_null, bool arg2_is_null, AggregateTyping* out, std::string* error,
                            int* error_arg);

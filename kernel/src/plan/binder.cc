@@ -141,7 +141,7 @@ BoundExprPtr Binder::BindAggregate(const sql::Expr& expr) {
       } else {
         aggregate.kind = name == "bool_and" ? AggKind::kMin : AggKind::kMax;
       }
-    } else if ((name == "avg" || name == "mean") && (type == TypeId::kInterval || IsTemporal(type) || IsTime(type))) {
+    } else if ((name == "avg" || name == "mean") && AveragesAsTemporal(type)) {
       // avg of INTERVAL / TIMESTAMP / TIME values, in their type as DuckDB: exact sums
       // (exec/aggregate_temporal_avg.cc).
       AggregateTyping typing;
