@@ -1,6 +1,7 @@
 // `laneql gen hits --rows N --out PATH [--seed S] [--threads N]`: the ClickBench-like table our
-// generator makes, written as .laneql (the whole table built in memory, then written) or as
-// CSV/TSV (a slice of rows at a time: memory stays bounded for any row count).
+// generator makes, written as .laneql (the whole table built in memory, then written; past a
+// third of the memory, a few columns of every row at a time) or as CSV/TSV (a slice of rows at
+// a time: memory stays bounded for any row count either way).
 // `laneql gen tpch ...` is cmd_gen_tpch.cc's.
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 #include "laneql/system_info.h"
 #include "laneql/table_file.h"
 #include "progress.h"
+#include "query_limits.h"
 #include "table_loader.h"
 
 namespace laneql::cli {
@@ -41,6 +43,57 @@ OutFormat FormatOf(const std::string& path) {
 
 // `slice` as CSV, formatted by `threads` threads in row ranges
 // and concatenated in order (the bytes do not depend on the thread count).
+// The hits columns in groups of about `budget` bytes of table each (a column larger alone
+// makes a group of its own), in the schema's order.
+std::vector<std::vector<std::string>> ColumnGroups(size_t rows, uint64_t budget) {
+  std::vector<std::vector<std::string>> groups(1);
+  uint64_t group_bytes = 0;
+  for (const HitsColumnSpec& spec : HitsSchema()) {
+    const uint64_t bytes = static_cast<uint64_t>(EstimateHitsRowBytes({spec.name})) * rows;
+    if (!groups.back().empty() && group_bytes + bytes > budget) {
+      groups.emplace_back();
+      group_bytes = 0;
+    }
+    groups.back().push_back(spec.name);
+    group_bytes += bytes;
+  }
+  return groups;
+}
+
+// The .laneql file of `hits`. A table of over `budget` bytes (0: no limit) is generated a group
+// of columns at a time, each group written before the next is made: the generator's columns of a
+// subset hold the whole table's values (tests/cpp/hits_generator_test.cc), so the file is the
+// same, and a 100 M-row table (about 61 GB) is written on a machine with 24 GB.
+bool WriteLaneqlFile(HitsOptions hits, uint64_t budget, const std::string& path, ProgressBar* bar,
+                     std::string* error) {
+  const uint64_t table_bytes = static_cast<uint64_t>(EstimateHitsRowBytes({})) * hits.rows;
+  const std::vector<std::vector<std::string>> groups =
+      budget == 0 || table_bytes <= budget ? std::vector<std::vector<std::string>>{{}} : ColumnGroups(hits.rows, budget);
+  // The bar (2 n units, as for one group): a column counts 2 n / 105, half for making it (as
+  // its group's rows are made), half for writing it.
+  const uint64_t n = hits.rows, total_columns = HitsSchema().size();
+  size_t group = 0;
+  uint64_t columns_before = 0, group_columns = 0;
+  if (bar->enabled()) {
+    hits.progress = [&](size_t done) {
+      bar->Update((2 * n * columns_before + done * group_columns) / total_columns, done, 0);
+    };
+  }
+  auto written = [&](size_t columns) {
+    if (!bar->enabled()) return;
+    bar->Update((2 * n * columns_before + n * group_columns + n * (columns - columns_before)) / total_columns, n, 0);
+  };
+  auto next_part = [&](Table* part, std::string* why) {
+    if (group == groups.size()) return true;  // an empty part ends the file
+    hits.columns = groups[group];
+    columns_before += group_columns;
+    group_columns = groups[group].empty() ? total_columns : groups[group].size();
+    ++group;
+    return GenerateHits(hits, part, why);
+  };
+  return WriteTableFileInParts(next_part, path, error, written);
+}
+
 std::string FormatSlice(const Table& slice, const CsvWriteOptions& options, int threads) {
   const size_t rows = slice.num_rows();
   const size_t parts = std::max<size_t>(1, std::min<size_t>(threads, rows / 4096));
@@ -104,8 +157,10 @@ bool WriteDelimited(const HitsOptions& hits, const std::string& path, char delim
 void PrintGenUsage() {
   std::printf(
       "usage:\n"
-      "  laneql gen hits --rows N --out PATH [--seed S] [--threads N]\n"
-      "      the ClickBench-like table hits, N rows, into PATH: .laneql, .csv or .tsv\n"
+      "  laneql gen hits --rows N --out PATH [--seed S] [--threads N] [--memory SIZE]\n"
+      "      the ClickBench-like table hits, N rows, into PATH: .laneql, .csv or .tsv;\n"
+      "      a .laneql table over SIZE (default a third of the RAM) is made a few columns\n"
+      "      at a time, so 100 M rows (61 GB) fit a machine of 24 GB\n"
       "  laneql gen tpch --sf SF --out DIR [--seed S] [--threads N]\n"
       "      TPC-H's 8 tables at scale factor SF (1 = 6 M lineitem rows, 0.01 and up) into\n"
       "      DIR/<table>.laneql, creating DIR\n"
@@ -127,7 +182,7 @@ int RunGen(const std::vector<std::string>& args) {
     return RunGenTpch(std::vector<std::string>(args.begin() + 1, args.end()));
   }
   Flags flags;
-  if (!ParseFlags("gen", args, {{"--rows", "--out", "--seed", "--threads"}, {}, 1}, &flags)) {
+  if (!ParseFlags("gen", args, {{"--rows", "--out", "--seed", "--threads", "--memory"}, {}, 1}, &flags)) {
     return kExitUsage;
   }
   if (flags.positionals.empty()) {
@@ -159,6 +214,14 @@ int RunGen(const std::vector<std::string>& args) {
       !ParseCount("gen", "--threads", flags.Get("--threads", "0"), 0, 1024, &threads)) {
     return kExitUsage;
   }
+  int64_t budget = static_cast<int64_t>(PhysicalMemoryBytes() / 3);
+  if (flags.Has("--memory")) {
+    std::string why;
+    if (!ParseMemoryLimit(flags.Get("--memory", ""), &budget, &why)) {
+      std::fprintf(stderr, "laneql gen: --memory: %s\n", why.c_str());
+      return kExitUsage;
+    }
+  }
   HitsOptions hits;
   hits.rows = static_cast<size_t>(rows);
   hits.seed = seed;
@@ -173,16 +236,7 @@ int RunGen(const std::vector<std::string>& args) {
     const bool laneql_file = format == OutFormat::kLaneql;
     ProgressBar bar("generating " + path, laneql_file ? 2 * hits.rows : hits.rows);
     if (laneql_file) {
-      Table table;
-      std::function<void(size_t)> written;
-      if (bar.enabled()) {
-        hits.progress = [&bar](size_t done) { bar.Update(done, done, 0); };
-        const uint64_t n = hits.rows;
-        written = [&bar, &table, n](size_t columns) {
-          bar.Update(n + n * columns / std::max<size_t>(table.num_columns(), 1), n, 0);
-        };
-      }
-      if (!GenerateHits(hits, &table, &error) || !WriteTableFile(table, path, &error, written)) {
+      if (!WriteLaneqlFile(hits, static_cast<uint64_t>(budget), path, &bar, &error)) {
         bar.Finish();
         std::fprintf(stderr, "laneql gen: %s\n", error.c_str());
         return kExitDataError;

@@ -97,6 +97,15 @@ class Gen(Case):
             again = self.gen(self.path(f"t2b.{ext}"), 20000, "--threads", "2", "--seed", "3")
             self.assertTrue(one == two == again, ext)
 
+    def test_laneql_file_made_in_column_groups_is_the_same(self):
+        # Past --memory the table is made and written a few columns at a time.
+        whole = self.gen(self.path("whole.laneql"), 20000, "--seed", "4")
+        for budget in ("1MB", "100KB"):
+            parts = self.gen(self.path(f"parts-{budget}.laneql"), 20000, "--seed", "4", "--memory", budget)
+            self.assertEqual(whole, parts, budget)
+        self.assert_fails(2, ["gen", "hits", "--rows", "10", "--out", self.path("x.laneql"),
+                              "--memory", "lots"], "--memory")
+
     def test_seed_changes_the_bytes(self):
         a = self.gen(self.path("a.laneql"), 2000, "--seed", "5")
         b = self.gen(self.path("b.laneql"), 2000, "--seed", "6")

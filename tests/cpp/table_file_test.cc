@@ -403,6 +403,81 @@ TEST(TableFileWrite, FailureLeavesTheTargetAndNoTemporary) {
   ::rmdir(target.c_str());
 }
 
+// A table's columns given in parts, a few at a time, make the file the whole table makes, byte
+// for byte (what `laneql gen hits` relies on for tables larger than memory).
+TEST(TableFileWriteInParts, PartsMakeTheWholeTablesFile) {
+  SKIP_WITHOUT_FILES();
+  std::string error;
+  const std::string whole_path = TempPath("whole.laneql"), parts_path = TempPath("parts.laneql");
+  HitsOptions hits;
+  hits.rows = 3000;
+  Table whole;
+  ASSERT_TRUE(GenerateHits(hits, &whole, &error)) << error;
+  ASSERT_TRUE(WriteTableFile(whole, whole_path, &error)) << error;
+  // Parts of 1, 7, 30 columns...: the generator's columns of a subset are the whole table's.
+  const std::vector<HitsColumnSpec>& schema = HitsSchema();
+  size_t next = 0, parts = 0, step = 1, written = 0;
+  auto next_part = [&](Table* part, std::string* why) {
+    if (next == schema.size()) return true;
+    hits.columns.clear();
+    for (size_t end = std::min(schema.size(), next + step); next < end; ++next) hits.columns.push_back(schema[next].name);
+    step = step * 4 + 3;
+    ++parts;
+    return GenerateHits(hits, part, why);
+  };
+  ASSERT_TRUE(WriteTableFileInParts(next_part, parts_path, &error, [&](size_t columns) { written = columns; }))
+      << error;
+  EXPECT_GE(parts, 3u);
+  EXPECT_EQ(written, schema.size());
+  EXPECT_EQ(ReadBytes(whole_path), ReadBytes(parts_path));
+  Table read;
+  ASSERT_TRUE(OpenTableFile(parts_path, &read, &error)) << error;
+  ASSERT_TRUE(VerifyTableFile(parts_path, &error)) << error;
+  ExpectSameTable(whole, read);
+  ::unlink(whole_path.c_str());
+  ::unlink(parts_path.c_str());
+}
+
+TEST(TableFileWriteInParts, BadPartsFailAndLeaveNoFile) {
+  SKIP_WITHOUT_FILES();
+  const std::string path = TempPath("bad_parts.laneql");
+  auto run = [&](std::vector<Table>* parts, bool fail_after = false) {
+    size_t next = 0;
+    std::string error;
+    const bool ok = WriteTableFileInParts(
+        [&](Table* part, std::string* why) {
+          if (next == parts->size()) {
+            if (!fail_after) return true;
+            *why = "the generator ran out of memory";
+            return false;
+          }
+          *part = std::move((*parts)[next++]);
+          return true;
+        },
+        path, &error);
+    EXPECT_FALSE(ok);
+    EXPECT_NE(std::string::npos, error.find("cannot write " + path)) << error;
+    EXPECT_TRUE(FilesStartingWith(::testing::TempDir(), FilePrefix() + "bad_parts").empty());
+    return error;
+  };
+  auto part_of = [](const std::string& name, size_t rows) {
+    Table table;
+    EXPECT_TRUE(table.AddColumn(name, MakeColumn(TypeId::kInt32, rows, false, 9), nullptr));
+    return table;
+  };
+  std::vector<Table> rows_differ;
+  rows_differ.push_back(part_of("a", 10));
+  rows_differ.push_back(part_of("b", 11));
+  EXPECT_NE(std::string::npos, run(&rows_differ).find("column 'b' has 11 rows, the first 10"));
+  std::vector<Table> names_repeat;
+  names_repeat.push_back(part_of("Col", 10));
+  names_repeat.push_back(part_of("cOL", 10));
+  EXPECT_NE(std::string::npos, run(&names_repeat).find("column 'cOL' comes twice"));
+  std::vector<Table> source_fails;
+  source_fails.push_back(part_of("a", 10));
+  EXPECT_NE(std::string::npos, run(&source_fails, true).find("the generator ran out of memory"));
+}
+
 // ------------------------------ the lazy check
 
 // A small table whose file has every buffer kind, for the corruption tests: nulls in fixed and

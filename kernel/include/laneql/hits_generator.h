@@ -54,8 +54,9 @@ struct HitsOptions {
 size_t EstimateHitsRowBytes(const std::vector<std::string>& columns);
 
 // Generates options.rows rows into *out (replacing its contents). Returns false with a message
-// in *error (if not null) when the table cannot be built: too many rows for int32 string
-// offsets or memory. *out is left empty on failure.
+// in *error (if not null) when the table cannot be built: too many rows for the memory. A
+// string column whose text passes 2 GiB is a large_string (int64 offsets). *out is left empty
+// on failure.
 bool GenerateHits(const HitsOptions& options, Table* out, std::string* error);
 
 // Rows [first_row, first_row + count) of the table GenerateHits(options) builds, byte for byte

@@ -30,6 +30,14 @@ namespace laneql {
 bool WriteTableFile(const Table& table, const std::string& path, std::string* error,
                     const std::function<void(size_t columns_written)>& progress = nullptr);
 
+// The same for a table whose columns come in parts, so that a table larger than memory can be
+// written: next_part fills its empty `part` with the next columns (each with the rows of the
+// first) and returns true, an empty part ending the table, or returns false with *error set.
+// Only one part is held at a time. Column names must be unique in any letter case.
+bool WriteTableFileInParts(const std::function<bool(Table* part, std::string* error)>& next_part,
+                           const std::string& path, std::string* error,
+                           const std::function<void(size_t columns_written)>& progress = nullptr);
+
 // Maps the file at `path` and returns its columns as views of the mapping (no copy); the mapping
 // lives as long as any column of it does. Checks the header and directory only.
 bool OpenTableFile(const std::string& path, Table* out, std::string* error);

@@ -418,6 +418,73 @@ std::vector<const Column*> TableColumns(const Table& table) {
 
 namespace {
 
+// Rows ids[0..n) of a string column whose offsets are `from` (int32 or int64), a row at a
+// time, into out's own buffers (own_offsets already sized for n + 1); NULL rows get no bytes.
+template <class Offset>
+bool GatherStringRows(const Column& column, const Offset* from, const uint32_t* ids, size_t n, Vec* out,
+                      std::string* error) {
+  const uint64_t* validity = column.validity();
+  int32_t* offsets = out->own_offsets.As<int32_t>();
+  offsets[0] = 0;
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t r = ids[i];
+    const bool valid = validity == nullptr || BitmaskGet(validity, r);
+    total += valid ? static_cast<uint64_t>(from[r + 1] - from[r]) : 0;
+    if (total > static_cast<uint64_t>(INT32_MAX)) {
+      if (error != nullptr) *error = "a string result exceeds 2 GiB in one batch of rows";
+      return false;
+    }
+    offsets[i + 1] = static_cast<int32_t>(total);
+  }
+  if (!out->own_values.ResizeForOverwrite(total, error)) return false;
+  const uint8_t* bytes = column.StringData();
+  uint8_t* to = out->own_values.data();
+  for (size_t i = 0; i < n; ++i) {
+    const size_t length = static_cast<size_t>(offsets[i + 1] - offsets[i]);
+    if (length != 0) std::memcpy(to + offsets[i], bytes + from[ids[i]], length);
+  }
+  static const uint8_t kEmpty[64] = {};
+  out->type = TypeId::kString;
+  out->offsets = offsets;
+  out->values = to != nullptr ? to : kEmpty;
+  out->validity = nullptr;
+  out->ascii = column.KnownAscii();  // rows of an ASCII column are ASCII
+  if (validity != nullptr) {
+    if (!out->own_validity.Resize(BitmaskWords(n) * 8 + 8, error)) return false;
+    GatherBitmask(validity, ids, n, out->own_validity.As<uint64_t>());
+    out->validity = out->own_validity.As<uint64_t>();
+  }
+  return true;
+}
+
+// A large_string column's rows [begin, begin + n) as a Vec with int32 offsets: the offsets
+// rebased to the range's first byte, the bytes read in place (a range of rows is far below
+// 2 GiB of text; false, with nothing done, when it is not).
+bool LargeStringRange(const Column& column, size_t begin, size_t n, Vec* out, std::string* error, bool* done) {
+  const int64_t* from = column.Offsets64() + begin;
+  const int64_t base = from[0];
+  *done = false;
+  if (from[n] - base > INT32_MAX) return true;
+  if (!out->own_offsets.ResizeForOverwrite((n + 1) * sizeof(int32_t), error)) return false;
+  int32_t* offsets = out->own_offsets.As<int32_t>();
+  for (size_t i = 0; i <= n; ++i) offsets[i] = static_cast<int32_t>(from[i] - base);
+  static const uint8_t kEmpty[64] = {};
+  out->type = TypeId::kString;
+  out->offsets = offsets;
+  out->values = column.StringData() != nullptr ? column.StringData() + base : kEmpty;
+  out->validity = column.validity() != nullptr ? column.validity() + begin / 64 : nullptr;
+  out->ascii = column.KnownAscii();
+  *done = true;
+  return true;
+}
+
+// Rows ids[0..n) of a large_string column, copied as GatherStrings copies.
+bool GatherLargeStrings(const Column& column, const uint32_t* ids, size_t n, Vec* out, std::string* error) {
+  return out->own_offsets.ResizeForOverwrite((n + 1) * sizeof(int32_t), error) &&
+         GatherStringRows(column, column.Offsets64(), ids, n, out, error);
+}
+
 // Rows ids[0..n) of a string column with int32 offsets, copied into out's own buffers: the
 // offsets first (so the bytes are allocated once), then the bytes. (Appending row by row
 // through a StringVecBuilder cost a call, a bounds check and a doubling buffer per row: 16 % of
@@ -449,35 +516,7 @@ bool GatherStrings(const Column& column, const uint32_t* ids, size_t n, Vec* out
     out->ascii = column.KnownAscii();
     return true;
   }
-  offsets[0] = 0;
-  uint64_t total = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t r = ids[i];
-    const bool valid = validity == nullptr || BitmaskGet(validity, r);
-    total += valid ? static_cast<uint64_t>(from[r + 1] - from[r]) : 0;
-    if (total > static_cast<uint64_t>(INT32_MAX)) {
-      if (error != nullptr) *error = "a string result exceeds 2 GiB in one batch of rows";
-      return false;
-    }
-    offsets[i + 1] = static_cast<int32_t>(total);
-  }
-  if (!out->own_values.ResizeForOverwrite(total, error)) return false;
-  const uint8_t* bytes = column.StringData();
-  uint8_t* to = out->own_values.data();
-  for (size_t i = 0; i < n; ++i) {
-    const size_t length = static_cast<size_t>(offsets[i + 1] - offsets[i]);
-    if (length != 0) std::memcpy(to + offsets[i], bytes + from[ids[i]], length);
-  }
-  out->offsets = offsets;
-  out->values = to != nullptr ? to : kEmpty;
-  out->validity = nullptr;
-  out->ascii = column.KnownAscii();  // rows of an ASCII column are ASCII
-  if (validity != nullptr) {
-    if (!out->own_validity.Resize(BitmaskWords(n) * 8 + 8, error)) return false;
-    GatherBitmask(validity, ids, n, out->own_validity.As<uint64_t>());
-    out->validity = out->own_validity.As<uint64_t>();
-  }
-  return true;
+  return GatherStringRows(column, from, ids, n, out, error);
 }
 
 }  // namespace
@@ -500,6 +539,11 @@ bool Evaluator::EvalColumn(const BoundExpr& expr, const RowSet& rows, Vec* out, 
       out->values = column.values_buffer().data() + rows.begin * TypeByteWidth(type);
     }
     return true;
+  }
+  if (type == TypeId::kLargeString && rows.ids == nullptr && rows.begin % 64 == 0) {
+    bool done = false;
+    if (!LargeStringRange(column, rows.begin, rows.count, out, error, &done)) return false;
+    if (done) return true;
   }
   if (rows.mask != nullptr && CanCompressVec(type)) {
     // The masked rows' slice of the column, borrowed (mask_begin is a multiple of 64).
@@ -525,6 +569,7 @@ bool Evaluator::EvalColumn(const BoundExpr& expr, const RowSet& rows, Vec* out, 
     out->type = type;  // a list stays one
     return true;
   }
+  if (type == TypeId::kLargeString) return GatherLargeStrings(column, ids, n, out, error);
   if (IsString(type)) {
     StringVecBuilder builder;
     if (!builder.Init(n, false, error)) return false;

@@ -2,6 +2,7 @@
 #include "src/exec/filter.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "laneql/gather.h"
@@ -257,15 +258,34 @@ bool Filter::EvalLiveWords(const BoundExpr& expr, size_t begin, size_t count, co
   return true;
 }
 
+const int32_t* Filter::BatchStringOffsets(const Column& column, size_t begin, size_t count, const uint8_t** data,
+                                         std::string* error) {
+  static const uint8_t kNoBytes[64] = {};
+  *data = column.StringData() != nullptr ? column.StringData() : kNoBytes;
+  if (column.type() == TypeId::kString) return column.Offsets32() + begin;
+  const int64_t* from = column.Offsets64() + begin;
+  const int64_t base = from[0];
+  if (from[count] - base > INT32_MAX) {
+    if (error != nullptr) *error = "a string result exceeds 2 GiB in one batch of rows";
+    return nullptr;
+  }
+  rebased_offsets_.resize(count + 1);
+  for (size_t i = 0; i <= count; ++i) rebased_offsets_[i] = static_cast<int32_t>(from[i] - base);
+  *data += base;
+  return rebased_offsets_.data();
+}
+
 bool Filter::EvalCompacted(const BoundExpr& expr, size_t begin, size_t count, const uint64_t* live,
                            uint64_t* target, size_t* tested, std::string* error) {
   const Column& column = table_.column(static_cast<size_t>(expr.args[0]->column));
-  const int32_t* offsets = column.Offsets32() + begin;
+  const uint8_t* data = nullptr;
+  const int32_t* offsets = BatchStringOffsets(column, begin, count, &data, error);
+  if (offsets == nullptr) return false;
   const size_t n = CompressCount(live, count);
   compact_offsets_.resize(n + 1);
   const int64_t bytes = CompressStringOffsets(offsets, count, live, compact_offsets_.data());
   if (!compact_bytes_.ResizeForOverwrite(static_cast<size_t>(bytes), error)) return false;
-  CompressStringData(offsets, column.StringData(), count, live, compact_bytes_.data(),
+  CompressStringData(offsets, data, count, live, compact_bytes_.data(),
                      static_cast<size_t>(bytes));
   const uint64_t* validity = nullptr;
   if (column.validity() != nullptr) {
@@ -377,8 +397,12 @@ bool Filter::EvalOne(const BoundExpr& expr, size_t begin, size_t count, uint64_t
         return true;
       }
     }
-    if (type == TypeId::kString && (IsStringKernelConjunct(expr) || IsStringInList(expr))) {
-      RunStringKernel(expr, column.Offsets32() + begin, column.StringData(), count, validity, mask);
+    if ((type == TypeId::kString || type == TypeId::kLargeString) &&
+        (IsStringKernelConjunct(expr) || IsStringInList(expr))) {
+      const uint8_t* data = nullptr;
+      const int32_t* offsets = BatchStringOffsets(column, begin, count, &data, error);
+      if (offsets == nullptr) return false;
+      RunStringKernel(expr, offsets, data, count, validity, mask);
       return true;
     }
   }

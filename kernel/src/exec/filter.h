@@ -69,12 +69,19 @@ class Filter {
   // spread back to their rows.
   bool EvalCompacted(const plan::BoundExpr& expr, size_t begin, size_t count, const uint64_t* live,
                      uint64_t* target, size_t* tested, std::string* error);
+  // A string or large_string column's offsets of rows [begin, begin + count) as int32 and in
+  // *data the bytes they index: a string column's own; a large_string column's rebased to the
+  // rows' first byte (into rebased_offsets_, valid until the next call). Null, with *error
+  // set, when the rows hold over 2 GiB of text.
+  const int32_t* BatchStringOffsets(const Column& column, size_t begin, size_t count, const uint8_t** data,
+                                    std::string* error);
   const Table& table_;
   std::vector<Conjunct> conjuncts_;
   std::vector<ZoneTest> zone_tests_;   // at most 64
   std::vector<BlockVerdict> verdicts_;  // Eval's, per block of the batch
   std::vector<uint64_t> scratch_;
   std::vector<int32_t> compact_offsets_;           // EvalCompacted's live rows
+  std::vector<int32_t> rebased_offsets_;           // BatchStringOffsets' for large_string
   AlignedBuffer compact_bytes_;
   std::vector<uint64_t> compact_validity_, compact_mask_;
   Evaluator evaluator_;

@@ -424,10 +424,12 @@ bool Column::AllAscii() const {
 }
 
 const int32_t* Column::Offsets32() const {
+  assert(PhysicalType(type_) == TypeId::kString && "Offsets32 of a column without int32 offsets");
   return offsets_.empty() ? kZeroOffset32 : offsets_.As<int32_t>();
 }
 
 const int64_t* Column::Offsets64() const {
+  assert(type_ == TypeId::kLargeString && "Offsets64 of a column without int64 offsets");
   return offsets_.empty() ? kZeroOffset64 : offsets_.As<int64_t>();
 }
 

@@ -43,6 +43,16 @@ struct GeneratedColumns {
     column.offsets_ = std::move(offsets);
     return column;
   }
+  // The same with int64 offsets (large_string).
+  static Column LargeStrings(size_t count, AlignedBuffer&& bytes, AlignedBuffer&& offsets) {
+    assert(offsets.size() >= (count + 1) * sizeof(int64_t));
+    assert(static_cast<size_t>(offsets.As<int64_t>()[count]) == bytes.size());
+    Column column(TypeId::kLargeString);
+    column.length_ = count;
+    column.values_ = std::move(bytes);
+    column.offsets_ = std::move(offsets);
+    return column;
+  }
 };
 
 }  // namespace internal
@@ -59,9 +69,6 @@ constexpr size_t kColumns = kNumHitsColumns;
 
 // Below this many rows per thread, starting threads costs more than it saves.
 constexpr size_t kMinRowsPerThread = 16384;
-// Every URL has at least "http://" + a domain + "/" (16 bytes): a bound on the string bytes
-// that tells at once when a table cannot fit int32 string offsets.
-constexpr size_t kMinUrlBytes = 16;
 
 void SetError(std::string* error, std::string message) {
   if (error != nullptr) *error = std::move(message);
@@ -140,11 +147,30 @@ void RunRange(const hits::HitsParams& params, const std::vector<uint8_t*>& fixed
   }
 }
 
+// Copies the ranges' pieces of one string column into `bytes` and `offsets` (count + 1
+// entries of Offset) of the final size, releasing each piece once copied.
+template <class Offset>
+void CopyStringParts(int col, std::vector<RangeJob>* jobs, Offset* own, uint8_t* bytes) {
+  own[0] = 0;
+  size_t row = 0;
+  Offset base = 0;
+  for (RangeJob& job : *jobs) {
+    StringPart& part = job.strings[col];
+    const int32_t* ends = part.offsets.As<int32_t>();
+    for (size_t i = 1; i <= job.count; ++i) own[row + i] = base + static_cast<Offset>(ends[i]);
+    if (part.bytes.size() != 0) std::memcpy(bytes + base, part.bytes.data(), part.bytes.size());
+    row += job.count;
+    base += static_cast<Offset>(part.bytes.size());
+    part.bytes.Release();
+    part.offsets = AlignedBuffer();
+  }
+}
+
 // Joins the ranges' pieces of one string column into a column. One range's buffers become the
-// column as they are; several are copied once into buffers of the final size.
+// column as they are; several are copied once into buffers of the final size, with int64
+// offsets (large_string) when the text passes 2 GiB, as URL does past about 20 M rows.
 bool JoinStrings(int col, std::vector<RangeJob>* jobs, size_t count, Column* out,
                  std::string* error) {
-  const std::string& name = HitsSchema()[col].name;
   if (count == 0) {
     *out = Column(TypeId::kString);
     return true;
@@ -156,34 +182,20 @@ bool JoinStrings(int col, std::vector<RangeJob>* jobs, size_t count, Column* out
   }
   size_t total = 0;
   for (const RangeJob& job : *jobs) total += job.strings[col].bytes.size();
-  if (total > static_cast<size_t>(INT32_MAX)) {
-    SetError(error, "string column " + name + " needs " + std::to_string(total) +
-                        " bytes, over the int32 string offset limit");
-    return false;
-  }
+  const bool large = total > static_cast<size_t>(INT32_MAX);
   AlignedBuffer offsets;
   AlignedBuffer bytes;
-  if (!offsets.ResizeForOverwrite((count + 1) * sizeof(int32_t), error) ||
+  if (!offsets.ResizeForOverwrite((count + 1) * (large ? sizeof(int64_t) : sizeof(int32_t)), error) ||
       !bytes.ResizeForOverwrite(total, error)) {
     return false;
   }
-  int32_t* own = offsets.As<int32_t>();
-  own[0] = 0;
-  size_t row = 0;
-  int32_t base = 0;
-  for (RangeJob& job : *jobs) {
-    StringPart& part = job.strings[col];
-    const int32_t* ends = part.offsets.As<int32_t>();
-    for (size_t i = 1; i <= job.count; ++i) own[row + i] = base + ends[i];
-    if (part.bytes.size() != 0) {
-      std::memcpy(bytes.data() + base, part.bytes.data(), part.bytes.size());
-    }
-    row += job.count;
-    base += static_cast<int32_t>(part.bytes.size());
-    part.bytes.Release();
-    part.offsets = AlignedBuffer();
+  if (large) {
+    CopyStringParts(col, jobs, offsets.As<int64_t>(), bytes.data());
+    *out = internal::GeneratedColumns::LargeStrings(count, std::move(bytes), std::move(offsets));
+  } else {
+    CopyStringParts(col, jobs, offsets.As<int32_t>(), bytes.data());
+    *out = internal::GeneratedColumns::Strings(count, std::move(bytes), std::move(offsets));
   }
-  *out = internal::GeneratedColumns::Strings(count, std::move(bytes), std::move(offsets));
   return true;
 }
 
@@ -214,21 +226,19 @@ size_t RowBytes(const std::vector<bool>& wanted) {
 }
 
 // Refuses at once what cannot work, rather than failing after minutes or being killed for
-// memory: tables whose URL column alone passes the int32 offsets, or far beyond the RAM.
+// memory: tables far beyond the RAM.
 bool CheckSize(size_t count, const std::vector<bool>& wanted, std::string* error) {
-  if (count > static_cast<size_t>(INT32_MAX) / kMinUrlBytes) {
-    SetError(error, std::to_string(count) +
-                        " rows do not fit int32 string offsets (the URL column alone would "
-                        "pass 2 GiB); generate at most " +
-                        std::to_string(static_cast<size_t>(INT32_MAX) / kMinUrlBytes) +
-                        " rows per table");
+  const double needed = static_cast<double>(count) * static_cast<double>(RowBytes(wanted));
+  if (needed >= static_cast<double>(SIZE_MAX)) {  // wasm32 may not know its memory (sysconf)
+    SetError(error, std::to_string(count) + " rows need about " +
+                        std::to_string(static_cast<uint64_t>(needed / (1 << 20))) +
+                        " MiB, more than this build can address");
     return false;
   }
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page_size = sysconf(_SC_PAGESIZE);
   if (pages > 0 && page_size > 0) {
     const double memory = static_cast<double>(pages) * static_cast<double>(page_size);
-    const double needed = static_cast<double>(count) * static_cast<double>(RowBytes(wanted));
     if (needed > memory) {
       SetError(error, std::to_string(count) + " rows need about " +
                           std::to_string(static_cast<uint64_t>(needed / (1 << 20))) +

@@ -1,4 +1,5 @@
-// WriteTableFile: streams the columns' buffers into a temporary file next to the target,
+// WriteTableFile (and WriteTableFileInParts, whose columns come a part at a time): streams the
+// columns' buffers into a temporary file next to the target,
 // computing their checksums on the way, then the directory and the header, flushes it to disk
 // and renames it over the target. A reader therefore sees the old file or the whole new one,
 // never a half-written one, and a failure leaves the target as it was and no temporary behind.
@@ -11,6 +12,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "laneql/aligned_buffer.h"
 #include "laneql/bitmask.h"
 #include "laneql/table_file.h"
+#include "src/common/ascii.h"
 #include "src/storage/checksum.h"
 #include "src/storage/table_file_format.h"
 
@@ -106,66 +109,92 @@ bool ColumnSources(const Column& column, const std::string& name, AlignedBuffer*
   return true;
 }
 
-// Writes buffers, directory and header through `sink`; *why says what failed.
-bool WriteContents(const Table& table, FileSink* sink, int fd,
-                   const std::function<void(size_t)>& progress, std::string* why) {
-  const FileHeader blank{};
-  if (!sink->Write(&blank, sizeof(blank), why)) return false;  // filled in at the end
+// Writes the buffers of the columns it is given, then the directory and header, through a
+// sink; *why says what failed.
+class ContentsWriter {
+ public:
+  explicit ContentsWriter(FileSink* sink) : sink_(sink) {}
 
-  std::vector<ColumnEntry> entries(table.num_columns());
-  std::string names;
-  for (size_t c = 0; c < table.num_columns(); ++c) {
-    const Column& column = table.column(c);
-    const std::string& name = table.column_name(c);
-    AlignedBuffer masked_validity;
-    BufferSource sources[internal::kNumBufferKinds];
-    if (!ColumnSources(column, name, &masked_validity, sources, why)) return false;
-    ColumnEntry& entry = entries[c];
-    entry = ColumnEntry{};
-    entry.type = static_cast<uint64_t>(column.type());
-    entry.length = column.length();
-    entry.null_count = sources[internal::kValidityBuffer].size != 0 ? column.null_count() : 0;
-    for (int k = 0; k < internal::kNumBufferKinds; ++k) {
-      const BufferSource& source = sources[k];
-      if (source.size == 0) continue;  // absent: offset, size and checksum 0
-      entry.buffers[k].offset = sink->position();
-      entry.buffers[k].size = source.size;
-      entry.buffers[k].checksum = internal::Checksum64(source.data, source.size);
-      if (!sink->Write(source.data, source.size, why) || !sink->PadToAlignment(why)) return false;
+  bool Begin(std::string* why) {
+    const FileHeader blank{};
+    return sink_->Write(&blank, sizeof(blank), why);  // filled in at the end
+  }
+
+  // Every column of `part` (num_rows rows each) after those written so far.
+  bool AddColumns(const Table& part, const std::function<void(size_t)>& progress, std::string* why) {
+    for (size_t c = 0; c < part.num_columns(); ++c) {
+      const Column& column = part.column(c);
+      const std::string& name = part.column_name(c);
+      if (!entries_.empty() && column.length() != entries_[0].length) {
+        *why = "column '" + name + "' has " + std::to_string(column.length()) + " rows, the first " +
+               std::to_string(entries_[0].length);
+        return false;
+      }
+      for (const std::string& earlier : names_) {
+        if (ascii::EqualsIgnoreCase(earlier, name)) {  // the reader's Table would refuse the file
+          *why = "column '" + name + "' comes twice";
+          return false;
+        }
+      }
+      AlignedBuffer masked_validity;
+      BufferSource sources[internal::kNumBufferKinds];
+      if (!ColumnSources(column, name, &masked_validity, sources, why)) return false;
+      ColumnEntry entry{};
+      entry.type = static_cast<uint64_t>(column.type());
+      entry.length = column.length();
+      entry.null_count = sources[internal::kValidityBuffer].size != 0 ? column.null_count() : 0;
+      for (int k = 0; k < internal::kNumBufferKinds; ++k) {
+        const BufferSource& source = sources[k];
+        if (source.size == 0) continue;  // absent: offset, size and checksum 0
+        entry.buffers[k].offset = sink_->position();
+        entry.buffers[k].size = source.size;
+        entry.buffers[k].checksum = internal::Checksum64(source.data, source.size);
+        if (!sink_->Write(source.data, source.size, why) || !sink_->PadToAlignment(why)) return false;
+      }
+      entries_.push_back(entry);
+      names_.push_back(name);
+      if (progress) progress(entries_.size());
     }
-    if (progress) progress(c + 1);
+    return true;
   }
-  // The directory: the entries, then the names they point at.
-  const uint64_t entries_bytes = entries.size() * sizeof(ColumnEntry);
-  for (size_t c = 0; c < table.num_columns(); ++c) {
-    entries[c].name_offset = entries_bytes + names.size();
-    entries[c].name_size = table.column_name(c).size();
-    names += table.column_name(c);
-  }
-  std::string directory(entries_bytes + names.size(), '\0');
-  if (!entries.empty()) std::memcpy(&directory[0], entries.data(), entries_bytes);
-  if (!names.empty()) std::memcpy(&directory[entries_bytes], names.data(), names.size());
 
-  FileHeader header{};
-  std::memcpy(header.magic, internal::kTableFileMagic, sizeof(header.magic));
-  header.version = internal::kTableFileVersion;
-  header.header_size = sizeof(FileHeader);
-  header.num_rows = table.num_rows();
-  header.num_columns = table.num_columns();
-  header.directory_offset = sink->position();  // 64-aligned: every buffer ends padded
-  header.directory_size = directory.size();
-  header.directory_checksum = internal::Checksum64(directory.data(), directory.size());
-  header.file_size = header.directory_offset + header.directory_size;
-  header.header_checksum = internal::Checksum64(&header, offsetof(FileHeader, header_checksum));
-  if (!sink->Write(directory.data(), directory.size(), why)) return false;
-
-  if (::lseek(fd, 0, SEEK_SET) != 0) {
-    *why = std::strerror(errno);
-    return false;
+  bool Finish(int fd, std::string* why) {
+    // The directory: the entries, then the names they point at.
+    const uint64_t entries_bytes = entries_.size() * sizeof(ColumnEntry);
+    std::string names;
+    for (size_t c = 0; c < entries_.size(); ++c) {
+      entries_[c].name_offset = entries_bytes + names.size();
+      entries_[c].name_size = names_[c].size();
+      names += names_[c];
+    }
+    std::string directory(entries_bytes + names.size(), '\0');
+    if (!entries_.empty()) std::memcpy(&directory[0], entries_.data(), entries_bytes);
+    if (!names.empty()) std::memcpy(&directory[entries_bytes], names.data(), names.size());
+    FileHeader header{};
+    std::memcpy(header.magic, internal::kTableFileMagic, sizeof(header.magic));
+    header.version = internal::kTableFileVersion;
+    header.header_size = sizeof(FileHeader);
+    header.num_rows = entries_.empty() ? 0 : entries_[0].length;
+    header.num_columns = entries_.size();
+    header.directory_offset = sink_->position();  // 64-aligned: every buffer ends padded
+    header.directory_size = directory.size();
+    header.directory_checksum = internal::Checksum64(directory.data(), directory.size());
+    header.file_size = header.directory_offset + header.directory_size;
+    header.header_checksum = internal::Checksum64(&header, offsetof(FileHeader, header_checksum));
+    if (!sink_->Write(directory.data(), directory.size(), why)) return false;
+    if (::lseek(fd, 0, SEEK_SET) != 0) {
+      *why = std::strerror(errno);
+      return false;
+    }
+    FileSink header_sink(fd);
+    return header_sink.Write(&header, sizeof(header), why);
   }
-  FileSink header_sink(fd);
-  return header_sink.Write(&header, sizeof(header), why);
-}
+
+ private:
+  FileSink* sink_;
+  std::vector<ColumnEntry> entries_;
+  std::vector<std::string> names_;
+};
 
 // "/a/b/c.laneql" -> "/a/b", "c.laneql" -> "." (where the rename's directory entry lives).
 std::string DirectoryOf(const std::string& path) {
@@ -174,10 +203,10 @@ std::string DirectoryOf(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-}  // namespace
-
-bool WriteTableFile(const Table& table, const std::string& path, std::string* error,
-                    const std::function<void(size_t columns_written)>& progress) {
+// Writes a file to a temporary name next to `path` through `write_columns`, which adds the
+// columns to the writer it is given, then renames it over `path`.
+bool WriteAtomically(const std::string& path, std::string* error,
+                     const std::function<bool(ContentsWriter* writer, std::string* why)>& write_columns) {
   static std::atomic<uint64_t> counter{0};
   const std::string temp = path + ".tmp-" + std::to_string(::getpid()) + "-" +
                            std::to_string(counter.fetch_add(1));
@@ -187,10 +216,10 @@ bool WriteTableFile(const Table& table, const std::string& path, std::string* er
   };
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return fail("cannot create " + temp + ": " + std::strerror(errno));
-
   std::string why;
   FileSink sink(fd);
-  bool ok = WriteContents(table, &sink, fd, progress, &why);
+  ContentsWriter writer(&sink);
+  bool ok = writer.Begin(&why) && write_columns(&writer, &why) && writer.Finish(fd, &why);
   if (ok && ::fsync(fd) != 0) {
     why = std::string("flushing to disk failed: ") + std::strerror(errno);
     ok = false;
@@ -214,6 +243,28 @@ bool WriteTableFile(const Table& table, const std::string& path, std::string* er
     ::close(dir_fd);
   }
   return true;
+}
+
+}  // namespace
+
+bool WriteTableFile(const Table& table, const std::string& path, std::string* error,
+                    const std::function<void(size_t columns_written)>& progress) {
+  return WriteAtomically(path, error, [&](ContentsWriter* writer, std::string* why) {
+    return writer->AddColumns(table, progress, why);
+  });
+}
+
+bool WriteTableFileInParts(const std::function<bool(Table* part, std::string* error)>& next_part,
+                           const std::string& path, std::string* error,
+                           const std::function<void(size_t columns_written)>& progress) {
+  return WriteAtomically(path, error, [&](ContentsWriter* writer, std::string* why) {
+    for (;;) {
+      Table part;  // one part held at a time
+      if (!next_part(&part, why)) return false;
+      if (part.num_columns() == 0) return true;
+      if (!writer->AddColumns(part, progress, why)) return false;
+    }
+  });
 }
 
 }  // namespace laneql
