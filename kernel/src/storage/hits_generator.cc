@@ -69,6 +69,9 @@ constexpr size_t kColumns = kNumHitsColumns;
 
 // Below this many rows per thread, starting threads costs more than it saves.
 constexpr size_t kMinRowsPerThread = 16384;
+// At most this many rows per range: a range's text goes into int32 offsets before the ranges
+// are joined, and 8 M rows of the longest column (URL, about 103 bytes a row) are about 0.9 GB.
+constexpr size_t kMaxRangeRows = size_t{8} << 20;
 
 void SetError(std::string* error, std::string message) {
   if (error != nullptr) *error = std::move(message);
@@ -319,17 +322,23 @@ bool GenerateHitsRange(const HitsOptions& options, size_t first_row, size_t coun
     if (count != 0) fixed_bases[col] = fixed[col].data();
   }
 
-  std::vector<RangeJob> jobs(threads);
-  for (size_t t = 0; t < threads; ++t) {
-    const size_t begin = RangeBegin(count, threads, t);
-    const size_t end = RangeBegin(count, threads, t + 1);
-    jobs[t].first_row = first_row + begin;
-    jobs[t].count = end - begin;
-    jobs[t].out_row = begin;
+  // A range per thread, or more where one would pass int32 string offsets in its pieces.
+  const size_t ranges = std::max(threads, (count + kMaxRangeRows - 1) / kMaxRangeRows);
+  std::vector<RangeJob> jobs(ranges);
+  for (size_t j = 0; j < ranges; ++j) {
+    const size_t begin = RangeBegin(count, ranges, j);
+    const size_t end = RangeBegin(count, ranges, j + 1);
+    jobs[j].first_row = first_row + begin;
+    jobs[j].count = end - begin;
+    jobs[j].out_row = begin;
   }
   std::atomic<size_t> done{0};
-  RunTasks(threads,
-           [&](size_t t) { RunRange(params, fixed_bases, wanted, options, &done, &jobs[t]); });
+  RunTasks(threads, [&](size_t t) {
+    for (size_t j = t; j < ranges; j += threads) {
+      RunRange(params, fixed_bases, wanted, options, &done, &jobs[j]);
+      if (!jobs[j].error.empty()) return;  // reported below
+    }
+  });
   for (const RangeJob& job : jobs) {
     if (!job.error.empty()) {
       SetError(error, job.error);
