@@ -93,6 +93,8 @@ class Column {
   bool Append(T value, std::string* error) {
     return AppendFixed(&value, sizeof(T), error);
   }
+  // A string column whose bytes would pass 2^31 - 1 becomes a large_string (its offsets widened
+  // to int64) first; a list column fails there instead.
   bool AppendString(std::string_view value, std::string* error);
   // A null row: zero bytes / an empty string, validity bit 0. The bitmap is created on the
   // first null (all earlier rows valid).
@@ -171,6 +173,8 @@ class Column {
 
  private:
   bool AppendFixed(const void* value, size_t width, std::string* error);
+  // A string column's offsets widened to int64: it becomes a large_string (AppendString).
+  bool WidenOffsets(std::string* error);
   // Appends the offset that ends the newest row (string columns).
   bool AppendEndOffset(std::string* error);
   // Sets the validity bit of the row being appended, if there is a bitmap (room reserved).

@@ -42,9 +42,10 @@ void WriteValidity(const Vec& part, uint64_t* bits, size_t first) {
   }
 }
 
-// The part's string rows at `row` / byte `byte` of the column: its bytes and offsets, NULL rows
-// empty (as Column::AppendNull leaves them).
-void WriteStrings(const Vec& part, uint8_t* data, int32_t* offsets, size_t row, size_t byte) {
+// The part's string rows at `row` / byte `byte` of the column: its bytes and offsets (int32,
+// or int64 for a large_string), NULL rows empty (as Column::AppendNull leaves them).
+template <class Offset>
+void WriteStrings(const Vec& part, uint8_t* data, Offset* offsets, size_t row, size_t byte) {
   if (!part.constant && part.validity == nullptr) {
     // The rows' bytes lie together: one copy, the offsets moved by the difference of starts.
     const int32_t from = part.offsets[0];
@@ -52,12 +53,12 @@ void WriteStrings(const Vec& part, uint8_t* data, int32_t* offsets, size_t row, 
     if (bytes != 0) std::memcpy(data + byte, part.values + from, bytes);
     const int64_t shift = static_cast<int64_t>(byte) - from;
     for (size_t i = 0; i < part.count; ++i) {
-      offsets[row + i] = static_cast<int32_t>(part.offsets[i] + shift);
+      offsets[row + i] = static_cast<Offset>(part.offsets[i] + shift);
     }
     return;
   }
   for (size_t i = 0; i < part.count; ++i) {
-    offsets[row + i] = static_cast<int32_t>(byte);
+    offsets[row + i] = static_cast<Offset>(byte);
     if (part.IsNull(i)) continue;
     const std::string_view s = part.Str(i);
     if (!s.empty()) std::memcpy(data + byte, s.data(), s.size());
@@ -75,10 +76,13 @@ size_t StringBytes(const Vec& part) {
   return bytes;
 }
 
+// At most this many rows a chunk: 2^20 rows of 2 KB strings would pass a Vec's int32 offsets.
+constexpr size_t kMaxChunkRows = size_t{1} << 20;
+
 // Rows per chunk: about four chunks per thread, whole batches (so a chunk's column slices stay
 // aligned to 64 rows and can be borrowed), at least two batches.
 size_t ChunkRows(size_t rows, int threads) {
-  const size_t per_chunk = rows / (static_cast<size_t>(threads) * 4);
+  const size_t per_chunk = std::min(rows / (static_cast<size_t>(threads) * 4), kMaxChunkRows);
   const size_t batches = std::max<size_t>((per_chunk + kBatchRows - 1) / kBatchRows, 2);
   return batches * kBatchRows;
 }
@@ -102,16 +106,23 @@ bool VecsToColumn(const std::vector<Vec>& parts, TypeId type, const ExecContext&
   }
   const size_t rows = first_row[n_parts];
   AlignedBuffer values, offsets, validity;
+  // Past 2^31 - 1 bytes a string column takes int64 offsets (large_string); a list cannot.
+  const bool large = strings && first_byte[n_parts] > static_cast<size_t>(std::numeric_limits<int32_t>::max());
+  if (large && type != TypeId::kString) {
+    *error = "a list column holds at most 2^31 - 1 bytes";
+    return false;
+  }
+  if (large) type = TypeId::kLargeString;
   if (strings) {
-    if (first_byte[n_parts] > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
-      *error = "a string column holds at most 2^31 - 1 bytes (use large_string)";
-      return false;
-    }
     if (!values.ResizeForOverwrite(first_byte[n_parts], error) ||
-        !offsets.ResizeForOverwrite((rows + 1) * sizeof(int32_t), error)) {
+        !offsets.ResizeForOverwrite((rows + 1) * (large ? sizeof(int64_t) : sizeof(int32_t)), error)) {
       return false;
     }
-    offsets.As<int32_t>()[rows] = static_cast<int32_t>(first_byte[n_parts]);
+    if (large) {
+      offsets.As<int64_t>()[rows] = static_cast<int64_t>(first_byte[n_parts]);
+    } else {
+      offsets.As<int32_t>()[rows] = static_cast<int32_t>(first_byte[n_parts]);
+    }
   } else if (!values.ResizeForOverwrite(rows * TypeByteWidth(type), error)) {
     return false;
   }
@@ -119,7 +130,9 @@ bool VecsToColumn(const std::vector<Vec>& parts, TypeId type, const ExecContext&
   const size_t width = strings ? 0 : TypeByteWidth(type);
   auto write = [&](size_t p, int, std::string*) {
     const Vec& part = parts[p];
-    if (strings) {
+    if (large) {
+      WriteStrings(part, values.data(), offsets.As<int64_t>(), first_row[p], first_byte[p]);
+    } else if (strings) {
       WriteStrings(part, values.data(), offsets.As<int32_t>(), first_row[p], first_byte[p]);
     } else if (part.constant) {
       for (size_t i = 0; i < part.count; ++i) std::memcpy(values.data() + (first_row[p] + i) * width, part.values, width);
@@ -161,7 +174,11 @@ Result ProjectOnThreads(const plan::Plan& plan, const ExecContext& ctx, const Ev
   // Chunks for the threads the tasks will run on (RunTasks takes no more than the processors).
   const int threads = TaskThreads(ThreadsFor(rows.count, ctx.ThreadsAvailable(), ctx.min_parallel_rows), rows.count);
   Evaluator serial = evaluator;
-  if (threads <= 1 || plan.num_visible == 0 || rows.mask != nullptr) return Project(plan, &serial, rows);
+  // One thread evaluates the rows at once, unless they are many: a Vec's strings have int32
+  // offsets, so a column of over 2 GiB of text is made of chunks (then a large_string).
+  if ((threads <= 1 && rows.count <= kMaxChunkRows) || plan.num_visible == 0 || rows.mask != nullptr) {
+    return Project(plan, &serial, rows);
+  }
   const ScopedMemoryActivity activity("building the result");
   const size_t chunk = ChunkRows(rows.count, threads);
   const size_t chunks = (rows.count + chunk - 1) / chunk;

@@ -27,8 +27,8 @@ Result ProjectOnThreads(const plan::Plan& plan, const ExecContext& ctx, const Ev
 
 // One column of the rows of `parts` in order, all of type `type`; every part but the last must
 // hold a multiple of 64 rows (each part's validity bits then fill whole words of the column's).
-// The parts are written on up to `threads` threads. A string column over 2^31 - 1 bytes fails
-// as Column::AppendString does.
+// The parts are written on up to `threads` threads. A string column over 2^31 - 1 bytes comes
+// out as a large_string (int64 offsets), as Column::AppendString makes one; a list fails.
 bool VecsToColumn(const std::vector<Vec>& parts, TypeId type, const ExecContext& ctx, int threads, Column* out,
                   std::string* error);
 

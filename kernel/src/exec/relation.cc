@@ -45,7 +45,9 @@ bool RelationFromResult(Result result, const std::string& qualifier, Relation* o
   }
   std::vector<Column> columns = result.ReleaseColumns();  // moved, not copied
   for (size_t c = 0; c < columns.size(); ++c) {
-    if (columns[c].type() == TypeId::kLargeString) {  // relations hold 32-bit offsets, as results do
+    // Relations hold 32-bit offsets, as results do, where the text fits them (CopyColumn keeps
+    // int64 ones past 2 GiB).
+    if (columns[c].type() == TypeId::kLargeString) {
       Column narrow;
       if (!CopyColumn(columns[c], &narrow, error)) return false;
       columns[c] = std::move(narrow);

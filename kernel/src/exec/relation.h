@@ -42,9 +42,10 @@ bool AddRelationColumn(Relation* relation, Column column, plan::ScopeColumn name
 // The relation's visible columns as a Result (the SQL names).
 Result RelationToResult(const Relation& relation);
 
-// A copy of `in`.
+// A copy of `in`; a large_string's with int32 offsets where its text fits them.
 bool CopyColumn(const Column& in, Column* out, std::string* error);
-// `in`'s rows appended to `out` (of the same type).
+// `in`'s rows appended to `out` (of the same type; a string column passing 2 GiB becomes a
+// large_string, as Column::AppendString makes it).
 bool AppendColumn(const Column& in, Column* out, std::string* error);
 // The rows of `in` at `rows`, in that order; a row of kMissingRow is NULL.
 inline constexpr uint32_t kMissingRow = 0xFFFFFFFFu;

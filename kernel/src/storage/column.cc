@@ -278,6 +278,20 @@ bool Column::AppendFixed(const void* value, size_t width, std::string* error) {
   return true;
 }
 
+bool Column::WidenOffsets(std::string* error) {
+  AlignedBuffer wide;
+  if (!wide.ResizeForOverwrite((length_ + 1) * sizeof(int64_t), error) ||
+      !wide.Reserve((length_ + 2) * sizeof(int64_t) * 5 / 4, error)) {
+    return false;
+  }
+  const int32_t* narrow = Offsets32();
+  int64_t* to = wide.As<int64_t>();
+  for (size_t r = 0; r <= length_; ++r) to[r] = narrow[r];
+  offsets_ = std::move(wide);
+  type_ = TypeId::kLargeString;
+  return true;
+}
+
 bool Column::AppendString(std::string_view value, std::string* error) {
   if (!IsString(type_)) {
     SetError(error, std::string("cannot append a string to a ") + TypeName(type_) + " column");
@@ -286,8 +300,11 @@ bool Column::AppendString(std::string_view value, std::string* error) {
   const size_t new_bytes = values_.size() + value.size();
   if (PhysicalType(type_) == TypeId::kString &&
       new_bytes > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
-    SetError(error, "a string column holds at most 2^31 - 1 bytes (use large_string)");
-    return false;
+    if (type_ != TypeId::kString) {  // a list: no int64 form
+      SetError(error, "a list column holds at most 2^31 - 1 bytes");
+      return false;
+    }
+    if (!WidenOffsets(error)) return false;
   }
   const size_t w = OffsetByteWidth(type_);
   if (!EnsureCapacity(&values_, new_bytes, error) ||
