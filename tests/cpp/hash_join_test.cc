@@ -275,6 +275,42 @@ TEST_F(HashJoinTest, EmptySidesNoMatchesAllMatching) {
   Run(JoinCase{"one row each", {TypeId::kFloat64}, 1, 1, 1, 0, 0}, 39);
 }
 
+// A string key with int32 offsets on one side and int64 (large_string) on the other: the pairs
+// of both sides narrow, on every thread count (a large column probed by a short list of
+// strings, or the other way round).
+TEST_F(HashJoinTest, StringKeysOfEitherOffsetWidth) {
+  std::mt19937_64 rng(41);
+  const Column build = RandomColumn(TypeId::kString, 600, 0, 30, 0.1, &rng);
+  const Column probe = RandomColumn(TypeId::kString, 7000, 0, 30, 0.1, &rng);
+  auto widen = [](const Column& narrow) {
+    std::vector<int64_t> offsets(narrow.Offsets32(), narrow.Offsets32() + narrow.length() + 1);
+    Column wide;
+    std::string error;
+    EXPECT_TRUE(Column::FromLargeStrings(offsets.data(), narrow.StringData(), narrow.length(), narrow.validity(),
+                                         &wide, &error)) << error;
+    return wide;
+  };
+  const Column wide_build = widen(build), wide_probe = widen(probe);
+  MatchPairs want;
+  std::string error;
+  ASSERT_TRUE(HashJoinPairs({&build}, {&probe}, Context(1), &want, &error)) << error;
+  ASSERT_GT(want.size(), 1000u);
+  for (int threads : {1, 2, 4}) {
+    for (const auto& sides : {std::make_pair(&build, &wide_probe), std::make_pair(&wide_build, &probe)}) {
+      MatchPairs got;
+      ASSERT_TRUE(HashJoinPairs({sides.first}, {sides.second}, Context(threads), &got, &error)) << error;
+      EXPECT_EQ(got.probe_rows, want.probe_rows) << threads << " threads";
+      EXPECT_EQ(got.build_rows, want.build_rows) << threads << " threads";
+    }
+  }
+  JoinBuildTable table;
+  ASSERT_TRUE(table.Build({&build}, Context(2), &error)) << error;
+  MatchPairs got;
+  ASSERT_TRUE(table.Probe({&wide_probe}, &got, &error)) << error;
+  EXPECT_EQ(got.probe_rows, want.probe_rows);
+  EXPECT_EQ(got.build_rows, want.build_rows);
+}
+
 TEST_F(HashJoinTest, RejectsMismatchedKeys) {
   Column a(TypeId::kInt32), b(TypeId::kInt64), c(TypeId::kInt32);
   AppendValue(&a, 1);

@@ -77,7 +77,11 @@ bool CheckJoinKeys(const std::vector<const Column*>& build, const std::vector<co
       *error = "hash join: key column " + std::to_string(k) + " is missing";
       return false;
     }
-    if (build[k]->type() != probe[k]->type()) {
+    // A string key may have either offset width on either side (a large_string column probed
+    // by a short list of strings): the same words hash both.
+    const bool strings = (build[k]->type() == TypeId::kString || build[k]->type() == TypeId::kLargeString) &&
+                         (probe[k]->type() == TypeId::kString || probe[k]->type() == TypeId::kLargeString);
+    if (build[k]->type() != probe[k]->type() && !strings) {
       *error = std::string("hash join: key ") + std::to_string(k) + " is " + TypeName(build[k]->type()) +
                " on the build side and " + TypeName(probe[k]->type()) + " on the probe side";
       return false;
@@ -170,12 +174,13 @@ KeyMatcher::KeyMatcher(const std::vector<const Column*>& build, const std::vecto
     const Column& b = *build[k];
     const Column& p = *probe[k];
     Pair pair{KeyCompareOf(b.type()), b.values_buffer().data(), p.values_buffer().data(), nullptr, nullptr};
-    if (b.type() == TypeId::kString) {
-      pair.build_offsets = b.Offsets32();
-      pair.probe_offsets = p.Offsets32();
-    } else if (b.type() == TypeId::kLargeString) {
-      pair.build_offsets = b.Offsets64();
-      pair.probe_offsets = p.Offsets64();
+    const bool build_large = b.type() == TypeId::kLargeString, probe_large = p.type() == TypeId::kLargeString;
+    if (b.type() == TypeId::kString || build_large) {
+      pair.build_offsets = build_large ? static_cast<const void*>(b.Offsets64()) : b.Offsets32();
+      pair.probe_offsets = probe_large ? static_cast<const void*>(p.Offsets64()) : p.Offsets32();
+      pair.compare = build_large == probe_large ? KeyCompareOf(b.type())
+                     : build_large              ? KeyCompare::kString64x32
+                                                : KeyCompare::kString32x64;
     }
     pairs_.push_back(pair);
   }

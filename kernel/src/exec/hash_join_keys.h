@@ -20,7 +20,11 @@ namespace exec {
 // How a key column's values are compared: by bit pattern of a width, as floats (-0.0 = +0.0,
 // NaN = NaN, which plain bit equality gets wrong both ways), or as strings of either offset
 // width.
-enum class KeyCompare : uint8_t { kBits1, kBits2, kBits4, kBits8, kBits16, kFloat32, kFloat64, kString32, kString64 };
+// kString32x64 / kString64x32: a string key with int32 offsets on the build side and int64
+// (large_string) on the probe side, or the other way round.
+enum class KeyCompare : uint8_t {
+  kBits1, kBits2, kBits4, kBits8, kBits16, kFloat32, kFloat64, kString32, kString64, kString32x64, kString64x32
+};
 
 KeyCompare KeyCompareOf(TypeId type);
 
@@ -89,10 +93,10 @@ class KeyMatcher {
     std::memcpy(&y, b, sizeof(F));
     return x == y || (std::isnan(x) && std::isnan(y));
   }
-  template <class Offset>
+  template <class BuildOffset, class ProbeOffset = BuildOffset>
   static bool SameString(const Pair& pair, size_t build_row, size_t probe_row) {
-    const Offset* bo = static_cast<const Offset*>(pair.build_offsets);
-    const Offset* po = static_cast<const Offset*>(pair.probe_offsets);
+    const BuildOffset* bo = static_cast<const BuildOffset*>(pair.build_offsets);
+    const ProbeOffset* po = static_cast<const ProbeOffset*>(pair.probe_offsets);
     const size_t length = static_cast<size_t>(bo[build_row + 1] - bo[build_row]);
     if (length != static_cast<size_t>(po[probe_row + 1] - po[probe_row])) return false;
     return length == 0 ||
@@ -110,6 +114,8 @@ class KeyMatcher {
       case KeyCompare::kFloat64: return SameFloat<double>(pair.build_values + build_row * 8, pair.probe_values + probe_row * 8);
       case KeyCompare::kString32: return SameString<int32_t>(pair, build_row, probe_row);
       case KeyCompare::kString64: return SameString<int64_t>(pair, build_row, probe_row);
+      case KeyCompare::kString32x64: return SameString<int32_t, int64_t>(pair, build_row, probe_row);
+      case KeyCompare::kString64x32: return SameString<int64_t, int32_t>(pair, build_row, probe_row);
     }
     return false;
   }
