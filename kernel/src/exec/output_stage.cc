@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "src/common/query_budget.h"
+#include "src/exec/order_chunks.h"
 #include "src/exec/parallel_project.h"
 #include "src/exec/top_groups.h"
 
@@ -50,6 +51,26 @@ bool ChooseRows(const Plan& plan, const ExecContext& ctx, Evaluator* evaluator,
                 const RowSet& candidates, const uint64_t* tiebreak, bool order_by_tiebreak,
                 std::vector<uint32_t>* storage, RowSet* chosen, std::string* error) {
   const size_t m = candidates.count;
+  if (!plan.order.empty() && m > 2 * kOrderChunkRows) {
+    const size_t keep = static_cast<size_t>(std::min<int64_t>(
+        plan.limit < 0 ? static_cast<int64_t>(m) : plan.offset + plan.limit, static_cast<int64_t>(m)));
+    if (keep <= kOrderChunkRows / 16) {
+      // Few of many: each chunk's first rows, then the rows chosen among those alone, so the
+      // keys of all candidates are never held at once.
+      std::vector<uint32_t> positions, ids;
+      std::vector<uint64_t> ties;
+      if (!TopCandidatesByChunks(plan, ctx, evaluator, candidates, tiebreak, keep, &positions, error)) return false;
+      for (uint32_t p : positions) {
+        ids.push_back(candidates.ids ? candidates.ids[p] : static_cast<uint32_t>(candidates.begin + p));
+        if (tiebreak != nullptr) ties.push_back(tiebreak[p]);
+      }
+      RowSet few;
+      few.ids = ids.data();
+      few.count = ids.size();
+      return ChooseRows(plan, ctx, evaluator, few, tiebreak ? ties.data() : nullptr, order_by_tiebreak, storage,
+                        chosen, error);
+    }
+  }
   const size_t offset = static_cast<size_t>(std::min<int64_t>(plan.offset, static_cast<int64_t>(m)));
   const size_t limit = plan.limit < 0 ? m : static_cast<size_t>(plan.limit);
   const size_t end = std::min(m, offset + std::min(limit, m));
@@ -58,8 +79,17 @@ bool ChooseRows(const Plan& plan, const ExecContext& ctx, Evaluator* evaluator,
     const ScopedMemoryActivity activity("sorting");
     std::vector<Vec> keys;
     std::vector<SortColumn> columns;
-    if (!EvalOrderKeys(plan, evaluator, candidates, &keys, &columns, error)) return false;
-    std::vector<uint32_t> positions = SortPositions(columns, m, end, tiebreak, &ctx);
+    std::vector<uint32_t> positions;
+    if (EvalOrderKeys(plan, evaluator, candidates, &keys, &columns, error)) {
+      positions = SortPositions(columns, m, end, tiebreak, &ctx);
+    } else {
+      // Many candidates whose keys fail at once, such as a string key of over 2 GiB of text,
+      // are sorted a chunk at a time; what fails then too fails the query.
+      if (m <= kOrderChunkRows) return false;
+      columns.clear();
+      keys.clear();
+      if (!SortByChunks(plan, ctx, evaluator, candidates, tiebreak, end, &positions, error)) return false;
+    }
     storage->clear();
     for (size_t p = offset; p < positions.size(); ++p) {
       const uint32_t at = positions[p];
