@@ -27,7 +27,7 @@ CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HW
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
   test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
   difftest difftest-relational fuzz build-arm64 test-arm64 test-arm64-neon clean install test-install test-tpch \
-  test-tpch-js bench-tpch bench-efficiency bench-scaling
+  test-tpch-js bench-tpch bench-efficiency bench-scaling test-large-strings bench-hits-100m
 
 help:
 	@echo "make run    set up, build, and show laneql on this machine"
@@ -53,6 +53,8 @@ help:
 	@echo "      bench-sorted (filters and joins over a table in timestamp order, laneql vs DuckDB)"
 	@echo "      bench-efficiency (CPU time per query at 1, 4, 16, 64 threads; EFFICIENCY_ROWS=, EFFICIENCY_SF=)"
 	@echo "      bench-scaling (speed-up at 1, 2, 4, 8, 16 threads; SCALING_ROWS=, SCALING_SF=, SCALING_NAME=)"
+	@echo "      test-large-strings (a string column of over 2 GiB end to end: ~10 GB of memory, minutes)"
+	@echo "      bench-hits-100m (ClickBench's 43 queries on 100 M generated rows, a 61 GB file; HITS_100M=)"
 	@echo "make demo   build the web demo and serve it on 127.0.0.1 (cross-origin isolated; PORT=)"
 
 setup:
@@ -352,6 +354,19 @@ bench: build-native build-wasm build-js
 # (EFFICIENCY_SF) query's CPU time at 1, 4, 16 and 64 threads, whatever the cores, and per phase
 # from the profile (bench/efficiency/README.md); writes bench/results/efficiency.{md,json}. Not
 # part of make test.
+# Sizes past int32: a string column of over 2 GiB of text through the generator, queries, a
+# .laneql file, TSV and Parquet (tests/large). Not part of make test: about 10 GB of memory and minutes.
+test-large-strings: build-native
+	@echo "==> test: a string column of over 2 GiB (tests/large)"
+	LANEQL_LARGE_DIR=$(BUILD) $(BUILD)/native/tests/large/laneql_large_tests
+	$(ROOT)/.venv/bin/python tests/large/parquet_over_2gib.py $(LANEQL) $(BUILD)
+
+# The full-size ClickBench table (100 M rows, about 61 GB on disk, made a group of columns at a
+# time) and the 43 queries on it: bench/results/hits-100m.{md,json}.
+HITS_100M ?= $(ROOT)/data/hits-100m.laneql
+bench-hits-100m: build-native
+	python3 bench/hits100m/run.py --data $(HITS_100M)
+
 .PHONY: bench-efficiency
 EFFICIENCY_ROWS ?= 10000000
 EFFICIENCY_SF ?= 1
