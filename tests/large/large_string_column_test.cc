@@ -198,5 +198,26 @@ TEST(LargeStringColumn, OverTwoGiBOfText) {
   ::unlink(tsv.c_str());
 }
 
+// A string column built row by row becomes a large_string when it passes 2^31 - 1 bytes, with
+// every row as it was.
+TEST(LargeStringColumn, AppendingPastTwoGiBWidensTheOffsets) {
+  const std::string row(1 << 20, 'x');  // 1 MiB
+  Column column(TypeId::kString);
+  std::string error;
+  ASSERT_TRUE(column.AppendString("first", &error)) << error;
+  ASSERT_TRUE(column.AppendNull(&error)) << error;
+  for (int i = 0; i < 2048; ++i) {
+    ASSERT_TRUE(column.AppendString(row, &error)) << error;
+    EXPECT_EQ(column.type(), i < 2047 ? TypeId::kString : TypeId::kLargeString) << i;
+  }
+  ASSERT_TRUE(column.AppendString("last", &error)) << error;
+  EXPECT_EQ(column.length(), 2051u);
+  EXPECT_EQ(column.StringAt(0), "first");
+  EXPECT_FALSE(column.IsValid(1));
+  EXPECT_EQ(column.StringAt(2049), row);
+  EXPECT_EQ(column.StringAt(2050), "last");
+  EXPECT_EQ(column.Offsets64()[2051], int64_t{5} + 2048 * (int64_t{1} << 20) + 4);
+}
+
 }  // namespace
 }  // namespace laneql
