@@ -355,11 +355,13 @@ bench: build-native build-wasm build-js
 # from the profile (bench/efficiency/README.md); writes bench/results/efficiency.{md,json}. Not
 # part of make test.
 # Sizes past int32: a string column of over 2 GiB of text through the generator, queries, a
-# .laneql file, TSV and Parquet (tests/large). Not part of make test: about 10 GB of memory and minutes.
-test-large-strings: build-native
+# .laneql file, TSV and Parquet, and through the npm package (tests/large). Not part of make
+# test: about 10 GB of memory and minutes.
+test-large-strings: build-native build-wasm build-js
 	@echo "==> test: a string column of over 2 GiB (tests/large)"
 	LANEQL_LARGE_DIR=$(BUILD) $(BUILD)/native/tests/large/laneql_large_tests
 	$(ROOT)/.venv/bin/python tests/large/parquet_over_2gib.py $(LANEQL) $(BUILD)
+	node tests/large/npm_over_2gib.mjs
 
 # The full-size ClickBench table (100 M rows, about 61 GB on disk, made a group of columns at a
 # time) and the 43 queries on it: bench/results/hits-100m.{md,json}.

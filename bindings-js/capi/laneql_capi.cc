@@ -190,8 +190,8 @@ EMSCRIPTEN_KEEPALIVE void laneql_builder_free(laneql_table_builder* builder) { d
 
 // Adds a column of `length` rows and allocates its buffers, which the caller then fills in place
 // (laneql_builder_values / _offsets / _validity of the newest column): values (TypeByteWidth
-// bytes per row, or `string_bytes` UTF-8 bytes), offsets (int32, length + 1, string columns
-// only) and, with has_validity, a bitmask of BitmaskWords(length) words (bit set = not NULL).
+// bytes per row, or `string_bytes` UTF-8 bytes), offsets (length + 1, string columns only:
+// int32, or int64 for a large_string, as a column of over 2 GiB of text arrives) and, with has_validity, a bitmask of BitmaskWords(length) words (bit set = not NULL).
 // So each value is copied into wasm memory exactly once.
 EMSCRIPTEN_KEEPALIVE int laneql_builder_add_column(laneql_table_builder* builder, const char* name,
                                                    int type, size_t length, size_t string_bytes,
@@ -210,7 +210,8 @@ EMSCRIPTEN_KEEPALIVE int laneql_builder_add_column(laneql_table_builder* builder
         is_string ? string_bytes : length * laneql::TypeByteWidth(column.type);
     std::string error;
     if (!column.values.ResizeForOverwrite(value_bytes, &error) ||
-        (is_string && !column.offsets.ResizeForOverwrite((length + 1) * sizeof(int32_t), &error)) ||
+        (is_string &&
+         !column.offsets.ResizeForOverwrite((length + 1) * laneql::OffsetByteWidth(column.type), &error)) ||
         (has_validity &&
          !column.validity.Resize(laneql::BitmaskWords(length) * sizeof(uint64_t), &error))) {
       SetError("column '" + column.name + "': " + error);
