@@ -34,20 +34,12 @@ namespace internal {
 // of 30 columns long out of cache); here each end is the byte sink's cursor after the row's
 // value, which only advances, and the last end is the bytes' size.
 struct GeneratedColumns {
+  // `Offset` int32_t (a string column) or int64_t (large_string).
+  template <class Offset>
   static Column Strings(size_t count, AlignedBuffer&& bytes, AlignedBuffer&& offsets) {
-    assert(offsets.size() >= (count + 1) * sizeof(int32_t));
-    assert(static_cast<size_t>(offsets.As<int32_t>()[count]) == bytes.size());
-    Column column(TypeId::kString);
-    column.length_ = count;
-    column.values_ = std::move(bytes);
-    column.offsets_ = std::move(offsets);
-    return column;
-  }
-  // The same with int64 offsets (large_string).
-  static Column LargeStrings(size_t count, AlignedBuffer&& bytes, AlignedBuffer&& offsets) {
-    assert(offsets.size() >= (count + 1) * sizeof(int64_t));
-    assert(static_cast<size_t>(offsets.As<int64_t>()[count]) == bytes.size());
-    Column column(TypeId::kLargeString);
+    assert(offsets.size() >= (count + 1) * sizeof(Offset));
+    assert(static_cast<size_t>(offsets.As<Offset>()[count]) == bytes.size());
+    Column column(sizeof(Offset) == 8 ? TypeId::kLargeString : TypeId::kString);
     column.length_ = count;
     column.values_ = std::move(bytes);
     column.offsets_ = std::move(offsets);
@@ -180,7 +172,7 @@ bool JoinStrings(int col, std::vector<RangeJob>* jobs, size_t count, Column* out
   }
   if (jobs->size() == 1) {
     StringPart& part = (*jobs)[0].strings[col];
-    *out = internal::GeneratedColumns::Strings(count, part.bytes.Take(), std::move(part.offsets));
+    *out = internal::GeneratedColumns::Strings<int32_t>(count, part.bytes.Take(), std::move(part.offsets));
     return true;
   }
   size_t total = 0;
@@ -194,10 +186,10 @@ bool JoinStrings(int col, std::vector<RangeJob>* jobs, size_t count, Column* out
   }
   if (large) {
     CopyStringParts(col, jobs, offsets.As<int64_t>(), bytes.data());
-    *out = internal::GeneratedColumns::LargeStrings(count, std::move(bytes), std::move(offsets));
+    *out = internal::GeneratedColumns::Strings<int64_t>(count, std::move(bytes), std::move(offsets));
   } else {
     CopyStringParts(col, jobs, offsets.As<int32_t>(), bytes.data());
-    *out = internal::GeneratedColumns::Strings(count, std::move(bytes), std::move(offsets));
+    *out = internal::GeneratedColumns::Strings<int32_t>(count, std::move(bytes), std::move(offsets));
   }
   return true;
 }
