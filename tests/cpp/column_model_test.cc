@@ -17,17 +17,12 @@
 #include "laneql/int128.h"
 #include "laneql/table.h"
 #include "laneql/types.h"
+#include "all_types.h"
 
 namespace laneql {
 namespace {
 
-const TypeId kAllTypes[] = {
-    TypeId::kInt8,    TypeId::kInt16,   TypeId::kInt32,  TypeId::kInt64,
-    TypeId::kUInt8,   TypeId::kUInt16,  TypeId::kUInt32, TypeId::kUInt64,
-    TypeId::kFloat32, TypeId::kFloat64, TypeId::kDate32, TypeId::kTimestampSeconds,
-    TypeId::kTimestampMicros, TypeId::kString, TypeId::kLargeString, TypeId::kInt128,
-    TypeId::kBool,    TypeId::kTime,    TypeId::kInterval};
-static_assert(sizeof(kAllTypes) / sizeof(kAllTypes[0]) == kNumTypeIds, "list every type");
+using testing_types::kAllTypes;
 
 // ------------------------------ types
 

@@ -23,6 +23,7 @@
 #include "laneql/int128.h"
 #include "laneql/interval.h"
 #include "laneql/table.h"
+#include "all_types.h"
 
 namespace laneql::table_file_testing {
 
@@ -35,13 +36,7 @@ namespace laneql::table_file_testing {
   } while (0)
 #endif
 
-inline constexpr TypeId kAllTypes[] = {
-    TypeId::kInt8,    TypeId::kInt16,   TypeId::kInt32,  TypeId::kInt64,
-    TypeId::kUInt8,   TypeId::kUInt16,  TypeId::kUInt32, TypeId::kUInt64,
-    TypeId::kFloat32, TypeId::kFloat64, TypeId::kDate32, TypeId::kTimestampSeconds,
-    TypeId::kTimestampMicros, TypeId::kString, TypeId::kLargeString, TypeId::kInt128,
-    TypeId::kBool,    TypeId::kTime,    TypeId::kInterval};
-static_assert(sizeof(kAllTypes) / sizeof(kAllTypes[0]) == kNumTypeIds, "list every type");
+using testing_types::kAllTypes;
 
 // Names of this process's files: the pid alone is not unique where test runs in other PID
 // namespaces share the temporary directory (sandboxes, containers), so a random tag joins it.
