@@ -53,7 +53,7 @@ help:
 	@echo "      bench-sorted (filters and joins over a table in timestamp order, laneql vs DuckDB)"
 	@echo "      bench-efficiency (CPU time per query at 1, 4, 16, 64 threads; EFFICIENCY_ROWS=, EFFICIENCY_SF=)"
 	@echo "      bench-scaling (speed-up at 1, 2, 4, 8, 16 threads; SCALING_ROWS=, SCALING_SF=, SCALING_NAME=)"
-	@echo "      test-large-strings (a string column of over 2 GiB end to end: ~10 GB of memory, minutes)"
+	@echo "      test-large-strings (a string column of over 2 GiB end to end: about 17 GB of memory, 4-5 minutes)"
 	@echo "      bench-hits-100m (ClickBench's 43 queries on 100 M generated rows, a 61 GB file; HITS_100M=)"
 	@echo "make demo   build the web demo and serve it on 127.0.0.1 (cross-origin isolated; PORT=)"
 
@@ -356,7 +356,7 @@ bench: build-native build-wasm build-js
 # part of make test.
 # Sizes past int32: a string column of over 2 GiB of text through the generator, queries, a
 # .laneql file, TSV and Parquet, and through the npm package (tests/large). Not part of make
-# test: about 10 GB of memory and minutes.
+# test: about 17 GB of memory at its peak (measured) and 4-5 minutes.
 test-large-strings: build-native build-wasm build-js
 	@echo "==> test: a string column of over 2 GiB (tests/large)"
 	LANEQL_LARGE_DIR=$(BUILD) $(BUILD)/native/tests/large/laneql_large_tests
