@@ -1,10 +1,10 @@
 // A string column of over 2 GiB of text, end to end: the hits generator makes URL for 24 M
 // rows (about 2.5 GB) as a large_string; queries on it (scan, LIKE, GROUP BY, ORDER BY,
-// COUNT(DISTINCT), a join, the whole column as the answer and sorted, a table made from it) are checked
-// against answers worked out here from the column's bytes; then the same through a .laneql
-// file and a TSV file read back. (Parquet: parquet_over_2gib.py.)
-// About 17 GB of memory at its peak (measured) and 6 GB of disk (LANEQL_LARGE_DIR, default /tmp): not part of
-// `make test` but of `make test-large-strings`.
+// COUNT(DISTINCT), a join, the whole column as the answer and sorted, a table made from it)
+// are checked against answers worked out here from the column's bytes; then the same through
+// a .laneql file and a TSV file read back. (Parquet: parquet_over_2gib.py.) About 17 GB of
+// memory at its peak (measured) and 6 GB of disk (LANEQL_LARGE_DIR, default /tmp): not part
+// of `make test` but of `make test-large-strings`.
 #include <unistd.h>
 
 #include <algorithm>
