@@ -9,6 +9,7 @@
 #include "laneql/result.h"
 #include "src/common/civil_time.h"
 #include "src/exec/expr_eval.h"
+#include "src/exec/string_chunks.h"
 
 namespace laneql {
 namespace exec {
@@ -35,7 +36,7 @@ bool TextVec(const Vec& in, AlignedBuffer&& offsets, AlignedBuffer&& data, Vec* 
 bool AddTextBytes(size_t length, size_t* bytes, std::string* error) {
   *bytes += length;
   if (*bytes <= static_cast<size_t>(INT32_MAX)) return true;
-  *error = "a string result exceeds 2 GiB in one batch of rows";
+  *error = kStringBatchTooLarge;
   return false;
 }
 

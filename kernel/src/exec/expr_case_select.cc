@@ -18,6 +18,7 @@
 #include "laneql/predicate.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/functions_common.h"
+#include "src/exec/string_chunks.h"
 
 namespace laneql {
 namespace exec {
@@ -138,7 +139,7 @@ bool BuildStrings(const std::vector<Vec>& args, const uint32_t* pick, const uint
       total += size >= 0 ? static_cast<uint64_t>(size) : args[k].Str(i).size();
     }
     if (total > static_cast<uint64_t>(INT32_MAX)) {
-      if (error != nullptr) *error = "a string result exceeds 2 GiB in one batch of rows";
+      if (error != nullptr) *error = kStringBatchTooLarge;
       return false;
     }
     offsets[i + 1] = static_cast<int32_t>(total);

@@ -10,6 +10,7 @@
 #include "laneql/arith.h"
 #include "laneql/gather.h"
 #include "laneql/result.h"
+#include "src/exec/string_chunks.h"
 
 namespace laneql {
 namespace exec {
@@ -432,7 +433,7 @@ bool GatherStringRows(const Column& column, const Offset* from, const uint32_t* 
     const bool valid = validity == nullptr || BitmaskGet(validity, r);
     total += valid ? static_cast<uint64_t>(from[r + 1] - from[r]) : 0;
     if (total > static_cast<uint64_t>(INT32_MAX)) {
-      if (error != nullptr) *error = "a string result exceeds 2 GiB in one batch of rows";
+      if (error != nullptr) *error = kStringBatchTooLarge;
       return false;
     }
     offsets[i + 1] = static_cast<int32_t>(total);
@@ -465,10 +466,9 @@ bool LargeStringRange(const Column& column, size_t begin, size_t n, Vec* out, st
   const int64_t* from = column.Offsets64() + begin;
   const int64_t base = from[0];
   *done = false;
-  if (from[n] - base > INT32_MAX) return true;
   if (!out->own_offsets.ResizeForOverwrite((n + 1) * sizeof(int32_t), error)) return false;
   int32_t* offsets = out->own_offsets.As<int32_t>();
-  for (size_t i = 0; i <= n; ++i) offsets[i] = static_cast<int32_t>(from[i] - base);
+  if (!RebaseLargeOffsets(from, n, offsets)) return true;
   static const uint8_t kEmpty[64] = {};
   out->type = TypeId::kString;
   out->offsets = offsets;
@@ -503,7 +503,7 @@ bool GatherStrings(const Column& column, const uint32_t* ids, size_t n, Vec* out
     // of one thread's time in memmove).
     const int64_t total = GatherStringOffsets(from, ids, n, offsets);
     if (total == kStringBytesOverflow) {
-      if (error != nullptr) *error = "a string result exceeds 2 GiB in one batch of rows";
+      if (error != nullptr) *error = kStringBatchTooLarge;
       return false;
     }
     if (!out->own_values.ResizeForOverwrite(static_cast<size_t>(total), error)) return false;

@@ -8,6 +8,7 @@
 #include "laneql/gather.h"
 #include "laneql/predicate.h"
 #include "laneql/string_match.h"
+#include "src/exec/string_chunks.h"
 
 namespace laneql {
 namespace exec {
@@ -264,14 +265,12 @@ const int32_t* Filter::BatchStringOffsets(const Column& column, size_t begin, si
   *data = column.StringData() != nullptr ? column.StringData() : kNoBytes;
   if (column.type() == TypeId::kString) return column.Offsets32() + begin;
   const int64_t* from = column.Offsets64() + begin;
-  const int64_t base = from[0];
-  if (from[count] - base > INT32_MAX) {
-    if (error != nullptr) *error = "a string result exceeds 2 GiB in one batch of rows";
+  rebased_offsets_.resize(count + 1);
+  if (!RebaseLargeOffsets(from, count, rebased_offsets_.data())) {
+    if (error != nullptr) *error = kStringBatchTooLarge;
     return nullptr;
   }
-  rebased_offsets_.resize(count + 1);
-  for (size_t i = 0; i <= count; ++i) rebased_offsets_[i] = static_cast<int32_t>(from[i] - base);
-  *data += base;
+  *data += from[0];
   return rebased_offsets_.data();
 }
 

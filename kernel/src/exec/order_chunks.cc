@@ -56,8 +56,8 @@ bool TopCandidatesByChunks(const plan::Plan& plan, const ExecContext& ctx, Evalu
                            const RowSet& candidates, const uint64_t* tiebreak, size_t keep,
                            std::vector<uint32_t>* positions, std::string* error) {
   positions->clear();
-  for (size_t first = 0; first < candidates.count; first += kOrderChunkRows) {
-    const RowSet chunk = Slice(candidates, first, std::min(kOrderChunkRows, candidates.count - first));
+  for (size_t first = 0; first < candidates.count; first += kMaxChunkRows) {
+    const RowSet chunk = Slice(candidates, first, std::min(kMaxChunkRows, candidates.count - first));
     std::vector<Vec> keys;
     std::vector<SortColumn> columns;
     if (!EvalOrderKeys(plan, evaluator, chunk, &keys, &columns, error)) return false;
@@ -72,11 +72,11 @@ bool TopCandidatesByChunks(const plan::Plan& plan, const ExecContext& ctx, Evalu
 bool SortByChunks(const plan::Plan& plan, const ExecContext& ctx, Evaluator* evaluator, const RowSet& candidates,
                   const uint64_t* tiebreak, size_t keep, std::vector<uint32_t>* positions, std::string* error) {
   const size_t m = candidates.count;
-  std::vector<Run> runs((m + kOrderChunkRows - 1) / kOrderChunkRows);  // sized once: keys do not move
+  std::vector<Run> runs((m + kMaxChunkRows - 1) / kMaxChunkRows);  // sized once: keys do not move
   for (size_t r = 0; r < runs.size(); ++r) {
     Run& run = runs[r];
-    run.first = r * kOrderChunkRows;
-    const RowSet chunk = Slice(candidates, run.first, std::min(kOrderChunkRows, m - run.first));
+    run.first = r * kMaxChunkRows;
+    const RowSet chunk = Slice(candidates, run.first, std::min(kMaxChunkRows, m - run.first));
     if (!EvalOrderKeys(plan, evaluator, chunk, &run.keys, &run.columns, error)) return false;
     run.sorted = SortPositions(run.columns, chunk.count, std::min(keep, chunk.count),
                                tiebreak ? tiebreak + run.first : nullptr, &ctx);

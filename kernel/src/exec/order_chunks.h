@@ -11,12 +11,11 @@
 
 #include "src/exec/exec_context.h"
 #include "src/exec/expr_eval.h"
+#include "src/exec/string_chunks.h"
 #include "src/plan/bound_expr.h"
 
 namespace laneql {
 namespace exec {
-
-inline constexpr size_t kOrderChunkRows = size_t{1} << 20;
 
 // The positions (into `candidates`, ascending) of the candidates among the first `keep` in the
 // plan's order: each chunk's first `keep` by its own sort. Sorting these alone gives the first

@@ -51,10 +51,10 @@ bool ChooseRows(const Plan& plan, const ExecContext& ctx, Evaluator* evaluator,
                 const RowSet& candidates, const uint64_t* tiebreak, bool order_by_tiebreak,
                 std::vector<uint32_t>* storage, RowSet* chosen, std::string* error) {
   const size_t m = candidates.count;
-  if (!plan.order.empty() && m > 2 * kOrderChunkRows) {
+  if (!plan.order.empty() && m > 2 * kMaxChunkRows) {
     const size_t keep = static_cast<size_t>(std::min<int64_t>(
         plan.limit < 0 ? static_cast<int64_t>(m) : plan.offset + plan.limit, static_cast<int64_t>(m)));
-    if (keep <= kOrderChunkRows / 16) {
+    if (keep <= kMaxChunkRows / 16) {
       // Few of many: each chunk's first rows, then the rows chosen among those alone, so the
       // keys of all candidates are never held at once.
       std::vector<uint32_t> positions, ids;
@@ -83,9 +83,9 @@ bool ChooseRows(const Plan& plan, const ExecContext& ctx, Evaluator* evaluator,
     if (EvalOrderKeys(plan, evaluator, candidates, &keys, &columns, error)) {
       positions = SortPositions(columns, m, end, tiebreak, &ctx);
     } else {
-      // Many candidates whose keys fail at once, such as a string key of over 2 GiB of text,
-      // are sorted a chunk at a time; what fails then too fails the query.
-      if (m <= kOrderChunkRows) return false;
+      // Many candidates whose string keys pass 2 GiB of text at once are sorted a chunk at a
+      // time; any other failure (out of memory, a bad value) is the query's.
+      if (m <= kMaxChunkRows || error->find(kStringBatchTooLarge) == std::string::npos) return false;
       columns.clear();
       keys.clear();
       if (!SortByChunks(plan, ctx, evaluator, candidates, tiebreak, end, &positions, error)) return false;

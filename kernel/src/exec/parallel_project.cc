@@ -6,6 +6,7 @@
 
 #include "src/common/query_budget.h"
 #include "src/exec/executor.h"
+#include "src/exec/string_chunks.h"
 #include "src/exec/morsel.h"
 #include "src/exec/output_stage.h"
 
@@ -75,9 +76,6 @@ size_t StringBytes(const Vec& part) {
   for (size_t i = 0; i < part.count; ++i) bytes += part.IsNull(i) ? 0 : part.Str(i).size();
   return bytes;
 }
-
-// At most this many rows a chunk: 2^20 rows of 2 KB strings would pass a Vec's int32 offsets.
-constexpr size_t kMaxChunkRows = size_t{1} << 20;
 
 // Rows per chunk: about four chunks per thread, whole batches (so a chunk's column slices stay
 // aligned to 64 rows and can be borrowed), at least two batches.

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "laneql/gather.h"
+#include "src/exec/string_chunks.h"
 
 namespace laneql {
 namespace exec {
@@ -27,7 +28,7 @@ bool StringVecBuilder::Append(std::string_view value, std::string* error) {
 
 bool StringVecBuilder::AppendPart(std::string_view part, std::string* error) {
   if (data_.size() + part.size() > static_cast<size_t>(INT32_MAX)) {
-    if (error != nullptr) *error = "a string result exceeds 2 GiB in one batch of rows";
+    if (error != nullptr) *error = kStringBatchTooLarge;
     return false;
   }
   return part.empty() || data_.Append(part.data(), part.size(), error);
