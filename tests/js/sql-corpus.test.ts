@@ -26,22 +26,6 @@ const SELFTEST_DIR = 'tests/sql/runner/selftest';
 
 const files = corpusFiles(`${REPO_ROOT}${CORPUS_DIR}`);
 
-// The wasm builds have no RE2 (README, SQL): there a record that calls a regexp_ function must
-// get the engine's "not available in this build" error instead of its expected answer, which the
-// native runner checks. Whether a build has RE2 is asked of the build itself, not assumed.
-const REGEXP_CALL = /\bregexp_(replace|matches|full_match|extract)\s*\(/i;
-const NO_REGEXP = 'is not available in this build';
-
-function hasRegexp(db: LaneQL): boolean {
-  try {
-    db.query("SELECT regexp_replace('a', 'a', 'b')");
-    return true;
-  } catch (error) {
-    if (error instanceof Error && error.message.includes(NO_REGEXP)) return false;
-    throw error;
-  }
-}
-
 describe('the corpus', () => {
   it('has files', () => {
     // A glob that finds nothing must not pass as "every file passed".
@@ -67,10 +51,8 @@ for (const flavour of NODE_FLAVOURS) {
         }
 
         let db: LaneQL | undefined;
-        let regexp = true;
         beforeAll(async () => {
           db = await LaneQL.create({ flavour });
-          regexp = hasRegexp(db);
           registerTables(db, loaded);
         });
         afterAll(() => {
@@ -80,11 +62,6 @@ for (const flavour of NODE_FLAVOURS) {
         for (const record of loaded.file.records) {
           it(`${name}:${record.line}`, () => {
             if (db === undefined) throw new Error('LaneQL was not created');
-            if (!regexp && REGEXP_CALL.test(record.sql)) {
-              const outcome = runRecord(db, record);
-              expect(outcome.ok ? 'an answer' : outcome.error).toContain(NO_REGEXP);
-              return;
-            }
             const report = checkRecord(record, runRecord(db, record));
             if (report !== null) expect.fail(mismatchReport(path, record, report));
           });

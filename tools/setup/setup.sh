@@ -12,10 +12,17 @@ HWY_DIR="$DEPS/highway-$HWY_VERSION"
 # sha256 over the sorted per-file sha256 lines of Highway 1.2.0's tree as the jpegxl-src 0.11.2
 # crate ships it (222 files). Pinned so a changed source is caught, like FetchContent's URL_HASH.
 HWY_TREE_SHA256=01354093d0a67db5df895a7e21d74f3e98881ef71414600e130e1f7fd657f976
+# RE2 for the wasm builds (the native ones link Debian's libre2-dev, this same version): the
+# source Debian bookworm builds its package from, out of Debian's own archive, whose tables
+# (perl_groups.cc, unicode_*.cc) are made here as Debian makes them, from its unicode-data.
+RE2_VERSION=2022-06-01
+RE2_DIR="$DEPS/re2-$RE2_VERSION"
+RE2_URL=http://deb.debian.org/debian/pool/main/r/re2/re2_20220601+dfsg.orig.tar.xz
+RE2_SHA256=3bc61251da3b0b97be40a8a127818c517c62516e4eda11fc901d29496663df54
 
 # libclang-rt-14-dev: clang-14's sanitizer and libFuzzer runtimes (make fuzz).
 APT_PACKAGES=(cmake ninja-build g++ clang lld libclang-rt-14-dev libgtest-dev libre2-dev libedit-dev
-              pkg-config emscripten chromium python3 python3-venv nodejs npm cargo ca-certificates)
+              pkg-config curl xz-utils unicode-data python3-six emscripten chromium python3 python3-venv nodejs npm cargo ca-certificates)
 # With --arm64 (make build-arm64 / test-arm64 only: make run and make test do not need it): the
 # aarch64 cross compiler, the emulator, and RE2 for arm64, Debian's multiarch package, which needs
 # the arm64 architecture added to dpkg (libraries only; nothing of it runs on the host).
@@ -87,6 +94,33 @@ else
   touch "$HWY_DIR/.laneql-verified"
   rm -rf "$work"
   echo "Highway $HWY_VERSION ready at $HWY_DIR"
+fi
+
+# --- 2b. RE2 source (compiled into the wasm builds) --------------------------------------------
+CURRENT_STEP="RE2 $RE2_VERSION source"
+step "$CURRENT_STEP"
+if [ -f "$RE2_DIR/.laneql-verified" ]; then
+  echo "present: $RE2_DIR"
+else
+  rm -rf "$RE2_DIR" "$DEPS/re2-download"
+  mkdir -p "$DEPS/re2-download"
+  archive="$DEPS/re2-download/re2.orig.tar.xz"
+  curl -fsSL --retry 3 -o "$archive" "$RE2_URL" || fail "download of $RE2_URL failed"
+  got=$(sha256sum "$archive" | cut -d' ' -f1)
+  [ "$got" = "$RE2_SHA256" ] || fail "RE2 archive sha256 mismatch: got $got, want $RE2_SHA256"
+  tar -xJf "$archive" -C "$DEPS/re2-download"
+  src="$DEPS/re2-download/re2-$RE2_VERSION"
+  [ -f "$src/re2/re2.h" ] || fail "the archive has no re2-$RE2_VERSION/re2/re2.h"
+  # Debian's build: the Unicode tables from /usr/share/unicode (its debian-unicode-data.patch),
+  # the generated sources by upstream's scripts (its REBUILD_TABLES=1).
+  sed -i 's|^_UNICODE_DIR = .*|_UNICODE_DIR = "/usr/share/unicode"|' "$src/re2/unicode.py"
+  perl "$src/re2/make_perl_groups.pl" > "$src/re2/perl_groups.cc"
+  /usr/bin/python3 "$src/re2/make_unicode_casefold.py" > "$src/re2/unicode_casefold.cc"
+  /usr/bin/python3 "$src/re2/make_unicode_groups.py" > "$src/re2/unicode_groups.cc"
+  mv "$src" "$RE2_DIR"
+  touch "$RE2_DIR/.laneql-verified"
+  rm -rf "$DEPS/re2-download"
+  echo "RE2 $RE2_VERSION ready at $RE2_DIR"
 fi
 
 # --- 3. npm workspaces (exact versions from the committed package-lock.json) ---------------

@@ -1,4 +1,4 @@
-// RegexpReplacer on RE2, or a clear refusal in builds without it (LANEQL_HAVE_RE2 unset).
+// RegexpReplacer and RegexpMatcher on RE2.
 #include "src/exec/regexp.h"
 
 #include <algorithm>
@@ -9,14 +9,11 @@
 
 #include "src/exec/regexp_simple.h"
 
-#ifdef LANEQL_HAVE_RE2
 #include <re2/re2.h>
-#endif
 
 namespace laneql {
 namespace exec {
 
-#ifdef LANEQL_HAVE_RE2
 namespace {
 
 // A compiled pattern that each thread matches with a copy of its own. An RE2 object takes a
@@ -141,8 +138,6 @@ class Re2Matcher final : public RegexpMatcher {
 
 }  // namespace
 
-bool RegexpMatcher::Available() { return true; }
-
 std::shared_ptr<const RegexpMatcher> RegexpMatcher::Compile(const std::string& function, const std::string& pattern,
                                                             const std::string& options, std::string* error) {
   RE2::Options re2_options;
@@ -205,26 +200,6 @@ std::shared_ptr<const RegexpReplacer> RegexpReplacer::Compile(const std::string&
   replacer->UseSimpleForm(pattern);
   return replacer;
 }
-
-#else
-
-std::shared_ptr<const RegexpReplacer> RegexpReplacer::Compile(const std::string&,
-                                                              const std::string&,
-                                                              const std::string&,
-                                                              std::string* error) {
-  *error = "regexp_replace is not available in this build (the WebAssembly builds have no RE2)";
-  return nullptr;
-}
-
-bool RegexpMatcher::Available() { return false; }
-
-std::shared_ptr<const RegexpMatcher> RegexpMatcher::Compile(const std::string& function, const std::string&,
-                                                            const std::string&, std::string* error) {
-  *error = function + " is not available in this build (the WebAssembly builds have no RE2)";
-  return nullptr;
-}
-
-#endif
 
 }  // namespace exec
 }  // namespace laneql

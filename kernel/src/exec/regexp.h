@@ -1,6 +1,6 @@
-// REGEXP_REPLACE through RE2 (Debian's libre2 natively). RE2 matches in linear time, so a
-// hostile pattern cannot hang a query. The WebAssembly builds have no RE2: Compile then fails
-// with "regexp_replace is not available in this build", and the query reports it.
+// The regexp_ functions through RE2 (Debian's libre2 natively, the same release compiled from
+// source in the WebAssembly builds). RE2 matches in linear time, so a hostile pattern cannot
+// hang a query.
 #ifndef LANEQL_EXEC_REGEXP_H_
 #define LANEQL_EXEC_REGEXP_H_
 
@@ -27,14 +27,11 @@ class RegexpReplacer {
 
 // regexp_matches, regexp_full_match and regexp_extract: a compiled pattern with DuckDB's options
 // "i" (case-insensitive), "c" (sensitive) and "s" (. matches a newline, the default here as in
-// DuckDB); its multi-line options are not taken. The WebAssembly builds refuse as
-// RegexpReplacer does.
+// DuckDB); its multi-line options are not taken.
 class RegexpMatcher {
  public:
   virtual ~RegexpMatcher() = default;
   // `function` names the caller in messages. Null with a message on a bad pattern or options.
-  // Whether this build has RE2.
-  static bool Available();
   static std::shared_ptr<const RegexpMatcher> Compile(const std::string& function, const std::string& pattern,
                                                       const std::string& options, std::string* error);
   virtual bool PartialMatch(std::string_view text) const = 0;

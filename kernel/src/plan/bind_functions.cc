@@ -144,10 +144,6 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
     case F::kRegexpExtract: {
       const bool extract = info.fn == F::kRegexpExtract;
       std::string compile_error;
-      if (!exec::RegexpMatcher::Available()) {  // said first, whatever the arguments
-        exec::RegexpMatcher::Compile(name, "", "", &compile_error);
-        return Fail(pos, "binder", compile_error);
-      }
       if (!check.Arity(2, extract ? 4 : 3)) return nullptr;
       if (!check.String(0)) return nullptr;
       // pattern, [group,] [options]: constants.

@@ -31,7 +31,7 @@ enum class ScalarFn : uint16_t {
   // without wildcards bind to LIKE, whose SIMD kernels and filter paths they then share.
   kConcat, kConcatWs, kLeft, kRight, kReplace, kSplitPart, kTrim, kLtrim, kRtrim, kLpad, kRpad,
   kReverse, kRepeat, kStrpos, kStartsWith, kEndsWith, kContains, kAscii, kChr,
-  kRegexpMatches, kRegexpFullMatch, kRegexpExtract,  // RE2 (native builds)
+  kRegexpMatches, kRegexpFullMatch, kRegexpExtract,  // RE2
   kMd5, kSha256, kHash,
   kFormat, kPrintf,  // exec/functions_format.cc
   // Dates and times (exec/functions_date.cc); extract, date_part, year() ... and date_trunc
