@@ -51,6 +51,13 @@ BoundExprPtr Binder::BindLibraryFunction(const ScalarFunctionInfo& info, std::ve
       break;  // the date family, bound above
     case F::kListValue: case F::kListLength: case F::kListExtract:
       break;  // the list family, bound above
+    case F::kToInterval: case F::kAge: case F::kMakeTime: case F::kTimestampPlusInterval:
+      break;  // the interval functions, bound above
+    case F::kTimestampMinusInterval: case F::kTimePlusInterval: case F::kTimeMinusInterval:
+    case F::kTimestampMinusTimestamp: case F::kIntervalPlus: case F::kIntervalMinus:
+    case F::kIntervalTimes: case F::kIntervalDivide: case F::kIntervalNegate: case F::kIntervalKey:
+    case F::kTimePart: case F::kPackShortString: case F::kUnpackShortString:
+      break;  // no function name binds to these: operators and the planner make them
     case F::kConcat:
     case F::kConcatWs: {
       if (!check.Arity(info.fn == F::kConcat ? 1 : 2, SIZE_MAX)) return nullptr;

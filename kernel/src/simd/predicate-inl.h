@@ -411,8 +411,10 @@ HWY_INLINE size_t MaskToIndicesImpl(const uint64_t* HWY_RESTRICT words, size_t r
                                     uint32_t* HWY_RESTRICT out) {
   const size_t n_words = BitmaskWords(rows);
   const uint64_t last_word_mask = BitmaskTailMask(rows);
+#if HWY_TARGET != HWY_SCALAR
   // Found lazily, at the first dense word: sparse masks never pay for the backward scan.
   size_t first_unsafe = n_words + 1;  // unknown
+#endif
   uint32_t* HWY_RESTRICT next = out;
   for (size_t w = 0; w < n_words; ++w) {
     uint64_t bits = words[w];
