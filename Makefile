@@ -123,7 +123,7 @@ run: build-native
 	@echo; echo "==> try it: $(LANEQL) --table hits=$(RUN_DATA)   (an interactive shell; .help)"
 
 # test-asan is not in it: its instrumented build pushed make test past 30 minutes on two cores;
-# .ci/run runs it after make test, as it runs the aarch64 tests.
+# .ci/run runs it after make test, as it runs the aarch64 tests, when CI's 90 minutes allow.
 test: build test-native test-install test-diff test-tpch test-wasm-kernels test-js test-tpch-js \
   test-e2e
 	@echo "==> make test: all suites passed"
