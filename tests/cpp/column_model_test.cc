@@ -18,6 +18,7 @@
 #include "laneql/table.h"
 #include "laneql/types.h"
 #include "all_types.h"
+#include "test_threads.h"
 
 namespace laneql {
 namespace {
@@ -331,6 +332,7 @@ TEST(Column, Strings) {
 // a string is appended, true for no bytes at all, false for other types; both offset widths;
 // answered alike by threads asking at once.
 TEST(Column, AllAsciiIsKeptUntilAStringIsAppended) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   std::string error;
   for (TypeId type : {TypeId::kString, TypeId::kLargeString}) {
     Column c(type);

@@ -21,6 +21,7 @@
 #include "profile_spans.h"
 #include "src/exec/distinct_partitions.h"
 #include "src/exec/thread_pool.h"
+#include "test_threads.h"
 
 namespace laneql {
 namespace {
@@ -524,6 +525,7 @@ TEST(PartitionedDistinct, SqlMatchesTheSetPathForEveryTypeAndEdgeValue) {
 }
 
 TEST(PartitionedDistinct, GroupedSqlMatchesTheSetPathOnEveryMerge) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   auto table = EdgeTable(100'003);
   const char* queries[] = {
       "SELECT i8, count(DISTINCT i64), count(*), sum(i32) FROM t GROUP BY i8 ORDER BY i8",
@@ -620,6 +622,7 @@ TEST(PartitionedDistinct, ChosenFromASampleOnOneThreadAsOnSeveral) {
 // where a group's pairs come from every thread or the groups are few. The answers are the set
 // path's.
 TEST(PartitionedDistinct, PairsOfManyGroupsArePartitionedByGroup) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   const size_t rows = 40 * 16384;
   Column k(TypeId::kInt64), u(TypeId::kInt64), m(TypeId::kInt32);
   std::string error;

@@ -17,6 +17,7 @@
 #include "laneql/hash.h"
 #include "string_rows.h"
 #include "target_param.h"
+#include "test_threads.h"
 
 namespace laneql {
 namespace {
@@ -200,6 +201,7 @@ TEST_P(GroupHashTableFindTest, EmptyTablesFindNothingAndStayUnallocated) {
 }
 
 TEST_P(GroupHashTableFindTest, ThreadsFindInOneTableAtOnce) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   const size_t n = 200000;
   const std::vector<uint64_t> built = DrawValues(n, n, 11), asked = DrawValues(n, 2 * n, 12);
   std::vector<uint64_t> built_hashes(n), asked_hashes(n);

@@ -21,6 +21,7 @@
 #include "profile_spans.h"
 #include "src/exec/group_partitions.h"
 #include "src/exec/vector.h"
+#include "test_threads.h"
 
 namespace laneql {
 namespace {
@@ -400,6 +401,7 @@ TEST(PartitionedGroupBy, ChosenFromASampleWhenKeysRepeat) {
 // with the threads, so many groups are partitioned even where each key has one row; few
 // groups are not. The answers are those of one thread.
 TEST(PartitionedGroupBy, PastFourThreadsManyGroupsArePartitionedEvenWithoutRepeats) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   const size_t rows = 40 * 16384;  // enough batches for the sample (kMinBatches)
   Column u(TypeId::kInt64), m(TypeId::kInt32), s(TypeId::kString);
   std::string error;

@@ -16,6 +16,7 @@
 #include "laneql/result_printers.h"
 #include "profile_spans.h"
 #include "src/common/large_blocks.h"
+#include "test_threads.h"
 
 #if defined(__GLIBC__) && !defined(__EMSCRIPTEN__)
 #include <sys/resource.h>
@@ -58,6 +59,7 @@ DatabaseOptions OneThread() {
 using testing::HasSpan;
 
 TEST(GroupSplit, AutoSplitsByKeysWhenEveryRowIsAGroupAndByRowsOtherwise) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   // 40 batches of 16,384 rows: enough for the sample (4 batches) to be a small part.
   auto table = KeysTable(40 * 16384);
   DatabaseOptions options;
@@ -244,6 +246,7 @@ TEST(GroupSplit, EveryModeGivesTheSameGroupsAndSums) {
 // front, no copy of the rows): one thread; the row split, whose sets are merged; the split by
 // value (nearly unique strings), whose counts are added; with NULLs and '' among the rows.
 TEST(GroupSplit, UngroupedStringDistinctCountsOnEveryPath) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   const size_t rows = 40 * 16384;
   Column unique(TypeId::kString), few(TypeId::kString);
   std::unordered_set<std::string> unique_seen, few_seen;
@@ -307,6 +310,7 @@ uint64_t PreparedRows(const std::string& json) { return SpanRows(json, "prepare 
 // thread reading every batch and holding every group. The answers (with NULL values, a WHERE,
 // and the other kinds of aggregate beside) match one thread's; few values split by rows.
 TEST(GroupSplit, FewGroupsWithManyDistinctValuesSplitByValue) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   const size_t rows = 40 * 16384;
   auto table = KeysTable(rows);
   std::string error;
@@ -358,6 +362,7 @@ TEST(GroupSplit, FewGroupsWithManyDistinctValuesSplitByValue) {
 // Every batch is prepared exactly once, every owner takes every batch, and the answers are
 // byte for byte one thread's (the same groups in the same order, float sums in row order).
 TEST(GroupSplit, OwnersShareEachBatchsPreparedKeys) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   const size_t rows = 66 * 16384;  // more batches than the ring's 64 slots
   auto table = KeysTable(rows);
   std::string error;
@@ -436,6 +441,7 @@ TEST(GroupSplit, OwnersShareEachBatchsPreparedKeys) {
 // merge every group again); by rows past 4, not partitioned (the rows reach one table in
 // order); groups of 64 rows are few enough to split by rows. The answers are one thread's.
 TEST(GroupSplit, KeysStoredTogetherSplitByKeys) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   const size_t rows = 40 * 16384;
   Column k4(TypeId::kInt64), k64(TypeId::kInt64), v(TypeId::kInt64);
   std::string error;

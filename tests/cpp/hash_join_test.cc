@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <random>
@@ -204,7 +205,7 @@ class HashJoinTest : public testing::Test {
     std::vector<std::string> errors(kSlices);
     std::vector<size_t> starts;
     for (int i = 0; i <= kSlices; ++i) starts.push_back(rows * static_cast<size_t>(i) / kSlices);
-    pool_.Run(kSlices, [&](int i) {
+    const auto probe_slice = [&](int i) {
       std::vector<uint32_t> slice;
       for (size_t r = starts[i]; r < starts[i + 1]; ++r) slice.push_back(static_cast<uint32_t>(r));
       std::vector<Column> keys(probe.size());
@@ -212,6 +213,11 @@ class HashJoinTest : public testing::Test {
         if (!GatherRows(probe[k], slice, &keys[k], &errors[i])) return;
       }
       if (!table.Probe(Pointers(keys), &got[i], &errors[i])) errors[i] += " (probe)";
+    };
+    // Every slice on whatever threads the pool has (one where the build has no threads).
+    const int workers = std::min(kSlices, pool_.threads());
+    pool_.Run(workers, [&](int w) {
+      for (int i = w; i < kSlices; i += workers) probe_slice(i);
     });
     MatchPairs all;
     for (int i = 0; i < kSlices; ++i) {

@@ -18,6 +18,7 @@
 #include "laneql/system_info.h"
 #include "src/common/query_budget.h"
 #include "src/exec/sort_rows.h"
+#include "test_threads.h"
 
 namespace laneql {
 namespace {
@@ -176,9 +177,7 @@ TEST(QueryTimeoutTest, ASlowQueryTimesOutAndTheNextRuns) {
 }
 
 TEST(QueryInterruptTest, InterruptFromAnotherThreadStopsTheQuery) {
-#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
-  GTEST_SKIP() << "no threads in this build";
-#endif
+  LANEQL_SKIP_WITHOUT_THREADS();
   for (int threads : {1, 2}) {
     SCOPED_TRACE(threads);
     Database db(Options(threads, 0));

@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_threads.h"
+
 namespace laneql {
 namespace exec {
 namespace {
@@ -226,6 +228,7 @@ TEST(ProfileTest, FewerThanOneThreadIsOneAndBadIndicesAreIgnored) {
 }
 
 TEST(ProfileTest, ConcurrentThreadsLandOnTheirTracks) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   constexpr int kThreads = 4;
   constexpr int kSpans = 200;
   Profiler profiler(kThreads);

@@ -15,6 +15,7 @@
 #include "laneql/result_printers.h"
 #include "laneql/aggregate.h"
 #include "result_rows.h"
+#include "test_threads.h"
 
 namespace laneql {
 namespace {
@@ -606,6 +607,7 @@ TEST(SqlEngineThreads, ErrorsInWorkersComeBackAsErrors) {
 }
 
 TEST(SqlEngineThreads, ThreadCountOption) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   DatabaseOptions options;
   options.threads = 3;
   EXPECT_EQ(Database(options).threads(), 3);

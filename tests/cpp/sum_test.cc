@@ -10,6 +10,7 @@
 
 #include "laneql/sum.h"
 #include "target_param.h"
+#include "test_threads.h"
 
 namespace laneql {
 namespace {
@@ -131,6 +132,7 @@ TEST_P(SumFloat64Test, BlocksMatchReferencePerBlock) {
 }
 
 TEST_P(SumFloat64Test, EveryThreadCountGivesTheSameBits) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   for (size_t n : {size_t{0}, size_t{5000}, size_t{123457}}) {
     const std::vector<double> v = MakeDoubles(Data::kCancellation, n, n);
     const double single = SumFloat64(v.data(), n);
@@ -188,6 +190,7 @@ TEST_P(SumInt64Test, ExtremesDoNotOverflow) {
 }
 
 TEST_P(SumInt64Test, ParallelIsExact) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   const std::vector<int64_t> v = MakeInt64(200003, 5);
   const Int128 want = reference::SumInt64(v.data(), v.size());
   for (int threads : {1, 2, 3, 8}) {

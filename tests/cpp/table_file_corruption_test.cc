@@ -17,6 +17,7 @@
 #include "src/storage/checksum.h"
 #include "src/storage/table_file_format.h"
 #include "table_file_test_util.h"
+#include "test_threads.h"
 
 namespace laneql {
 namespace {
@@ -333,6 +334,7 @@ TEST_F(TableFileCorruption, BadStructureWithValidChecksums) {
 }
 
 TEST_F(TableFileCorruption, VerifyRunsOnceAndIsThreadSafe) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   FileImage image = image_;
   image.buffer(1, 0)[3] ^= 1;  // URL's values
   Table table;

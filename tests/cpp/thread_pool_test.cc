@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_threads.h"
+
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
 #include <dirent.h>
 #endif
@@ -150,6 +152,7 @@ TEST(ThreadPoolTest, WorkerExceptionIsRethrownAndThePoolStillWorks) {
 }
 
 TEST(ThreadPoolTest, ConcurrentCallersBothComplete) {
+  LANEQL_SKIP_WITHOUT_THREADS();
   ThreadPool pool(4);
   const int n = pool.threads();
   constexpr int kRuns = 200;
