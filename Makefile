@@ -68,23 +68,12 @@ build-native: setup
 	cmake -S . -B $(BUILD)/native $(CMAKE_COMMON) >/dev/null
 	cmake --build $(BUILD)/native -j $(JOBS)
 
-# The flavours build side by side, each printing to build/wasm-<flavour>.log (shown when all are
-# done): each build ends in a link of a minute or more on one core (Binaryen's -O3 pass), and one
-# build after another left the second core idle through each, about five minutes of make test.
 build-wasm: setup
-	@echo "==> build: wasm flavours $(WASM_FLAVOURS), side by side"
-	@mkdir -p $(BUILD)
-	@status=0; for f in $(WASM_FLAVOURS); do \
-	  (cmake -S . -B $(BUILD)/wasm-$$f $(CMAKE_COMMON) -DCMAKE_TOOLCHAIN_FILE=$(EMSCRIPTEN_TOOLCHAIN) \
-	    -DLANEQL_WASM_FLAVOUR=$$f >/dev/null && cmake --build $(BUILD)/wasm-$$f -j $(JOBS)) \
-	    > $(BUILD)/wasm-$$f.log 2>&1 & \
-	done; \
-	for f in $(WASM_FLAVOURS); do wait -n || status=1; done; \
-	for f in $(WASM_FLAVOURS); do \
-	  echo "==> build: wasm flavour $$f"; cat $(BUILD)/wasm-$$f.log; \
-	done; \
-	exit $$status
 	@for f in $(WASM_FLAVOURS); do \
+	  echo "==> build: wasm flavour $$f"; \
+	  cmake -S . -B $(BUILD)/wasm-$$f $(CMAKE_COMMON) -DCMAKE_TOOLCHAIN_FILE=$(EMSCRIPTEN_TOOLCHAIN) \
+	    -DLANEQL_WASM_FLAVOUR=$$f >/dev/null; \
+	  cmake --build $(BUILD)/wasm-$$f -j $(JOBS); \
 	  for glue in $(BUILD)/wasm-$$f/out/laneql-*.js; do \
 	    m=$$(basename $$glue .js); m=$${m#laneql-}; \
 	    case $$m in *.worker) continue;; esac; \
