@@ -9,10 +9,8 @@
 #include <gtest/gtest.h>
 
 #if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
-#define LANEQL_TEST_HAS_THREADS 0
 #define LANEQL_SKIP_WITHOUT_THREADS() GTEST_SKIP() << "no threads in this build"
 #else
-#define LANEQL_TEST_HAS_THREADS 1
 #define LANEQL_SKIP_WITHOUT_THREADS() static_cast<void>(0)
 #endif
 
