@@ -9,8 +9,9 @@
 #   scalar           no SIMD (Highway's EMU128), one thread: engines without wasm SIMD
 # simd128-mt and scalar also link the C++ kernel tests (GoogleTest, run under Node by `make
 # test-wasm-kernels`) from their own objects: the WASM target with pthreads, EMU128 without
-# (tests that start threads skip there, tests/cpp/test_threads.h). A build of the kernel of its
-# own for the scalar tests, with pthreads, cost make test about six minutes on two cores.
+# (tests that start threads skip there, tests/cpp/test_threads.h). The scalar tests had a
+# build of the kernel of their own, with pthreads: a whole wasm compile (the simd128 flavour's
+# is about 760 s of CPU here) for tests alone.
 set(LANEQL_WASM_FLAVOUR "simd128" CACHE STRING "simd128 | simd128-mt | scalar")
 set(_flavours simd128 simd128-mt scalar)
 if(NOT LANEQL_WASM_FLAVOUR IN_LIST _flavours)
