@@ -22,8 +22,19 @@ LANEQL := $(BUILD)/native/native-cli/laneql
 WASM_DIST := $(ROOT)/bindings-js/dist/wasm
 # Debian's Emscripten needs its JS optimizer's modules (acorn) from Debian's node path.
 export NODE_PATH := /usr/share/nodejs
+# Every compile goes through tools/build/compiler-cache (ccache when installed). Paths under the
+# clone are hashed relative to it, so a fresh clone elsewhere on the machine hits the same cache.
+COMPILER_CACHE := $(ROOT)/tools/build/compiler-cache
+export CCACHE_BASEDIR := $(ROOT)
+export CCACHE_NOHASHDIR := 1
 CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HWY=$(HWY_SRC) \
-  -DFETCHCONTENT_FULLY_DISCONNECTED=ON
+  -DFETCHCONTENT_FULLY_DISCONNECTED=ON -DCMAKE_C_COMPILER_LAUNCHER=$(COMPILER_CACHE) \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=$(COMPILER_CACHE)
+# The wasm builds: emcc runs the wrapper around clang (a launcher around emcc would make ccache
+# preprocess through the Python driver for every object).
+CMAKE_WASM := -DCMAKE_C_COMPILER_LAUNCHER= -DCMAKE_CXX_COMPILER_LAUNCHER= \
+  -DCMAKE_TOOLCHAIN_FILE=$(EMSCRIPTEN_TOOLCHAIN)
+export EM_COMPILER_WRAPPER := $(COMPILER_CACHE)
 
 .PHONY: help setup build build-native build-wasm build-wasm-tests build-js build-demo demo run test \
   test-native test-diff test-wasm-kernels test-asan test-tsan test-js test-e2e pack bench-wasm bench \
@@ -71,7 +82,7 @@ build-native: setup
 build-wasm: setup
 	@for f in $(WASM_FLAVOURS); do \
 	  echo "==> build: wasm flavour $$f"; \
-	  cmake -S . -B $(BUILD)/wasm-$$f $(CMAKE_COMMON) -DCMAKE_TOOLCHAIN_FILE=$(EMSCRIPTEN_TOOLCHAIN) \
+	  cmake -S . -B $(BUILD)/wasm-$$f $(CMAKE_COMMON) $(CMAKE_WASM) \
 	    -DLANEQL_WASM_FLAVOUR=$$f >/dev/null; \
 	  cmake --build $(BUILD)/wasm-$$f -j $(JOBS); \
 	  for glue in $(BUILD)/wasm-$$f/out/laneql-*.js; do \
@@ -88,7 +99,7 @@ build-wasm: setup
 build-wasm-tests: setup
 	@for f in $(WASM_TEST_FLAVOURS); do \
 	  echo "==> build: C++ kernel tests for wasm ($$f)"; \
-	  cmake -S . -B $(BUILD)/wasm-$$f $(CMAKE_COMMON) -DCMAKE_TOOLCHAIN_FILE=$(EMSCRIPTEN_TOOLCHAIN) \
+	  cmake -S . -B $(BUILD)/wasm-$$f $(CMAKE_COMMON) $(CMAKE_WASM) \
 	    -DLANEQL_WASM_FLAVOUR=$$f >/dev/null; \
 	  cmake --build $(BUILD)/wasm-$$f -j $(JOBS); \
 	done
