@@ -15,6 +15,7 @@
 #include "src/exec/morsel.h"
 #include "src/plan/query_ast.h"
 #include "src/exec/query_tree.h"
+#include "src/plan/logical_operator.h"
 #include "src/sql/ast_clone.h"
 
 namespace laneql {
@@ -191,20 +192,27 @@ bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
   const size_t n_left = left.table->num_rows(), n_right = right.table->num_rows();
   const bool marks_only = type == sql::JoinType::kSemi || type == sql::JoinType::kAnti || type == sql::JoinType::kMark;
   std::vector<uint32_t> left_rows, right_rows;
-  if (left_keys.empty()) {
-    if (static_cast<double>(n_left) * static_cast<double>(n_right) > kMaxCrossRows) {
+  const bool nested_loop = left_keys.empty();
+  if (nested_loop) {
+    // A residual condition cuts the product block by block (KeepPairsPassing), so only what it
+    // keeps is held; a bare product, or one whose condition holds a subquery, is made whole.
+    bool whole = residual == nullptr;
+    if (residual != nullptr) plan::ReadsOf(residual, {&left.scope, &right.scope}, &whole);
+    if (whole && static_cast<double>(n_left) * static_cast<double>(n_right) > kMaxCrossRows) {
       *error = ErrorAt(pos, "out of memory", "the join would make " +
                                                  std::to_string(static_cast<double>(n_left) * n_right) +
                                                  " rows (a cross product; join on an equality?)");
       return false;
     }
+  }
+  if (nested_loop && residual == nullptr) {
     for (size_t l = 0; l < n_left; ++l) {
       for (size_t r = 0; r < n_right; ++r) {
         left_rows.push_back(static_cast<uint32_t>(l));
         right_rows.push_back(static_cast<uint32_t>(r));
       }
     }
-  } else {
+  } else if (!nested_loop) {
     Result lk, rk;
     if (!Evaluate(left, left_keys, &lk)) {
       *error = std::move(lk);
@@ -245,47 +253,11 @@ bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
     left_rows = std::move(swap ? pairs.build_rows : pairs.probe_rows);
     right_rows = std::move(swap ? pairs.probe_rows : pairs.build_rows);
   }
-  auto gather = [&](const std::vector<uint32_t>& lrows, const std::vector<uint32_t>& rrows,
-                    bool with_right, Relation* joined) {
-    auto table = std::make_shared<Table>();
-    std::string message;
-    joined->scope = left.scope;
-    size_t c_out = 0;
-    for (size_t c = 0; c < left.table->num_columns(); ++c) {
-      Column column;
-      if (!TakeRows(left.table->column(c), lrows, &column, &message) ||
-          !table->AddColumn(RelationColumnName(c_out++), std::move(column), &message)) {
-        *error = Result::Error(message);
-        return false;
-      }
-    }
-    if (with_right) {
-      for (size_t c = 0; c < right.table->num_columns(); ++c) {
-        Column column;
-        if (!TakeRows(right.table->column(c), rrows, &column, &message) ||
-            !table->AddColumn(RelationColumnName(c_out++), std::move(column), &message)) {
-          *error = Result::Error(message);
-          return false;
-        }
-      }
-      joined->scope.insert(joined->scope.end(), right.scope.begin(), right.scope.end());
-    }
-    joined->table = std::move(table);
-    return true;
-  };
-  if (residual != nullptr) {
-    // The residual condition decides which candidate pairs match (before outer rows are added).
-    Relation candidates;
-    if (!gather(left_rows, right_rows, true, &candidates)) return false;
-    std::vector<uint32_t> keep;
-    if (!FilterRows(candidates, *residual, &keep, error)) return false;
-    std::vector<uint32_t> l2(keep.size()), r2(keep.size());
-    for (size_t i = 0; i < keep.size(); ++i) {
-      l2[i] = left_rows[keep[i]];
-      r2[i] = right_rows[keep[i]];
-    }
-    left_rows = std::move(l2);
-    right_rows = std::move(r2);
+  // The residual condition decides which candidate pairs match (before outer rows are added):
+  // the equi-matches, or a nested-loop join's whole product.
+  if (residual != nullptr &&
+      !KeepPairsPassing(left, right, *residual, nested_loop, &left_rows, &right_rows, error)) {
+    return false;
   }
   if (marks_only) {
     std::vector<uint8_t> matched(n_left, 0);
@@ -335,7 +307,11 @@ bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
       }
     }
   }
-  if (!gather(left_rows, right_rows, true, out)) return false;
+  std::string message;
+  if (!GatherJoinedRows(left, right, left_rows, right_rows, out, &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
   if (type == sql::JoinType::kSingle) {
     // A single join adds the subquery's value alone (the right side's last column): the inner
     // query's other columns are not the outer query's to name.

@@ -169,6 +169,12 @@ class QueryTreeRunner {
                      const std::vector<const sql::Expr*>& right_keys,
                      const sql::Expr* residual, sql::JoinType type, sql::SourcePos pos,
                      Relation* out, Result* error);
+  // The pairs (left_rows[i], right_rows[i]) for which `residual` holds over the joined row, in
+  // their order; with `product`, the pairs of left x right in left-major order instead (the
+  // lists' contents ignored). Judged block by block on the query's threads
+  // (query_join_residual.cc), so that only the kept pairs are held.
+  bool KeepPairsPassing(const Relation& left, const Relation& right, const sql::Expr& residual, bool product,
+                        std::vector<uint32_t>* left_rows, std::vector<uint32_t>* right_rows, Result* error);
   // A semi, anti or mark join's answer from which left rows matched (matched[l] != 0): the
   // left rows with / without a match, or every left row with the BOOLEAN mark.
   bool MarkedJoin(const Relation& left, const std::vector<uint8_t>& matched, sql::JoinType type, Relation* out,

@@ -164,6 +164,25 @@ bool TakeRows(const Column& in, const std::vector<uint32_t>& rows, Column* out,
   return GatherRows(in, rows, out, error);  // the gather kernels (hash_join.h)
 }
 
+bool GatherJoinedRows(const Relation& left, const Relation& right, const std::vector<uint32_t>& left_rows,
+                      const std::vector<uint32_t>& right_rows, Relation* out, std::string* error) {
+  auto table = std::make_shared<Table>();
+  size_t c_out = 0;
+  for (const auto& [side, rows] : {std::pair{&left, &left_rows}, std::pair{&right, &right_rows}}) {
+    for (size_t c = 0; c < side->table->num_columns(); ++c) {
+      Column column;
+      if (!TakeRows(side->table->column(c), *rows, &column, error) ||
+          !table->AddColumn(RelationColumnName(c_out++), std::move(column), error)) {
+        return false;
+      }
+    }
+  }
+  out->scope = left.scope;
+  out->scope.insert(out->scope.end(), right.scope.begin(), right.scope.end());
+  out->table = std::move(table);
+  return true;
+}
+
 bool KeepRelationRows(Relation* relation, const std::vector<uint32_t>& rows, std::string* error,
                       const ExecContext* ctx) {
   auto table = std::make_shared<Table>();

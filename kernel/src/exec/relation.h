@@ -55,6 +55,10 @@ bool TakeRows(const Column& in, const std::vector<uint32_t>& rows, Column* out,
 // columns are gathered on its threads.
 bool KeepRelationRows(Relation* relation, const std::vector<uint32_t>& rows, std::string* error,
                       const ExecContext* ctx = nullptr);
+// The joined rows of the pairs (left_rows[i], right_rows[i]): every column of `left`, then every
+// column of `right` (kMissingRow on either side gives NULLs), under both scopes.
+bool GatherJoinedRows(const Relation& left, const Relation& right, const std::vector<uint32_t>& left_rows,
+                      const std::vector<uint32_t>& right_rows, Relation* out, std::string* error);
 // An all-NULL column of `type` and `length` rows.
 bool NullColumn(TypeId type, size_t length, Column* out, std::string* error);
 
