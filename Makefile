@@ -27,9 +27,6 @@ export NODE_PATH := /usr/share/nodejs
 COMPILER_CACHE := $(ROOT)/tools/build/compiler-cache
 export CCACHE_BASEDIR := $(ROOT)
 export CCACHE_NOHASHDIR := 1
-# The kernel tests use a precompiled header (tests/cpp/CMakeLists.txt): ccache caches such
-# compiles only with these.
-export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_file_ctime
 CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HWY=$(HWY_SRC) \
   -DFETCHCONTENT_FULLY_DISCONNECTED=ON -DCMAKE_C_COMPILER_LAUNCHER=$(COMPILER_CACHE) \
   -DCMAKE_CXX_COMPILER_LAUNCHER=$(COMPILER_CACHE)
