@@ -22,9 +22,9 @@ LANEQL := $(BUILD)/native/native-cli/laneql
 WASM_DIST := $(ROOT)/bindings-js/dist/wasm
 # Debian's Emscripten needs its JS optimizer's modules (acorn) from Debian's node path.
 export NODE_PATH := /usr/share/nodejs
-# Every compile goes through tools/build/compiler-cache (ccache when installed). Paths under the
+# Every compile goes through tools/compiler-cache (ccache when installed). Paths under the
 # clone are hashed relative to it, so a fresh clone elsewhere on the machine hits the same cache.
-COMPILER_CACHE := $(ROOT)/tools/build/compiler-cache
+COMPILER_CACHE := $(ROOT)/tools/compiler-cache
 export CCACHE_BASEDIR := $(ROOT)
 export CCACHE_NOHASHDIR := 1
 CMAKE_COMMON := -G Ninja -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_HWY=$(HWY_SRC) \

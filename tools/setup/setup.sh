@@ -22,7 +22,7 @@ RE2_SHA256=3bc61251da3b0b97be40a8a127818c517c62516e4eda11fc901d29496663df54
 
 # libclang-rt-14-dev: clang-14's sanitizer and libFuzzer runtimes (make fuzz). curl, xz-utils,
 # unicode-data and python3-six: fetching RE2's source and making its tables (step 2b; RE2's
-# unicode.py imports six). ccache: every compile goes through it (tools/build/compiler-cache).
+# unicode.py imports six). ccache: every compile goes through it (tools/compiler-cache).
 APT_PACKAGES=(cmake ninja-build ccache g++ clang lld libclang-rt-14-dev libgtest-dev libre2-dev libedit-dev
               pkg-config curl xz-utils unicode-data python3-six emscripten chromium python3 python3-venv nodejs npm cargo ca-certificates)
 # With --arm64 (make build-arm64 / test-arm64 only: make run and make test do not need it): the
