@@ -1,8 +1,8 @@
 // SortPositions (sort_rows.cc) against a plain std::stable_sort with a comparator written here:
 // full sorts and top-N (whose typed first key rejects positions without the comparator), on one
 // thread and split over a pool, with NULLs placed first or last, NaN largest, -0 equal to +0,
-// many ties, a tiebreak array, a second key, string and constant first keys, and keep 0, 1, a
-// few, n - 1, n and more than n.
+// many ties, a tiebreak array, a second key, string and constant first keys, strings that differ
+// only past their first 8 bytes, four keys, and keep 0, 1, a few, n - 1, n and more than n.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -88,6 +88,26 @@ Key StringKey(size_t n, int null_percent, std::mt19937_64* rng) {
   for (size_t i = 0; i < n; ++i) {
     const uint64_t r = (*rng)() % 7;
     key.strings.push_back(r == 0 ? std::string() : std::string(r % 3 + 1, static_cast<char>('a' + r)));
+    EXPECT_TRUE(builder.Append(key.strings.back(), nullptr));
+  }
+  EXPECT_TRUE(builder.Finish(&key.vec, nullptr));
+  SetNulls(&key, rng, null_percent);
+  return key;
+}
+
+// Strings that share their first 8 bytes (the sort's order words) or differ just past them:
+// lengths around 8, a NUL byte inside or where the word pads, bytes over 0x7F.
+Key PrefixStringKey(size_t n, int null_percent, std::mt19937_64* rng) {
+  static const std::string kPool[] = {"", "Brand#1", "Brand#12", "Brand#12X", "Brand#12 ", std::string("Brand#12\0", 9),
+                                      std::string("Brand#1\0", 8), std::string("Brand#1\0z", 9), "Brand#13",
+                                      "STANDARD POLISHED TIN", "STANDARD POLISHED BRASS", "STANDARD",
+                                      "\xff\xfe", "\xff\xfe\x01", "\x7f"};
+  Key key;
+  key.nulls.assign(n, false);
+  exec::StringVecBuilder builder;
+  EXPECT_TRUE(builder.Init(n, false, nullptr));
+  for (size_t i = 0; i < n; ++i) {
+    key.strings.push_back(kPool[(*rng)() % (sizeof(kPool) / sizeof(kPool[0]))]);
     EXPECT_TRUE(builder.Append(key.strings.back(), nullptr));
   }
   EXPECT_TRUE(builder.Finish(&key.vec, nullptr));
@@ -185,6 +205,12 @@ TEST_P(SortPositionsTest, MatchesAStableSortWithAPlainComparator) {
     CheckAll({&bytes}, n, context, "uint8");
     CheckAll({&doubles, &nullable}, n, context, "double, nullable int32");
     CheckAll({&strings, &doubles}, n, context, "string, double");
+    // Strings past their first 8 bytes, and keys past the three a sort record holds.
+    const Key prefixed = PrefixStringKey(n, 4, &rng);
+    const Key prefixed2 = PrefixStringKey(n, 0, &rng);
+    CheckAll({&prefixed}, n, context, "prefixed strings");
+    CheckAll({&nullable, &prefixed, &prefixed2, &ints}, n, context, "int32, two prefixed strings, int64");
+    CheckAll({&prefixed, &bytes, &doubles, &prefixed2}, n, context, "prefixed string, uint8, double, prefixed string");
     if (n <= 3000) CheckAll({&wide}, n, context, "distinct int64");  // ties only by chance
   }
 }

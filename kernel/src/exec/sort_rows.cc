@@ -41,6 +41,24 @@ std::vector<uint64_t> OrderWords(const Vec& v, size_t n) {
   return words;
 }
 
+// A string column's first 8 bytes as big-endian words (zero-padded; 0 for a NULL): unequal
+// words order two strings as their bytes do, equal ones leave the strings to be compared. An
+// ORDER BY of 18,314 TPC-H Q16 groups by count, brand, type and size compared every tie on the
+// strings through CompareRows: 14 % of the query.
+std::vector<uint64_t> StringPrefixWords(const Vec& v, size_t n) {
+  std::vector<uint64_t> words;
+  if (v.constant || n == 0 || !IsString(v.type)) return words;
+  words.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (v.IsNull(i)) continue;
+    const std::string_view s = v.Str(i);
+    uint64_t word = 0;  // the bytes in memory order: big-endian below is byte order
+    std::memcpy(&word, s.data(), std::min<size_t>(8, s.size()));
+    words[i] = __builtin_bswap64(word);
+  }
+  return words;
+}
+
 // The best `keep` (< end - begin) of positions [begin, end), best first, into *out: a heap of
 // the best so far with the worst of them on top. `quick(p, worst)` judges a position against
 // the worst kept by the first key alone: < 0 when p is worse, > 0 when better, 0 when the full
@@ -137,6 +155,7 @@ bool RecordsFit(const std::vector<SortColumn>& columns, const std::vector<std::v
   return true;
 }
 
+// Records of exact order words sorted by them, ties by position.
 void SortRecordList(std::vector<SortRecord>* records) {
   uint32_t comparisons = 0;
   std::sort(records->begin(), records->end(), [&comparisons](const SortRecord& a, const SortRecord& b) {
@@ -152,12 +171,43 @@ void SortRecordList(std::vector<SortRecord>* records) {
   });
 }
 
+// Positions [begin, end) sorted as records of their first (up to kRecordKeys) keys' words when
+// each of those keys has words: equal string prefixes are decided by the strings, and keys past
+// the records' by `less`. False when the keys do not allow it (or with a tiebreak).
 bool SortRecords(const std::vector<SortColumn>& columns, const std::vector<std::vector<uint64_t>>& words,
-                 const uint64_t* tiebreak, size_t begin, size_t end, std::vector<uint32_t>* out) {
-  if (tiebreak != nullptr || !RecordsFit(columns, words)) return false;
+                 const std::vector<uint8_t>& prefixes, const uint64_t* tiebreak, size_t begin, size_t end,
+                 const PositionLess& less, std::vector<uint32_t>* out) {
+  if (tiebreak != nullptr || words.size() != columns.size()) return false;
+  const size_t held = std::min(columns.size(), kRecordKeys);
+  for (size_t k = 0; k < held; ++k) {
+    if (words[k].empty()) return false;
+  }
+  bool exact = columns.size() <= kRecordKeys;
+  for (size_t k = 0; k < held && k < prefixes.size(); ++k) exact = exact && prefixes[k] == 0;
   std::vector<SortRecord> records(end - begin);
   for (size_t p = begin; p < end; ++p) records[p - begin] = MakeRecord(columns, words, static_cast<uint32_t>(p));
-  SortRecordList(&records);
+  if (exact) {
+    SortRecordList(&records);
+  } else {
+    uint32_t comparisons = 0;
+    std::sort(records.begin(), records.end(), [&](const SortRecord& a, const SortRecord& b) {
+      if (++comparisons == kComparisonsPerStopCheck) {
+        comparisons = 0;
+        ThrowIfQueryStopped();
+      }
+      for (size_t k = 0; k < held; ++k) {
+        if (a.rank[k] != b.rank[k]) return a.rank[k] < b.rank[k];
+        if (a.word[k] != b.word[k]) return a.word[k] < b.word[k];
+        if (a.rank[k] == 1 && k < prefixes.size() && prefixes[k]) {
+          const Vec& v = *columns[k].keys;
+          const int c = CompareRows(v, a.position, v, b.position);
+          if (c != 0) return columns[k].descending ? c > 0 : c < 0;
+        }
+      }
+      const int c = less.CompareKeysFrom(held, a.position, b.position);
+      return c != 0 ? c < 0 : a.position < b.position;
+    });
+  }
   out->resize(end - begin);
   for (size_t i = 0; i < records.size(); ++i) (*out)[i] = records[i].position;
   return true;
@@ -166,12 +216,13 @@ bool SortRecords(const std::vector<SortColumn>& columns, const std::vector<std::
 // Positions [begin, end) sorted, or only the best `keep` of them (top-N) when fewer.
 void SortRange(const std::vector<SortColumn>& columns, size_t begin, size_t end, size_t keep,
                const PositionLess& less, std::vector<uint32_t>* out,
-               const std::vector<std::vector<uint64_t>>* words = nullptr, const uint64_t* tiebreak = nullptr) {
+               const std::vector<std::vector<uint64_t>>* words = nullptr, const uint64_t* tiebreak = nullptr,
+               const std::vector<uint8_t>& prefixes = {}) {
   if (keep < end - begin) {
     TopPositionsByFirstKey(columns, begin, end, keep, less, out);
     return;
   }
-  if (words != nullptr && SortRecords(columns, *words, tiebreak, begin, end, out)) return;
+  if (words != nullptr && SortRecords(columns, *words, prefixes, tiebreak, begin, end, less, out)) return;
   out->resize(end - begin);
   std::iota(out->begin(), out->end(), static_cast<uint32_t>(begin));
   std::sort(out->begin(), out->end(), less);
@@ -232,13 +283,22 @@ std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size
   const ScopedQueryCharge word_charge(with_words ? columns.size() * n * sizeof(uint64_t) + n * sizeof(SortRecord)
                                                  : 0);
   std::vector<std::vector<uint64_t>> words;
-  if (with_words) words = ColumnOrderWords(columns, n);
-  const PositionLess less(columns, tiebreak, words.empty() ? nullptr : &words);
+  std::vector<uint8_t> prefixes;  // column k's words are string prefixes
+  if (with_words) {
+    words = ColumnOrderWords(columns, n);
+    prefixes.assign(columns.size(), 0);
+    for (size_t k = 0; k < columns.size(); ++k) {
+      if (!words[k].empty()) continue;
+      words[k] = StringPrefixWords(*columns[k].keys, n);
+      prefixes[k] = !words[k].empty();
+    }
+  }
+  const PositionLess less(columns, tiebreak, words.empty() ? nullptr : &words, prefixes.empty() ? nullptr : &prefixes);
   const int threads = ctx != nullptr && n >= kParallelSortMin ? ctx->ThreadsAvailable() : 1;
   std::vector<uint32_t> result;
   const std::vector<std::vector<uint64_t>>* word_keys = words.empty() ? nullptr : &words;
   if (threads <= 1) {
-    SortRange(columns, 0, n, keep, less, &result, word_keys, tiebreak);
+    SortRange(columns, 0, n, keep, less, &result, word_keys, tiebreak, prefixes);
     return result;
   }
   // Each thread sorts (or takes the top `keep` of) a contiguous run; the runs are then merged
@@ -250,7 +310,7 @@ std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size
     ScopedSpan run_span(ctx->profiler, t, "sort run", "sort");
     const size_t begin = n * static_cast<size_t>(t) / static_cast<size_t>(threads);
     const size_t end = n * static_cast<size_t>(t + 1) / static_cast<size_t>(threads);
-    SortRange(columns, begin, end, keep, less, &runs[static_cast<size_t>(t)], word_keys, tiebreak);
+    SortRange(columns, begin, end, keep, less, &runs[static_cast<size_t>(t)], word_keys, tiebreak, prefixes);
     run_span.counters().rows = end - begin;
   });
   for (const auto& run : runs) {

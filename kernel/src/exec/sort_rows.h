@@ -78,9 +78,12 @@ constexpr uint32_t kComparisonsPerStopCheck = 1 << 16;
 class PositionLess {
  public:
   // `words[k]`: column k's order words (ColumnOrderWords; empty: compared through CompareRows).
+  // `prefixes[k]` != 0: column k's words are its strings' first bytes (StringPrefixWords), so
+  // equal words are decided by comparing the strings.
   PositionLess(const std::vector<SortColumn>& columns, const uint64_t* tiebreak,
-               const std::vector<std::vector<uint64_t>>* words = nullptr)
-      : columns_(columns), tiebreak_(tiebreak), words_(words) {}
+               const std::vector<std::vector<uint64_t>>* words = nullptr,
+               const std::vector<uint8_t>* prefixes = nullptr)
+      : columns_(columns), tiebreak_(tiebreak), words_(words), prefixes_(prefixes) {}
   bool operator()(uint32_t a, uint32_t b) const {
     // A long sort is a loop no morsel boundary interrupts: a stopped query throws out of it
     // (QueryAbort, caught by exec::Execute). Each copy of the comparator counts on its own.
@@ -93,8 +96,10 @@ class PositionLess {
   }
   // -1, 0 or 1: a before, tied with or after b by the columns alone (NULLs per nulls_first,
   // descending columns flipped).
-  int CompareKeys(uint32_t a, uint32_t b) const {
-    for (size_t k = 0; k < columns_.size(); ++k) {
+  int CompareKeys(uint32_t a, uint32_t b) const { return CompareKeysFrom(0, a, b); }
+  // The same by the columns from `first` on.
+  int CompareKeysFrom(size_t first, uint32_t a, uint32_t b) const {
+    for (size_t k = first; k < columns_.size(); ++k) {
       const SortColumn& column = columns_[k];
       const Vec& v = *column.keys;
       const bool an = v.IsNull(a), bn = v.IsNull(b);
@@ -106,6 +111,7 @@ class PositionLess {
       if (words_ != nullptr && !(*words_)[k].empty()) {
         const uint64_t x = (*words_)[k][a], y = (*words_)[k][b];
         c = x < y ? -1 : (x > y ? 1 : 0);
+        if (c == 0 && prefixes_ != nullptr && (*prefixes_)[k]) c = CompareRows(v, a, v, b);
       } else {
         c = CompareRows(v, a, v, b);
       }
@@ -125,6 +131,7 @@ class PositionLess {
   const std::vector<SortColumn>& columns_;
   const uint64_t* tiebreak_;
   const std::vector<std::vector<uint64_t>>* words_;
+  const std::vector<uint8_t>* prefixes_;
   mutable uint32_t comparisons_ = 0;
 };
 
