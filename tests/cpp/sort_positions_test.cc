@@ -97,7 +97,9 @@ Key StringKey(size_t n, int null_percent, std::mt19937_64* rng) {
 
 // Strings that share their first 8 bytes (the sort's order words) or differ just past them:
 // lengths around 8, a NUL byte inside or where the word pads, bytes over 0x7F.
-Key PrefixStringKey(size_t n, int null_percent, std::mt19937_64* rng) {
+// With `suffixed`, most of them get a number appended: too many distinct values for the sort's
+// ranks, so its prefix words and string comparisons decide.
+Key PrefixStringKey(size_t n, int null_percent, std::mt19937_64* rng, bool suffixed = false) {
   static const std::string kPool[] = {"", "Brand#1", "Brand#12", "Brand#12X", "Brand#12 ", std::string("Brand#12\0", 9),
                                       std::string("Brand#1\0", 8), std::string("Brand#1\0z", 9), "Brand#13",
                                       "STANDARD POLISHED TIN", "STANDARD POLISHED BRASS", "STANDARD",
@@ -108,6 +110,7 @@ Key PrefixStringKey(size_t n, int null_percent, std::mt19937_64* rng) {
   EXPECT_TRUE(builder.Init(n, false, nullptr));
   for (size_t i = 0; i < n; ++i) {
     key.strings.push_back(kPool[(*rng)() % (sizeof(kPool) / sizeof(kPool[0]))]);
+    if (suffixed && (*rng)() % 4 != 0) key.strings.back() += std::to_string((*rng)() % 100000);
     EXPECT_TRUE(builder.Append(key.strings.back(), nullptr));
   }
   EXPECT_TRUE(builder.Finish(&key.vec, nullptr));
@@ -208,7 +211,10 @@ TEST_P(SortPositionsTest, MatchesAStableSortWithAPlainComparator) {
     // Strings past their first 8 bytes, and keys past the three a sort record holds.
     const Key prefixed = PrefixStringKey(n, 4, &rng);
     const Key prefixed2 = PrefixStringKey(n, 0, &rng);
+    const Key suffixed = PrefixStringKey(n, 3, &rng, true);
     CheckAll({&prefixed}, n, context, "prefixed strings");
+    CheckAll({&suffixed, &prefixed}, n, context, "prefixed strings with suffixes, prefixed strings");
+    CheckAll({&ints, &suffixed, &nullable, &suffixed}, n, context, "int64, suffixed strings, int32, suffixed strings");
     CheckAll({&nullable, &prefixed, &prefixed2, &ints}, n, context, "int32, two prefixed strings, int64");
     CheckAll({&prefixed, &bytes, &doubles, &prefixed2}, n, context, "prefixed string, uint8, double, prefixed string");
     if (n <= 3000) CheckAll({&wide}, n, context, "distinct int64");  // ties only by chance

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <type_traits>
 #include <numeric>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
 
 #include "src/exec/expr_eval.h"
 #include "src/common/query_budget.h"
@@ -56,6 +58,39 @@ std::vector<uint64_t> StringPrefixWords(const Vec& v, size_t n) {
     std::memcpy(&word, s.data(), std::min<size_t>(8, s.size()));
     words[i] = __builtin_bswap64(word);
   }
+  return words;
+}
+
+// A string column of few distinct values (at most one per kRowsPerDistinctRank rows) as the
+// ranks of its values among them: exact order words, so equal words are equal strings. Prefix
+// words left Q16's ORDER BY comparing strings on most ties: its brands ("Brand#12") fill the 8
+// bytes and its types share them ("STANDARD ..."). Empty when the column has more distinct
+// values (its prefix words serve instead).
+constexpr size_t kRowsPerDistinctRank = 8;
+
+std::vector<uint64_t> StringRankWords(const Vec& v, size_t n) {
+  std::vector<uint64_t> words;
+  if (v.constant || n == 0 || !IsString(v.type)) return words;
+  const size_t most = std::max<size_t>(16, n / kRowsPerDistinctRank);
+  std::unordered_map<std::string_view, uint32_t> ids;
+  ids.reserve(std::min<size_t>(most, 1024));
+  std::vector<std::string_view> values;
+  words.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (v.IsNull(i)) continue;
+    const auto [at, added] = ids.emplace(v.Str(i), static_cast<uint32_t>(values.size()));
+    if (added) {
+      if (values.size() == most) return {};
+      values.push_back(at->first);
+    }
+    words[i] = at->second;
+  }
+  std::vector<uint32_t> order(values.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return values[a] < values[b]; });
+  std::vector<uint64_t> rank(values.size());
+  for (size_t r = 0; r < order.size(); ++r) rank[order[r]] = r;
+  for (size_t i = 0; i < n; ++i) words[i] = v.IsNull(i) ? 0 : rank[words[i]];
   return words;
 }
 
@@ -288,6 +323,8 @@ std::vector<uint32_t> SortPositions(const std::vector<SortColumn>& columns, size
     words = ColumnOrderWords(columns, n);
     prefixes.assign(columns.size(), 0);
     for (size_t k = 0; k < columns.size(); ++k) {
+      if (!words[k].empty()) continue;
+      words[k] = StringRankWords(*columns[k].keys, n);
       if (!words[k].empty()) continue;
       words[k] = StringPrefixWords(*columns[k].keys, n);
       prefixes[k] = !words[k].empty();
