@@ -179,6 +179,29 @@ TypeId KeyType(TypeId type) { return type == TypeId::kLargeString ? TypeId::kStr
 
 bool QueryTreeRunner::ExecuteChainInput(LogicalOperator* op, bool analyze, ChainInput* in, Result* error) {
   ChainInput& input = *in;
+  const bool semi_or_anti = op->kind == LogicalKind::kJoin && !op->left_keys.empty() &&
+                            (op->join_type == sql::JoinType::kSemi || op->join_type == sql::JoinType::kAnti);
+  if (semi_or_anti && !dry_run_ && !ctx_.Interrupted()) {
+    // TPC-H Q16's NOT IN kept 799,680 of partsupp's 800,000 rows: gathered, they were 14 % of
+    // the query.
+    const auto start = std::chrono::steady_clock::now();
+    ScopedSpan span(ctx_.profiler, 0, plan::LogicalKindName(op->kind), "operator");
+    input.relation = {};
+    Relation made;
+    if (!ExecuteMarkJoin(op, analyze, &made, error, &input)) return false;
+    if (input.relation.table == nullptr) {
+      input.relation = std::move(made);
+      input.selection = {};
+      input.all = true;
+    }
+    if (input.relation.scope.size() == op->scope.size()) input.relation.scope = op->scope;
+    if (analyze) {
+      op->analyzed = true;
+      op->actual_rows = input.rows();
+      op->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    return true;
+  }
   if (op->kind != LogicalKind::kGet || op->conditions.empty() || dry_run_) {
     return ExecuteLogical(op, analyze, &input.relation, error);
   }

@@ -54,7 +54,8 @@ bool Materialize(ChainInput* in, const ExecContext& ctx, std::string* error) {
 
 }  // namespace
 
-bool QueryTreeRunner::ExecuteMarkJoin(LogicalOperator* op, bool analyze, Relation* out, Result* error) {
+bool QueryTreeRunner::ExecuteMarkJoin(LogicalOperator* op, bool analyze, Relation* out, Result* error,
+                                      ChainInput* kept) {
   const sql::JoinType type = op->join_type;
   ChainInput left, right;
   if (!ExecuteChainInput(op->children[0].get(), analyze, &left, error) ||
@@ -254,11 +255,18 @@ bool QueryTreeRunner::ExecuteMarkJoin(LogicalOperator* op, bool analyze, Relatio
     for (const uint8_t mark : matched) c.matches += mark != 0;
     ctx_.profiler->AddSpan(0, "mark join probe", "pipeline", probe_start, probe_end, c);
   }
-  if (type != sql::JoinType::kMark && !left.all) {
-    // Semi / anti over a filtered scan: its kept rows with / without a match, gathered once.
+  if (type != sql::JoinType::kMark && (!left.all || kept != nullptr)) {
+    // Semi / anti: the left rows with / without a match, as a selection of the left relation
+    // for a pipeline that takes one, or gathered once.
     std::vector<uint32_t> rows;
     for (size_t l = 0; l < left_rows; ++l) {
-      if ((matched[l] != 0) == (type == sql::JoinType::kSemi)) rows.push_back(left.selection[l]);
+      if ((matched[l] != 0) == (type == sql::JoinType::kSemi)) rows.push_back(left.Physical(static_cast<uint32_t>(l)));
+    }
+    if (kept != nullptr) {
+      kept->relation = std::move(left.relation);
+      kept->selection = std::move(rows);
+      kept->all = false;
+      return true;
     }
     *out = std::move(left.relation);
     if (!KeepRelationRows(out, rows, &message, &ctx_)) {

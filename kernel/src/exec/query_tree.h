@@ -149,9 +149,13 @@ class QueryTreeRunner {
   // RIGHT / FULL JOIN ... USING merges keys after the pipeline.
   static bool FilterJoinsChain(const plan::LogicalOperator& op);
   // A semi, anti or mark equi-join as a pipeline, the smaller side built (query_mark_join.cc).
-  bool ExecuteMarkJoin(plan::LogicalOperator* op, bool analyze, Relation* out, Result* error);
+  // With `kept`, a semi or anti join's answer may go there instead of *out, as the left side's
+  // relation and the rows kept (nothing gathered); kept->relation.table is null when it did not.
+  bool ExecuteMarkJoin(plan::LogicalOperator* op, bool analyze, Relation* out, Result* error,
+                       ChainInput* kept = nullptr);
   // An input of a join chain: a filtered scan as its table's rows and its filter's selection
-  // (nothing copied), anything else as ExecuteLogical makes it.
+  // (nothing copied), a semi or anti join as its left side's rows and the ones it keeps, anything
+  // else as ExecuteLogical makes it.
   bool ExecuteChainInput(plan::LogicalOperator* op, bool analyze, ChainInput* in, Result* error);
   // A RIGHT or FULL JOIN ... USING's visible keys made COALESCE(left, right), as DuckDB's.
   bool MergeUsingKeys(const plan::LogicalOperator& op, Relation* out, Result* error);
