@@ -119,6 +119,29 @@ TEST(OptimizerRules, ConstantConditionsAreDroppedOrStandAlone) {
   EXPECT_EQ(Text(root), "PROJECT a.x\n  GET a\n");  // the filter is gone
 }
 
+TEST(OptimizerRules, NotNullOfAColumnWithoutNullsGoes) {
+  // a.x has no NULLs (no validity bitmap), a.y has one.
+  auto table = std::make_shared<Table>();
+  Column x(TypeId::kInt32), y(TypeId::kInt32);
+  std::string error;
+  for (int r = 0; r < 10; ++r) {
+    ASSERT_TRUE(x.Append(int32_t{r}, &error)) << error;
+    ASSERT_TRUE(r == 3 ? y.AppendNull(&error) : y.Append(int32_t{r}, &error)) << error;
+  }
+  ASSERT_TRUE(table->AddColumn("x", std::move(x), &error) && table->AddColumn("y", std::move(y), &error)) << error;
+  LogicalPtr root = Get("a", {"x", "y"}, 0,
+                        {"a.x IS NOT NULL", "a.y IS NOT NULL", "x IS NOT NULL", "a.x IS NULL", "a.x + 1 IS NOT NULL",
+                         "a.x > 2"});
+  root->table = table;
+  optimize::DropNotNullOfColumnsWithoutNulls(&root);
+  EXPECT_EQ(Text(root),
+            "GET a filters: (a.y IS NOT NULL) AND (a.x IS NULL) AND ((a.x + 1) IS NOT NULL) AND (a.x > 2)\n");
+  // The same condition in a FILTER above a join is left to filter pushdown.
+  root = Filter(Join(sql::JoinType::kCross, Get("a", {"x"}, 10), Get("b", {"x"}, 10)), {"a.x IS NOT NULL"});
+  optimize::DropNotNullOfColumnsWithoutNulls(&root);
+  EXPECT_EQ(Text(root), "FILTER (a.x IS NOT NULL)\n  CROSS JOIN\n    GET a\n    GET b\n");
+}
+
 TEST(OptimizerRules, CommonTermsOfAnOrBecomeConditions) {
   LogicalPtr root = Filter(Join(sql::JoinType::kCross, Get("a", {"x", "z"}, 10), Get("b", {"y", "w"}, 10)),
                            {"(a.x = b.y AND a.z > 1) OR (a.x = b.y AND b.w < 2)"});

@@ -7,6 +7,7 @@ void Optimize(plan::LogicalPtr* root, bool prune_columns) {
   FoldConstantConditions(root);
   FactorOrConditions(root);
   PushDownFilters(root);
+  DropNotNullOfColumnsWithoutNulls(root);
   RightJoinsAsLeft(root);
   FoldConstantConditions(root);
   EstimateCardinality(root->get());

@@ -20,6 +20,9 @@ void FactorOrConditions(plan::LogicalPtr* root);
 // sides, which turns a cross join into an inner one) or residual conditions. Outer joins pass
 // conditions on their preserved side only.
 void PushDownFilters(plan::LogicalPtr* root);
+// not_null_columns.cc: a scan's condition x IS NOT NULL goes when x is a column of its table
+// without NULLs (no validity bitmap), so that the scan is its table as it is.
+void DropNotNullOfColumnsWithoutNulls(plan::LogicalPtr* root);
 // right_to_left.cc: a RIGHT equi-join becomes the LEFT join of its sides swapped, so that its
 // preserved side probes in the join-chain pipelines; a projection above puts the columns back
 // in the FROM clause's order (not for USING / NATURAL joins, whose merged keys are the right
