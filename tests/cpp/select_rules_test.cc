@@ -154,5 +154,45 @@ TEST(SelectRules, ShortStringKeysAreHashedAsPackedIntegers) {
   EXPECT_EQ(Csv(t, sql), "s,m,l,sum(v)\nA,ab,abcdefgh,3\nA,ab,x,0\n,abc,x,2\n\"\",\xc3\xa9,abcdefgh,1\n");
 }
 
+// The kinds of the calls down a bound expression's first arguments and both sides of ORs.
+std::string Shape(const plan::BoundExpr& e) {
+  if (e.kind != plan::BoundKind::kCall) return e.kind == plan::BoundKind::kColumn ? "col" : "const";
+  std::string name = e.fn == plan::Fn::kOr ? "or" : e.fn == plan::Fn::kNot ? "not" : e.fn == plan::Fn::kLike ? "like"
+                   : e.fn == plan::Fn::kInList ? "in" : e.fn == plan::Fn::kEquals ? "eq" : "call";
+  if (e.fn == plan::Fn::kLike) return name + "(" + Shape(*e.args[0]) + "," + e.args[1]->constant.text + ")";
+  std::string out = name + "(";
+  for (size_t i = 0; i < e.args.size(); ++i) out += (i ? "," : "") + Shape(*e.args[i]);
+  return out + ")";
+}
+
+TEST(SelectRules, SubstringPrefixesInAListBecomePrefixLikes) {
+  Column s(TypeId::kString);
+  std::string error;
+  for (const char* v : {"13-555", "31-1", "1", "", "\xc3\xa9x-7", "17", "1_-2", "23"}) {
+    ASSERT_TRUE(s.AppendString(v, &error)) << error;
+  }
+  ASSERT_TRUE(s.AppendNull(&error));
+  auto t = std::make_shared<Table>();
+  ASSERT_TRUE(t->AddColumn("s", std::move(s), &error)) << error;
+  auto where = [&](const std::string& condition) {
+    const plan::Plan plan = BindSql(*t, "SELECT s FROM t WHERE " + condition);
+    return plan.where ? Shape(*plan.where) : std::string("none");
+  };
+  EXPECT_EQ(where("substring(s, 1, 2) IN ('13', '31', '\xc3\xa9x')"),
+            "or(or(like(col,13%),like(col,31%)),like(col,\xc3\xa9x%))");
+  EXPECT_EQ(where("substring(s, 1, 2) NOT IN ('13', '17')"), "not(or(like(col,13%),like(col,17%)))");
+  EXPECT_EQ(where("'23' = substring(s, 1, 2)"), "like(col,23%)");
+  // Kept: a literal of another length, a wildcard in a literal, a start other than 1.
+  EXPECT_EQ(where("substring(s, 1, 2) IN ('13', '1')"), "in(call(col,const,const),const,const)");
+  EXPECT_EQ(where("substring(s, 1, 2) IN ('1_')"), "in(call(col,const,const),const)");
+  EXPECT_EQ(where("substring(s, 2, 2) = '3-'"), "eq(call(col,const,const),const)");
+  // The answers, as DuckDB gives them (a NULL s is in no answer; '1' is 1 code point).
+  const std::string q = "SELECT s FROM t WHERE substring(s, 1, 2) ";
+  EXPECT_EQ(Csv(t, q + "IN ('13', '31', '\xc3\xa9x', '17') ORDER BY s"), "s\n13-555\n17\n31-1\n\xc3\xa9x-7\n");
+  EXPECT_EQ(Csv(t, q + "NOT IN ('13', '31', '17') ORDER BY s"), "s\n\"\"\n1\n1_-2\n23\n\xc3\xa9x-7\n");
+  EXPECT_EQ(Csv(t, q + "IN ('1_', '23') ORDER BY s"), "s\n1_-2\n23\n");
+  EXPECT_EQ(Csv(t, "SELECT count(*) FROM t WHERE substring(s, 1, 1) = '1'"), "count_star()\n4\n");
+}
+
 }  // namespace
 }  // namespace laneql

@@ -24,6 +24,7 @@ void OptimizeSelect(plan::Plan* plan) {
   SplitDerivedKeys(plan);
   AnswerCountsFromMetadata(plan);
   PackShortStringKeys(plan);
+  RewriteSubstringPrefixes(plan);
 }
 
 }  // namespace optimize

@@ -72,7 +72,11 @@ void AnswerCountsFromMetadata(plan::Plan* plan);
 // are hashed as integers (the bytes and the length packed), unpacked where the groups are read
 // (TPC-H Q1's l_returnflag, l_linestatus).
 void PackShortStringKeys(plan::Plan* plan);
-// The four above, in that order.
+// substring_prefix.cc: in WHERE, substring(s, 1, n) IN (literals) and substring(s, 1, n) =
+// literal, every literal of exactly n code points (at most 16, no LIKE wildcards), become an OR
+// of s LIKE 'literal%' (NOT IN: its NOT), a prefix test on each string where it lies (TPC-H Q22).
+void RewriteSubstringPrefixes(plan::Plan* plan);
+// The five above, in that order.
 void OptimizeSelect(plan::Plan* plan);
 
 // Every rule above over a logical plan, in order (column pruning only when the plan holds every expression that
