@@ -253,10 +253,18 @@ bool QueryTreeRunner::JoinRelations(const Relation& left, const Relation& right,
     left_rows = std::move(swap ? pairs.build_rows : pairs.probe_rows);
     right_rows = std::move(swap ? pairs.probe_rows : pairs.build_rows);
   }
+  // A nested-loop join whose condition bounds one side's expression by the other's: only the
+  // pairs in those bounds are candidates (query_range_join.cc).
+  bool product = nested_loop && residual != nullptr;
+  if (product) {
+    bool ranged = false;
+    if (!RangeJoinCandidates(left, right, *residual, &left_rows, &right_rows, &ranged, error)) return false;
+    product = !ranged;
+  }
   // The residual condition decides which candidate pairs match (before outer rows are added):
-  // the equi-matches, or a nested-loop join's whole product.
+  // the equi-matches, the range's candidates, or a nested-loop join's whole product.
   if (residual != nullptr &&
-      !KeepPairsPassing(left, right, *residual, nested_loop, &left_rows, &right_rows, error)) {
+      !KeepPairsPassing(left, right, *residual, product, &left_rows, &right_rows, error)) {
     return false;
   }
   if (marks_only) {

@@ -179,6 +179,15 @@ class QueryTreeRunner {
   // (query_join_residual.cc), so that only the kept pairs are held.
   bool KeepPairsPassing(const Relation& left, const Relation& right, const sql::Expr& residual, bool product,
                         std::vector<uint32_t>* left_rows, std::vector<uint32_t>* right_rows, Result* error);
+  // A join without an equality whose `condition` bounds an expression of one side by
+  // expressions of the other (BETWEEN, < / <= / > / >=): the pairs that can pass it, found by
+  // sorting that side's values and searching each other row's bounds among them
+  // (query_range_join.cc), left-major with right rows ascending. *found false (nothing done)
+  // when the condition has no such bound, its values are not numbers or one temporal type, or
+  // the pairs would be too many to hold.
+  bool RangeJoinCandidates(const Relation& left, const Relation& right, const sql::Expr& condition,
+                           std::vector<uint32_t>* left_rows, std::vector<uint32_t>* right_rows, bool* found,
+                           Result* error);
   // A semi, anti or mark join's answer from which left rows matched (matched[l] != 0): the
   // left rows with / without a match, or every left row with the BOOLEAN mark.
   bool MarkedJoin(const Relation& left, const std::vector<uint8_t>& matched, sql::JoinType type, Relation* out,
