@@ -1,6 +1,7 @@
 // Joins whose condition has no equality (exec/query_join_residual.cc): the product of the two
 // sides is judged block by block on the query's threads and only the pairs the condition keeps
-// are held. Answers are checked against counts and sums made by plain loops over the same
+// are held (a range condition's candidates come from a search instead, query_range_join.cc:
+// each check runs both spellings). Answers are checked against counts and sums made by plain loops over the same
 // generated rows, for every join kind, on many blocks and several threads; the rows come in the
 // same order on every thread count; a product past what could be made whole is answered, and a
 // result past the memory limit fails with the out-of-memory error.
@@ -65,6 +66,12 @@ std::unique_ptr<Database> Open(size_t a_rows, size_t b_rows, int64_t memory_limi
   return db;
 }
 
+// The range as written (its candidates found by searching sorted values, query_range_join.cc),
+// and the same condition in a form that search does not take (its product judged by blocks).
+// They agree on every row: lo <= hi, and a NULL makes both not true.
+constexpr const char* kRange = "a.x BETWEEN b.lo AND b.hi";
+constexpr const char* kProductRange = "NOT (a.x < b.lo OR a.x > b.hi)";
+
 bool InRange(size_t i, size_t j) { return !ANull(i) && !BNull(j) && AX(i) >= BLo(j) && AX(i) <= BHi(j); }
 
 // count(*), count(a.v), count(b.w), sum(a.v), sum(b.w) of `a KIND JOIN b ON x BETWEEN lo AND hi`.
@@ -115,18 +122,20 @@ TEST(NestedLoopJoinTest, EveryJoinKindOnARangeConditionMatchesPlainLoops) {
   for (const auto& kind : kinds) {
     const Expected e = Loops(kind.keep_a, kind.keep_b);
     ASSERT_GT(e.rows, 0);
-    const std::string sql = std::string("SELECT count(*), count(a.v), count(b.w), sum(a.v), sum(b.w) FROM a ") +
-                            kind.kind + " b ON a.x BETWEEN b.lo AND b.hi";
-    for (int threads : {1, 4}) {
-      QueryOptions options;
-      options.threads = threads;
-      const Result r = db->Query(sql, options);
-      ASSERT_TRUE(r.ok()) << r.error() << "\n" << sql;
-      EXPECT_EQ(Int(r, 0), e.rows) << sql << " threads " << threads;
-      EXPECT_EQ(Int(r, 1), e.a_count) << sql;
-      EXPECT_EQ(Int(r, 2), e.b_count) << sql;
-      EXPECT_EQ(Int(r, 3), e.a_sum) << sql;
-      EXPECT_EQ(Int(r, 4), e.b_sum) << sql;
+    for (const char* on : {kRange, kProductRange}) {
+      const std::string sql = std::string("SELECT count(*), count(a.v), count(b.w), sum(a.v), sum(b.w) FROM a ") +
+                              kind.kind + " b ON " + on;
+      for (int threads : {1, 4}) {
+        QueryOptions options;
+        options.threads = threads;
+        const Result r = db->Query(sql, options);
+        ASSERT_TRUE(r.ok()) << r.error() << "\n" << sql;
+        EXPECT_EQ(Int(r, 0), e.rows) << sql << " threads " << threads;
+        EXPECT_EQ(Int(r, 1), e.a_count) << sql;
+        EXPECT_EQ(Int(r, 2), e.b_count) << sql;
+        EXPECT_EQ(Int(r, 3), e.a_sum) << sql;
+        EXPECT_EQ(Int(r, 4), e.b_sum) << sql;
+      }
     }
   }
   // The comma join with the condition in WHERE, and [NOT] EXISTS with a range correlation.
@@ -141,14 +150,15 @@ TEST(NestedLoopJoinTest, EveryJoinKindOnARangeConditionMatchesPlainLoops) {
     for (size_t j = 0; j < kBRows && !any; ++j) any = InRange(i, j);
     (any ? with : without) += 1;
   }
-  const Result semi =
-      db->Query("SELECT count(*) FROM a WHERE EXISTS (SELECT 1 FROM b WHERE a.x BETWEEN b.lo AND b.hi)");
-  ASSERT_TRUE(semi.ok()) << semi.error();
-  EXPECT_EQ(Int(semi, 0), with);
-  const Result anti =
-      db->Query("SELECT count(*) FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE a.x BETWEEN b.lo AND b.hi)");
-  ASSERT_TRUE(anti.ok()) << anti.error();
-  EXPECT_EQ(Int(anti, 0), without);
+  for (const char* on : {kRange, kProductRange}) {
+    const Result semi = db->Query(std::string("SELECT count(*) FROM a WHERE EXISTS (SELECT 1 FROM b WHERE ") + on + ")");
+    ASSERT_TRUE(semi.ok()) << semi.error();
+    EXPECT_EQ(Int(semi, 0), with) << on;
+    const Result anti =
+        db->Query(std::string("SELECT count(*) FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE ") + on + ")");
+    ASSERT_TRUE(anti.ok()) << anti.error();
+    EXPECT_EQ(Int(anti, 0), without) << on;
+  }
 }
 
 TEST(NestedLoopJoinTest, RowsComeInTheSameOrderOnEveryThreadCount) {
@@ -182,7 +192,7 @@ TEST(NestedLoopJoinTest, AProductTooLargeToMakeIsJudgedWithoutMakingIt) {
   const Result bare = db->Query("SELECT count(*) FROM a, b");
   ASSERT_FALSE(bare.ok());
   EXPECT_NE(bare.error().find("cross product"), std::string::npos) << bare.error();
-  const Result r = db->Query("SELECT count(*), sum(b.w) FROM a JOIN b ON a.x BETWEEN b.lo AND b.hi");
+  const Result r = db->Query(std::string("SELECT count(*), sum(b.w) FROM a JOIN b ON ") + kProductRange);
   ASSERT_TRUE(r.ok()) << r.error();
   int64_t count = 0, sum = 0;
   for (size_t i = 0; i < 12000; ++i) {
