@@ -26,6 +26,20 @@ constexpr size_t kWordKeysMin = 1 << 12;
 // Positions between two such checks where a top-N rejects them without the comparator.
 constexpr size_t kStopCheckMask = (size_t{1} << 20) - 1;
 
+// std::sort by `less`, checking every kComparisonsPerStopCheck comparisons whether the query was
+// stopped (a long sort is a loop no morsel boundary interrupts).
+template <class It, class Less>
+void SortCheckingStops(It begin, It end, const Less& less) {
+  uint32_t comparisons = 0;
+  std::sort(begin, end, [&](const auto& a, const auto& b) {
+    if (++comparisons == kComparisonsPerStopCheck) {
+      comparisons = 0;
+      ThrowIfQueryStopped();
+    }
+    return less(a, b);
+  });
+}
+
 // A key column's values as order words (OrderWordOf), so that comparing two rows is one load
 // and one compare each instead of a type dispatch (CompareRows was 75 % of a 10 M-row window
 // sort). Empty for the types that do not fit a word (strings, int128, intervals) and constants.
@@ -44,9 +58,9 @@ std::vector<uint64_t> OrderWords(const Vec& v, size_t n) {
 }
 
 // A string column's first 8 bytes as big-endian words (zero-padded; 0 for a NULL): unequal
-// words order two strings as their bytes do, equal ones leave the strings to be compared. An
-// ORDER BY of 18,314 TPC-H Q16 groups by count, brand, type and size compared every tie on the
-// strings through CompareRows: 14 % of the query.
+// words order two strings as their bytes do, equal ones leave the strings to be compared. The
+// ORDER BY of TPC-H Q16's 18,314 groups by count, brand, type and size compared every tie on the
+// strings through CompareRows: about 22 of the query's 53 ms at SF 1 on one thread.
 std::vector<uint64_t> StringPrefixWords(const Vec& v, size_t n) {
   std::vector<uint64_t> words;
   if (v.constant || n == 0 || !IsString(v.type)) return words;
@@ -192,12 +206,7 @@ bool RecordsFit(const std::vector<SortColumn>& columns, const std::vector<std::v
 
 // Records of exact order words sorted by them, ties by position.
 void SortRecordList(std::vector<SortRecord>* records) {
-  uint32_t comparisons = 0;
-  std::sort(records->begin(), records->end(), [&comparisons](const SortRecord& a, const SortRecord& b) {
-    if (++comparisons == kComparisonsPerStopCheck) {
-      comparisons = 0;
-      ThrowIfQueryStopped();
-    }
+  SortCheckingStops(records->begin(), records->end(), [](const SortRecord& a, const SortRecord& b) {
     for (size_t k = 0; k < kRecordKeys; ++k) {
       if (a.rank[k] != b.rank[k]) return a.rank[k] < b.rank[k];
       if (a.word[k] != b.word[k]) return a.word[k] < b.word[k];
@@ -224,12 +233,7 @@ bool SortRecords(const std::vector<SortColumn>& columns, const std::vector<std::
   if (exact) {
     SortRecordList(&records);
   } else {
-    uint32_t comparisons = 0;
-    std::sort(records.begin(), records.end(), [&](const SortRecord& a, const SortRecord& b) {
-      if (++comparisons == kComparisonsPerStopCheck) {
-        comparisons = 0;
-        ThrowIfQueryStopped();
-      }
+    SortCheckingStops(records.begin(), records.end(), [&](const SortRecord& a, const SortRecord& b) {
       for (size_t k = 0; k < held; ++k) {
         if (a.rank[k] != b.rank[k]) return a.rank[k] < b.rank[k];
         if (a.word[k] != b.word[k]) return a.word[k] < b.word[k];
@@ -367,14 +371,7 @@ bool OneWordKey(const std::vector<SortColumn>& columns) {
 }
 
 void SortKeyRecords(KeyRecord* begin, KeyRecord* end) {
-  uint32_t comparisons = 0;
-  std::sort(begin, end, [&comparisons](const KeyRecord& a, const KeyRecord& b) {
-    if (++comparisons == kComparisonsPerStopCheck) {
-      comparisons = 0;
-      ThrowIfQueryStopped();
-    }
-    return KeyRecordLess(a, b);
-  });
+  SortCheckingStops(begin, end, [](const KeyRecord& a, const KeyRecord& b) { return KeyRecordLess(a, b); });
 }
 
 std::vector<std::vector<uint64_t>> ColumnOrderWords(const std::vector<SortColumn>& columns, size_t n) {
