@@ -151,7 +151,10 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
       row_order_sums && functions_fold_by_batches && group_cap == 0 &&
       FewGroupsSampled(&table_sample, GroupBatchPartials::kMaxGroups, GroupBatchPartials::kFewGroups);
   int threads = ThreadsFor(rows, ctx.ThreadsAvailable(), ctx.min_parallel_rows);
-  if (row_order_sums && !group_batch_partials) threads = std::min(threads, kMaxOwners);
+  // Row-order sums of many groups split by keys, where each owner reads every batch, on up to
+  // kMaxOwners threads: capped below, unless the radix partitions (which fold in row order)
+  // take the query.
+  const bool owners_only = row_order_sums && !group_batch_partials;
   // The one group's rows in row order, unless folded by batches.
   if (ungrouped && row_order_functions && !batch_functions) threads = 1;
   FloatPartials partials;
@@ -161,9 +164,10 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   }
   std::vector<std::unique_ptr<AggregateWorker>> workers;
   bool serialize_string = false;  // one string key serialised, for the partitions (below)
-  // Grouped float sums of many groups on several threads need a split by keys (each group's rows
-  // in row order on one thread), which the direct table of a small integer range cannot have.
-  const bool direct_ranges = !(row_order_sums && !group_batch_partials && threads > 1);
+  // Grouped float sums of many groups on several threads need a split by keys or the radix
+  // partitions (each group's rows in row order), which the direct table of a small integer range
+  // cannot have.
+  const bool direct_ranges = !(owners_only && threads > 1);
   const auto make_workers = [&]() {
     workers.clear();
     for (int t = 0; t < threads; ++t) {
@@ -178,10 +182,6 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     return true;
   };
   if (!make_workers()) return Result::Error(error);
-  if (row_order_sums && !group_batch_partials && threads > 1 && !CanOwnScan(ctx, threads, *workers[0])) {
-    threads = 1;
-    if (!make_workers()) return Result::Error(error);
-  }
   // Many groups whose keys still repeat: each thread appends its rows to radix partitions by
   // key hash, aggregated partition by partition after the scan (group_partitions.h). In place
   // of the split by keys or rows.
@@ -198,6 +198,17 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     serialize_string = true;
     if (!make_workers()) return Result::Error(error);
     partition_groups = MakeGroupRecordLayout(plan, workers[0]->grouper(), &layout);
+  }
+  // Else row-order sums split by keys: on at most kMaxOwners owners, or one thread where the
+  // scan cannot be owned.
+  if (owners_only && !partition_groups && threads > 1) {
+    const int owners = std::min(threads, kMaxOwners);
+    const int chosen = CanOwnScan(ctx, owners, *workers[0]) ? owners : 1;
+    if (chosen != threads) {
+      threads = chosen;
+      serialize_string = false;
+      if (!make_workers()) return Result::Error(error);
+    }
   }
   // COUNT(DISTINCT)s of many fixed-width values (grouped: (group, value) pairs): appended to
   // radix partitions by every thread, counted after the scan and the merge

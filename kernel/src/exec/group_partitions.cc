@@ -59,11 +59,9 @@ bool MakeGroupRecordLayout(const plan::Plan& plan, const GroupStage& grouper, Gr
     }
     if (aggregate.kind == AggKind::kFunction) return false;  // library aggregates: not as records
     const TypeId type = aggregate.arg->type;
-    const bool float_sum = (aggregate.kind == AggKind::kSum || aggregate.kind == AggKind::kAvg) && IsFloat(type);
-    if (float_sum || !IsFixedWidth(type) ||
-        TypeByteWidth(type) > 8 || made.arg_types.size() == kMaxArgs) {
-      return false;
-    }
+    // Float SUM / AVG come too: a partition's records are folded in row order (below), so each
+    // group adds its values in the order one thread scanning the table would.
+    if (!IsFixedWidth(type) || TypeByteWidth(type) > 8 || made.arg_types.size() == kMaxArgs) return false;
     made.arg_of.push_back(static_cast<int>(made.arg_types.size()));
     made.arg_types.push_back(type);
   }
@@ -194,6 +192,14 @@ struct alignas(64) PartitionThread {
   std::vector<int32_t> offsets;
   std::vector<Vec> args;
   size_t last_groups = 0;  // of the partition it aggregated before
+  // The partition's segments of every side, put in row order.
+  struct Segment {
+    uint32_t first_row;
+    uint32_t n;
+    const uint64_t* records;
+    const uint8_t* bytes;
+  };
+  std::vector<Segment> segments;
 };
 static_assert(alignof(PartitionThread) == 64, "each aggregation thread writes its own cache lines");
 
@@ -306,32 +312,48 @@ bool AggregateGroupPartitions(const std::vector<const GroupPartitions*>& sides,
         mine.block_bytes.clear();
         mine.block_bytes.reserve(1);  // data() not null even when every key is empty
         const size_t stride = layout.stride;
+        // A segment holds one batch's rows of the partition in row order, and batches are
+        // disjoint ranges of rows: segments sorted by their first row put the whole partition
+        // in row order, whichever thread scanned each batch. Each group then folds its rows in
+        // the order of a one-thread scan, so float sums have the same bits at every thread
+        // count, and first rows come out alike too.
+        mine.segments.clear();
         for (const GroupPartitions* side : sides) {
           side->ForEachSegment(p, [&](const uint64_t* segment, const uint8_t* bytes, size_t n) {
-            if (bytes != nullptr) {  // serialised keys: record by record, with their bytes
-              for (size_t i = 0; i < n && ok; ++i) {
-                const uint64_t* record = segment + i * stride;
-                const size_t length = static_cast<size_t>(record[0]);
-                // The block's offsets are int32: it is folded before its bytes would pass 1 GiB.
-                if (mine.block_records > 0 && mine.block_bytes.size() + length > kMaxBlockBytes) fold_block();
-                std::copy_n(record, stride, mine.block.data() + mine.block_records * stride);
-                const size_t used = mine.block_bytes.size();
-                mine.block_bytes.resize(used + length);
-                if (length != 0) std::memcpy(mine.block_bytes.data() + used, bytes, length);
-                bytes += length;
-                if (++mine.block_records == PartitionThread::kBlockRecords) fold_block();
-              }
-              return;
-            }
-            while (n > 0 && ok) {
-              const size_t take = std::min(n, PartitionThread::kBlockRecords - mine.block_records);
-              std::copy_n(segment, take * layout.stride, mine.block.data() + mine.block_records * layout.stride);
-              mine.block_records += take;
-              segment += take * layout.stride;
-              n -= take;
-              if (mine.block_records == PartitionThread::kBlockRecords) fold_block();
-            }
+            mine.segments.push_back({static_cast<uint32_t>(segment[stride - 1]), static_cast<uint32_t>(n),
+                                     segment, bytes});
           });
+        }
+        std::sort(mine.segments.begin(), mine.segments.end(),
+                  [](const PartitionThread::Segment& a, const PartitionThread::Segment& b) {
+                    return a.first_row < b.first_row;
+                  });
+        for (const PartitionThread::Segment& in_order : mine.segments) {
+          const uint64_t* segment = in_order.records;
+          size_t n = in_order.n;
+          if (const uint8_t* bytes = in_order.bytes) {  // serialised keys: record by record, with their bytes
+            for (size_t i = 0; i < n && ok; ++i) {
+              const uint64_t* record = segment + i * stride;
+              const size_t length = static_cast<size_t>(record[0]);
+              // The block's offsets are int32: it is folded before its bytes would pass 1 GiB.
+              if (mine.block_records > 0 && mine.block_bytes.size() + length > kMaxBlockBytes) fold_block();
+              std::copy_n(record, stride, mine.block.data() + mine.block_records * stride);
+              const size_t used = mine.block_bytes.size();
+              mine.block_bytes.resize(used + length);
+              if (length != 0) std::memcpy(mine.block_bytes.data() + used, bytes, length);
+              bytes += length;
+              if (++mine.block_records == PartitionThread::kBlockRecords) fold_block();
+            }
+            continue;
+          }
+          while (n > 0 && ok) {
+            const size_t take = std::min(n, PartitionThread::kBlockRecords - mine.block_records);
+            std::copy_n(segment, take * stride, mine.block.data() + mine.block_records * stride);
+            mine.block_records += take;
+            segment += take * stride;
+            n -= take;
+            if (mine.block_records == PartitionThread::kBlockRecords) fold_block();
+          }
         }
         if (mine.block_records > 0) fold_block();
         mine.last_groups = parts[p]->size();

@@ -9,10 +9,11 @@
 // Afterwards the partitions are aggregated in parallel, each into a table and states of its own
 // that stay in the core's cache (a 256th of the groups), and the partitions' groups are laid
 // side by side: no key is in two partitions, so nothing is merged. No phase repeats work per
-// thread, and every group's states are exact whichever thread saw its rows (float SUM / AVG,
-// which must add in row order, do not come here). A COUNT(DISTINCT) of a fixed-width value is
-// counted in its partition's own (group, value) set, as all of a group's rows are there. The
-// executor chooses this from a sample (group_owned.h, PreferPartitionedGroups).
+// thread, and every group's states are exact whichever thread saw its rows: a partition's
+// records are folded in row order, so float SUM / AVG add as one thread scanning would. A
+// COUNT(DISTINCT) of a fixed-width value is counted in its partition's own (group, value) set,
+// as all of a group's rows are there. The executor chooses this from a sample (group_owned.h,
+// PreferPartitionedGroups).
 #ifndef LANEQL_EXEC_GROUP_PARTITIONS_H_
 #define LANEQL_EXEC_GROUP_PARTITIONS_H_
 
@@ -45,7 +46,7 @@ struct GroupRecordLayout {
 
 // The layout for `plan`, whose GROUP BY keys `grouper` (one of the query's fresh groupers)
 // takes; false where the partitions cannot carry the query: the direct table of 8/16-bit keys,
-// one string key, a group cap, SUM / AVG of floats,
+// one string key, a group cap, library aggregates,
 // arguments that are strings or 128-bit, more than 32 arguments, a table past 2^32 rows.
 bool MakeGroupRecordLayout(const plan::Plan& plan, const GroupStage& grouper, GroupRecordLayout* layout);
 
