@@ -1,6 +1,7 @@
 // How a parallel hash GROUP BY splits its work (DatabaseOptions::group_split): by keys when
 // nearly every row starts a group, by rows otherwise; and the large-block cache its tables and
 // state arrays come from.
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -25,7 +26,7 @@
 namespace laneql {
 namespace {
 
-// `rows` rows: u unique per row, m = row % 100 (few groups), x = row % 7, p = the row number
+// `rows` rows: u unique per row, m = row % 100 (few groups), x = row % 7, p unique per row
 // except that every fifth row repeats the one before (80 % of rows start a group); f a double
 // and s a string of the row, so that every kind of aggregate state is merged.
 std::shared_ptr<Table> KeysTable(size_t rows) {
@@ -36,7 +37,10 @@ std::shared_ptr<Table> KeysTable(size_t rows) {
     EXPECT_TRUE(u.Append<int64_t>(static_cast<int64_t>(i * 2654435761u % 1000000007u), &error));
     EXPECT_TRUE(m.Append<int64_t>(static_cast<int64_t>(i % 100), &error));
     EXPECT_TRUE(x.Append<int32_t>(static_cast<int32_t>(i % 7), &error));
-    EXPECT_TRUE(p.Append<int64_t>(static_cast<int64_t>(i % 5 == 4 ? i - 1 : i), &error));
+    // Rows 5k + 3 and 5k + 4 share a key (k = 0: 3), in no order (keys in ascending order
+    // would take segments of batches, group_key_ranges.h).
+    const uint64_t five = i / 5 * 2654435761u % 1000000007u;
+    EXPECT_TRUE(p.Append<int64_t>(static_cast<int64_t>(five * 5 + std::min<uint64_t>(i % 5, 3)), &error));
     EXPECT_TRUE(f.Append<double>(static_cast<double>(i % 13) * 0.1 - 0.35, &error));
     EXPECT_TRUE(s.AppendString("s" + std::to_string(i % 11), &error));
   }
@@ -416,10 +420,10 @@ TEST(GroupSplit, OwnersShareEachBatchsPreparedKeys) {
       EXPECT_EQ(rows * threads, ScannedRows(json)) << sql << " at " << threads << " threads";
     }
   }
-  // A key that fails to evaluate in batch 61 (while preparing, on whichever thread): the
+  // A key that fails to evaluate in batch 61 (row 1,000,000's u; while preparing, on whichever thread): the
   // query fails with one thread's message, and the owners waiting on that batch stop.
   const std::string failing =
-      "SELECT CAST(CASE WHEN p = 1000000 THEN 'bad' ELSE '1' END AS INTEGER) AS k, u, count(*) "
+      "SELECT CAST(CASE WHEN u = 742418955 THEN 'bad' ELSE '1' END AS INTEGER) AS k, u, count(*) "
       "FROM t GROUP BY k, u";
   const Result expected = one.Query(failing);
   ASSERT_FALSE(expected.ok());
@@ -439,14 +443,16 @@ TEST(GroupSplit, OwnersShareEachBatchsPreparedKeys) {
 // repeats its keys but shares none with the others, so the table holds many groups although
 // the sample's rows per group say few. Split by keys on 2 to 4 threads (a split by rows would
 // merge every group again); by rows past 4, not partitioned (the rows reach one table in
-// order); groups of 64 rows are few enough to split by rows. The answers are one thread's.
+// order); groups of 64 rows are few enough to split by rows. The answers are one thread's. (The
+// keys of four rows come in no order: ascending, the threads would take segments of batches
+// that share no key, group_key_ranges_test.cc.)
 TEST(GroupSplit, KeysStoredTogetherSplitByKeys) {
   LANEQL_SKIP_WITHOUT_THREADS();
   const size_t rows = 40 * 16384;
   Column k4(TypeId::kInt64), k64(TypeId::kInt64), v(TypeId::kInt64);
   std::string error;
   for (size_t i = 0; i < rows; ++i) {
-    ASSERT_TRUE(k4.Append<int64_t>(static_cast<int64_t>(i / 4 * 3 + 1), &error));
+    ASSERT_TRUE(k4.Append<int64_t>(static_cast<int64_t>(i / 4 * 2654435761u % 1000000007u * 3 + 1), &error));
     ASSERT_TRUE(k64.Append<int64_t>(static_cast<int64_t>(i / 64), &error));
     ASSERT_TRUE(v.Append<int64_t>(static_cast<int64_t>(i * 2654435761u % 51), &error));
   }

@@ -12,6 +12,7 @@
 #include "src/exec/filter.h"
 #include "src/exec/group_merge.h"
 #include "src/exec/group_owned.h"
+#include "src/exec/group_key_ranges.h"
 #include "src/exec/group_partitions.h"
 #include "src/exec/owned_scan.h"
 #include "src/exec/morsel.h"
@@ -182,18 +183,26 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     return true;
   };
   if (!make_workers()) return Result::Error(error);
+  // Many groups of a key stored in ascending order: the threads take segments of batches that
+  // share no key (group_key_ranges.h), on every thread count, float sums too.
+  std::vector<size_t> key_segments;
+  if (threads > 1 && !ungrouped && group_cap == 0 && !group_batch_partials &&
+      ManyGroupsSampled(plan, &table_sample)) {
+    key_segments = KeyDisjointSegments(plan, batches, threads);
+  }
+  const bool key_ranges = !key_segments.empty();
   // Many groups whose keys still repeat: each thread appends its rows to radix partitions by
   // key hash, aggregated partition by partition after the scan (group_partitions.h). In place
   // of the split by keys or rows.
   GroupRecordLayout layout;
-  bool partition_groups = !ungrouped && group_cap == 0 &&
+  bool partition_groups = !ungrouped && group_cap == 0 && !key_ranges &&
                           MakeGroupRecordLayout(plan, workers[0]->grouper(), &layout) &&
                           PreferPartitionedGroups(plan, ctx, threads, &table_sample);
   // One string key keeps a string table of its own, which the partitions cannot carry; past
   // kMaxOwners threads, where the split by rows' merge grows with the threads, its key goes
   // serialised instead, as among other keys (GROUP BY URL: 1.96 s CPU at 16 threads split by
   // rows, 0.91 s at 1 thread).
-  if (!partition_groups && !ungrouped && group_cap == 0 && threads > kMaxOwners &&
+  if (!partition_groups && !ungrouped && group_cap == 0 && !key_ranges && threads > kMaxOwners &&
       workers[0]->grouper().OneStringKey() && PreferPartitionedGroups(plan, ctx, threads, &table_sample)) {
     serialize_string = true;
     if (!make_workers()) return Result::Error(error);
@@ -201,7 +210,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   }
   // Else row-order sums split by keys: on at most kMaxOwners owners, or one thread where the
   // scan cannot be owned.
-  if (owners_only && !partition_groups && threads > 1) {
+  if (owners_only && !partition_groups && !key_ranges && threads > 1) {
     const int owners = std::min(threads, kMaxOwners);
     const int chosen = CanOwnScan(ctx, owners, *workers[0]) ? owners : 1;
     if (chosen != threads) {
@@ -219,7 +228,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // ungrouped, the values of large COUNT(DISTINCT) sets (of strings: other values are
   // partitioned).
   const bool owned =
-      threads > 1 &&
+      threads > 1 && !key_ranges &&
       (ungrouped ? partitioned.empty() && PreferOwnedDistinct(plan, ctx, threads, &table_sample)
                  : !partition_groups && !group_batch_partials &&
                        (row_order_sums || PreferOwnedScan(plan, ctx, threads, *workers[0], &table_sample)));
@@ -227,7 +236,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // that outgrows the caches (GROUP BY SearchPhrase, COUNT(DISTINCT UserID) on 2 threads:
   // 95-98 against 101-103 ms, medians of 5 in 4 processes; one thread 143-154 ms).
   bool many_groups = false;
-  if (!ungrouped && !partition_groups && group_cap == 0) {
+  if (!ungrouped && !partition_groups && !key_ranges && group_cap == 0) {
     partitioned = PartitionedDistincts(plan, ctx, *workers[0], &table_sample, &many_groups);
   }
   // Each group's pairs from one thread, and many groups: the pairs partitioned by group.
@@ -236,7 +245,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     for (size_t a : partitioned) worker->states().PartitionDistinct(a, pairs_by_group);
   }
   // Few groups with a large COUNT(DISTINCT) (not partitioned): the rows split by that value.
-  const int value_split = threads > 1 && !ungrouped && !owned && !row_order_sums && group_cap == 0 &&
+  const int value_split = threads > 1 && !ungrouped && !owned && !key_ranges && !row_order_sums && group_cap == 0 &&
                                   partitioned.empty() && !partition_groups
                               ? PreferValueSplit(plan, ctx, threads, &table_sample)
                               : -1;
@@ -331,6 +340,18 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
       }
       return;
     }
+    if (key_ranges) {  // segments in turn, as morsels
+      ScopedSpan span(ctx.profiler, t, "key segments", "scan");
+      AggregateWorker& worker = *workers[static_cast<size_t>(t)];
+      while (!failed.load(std::memory_order_relaxed) && !ctx.Interrupted()) {
+        const size_t i = cursor.Take();
+        if (i + 1 >= key_segments.size()) break;
+        if (!worker.ScanBatches(key_segments[i], key_segments[i + 1], &errors[static_cast<size_t>(t)])) {
+          failed.store(true, std::memory_order_relaxed);
+        }
+      }
+      return;
+    }
     // Check-before-work: a failed thread (or an interrupt) stops the others at their next morsel.
     while (!failed.load(std::memory_order_relaxed) && !ctx.Interrupted()) {
       const size_t m = cursor.Take();
@@ -385,7 +406,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
       if (!AggregateGroupPartitions(sides, layout, workers[0].get(), ctx, threads, &error)) {
         return Result::Error(error);
       }
-    } else if (owned) {
+    } else if (owned || key_ranges) {
       // Worker w's groups follow those of the workers before it.
       if (need_targets) {
         uint32_t offset = 0;

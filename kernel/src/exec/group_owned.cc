@@ -217,6 +217,13 @@ bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx, int
   return e.rows_per_group >= 1.5;
 }
 
+bool ManyGroupsSampled(const plan::Plan& plan, TableSample* table_sample) {
+  const SampleSummary* sample = table_sample->Get();
+  if (sample == nullptr) return false;
+  const GroupEstimate e = EstimateGroups(plan, *sample);
+  return e.many_groups || e.many_clustered;
+}
+
 size_t FirstRunGroupsPerThread(const plan::Plan& plan, int threads, TableSample* table_sample) {
   if (threads < 1) return 0;
   const SampleSummary* sample = table_sample->Get();

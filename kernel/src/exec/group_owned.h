@@ -109,6 +109,10 @@ std::vector<size_t> PartitionedDistincts(const plan::Plan& plan, const ExecConte
 // split by rows, 110 ms on one thread.
 bool PreferPartitionedGroups(const plan::Plan& plan, const ExecContext& ctx, int threads,
                              TableSample* table_sample);
+// Grouped, whether the sample shows many groups past the WHERE, as rows that mostly start groups
+// of their own or keys stored together (as PreferOwnedScan): what makes a merge of the threads'
+// groups costly. False without a sample.
+bool ManyGroupsSampled(const plan::Plan& plan, TableSample* table_sample);
 // Grouped, for a GROUP BY run for the first time (no group size hint yet): the groups each of
 // `threads` threads can expect, from a sample that shows about as many groups as rows (as
 // PreferPartitionedGroups estimates rows per group from the sample's repeats) or of keys
