@@ -59,6 +59,18 @@ TEST(DecimalType, SqlNames) {
   EXPECT_FALSE(TypeFromSqlName("DECIMAL(x)", &t));
 }
 
+TEST(DecimalPowers, TheTableHoldsEveryPowerOfTenUpTo38) {
+  Int128 p = 1;
+  for (int n = 0; n <= 38; ++n) {
+    EXPECT_TRUE(decimal::Pow10(n) == p) << n;
+    EXPECT_EQ(DecimalToString(decimal::Pow10(n), 0), "1" + std::string(static_cast<size_t>(n), '0'));
+    if (n < 38) p *= 10;
+  }
+  EXPECT_TRUE(decimal::FitsPrecision(decimal::Pow10(38) - 1, 38));
+  EXPECT_FALSE(decimal::FitsPrecision(decimal::Pow10(5), 5));
+  EXPECT_TRUE(decimal::FitsPrecision(-(decimal::Pow10(5) - 1), 5));
+}
+
 TEST(DecimalText, PrintsTheScaleDigits) {
   EXPECT_EQ(DecimalToString(0, 0), "0");
   EXPECT_EQ(DecimalToString(0, 3), "0.000");

@@ -22,12 +22,6 @@ Int128 DivideRounded(Int128 v, int n) {
 
 }  // namespace
 
-Int128 Pow10(int n) {
-  Int128 p = 1;
-  for (int i = 0; i < n; ++i) p *= 10;
-  return p;
-}
-
 bool FitsPrecision(Int128 v, int precision) { return Magnitude(v) < static_cast<U128>(Pow10(precision)); }
 
 void AppendDecimal(Int128 v, int scale, std::string* out) {

