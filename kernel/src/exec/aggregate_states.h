@@ -125,6 +125,9 @@ class AggregateStates {
   // Grouped COUNT(DISTINCT) keeps a set of (group, value) pairs: their number, and pair p's group.
   bool IsDistinctPairs(size_t a) const;
   size_t DistinctPairs(size_t a) const;
+  // Room for `pairs` pairs in aggregate a's set of fixed-width (group, value) pairs, if it keeps
+  // one (a partition's set sized as the last partition's ended, instead of doubling its way up).
+  bool ReserveDistinctPairs(size_t a, size_t pairs, std::string* error);
   uint32_t DistinctPairGroup(size_t a, size_t pair) const;
   struct PairSource {
     const AggregateStates* states;

@@ -219,6 +219,11 @@ size_t AggregateStates::DistinctPairs(size_t a) const {
   return s.distinct_wide ? s.distinct_wide->size() : s.distinct_strings ? s.distinct_strings->size() : 0;
 }
 
+bool AggregateStates::ReserveDistinctPairs(size_t a, size_t pairs, std::string* error) {
+  State& s = state_[a];
+  return s.distinct_wide == nullptr || pairs == 0 || s.distinct_wide->Reserve(pairs, error);
+}
+
 uint32_t AggregateStates::DistinctPairGroup(size_t a, size_t pair) const {
   const State& s = state_[a];
   if (s.distinct_wide) return static_cast<uint32_t>(s.distinct_wide->key(pair)[0]);

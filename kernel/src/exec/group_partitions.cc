@@ -187,11 +187,15 @@ struct alignas(64) PartitionThread {
   static constexpr size_t kBlockRecords = 4096;
   std::vector<uint64_t> block;
   size_t block_records = 0;
-  // Serialised keys: the block's key bytes and their offsets.
+  // Serialised keys: the block's key bytes (the first block_bytes_used of block_bytes, which
+  // only grows: resized per record, its zeroing and size checks were 4 % of the instructions of
+  // SearchPhrase, COUNT(DISTINCT UserID) on 16 threads) and their offsets.
   std::vector<uint8_t> block_bytes;
+  size_t block_bytes_used = 0;
   std::vector<int32_t> offsets;
   std::vector<Vec> args;
   size_t last_groups = 0;  // of the partition it aggregated before
+  std::vector<size_t> last_pairs;  // its COUNT(DISTINCT)s' (group, value) pairs, per aggregate
   // The partition's segments of every side, put in row order.
   struct Segment {
     uint32_t first_row;
@@ -301,16 +305,23 @@ bool AggregateGroupPartitions(const std::vector<const GroupPartitions*>& sides,
             !parts[p]->Reserve(std::min(records, mine.last_groups + mine.last_groups / 4), 0, task_error)) {
           return false;
         }
+        // Its COUNT(DISTINCT)s' pair sets too (SearchPhrase, COUNT(DISTINCT UserID) on 16
+        // threads: growing them was 6 % of the query's time).
+        mine.last_pairs.resize(plan.aggregates.size(), 0);
+        for (size_t a = 0; a < plan.aggregates.size(); ++a) {
+          const size_t last = mine.last_pairs[a];
+          if (!states[p].ReserveDistinctPairs(a, std::min(records, last + last / 4), task_error)) return false;
+        }
         bool ok = true;
         const auto fold_block = [&]() {
           ok = ok && FoldBlock(layout, plan, mine.block.data(), mine.block_records, parts[p].get(), &states[p],
                                  &firsts[p], &mine, task_error);
           mine.block_records = 0;
-          mine.block_bytes.clear();
+          mine.block_bytes_used = 0;
         };
         mine.block.resize(PartitionThread::kBlockRecords * layout.stride);
-        mine.block_bytes.clear();
-        mine.block_bytes.reserve(1);  // data() not null even when every key is empty
+        mine.block_bytes_used = 0;
+        if (mine.block_bytes.empty()) mine.block_bytes.resize(1);  // data() not null even when every key is empty
         const size_t stride = layout.stride;
         // A segment holds one batch's rows of the partition in row order, and batches are
         // disjoint ranges of rows: segments sorted by their first row put the whole partition
@@ -336,11 +347,14 @@ bool AggregateGroupPartitions(const std::vector<const GroupPartitions*>& sides,
               const uint64_t* record = segment + i * stride;
               const size_t length = static_cast<size_t>(record[0]);
               // The block's offsets are int32: it is folded before its bytes would pass 1 GiB.
-              if (mine.block_records > 0 && mine.block_bytes.size() + length > kMaxBlockBytes) fold_block();
+              if (mine.block_records > 0 && mine.block_bytes_used + length > kMaxBlockBytes) fold_block();
               std::copy_n(record, stride, mine.block.data() + mine.block_records * stride);
-              const size_t used = mine.block_bytes.size();
-              mine.block_bytes.resize(used + length);
+              const size_t used = mine.block_bytes_used;
+              if (used + length > mine.block_bytes.size()) {
+                mine.block_bytes.resize(std::max(2 * mine.block_bytes.size(), used + length));
+              }
               if (length != 0) std::memcpy(mine.block_bytes.data() + used, bytes, length);
+              mine.block_bytes_used = used + length;
               bytes += length;
               if (++mine.block_records == PartitionThread::kBlockRecords) fold_block();
             }
@@ -357,6 +371,7 @@ bool AggregateGroupPartitions(const std::vector<const GroupPartitions*>& sides,
         }
         if (mine.block_records > 0) fold_block();
         mine.last_groups = parts[p]->size();
+        for (size_t a = 0; a < plan.aggregates.size(); ++a) mine.last_pairs[a] = states[p].DistinctPairs(a);
         span.counters().rows = records;
         span.counters().probes = records;
         return ok;
