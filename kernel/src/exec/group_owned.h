@@ -77,7 +77,8 @@ bool CanOwnScan(const ExecContext& ctx, int threads, const AggregateWorker& work
 // it groups a few batches spread over the table, and says yes when at least half of the sampled
 // rows start a group of their own: the table will hold many groups. Or when the batches share
 // no keys while each repeats them, a key stored in order with a few rows each (l_orderkey):
-// the table holds many groups too, each in one place.
+// the table holds many groups too, each in one place. (Where the key's zone maps show it
+// ascending, the executor takes key segments first: group_key_ranges.h.)
 bool PreferOwnedScan(const plan::Plan& plan, const ExecContext& ctx, int threads,
                      const AggregateWorker& worker, TableSample* table_sample);
 
