@@ -39,7 +39,7 @@ std::shared_ptr<Table> KeysTable(size_t rows) {
     EXPECT_TRUE(x.Append<int32_t>(static_cast<int32_t>(i % 7), &error));
     // Rows 5k + 3 and 5k + 4 share a key (k = 0: 3), in no order (keys in ascending order
     // would take segments of batches, group_key_ranges.h).
-    const uint64_t five = i / 5 * 2654435761u % 1000000007u;
+    const uint64_t five = uint64_t{i} / 5 * 2654435761u % 1000000007u;
     EXPECT_TRUE(p.Append<int64_t>(static_cast<int64_t>(five * 5 + std::min<uint64_t>(i % 5, 3)), &error));
     EXPECT_TRUE(f.Append<double>(static_cast<double>(i % 13) * 0.1 - 0.35, &error));
     EXPECT_TRUE(s.AppendString("s" + std::to_string(i % 11), &error));
@@ -420,11 +420,12 @@ TEST(GroupSplit, OwnersShareEachBatchsPreparedKeys) {
       EXPECT_EQ(rows * threads, ScannedRows(json)) << sql << " at " << threads << " threads";
     }
   }
-  // A key that fails to evaluate in batch 61 (row 1,000,000's u; while preparing, on whichever thread): the
-  // query fails with one thread's message, and the owners waiting on that batch stop.
-  const std::string failing =
-      "SELECT CAST(CASE WHEN u = 742418955 THEN 'bad' ELSE '1' END AS INTEGER) AS k, u, count(*) "
-      "FROM t GROUP BY k, u";
+  // A key that fails to evaluate in batch 61 (at row 1,000,000's u; while preparing, on
+  // whichever thread): the query fails with one thread's message, and the owners waiting on
+  // that batch stop. (u is read from the table: its values differ where size_t is 32 bits.)
+  const int64_t bad_u = table->column(0).Values<int64_t>()[1000000];
+  const std::string failing = "SELECT CAST(CASE WHEN u = " + std::to_string(bad_u) +
+                              " THEN 'bad' ELSE '1' END AS INTEGER) AS k, u, count(*) FROM t GROUP BY k, u";
   const Result expected = one.Query(failing);
   ASSERT_FALSE(expected.ok());
   for (int threads : {2, 4}) {
@@ -452,7 +453,7 @@ TEST(GroupSplit, KeysStoredTogetherSplitByKeys) {
   Column k4(TypeId::kInt64), k64(TypeId::kInt64), v(TypeId::kInt64);
   std::string error;
   for (size_t i = 0; i < rows; ++i) {
-    ASSERT_TRUE(k4.Append<int64_t>(static_cast<int64_t>(i / 4 * 2654435761u % 1000000007u * 3 + 1), &error));
+    ASSERT_TRUE(k4.Append<int64_t>(static_cast<int64_t>(uint64_t{i} / 4 * 2654435761u % 1000000007u * 3 + 1), &error));
     ASSERT_TRUE(k64.Append<int64_t>(static_cast<int64_t>(i / 64), &error));
     ASSERT_TRUE(v.Append<int64_t>(static_cast<int64_t>(i * 2654435761u % 51), &error));
   }
