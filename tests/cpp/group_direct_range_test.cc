@@ -101,9 +101,9 @@ TEST(GroupDirectRange, ChosenForAColumnSpanningAtMostTheSlots) {
     keys.push_back(plan::MakeColumn(index, column.type(), true, {}));
     std::string error;
     exec::GroupStage with_table, without_table, no_lookup;
-    ASSERT_TRUE(with_table.Init(keys, 0, true, &error, false, table.get())) << error;
+    ASSERT_TRUE(with_table.Init(keys, 0, true, &error, table.get())) << error;
     ASSERT_TRUE(without_table.Init(keys, 0, true, &error)) << error;
-    ASSERT_TRUE(no_lookup.Init(keys, 0, false, &error, false, table.get())) << error;
+    ASSERT_TRUE(no_lookup.Init(keys, 0, false, &error, table.get())) << error;
     EXPECT_EQ(with_table.grouper().strategy() == exec::Grouper::Strategy::kDirect, c.direct) << c.column;
     EXPECT_NE(without_table.grouper().strategy(), exec::Grouper::Strategy::kDirect) << c.column;
     EXPECT_NE(no_lookup.grouper().strategy(), exec::Grouper::Strategy::kDirect) << c.column;

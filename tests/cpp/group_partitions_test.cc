@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <tuple>
@@ -190,6 +191,85 @@ TEST(GroupPartitions, SerialisedKeysGoAsBytesBesideTheirRecords) {
         EXPECT_EQ(GroupPartitions::PartitionOf(hash_of_row[row]), p) << row;
         got.emplace_back(row, std::string(reinterpret_cast<const char*>(bytes), length));
         bytes += length;
+      }
+    });
+  }
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, expected);
+}
+
+TEST(GroupPartitions, OneStringKeysOwnBytesGoBesideTheirRecords) {
+  std::mt19937_64 rng(8);
+  GroupRecordLayout layout;
+  layout.key = GroupRecordLayout::Key::kString;
+  layout.key_words = 2;
+  layout.arg_types = {TypeId::kInt32};
+  layout.arg_of = {0};
+  layout.stride = 4;  // the key's length and hash, the argument, the last word
+  GroupPartitions parts(layout);
+  // (row, key or nullopt, argument) of every row appended, and of every record read back.
+  using Row = std::tuple<uint32_t, std::optional<std::string>, uint64_t>;
+  std::vector<Row> expected, got;
+  std::map<uint32_t, uint64_t> hash_of_row;
+  std::string error;
+  uint32_t next_row = 0;
+  std::vector<std::vector<int32_t>> keep_offsets;
+  std::vector<std::string> keep_data;
+  std::vector<std::vector<uint64_t>> keep_validity;
+  std::vector<std::vector<int32_t>> keep_args;
+  for (size_t n : {size_t{0}, size_t{1}, size_t{64}, size_t{5000}, size_t{16384}}) {
+    PreparedBatch batch;
+    batch.rows.begin = next_row;
+    batch.rows.count = n;
+    batch.prepared.count = n;
+    // Offsets that start past the bytes' beginning, as a column's slice borrows them; NULLs
+    // whose offsets span bytes (which must not be carried), empty keys, keys of 0..70 bytes.
+    std::string& data = keep_data.emplace_back(std::string(37, '#'));
+    std::vector<int32_t>& offsets = keep_offsets.emplace_back(1, 37);
+    std::vector<uint64_t>& validity = keep_validity.emplace_back((n + 63) / 64 + 1, ~uint64_t{0});
+    std::vector<int32_t>& values = keep_args.emplace_back();
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t row = next_row + static_cast<uint32_t>(i);
+      const uint64_t hash = rng();
+      batch.prepared.hashes.push_back(hash);
+      hash_of_row[row] = hash;
+      const std::string key = std::string(rng() % 71, static_cast<char>('a' + rng() % 26));
+      data += key;
+      offsets.push_back(static_cast<int32_t>(data.size()));
+      values.push_back(static_cast<int32_t>(rng()));
+      const bool null = rng() % 9 == 0;
+      if (null) validity[i / 64] &= ~(uint64_t{1} << (i % 64));
+      expected.emplace_back(row, null ? std::nullopt : std::optional<std::string>(key),
+                            static_cast<uint32_t>(values.back()));
+    }
+    Vec key;
+    key.type = TypeId::kString;
+    key.count = n;
+    key.values = reinterpret_cast<const uint8_t*>(data.data());
+    key.offsets = offsets.data();
+    key.validity = validity.data();
+    batch.keys.push_back(std::move(key));
+    std::vector<Vec> args(1);
+    args[0].type = TypeId::kInt32;
+    args[0].count = n;
+    args[0].values = reinterpret_cast<const uint8_t*>(values.data());
+    ASSERT_TRUE(parts.AppendBatch(batch, args, &error)) << error;
+    next_row += static_cast<uint32_t>(n);
+  }
+  for (size_t p = 0; p < GroupPartitions::kPartitions; ++p) {
+    parts.ForEachSegment(p, [&](const uint64_t* records, const uint8_t* bytes, size_t n) {
+      ASSERT_NE(bytes, nullptr);
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t* record = records + 4 * i;
+        const uint32_t row = static_cast<uint32_t>(record[3]);
+        EXPECT_EQ(record[1], hash_of_row[row]);
+        EXPECT_EQ(GroupPartitions::PartitionOf(hash_of_row[row]), p) << row;
+        if (record[0] == GroupRecordLayout::kNullKeyLength) {
+          got.emplace_back(row, std::nullopt, record[2]);
+          continue;
+        }
+        got.emplace_back(row, std::string(reinterpret_cast<const char*>(bytes), record[0]), record[2]);
+        bytes += record[0];
       }
     });
   }
@@ -419,12 +499,14 @@ TEST(PartitionedGroupBy, PastFourThreadsManyGroupsArePartitionedEvenWithoutRepea
     const uint64_t scrambled = uint64_t{i} * 2654435761u % 1000000007u;
     ASSERT_TRUE(u.Append<int64_t>(static_cast<int64_t>(scrambled), &error));
     ASSERT_TRUE(m.Append<int32_t>(static_cast<int32_t>(i % 100), &error));
-    // One string key of about 3 rows each, a NULL and an empty string among them.
+    // One string key of about 3 rows each, a NULL and an empty string among them, of 2 to 45
+    // bytes.
     const uint64_t key = scrambled % (rows / 3);
     if (key == 7) {
       ASSERT_TRUE(s.AppendNull(&error)) << error;
     } else {
-      ASSERT_TRUE(s.AppendString(key == 11 ? std::string() : "k" + std::to_string(key * 7919), &error)) << error;
+      const std::string text = key == 11 ? std::string() : "k" + std::to_string(key * 7919) + std::string(key % 37, '-');
+      ASSERT_TRUE(s.AppendString(text, &error)) << error;
     }
   }
   auto table = std::make_shared<Table>();
@@ -434,13 +516,17 @@ TEST(PartitionedGroupBy, PastFourThreadsManyGroupsArePartitionedEvenWithoutRepea
   const char* queries[] = {
       "SELECT u, count(*) AS c, sum(m) FROM t GROUP BY u ORDER BY c DESC, u LIMIT 5",
       "SELECT m, count(*) AS c FROM t GROUP BY m ORDER BY m LIMIT 5",  // few groups: never
-      // One string key: serialised for the partitions past 4 threads. Every group, in the order
-      // of its first row, and ties broken by it.
+      // One string key: its bytes in the partitions past 4 threads. Every group, in the order
+      // of its first row, and ties broken by it; float sums as one thread adds them; pairs of
+      // COUNT(DISTINCT); under a WHERE (the keys gathered, not the column's slices).
       "SELECT s, count(*) AS c, min(m), max(u) FROM t GROUP BY s",
       "SELECT s, count(*) AS c FROM t GROUP BY s ORDER BY c DESC LIMIT 7",
+      "SELECT sum(hash(x)), count(*) FROM (SELECT s, sum(u * 1e-7 + m * 1e9) AS x FROM t GROUP BY s)",
+      "SELECT s, count(DISTINCT m) AS d, count(*) FROM t WHERE m % 3 <> 0 GROUP BY s ORDER BY d DESC, s LIMIT 9",
   };
-  const bool partitioned_past_4[] = {true, false, true, true};
-  std::string one_thread[4];
+  constexpr int kQueries = sizeof(queries) / sizeof(queries[0]);
+  const bool partitioned_past_4[kQueries] = {true, false, true, true, true, true};
+  std::string one_thread[kQueries];
   for (int threads : {1, 4, 8}) {
     DatabaseOptions options;
     options.threads = threads;
@@ -448,7 +534,7 @@ TEST(PartitionedGroupBy, PastFourThreadsManyGroupsArePartitionedEvenWithoutRepea
     options.profile = true;
     Database db(options);
     ASSERT_TRUE(db.Register("t", table, &error)) << error;
-    for (int q = 0; q < 4; ++q) {
+    for (int q = 0; q < kQueries; ++q) {
       Result result = db.Query(queries[q]);
       ASSERT_TRUE(result.ok()) << result.error();
       if (threads == 1) one_thread[q] = PrintCsv(result);

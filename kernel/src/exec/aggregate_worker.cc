@@ -57,9 +57,8 @@ AggregateWorker::AggregateWorker(const plan::Plan& plan, int thread, Profiler* p
       evaluator_(TableColumns(*plan.table)) {}
 
 bool AggregateWorker::Init(size_t group_cap, bool track_first_rows, FloatPartials* partials,
-                           bool lookup_table, std::string* error, bool serialize_string,
-                           bool direct_ranges) {
-  if (!ungrouped_ && !grouper_.Init(plan_.group_keys, group_cap, lookup_table, error, serialize_string,
+                           bool lookup_table, std::string* error, bool direct_ranges) {
+  if (!ungrouped_ && !grouper_.Init(plan_.group_keys, group_cap, lookup_table, error,
                                     direct_ranges ? &table_ : nullptr)) {
     return false;
   }

@@ -59,11 +59,10 @@ class alignas(64) AggregateWorker {
   AggregateWorker(const plan::Plan& plan, int thread, Profiler* profiler);
   // `group_cap`: GroupStage's cap (0 = none). `track_first_rows`: record the row each group
   // first appears in (needed when several threads' groups are merged). `partials`: see above
-  // (null when there is no ungrouped float sum). `lookup_table`, `serialize_string`: see
-  // Grouper::Init. `direct_ranges`: an integer key of a small range may take the direct table
+  // (null when there is no ungrouped float sum). `lookup_table`: see Grouper::Init. `direct_ranges`: an integer key of a small range may take the direct table
   // (GroupStage::Init), which no split by keys can divide.
   bool Init(size_t group_cap, bool track_first_rows, FloatPartials* partials, bool lookup_table,
-            std::string* error, bool serialize_string = false, bool direct_ranges = true);
+            std::string* error, bool direct_ranges = true);
   // Sizes the groups' hash table for `groups` groups, the states for `state_groups` >= groups
   // and the first rows for `first_row_groups` >= groups up front (group_size_hints.h; more for
   // the worker whose arrays an owned merge fills with every thread's groups), and string keys'

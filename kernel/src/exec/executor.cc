@@ -164,7 +164,6 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     for (auto& per_batch : partials) per_batch.assign(batches, 0.0);
   }
   std::vector<std::unique_ptr<AggregateWorker>> workers;
-  bool serialize_string = false;  // one string key serialised, for the partitions (below)
   // Grouped float sums of many groups on several threads need a split by keys or the radix
   // partitions (each group's rows in row order), which the direct table of a small integer range
   // cannot have.
@@ -174,7 +173,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     for (int t = 0; t < threads; ++t) {
       workers.push_back(std::make_unique<AggregateWorker>(plan, t, ctx.profiler));
       if (!workers.back()->Init(group_cap, threads > 1, partials.empty() ? nullptr : &partials,
-                                ctx.small_key_lookup, &error, serialize_string, direct_ranges)) {
+                                ctx.small_key_lookup, &error, direct_ranges)) {
         return false;
       }
       if (group_batch_partials) workers.back()->KeepGroupBatchPartials();
@@ -194,20 +193,16 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   // Many groups whose keys still repeat: each thread appends its rows to radix partitions by
   // key hash, aggregated partition by partition after the scan (group_partitions.h). In place
   // of the split by keys or rows.
+  // One string key only past kMaxOwners threads, where the split by rows' merge grows with the
+  // threads (GROUP BY URL: 1.96 s CPU at 16 threads split by rows, 0.91 s at 1 thread): below,
+  // its owners' string tables cost less (GROUP BY SearchPhrase, COUNT(*) / COUNT(DISTINCT
+  // UserID), CPU ms: 2 threads 112-125 / 170-174 split by keys, 173-183 / 261-275
+  // partitioned; 4 threads 148-169 / 187-193, 163-177 / 228-243).
   GroupRecordLayout layout;
-  bool partition_groups = !ungrouped && group_cap == 0 && !key_ranges &&
-                          MakeGroupRecordLayout(plan, workers[0]->grouper(), &layout) &&
-                          PreferPartitionedGroups(plan, ctx, threads, &table_sample);
-  // One string key keeps a string table of its own, which the partitions cannot carry; past
-  // kMaxOwners threads, where the split by rows' merge grows with the threads, its key goes
-  // serialised instead, as among other keys (GROUP BY URL: 1.96 s CPU at 16 threads split by
-  // rows, 0.91 s at 1 thread).
-  if (!partition_groups && !ungrouped && group_cap == 0 && !key_ranges && threads > kMaxOwners &&
-      workers[0]->grouper().OneStringKey() && PreferPartitionedGroups(plan, ctx, threads, &table_sample)) {
-    serialize_string = true;
-    if (!make_workers()) return Result::Error(error);
-    partition_groups = MakeGroupRecordLayout(plan, workers[0]->grouper(), &layout);
-  }
+  const bool partition_groups = !ungrouped && group_cap == 0 && !key_ranges &&
+                                (threads > kMaxOwners || !workers[0]->grouper().OneStringKey()) &&
+                                MakeGroupRecordLayout(plan, workers[0]->grouper(), &layout) &&
+                                PreferPartitionedGroups(plan, ctx, threads, &table_sample);
   // Else row-order sums split by keys: on at most kMaxOwners owners, or one thread where the
   // scan cannot be owned.
   if (owners_only && !partition_groups && !key_ranges && threads > 1) {
@@ -215,7 +210,6 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     const int chosen = CanOwnScan(ctx, owners, *workers[0]) ? owners : 1;
     if (chosen != threads) {
       threads = chosen;
-      serialize_string = false;
       if (!make_workers()) return Result::Error(error);
     }
   }

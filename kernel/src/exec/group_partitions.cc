@@ -28,6 +28,11 @@ void NarrowBits(const uint64_t* words, size_t stride, size_t n, uint8_t* values)
   for (size_t i = 0; i < n; ++i) typed[i] = static_cast<U>(words[i * stride]);
 }
 
+// The bytes a record's key length word stands for (a NULL string has none).
+size_t KeyLength(uint64_t length_word) {
+  return length_word == GroupRecordLayout::kNullKeyLength ? 0 : static_cast<size_t>(length_word);
+}
+
 template <class Fn>
 void ByWidth(size_t width, const Fn& fn) {
   switch (width) {
@@ -44,13 +49,12 @@ bool MakeGroupRecordLayout(const plan::Plan& plan, const GroupStage& grouper, Gr
   if (!grouper.CanMergeByPartition() || plan.table->num_rows() > UINT32_MAX) return false;
   const Grouper& keys = grouper.grouper();
   GroupRecordLayout made;
-  // One string key stays with its own table: GROUP BY SearchPhrase (582,000 groups of 1.3 M
-  // rows) took 105 ms split by rows and 139 ms partitioned on one thread, 63-69 against 76-78
-  // on two; strings among other keys gain (UserID, SearchPhrase: 833-858 against 736-763 ms,
-  // 454-486 against 393-395).
-  const bool serialized = keys.strategy() == Grouper::Strategy::kSerialized;
-  made.key = serialized ? GroupRecordLayout::Key::kSerialized : GroupRecordLayout::Key::kWords;
-  made.key_words = serialized ? 2 : keys.KeyWords();
+  switch (keys.strategy()) {
+    case Grouper::Strategy::kString: made.key = GroupRecordLayout::Key::kString; break;
+    case Grouper::Strategy::kSerialized: made.key = GroupRecordLayout::Key::kSerialized; break;
+    default: made.key = GroupRecordLayout::Key::kWords; break;
+  }
+  made.key_words = made.key == GroupRecordLayout::Key::kWords ? keys.KeyWords() : 2;
   if (made.key_words == 0) return false;
   for (const plan::Aggregate& aggregate : plan.aggregates) {
     if (aggregate.kind == AggKind::kCountStar) {
@@ -86,10 +90,32 @@ uint8_t* GroupPartitions::Chunks::Take(size_t bytes, std::string* error) {
   return at;
 }
 
-std::string_view GroupPartitions::SerializedKey(const PreparedBatch& batch, size_t i) {
-  const int32_t* offsets = batch.prepared.ser_offsets.As<int32_t>();
-  return std::string_view(reinterpret_cast<const char*>(batch.prepared.ser_data.data()) + offsets[i],
-                          static_cast<size_t>(offsets[i + 1] - offsets[i]));
+const uint8_t* GroupPartitions::KeyLengths(const PreparedBatch& batch, const int32_t** starts) {
+  const size_t n = batch.rows.count;
+  const int32_t* offsets;
+  const uint8_t* data;
+  const uint64_t* validity = nullptr;
+  if (layout_.key == GroupRecordLayout::Key::kString) {
+    // The string key's own bytes, as the grouper hashed them (Grouper::Prepare): serialising
+    // them first was a copy per row (GROUP BY SearchPhrase on 16 threads: 5 % of the time).
+    const Vec& key = batch.keys[0];
+    offsets = key.offsets;
+    data = key.values;
+    validity = key.validity;
+  } else {
+    offsets = batch.prepared.ser_offsets.As<int32_t>();
+    data = batch.prepared.ser_data.data();
+  }
+  key_lengths_.resize(n);
+  for (size_t i = 0; i < n; ++i) key_lengths_[i] = static_cast<uint64_t>(offsets[i + 1] - offsets[i]);
+  if (validity != nullptr) {
+    // A NULL string's bytes are not carried (whatever its offsets say).
+    for (size_t i = 0; i < n; ++i) {
+      if (!BitmaskGet(validity, i)) key_lengths_[i] = GroupRecordLayout::kNullKeyLength;
+    }
+  }
+  *starts = offsets;
+  return data;
 }
 
 bool GroupPartitions::AppendBatch(const PreparedBatch& batch, const std::vector<Vec>& args,
@@ -113,15 +139,17 @@ bool GroupPartitions::AppendBatch(const PreparedBatch& batch, const std::vector<
       tails_[i] |= static_cast<uint64_t>(!BitmaskGet(arg.validity, i)) << (32 + k);
     }
   }
-  // Then the records, each written whole into its partition's place in the run (and serialised
-  // keys' bytes into the partition's place in the run's bytes).
+  // Then the records, each written whole into its partition's place in the run (and key bytes
+  // into the partition's place in the run's bytes).
   const uint64_t* hashes = batch.prepared.hashes.data();
-  const bool key_bytes = layout_.key == GroupRecordLayout::Key::kSerialized;
+  const bool key_bytes = layout_.key != GroupRecordLayout::Key::kWords;
+  const int32_t* key_starts = nullptr;
+  const uint8_t* key_data = key_bytes ? KeyLengths(batch, &key_starts) : nullptr;
   uint32_t sizes[kPartitions] = {};
   uint64_t byte_sizes[kPartitions] = {};
   for (size_t i = 0; i < n; ++i) ++sizes[PartitionOf(hashes[i])];
   if (key_bytes) {
-    for (size_t i = 0; i < n; ++i) byte_sizes[PartitionOf(hashes[i])] += SerializedKey(batch, i).size();
+    for (size_t i = 0; i < n; ++i) byte_sizes[PartitionOf(hashes[i])] += KeyLength(key_lengths_[i]);
   }
   Run run;
   uint64_t* out = reinterpret_cast<uint64_t*>(record_chunks_.Take(n * stride * sizeof(uint64_t), error));
@@ -138,27 +166,30 @@ bool GroupPartitions::AppendBatch(const PreparedBatch& batch, const std::vector<
     run.byte_begin[p + 1] = run.byte_begin[p] + static_cast<uint32_t>(byte_sizes[p]);
   }
   run.bytes = nullptr;
-  uint8_t* bytes_out = nullptr;
   if (key_bytes) {
-    bytes_out = byte_chunks_.Take(run.byte_begin[kPartitions], error);
+    uint8_t* bytes_out = byte_chunks_.Take(run.byte_begin[kPartitions], error);
     if (bytes_out == nullptr) return false;
     run.bytes = bytes_out;
-  }
-  const uint64_t* words = batch.prepared.words;
-  for (size_t i = 0; i < n; ++i) {
-    const size_t p = PartitionOf(hashes[i]);
-    uint64_t* record = out + size_t{next[p]++} * stride;
-    if (key_bytes) {
-      const std::string_view key = SerializedKey(batch, i);
-      if (!key.empty()) std::memcpy(bytes_out + next_byte[p], key.data(), key.size());
-      next_byte[p] += static_cast<uint32_t>(key.size());
-      record[0] = key.size();
+    for (size_t i = 0; i < n; ++i) {
+      const size_t p = PartitionOf(hashes[i]);
+      uint64_t* record = out + size_t{next[p]++} * stride;
+      const size_t length = KeyLength(key_lengths_[i]);
+      AlignedBuffer::CopyShort(bytes_out + next_byte[p], key_data + key_starts[i], length);
+      next_byte[p] += static_cast<uint32_t>(length);
+      record[0] = key_lengths_[i];
       record[1] = hashes[i];  // a string's hash costs more to make again than to carry
-    } else {
-      for (size_t j = 0; j < key_words; ++j) record[j] = words[i * key_words + j];
+      for (size_t k = 0; k < num_args; ++k) record[2 + k] = arg_words_[k * n + i];
+      record[stride - 1] = tails_[i];
     }
-    for (size_t k = 0; k < num_args; ++k) record[key_words + k] = arg_words_[k * n + i];
-    record[stride - 1] = tails_[i];
+  } else {
+    const uint64_t* words = batch.prepared.words;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t p = PartitionOf(hashes[i]);
+      uint64_t* record = out + size_t{next[p]++} * stride;
+      for (size_t j = 0; j < key_words; ++j) record[j] = words[i * key_words + j];
+      for (size_t k = 0; k < num_args; ++k) record[key_words + k] = arg_words_[k * n + i];
+      record[stride - 1] = tails_[i];
+    }
   }
   records_ += n;
   runs_.push_back(run);
@@ -193,8 +224,9 @@ struct alignas(64) PartitionThread {
   std::vector<uint8_t> block_bytes;
   size_t block_bytes_used = 0;
   std::vector<int32_t> offsets;
+  std::vector<uint64_t> key_validity;  // one string key's NULLs, when the block has any
   std::vector<Vec> args;
-  size_t last_groups = 0;  // of the partition it aggregated before
+  size_t last_groups = 0, last_key_bytes = 0;  // of the partition it aggregated before
   std::vector<size_t> last_pairs;  // its COUNT(DISTINCT)s' (group, value) pairs, per aggregate
   // The partition's segments of every side, put in row order.
   struct Segment {
@@ -231,12 +263,25 @@ bool FoldBlock(const GroupRecordLayout& layout, const plan::Plan& plan, const ui
     offsets.resize(n + 1);
     offsets[0] = 0;
     keys.hashes.resize(n);
+    bool any_null = false;
     for (size_t i = 0; i < n; ++i) {
-      offsets[i + 1] = offsets[i] + static_cast<int32_t>(records[i * stride]);
+      const uint64_t length = records[i * stride];
+      any_null |= length == GroupRecordLayout::kNullKeyLength;
+      offsets[i + 1] = offsets[i] + static_cast<int32_t>(KeyLength(length));
       keys.hashes[i] = records[i * stride + 1];
     }
-    if (!grouper->InsertSerialized(offsets.data(), scratch->block_bytes.data(), keys.hashes.data(), n, ids,
-                                   error)) {
+    const uint64_t* validity = nullptr;
+    if (any_null) {  // a NULL string key
+      scratch->key_validity.assign((n + 63) / 64, ~uint64_t{0});
+      for (size_t i = 0; i < n; ++i) {
+        if (records[i * stride] == GroupRecordLayout::kNullKeyLength) {
+          scratch->key_validity[i / 64] &= ~(uint64_t{1} << (i % 64));
+        }
+      }
+      validity = scratch->key_validity.data();
+    }
+    if (!grouper->InsertKeyBytes(offsets.data(), scratch->block_bytes.data(), validity, keys.hashes.data(), n,
+                                 ids, error)) {
       return false;
     }
   }
@@ -301,8 +346,11 @@ bool AggregateGroupPartitions(const std::vector<const GroupPartitions*>& sides,
         for (const GroupPartitions* side : sides) records += side->PartitionSize(p);
         // The partitions are alike (the hash spreads the keys evenly): sized as the last one
         // ended, the table rarely grows, and is not made larger than the records it may hold.
+        // Key bytes likewise (GROUP BY SearchPhrase: its arenas doubled from 4 KiB, 4 % of the
+        // instructions in copies).
         if (!result->grouper().NewGrouper(&parts[p], task_error) ||
-            !parts[p]->Reserve(std::min(records, mine.last_groups + mine.last_groups / 4), 0, task_error)) {
+            !parts[p]->Reserve(std::min(records, mine.last_groups + mine.last_groups / 4),
+                               mine.last_key_bytes + mine.last_key_bytes / 4, task_error)) {
           return false;
         }
         // Its COUNT(DISTINCT)s' pair sets too (SearchPhrase, COUNT(DISTINCT UserID) on 16
@@ -341,27 +389,35 @@ bool AggregateGroupPartitions(const std::vector<const GroupPartitions*>& sides,
                   });
         for (const PartitionThread::Segment& in_order : mine.segments) {
           const uint64_t* segment = in_order.records;
+          const uint8_t* bytes = in_order.bytes;
           size_t n = in_order.n;
-          if (const uint8_t* bytes = in_order.bytes) {  // serialised keys: record by record, with their bytes
-            for (size_t i = 0; i < n && ok; ++i) {
-              const uint64_t* record = segment + i * stride;
-              const size_t length = static_cast<size_t>(record[0]);
-              // The block's offsets are int32: it is folded before its bytes would pass 1 GiB.
-              if (mine.block_records > 0 && mine.block_bytes_used + length > kMaxBlockBytes) fold_block();
-              std::copy_n(record, stride, mine.block.data() + mine.block_records * stride);
-              const size_t used = mine.block_bytes_used;
-              if (used + length > mine.block_bytes.size()) {
-                mine.block_bytes.resize(std::max(2 * mine.block_bytes.size(), used + length));
-              }
-              if (length != 0) std::memcpy(mine.block_bytes.data() + used, bytes, length);
-              mine.block_bytes_used = used + length;
-              bytes += length;
-              if (++mine.block_records == PartitionThread::kBlockRecords) fold_block();
-            }
-            continue;
-          }
+          // Whole segments (or as much as the block takes) in two copies, the records' and
+          // their key bytes': record by record, copying each key was 11 % of GROUP BY
+          // SearchPhrase's instructions.
           while (n > 0 && ok) {
-            const size_t take = std::min(n, PartitionThread::kBlockRecords - mine.block_records);
+            size_t take = std::min(n, PartitionThread::kBlockRecords - mine.block_records);
+            if (bytes != nullptr) {
+              // The block's offsets are int32: it is folded before its bytes would pass 1 GiB
+              // (a key alone in a block may be longer).
+              size_t take_bytes = 0, i = 0;
+              for (; i < take; ++i) {
+                const size_t length = KeyLength(segment[i * stride]);
+                if (mine.block_records + i > 0 && mine.block_bytes_used + take_bytes + length > kMaxBlockBytes) break;
+                take_bytes += length;
+              }
+              if (i == 0) {
+                fold_block();
+                continue;
+              }
+              take = i;
+              const size_t used = mine.block_bytes_used;
+              if (used + take_bytes > mine.block_bytes.size()) {
+                mine.block_bytes.resize(std::max(2 * mine.block_bytes.size(), used + take_bytes));
+              }
+              if (take_bytes != 0) std::memcpy(mine.block_bytes.data() + used, bytes, take_bytes);
+              mine.block_bytes_used = used + take_bytes;
+              bytes += take_bytes;
+            }
             std::copy_n(segment, take * stride, mine.block.data() + mine.block_records * stride);
             mine.block_records += take;
             segment += take * stride;
@@ -371,6 +427,7 @@ bool AggregateGroupPartitions(const std::vector<const GroupPartitions*>& sides,
         }
         if (mine.block_records > 0) fold_block();
         mine.last_groups = parts[p]->size();
+        mine.last_key_bytes = parts[p]->KeyBytes();
         for (size_t a = 0; a < plan.aggregates.size(); ++a) mine.last_pairs[a] = states[p].DistinctPairs(a);
         span.counters().rows = records;
         span.counters().probes = records;

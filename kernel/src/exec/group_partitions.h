@@ -33,10 +33,12 @@ namespace exec {
 // What a row carries through the partitions, in `stride` words: its key words as the grouper
 // prepares them (Grouper::KeyWords), then a word per aggregate argument (the value's bits,
 // zero-extended), then a word holding the row id in its low 32 bits and, in its high 32, bit k
-// set where argument k is NULL. Keys serialised with strings among them go as bytes beside the
-// records instead: their two key words are then the bytes' length and their hash.
+// set where argument k is NULL. Key bytes go beside the records instead, their two key words
+// then the bytes' length and their hash: one string key's own bytes (kString: the length is
+// kNullKeyLength for NULL), or keys serialised with strings among them (kSerialized).
 struct GroupRecordLayout {
-  enum class Key { kWords, kSerialized };
+  enum class Key { kWords, kString, kSerialized };
+  static constexpr uint64_t kNullKeyLength = ~uint64_t{0};
   Key key = Key::kWords;
   size_t key_words = 0;  // 2 for bytes
   std::vector<int> arg_of;        // per aggregate: its argument's index (-1: COUNT(*))
@@ -46,8 +48,8 @@ struct GroupRecordLayout {
 
 // The layout for `plan`, whose GROUP BY keys `grouper` (one of the query's fresh groupers)
 // takes; false where the partitions cannot carry the query: the direct table of 8/16-bit keys,
-// one string key, a group cap, library aggregates,
-// arguments that are strings or 128-bit, more than 32 arguments, a table past 2^32 rows.
+// a group cap, library aggregates, arguments that are strings or 128-bit, more than 32
+// arguments, a table past 2^32 rows.
 bool MakeGroupRecordLayout(const plan::Plan& plan, const GroupStage& grouper, GroupRecordLayout* layout);
 
 // One thread's records, in runs (a batch each) whose records are grouped by partition.
@@ -60,14 +62,14 @@ class alignas(64) GroupPartitions {
   static size_t PartitionOf(uint64_t hash) { return (hash >> 32) & (kPartitions - 1); }
 
   explicit GroupPartitions(const GroupRecordLayout& layout) : layout_(layout) {}
-  // Appends the rows of `batch` (prepared by AggregateWorker::PrepareBatch: its keys' words
-  // or serialised bytes, and hashes) as one run; args[k] holds argument k for those rows
+  // Appends the rows of `batch` (prepared by AggregateWorker::PrepareBatch: its keys' words,
+  // string or serialised bytes, and hashes) as one run; args[k] holds argument k for those rows
   // (not constant). False (with *error) when the memory limit refuses.
   bool AppendBatch(const PreparedBatch& batch, const std::vector<Vec>& args, std::string* error);
   size_t records() const { return records_; }
   size_t PartitionSize(size_t p) const;
   // fn(records, bytes, n) for each run's share of partition p: n records of layout.stride
-  // words, and with serialised keys their bytes one after another (else null).
+  // words, and with key bytes those bytes one after another (else null).
   template <class Fn>
   void ForEachSegment(size_t p, const Fn& fn) const {
     for (const Run& run : runs_) {
@@ -95,16 +97,16 @@ class alignas(64) GroupPartitions {
   };
   static constexpr size_t kFirstChunkBytes = size_t{1} << 19;
   static constexpr size_t kMaxChunkBytes = size_t{1} << 23;
-  // The serialised key of row i of `batch`.
-  static std::string_view SerializedKey(const PreparedBatch& batch, size_t i);
+  // The key bytes of `batch`'s rows: their length words into key_lengths_ (kNullKeyLength for a
+  // NULL string); returns the bytes, row i's starting at (*starts)[i].
+  const uint8_t* KeyLengths(const PreparedBatch& batch, const int32_t** starts);
 
   const GroupRecordLayout& layout_;
   Chunks record_chunks_, byte_chunks_;
   std::vector<Run> runs_;
   size_t records_ = 0;
   // AppendBatch's scratch: the arguments' words ([argument][row]) and the last words.
-  std::vector<uint64_t> arg_words_, tails_;
-  std::vector<uint32_t> byte_sizes_;
+  std::vector<uint64_t> arg_words_, tails_, key_lengths_;
 };
 static_assert(alignof(GroupPartitions) == 64, "each thread's partitions start on their own cache line");
 

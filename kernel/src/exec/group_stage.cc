@@ -10,11 +10,10 @@ namespace laneql {
 namespace exec {
 
 bool GroupStage::Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_cap,
-                      bool lookup_table, std::string* error, bool serialize_string, const Table* table) {
+                      bool lookup_table, std::string* error, const Table* table) {
   keys_ = &keys;
   cap_ = group_cap;
   lookup_table_ = lookup_table;
-  serialize_string_ = serialize_string;
   for (size_t k = 0; k < keys.size(); ++k) {
     if (keys[k]->IsConstant()) continue;
     varying_.push_back(k);
@@ -38,7 +37,7 @@ bool GroupStage::Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_
     }
   }
   grouper_ = std::make_unique<Grouper>();
-  if (!grouper_->Init(types_, nullable_, lookup_table_, error, serialize_string_, DirectMin())) return false;
+  if (!grouper_->Init(types_, nullable_, lookup_table_, error, DirectMin())) return false;
   if (cap_ != 0) grouper_->set_max_groups(cap_);
   return true;
 }
@@ -65,7 +64,7 @@ bool GroupStage::CanMergeByPartition() const {
 
 bool GroupStage::NewGrouper(std::unique_ptr<Grouper>* out, std::string* error) const {
   *out = std::make_unique<Grouper>();
-  return (*out)->Init(types_, nullable_, lookup_table_, error, serialize_string_, DirectMin());
+  return (*out)->Init(types_, nullable_, lookup_table_, error, DirectMin());
 }
 
 void GroupStage::AdoptPartitions(std::vector<std::unique_ptr<Grouper>> parts) {
@@ -82,7 +81,7 @@ bool GroupStage::FreezeAs(const GroupStage& other, std::string* error) {
   std::vector<Column> frozen_keys;
   if (!other.grouper_->KeyColumns(nullptr, &frozen_keys, error)) return false;
   grouper_ = std::make_unique<Grouper>();
-  if (!grouper_->Init(types_, nullable_, lookup_table_, error, serialize_string_, DirectMin())) return false;
+  if (!grouper_->Init(types_, nullable_, lookup_table_, error, DirectMin())) return false;
   grouper_->set_max_groups(cap_);
   std::vector<const Column*> pointers;
   for (const Column& column : frozen_keys) pointers.push_back(&column);

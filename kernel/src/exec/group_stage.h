@@ -22,12 +22,12 @@ namespace exec {
 
 class GroupStage {
  public:
-  // `group_cap`: stop admitting new groups past this many (0 = no cap). `lookup_table`,
-  // `serialize_string`: see Grouper::Init. `table`: the table the keys' columns are of; one
+  // `group_cap`: stop admitting new groups past this many (0 = no cap). `lookup_table`: see
+  // Grouper::Init. `table`: the table the keys' columns are of; one
   // key that is an integer column of it whose values span at most Grouper::kDirectSlots
   // (Column::IntegerRange: one scan of the column, kept with it) takes the direct table.
   bool Init(const std::vector<plan::BoundExprPtr>& keys, size_t group_cap, bool lookup_table,
-            std::string* error, bool serialize_string = false, const Table* table = nullptr);
+            std::string* error, const Table* table = nullptr);
   // Whether the varying keys are one string key.
   bool OneStringKey() const { return types_.size() == 1 && IsString(types_[0]); }
   // Group ids of `rows` (kNoGroup for rows whose group was not admitted).
@@ -99,7 +99,6 @@ class GroupStage {
   bool any_row_ = false;  // all keys constant: one group once a row arrived
   size_t cap_ = 0;
   bool lookup_table_ = true;  // Grouper::Init
-  bool serialize_string_ = false;
   bool frozen_ = false;
   std::vector<Vec> batch_keys_;
 };

@@ -125,7 +125,7 @@ bool ExpandConstant(Vec* vec, std::string* error) {
 }
 
 bool Grouper::Init(const std::vector<TypeId>& key_types, const std::vector<bool>& nullable,
-                   bool lookup_table, std::string* error, bool serialize_string, const int64_t* direct_min) {
+                   bool lookup_table, std::string* error, const int64_t* direct_min) {
   types_ = key_types;
   bool any_string = false, any_nullable = false;
   size_t bytes = 0, words = 0;
@@ -149,7 +149,7 @@ bool Grouper::Init(const std::vector<TypeId>& key_types, const std::vector<bool>
     null_word_ = any_nullable;
     words_ = words + (null_word_ ? 1 : 0);
     wide_ = std::make_unique<WideKeyHashTable>(words_);
-  } else if (key_types.size() == 1 && !serialize_string) {
+  } else if (key_types.size() == 1) {
     strategy_ = Strategy::kString;
   } else {
     strategy_ = Strategy::kSerialized;
@@ -371,11 +371,11 @@ void Grouper::HashWords(const uint64_t* words, size_t count, uint64_t* hashes) c
   HashWideRows(words, words_, count, hashes);
 }
 
-bool Grouper::InsertSerialized(const int32_t* offsets, const uint8_t* bytes, const uint64_t* hashes, size_t count,
-                               uint32_t* group_ids, std::string* error) {
+bool Grouper::InsertKeyBytes(const int32_t* offsets, const uint8_t* bytes, const uint64_t* validity,
+                             const uint64_t* hashes, size_t count, uint32_t* group_ids, std::string* error) {
   if (count == 0) return true;
   const ScopedMemoryActivity activity("growing the GROUP BY hash table");  // query_budget.h
-  return strings_.FindOrInsert(offsets, bytes, nullptr, hashes, count, nullptr, group_ids, error, max_groups_);
+  return strings_.FindOrInsert(offsets, bytes, validity, hashes, count, nullptr, group_ids, error, max_groups_);
 }
 
 bool Grouper::Insert(const std::vector<Vec>& keys, const PreparedKeys& prepared,

@@ -42,13 +42,10 @@ class Grouper {
 
   // `nullable[i]`: whether key i can be NULL. `lookup_table`: false sends a single 8/16-bit key
   // through the hash table too (same groups, in the same order; to compare the two's speed).
-  // `serialize_string`: one string key goes serialised (kSerialized) rather than in a string
-  // table of its own (kString), so that radix partitions can carry it (group_partitions.h).
   // `direct_min`: one integer key (Column::IntegerRange's types) whose every value v has
   // 0 <= v - *direct_min < kDirectSlots goes to the direct table too (with lookup_table).
   bool Init(const std::vector<TypeId>& key_types, const std::vector<bool>& nullable,
-            bool lookup_table, std::string* error, bool serialize_string = false,
-            const int64_t* direct_min = nullptr);
+            bool lookup_table, std::string* error, const int64_t* direct_min = nullptr);
   static constexpr size_t kDirectSlots = 65536;
   // Group ids of `count` rows; keys[i] holds key i for those rows (not constant: see
   // ExpandConstant).
@@ -97,10 +94,11 @@ class Grouper {
   // strategies), and their hashes as Prepare makes them (count rows of KeyWords() words each).
   size_t KeyWords() const;
   void HashWords(const uint64_t* words, size_t count, uint64_t* hashes) const;
-  // Serialised keys (kSerialized) go through the partitions as bytes instead, with their hashes
-  // as Prepare made them: the groups of `count` such keys, offsets[i]..offsets[i + 1] in `bytes`.
-  bool InsertSerialized(const int32_t* offsets, const uint8_t* bytes, const uint64_t* hashes, size_t count,
-                        uint32_t* group_ids, std::string* error);
+  // One string key (kString) and serialised keys (kSerialized) go through the partitions as
+  // bytes instead, with their hashes as Prepare made them: the groups of `count` such keys,
+  // offsets[i]..offsets[i + 1] in `bytes`, NULL where `validity` (kString; may be null) says.
+  bool InsertKeyBytes(const int32_t* offsets, const uint8_t* bytes, const uint64_t* validity,
+                      const uint64_t* hashes, size_t count, uint32_t* group_ids, std::string* error);
   bool MergeGroups(const Grouper& other, const uint32_t* groups, size_t n, uint32_t* ids,
                    std::string* error);
 

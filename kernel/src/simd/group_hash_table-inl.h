@@ -16,6 +16,7 @@
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
+#include "laneql/aligned_buffer.h"
 #include "laneql/bitmask.h"
 #include "laneql/group_hash_table.h"
 #include "src/simd/group_hash_table_layout.h"
@@ -413,7 +414,7 @@ HWY_INLINE size_t StringFindOrInsertImpl(TableView* t, const int32_t* offsets,
         if (t->size == t->growth_limit || len > t->arena_capacity - used) return i;
         const uint32_t group = static_cast<uint32_t>(t->size++);
         ClaimSlot(t, (pos + LowestBit(bits.empty)) & t->mask, tag, hash, group, hash);
-        if (len != 0) memcpy(t->arena + used, key, len);
+        AlignedBuffer::CopyShort(t->arena + used, key, len);
         t->offsets[group + 1] = used + len;
         t->hashes[group] = hash;
         group_ids[i] = group;
