@@ -410,11 +410,10 @@ bool AggregateStates::UpdateDistinct(State& s, const Vec& arg, const uint32_t* g
     before = s.distinct_wide->size();
     if (words_.size() < 2 * count) words_.resize(2 * count);
     DistinctWords(arg, count, words_.data() + 1, 2);
-    for (size_t i = 0; i < count; ++i) {
-      const uint64_t g = group_ids[i] == kNoGroup ? 0 : group_ids[i];
-      words_[2 * i] = g;
-      hashes_[i] = reference::CombineWord(reference::HashWord(g + kHashGamma), words_[2 * i + 1]);
-    }
+    for (size_t i = 0; i < count; ++i) words_[2 * i] = group_ids[i] == kNoGroup ? 0 : group_ids[i];
+    // The SIMD kernel, the same hashes as a scalar call per pair (reference::Mix out of line:
+    // 3 % of GROUP BY SearchPhrase, COUNT(DISTINCT UserID)'s instructions on 16 threads).
+    HashWideRows(words_.data(), 2, count, hashes_.data());
     if (!s.distinct_wide->FindOrInsert(words_.data(), hashes_.data(), count, selection,
                                        pair_ids_.data(), error)) {
       return false;

@@ -90,8 +90,8 @@ bool AggregateStates::InsertPairs(State& s, WideKeyHashTable* wide, StringKeyHas
         groups[m] = targets[pair[0]];
         words[2 * m] = groups[m];
         words[2 * m + 1] = pair[1];
-        hashes[m] = reference::CombineWord(reference::HashWord(words[2 * m] + kHashGamma), pair[1]);
       }
+      HashWideRows(words.data(), 2, m, hashes.data());
       before = wide->size();
       if (!wide->FindOrInsert(words.data(), hashes.data(), m, nullptr, ids.data(), error)) return false;
     } else {
@@ -349,8 +349,8 @@ void AggregateStates::CountPairsNotIn(size_t a, size_t begin, size_t end, const 
         BitmaskSet(selection.data(), i);
         words[2 * i] = g;
         words[2 * i + 1] = s.distinct_wide->key(begin + i)[1];
-        hashes[i] = reference::CombineWord(reference::HashWord(words[2 * i] + kHashGamma), words[2 * i + 1]);
       }
+      HashWideRows(words.data(), 2, n, hashes.data());  // rows left out hash as (0, 0), unread
       o.distinct_wide->Find(words.data(), hashes.data(), n, selection.data(), ids.data());
     } else {
       // Rows of this side's 4-byte group id, then the value's bytes (as the scan builds them).

@@ -33,6 +33,14 @@ size_t KeyLength(uint64_t length_word) {
   return length_word == GroupRecordLayout::kNullKeyLength ? 0 : static_cast<size_t>(length_word);
 }
 
+// Scratch sized for at least n elements, never shrunk: a batch's rows vary, and a resize that
+// grew it again after a smaller batch zeroed what is then written over (3 % of the
+// instructions of GROUP BY SearchPhrase, COUNT(DISTINCT UserID) on 16 threads).
+template <class V>
+void AtLeast(V* scratch, size_t n) {
+  if (scratch->size() < n) scratch->resize(n);
+}
+
 template <class Fn>
 void ByWidth(size_t width, const Fn& fn) {
   switch (width) {
@@ -106,7 +114,7 @@ const uint8_t* GroupPartitions::KeyLengths(const PreparedBatch& batch, const int
     offsets = batch.prepared.ser_offsets.As<int32_t>();
     data = batch.prepared.ser_data.data();
   }
-  key_lengths_.resize(n);
+  AtLeast(&key_lengths_, n);
   for (size_t i = 0; i < n; ++i) key_lengths_[i] = static_cast<uint64_t>(offsets[i + 1] - offsets[i]);
   if (validity != nullptr) {
     // A NULL string's bytes are not carried (whatever its offsets say).
@@ -124,8 +132,8 @@ bool GroupPartitions::AppendBatch(const PreparedBatch& batch, const std::vector<
   if (n == 0) return true;
   const size_t stride = layout_.stride, key_words = layout_.key_words, num_args = args.size();
   // The arguments' words and the last words first, column by column.
-  arg_words_.resize(num_args * n);
-  tails_.resize(n);
+  AtLeast(&arg_words_, num_args * n);
+  AtLeast(&tails_, n);
   for (size_t i = 0; i < n; ++i) {
     tails_[i] = batch.rows.ids != nullptr ? batch.rows.ids[i] : batch.rows.begin + i;
   }
@@ -244,13 +252,13 @@ bool FoldBlock(const GroupRecordLayout& layout, const plan::Plan& plan, const ui
                  size_t n, Grouper* grouper, AggregateStates* states, FirstRows* first_rows,
                  PartitionThread* scratch, std::string* error) {
   const size_t stride = layout.stride, key_words = layout.key_words;
-  scratch->ids.resize(n);
+  AtLeast(&scratch->ids, n);
   uint32_t* ids = scratch->ids.data();
   PreparedKeys& keys = scratch->keys;
   if (layout.key == GroupRecordLayout::Key::kWords) {
     keys.count = n;
-    keys.words_buf.resize(n * key_words);
-    keys.hashes.resize(n);
+    AtLeast(&keys.words_buf, n * key_words);
+    AtLeast(&keys.hashes, n);
     for (size_t i = 0; i < n; ++i) {
       for (size_t j = 0; j < key_words; ++j) keys.words_buf[i * key_words + j] = records[i * stride + j];
     }
@@ -260,9 +268,9 @@ bool FoldBlock(const GroupRecordLayout& layout, const plan::Plan& plan, const ui
     if (!grouper->Insert(kNoKeys, keys, ids, error)) return false;
   } else {
     std::vector<int32_t>& offsets = scratch->offsets;
-    offsets.resize(n + 1);
+    AtLeast(&offsets, n + 1);
     offsets[0] = 0;
-    keys.hashes.resize(n);
+    AtLeast(&keys.hashes, n);
     bool any_null = false;
     for (size_t i = 0; i < n; ++i) {
       const uint64_t length = records[i * stride];
