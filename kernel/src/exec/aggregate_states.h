@@ -320,6 +320,7 @@ class AggregateStates {
 // GROUP BY WatchID, ClientIP's 230 on 2 threads, a step one thread does not have.
 class StateParts {
  public:
+  StateParts() = default;  // parts Added next
   // `groups` of `states` (groups past its arrays count as empty).
   StateParts(const AggregateStates& states, size_t groups) { Add(states, groups); }
   // The next part's groups follow the groups so far.

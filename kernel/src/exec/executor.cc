@@ -314,6 +314,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   std::unique_ptr<PreparedBatchRing> ring;
   if (prepared_batches) ring = std::make_unique<PreparedBatchRing>(batches, threads);
   std::vector<std::unique_ptr<GroupPartitions>> group_parts;
+  std::vector<AggregateStates> partition_states;  // their aggregation's, read side by side
   for (int t = 0; partition_groups && t < threads; ++t) {
     group_parts.push_back(std::make_unique<GroupPartitions>(layout));
   }
@@ -389,7 +390,8 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   std::vector<std::vector<uint32_t>> targets;
   const bool need_targets = !ungrouped && (!partitioned.empty() || group_batch_partials);
   const TakenPartitions taken = TakePartitions(workers, partitioned);
-  std::vector<size_t> part_groups;  // an owned scan's groups per worker, its states left apart
+  // An owned scan's groups per worker, or the partitions' per partition: their states left apart.
+  std::vector<size_t> part_groups;
   {
     const ScopedMemoryActivity activity("merging the threads' groups");
     if (owned && ungrouped) {
@@ -397,7 +399,8 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
     } else if (partition_groups) {
       std::vector<const GroupPartitions*> sides;
       for (const auto& side : group_parts) sides.push_back(side.get());
-      if (!AggregateGroupPartitions(sides, layout, workers[0].get(), ctx, threads, &error)) {
+      if (!AggregateGroupPartitions(sides, layout, workers[0].get(), ctx, threads, &partition_states,
+                                    &part_groups, &error)) {
         return Result::Error(error);
       }
     } else if (owned || key_ranges) {
@@ -437,9 +440,16 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   ScopedSpan span(ctx.profiler, 0, "output", "output");
   // Groups merged from threads or partitions: ORDER BY ties go by each group's first row.
   const bool merged_groups = (threads > 1 || partition_groups) && !ungrouped;
-  StateParts states(result.states(), part_groups.empty() ? result.groups() : part_groups[0]);
-  for (size_t w = 1; w < part_groups.size(); ++w) states.Add(workers[w]->states(), part_groups[w]);
-  if (!part_groups.empty()) states.SetPartsInFirstRowOrder();  // one part per owner
+  StateParts states;
+  if (partition_groups) {
+    // The partitions' states side by side, each numbering its groups in row order.
+    for (size_t p = 0; p < partition_states.size(); ++p) states.Add(partition_states[p], part_groups[p]);
+    states.SetPartsInFirstRowOrder();
+  } else {
+    states.Add(result.states(), part_groups.empty() ? result.groups() : part_groups[0]);
+    for (size_t w = 1; w < part_groups.size(); ++w) states.Add(workers[w]->states(), part_groups[w]);
+    if (!part_groups.empty()) states.SetPartsInFirstRowOrder();  // one part per owner
+  }
   return OutputGroups(plan, ctx, ungrouped ? nullptr : &result.grouper(), states,
                       merged_groups ? &result.first_rows() : nullptr);
 }

@@ -111,12 +111,15 @@ class alignas(64) GroupPartitions {
 static_assert(alignof(GroupPartitions) == 64, "each thread's partitions start on their own cache line");
 
 // After the scan: the groups and aggregates of every side's records (a side per thread),
-// partition by partition on `threads` threads, then laid side by side into `result`'s groups
-// and states (AggregateWorker::AdoptMerged): partition p's groups after those of the partitions
-// before it, each with its first row (the order of ORDER BY ties, output_stage.h).
+// partition by partition on `threads` threads. Partition p's groups follow those of the
+// partitions before it in `result`'s groups (AggregateWorker::AdoptMergedGroups), each with its
+// first row (the order of ORDER BY ties, output_stage.h); its states are (*states)[p], of
+// (*groups)[p] groups, for the output to read side by side (StateParts), numbered in the order
+// of their first rows.
 bool AggregateGroupPartitions(const std::vector<const GroupPartitions*>& sides,
                               const GroupRecordLayout& layout, AggregateWorker* result,
-                              const ExecContext& ctx, int threads, std::string* error);
+                              const ExecContext& ctx, int threads, std::vector<AggregateStates>* states,
+                              std::vector<size_t>* groups, std::string* error);
 
 }  // namespace exec
 }  // namespace laneql
