@@ -4,11 +4,11 @@
 // BY UserID over 10 M rows (1.8 M groups) spent most of its time in it, and two threads'
 // tables (split by rows or by keys, group_owned.h) competed for the same L3 and memory. Here
 // each thread instead appends its rows, batch by batch, to 256 partitions by key hash, as
-// records: the key's words (serialised keys with strings: their bytes beside the records), the aggregates'
-// arguments and the row id (sequential writes).
+// records: the key's words (a string key's bytes, or serialised keys with strings, beside the
+// records), the aggregates' arguments and the row id (sequential writes).
 // Afterwards the partitions are aggregated in parallel, each into a table and states of its own
-// that stay in the core's cache (a 256th of the groups), and the partitions' groups are laid
-// side by side: no key is in two partitions, so nothing is merged. No phase repeats work per
+// that stay in the core's cache (a 256th of the groups), and the partitions' groups and states
+// are laid side by side: no key is in two partitions, so nothing is merged. No phase repeats work per
 // thread, and every group's states are exact whichever thread saw its rows: a partition's
 // records are folded in row order, so float SUM / AVG add as one thread scanning would. A
 // COUNT(DISTINCT) of a fixed-width value is counted in its partition's own (group, value) set,
