@@ -517,6 +517,33 @@ TEST(LargeBlocks, FreedBlocksAreReusedAndReleased) {
   EXPECT_EQ(KeptLargeBlockBytes(), 0u);
 }
 
+// A kept block handed out for a somewhat smaller request goes whole (no unmapping of its
+// surplus, which takes the memory map lock other threads' page faults need) and is kept whole
+// again when freed with the request's size.
+TEST(LargeBlocks, ABlockHandedOutLargerIsKeptWholeAgain) {
+  ReleaseLargeBlocks();
+  const size_t bytes = kLargeBlockMinBytes + kLargeBlockMinBytes / 2;  // 1.5 MiB
+  void* block = AllocateLargeBlock(bytes);
+  ASSERT_NE(block, nullptr);
+  FreeLargeBlock(block, bytes);
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  const size_t kept = KeptLargeBlockBytes();
+  EXPECT_GE(kept, bytes);
+  const size_t smaller = bytes - bytes / 8;  // within a quarter of the kept size
+  void* again = AllocateLargeBlock(smaller);
+  EXPECT_EQ(again, block);
+  EXPECT_EQ(KeptLargeBlockBytes(), 0u);
+  std::memset(again, 0x33, kept);  // all of it still mapped and writable
+  FreeLargeBlock(again, smaller);
+  EXPECT_EQ(KeptLargeBlockBytes(), kept);  // the whole block, not the request's size
+  void* whole = AllocateLargeBlock(bytes);  // and the full size finds it again
+  EXPECT_EQ(whole, block);
+  FreeLargeBlock(whole, bytes);
+#endif
+  ReleaseLargeBlocks();
+  EXPECT_EQ(KeptLargeBlockBytes(), 0u);
+}
+
 // A kept block goes only to requests of nearly its size: a half-size request maps a block of
 // its own and leaves the kept one whole for the next request of the full size (queries of two
 // sizes in turn, e.g. on 1 and on 2 threads, each find their blocks again).
