@@ -3,8 +3,9 @@
 // are held (a range condition's candidates come from a search instead, query_range_join.cc:
 // each check runs both spellings). Answers are checked against counts and sums made by plain loops over the same
 // generated rows, for every join kind, on many blocks and several threads; the rows come in the
-// same order on every thread count; a product past what could be made whole is answered, and a
-// result past the memory limit fails with the out-of-memory error.
+// same order on every thread count; a product past the memory limit is still answered when its
+// condition cuts it, a bare product is made whole within the limit, and a result past the
+// memory limit fails with the out-of-memory error.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -187,10 +188,12 @@ TEST(NestedLoopJoinTest, AProductTooLargeToMakeIsJudgedWithoutMakingIt) {
 #ifdef __EMSCRIPTEN__
   GTEST_SKIP() << "60 M pairs: seconds natively, minutes on the scalar wasm target";
 #endif
-  // 12,000 x 5,000 = 60 M pairs, past the 50 M a bare product may have.
-  std::unique_ptr<Database> db = Open(12000, 5000);
+  // 12,000 x 5,000 = 60 M pairs: made whole, their row lists alone are 480 MB, past the 256 MB
+  // limit; judged block by block, only the pairs kept are held.
+  std::unique_ptr<Database> db = Open(12000, 5000, int64_t{256} << 20);
   const Result bare = db->Query("SELECT count(*) FROM a, b");
   ASSERT_FALSE(bare.ok());
+  EXPECT_NE(bare.error().find("out of memory"), std::string::npos) << bare.error();
   EXPECT_NE(bare.error().find("cross product"), std::string::npos) << bare.error();
   const Result r = db->Query(std::string("SELECT count(*), sum(b.w) FROM a JOIN b ON ") + kProductRange);
   ASSERT_TRUE(r.ok()) << r.error();
@@ -205,6 +208,48 @@ TEST(NestedLoopJoinTest, AProductTooLargeToMakeIsJudgedWithoutMakingIt) {
   ASSERT_GT(count, 0);
   EXPECT_EQ(Int(r, 0), count);
   EXPECT_EQ(Int(r, 1), sum);
+}
+
+TEST(NestedLoopJoinTest, ABareProductIsMadeWholeWithinTheMemoryLimit) {
+  // 3,000 x 700 = 2.1 M pairs, filled by several tasks (2^18 pairs each): every pair once, on
+  // every thread count.
+  constexpr size_t kA = 3000, kB = 700;
+  std::unique_ptr<Database> db = Open(kA, kB);
+  int64_t a_sum = 0, b_sum = 0, x_count = 0;
+  for (size_t i = 0; i < kA; ++i) {
+    a_sum += static_cast<int64_t>(i);
+    x_count += ANull(i) ? 0 : 1;
+  }
+  for (size_t j = 0; j < kB; ++j) b_sum += static_cast<int64_t>(j);
+  for (const int threads : {1, 3, 4}) {
+    QueryOptions options;
+    options.threads = threads;
+    const Result r = db->Query("SELECT count(*), sum(a.v), sum(b.w), count(a.x), sum(a.v * 1000 + b.w) FROM a, b",
+                               options);
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(Int(r, 0), static_cast<int64_t>(kA * kB)) << threads;
+    EXPECT_EQ(Int(r, 1), a_sum * static_cast<int64_t>(kB)) << threads;
+    EXPECT_EQ(Int(r, 2), b_sum * static_cast<int64_t>(kA)) << threads;
+    EXPECT_EQ(Int(r, 3), x_count * static_cast<int64_t>(kB)) << threads;
+    EXPECT_EQ(Int(r, 4), a_sum * static_cast<int64_t>(kB) * 1000 + b_sum * static_cast<int64_t>(kA)) << threads;
+  }
+  // An empty side makes no pairs.
+  const Result none = db->Query("SELECT count(*) FROM a, (SELECT * FROM b WHERE w < 0) e");
+  ASSERT_TRUE(none.ok()) << none.error();
+  EXPECT_EQ(Int(none, 0), 0);
+}
+
+TEST(NestedLoopJoinTest, AProductPastWhatARelationHoldsFailsClearly) {
+  // 10^5 x 10^5 = 10^10 rows: refused before anything is made, whatever the memory limit.
+  std::unique_ptr<Database> db = Open(10, 10, 0);
+  const Result r = db->Query("SELECT count(*) FROM range(100000) x, range(100000) y");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("10000000000 rows"), std::string::npos) << r.error();
+  EXPECT_NE(r.error().find("line 1, column"), std::string::npos) << r.error();
+  // The database answers the next query.
+  const Result after = db->Query("SELECT count(*) FROM a, b");
+  ASSERT_TRUE(after.ok()) << after.error();
+  EXPECT_EQ(Int(after, 0), 100);
 }
 
 TEST(NestedLoopJoinTest, AResultPastTheMemoryLimitFailsAsOutOfMemory) {

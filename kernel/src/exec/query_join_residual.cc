@@ -25,17 +25,39 @@ constexpr size_t kMaxResidualTasks = 1024;
 }  // namespace
 
 bool QueryTreeRunner::KeepPairsPassing(const Relation& left, const Relation& right, const sql::Expr& residual,
-                                       bool product, std::vector<uint32_t>* left_rows,
+                                       bool product, sql::SourcePos pos, std::vector<uint32_t>* left_rows,
                                        std::vector<uint32_t>* right_rows, Result* error) {
   const size_t n_right = right.table->num_rows();
-  const size_t total = product ? left.table->num_rows() * n_right : left_rows->size();
+  // 64 bits: a product's pair count passes 2^32 long before its blocks are many (wasm32).
+  const uint64_t total = product ? static_cast<uint64_t>(left.table->num_rows()) * n_right : left_rows->size();
   std::string message;
   // A condition holding a subquery (or a name the sides do not resolve alone) is judged over
-  // all the pairs at once by this runner, as written.
+  // all the pairs at once by this runner, as written: those pairs are made whole, so no more
+  // than a relation holds, and their row lists are charged (the gathered columns are charged
+  // where they are made).
   bool unknown = false;
   plan::ReadsOf(&residual, {&left.scope, &right.scope}, &unknown);
-  const size_t block = unknown ? std::max<size_t>(total, 1) : kResidualBlockPairs;
-  const size_t blocks = (total + block - 1) / block;
+  size_t held = 0;  // the whole product's candidate row lists, charged while they live
+  if (unknown && product) {
+    const uint64_t bytes = total * 2 * sizeof(uint32_t);
+    if (total >= UINT32_MAX || bytes > SIZE_MAX) {
+      *error = ErrorAt(pos, "out of memory", "the join would make " + std::to_string(total) +
+                                                 " rows to judge its condition, more than a relation holds");
+      return false;
+    }
+    const ScopedMemoryActivity activity("making the pairs of a join whose condition holds a subquery");
+    if (!ChargeQueryMemory(static_cast<size_t>(bytes), &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+    held = static_cast<size_t>(bytes);
+  }
+  struct Release {
+    size_t bytes;
+    ~Release() { ReleaseQueryMemory(bytes); }
+  } release{held};
+  const uint64_t block = unknown ? std::max<uint64_t>(total, 1) : kResidualBlockPairs;
+  const size_t blocks = static_cast<size_t>((total + block - 1) / block);
   const size_t tasks = std::min(blocks, kMaxResidualTasks);
   std::vector<std::vector<uint32_t>> kept_left(tasks), kept_right(tasks);
   std::vector<Result> failures(tasks);
@@ -52,7 +74,8 @@ bool QueryTreeRunner::KeepPairsPassing(const Relation& left, const Relation& rig
         *task_error = ctx_.StopMessage();
         return false;
       }
-      const size_t begin = b * block, n = std::min(total, begin + block) - begin;
+      const uint64_t begin = b * block;
+      const size_t n = static_cast<size_t>(std::min(total, begin + block) - begin);
       lrows.resize(n);
       rrows.resize(n);
       if (product) {

@@ -176,9 +176,9 @@ class QueryTreeRunner {
   // The pairs (left_rows[i], right_rows[i]) for which `residual` holds over the joined row, in
   // their order; with `product`, the pairs of left x right in left-major order instead (the
   // lists' contents ignored). Judged block by block on the query's threads
-  // (query_join_residual.cc), so that only the kept pairs are held.
+  // (query_join_residual.cc), so that only the kept pairs are held; `pos`: the join's, for errors.
   bool KeepPairsPassing(const Relation& left, const Relation& right, const sql::Expr& residual, bool product,
-                        std::vector<uint32_t>* left_rows, std::vector<uint32_t>* right_rows, Result* error);
+                        sql::SourcePos pos, std::vector<uint32_t>* left_rows, std::vector<uint32_t>* right_rows, Result* error);
   // A join without an equality whose `condition` bounds an expression of one side by
   // expressions of the other (BETWEEN, < / <= / > / >=): the pairs that can pass it, found by
   // sorting that side's values and searching each other row's bounds among them
