@@ -1,17 +1,18 @@
-// A chain of equi-joins down a plan's left side (inner and LEFT ones, and a RIGHT or FULL one
-// at its top), run as pipelines on the query's threads:
+// A chain of equi-joins down a plan's left side (inner, LEFT, RIGHT and FULL ones), run as
+// pipelines on the query's threads:
 //  - build pipelines first: each build side is made by its own operators, its key columns
 //    evaluated (cast to the types both sides share), and its hash table built;
 //  - then the probe pipeline: the probe source's rows are cut into morsels that the threads
 //    take from one cursor (each narrowed first by the min/max runtime filters of the joins
 //    that drop rows without a pair, join_range_skip.h); each morsel runs through every join in
 //    turn (gather its probe keys, probe, compose its row lists through the pairs, cut them by
-//    the join's residual condition), and its surviving rows go to the sink;
-//  - the sink: the morsels' row lists concatenated in morsel order (so the answer never depends
-//    on the thread count), then every output column gathered once for the rows that survived
-//    every join, one task per column. A RIGHT or FULL join on top marks the build rows that
-//    found a pair as the morsels run; those left unmarked follow the morsels' rows, in build
-//    order, with every probe input missing (NULL when gathered).
+//    the join's residual condition), and its surviving rows go to the sink. A RIGHT or FULL
+//    join marks the build rows that found a pair as the morsels run; once every row below it
+//    has probed it, those left unmarked follow as its tail, in build order with every input
+//    below it missing (NULL when gathered), through the joins above it;
+//  - the sink: the morsels' and then the tails' row lists concatenated in that order (so the
+//    answer never depends on the thread count), then every output column gathered once for the
+//    rows that survived every join, one task per column.
 // Late materialization throughout: the rows flowing up the chain are row-number lists, one per
 // input (the source and each build side), and a filtered scan is its table's rows plus the
 // selection its filter made, so nothing is copied before the end. TPC-H Q9 joined 600,572
@@ -68,16 +69,17 @@ using plan::LogicalOperator;
 // Source rows per morsel: a morsel's key columns and row lists stay in the L2 cache.
 constexpr size_t kProbeMorselRows = size_t{1} << 15;
 
-// An inner or LEFT equi-join anywhere in the chain (its left side, the preserved one of a
-// LEFT join, probes); a RIGHT or FULL one only at the top, since the build rows it adds
-// without a pair come after every morsel.
+// An inner, LEFT, RIGHT or FULL equi-join (its left side, the preserved one of a LEFT join,
+// probes; the build rows a RIGHT or FULL join adds without a pair follow every morsel as a
+// tail). A RIGHT or FULL one with USING only at the top: its visible key merges both sides'
+// once the chain's output is made (MergeUsingKeys), and a join above would read it.
 bool IsChainJoin(const LogicalOperator& op, bool top) {
   if (op.kind != LogicalKind::kJoin || op.left_keys.empty()) return false;
   switch (op.join_type) {
     case sql::JoinType::kInner:
     case sql::JoinType::kLeft: return true;
     case sql::JoinType::kRight:
-    case sql::JoinType::kFull: return top;
+    case sql::JoinType::kFull: return top || op.using_columns.empty();
     default: return false;
   }
 }
@@ -407,41 +409,35 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
   const auto probe_start = std::chrono::steady_clock::now();
   const size_t source_rows = inputs[0].rows();
   const size_t morsels = (source_rows + kProbeMorselRows - 1) / kProbeMorselRows;
+  // Its parts: the source's morsels, then the tails (below), each part's rows in order.
   std::vector<MorselRows> parts(morsels);
   std::vector<std::vector<size_t>> rows_after(morsels, std::vector<size_t>(joins.size(), 0));
-  std::vector<Result> morsel_errors(morsels);
-  // Per morsel and join, only when profiling: each morsel counts into its own entries.
+  std::vector<Result> part_errors(morsels);
+  // Per part and join, only when profiling: each part counts into its own entries.
   const bool profiling = ctx_.profiler != nullptr;
   std::vector<std::vector<JoinMorselCounts>> counts(profiling ? morsels : 0,
                                                     std::vector<JoinMorselCounts>(joins.size()));
-  // Engine calls inside a morsel (residuals, key expressions, casts) run on its thread alone.
+  // Engine calls inside a part (residuals, key expressions, casts) run on its thread alone.
   ExecContext single = ctx_;
   single.pool = nullptr;
   single.threads = 1;
   single.profiler = nullptr;
   const int threads = ThreadsFor(source_rows, ctx_.ThreadsAvailable(), ctx_.min_parallel_rows);
-  // A RIGHT or FULL join on top: which of its build rows have a pair (set by any thread).
-  const bool keeps_build_rows = KeepsBuildRows(*top);
-  const size_t build_rows = keeps_build_rows ? inputs.back().rows() : 0;
-  std::unique_ptr<std::atomic<uint8_t>[]> paired_build(keeps_build_rows ? new std::atomic<uint8_t>[build_rows]() : nullptr);
-  auto run_morsel = [&](size_t m, int thread, std::string* task_error) {
-    ScopedSpan morsel_span(ctx_.profiler, thread, "probe morsel", "probe");
+  // A RIGHT or FULL join: which of its build rows have a pair (set by any thread).
+  std::vector<std::unique_ptr<std::atomic<uint8_t>[]>> paired_build(joins.size());
+  for (size_t j = 0; j < joins.size(); ++j) {
+    if (KeepsBuildRows(*joins[j].op)) paired_build[j].reset(new std::atomic<uint8_t>[inputs[j + 1].rows()]());
+  }
+  // Part p's rows in `state` through joins [first, ...) and the FILTER above, into parts[p]. A
+  // source morsel (first 0) is rows [begin, end) of the source.
+  auto run_joins = [&](size_t p, size_t first, size_t begin, size_t end, MorselRows state,
+                       std::string* task_error) {
     QueryTreeRunner local(catalog_, single);
-    MorselRows state;
-    state.rows.resize(inputs.size());
-    size_t begin = m * kProbeMorselRows, end = std::min(source_rows, begin + kProbeMorselRows);
-    if (!range_skip.empty()) {
-      const size_t cut = range_skip.Trim(inputs[0], &begin, &end);
-      if (profiling) counts[m][0].skipped = cut;
-    }
-    state.rows[0].resize(end - begin);
-    for (size_t r = begin; r < end; ++r) state.rows[0][r - begin] = static_cast<uint32_t>(r);
-    state.count = end - begin;
-    for (size_t j = 0; j < joins.size() && state.count != 0; ++j) {
+    for (size_t j = first; j < joins.size() && state.count != 0; ++j) {
       ChainJoin& join = joins[j];
       const plan::ColumnScope& probe_scope = join.op->children[0]->scope;
       MatchPairs pairs;
-      JoinMorselCounts* counted = profiling ? &counts[m][j] : nullptr;
+      JoinMorselCounts* counted = profiling ? &counts[p][j] : nullptr;
       JoinProbeCounts* probe_counts = counted != nullptr ? &counted->probe : nullptr;
       if (counted != nullptr) counted->probed = state.count;
       // The first probe of a source read whole and uncast: its key columns probed where they lie.
@@ -468,7 +464,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
         Result value;
         if (!local.Evaluate(whole, {key.expr.get()}, &value)) {
           *task_error = value.error();
-          morsel_errors[m] = std::move(value);
+          part_errors[p] = std::move(value);
           return false;
         }
         keys[k] = std::move(value.ReleaseColumns()[0]);
@@ -498,7 +494,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
         Result failure;
         if (!local.FilterRows(candidates, *join.residual, &keep, &failure)) {
           *task_error = failure.error();
-          morsel_errors[m] = std::move(failure);
+          part_errors[p] = std::move(failure);
           return false;
         }
         for (size_t t = 0; t <= j + 1; ++t) {
@@ -512,91 +508,112 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
         state.count = keep.size();
       }
       if (counted != nullptr) counted->matches = state.count;
-      if (paired_build != nullptr && j + 1 == joins.size()) {
-        for (const uint32_t b : state.rows[j + 1]) paired_build[b].store(1, std::memory_order_relaxed);
+      if (paired_build[j] != nullptr) {
+        for (const uint32_t b : state.rows[j + 1]) paired_build[j][b].store(1, std::memory_order_relaxed);
       }
       if (left_join) {
         // A LEFT join's probe rows without a pair (after the residual) once, the build side
         // missing (NULL when gathered).
         std::vector<uint8_t> paired(probed, 0);
         for (const uint32_t o : origin) paired[o] = 1;
-        for (size_t p = 0; p < probed; ++p) {
-          if (paired[p]) continue;
-          for (size_t t = 0; t <= j; ++t) state.rows[t].push_back(before_probe[t][p]);
+        for (size_t r = 0; r < probed; ++r) {
+          if (paired[r]) continue;
+          for (size_t t = 0; t <= j; ++t) state.rows[t].push_back(before_probe[t][r]);
           state.rows[j + 1].push_back(kNoRow);
         }
         state.count = state.rows[j + 1].size();
       }
-      rows_after[m][j] = state.count;
+      rows_after[p][j] = state.count;
     }
     auto filter_on_thread = [&](const Relation& rows, std::vector<uint32_t>* keep, Result* failure) {
       return local.FilterRows(rows, *filter_condition, keep, failure);
     };
     if (filter_condition && state.count != 0 &&
-        !CutByFilter(inputs, top->scope, filter_on_thread, &state, task_error, &morsel_errors[m])) {
+        !CutByFilter(inputs, top->scope, filter_on_thread, &state, task_error, &part_errors[p])) {
       return false;
     }
     if (state.count == 0) {
       for (std::vector<uint32_t>& rows : state.rows) rows.clear();
     }
-    parts[m] = std::move(state);
+    parts[p] = std::move(state);
     return true;
   };
-  {
-    // One span per join, each covering the whole pipeline: the joins run fused, morsel by
-    // morsel, so no join has a time of its own; each has its own counts.
-    const uint64_t span_start = profiling ? ctx_.profiler->Now() : 0;
-    const bool ran = RunTasks(ctx_, threads, morsels, run_morsel, &message);
-    if (profiling) {
-      const uint64_t span_end = ctx_.profiler->Now();
-      for (size_t j = 0; j < joins.size(); ++j) {
-        ProfileCounters c;
-        c.build = joins[j].table.rows();
-        c.partitions = joins[j].table.partitions();
-        for (size_t m = 0; m < morsels; ++m) {
-          c.rows += counts[m][j].probed;
-          c.filtered += counts[m][j].probe.filtered;
-          c.skipped += counts[m][j].skipped;
-          c.probes += counts[m][j].probe.looked_up;
-          c.matches += counts[m][j].matches;
-        }
-        ctx_.profiler->AddSpan(0, "hash join probe", "pipeline", span_start, span_end, c);
+  auto run_morsel = [&](size_t m, int thread, std::string* task_error) {
+    ScopedSpan morsel_span(ctx_.profiler, thread, "probe morsel", "probe");
+    MorselRows state;
+    state.rows.resize(inputs.size());
+    size_t begin = m * kProbeMorselRows, end = std::min(source_rows, begin + kProbeMorselRows);
+    if (!range_skip.empty()) {
+      const size_t cut = range_skip.Trim(inputs[0], &begin, &end);
+      if (profiling) counts[m][0].skipped = cut;
+    }
+    state.rows[0].resize(end - begin);
+    for (size_t r = begin; r < end; ++r) state.rows[0][r - begin] = static_cast<uint32_t>(r);
+    state.count = end - begin;
+    return run_joins(m, 0, begin, end, std::move(state), task_error);
+  };
+  // The first failure among the parts from `first` (an engine's error as it is), else `message`.
+  auto fail = [&](size_t first) {
+    for (size_t p = first; p < part_errors.size(); ++p) {
+      if (!part_errors[p].ok() && !part_errors[p].error().empty()) {
+        *error = std::move(part_errors[p]);
+        return false;
       }
     }
-    if (!ran) {
-      for (Result& failure : morsel_errors) {
-        if (!failure.ok() && !failure.error().empty()) {
-          *error = std::move(failure);
-          return false;
-        }
-      }
-      *error = Result::Error(message);
-      return false;
+    *error = Result::Error(message);
+    return false;
+  };
+  // One span per join, each covering the whole pipeline: the joins run fused, part by part, so
+  // no join has a time of its own; each has its own counts.
+  const uint64_t span_start = profiling ? ctx_.profiler->Now() : 0;
+  if (!RunTasks(ctx_, threads, morsels, run_morsel, &message)) return fail(0);
+  // The tails, join by join upwards: once every row below a RIGHT or FULL join has probed it
+  // (the source's morsels and the tails of the joins below), its build rows without a pair
+  // follow in build order, every input below it missing (NULL when gathered), through the
+  // joins above it and the FILTER, in parts of a morsel's rows.
+  for (size_t j = 0; j < joins.size(); ++j) {
+    if (paired_build[j] == nullptr) continue;
+    std::vector<uint32_t> unpaired;
+    for (size_t b = 0; b < inputs[j + 1].rows(); ++b) {
+      if (!paired_build[j][b].load(std::memory_order_relaxed)) unpaired.push_back(static_cast<uint32_t>(b));
     }
-  }
-  if (keeps_build_rows) {
-    // The build rows without a pair, after every morsel's rows, the probe inputs missing.
-    MorselRows unpaired;
-    unpaired.rows.resize(inputs.size());
-    for (size_t b = 0; b < build_rows; ++b) {
-      if (paired_build[b].load(std::memory_order_relaxed)) continue;
-      unpaired.rows.back().push_back(static_cast<uint32_t>(b));
-    }
-    unpaired.count = unpaired.rows.back().size();
-    for (size_t t = 0; t + 1 < inputs.size(); ++t) unpaired.rows[t].assign(unpaired.count, kNoRow);
-    paired_build.reset();
-    rows_after.push_back(std::vector<size_t>(joins.size(), 0));
-    rows_after.back().back() = unpaired.count;  // the top join's rows
-    Result failure;
-    auto filter_on_threads = [&](const Relation& rows, std::vector<uint32_t>* keep, Result* failed) {
-      return FilterRows(rows, *filter_condition, keep, failed);
+    paired_build[j].reset();
+    const size_t first = parts.size();
+    const size_t tails = (unpaired.size() + kProbeMorselRows - 1) / kProbeMorselRows;
+    parts.resize(first + tails);
+    rows_after.resize(first + tails, std::vector<size_t>(joins.size(), 0));
+    part_errors.resize(first + tails);
+    if (profiling) counts.resize(first + tails, std::vector<JoinMorselCounts>(joins.size()));
+    auto run_tail = [&](size_t c, int thread, std::string* task_error) {
+      ScopedSpan tail_span(ctx_.profiler, thread, "probe tail", "probe");
+      const size_t begin = c * kProbeMorselRows, end = std::min(unpaired.size(), begin + kProbeMorselRows);
+      MorselRows state;
+      state.rows.resize(inputs.size());
+      state.count = end - begin;
+      for (size_t t = 0; t <= j; ++t) state.rows[t].assign(state.count, kNoRow);
+      state.rows[j + 1].assign(unpaired.begin() + static_cast<std::ptrdiff_t>(begin),
+                               unpaired.begin() + static_cast<std::ptrdiff_t>(end));
+      rows_after[first + c][j] = state.count;  // the join's rows
+      return run_joins(first + c, j + 1, 0, 0, std::move(state), task_error);
     };
-    if (filter_condition && unpaired.count != 0 &&
-        !CutByFilter(inputs, top->scope, filter_on_threads, &unpaired, &message, &failure)) {
-      *error = failure.ok() ? Result::Error(message) : std::move(failure);
-      return false;
+    const int tail_threads = ThreadsFor(unpaired.size(), ctx_.ThreadsAvailable(), ctx_.min_parallel_rows);
+    if (!RunTasks(ctx_, tail_threads, tails, run_tail, &message)) return fail(first);
+  }
+  if (profiling) {
+    const uint64_t span_end = ctx_.profiler->Now();
+    for (size_t j = 0; j < joins.size(); ++j) {
+      ProfileCounters c;
+      c.build = joins[j].table.rows();
+      c.partitions = joins[j].table.partitions();
+      for (const std::vector<JoinMorselCounts>& part : counts) {
+        c.rows += part[j].probed;
+        c.filtered += part[j].probe.filtered;
+        c.skipped += part[j].skipped;
+        c.probes += part[j].probe.looked_up;
+        c.matches += part[j].matches;
+      }
+      ctx_.profiler->AddSpan(0, "hash join probe", "pipeline", span_start, span_end, c);
     }
-    parts.push_back(std::move(unpaired));
   }
   // The sink: the morsels' rows in morsel order, each input's rows in its table.
   std::vector<size_t> part_begin(parts.size() + 1, 0);
