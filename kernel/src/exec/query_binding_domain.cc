@@ -25,16 +25,25 @@ namespace laneql {
 namespace exec {
 namespace {
 
-// Whether every outer reference is in the WHERE clause: then an ungrouped aggregate's answer
-// over no rows (its items over an empty input) is the same for every binding.
-bool OnlyWhereReads(const sql::QueryNode& query, const std::vector<OuterRef>& refs) {
-  if (!query.select.where) return false;
-  sql::ExprPtr where = sql::Clone(*query.select.where);
+// Whether no outer reference is in the clauses above the FROM and WHERE (the SELECT list,
+// GROUP BY, HAVING, QUALIFY, ORDER BY): then an ungrouped aggregate's answer over no rows (its
+// items over an empty input) is the same for every binding.
+bool OnlyWhereOrFromReads(const sql::QueryNode& query, const std::vector<OuterRef>& refs) {
+  sql::QueryPtr copy = sql::Clone(query);
+  sql::SelectStatement& s = copy->select;
   size_t found = 0;
-  sql::WalkExprs(&where, [&](sql::ExprPtr* slot) {
+  auto count = [&](sql::ExprPtr* slot) {
     for (const OuterRef& r : refs) found += SamePos(r.pos, (*slot)->pos) && (*slot)->kind == sql::ExprKind::kColumnRef;
-  });
-  return found == refs.size();
+  };
+  for (sql::SelectItem& item : s.select_list) sql::WalkExprs(&item.expr, count);
+  for (sql::ExprPtr& key : s.group_by) sql::WalkExprs(&key, count);
+  for (sql::ExprPtr& key : s.distinct_on) sql::WalkExprs(&key, count);
+  for (sql::OrderItem& item : s.order_by) {
+    if (item.expr) sql::WalkExprs(&item.expr, count);
+  }
+  if (s.having) sql::WalkExprs(&s.having, count);
+  if (s.qualify) sql::WalkExprs(&s.qualify, count);
+  return found == 0;
 }
 
 // The bindings of [0, bindings) without a row in `rows` (the items' values, then the binding
@@ -89,15 +98,19 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
       grouped |= item.expr->kind != sql::ExprKind::kStar && !ContainsAggregate(item.expr.get());
     }
   }
-  if (query.kind != sql::QueryKind::kSelect || !select.has_from ||
-      !select.distinct_on.empty() || select.order_by_all || outer.table->num_rows() == 0 ||
-      !OrderPositionsValid(select)) {
+  // A set operation: each branch gets D (query_domain_push.cc), its ORDER BY / LIMIT per
+  // binding is left to the per-binding path.
+  const bool set_operation = query.kind == sql::QueryKind::kSetOperation;
+  if (outer.table->num_rows() == 0) return true;
+  if (set_operation ? !query.order_by.empty() || query.order_by_all || query.has_limit || query.has_offset
+                    : query.kind != sql::QueryKind::kSelect || !select.distinct_on.empty() || select.order_by_all ||
+                          !OrderPositionsValid(select)) {
     return true;
   }
   // An aggregate without GROUP BY answers one row even for a binding without rows: the rows of
   // such bindings are added after the run, its answer over no rows, when that is the same for
   // every binding (the outer query read in WHERE alone).
-  const bool ungrouped_aggregate = !grouped && plan::Aggregates(select);
+  const bool ungrouped_aggregate = !set_operation && !grouped && plan::Aggregates(select);
   // (HAVING would drop a binding's group, which then looks like a binding without rows.)
   if (ungrouped_aggregate && (select.has_limit || select.has_offset || select.having)) return true;
   // The outer columns it reads: each run (bound over no rows) failing on one adds it.
@@ -117,7 +130,7 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
     if (column < 0 || known) return true;
     refs.push_back(OuterRef{pos, static_cast<size_t>(column)});
   }
-  if (refs.empty() || (ungrouped_aggregate && !OnlyWhereReads(*original, refs))) return true;
+  if (refs.empty() || (ungrouped_aggregate && !OnlyWhereOrFromReads(*original, refs))) return true;
   std::vector<size_t> columns;
   for (const OuterRef& r : refs) {
     bool seen = false;
@@ -155,53 +168,31 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
   }
   d.scope.push_back(plan::ScopeColumn{domain, "__bid", true});
   d.table = std::move(table);
-  // The subquery over D and its own FROM.
+  // The subquery over D and its own FROM: its WITH made derived tables, and D pushed into
+  // those that read it (query_domain_push.cc).
   sql::QueryPtr over = ReferringTo(query, refs, columns, domain, names);
-  sql::SelectStatement& s = over->select;
-  const bool limited = s.has_limit || s.has_offset;
   std::vector<sql::ExprPtr> order_exprs;
-  if (limited) {
-    sql::SelectStatement unlimited = WithoutLimit(s, &order_exprs);
-    s = std::move(unlimited);
-  }
-  ExpandAllClauses(&s);
-  const size_t visible = s.select_list.size() - order_exprs.size();
-  auto from = std::make_unique<sql::TableRef>();
-  from->kind = sql::TableRefKind::kJoin;
-  from->join_type = sql::JoinType::kCross;
-  from->comma_join = true;
-  from->pos = s.from.pos;
-  from->left = std::make_unique<sql::TableRef>();
-  from->left->kind = sql::TableRefKind::kNamed;
-  from->left->name = domain;
-  from->left->pos = s.from.pos;
-  from->right = std::make_unique<sql::TableRef>(std::move(s.from));
-  s.from = std::move(*from);
-  sql::SelectItem bid_item;
-  bid_item.expr = MakeColumnRef(domain, "__bid", query.pos);
-  bid_item.alias = "__bid";
-  s.select_list.push_back(std::move(bid_item));
-  if (grouped || ungrouped_aggregate) {
-    // The binding number, and the domain's columns where the grouped clauses read them (each
-    // is one value per binding number; only grouping makes them readable there).
-    s.group_by.push_back(MakeColumnRef(domain, "__bid", query.pos));
-    bool read_above_where = false;
-    auto note = [&](sql::ExprPtr* slot) {
-      read_above_where |= (*slot)->kind == sql::ExprKind::kColumnRef && (*slot)->text != "__bid" &&
-                          ascii::EqualsIgnoreCase((*slot)->qualifier, domain);
-    };
-    for (sql::SelectItem& item : s.select_list) sql::WalkExprs(&item.expr, note);
-    if (s.having) sql::WalkExprs(&s.having, note);
-    for (sql::OrderItem& item : s.order_by) sql::WalkExprs(&item.expr, note);
-    for (sql::ExprPtr& key : s.group_by) sql::WalkExprs(&key, note);
-    if (read_above_where) {
-      for (const std::string& name : names) s.group_by.push_back(MakeColumnRef(domain, name, query.pos));
+  bool limited = false;
+  if (set_operation) {
+    if (!PushDomainInto(over.get(), domain, names)) return true;
+  } else {
+    sql::SelectStatement& s = over->select;
+    limited = s.has_limit || s.has_offset;
+    if (limited) {
+      sql::SelectStatement unlimited = WithoutLimit(s, &order_exprs);
+      s = std::move(unlimited);
     }
+    if (!InlineCtes(over.get())) return true;
+    ExpandAllClauses(&s);
+    if (!JoinDomainIntoFrom(&s, domain, names, s.has_from ? s.from.pos : query.pos)) return true;
+    sql::SelectItem bid_item;
+    bid_item.expr = MakeColumnRef(domain, "__bid", query.pos);
+    bid_item.alias = "__bid";
+    s.select_list.push_back(std::move(bid_item));
+    if (grouped || ungrouped_aggregate) GroupByDomain(&s, domain, names, query.pos);
   }
   cte_marks_.push_back(ctes_.size());
   ctes_.push_back(CteEntry{domain, d, "", true});
-  // Its own WITH runs with it (a CTE reading the outer query fails to find D's columns there:
-  // that subquery runs per binding).
   Result answer = Run(*over);
   PopCtes();
   if (!answer.ok()) {
@@ -214,6 +205,8 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
     *error = Result::Error(message);
     return false;
   }
+  // The SELECT's own columns: all but the binding number and the ORDER BY keys of a LIMIT.
+  const size_t visible = out->rows.scope.size() - 1 - order_exprs.size();
   out->names.clear();
   for (size_t c = 0; c < out->rows.scope.size(); ++c) {
     if (c < visible) out->names.push_back(out->rows.scope[c].name);

@@ -270,6 +270,20 @@ class QueryTreeRunner {
   };
   bool RunOverDomain(const sql::QueryNode& query, const Relation& outer, DomainRows* out,
                      Result* error);
+  // The domain `domain` (hidden columns `names`, then __bid) pushed into a subquery's parts that
+  // read it (query_domain_push.cc). InlineCtes: a WITH (not RECURSIVE) made derived tables
+  // where its names are read. JoinDomainIntoFrom: D joined to `select`'s FROM (its leftmost
+  // leaf), D pushed into the derived tables there that read it and their __bid kept equal to
+  // D's. PushDomainInto: a derived table's or set-operation branch's query yielding __bid last,
+  // grouped by it where grouped. GroupByDomain: D's binding number (and its columns where the
+  // grouped clauses read them) added to `select`'s GROUP BY. False: a shape left to the
+  // per-binding path (the query then half changed: a copy's to drop).
+  static bool InlineCtes(sql::QueryNode* query);
+  static bool JoinDomainIntoFrom(sql::SelectStatement* select, const std::string& domain,
+                                 const std::vector<std::string>& names, sql::SourcePos pos);
+  static bool PushDomainInto(sql::QueryNode* query, const std::string& domain, const std::vector<std::string>& names);
+  static void GroupByDomain(sql::SelectStatement* select, const std::string& domain,
+                            const std::vector<std::string>& names, sql::SourcePos pos);
   bool KeepFirstRowsPerKey(Relation* inner, const std::vector<const sql::Expr*>& keys,
                            const std::vector<sql::ExprPtr>& order_exprs, const sql::SelectStatement& select,
                            Result* error);
