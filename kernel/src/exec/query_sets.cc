@@ -1,12 +1,12 @@
 // Set operations as plan operators, VALUES lists, the ORDER BY / LIMIT of a whole query, and the casts that give
 // the rows of several inputs one type per column.
 #include <chrono>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 #include "src/plan/query_ast.h"
 #include "src/exec/query_tree.h"
+#include "src/exec/window_functions.h"
+#include "src/exec/window_partitions.h"
 #include "src/optimize/optimizer.h"
 #include "src/sql/ast_clone.h"
 
@@ -174,51 +174,72 @@ bool QueryTreeRunner::ExecuteSetOperation(LogicalOperator* op, bool analyze, Rel
   }
   if (!CastColumns(&left, types, error) || !CastColumns(&right, types, error)) return false;
   const size_t n_left = left.table->num_rows(), n_right = right.table->num_rows();
+  // Both inputs' rows, left's then right's.
+  std::vector<Column> both(types.size());
+  std::string message;
+  for (size_t c = 0; c < types.size(); ++c) {
+    if (!CopyColumn(left.table->column(c), &both[c], &message) ||
+        !AppendColumn(right.table->column(c), &both[c], &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+  }
   // Rows to keep: indexes into left's rows, then (n_left + i) for right's.
   std::vector<uint32_t> keep;
-  if (op->set_op == sql::SetOpKind::kUnion && op->set_all) {
-    for (size_t r = 0; r < n_left + n_right; ++r) keep.push_back(static_cast<uint32_t>(r));
-  } else {
-    const std::vector<std::string> left_keys = RowKeys(*left.table);
-    const std::vector<std::string> right_keys = RowKeys(*right.table);
-    if (op->set_op == sql::SetOpKind::kUnion) {
-      std::unordered_set<std::string> seen;
-      for (size_t r = 0; r < n_left; ++r) {
-        if (seen.insert(left_keys[r]).second) keep.push_back(static_cast<uint32_t>(r));
+  const bool all_rows = op->set_op == sql::SetOpKind::kUnion && op->set_all;
+  if (!all_rows) {
+    // Each row numbered by its values as GROUP BY numbers groups (NULLs equal, -0 = 0, NaNs
+    // one value), on the query's threads; then a pass in row order over the numbers. Rows
+    // serialised to strings in a hash set took 2.6 s for 1.8 M rows of (BIGINT, BIGINT).
+    std::vector<Vec> keys(types.size());
+    for (size_t c = 0; c < types.size(); ++c) {
+      if (!BorrowVec(both[c], &keys[c], &message)) {
+        *error = Result::Error(message);
+        return false;
       }
-      for (size_t r = 0; r < n_right; ++r) {
-        if (seen.insert(right_keys[r]).second) keep.push_back(static_cast<uint32_t>(n_left + r));
+    }
+    PartitionIdList ids;
+    size_t groups = 0;
+    if (!PartitionIds(keys, n_left + n_right, ctx_, &ids, &groups, &message)) {
+      *error = Result::Error(message);
+      return false;
+    }
+    std::vector<uint8_t> emitted(groups, 0);
+    if (op->set_op == sql::SetOpKind::kUnion) {
+      for (size_t r = 0; r < n_left + n_right; ++r) {
+        if (emitted[ids[r]]) continue;
+        emitted[ids[r]] = 1;
+        keep.push_back(static_cast<uint32_t>(r));
       }
     } else {
-      std::unordered_map<std::string, size_t> right_counts;
-      for (const std::string& key : right_keys) ++right_counts[key];
-      std::unordered_set<std::string> emitted;
+      // How many of right's rows each value has.
+      std::vector<uint32_t> right_counts(groups, 0);
+      for (size_t r = n_left; r < n_left + n_right; ++r) ++right_counts[ids[r]];
       const bool intersect = op->set_op == sql::SetOpKind::kIntersect;
       for (size_t r = 0; r < n_left; ++r) {
-        auto it = right_counts.find(left_keys[r]);
-        const bool in_right = it != right_counts.end() && it->second > 0;
+        const uint32_t id = ids[r];
+        const bool in_right = right_counts[id] > 0;
         if (op->set_all) {
           // Multisets: INTERSECT ALL keeps min(m, n) copies, EXCEPT ALL max(m - n, 0).
-          if (in_right) --it->second;
+          if (in_right) --right_counts[id];
           if (in_right == intersect) keep.push_back(static_cast<uint32_t>(r));
-        } else if (in_right == intersect && emitted.insert(left_keys[r]).second) {
+        } else if (in_right == intersect && !emitted[id]) {
+          emitted[id] = 1;
           keep.push_back(static_cast<uint32_t>(r));
         }
       }
     }
   }
   auto table = std::make_shared<Table>();
-  std::string message;
   for (size_t c = 0; c < types.size(); ++c) {
-    Column both;
-    if (!CopyColumn(left.table->column(c), &both, &message) ||
-        !AppendColumn(right.table->column(c), &both, &message)) {
+    Column kept;
+    if (all_rows) {
+      kept = std::move(both[c]);
+    } else if (!TakeRows(both[c], keep, &kept, &message)) {
       *error = Result::Error(message);
       return false;
     }
-    Column kept;
-    if (!TakeRows(both, keep, &kept, &message) ||
-        !table->AddColumn(RelationColumnName(c), std::move(kept), &message)) {
+    if (!table->AddColumn(RelationColumnName(c), std::move(kept), &message)) {
       *error = Result::Error(message);
       return false;
     }
