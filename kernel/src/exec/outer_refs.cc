@@ -2,10 +2,11 @@
 
 #include <cstdio>
 #include <string_view>
-#include <unordered_map>
 
 #include "src/common/ascii.h"
 #include "src/exec/decorrelate.h"
+#include "src/exec/window_functions.h"
+#include "src/exec/window_partitions.h"
 #include "src/plan/query_ast.h"
 #include "src/sql/ast_clone.h"
 #include "src/sql/ast_walk.h"
@@ -68,21 +69,32 @@ Result UnknownName(Result failure, const sql::Expr& ref, sql::SourcePos pos, con
   return Result::Error(message.substr(innermost), pos.line, pos.column);
 }
 
-bool NumberBindings(const Relation& outer, const std::vector<size_t>& columns, std::vector<uint32_t>* binding,
-                    std::vector<uint32_t>* representative, std::string* error) {
+bool NumberBindings(const Relation& outer, const std::vector<size_t>& columns, const ExecContext& ctx,
+                    std::vector<uint32_t>* binding, std::vector<uint32_t>* representative, std::string* error) {
   const size_t rows = outer.table->num_rows();
   binding->assign(rows, 0);
   representative->assign(1, 0);
   if (columns.empty() || rows == 0) return true;
-  Relation keys;
-  if (!ShareColumns(outer, columns, &keys, error)) return false;
-  const std::vector<std::string> row_keys = RowKeys(*keys.table);
-  std::unordered_map<std::string_view, uint32_t> ids;
+  // The rows numbered by their values as GROUP BY numbers groups (the grouper on the query's
+  // threads: NULLs equal, -0 = 0, NaNs one value), then renumbered in order of first rows.
+  // Rows serialised to strings in a hash map took 16 % of a correlated subquery over 150,000
+  // distinct bindings.
+  std::vector<Vec> keys(columns.size());
+  for (size_t k = 0; k < columns.size(); ++k) {
+    if (!BorrowVec(outer.table->column(columns[k]), &keys[k], error)) return false;
+  }
+  PartitionIdList ids;
+  size_t groups = 0;
+  if (!PartitionIds(keys, rows, ctx, &ids, &groups, error)) return false;
+  std::vector<uint32_t> number(groups, UINT32_MAX);
   representative->clear();
   for (size_t r = 0; r < rows; ++r) {
-    const auto [it, added] = ids.emplace(row_keys[r], static_cast<uint32_t>(representative->size()));
-    if (added) representative->push_back(static_cast<uint32_t>(r));
-    (*binding)[r] = it->second;
+    uint32_t& n = number[ids[r]];
+    if (n == UINT32_MAX) {
+      n = static_cast<uint32_t>(representative->size());
+      representative->push_back(static_cast<uint32_t>(r));
+    }
+    (*binding)[r] = n;
   }
   return true;
 }

@@ -9,6 +9,7 @@
 
 #include "laneql/result.h"
 #include "laneql/table.h"
+#include "src/exec/exec_context.h"
 #include "src/exec/relation.h"
 #include "src/plan/binder.h"
 #include "src/sql/ast.h"
@@ -38,8 +39,8 @@ sql::QueryPtr ReferringTo(const sql::QueryNode& query, const std::vector<OuterRe
                           const std::vector<std::string>& names);
 // Each row of `outer` numbered by the distinct values of its `columns` (binding[r]), numbered
 // in order of their first row (representative[b]); every row binding 0 without columns.
-bool NumberBindings(const Relation& outer, const std::vector<size_t>& columns, std::vector<uint32_t>* binding,
-                    std::vector<uint32_t>* representative, std::string* error);
+bool NumberBindings(const Relation& outer, const std::vector<size_t>& columns, const ExecContext& ctx,
+                    std::vector<uint32_t>* binding, std::vector<uint32_t>* representative, std::string* error);
 // The qualifier and name of the column reference at `pos` in `query`; false when no column
 // reference starts there.
 bool ColumnRefAt(sql::QueryNode* query, sql::SourcePos pos, sql::Expr* out);

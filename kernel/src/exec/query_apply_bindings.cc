@@ -119,7 +119,7 @@ bool QueryTreeRunner::RunPerBinding(const sql::QueryNode& query, const Relation&
       if (!seen) columns.push_back(r.column);
     }
     std::vector<uint32_t> representative;
-    if (!NumberBindings(outer, columns, &out->binding, &representative, &message)) {
+    if (!NumberBindings(outer, columns, ctx_, &out->binding, &representative, &message)) {
       *error = Result::Error(message);
       return false;
     }

@@ -139,7 +139,7 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
   }
   std::vector<uint32_t> binding, representative;
   std::string message;
-  if (!NumberBindings(outer, columns, &binding, &representative, &message)) {
+  if (!NumberBindings(outer, columns, ctx_, &binding, &representative, &message)) {
     *error = Result::Error(message);
     return false;
   }
