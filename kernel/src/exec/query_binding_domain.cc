@@ -9,7 +9,9 @@
 //   SELECT y, d.bid FROM d, i WHERE i.y < d.x GROUP BY y, d.bid, d.x ...
 // That is the dependent join over the domain pushed into the subquery (Neumann and Kemper); its
 // rows join back to the outer rows by binding number. The names the subquery reads from the
-// outer query are found as query_apply_bindings.cc finds them, by running it once.
+// outer query are found as query_apply_bindings.cc finds them, by running it once. Where its
+// WITH, derived tables or set operations read the outer query, D is pushed into them too
+// (query_domain_push.cc).
 #include <string>
 #include <utility>
 #include <vector>
@@ -109,7 +111,7 @@ bool QueryTreeRunner::RunOverDomain(const sql::QueryNode& query, const Relation&
   }
   // An aggregate without GROUP BY answers one row even for a binding without rows: the rows of
   // such bindings are added after the run, its answer over no rows, when that is the same for
-  // every binding (the outer query read in WHERE alone).
+  // every binding (the outer query read nowhere above its FROM and WHERE).
   const bool ungrouped_aggregate = !set_operation && !grouped && plan::Aggregates(select);
   // (HAVING would drop a binding's group, which then looks like a binding without rows.)
   if (ungrouped_aggregate && (select.has_limit || select.has_offset || select.having)) return true;

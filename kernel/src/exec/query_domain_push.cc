@@ -106,12 +106,12 @@ void ReplaceCteRefs(sql::TableRef* ref, const sql::CommonTableExpr& cte) {
 bool QueryTreeRunner::InlineCtes(sql::QueryNode* query) {
   if (query->ctes.empty()) return true;
   if (query->recursive) return false;
-  // Last first: a later CTE's body may name an earlier one, which is then inlined into the
-  // copies of that body too.
+  // First first: each is inlined into the query and into the bodies of the CTEs after it (the
+  // only ones that may name it), which are inlined in turn.
   while (!query->ctes.empty()) {
-    const sql::CommonTableExpr cte{query->ctes.back().name, query->ctes.back().pos, query->ctes.back().columns,
-                                   std::move(query->ctes.back().query)};
-    query->ctes.pop_back();
+    const sql::CommonTableExpr cte{query->ctes.front().name, query->ctes.front().pos, query->ctes.front().columns,
+                                   std::move(query->ctes.front().query)};
+    query->ctes.erase(query->ctes.begin());
     for (sql::QueryNode* node : AllNodes(query)) {
       // A WITH below that names the same CTE hides this one there: not followed.
       for (const sql::CommonTableExpr& inner : node->ctes) {
