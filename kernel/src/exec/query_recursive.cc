@@ -6,6 +6,8 @@
 #include "src/common/ascii.h"
 #include "src/plan/query_ast.h"
 #include "src/exec/query_tree.h"
+#include "src/exec/window_functions.h"
+#include "src/exec/window_partitions.h"
 #include "src/sql/ast_clone.h"
 
 namespace laneql {
@@ -136,19 +138,24 @@ Result QueryTreeRunner::RunDistinctOn(const sql::SelectStatement& select) {
   if (!answer.ok()) return answer;
   std::string message;
   if (!RelationFromResult(std::move(answer), "", &rows, &message)) return Result::Error(message);
-  Table keys;
+  // Each row numbered by its ON keys as GROUP BY numbers groups (the grouper on the query's
+  // threads: NULLs equal, -0 = 0, NaNs one value); the first row of each number, in order.
+  // Rows serialised to strings in a hash set took about 1 s for 600,572 rows.
+  std::vector<Vec> keys;
   for (size_t c = visible; c < rows.table->num_columns(); ++c) {
-    Column copy;
-    if (!CopyColumn(rows.table->column(c), &copy, &message) ||
-        !keys.AddColumn(RelationColumnName(c), std::move(copy), &message)) {
-      return Result::Error(message);
-    }
+    keys.emplace_back();
+    if (!BorrowVec(rows.table->column(c), &keys.back(), &message)) return Result::Error(message);
   }
-  const std::vector<std::string> key_rows = RowKeys(keys);
-  std::unordered_set<std::string> seen;
+  PartitionIdList ids;
+  size_t groups = 0;
+  const size_t row_count = rows.table->num_rows();
+  if (!PartitionIds(keys, row_count, ctx_, &ids, &groups, &message)) return Result::Error(message);
+  std::vector<uint8_t> seen(groups, 0);
   std::vector<uint32_t> first;
-  for (size_t r = 0; r < key_rows.size(); ++r) {
-    if (seen.insert(key_rows[r]).second) first.push_back(static_cast<uint32_t>(r));
+  for (size_t r = 0; r < row_count; ++r) {
+    if (seen[ids[r]]) continue;
+    seen[ids[r]] = 1;
+    first.push_back(static_cast<uint32_t>(r));
   }
   const size_t from = select.has_offset ? std::min<size_t>(first.size(), static_cast<size_t>(select.offset)) : 0;
   size_t to = first.size();
