@@ -4,6 +4,7 @@
 // engine over the result, with the conditions directly below them (WHERE, and a lone scan's
 // filters) evaluated in that engine's scan. EXPLAIN prints the plan; EXPLAIN ANALYZE runs it
 // and adds the rows and time of every operator.
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -11,6 +12,7 @@
 #include "src/exec/profile.h"
 #include "src/exec/query_tree.h"
 #include "src/sql/ast_clone.h"
+#include "src/sql/ast_walk.h"
 
 namespace laneql {
 namespace exec {
@@ -246,6 +248,35 @@ bool QueryTreeRunner::ExecuteLogical(LogicalOperator* op, bool analyze, Relation
   return ok;
 }
 
+namespace {
+
+// Which columns of `scope` the clauses name: a column reference marks every column of its name
+// (and qualifier, when it has one); a * marks them all. Subqueries in the clauses are walked too,
+// so a name of theirs marks a column of the same name here (more than needed, never less).
+std::vector<uint8_t> ColumnsNamed(const sql::SelectStatement& clauses, const plan::ColumnScope& scope) {
+  sql::QueryNode node;
+  sql::CloneInto(clauses, &node.select);
+  node.select.from = sql::TableRef();  // what the plan below made of it (its ON keys among it)
+  node.select.has_from = false;
+  std::vector<uint8_t> named(scope.size(), 0);
+  sql::WalkExprs(&node, [&](sql::ExprPtr* slot) {
+    const sql::Expr& e = **slot;
+    if (e.kind == sql::ExprKind::kStar) {
+      std::fill(named.begin(), named.end(), 1);
+      return;
+    }
+    if (e.kind != sql::ExprKind::kColumnRef) return;
+    for (size_t c = 0; c < scope.size(); ++c) {
+      if (!ascii::EqualsIgnoreCase(scope[c].name, e.text)) continue;
+      if (!e.qualifier.empty() && !ascii::EqualsIgnoreCase(scope[c].qualifier, e.qualifier)) continue;
+      named[c] = 1;
+    }
+  });
+  return named;
+}
+
+}  // namespace
+
 Result QueryTreeRunner::RunPlan(SelectPlan* select_plan, bool analyze) {
   const auto start = std::chrono::steady_clock::now();
   LogicalOperator* lowest = LowestClause(select_plan->root.get());
@@ -270,8 +301,14 @@ Result QueryTreeRunner::RunPlan(SelectPlan* select_plan, bool analyze) {
       get_conditions_in_scan = true;
     }
     Relation relation;
+    if (!get_conditions_in_scan && from->kind == LogicalKind::kJoin) {
+      // A join chain gathers only the columns the clauses name (its join keys often are not).
+      read_by_clauses_op_ = from;
+      read_by_clauses_ = ColumnsNamed(clauses, from->scope);
+    }
     const bool made = get_conditions_in_scan ? ExecuteGet(from, false, &relation, &result)
                                              : ExecuteLogical(from, analyze, &relation, &result);
+    read_by_clauses_op_ = nullptr;
     if (!made) return result;
     ScopedSpan span(ctx_.profiler, 0, "SELECT clauses", "operator");
     result = BindAndExecute(clauses, &relation);

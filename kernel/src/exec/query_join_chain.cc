@@ -248,6 +248,13 @@ bool QueryTreeRunner::FilterJoinsChain(const LogicalOperator& op) {
 
 bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relation* out, Result* error,
                                        LogicalOperator* filter) {
+  // The output columns the SELECT's clauses name, when they read this chain (RunPlan): taken
+  // now, before the inputs run queries of their own.
+  std::vector<uint8_t> gather;
+  if (top == read_by_clauses_op_ && filter == nullptr && read_by_clauses_.size() == top->scope.size()) {
+    gather = std::move(read_by_clauses_);
+  }
+  read_by_clauses_op_ = nullptr;
   std::vector<LogicalOperator*> ops;
   LogicalOperator* op = top;
   while (IsChainJoin(*op, op == top)) {
@@ -635,9 +642,20 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     return false;
   }
   parts = {};
-  std::vector<std::pair<size_t, size_t>> columns;  // (input, column) per output column
-  for (size_t t = 0; t < inputs.size(); ++t) {
-    for (size_t c = 0; c < inputs[t].relation.table->num_columns(); ++c) columns.emplace_back(t, c);
+  // (input, column) per output column: those the clauses above name (at least one, which
+  // carries the row count), else all. TPC-H's join keys are rarely read above their joins.
+  std::vector<std::pair<size_t, size_t>> columns;
+  plan::ColumnScope scope;
+  for (size_t t = 0, k = 0; t < inputs.size(); ++t) {
+    for (size_t c = 0; c < inputs[t].relation.table->num_columns(); ++c, ++k) {
+      if (!gather.empty() && !gather[k]) continue;
+      columns.emplace_back(t, c);
+      scope.push_back(top->scope[k]);
+    }
+  }
+  if (columns.empty()) {
+    columns.emplace_back(0, 0);
+    scope.push_back(top->scope[0]);
   }
   std::vector<Column> gathered;
   {
@@ -659,7 +677,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     }
   }
   out->table = std::move(table);
-  out->scope = top->scope;
+  out->scope = std::move(scope);
   if (analyze) {
     const double probe_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
     for (size_t j = 0; j < joins.size(); ++j) {

@@ -345,6 +345,10 @@ class QueryTreeRunner {
   bool explaining_ = false;
   bool explain_analyze_ = false;
   bool dry_run_ = false;  // EXPLAIN: Gets yield no rows (the plan is bound and checked, not run)
+  // RunPlan: the join chain whose output the SELECT's clauses read, and which of its scope's
+  // columns they name (ExecuteJoinChain gathers only those); null: every column.
+  const plan::LogicalOperator* read_by_clauses_op_ = nullptr;
+  std::vector<uint8_t> read_by_clauses_;
   std::string last_plan_text_;
   int view_depth_ = 0;
   int derived_count_ = 0;  // names the relations decorrelation adds (__sq1, __sq2, ...)
