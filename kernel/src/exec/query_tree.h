@@ -138,8 +138,10 @@ class QueryTreeRunner {
   // Runs a plan (query_execute.cc); with `analyze` each operator records its rows and time.
   Result RunPlan(SelectPlan* select_plan, bool analyze);
   bool ExecuteLogical(plan::LogicalOperator* op, bool analyze, Relation* out, Result* error);
-  // A chain of inner and LEFT equi-joins down op's left side, a RIGHT or FULL one on top, as
-  // build and probe pipelines with late materialization (query_join_chain.cc); with `filter`
+  // A chain of inner, LEFT, RIGHT and FULL equi-joins down op's left side (RIGHT / FULL with
+  // USING only on top), as build and probe pipelines with late materialization
+  // (query_join_chain.cc); under the SELECT's clauses (read_by_clauses_op_) it gathers only the
+  // columns they name; with `filter`
   // (a FILTER whose child is `top`, FilterJoinsChain), its conditions cut each morsel's joined
   // rows before anything is gathered.
   bool ExecuteJoinChain(plan::LogicalOperator* top, bool analyze, Relation* out, Result* error,
