@@ -190,7 +190,8 @@ bool QueryTreeRunner::ExecuteSetOperation(LogicalOperator* op, bool analyze, Rel
   if (!all_rows) {
     // Each row numbered by its values as GROUP BY numbers groups (NULLs equal, -0 = 0, NaNs
     // one value), on the query's threads; then a pass in row order over the numbers. Rows
-    // serialised to strings in a hash set took 2.6 s for 1.8 M rows of (BIGINT, BIGINT).
+    // serialised to strings in a hash set took 1.66 s for a UNION of 1.2 M rows of (BIGINT,
+    // BIGINT) on 2 threads; numbered so, 0.30 s.
     std::vector<Vec> keys(types.size());
     for (size_t c = 0; c < types.size(); ++c) {
       if (!BorrowVec(both[c], &keys[c], &message)) {
