@@ -5,7 +5,6 @@
 
 #include "src/common/ascii.h"
 #include "src/exec/decorrelate.h"
-#include "src/exec/window_functions.h"
 #include "src/exec/window_partitions.h"
 #include "src/plan/query_ast.h"
 #include "src/sql/ast_clone.h"
@@ -79,13 +78,11 @@ bool NumberBindings(const Relation& outer, const std::vector<size_t>& columns, c
   // threads: NULLs equal, -0 = 0, NaNs one value), then renumbered in order of first rows.
   // Rows serialised to strings in a hash map took 16 % of a correlated subquery over 150,000
   // distinct bindings.
-  std::vector<Vec> keys(columns.size());
-  for (size_t k = 0; k < columns.size(); ++k) {
-    if (!BorrowVec(outer.table->column(columns[k]), &keys[k], error)) return false;
-  }
+  std::vector<const Column*> keys;
+  for (size_t c : columns) keys.push_back(&outer.table->column(c));
   PartitionIdList ids;
   size_t groups = 0;
-  if (!PartitionIds(keys, rows, ctx, &ids, &groups, error)) return false;
+  if (!ColumnPartitionIds(keys, ctx, &ids, &groups, error)) return false;
   std::vector<uint32_t> number(groups, UINT32_MAX);
   representative->clear();
   for (size_t r = 0; r < rows; ++r) {

@@ -6,7 +6,6 @@
 #include "src/common/ascii.h"
 #include "src/plan/query_ast.h"
 #include "src/exec/query_tree.h"
-#include "src/exec/window_functions.h"
 #include "src/exec/window_partitions.h"
 #include "src/sql/ast_clone.h"
 
@@ -141,15 +140,12 @@ Result QueryTreeRunner::RunDistinctOn(const sql::SelectStatement& select) {
   // Each row numbered by its ON keys as GROUP BY numbers groups (the grouper on the query's
   // threads: NULLs equal, -0 = 0, NaNs one value); the first row of each number, in order.
   // Rows serialised to strings in a hash set took about 1 s for 600,572 rows.
-  std::vector<Vec> keys;
-  for (size_t c = visible; c < rows.table->num_columns(); ++c) {
-    keys.emplace_back();
-    if (!BorrowVec(rows.table->column(c), &keys.back(), &message)) return Result::Error(message);
-  }
+  std::vector<const Column*> keys;
+  for (size_t c = visible; c < rows.table->num_columns(); ++c) keys.push_back(&rows.table->column(c));
   PartitionIdList ids;
   size_t groups = 0;
   const size_t row_count = rows.table->num_rows();
-  if (!PartitionIds(keys, row_count, ctx_, &ids, &groups, &message)) return Result::Error(message);
+  if (!ColumnPartitionIds(keys, ctx_, &ids, &groups, &message)) return Result::Error(message);
   std::vector<uint8_t> seen(groups, 0);
   std::vector<uint32_t> first;
   for (size_t r = 0; r < row_count; ++r) {

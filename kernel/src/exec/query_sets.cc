@@ -5,7 +5,6 @@
 
 #include "src/plan/query_ast.h"
 #include "src/exec/query_tree.h"
-#include "src/exec/window_functions.h"
 #include "src/exec/window_partitions.h"
 #include "src/optimize/optimizer.h"
 #include "src/sql/ast_clone.h"
@@ -192,16 +191,11 @@ bool QueryTreeRunner::ExecuteSetOperation(LogicalOperator* op, bool analyze, Rel
     // one value), on the query's threads; then a pass in row order over the numbers. Rows
     // serialised to strings in a hash set took 1.66 s for a UNION of 1.2 M rows of (BIGINT,
     // BIGINT) on 2 threads; numbered so, 0.30 s.
-    std::vector<Vec> keys(types.size());
-    for (size_t c = 0; c < types.size(); ++c) {
-      if (!BorrowVec(both[c], &keys[c], &message)) {
-        *error = Result::Error(message);
-        return false;
-      }
-    }
+    std::vector<const Column*> keys;
+    for (const Column& column : both) keys.push_back(&column);
     PartitionIdList ids;
     size_t groups = 0;
-    if (!PartitionIds(keys, n_left + n_right, ctx_, &ids, &groups, &message)) {
+    if (!ColumnPartitionIds(keys, ctx_, &ids, &groups, &message)) {
       *error = Result::Error(message);
       return false;
     }

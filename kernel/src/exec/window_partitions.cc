@@ -9,6 +9,7 @@
 #include "src/exec/grouping.h"
 #include "src/exec/expr_eval.h"
 #include "src/exec/morsel.h"
+#include "src/exec/window_functions.h"
 
 namespace laneql {
 namespace exec {
@@ -148,6 +149,15 @@ bool PartitionIds(const std::vector<Vec>& keys, size_t rows, const ExecContext& 
   }
   *partitions = groupers[0]->size();
   return true;
+}
+
+bool ColumnPartitionIds(const std::vector<const Column*>& columns, const ExecContext& ctx, PartitionIdList* ids,
+                        size_t* partitions, std::string* error) {
+  std::vector<Vec> keys(columns.size());
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (!BorrowVec(*columns[c], &keys[c], error)) return false;
+  }
+  return PartitionIds(keys, columns.empty() ? 0 : columns[0]->length(), ctx, ids, partitions, error);
 }
 
 bool SortWithinPartitions(const PartitionIdList& ids, size_t rows, size_t partitions,

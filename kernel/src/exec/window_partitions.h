@@ -27,6 +27,10 @@ using PartitionIdList = std::vector<uint32_t, LargeBlockAllocator<uint32_t>>;
 
 bool PartitionIds(const std::vector<Vec>& keys, size_t rows, const ExecContext& ctx, PartitionIdList* ids,
                   size_t* partitions, std::string* error);
+// The same over whole columns (each read where it lies, no copy): set operations, DISTINCT ON
+// and the bindings of correlated subqueries number rows by their values so.
+bool ColumnPartitionIds(const std::vector<const Column*>& columns, const ExecContext& ctx, PartitionIdList* ids,
+                        size_t* partitions, std::string* error);
 
 using KeyRecordList = std::vector<KeyRecord, LargeBlockAllocator<KeyRecord>>;
 
