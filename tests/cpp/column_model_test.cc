@@ -595,6 +595,36 @@ TEST(Table, RejectsDuplicatesAndLengthMismatchNamingTheColumn) {
   EXPECT_EQ(3u, t.num_rows());
 }
 
+TEST(Table, ReplaceRowsKeepsTheColumnObjectsAndRejectsAMismatch) {
+  Table t;
+  std::string error;
+  ASSERT_TRUE(t.AddColumn("a", Int32Column({1, 2, 3}), &error) && t.AddColumn("b", Int32Column({4, 5, 6}), &error));
+  const Column* a = &t.column(0);
+  std::vector<Column> rows;
+  rows.push_back(Int32Column({7}));
+  rows.push_back(Int32Column({8}));
+  ASSERT_TRUE(t.ReplaceRows(std::move(rows), &error)) << error;
+  EXPECT_EQ(1u, t.num_rows());
+  EXPECT_EQ(a, &t.column(0));  // a pointer held to the column reads the new rows
+  EXPECT_EQ(7, a->Values<int32_t>()[0]);
+  EXPECT_EQ(8, t.column(1).Values<int32_t>()[0]);
+  // Too few columns, another type, unequal lengths: refused, the table unchanged.
+  std::vector<Column> one;
+  one.push_back(Int32Column({1, 2}));
+  EXPECT_FALSE(t.ReplaceRows(std::move(one), &error));
+  std::vector<Column> typed;
+  typed.push_back(Int32Column({1}));
+  typed.push_back(Column(TypeId::kInt64));
+  EXPECT_FALSE(t.ReplaceRows(std::move(typed), &error));
+  EXPECT_NE(std::string::npos, error.find("\"b\"")) << error;
+  std::vector<Column> uneven;
+  uneven.push_back(Int32Column({1, 2}));
+  uneven.push_back(Int32Column({3}));
+  EXPECT_FALSE(t.ReplaceRows(std::move(uneven), &error));
+  EXPECT_EQ(1u, t.num_rows());
+  EXPECT_EQ(7, t.column(0).Values<int32_t>()[0]);
+}
+
 TEST(Table, EmptyColumnsMakeAnEmptyTable) {
   Table t;
   std::string error;

@@ -26,6 +26,12 @@ class Table {
   // unchanged, if the name is empty, already used (in any letter case), or the column's length
   // differs from the table's rows. The first column sets num_rows().
   bool AddColumn(std::string name, Column column, std::string* error);
+  // Replaces every column's rows by those of `columns` (one per column, in order, each of its
+  // column's type and all of one length, which becomes num_rows()). The Column objects stay
+  // where they are, so whoever holds a pointer to one (an evaluator over this table) reads
+  // the new rows: a pipeline's sink refills one table per thread, part after part. Fails,
+  // leaving the table unchanged, when the columns do not match.
+  bool ReplaceRows(std::vector<Column> columns, std::string* error);
 
   size_t num_rows() const { return num_rows_; }
   size_t num_columns() const { return columns_.size(); }

@@ -52,9 +52,12 @@ uint64_t ScanBytesPerRow(const plan::Plan& plan, const Table& table) {
 }
 
 AggregateWorker::AggregateWorker(const plan::Plan& plan, int thread, Profiler* profiler)
-    : plan_(plan), table_(*plan.table), ungrouped_(plan.group_keys.empty()), thread_(thread),
+    : AggregateWorker(plan, *plan.table, thread, profiler) {}
+
+AggregateWorker::AggregateWorker(const plan::Plan& plan, const Table& table, int thread, Profiler* profiler)
+    : plan_(plan), table_(table), ungrouped_(plan.group_keys.empty()), thread_(thread),
       profiler_(profiler), states_(plan.aggregates, plan.group_keys.empty()),
-      evaluator_(TableColumns(*plan.table)) {}
+      evaluator_(TableColumns(table)) {}
 
 bool AggregateWorker::Init(size_t group_cap, bool track_first_rows, FloatPartials* partials,
                            bool lookup_table, std::string* error, bool direct_ranges) {
@@ -63,7 +66,8 @@ bool AggregateWorker::Init(size_t group_cap, bool track_first_rows, FloatPartial
     return false;
   }
   if (ungrouped_ && !states_.Resize(1, error)) return false;
-  if (plan_.where) filter_ = std::make_unique<Filter>(table_, *plan_.where);
+  // Over a refilled table, no zone maps: they go with the rows they describe.
+  if (plan_.where) filter_ = std::make_unique<Filter>(table_, *plan_.where, &table_ == plan_.table);
   partials_ = partials;
   track_first_rows_ = track_first_rows && !ungrouped_;
   mask_.assign(BitmaskWords(kBatchRows) + 1, 0);
@@ -250,7 +254,8 @@ void AggregateWorker::NoteFirstRows(const RowSet& rows, size_t groups_before) {
     // and kNoGroup, wrap past it), and the mask keeps it or makes the slot the spare one.
     const uint64_t offset = uint64_t{group_ids_[i]} - groups_before;
     const uint64_t keep = uint64_t{0} - static_cast<uint64_t>(offset < new_groups);
-    first_rows_[groups + ((offset - new_groups) & keep)] = rows.ids != nullptr ? rows.ids[i] : rows.begin + i;
+    first_rows_[groups + ((offset - new_groups) & keep)] =
+        row_base_ + (rows.ids != nullptr ? rows.ids[i] : rows.begin + i);
   }
   first_rows_.resize(groups);
 }

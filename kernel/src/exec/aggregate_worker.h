@@ -57,6 +57,9 @@ struct GroupRecordLayout;
 class alignas(64) AggregateWorker {
  public:
   AggregateWorker(const plan::Plan& plan, int thread, Profiler* profiler);
+  // Over `table` instead of the plan's (of the same columns): a pipeline's sink
+  // (join_aggregate_sink.h) refills it with each part's rows (Table::ReplaceRows).
+  AggregateWorker(const plan::Plan& plan, const Table& table, int thread, Profiler* profiler);
   // `group_cap`: GroupStage's cap (0 = none). `track_first_rows`: record the row each group
   // first appears in (needed when several threads' groups are merged). `partials`: see above
   // (null when there is no ungrouped float sum). `lookup_table`: see Grouper::Init. `direct_ranges`: an integer key of a small range may take the direct table
@@ -109,6 +112,9 @@ class alignas(64) AggregateWorker {
   // into the batches alike on every thread count, so that every thread count gives the same
   // answer (floats too), and the threads share the rows.
   bool KeepBatchFunctionStates(size_t batches, std::string* error);
+  // The first rows noted from now on are `base` + the row in the table (a sink's part p:
+  // p << 32, so that groups order by their first row across parts as over the parts joined).
+  void SetRowBase(uint64_t base) { row_base_ = base; }
   // Reads the WHERE's result from `table_mask` (bit r: row r passes; FilterTableMask) instead of
   // evaluating it: the owners of an owned scan share one evaluation.
   void UseFilterMask(const uint64_t* table_mask) { table_mask_ = table_mask; }
@@ -205,6 +211,7 @@ class alignas(64) AggregateWorker {
   HashOwnership value_owners_;
   std::vector<uint64_t> value_words_, value_owned_;
   FirstRows first_rows_;  // per group, when tracked
+  uint64_t row_base_ = 0;  // SetRowBase
   std::vector<uint64_t> mask_;
   std::vector<uint32_t> ids_, group_ids_;
   std::vector<uint64_t> owned_mask_;       // KeepOwnedRows' scratch: the rows kept (a bit

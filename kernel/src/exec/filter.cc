@@ -129,14 +129,14 @@ void RunStringKernel(const BoundExpr& expr, const int32_t* offsets, const uint8_
 
 }  // namespace
 
-Filter::Filter(const Table& table, const BoundExpr& predicate)
+Filter::Filter(const Table& table, const BoundExpr& predicate, bool zone_maps)
     : table_(table), evaluator_(TableColumns(table)) {
   std::vector<const BoundExpr*> parts;
   FlattenAnd(predicate, &parts);
   for (const BoundExpr* part : parts) {
     conjuncts_.push_back(Conjunct{part, CostClass(*part)});
     ZoneTest test;
-    if (zone_tests_.size() < 64 && MakeZoneTest(*part, table, &test)) {
+    if (zone_maps && zone_tests_.size() < 64 && MakeZoneTest(*part, table, &test)) {
       conjuncts_.back().zone = static_cast<int>(zone_tests_.size());
       zone_tests_.push_back(std::move(test));
     }

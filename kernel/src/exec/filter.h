@@ -30,7 +30,9 @@ namespace exec {
 
 class Filter {
  public:
-  Filter(const Table& table, const plan::BoundExpr& predicate);
+  // `zone_maps` false: no conjunct is judged by the columns' zone maps, which a table refilled
+  // part by part (Table::ReplaceRows) would free under the filter.
+  Filter(const Table& table, const plan::BoundExpr& predicate, bool zone_maps = true);
   // mask (BitmaskWords(count) words) = rows [begin, begin + count) where the predicate is TRUE.
   // begin must be a multiple of 64.
   bool Eval(size_t begin, size_t count, uint64_t* mask, std::string* error);

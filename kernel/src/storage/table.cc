@@ -39,6 +39,25 @@ bool Table::AddColumn(std::string name, Column column, std::string* error) {
   return true;
 }
 
+bool Table::ReplaceRows(std::vector<Column> columns, std::string* error) {
+  auto fail = [&](std::string message) {
+    if (error != nullptr) *error = std::move(message);
+    return false;
+  };
+  if (columns.size() != columns_.size()) {
+    return fail("internal error: " + std::to_string(columns.size()) + " columns replace a table's " +
+                std::to_string(columns_.size()));
+  }
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c].type() != columns_[c].type() || columns[c].length() != columns[0].length()) {
+      return fail("internal error: the rows replacing column \"" + names_[c] + "\" do not match it");
+    }
+  }
+  for (size_t c = 0; c < columns.size(); ++c) columns_[c] = std::move(columns[c]);
+  if (!columns_.empty()) num_rows_ = columns_[0].length();
+  return true;
+}
+
 const Column* Table::FindColumn(std::string_view name) const {
   const int i = ColumnIndex(name);
   return i < 0 ? nullptr : &columns_[static_cast<size_t>(i)];
