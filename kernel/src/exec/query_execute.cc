@@ -242,7 +242,7 @@ bool QueryTreeRunner::ExecuteLogical(LogicalOperator* op, bool analyze, Relation
   }
   if (ok && analyze) {
     op->analyzed = true;
-    op->actual_rows = out->table->num_rows();
+    op->actual_rows = op == sunk_op_ ? sunk_rows_ : out->table->num_rows();
     op->seconds = SecondsSince(start);
   }
   return ok;
@@ -301,17 +301,28 @@ Result QueryTreeRunner::RunPlan(SelectPlan* select_plan, bool analyze) {
       get_conditions_in_scan = true;
     }
     Relation relation;
+    AggregateSinkOffer offer;
     if (!get_conditions_in_scan && from->kind == LogicalKind::kJoin) {
-      // A join chain gathers only the columns the clauses name (its join keys often are not).
+      // A join chain gathers only the columns the clauses name (its join keys often are not),
+      // or folds its rows into their aggregation as they are joined.
       read_by_clauses_op_ = from;
       read_by_clauses_ = ColumnsNamed(clauses, from->scope);
+      if (!dry_run_ && OffersAggregateSink(clauses, *from)) {
+        offer.clauses = &clauses;
+        aggregate_sink_offer_ = &offer;
+      }
     }
     const bool made = get_conditions_in_scan ? ExecuteGet(from, false, &relation, &result)
                                              : ExecuteLogical(from, analyze, &relation, &result);
     read_by_clauses_op_ = nullptr;
+    aggregate_sink_offer_ = nullptr;
     if (!made) return result;
-    ScopedSpan span(ctx_.profiler, 0, "SELECT clauses", "operator");
-    result = BindAndExecute(clauses, &relation);
+    if (offer.taken) {
+      result = std::move(offer.result);
+    } else {
+      ScopedSpan span(ctx_.profiler, 0, "SELECT clauses", "operator");
+      result = BindAndExecute(clauses, &relation);
+    }
   }
   if (result.ok() && analyze) {
     LogicalOperator* root = select_plan->root.get();

@@ -10,14 +10,17 @@
 //    join marks the build rows that found a pair as the morsels run; once every row below it
 //    has probed it, those left unmarked follow as its tail, in build order with every input
 //    below it missing (NULL when gathered), through the joins above it;
-//  - the sink: the morsels' and then the tails' row lists concatenated in that order (so the
-//    answer never depends on the thread count), then every output column gathered once for the
-//    rows that survived every join, one task per column.
+//  - the sink: the SELECT's aggregation above the chain when RunPlan offered it and it can
+//    take the parts in any order (join_aggregate_sink.h: each part gathered and folded in by
+//    the thread that joined it); else the morsels' and then the tails' row lists concatenated
+//    in that order (so the answer never depends on the thread count), then every output column
+//    gathered once for the rows that survived every join, one task per column.
 // Late materialization throughout: the rows flowing up the chain are row-number lists, one per
 // input (the source and each build side), and a filtered scan is its table's rows plus the
 // selection its filter made, so nothing is copied before the end. TPC-H Q9 joined 600,572
 // lineitem rows to supplier and gathered 8 columns before part's join cut them to 32,160; with
 // row lists it gathers 2 key columns.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -27,6 +30,7 @@
 #include "src/exec/chain_input.h"
 #include "src/exec/gather_on_threads.h"
 #include "src/exec/hash_join.h"
+#include "src/exec/join_aggregate_sink.h"
 #include "src/exec/join_range_skip.h"
 #include "src/exec/morsel.h"
 #include "src/exec/profile.h"
@@ -147,6 +151,36 @@ bool CutByFilter(const std::vector<ChainInput>& inputs, const plan::ColumnScope&
   return true;
 }
 
+// The sink's schema (query_aggregate_sink.cc): one row of each output column (input, column)
+// of `columns`, NULL where the chain can leave that input missing (a LEFT or FULL join's build
+// side, and what lies below a RIGHT or FULL join, whose tails miss it) or the column holds a
+// NULL, else a row of its own.
+template <class Joins>
+bool MakeSinkSchema(const std::vector<ChainInput>& inputs, const Joins& joins,
+                    const std::vector<std::pair<size_t, size_t>>& columns, const plan::ColumnScope& scope,
+                    Relation* out, std::string* error) {
+  std::vector<uint8_t> can_miss(inputs.size(), 0);
+  for (size_t j = 0; j < joins.size(); ++j) {
+    const sql::JoinType type = joins[j].op->join_type;
+    if (type == sql::JoinType::kLeft || type == sql::JoinType::kFull) can_miss[j + 1] = 1;
+    if (type == sql::JoinType::kRight || type == sql::JoinType::kFull) std::fill_n(can_miss.begin(), j + 1, 1);
+  }
+  auto table = std::make_shared<Table>();
+  for (size_t k = 0; k < columns.size(); ++k) {
+    const auto [t, c] = columns[k];
+    const Column& column = inputs[t].relation.table->column(c);
+    const bool null_row = can_miss[t] || inputs[t].rows() == 0 || column.null_count() != 0;
+    Column one;
+    if (!GatherAt(inputs[t], column, {null_row ? kNoRow : 0}, &one, error) ||
+        !table->AddColumn(RelationColumnName(k), std::move(one), error)) {
+      return false;
+    }
+  }
+  out->table = std::move(table);
+  out->scope = scope;
+  return true;
+}
+
 // A probe key: a column of one input (cast to the join's key type over that whole input first
 // when its type differs), or an expression evaluated per morsel over its rows made whole.
 struct ProbeKey {
@@ -254,6 +288,9 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
   if (top == read_by_clauses_op_ && filter == nullptr && read_by_clauses_.size() == top->scope.size()) {
     gather = std::move(read_by_clauses_);
   }
+  // Their aggregation, offered as the probe pipeline's sink (query_aggregate_sink.cc).
+  AggregateSinkOffer* offer = top == read_by_clauses_op_ && filter == nullptr ? aggregate_sink_offer_ : nullptr;
+  aggregate_sink_offer_ = nullptr;
   read_by_clauses_op_ = nullptr;
   std::vector<LogicalOperator*> ops;
   LogicalOperator* op = top;
@@ -412,6 +449,32 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       range_skip.Add(inputs[0].relation.table->column(key.column), min, max);
     }
   }
+  // (input, column) per output column: those the clauses above name (at least one, which
+  // carries the row count), else all. TPC-H's join keys are rarely read above their joins.
+  std::vector<std::pair<size_t, size_t>> columns;
+  plan::ColumnScope scope;
+  for (size_t t = 0, k = 0; t < inputs.size(); ++t) {
+    for (size_t c = 0; c < inputs[t].relation.table->num_columns(); ++c, ++k) {
+      if (!gather.empty() && !gather[k]) continue;
+      columns.emplace_back(t, c);
+      scope.push_back(top->scope[k]);
+    }
+  }
+  if (columns.empty()) {
+    columns.emplace_back(0, 0);
+    scope.push_back(top->scope[0]);
+  }
+  // The sink: the SELECT's aggregation when offered and it can be one, bound over the output
+  // columns (one row of each: NULL where the chain can make it NULL, so that the plan allows
+  // for NULLs where the joined rows may hold them).
+  Relation schema;
+  plan::Plan sink_plan;
+  std::unique_ptr<JoinAggregateSink> sink;
+  if (offer != nullptr && !MakeSinkSchema(inputs, joins, columns, scope, &schema, &message)) {
+    *error = Result::Error(message);
+    return false;
+  }
+  if (offer != nullptr) OpenAggregateSink(*offer->clauses, schema, ctx_.ThreadsAvailable(), &sink_plan, &sink);
   // The probe pipeline.
   const auto probe_start = std::chrono::steady_clock::now();
   const size_t source_rows = inputs[0].rows();
@@ -437,7 +500,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
   }
   // Part p's rows in `state` through joins [first, ...) and the FILTER above, into parts[p]. A
   // source morsel (first 0) is rows [begin, end) of the source.
-  auto run_joins = [&](size_t p, size_t first, size_t begin, size_t end, MorselRows state,
+  auto run_joins = [&](size_t p, int thread, size_t first, size_t begin, size_t end, MorselRows state,
                        std::string* task_error) {
     QueryTreeRunner local(catalog_, single);
     for (size_t j = first; j < joins.size() && state.count != 0; ++j) {
@@ -539,6 +602,18 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
         !CutByFilter(inputs, top->scope, filter_on_thread, &state, task_error, &part_errors[p])) {
       return false;
     }
+    if (sink != nullptr) {  // folded in now, on this thread: only the count is kept
+      parts[p].count = state.count;
+      if (state.count == 0) return true;
+      std::vector<Column> part(columns.size());
+      for (size_t k = 0; k < columns.size(); ++k) {
+        const auto [t, c] = columns[k];
+        if (!GatherAt(inputs[t], inputs[t].relation.table->column(c), state.rows[t], &part[k], task_error)) {
+          return false;
+        }
+      }
+      return sink->Consume(thread, p, std::move(part), task_error);
+    }
     if (state.count == 0) {
       for (std::vector<uint32_t>& rows : state.rows) rows.clear();
     }
@@ -557,7 +632,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     state.rows[0].resize(end - begin);
     for (size_t r = begin; r < end; ++r) state.rows[0][r - begin] = static_cast<uint32_t>(r);
     state.count = end - begin;
-    return run_joins(m, 0, begin, end, std::move(state), task_error);
+    return run_joins(m, thread, 0, begin, end, std::move(state), task_error);
   };
   // The first failure among the parts from `first` (an engine's error as it is), else `message`.
   auto fail = [&](size_t first) {
@@ -601,7 +676,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       state.rows[j + 1].assign(unpaired.begin() + static_cast<std::ptrdiff_t>(begin),
                                unpaired.begin() + static_cast<std::ptrdiff_t>(end));
       rows_after[first + c][j] = state.count;  // the join's rows
-      return run_joins(first + c, j + 1, 0, 0, std::move(state), task_error);
+      return run_joins(first + c, thread, j + 1, 0, 0, std::move(state), task_error);
     };
     const int tail_threads = ThreadsFor(unpaired.size(), ctx_.ThreadsAvailable(), ctx_.min_parallel_rows);
     if (!RunTasks(ctx_, tail_threads, tails, run_tail, &message)) return fail(first);
@@ -622,10 +697,38 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
       ctx_.profiler->AddSpan(0, "hash join probe", "pipeline", span_start, span_end, c);
     }
   }
-  // The sink: the morsels' rows in morsel order, each input's rows in its table.
   std::vector<size_t> part_begin(parts.size() + 1, 0);
   for (size_t p = 0; p < parts.size(); ++p) part_begin[p + 1] = part_begin[p] + parts[p].count;
   const size_t total = part_begin.back();
+  auto note_analysis = [&] {
+    if (!analyze) return;
+    const double probe_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
+    for (size_t j = 0; j < joins.size(); ++j) {
+      size_t rows = 0;
+      for (const std::vector<size_t>& after : rows_after) rows += after[j];
+      joins[j].op->analyzed = true;
+      joins[j].op->actual_rows = rows;
+      // Each join's build; the probe pipeline (all joins at once) on the top one.
+      joins[j].op->seconds = joins[j].seconds + (j + 1 == joins.size() ? probe_seconds : 0);
+    }
+    if (filter != nullptr) {
+      // Fused into the probe pipeline: its rows, and no time of its own.
+      filter->analyzed = true;
+      filter->actual_rows = total;
+      filter->seconds = 0;
+    }
+  };
+  if (sink != nullptr) {
+    // The aggregation took every part: its groups merged and its answer made.
+    offer->result = sink->Finish();
+    offer->taken = true;
+    sunk_op_ = top;
+    sunk_rows_ = total;
+    *out = std::move(schema);
+    note_analysis();
+    return true;
+  }
+  // The sink: the morsels' rows in morsel order, each input's rows in its table.
   std::vector<std::vector<uint32_t>> physical(inputs.size(), std::vector<uint32_t>(total));
   // Each morsel's rows into their place in each input's list, a task per (input, morsel): on one
   // thread this was a pass over every output row per input after the parallel probe.
@@ -642,21 +745,6 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     return false;
   }
   parts = {};
-  // (input, column) per output column: those the clauses above name (at least one, which
-  // carries the row count), else all. TPC-H's join keys are rarely read above their joins.
-  std::vector<std::pair<size_t, size_t>> columns;
-  plan::ColumnScope scope;
-  for (size_t t = 0, k = 0; t < inputs.size(); ++t) {
-    for (size_t c = 0; c < inputs[t].relation.table->num_columns(); ++c, ++k) {
-      if (!gather.empty() && !gather[k]) continue;
-      columns.emplace_back(t, c);
-      scope.push_back(top->scope[k]);
-    }
-  }
-  if (columns.empty()) {
-    columns.emplace_back(0, 0);
-    scope.push_back(top->scope[0]);
-  }
   std::vector<Column> gathered;
   {
     ScopedSpan span(ctx_.profiler, 0, "hash join gather", "pipeline");
@@ -678,23 +766,7 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
   }
   out->table = std::move(table);
   out->scope = std::move(scope);
-  if (analyze) {
-    const double probe_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
-    for (size_t j = 0; j < joins.size(); ++j) {
-      size_t rows = 0;
-      for (const std::vector<size_t>& after : rows_after) rows += after[j];
-      joins[j].op->analyzed = true;
-      joins[j].op->actual_rows = rows;
-      // Each join's build; the probe pipeline (all joins at once) on the top one.
-      joins[j].op->seconds = joins[j].seconds + (j + 1 == joins.size() ? probe_seconds : 0);
-    }
-    if (filter != nullptr) {
-      // Fused into the probe pipeline: its rows, and no time of its own.
-      filter->analyzed = true;
-      filter->actual_rows = total;
-      filter->seconds = 0;
-    }
-  }
+  note_analysis();
   return true;
 }
 

@@ -7,6 +7,7 @@
 #ifndef LANEQL_EXEC_QUERY_TREE_H_
 #define LANEQL_EXEC_QUERY_TREE_H_
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,6 +37,7 @@ using plan::MakeColumnRef;
 using plan::SplitAnd;
 
 struct ChainInput;  // query_join_chain.cc
+class JoinAggregateSink;  // join_aggregate_sink.h
 
 // Plan-tree helpers (query_plan.cc). A Get reading `relation` (made while planning), named
 // `source` in EXPLAIN.
@@ -141,11 +143,20 @@ class QueryTreeRunner {
   // A chain of inner, LEFT, RIGHT and FULL equi-joins down op's left side (RIGHT / FULL with
   // USING only on top), as build and probe pipelines with late materialization
   // (query_join_chain.cc); under the SELECT's clauses (read_by_clauses_op_) it gathers only the
-  // columns they name; with `filter`
+  // columns they name, or takes their aggregation as its sink (aggregate_sink_offer_: *out is
+  // then one row of its output columns, the answer in the offer); with `filter`
   // (a FILTER whose child is `top`, FilterJoinsChain), its conditions cut each morsel's joined
   // rows before anything is gathered.
   bool ExecuteJoinChain(plan::LogicalOperator* top, bool analyze, Relation* out, Result* error,
                         plan::LogicalOperator* filter = nullptr);
+  // Whether RunPlan offers `clauses` over the join `from` as the chain's sink: an aggregation
+  // with nothing a relation made whole would be needed for (DISTINCT, subqueries, *).
+  static bool OffersAggregateSink(const sql::SelectStatement& clauses, const plan::LogicalOperator& from);
+  // The offered clauses bound over `schema` (the chain's output columns: one row, NULL in each
+  // column the chain can make NULL) into *plan, and their sink on `threads` threads, when
+  // JoinAggregateSink::Takes them; false (nothing made) when not.
+  bool OpenAggregateSink(const sql::SelectStatement& clauses, const Relation& schema, int threads,
+                         plan::Plan* plan, std::unique_ptr<JoinAggregateSink>* sink);
   // Whether the FILTER `op` can run as the last step of its child's join-chain pipeline: the
   // child is a chain join, the conditions read only its columns and hold no subquery, and no
   // RIGHT / FULL JOIN ... USING merges keys after the pipeline.
@@ -351,6 +362,18 @@ class QueryTreeRunner {
   // columns they name (ExecuteJoinChain gathers only those); null: every column.
   const plan::LogicalOperator* read_by_clauses_op_ = nullptr;
   std::vector<uint8_t> read_by_clauses_;
+  // RunPlan: the SELECT's clauses offered, with read_by_clauses_op_, to that join chain as its
+  // probe pipeline's sink when they aggregate (query_aggregate_sink.cc); `taken` and the
+  // answer when the chain took them. sunk_op_ / sunk_rows_: for EXPLAIN ANALYZE, the chain
+  // that took them and its joined rows (it made no relation of them).
+  struct AggregateSinkOffer {
+    const sql::SelectStatement* clauses = nullptr;
+    bool taken = false;
+    Result result;
+  };
+  AggregateSinkOffer* aggregate_sink_offer_ = nullptr;
+  const plan::LogicalOperator* sunk_op_ = nullptr;
+  size_t sunk_rows_ = 0;
   std::string last_plan_text_;
   int view_depth_ = 0;
   int derived_count_ = 0;  // names the relations decorrelation adds (__sq1, __sq2, ...)

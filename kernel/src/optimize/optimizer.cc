@@ -27,5 +27,11 @@ void OptimizeSelect(plan::Plan* plan) {
   RewriteSubstringPrefixes(plan);
 }
 
+void OptimizeSelectOverRowsToCome(plan::Plan* plan) {
+  RewriteSumsOfOffsets(plan);
+  SplitDerivedKeys(plan);
+  RewriteSubstringPrefixes(plan);
+}
+
 }  // namespace optimize
 }  // namespace laneql

@@ -78,6 +78,10 @@ void PackShortStringKeys(plan::Plan* plan);
 void RewriteSubstringPrefixes(plan::Plan* plan);
 // The five above, in that order.
 void OptimizeSelect(plan::Plan* plan);
+// Those of the five that read no rows of the plan's table (all but AnswerCountsFromMetadata
+// and PackShortStringKeys), for a plan whose table's rows are not yet made: a join chain's
+// aggregate, folded in part by part (exec/join_aggregate_sink.h).
+void OptimizeSelectOverRowsToCome(plan::Plan* plan);
 
 // Every rule above over a logical plan, in order (column pruning only when the plan holds every expression that
 // will read its columns).

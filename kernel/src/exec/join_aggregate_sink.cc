@@ -1,0 +1,99 @@
+#include "src/exec/join_aggregate_sink.h"
+
+#include <utility>
+
+#include "src/common/query_budget.h"
+#include "src/exec/aggregate_function_state.h"
+#include "src/exec/aggregate_worker.h"
+#include "src/exec/executor.h"
+#include "src/exec/group_merge.h"
+#include "src/exec/output_stage.h"
+#include "src/exec/profile.h"
+
+namespace laneql {
+namespace exec {
+
+bool JoinAggregateSink::Takes(const plan::Plan& plan) {
+  if (!plan.aggregate || plan.table == nullptr) return false;
+  for (const plan::Aggregate& aggregate : plan.aggregates) {
+    const bool float_sum = (aggregate.kind == plan::AggKind::kSum || aggregate.kind == plan::AggKind::kAvg) &&
+                           aggregate.arg && IsFloat(aggregate.arg->type);
+    if (float_sum || FoldsInRowOrder(aggregate)) return false;
+  }
+  return true;
+}
+
+JoinAggregateSink::JoinAggregateSink(const plan::Plan& plan, const ExecContext& ctx, int threads)
+    : plan_(plan), ctx_(ctx),
+      // One thread takes the parts in order: its groups are numbered in row order already.
+      track_first_rows_(threads > 1 && !plan.group_keys.empty()),
+      slots_(static_cast<size_t>(threads > 0 ? threads : 1)) {}
+
+JoinAggregateSink::~JoinAggregateSink() = default;
+
+bool JoinAggregateSink::MakeWorker(const Table& table, int thread, std::unique_ptr<AggregateWorker>* out,
+                                   std::string* error) {
+  auto worker = std::make_unique<AggregateWorker>(plan_, table, thread, ctx_.profiler);
+  // No group cap (the first groups in row order come from the merge's order instead), and no
+  // direct table from a column's range (the range of rows not yet joined is unknown).
+  if (!worker->Init(0, track_first_rows_, nullptr, ctx_.small_key_lookup, error, false)) return false;
+  *out = std::move(worker);
+  return true;
+}
+
+bool JoinAggregateSink::Consume(int thread, size_t part, std::vector<Column> columns, std::string* error) {
+  if (thread < 0 || static_cast<size_t>(thread) >= slots_.size()) {
+    *error = "internal error: a pipeline's thread has no aggregate of its own";
+    return false;
+  }
+  if (columns.empty() || columns[0].length() == 0) return true;
+  Slot& slot = slots_[static_cast<size_t>(thread)];
+  if (slot.table == nullptr) {
+    auto table = std::make_unique<Table>();
+    for (size_t c = 0; c < plan_.table->num_columns(); ++c) {
+      if (c >= columns.size() || !table->AddColumn(plan_.table->column_name(c), std::move(columns[c]), error)) {
+        if (c >= columns.size()) *error = "internal error: a pipeline's part lacks columns its aggregate reads";
+        return false;
+      }
+    }
+    if (!MakeWorker(*table, thread, &slot.worker, error)) return false;
+    slot.table = std::move(table);
+  } else if (!slot.table->ReplaceRows(std::move(columns), error)) {
+    return false;
+  }
+  const ScopedMemoryActivity activity("aggregating a join's rows");
+  slot.worker->SetRowBase(static_cast<uint64_t>(part) << 32);
+  const size_t batches = (slot.table->num_rows() + kBatchRows - 1) / kBatchRows;
+  return slot.worker->ScanBatches(0, batches, error);
+}
+
+Result JoinAggregateSink::Finish() {
+  // In the trace as the operator the SELECT's clauses were (their parts' folds are the "scan"
+  // spans inside the probe morsels).
+  ScopedSpan sink_span(ctx_.profiler, 0, "aggregate sink", "operator");
+  std::string error;
+  std::vector<std::unique_ptr<AggregateWorker>> workers;
+  for (Slot& slot : slots_) {
+    if (slot.worker != nullptr) workers.push_back(std::move(slot.worker));
+  }
+  if (workers.empty()) {  // no row joined: the aggregate over none
+    workers.emplace_back();
+    if (!MakeWorker(*plan_.table, 0, &workers[0], &error)) return Result::Error(error);
+  }
+  if (ctx_.Interrupted()) return Result::Error(ctx_.StopMessage());
+  {
+    const ScopedMemoryActivity activity("merging the threads' groups");
+    if (!MergeWorkers(workers, ctx_, ctx_.ThreadsAvailable(), &error)) return Result::Error(error);
+  }
+  if (ctx_.Interrupted()) return Result::Error(ctx_.StopMessage());
+  ScopedSpan span(ctx_.profiler, 0, "output", "output");
+  AggregateWorker& result = *workers[0];
+  StateParts states;
+  states.Add(result.states(), result.groups());
+  const bool ungrouped = plan_.group_keys.empty();
+  return OutputGroups(plan_, ctx_, ungrouped ? nullptr : &result.grouper(), states,
+                      track_first_rows_ ? &result.first_rows() : nullptr);
+}
+
+}  // namespace exec
+}  // namespace laneql

@@ -1,0 +1,67 @@
+// The hash aggregate as the sink of a join chain's probe pipeline (query_join_chain.cc): each
+// part of the pipeline (a source morsel or a tail, through every join and the WHERE's
+// columns) is gathered by the thread that joined it into that thread's own table and folded
+// into that thread's AggregateWorker at once, while its columns are in the cache; after the
+// last part the threads' groups are merged (MergeWorkers: two-level for many groups) and the
+// output made as for a table. Nothing of the chain's output is made whole: without the sink
+// every output column was gathered for every joined row first, the row lists of all parts
+// concatenated, and the aggregation then read it all again.
+//
+// The workers split the parts by rows (whichever thread takes a part folds it), so the sink
+// takes only aggregations whose answer does not depend on the order rows are folded in:
+// Takes(). Groups are numbered by their first row, part p's row r being (p << 32) + r, so
+// ties and unordered output follow the rows in part order, as the chain's output has them.
+#ifndef LANEQL_EXEC_JOIN_AGGREGATE_SINK_H_
+#define LANEQL_EXEC_JOIN_AGGREGATE_SINK_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "laneql/result.h"
+#include "laneql/table.h"
+#include "src/exec/exec_context.h"
+#include "src/plan/bound_expr.h"
+
+namespace laneql {
+namespace exec {
+
+class AggregateWorker;  // aggregate_worker.h
+
+class JoinAggregateSink {
+ public:
+  // Whether `plan` can take a pipeline's parts in any order on any thread: an aggregation with
+  // no float SUM / AVG (added in row order so that every thread count gives the same bits) and
+  // no library aggregate that folds in row order.
+  static bool Takes(const plan::Plan& plan);
+
+  // `plan`: bound over the chain's output columns (its table: those columns, of any rows),
+  // alive until Finish returns. Parts come from threads [0, threads).
+  JoinAggregateSink(const plan::Plan& plan, const ExecContext& ctx, int threads);
+  ~JoinAggregateSink();
+
+  // Part `part`'s rows, its columns in the plan's table's order, folded in by thread `thread`
+  // (each thread calls with its own number only).
+  bool Consume(int thread, size_t part, std::vector<Column> columns, std::string* error);
+
+  // After the last part: the threads' groups merged, then HAVING, ORDER BY, LIMIT and the
+  // SELECT list over them.
+  Result Finish();
+
+ private:
+  struct Slot {
+    std::unique_ptr<Table> table;  // refilled by each part (Table::ReplaceRows)
+    std::unique_ptr<AggregateWorker> worker;
+  };
+  bool MakeWorker(const Table& table, int thread, std::unique_ptr<AggregateWorker>* out, std::string* error);
+
+  const plan::Plan& plan_;
+  const ExecContext& ctx_;
+  const bool track_first_rows_;
+  std::vector<Slot> slots_;  // per thread
+};
+
+}  // namespace exec
+}  // namespace laneql
+
+#endif  // LANEQL_EXEC_JOIN_AGGREGATE_SINK_H_
