@@ -115,6 +115,9 @@ class alignas(64) AggregateWorker {
   // The first rows noted from now on are `base` + the row in the table (a sink's part p:
   // p << 32, so that groups order by their first row across parts as over the parts joined).
   void SetRowBase(uint64_t base) { row_base_ = base; }
+  // Ungrouped float SUM / AVG: their per-batch partial sums go to `partials` from now on (see
+  // FloatPartials; a sink's worker gets one per part).
+  void SetFloatPartials(FloatPartials* partials) { partials_ = partials; }
   // Reads the WHERE's result from `table_mask` (bit r: row r passes; FilterTableMask) instead of
   // evaluating it: the owners of an owned scan share one evaluation.
   void UseFilterMask(const uint64_t* table_mask) { table_mask_ = table_mask; }

@@ -1,5 +1,6 @@
 #include "src/exec/join_aggregate_sink.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "src/common/query_budget.h"
@@ -13,12 +14,19 @@
 namespace laneql {
 namespace exec {
 
+namespace {
+
+bool FloatSum(const plan::Aggregate& aggregate) {
+  return (aggregate.kind == plan::AggKind::kSum || aggregate.kind == plan::AggKind::kAvg) && aggregate.arg &&
+         IsFloat(aggregate.arg->type);
+}
+
+}  // namespace
+
 bool JoinAggregateSink::Takes(const plan::Plan& plan) {
   if (!plan.aggregate || plan.table == nullptr) return false;
   for (const plan::Aggregate& aggregate : plan.aggregates) {
-    const bool float_sum = (aggregate.kind == plan::AggKind::kSum || aggregate.kind == plan::AggKind::kAvg) &&
-                           aggregate.arg && IsFloat(aggregate.arg->type);
-    if (float_sum || FoldsInRowOrder(aggregate)) return false;
+    if ((FloatSum(aggregate) && !plan.group_keys.empty()) || FoldsInRowOrder(aggregate)) return false;
   }
   return true;
 }
@@ -27,7 +35,9 @@ JoinAggregateSink::JoinAggregateSink(const plan::Plan& plan, const ExecContext& 
     : plan_(plan), ctx_(ctx),
       // One thread takes the parts in order: its groups are numbered in row order already.
       track_first_rows_(threads > 1 && !plan.group_keys.empty()),
-      slots_(static_cast<size_t>(threads > 0 ? threads : 1)) {}
+      slots_(static_cast<size_t>(threads > 0 ? threads : 1)) {
+  for (const plan::Aggregate& aggregate : plan.aggregates) float_sums_ |= FloatSum(aggregate);
+}
 
 JoinAggregateSink::~JoinAggregateSink() = default;
 
@@ -64,7 +74,13 @@ bool JoinAggregateSink::Consume(int thread, size_t part, std::vector<Column> col
   const ScopedMemoryActivity activity("aggregating a join's rows");
   slot.worker->SetRowBase(static_cast<uint64_t>(part) << 32);
   const size_t batches = (slot.table->num_rows() + kBatchRows - 1) / kBatchRows;
-  return slot.worker->ScanBatches(0, batches, error);
+  if (!float_sums_) return slot.worker->ScanBatches(0, batches, error);
+  FloatPartials partials(plan_.aggregates.size(), std::vector<double>(batches, 0.0));
+  slot.worker->SetFloatPartials(&partials);
+  const bool scanned = slot.worker->ScanBatches(0, batches, error);
+  slot.worker->SetFloatPartials(nullptr);
+  slot.partials.emplace_back(part, std::move(partials));
+  return scanned;
 }
 
 Result JoinAggregateSink::Finish() {
@@ -86,8 +102,24 @@ Result JoinAggregateSink::Finish() {
     if (!MergeWorkers(workers, ctx_, ctx_.ThreadsAvailable(), &error)) return Result::Error(error);
   }
   if (ctx_.Interrupted()) return Result::Error(ctx_.StopMessage());
-  ScopedSpan span(ctx_.profiler, 0, "output", "output");
   AggregateWorker& result = *workers[0];
+  if (float_sums_) {
+    // Every part's partial sums in (part, batch) order: the same additions on every thread count.
+    std::vector<std::pair<size_t, std::vector<std::vector<double>>>> parts;
+    for (Slot& slot : slots_) {
+      for (auto& part : slot.partials) parts.push_back(std::move(part));
+    }
+    std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
+      if (!result.states().IsFloatSum(a)) continue;
+      double sum = 0.0;
+      for (const auto& part : parts) {
+        for (double partial : part.second[a]) sum += partial;
+      }
+      result.states().SetFloatSum(a, sum);
+    }
+  }
+  ScopedSpan span(ctx_.profiler, 0, "output", "output");
   StateParts states;
   states.Add(result.states(), result.groups());
   const bool ungrouped = plan_.group_keys.empty();

@@ -8,14 +8,17 @@
 // concatenated, and the aggregation then read it all again.
 //
 // The workers split the parts by rows (whichever thread takes a part folds it), so the sink
-// takes only aggregations whose answer does not depend on the order rows are folded in:
+// takes only aggregations whose answer does not depend on which thread folds which part:
 // Takes(). Groups are numbered by their first row, part p's row r being (p << 32) + r, so
 // ties and unordered output follow the rows in part order, as the chain's output has them.
+// An ungrouped float SUM / AVG is added per batch of each part, and the partial sums added in
+// (part, batch) order after the last part: the same additions on every thread count.
 #ifndef LANEQL_EXEC_JOIN_AGGREGATE_SINK_H_
 #define LANEQL_EXEC_JOIN_AGGREGATE_SINK_H_
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "laneql/result.h"
@@ -31,8 +34,8 @@ class AggregateWorker;  // aggregate_worker.h
 class JoinAggregateSink {
  public:
   // Whether `plan` can take a pipeline's parts in any order on any thread: an aggregation with
-  // no float SUM / AVG (added in row order so that every thread count gives the same bits) and
-  // no library aggregate that folds in row order.
+  // no grouped float SUM / AVG (each group's added in row order, so that every thread count
+  // gives the same bits) and no library aggregate that folds in row order.
   static bool Takes(const plan::Plan& plan);
 
   // `plan`: bound over the chain's output columns (its table: those columns, of any rows),
@@ -52,12 +55,15 @@ class JoinAggregateSink {
   struct Slot {
     std::unique_ptr<Table> table;  // refilled by each part (Table::ReplaceRows)
     std::unique_ptr<AggregateWorker> worker;
+    // Ungrouped float sums: each part's per-batch partial sums ([aggregate][batch]), by part.
+    std::vector<std::pair<size_t, std::vector<std::vector<double>>>> partials;
   };
   bool MakeWorker(const Table& table, int thread, std::unique_ptr<AggregateWorker>* out, std::string* error);
 
   const plan::Plan& plan_;
   const ExecContext& ctx_;
   const bool track_first_rows_;
+  bool float_sums_ = false;  // ungrouped float SUM / AVG among the aggregates
   std::vector<Slot> slots_;  // per thread
 };
 
