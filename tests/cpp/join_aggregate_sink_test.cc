@@ -15,6 +15,7 @@
 
 #include "gtest/gtest.h"
 #include "laneql/database.h"
+#include "query_rows_test_util.h"
 
 namespace laneql {
 namespace {
@@ -73,16 +74,7 @@ std::unique_ptr<Database> Open() {
 
 // Every row of a query as text, in the order it came.
 std::string Rows(const Database& db, const std::string& sql, int threads) {
-  QueryOptions options;
-  options.threads = threads;
-  const Result r = db.Query(sql, options);
-  EXPECT_TRUE(r.ok()) << r.error() << "\n" << sql;
-  std::string text;
-  for (size_t i = 0; r.ok() && i < r.num_rows(); ++i) {
-    for (size_t c = 0; c < r.num_columns(); ++c) text += FormatValue(r.column(c), i, ValueStyle::kText) + "\t";
-    text += "\n";
-  }
-  return text;
+  return QueryRowsText(db, sql, threads);
 }
 
 std::string Row(const std::vector<std::string>& values) {

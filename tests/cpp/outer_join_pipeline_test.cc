@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "laneql/database.h"
+#include "query_rows_test_util.h"
 
 namespace laneql {
 namespace {
@@ -128,16 +129,7 @@ std::string Explain(const Database& db, const std::string& sql) {
 
 // Every row of a query as text, in the order it came.
 std::string Rows(const Database& db, const std::string& sql, int threads) {
-  QueryOptions options;
-  options.threads = threads;
-  const Result r = db.Query(sql, options);
-  EXPECT_TRUE(r.ok()) << r.error();
-  std::string text;
-  for (size_t i = 0; r.ok() && i < r.num_rows(); ++i) {
-    for (size_t c = 0; c < r.num_columns(); ++c) text += FormatValue(r.column(c), i, ValueStyle::kText) + "\t";
-    text += "\n";
-  }
-  return text;
+  return QueryRowsText(db, sql, threads);
 }
 
 TEST(OuterJoinPipelineTest, SmallPreservedSideBuildsAndKeepsItsRowsWithoutAPair) {

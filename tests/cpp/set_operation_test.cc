@@ -12,6 +12,7 @@
 
 #include "gtest/gtest.h"
 #include "laneql/database.h"
+#include "query_rows_test_util.h"
 
 namespace laneql {
 namespace {
@@ -42,23 +43,14 @@ std::unique_ptr<Database> Open() {
 
 // The query's rows as text, in order.
 std::string Rows(const Database& db, const std::string& sql, int threads) {
-  QueryOptions options;
-  options.threads = threads;
-  const Result r = db.Query(sql, options);
-  EXPECT_TRUE(r.ok()) << r.error() << "\n" << sql;
-  std::string text;
-  for (size_t i = 0; r.ok() && i < r.num_rows(); ++i) {
-    text += FormatValue(r.column(0), i, ValueStyle::kText) + "\t" + FormatValue(r.column(1), i, ValueStyle::kText) +
-            "\n";
-  }
-  return text;
+  return QueryRowsText(db, sql, threads);
 }
 
 std::string Text(const std::vector<Row>& rows) {
   std::string text;
   for (const Row& row : rows) {
     text += (row.first < 0 ? std::string("NULL") : std::to_string(row.first)) + "\t" + std::to_string(row.second) +
-            "\n";
+            "\t\n";  // as QueryRowsText prints a row
   }
   return text;
 }
