@@ -316,6 +316,7 @@ Result QueryTreeRunner::RunPlan(SelectPlan* select_plan, bool analyze) {
                                              : ExecuteLogical(from, analyze, &relation, &result);
     read_by_clauses_op_ = nullptr;
     aggregate_sink_offer_ = nullptr;
+    sunk_op_ = nullptr;  // read by ExecuteLogical above; a later plan may reuse its address
     if (!made) return result;
     if (offer.taken) {
       result = std::move(offer.result);
