@@ -3,8 +3,8 @@
 // whole. Answers are checked against plain loops over the same generated rows, on 1 to 4
 // threads; groups without ORDER BY must come in the order their first rows have in the join's
 // output (the probe side's row order), on every thread count; ungrouped float sums give the
-// same bits on every thread count; and what the sink cannot take (grouped float sums) still
-// runs over the joined rows made whole.
+// same bits on every thread count, grouped ones too; and what the sink cannot take (an
+// aggregate with ORDER BY keys) still runs over the joined rows made whole.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -224,13 +224,33 @@ TEST(JoinAggregateSinkTest, WhereErrorsAnalyzeAndFloatSumsOverTheJoin) {
                 1e-9);
   }
   for (int threads = 2; threads <= 4; ++threads) EXPECT_EQ(Rows(*db, floats, threads), one) << threads;
-  // A grouped one (each group's values added in row order) is not: the joined rows are made
-  // whole, then aggregated, with the same answer on every thread count.
-  const std::string grouped = "SELECT d.grp, sum(f.amount * 0.1::DOUBLE) FROM fact f JOIN dim d ON f.k = d.k "
-                              "GROUP BY d.grp ORDER BY d.grp";
+  // Grouped float sums and moments too: each group's partial sums per fold unit of each part,
+  // added in (part, unit) order (GroupBatchPartials), the same bits on every thread count.
+  std::map<int64_t, double> loop_sums;
+  for (size_t i = 0; i < kFactRows; ++i) {
+    if (const std::optional<int64_t> k = Pair(i)) loop_sums[Group(*k)] += static_cast<double>(Amount(i)) * 0.1;
+  }
+  const std::string grouped = "SELECT d.grp, sum(f.amount * 0.1::DOUBLE), stddev_samp(f.amount * 0.1::DOUBLE) "
+                              "FROM fact f JOIN dim d ON f.k = d.k GROUP BY d.grp ORDER BY d.grp";
   const std::string grouped_one = Rows(*db, grouped, 1);
-  EXPECT_NE(db->LastProfileJson().find("SELECT clauses"), std::string::npos);
+  EXPECT_NE(db->LastProfileJson().find("\"aggregate sink\""), std::string::npos);
   for (int threads = 2; threads <= 4; ++threads) EXPECT_EQ(Rows(*db, grouped, threads), grouped_one) << threads;
+  {
+    const Result r = db->Query(grouped);
+    ASSERT_TRUE(r.ok()) << r.error();
+    ASSERT_EQ(r.num_rows(), loop_sums.size());
+    for (size_t g = 0; g < r.num_rows(); ++g) {
+      const int64_t key = r.column(0).Values<int64_t>()[g];
+      EXPECT_NEAR(r.column(1).Values<double>()[g], loop_sums[key], 1e-6) << key;
+    }
+  }
+  // An aggregate with ORDER BY keys (each group's rows in their order) is not the sink's: the
+  // joined rows are made whole, then aggregated, with the same answer on every thread count.
+  const std::string ordered = "SELECT d.grp, string_agg(CAST(f.id AS VARCHAR), ',' ORDER BY f.id DESC) "
+                              "FROM fact f JOIN dim d ON f.k = d.k WHERE f.id < 3000 GROUP BY d.grp ORDER BY d.grp";
+  const std::string ordered_one = Rows(*db, ordered, 1);
+  EXPECT_NE(db->LastProfileJson().find("SELECT clauses"), std::string::npos);
+  for (int threads = 2; threads <= 4; ++threads) EXPECT_EQ(Rows(*db, ordered, threads), ordered_one) << threads;
   // The database answers the next query.
   EXPECT_EQ(Rows(*db, "SELECT count(*), sum(f.amount) FROM fact f JOIN dim d ON f.k = d.k", 4),
             Row({std::to_string(paired), std::to_string(paired_sum)}));

@@ -115,6 +115,11 @@ class alignas(64) AggregateWorker {
   // The first rows noted from now on are `base` + the row in the table (a sink's part p:
   // p << 32, so that groups order by their first row across parts as over the parts joined).
   void SetRowBase(uint64_t base) { row_base_ = base; }
+  // The fold units of KeepGroupBatchPartials from now on: `base` + batch / kUnitBatches
+  // (GroupBatchPartials::SetUnitBase).
+  void SetUnitBase(uint64_t base) {
+    if (group_partials_ != nullptr) group_partials_->SetUnitBase(base);
+  }
   // Ungrouped float SUM / AVG: their per-batch partial sums go to `partials` from now on (see
   // FloatPartials; a sink's worker gets one per part).
   void SetFloatPartials(FloatPartials* partials) { partials_ = partials; }

@@ -428,7 +428,7 @@ Result ExecuteAggregate(const Plan& plan, const ExecContext& ctx) {
   }
   if (ctx.Interrupted()) return Result::Error(ctx.StopMessage());
   if (group_batch_partials) {
-    GroupBatchPartials::Fold(workers, targets, batches, result.groups(), &result.states());
+    GroupBatchPartials::Fold(workers, targets, result.groups(), &result.states());
   }
   if (batch_functions) MergeBatchFunctionStates(workers, batches);
   for (size_t a = 0; a < partials.size(); ++a) {

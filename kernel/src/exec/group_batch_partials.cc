@@ -20,17 +20,19 @@ GroupBatchPartials::GroupBatchPartials(const AggregateStates& states, const std:
 }
 
 size_t GroupBatchPartials::Bytes() const {
-  return (units_.capacity() + groups_.capacity() + stamp_.capacity() + entry_of_.capacity()) * sizeof(uint32_t) +
+  return units_.capacity() * sizeof(uint64_t) +
+         (groups_.capacity() + stamp_.capacity() + entry_of_.capacity()) * sizeof(uint32_t) +
          sums_.capacity() * sizeof(double);
 }
 
 bool GroupBatchPartials::BeginBatch(size_t batch, const uint32_t* group_ids, size_t count, size_t groups,
                                     AggregateStates* states, std::string* error) {
-  const size_t unit = batch / kUnitBatches;
+  const uint64_t unit = unit_base_ + batch / kUnitBatches;
   if (!open_ || unit != unit_) {
     if (open_ && !CloseUnit(states, error)) return false;
     open_ = true;
     unit_ = unit;
+    ++opened_;
     unit_first_ = groups_.size();
     // Chosen once per unit: a group the unit touches has exactly one entry in it either way.
     every_group_ = groups <= kEveryGroupEntries;
@@ -54,7 +56,7 @@ bool GroupBatchPartials::BeginBatch(size_t batch, const uint32_t* group_ids, siz
       stamp_.resize(groups, 0);
       entry_of_.resize(groups, 0);
     }
-    const uint32_t mark = static_cast<uint32_t>(unit) + 1;
+    const uint32_t mark = opened_;
     entry_ids_.resize(has_entry_states_ ? count : 0);
     for (size_t i = 0; i < count; ++i) {
       const uint32_t g = group_ids[i];
@@ -70,7 +72,7 @@ bool GroupBatchPartials::BeginBatch(size_t batch, const uint32_t* group_ids, siz
       if (has_entry_states_) entry_ids_[i] = entry_of_[g];
     }
   }
-  units_.resize(groups_.size(), static_cast<uint32_t>(unit));
+  units_.resize(groups_.size(), unit);
   for (const auto& state : entry_states_) {  // each charges its own growth
     if (state != nullptr && !state->Resize(groups_.size(), error)) return false;
   }
@@ -92,8 +94,8 @@ bool GroupBatchPartials::CloseUnit(AggregateStates* states, std::string* error) 
 }
 
 void GroupBatchPartials::Fold(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
-                              const std::vector<std::vector<uint32_t>>& targets, size_t batches,
-                              size_t result_groups, AggregateStates* result) {
+                              const std::vector<std::vector<uint32_t>>& targets, size_t result_groups,
+                              AggregateStates* result) {
   const GroupBatchPartials& first = *workers[0]->group_batch_partials();
   const std::vector<size_t>& aggregates = first.aggregates_;
   std::vector<size_t> functions;
@@ -103,16 +105,24 @@ void GroupBatchPartials::Fold(const std::vector<std::unique_ptr<AggregateWorker>
   const size_t k = aggregates.size();
   std::vector<double> sums(result_groups * k, 0.0);
   std::vector<size_t> next(workers.size(), 0);
-  // Each unit was scanned by one worker, and each worker's entries are in unit order.
-  const size_t units = (batches + kUnitBatches - 1) / kUnitBatches;
-  for (size_t u = 0; u < units; ++u) {
-    for (size_t w = 0; w < workers.size(); ++w) {
-      const GroupBatchPartials& p = *workers[w]->group_batch_partials();
-      for (size_t& e = next[w]; e < p.units_.size() && p.units_[e] == u; ++e) {
-        const size_t g = targets[w][p.groups_[e]];
-        for (size_t j = 0; j < k; ++j) sums[g * k + j] += p.sums_[e * k + j];
-        for (size_t a : functions) result->function_state(a)->Merge(*p.entry_states_[a], e, g);
+  // Each unit was scanned by one worker, and each worker's entries are in unit order: the
+  // workers' entries merged by unit, the lowest unit left first.
+  while (true) {
+    size_t w = workers.size();
+    for (size_t v = 0; v < workers.size(); ++v) {
+      const GroupBatchPartials& p = *workers[v]->group_batch_partials();
+      if (next[v] < p.units_.size() &&
+          (w == workers.size() || p.units_[next[v]] < workers[w]->group_batch_partials()->units_[next[w]])) {
+        w = v;
       }
+    }
+    if (w == workers.size()) break;
+    const GroupBatchPartials& p = *workers[w]->group_batch_partials();
+    const uint64_t u = p.units_[next[w]];
+    for (size_t& e = next[w]; e < p.units_.size() && p.units_[e] == u; ++e) {
+      const size_t g = targets[w][p.groups_[e]];
+      for (size_t j = 0; j < k; ++j) sums[g * k + j] += p.sums_[e * k + j];
+      for (size_t a : functions) result->function_state(a)->Merge(*p.entry_states_[a], e, g);
     }
   }
   for (size_t g = 0; g < result_groups; ++g) {

@@ -63,8 +63,12 @@ class GroupBatchPartials {
   // `groups` groups in all: its unit's entries (the unit before closed, when this batch begins
   // another), and each row's entry (entry_ids()). Batches must come in increasing order, a
   // unit's all to one worker. False with *error when the memory limit refuses them.
+  // Its unit is the unit base (SetUnitBase) + batch / kUnitBatches: a join pipeline's sink
+  // folds part p's batches, numbered from 0 in the part, with base p << 32
+  // (join_aggregate_sink.h), so units order as the parts' rows do.
   bool BeginBatch(size_t batch, const uint32_t* group_ids, size_t count, size_t groups, AggregateStates* states,
                   std::string* error);
+  void SetUnitBase(uint64_t base) { unit_base_ = base; }
   // Aggregate a's entry states when it folds into the entries (else null): rows go to
   // entry_ids()[i] in place of their groups.
   AggregateFunctionState* EntryState(size_t a) const {
@@ -77,11 +81,10 @@ class GroupBatchPartials {
 
   // After the workers' groups are merged into `result` (worker w's group g is its group
   // targets[w][g]): sets each of result's groups' float sums to its partials added in unit
-  // order, and folds its library aggregates' entries into its states in unit order, over the
-  // units of `batches` batches.
+  // order, and folds its library aggregates' entries into its states in unit order.
   static void Fold(const std::vector<std::unique_ptr<AggregateWorker>>& workers,
-                   const std::vector<std::vector<uint32_t>>& targets, size_t batches,
-                   size_t result_groups, AggregateStates* result);
+                   const std::vector<std::vector<uint32_t>>& targets, size_t result_groups,
+                   AggregateStates* result);
 
  private:
   size_t Bytes() const;
@@ -92,14 +95,16 @@ class GroupBatchPartials {
   // Per aggregate: its entries' states when it folds into entries (null for the others).
   std::vector<std::unique_ptr<AggregateFunctionState>> entry_states_;
   bool has_entry_states_ = false;
-  std::vector<uint32_t> units_;     // per entry: its unit,
+  std::vector<uint64_t> units_;     // per entry: its unit,
   std::vector<uint32_t> groups_;    // its group (the worker's id),
   std::vector<double> sums_;        // and one partial per aggregate of aggregates_
-  std::vector<uint32_t> stamp_;     // per group: 1 + the last unit that touched it,
+  std::vector<uint32_t> stamp_;     // per group: the number of the last unit opened that touched it,
   std::vector<uint32_t> entry_of_;  // and its entry in that unit
   std::vector<uint32_t> entry_ids_;  // per row of the batch: its entry (kNoGroup: none)
   bool open_ = false;               // a unit's entries are being filled:
-  size_t unit_ = 0;                 // that unit,
+  uint64_t unit_ = 0;               // that unit,
+  uint32_t opened_ = 0;             // its number among the units this worker opened (from 1),
+  uint64_t unit_base_ = 0;          // SetUnitBase
   size_t unit_first_ = 0;           // its first entry,
   bool every_group_ = false;        // whether it has an entry per group (in group order),
   size_t unit_groups_ = 0;          // for how many groups

@@ -21,12 +21,18 @@ bool FloatSum(const plan::Aggregate& aggregate) {
          IsFloat(aggregate.arg->type);
 }
 
+// A grouped aggregate that keeps partials per fold unit (GroupBatchPartials).
+bool ByUnits(const plan::Aggregate& aggregate) {
+  return FloatSum(aggregate) || (FoldsInRowOrder(aggregate) && FoldsByBatches(aggregate, true));
+}
+
 }  // namespace
 
 bool JoinAggregateSink::Takes(const plan::Plan& plan) {
   if (!plan.aggregate || plan.table == nullptr) return false;
+  const bool grouped = !plan.group_keys.empty();
   for (const plan::Aggregate& aggregate : plan.aggregates) {
-    if ((FloatSum(aggregate) && !plan.group_keys.empty()) || FoldsInRowOrder(aggregate)) return false;
+    if (FoldsInRowOrder(aggregate) && !(grouped && ByUnits(aggregate))) return false;
   }
   return true;
 }
@@ -36,7 +42,11 @@ JoinAggregateSink::JoinAggregateSink(const plan::Plan& plan, const ExecContext& 
       // One thread takes the parts in order: its groups are numbered in row order already.
       track_first_rows_(threads > 1 && !plan.group_keys.empty()),
       slots_(static_cast<size_t>(threads > 0 ? threads : 1)) {
-  for (const plan::Aggregate& aggregate : plan.aggregates) float_sums_ |= FloatSum(aggregate);
+  const bool grouped = !plan.group_keys.empty();
+  for (const plan::Aggregate& aggregate : plan.aggregates) {
+    float_sums_ |= !grouped && FloatSum(aggregate);
+    group_partials_ |= grouped && ByUnits(aggregate);
+  }
 }
 
 JoinAggregateSink::~JoinAggregateSink() = default;
@@ -47,6 +57,7 @@ bool JoinAggregateSink::MakeWorker(const Table& table, int thread, std::unique_p
   // No group cap (the first groups in row order come from the merge's order instead), and no
   // direct table from a column's range (the range of rows not yet joined is unknown).
   if (!worker->Init(0, track_first_rows_, nullptr, ctx_.small_key_lookup, error, false)) return false;
+  if (group_partials_) worker->KeepGroupBatchPartials();
   *out = std::move(worker);
   return true;
 }
@@ -73,6 +84,7 @@ bool JoinAggregateSink::Consume(int thread, size_t part, std::vector<Column> col
   }
   const ScopedMemoryActivity activity("aggregating a join's rows");
   slot.worker->SetRowBase(static_cast<uint64_t>(part) << 32);
+  slot.worker->SetUnitBase(static_cast<uint64_t>(part) << 32);
   const size_t batches = (slot.table->num_rows() + kBatchRows - 1) / kBatchRows;
   if (!float_sums_) return slot.worker->ScanBatches(0, batches, error);
   FloatPartials partials(plan_.aggregates.size(), std::vector<double>(batches, 0.0));
@@ -97,12 +109,20 @@ Result JoinAggregateSink::Finish() {
     if (!MakeWorker(*plan_.table, 0, &workers[0], &error)) return Result::Error(error);
   }
   if (ctx_.Interrupted()) return Result::Error(ctx_.StopMessage());
+  // Each worker's last fold unit closed: its partial sums taken out of its states.
+  for (const auto& worker : workers) {
+    if (!worker->FinishGroupBatchPartials(&error)) return Result::Error(error);
+  }
+  std::vector<std::vector<uint32_t>> targets;  // worker w's group g is merged group targets[w][g]
   {
     const ScopedMemoryActivity activity("merging the threads' groups");
-    if (!MergeWorkers(workers, ctx_, ctx_.ThreadsAvailable(), &error)) return Result::Error(error);
+    if (!MergeWorkers(workers, ctx_, ctx_.ThreadsAvailable(), &error, group_partials_ ? &targets : nullptr)) {
+      return Result::Error(error);
+    }
   }
   if (ctx_.Interrupted()) return Result::Error(ctx_.StopMessage());
   AggregateWorker& result = *workers[0];
+  if (group_partials_) GroupBatchPartials::Fold(workers, targets, result.groups(), &result.states());
   if (float_sums_) {
     // Every part's partial sums in (part, batch) order: the same additions on every thread count.
     std::vector<std::pair<size_t, std::vector<std::vector<double>>>> parts;

@@ -11,8 +11,10 @@
 // takes only aggregations whose answer does not depend on which thread folds which part:
 // Takes(). Groups are numbered by their first row, part p's row r being (p << 32) + r, so
 // ties and unordered output follow the rows in part order, as the chain's output has them.
-// An ungrouped float SUM / AVG is added per batch of each part, and the partial sums added in
-// (part, batch) order after the last part: the same additions on every thread count.
+// A float SUM / AVG is added per batch of each part, and the partial sums added in (part,
+// batch) order after the last part: the same additions on every thread count. Grouped, through
+// GroupBatchPartials (each group's partial sums per fold unit of a part, units numbered from
+// p << 32), which also keeps the library aggregates that fold by batches (the moments) per unit.
 #ifndef LANEQL_EXEC_JOIN_AGGREGATE_SINK_H_
 #define LANEQL_EXEC_JOIN_AGGREGATE_SINK_H_
 
@@ -34,8 +36,8 @@ class AggregateWorker;  // aggregate_worker.h
 class JoinAggregateSink {
  public:
   // Whether `plan` can take a pipeline's parts in any order on any thread: an aggregation with
-  // no grouped float SUM / AVG (each group's added in row order, so that every thread count
-  // gives the same bits) and no library aggregate that folds in row order.
+  // no library aggregate that folds in row order, but grouped ones that fold by batches
+  // (FoldsByBatches).
   static bool Takes(const plan::Plan& plan);
 
   // `plan`: bound over the chain's output columns (its table: those columns, of any rows),
@@ -63,7 +65,8 @@ class JoinAggregateSink {
   const plan::Plan& plan_;
   const ExecContext& ctx_;
   const bool track_first_rows_;
-  bool float_sums_ = false;  // ungrouped float SUM / AVG among the aggregates
+  bool float_sums_ = false;      // ungrouped float SUM / AVG among the aggregates
+  bool group_partials_ = false;  // grouped ones, or grouped aggregates that fold by batches
   std::vector<Slot> slots_;  // per thread
 };
 
