@@ -291,6 +291,8 @@ bool QueryTreeRunner::PlanSelect(const sql::SelectStatement& select, SelectPlan*
   out->plain = IsPlainSelect(select);
   sql::SelectStatement& clauses = out->clauses;
   sql::CloneInto(select, &clauses);
+  // An aggregation over a derived table that projects a join: the join's own aggregation.
+  optimize::MergeDerivedTable(&clauses);
   std::vector<sql::ExprPtr> correlated;
   std::vector<size_t> correlated_items, correlated_order;
   if (!out->plain && !InlineSubqueries(&clauses, &correlated, &correlated_items, error, &correlated_order)) {

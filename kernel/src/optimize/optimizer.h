@@ -78,6 +78,11 @@ void PackShortStringKeys(plan::Plan* plan);
 void RewriteSubstringPrefixes(plan::Plan* plan);
 // The five above, in that order.
 void OptimizeSelect(plan::Plan* plan);
+// merge_derived_table.cc: an aggregating SELECT over a derived table that only projects and
+// filters a join becomes the aggregation of that join (its columns replaced by the expressions
+// that make them, the WHERE clauses joined), so that the join's pipeline folds its rows into
+// the aggregation (TPC-H Q7, Q8, Q9). False, *select unchanged, where the answer could change.
+bool MergeDerivedTable(sql::SelectStatement* select);
 // Those of the five that read no rows of the plan's table (all but AnswerCountsFromMetadata
 // and PackShortStringKeys), for a plan whose table's rows are not yet made: a join chain's
 // aggregate, folded in part by part (exec/join_aggregate_sink.h).
