@@ -16,17 +16,19 @@ namespace exec {
 using plan::LogicalKind;
 using plan::LogicalOperator;
 
-bool QueryTreeRunner::OffersAggregateSink(const sql::SelectStatement& clauses, const LogicalOperator& from) {
+bool QueryTreeRunner::ChainEndsAt(const LogicalOperator& from) {
   if (from.kind != LogicalKind::kJoin || from.left_keys.empty()) return false;
   switch (from.join_type) {
     case sql::JoinType::kInner:
-    case sql::JoinType::kLeft: break;
+    case sql::JoinType::kLeft: return true;
     case sql::JoinType::kRight:
-    case sql::JoinType::kFull:
-      if (!from.using_columns.empty()) return false;  // its merged key is made after the chain
-      break;
+    case sql::JoinType::kFull: return from.using_columns.empty();  // else its merged key comes after
     default: return false;
   }
+}
+
+bool QueryTreeRunner::OffersAggregateSink(const sql::SelectStatement& clauses, const LogicalOperator& from) {
+  if (!ChainEndsAt(from)) return false;
   if (!plan::Aggregates(clauses) || clauses.distinct || !clauses.distinct_on.empty() || !clauses.windows.empty() ||
       clauses.qualify) {
     return false;

@@ -302,20 +302,26 @@ Result QueryTreeRunner::RunPlan(SelectPlan* select_plan, bool analyze) {
     }
     Relation relation;
     AggregateSinkOffer offer;
+    TopRowsOffer top_rows;
     if (!get_conditions_in_scan && from->kind == LogicalKind::kJoin) {
       // A join chain gathers only the columns the clauses name (its join keys often are not),
-      // or folds its rows into their aggregation as they are joined.
+      // or folds its rows into their aggregation as they are joined, or under ORDER BY ...
+      // LIMIT gathers what the SELECT list alone reads for the rows kept only.
       read_by_clauses_op_ = from;
       read_by_clauses_ = ColumnsNamed(clauses, from->scope);
       if (!dry_run_ && OffersAggregateSink(clauses, *from)) {
         offer.clauses = &clauses;
         aggregate_sink_offer_ = &offer;
+      } else if (!dry_run_ && OffersTopRows(clauses, *from, &top_rows)) {
+        top_rows.named = ColumnsNamed(top_rows.first_pass, from->scope);
+        top_rows_offer_ = &top_rows;
       }
     }
     const bool made = get_conditions_in_scan ? ExecuteGet(from, false, &relation, &result)
                                              : ExecuteLogical(from, analyze, &relation, &result);
     read_by_clauses_op_ = nullptr;
     aggregate_sink_offer_ = nullptr;
+    top_rows_offer_ = nullptr;
     sunk_op_ = nullptr;  // read by ExecuteLogical above; a later plan may reuse its address
     if (!made) return result;
     if (offer.taken) {

@@ -291,6 +291,9 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
   // Their aggregation, offered as the probe pipeline's sink (query_aggregate_sink.cc).
   AggregateSinkOffer* offer = top == read_by_clauses_op_ && filter == nullptr ? aggregate_sink_offer_ : nullptr;
   aggregate_sink_offer_ = nullptr;
+  // Or their ORDER BY ... LIMIT, choosing the rows before the SELECT list's columns are gathered.
+  const TopRowsOffer* top_rows = top == read_by_clauses_op_ && filter == nullptr ? top_rows_offer_ : nullptr;
+  top_rows_offer_ = nullptr;
   read_by_clauses_op_ = nullptr;
   std::vector<LogicalOperator*> ops;
   LogicalOperator* op = top;
@@ -745,13 +748,30 @@ bool QueryTreeRunner::ExecuteJoinChain(LogicalOperator* top, bool analyze, Relat
     return false;
   }
   parts = {};
+  // ORDER BY ... LIMIT above: the rows it keeps chosen first, the rest gathered for them alone.
+  size_t kept = total;
+  if (top_rows != nullptr && total > static_cast<size_t>(top_rows->keep)) {
+    std::vector<uint32_t> chosen;
+    bool cut = false;
+    if (!ChooseTopRows(*top_rows, inputs, top->scope, physical, total, &chosen, &cut, error)) return false;
+    if (cut) {
+      for (std::vector<uint32_t>& rows : physical) {
+        std::vector<uint32_t> picked(chosen.size());
+        for (size_t i = 0; i < chosen.size(); ++i) picked[i] = rows[chosen[i]];
+        rows = std::move(picked);
+      }
+      kept = chosen.size();
+      sunk_op_ = top;  // EXPLAIN ANALYZE: the join's rows, not those kept
+      sunk_rows_ = total;
+    }
+  }
   std::vector<Column> gathered;
   {
     ScopedSpan span(ctx_.profiler, 0, "hash join gather", "pipeline");
     std::vector<GatherJob> jobs;
     for (const auto& [t, c] : columns) jobs.push_back(GatherJob{&inputs[t].relation.table->column(c), &physical[t]});
     ExecContext gather_ctx = ctx_;
-    if (total < ctx_.min_parallel_rows) gather_ctx.threads = 1;
+    if (kept < ctx_.min_parallel_rows) gather_ctx.threads = 1;
     if (!GatherColumnsOnThreads(gather_ctx, jobs, &gathered, &message)) {
       *error = Result::Error(message);
       return false;

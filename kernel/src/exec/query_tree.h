@@ -140,6 +140,22 @@ class QueryTreeRunner {
   // Runs a plan (query_execute.cc); with `analyze` each operator records its rows and time.
   Result RunPlan(SelectPlan* select_plan, bool analyze);
   bool ExecuteLogical(plan::LogicalOperator* op, bool analyze, Relation* out, Result* error);
+  // The SELECT's aggregation offered to the join chain beneath it as its probe pipeline's sink
+  // (query_aggregate_sink.cc); `taken` and the answer when the chain took it.
+  struct AggregateSinkOffer {
+    const sql::SelectStatement* clauses = nullptr;
+    bool taken = false;
+    Result result;
+  };
+  // The SELECT's ORDER BY ... LIMIT over the join chain beneath it (query_top_rows.cc), offered
+  // so that the chain gathers the columns the SELECT list alone reads only for the rows kept:
+  // `first_pass` (the WHERE, the ORDER BY keys resolved, LIMIT `keep`, over the columns `named`
+  // marks in the chain's scope and a column of row positions) chooses them first.
+  struct TopRowsOffer {
+    sql::SelectStatement first_pass;
+    std::vector<uint8_t> named;
+    int64_t keep = 0;
+  };
   // A chain of inner, LEFT, RIGHT and FULL equi-joins down op's left side (RIGHT / FULL with
   // USING only on top), as build and probe pipelines with late materialization
   // (query_join_chain.cc); under the SELECT's clauses (read_by_clauses_op_) it gathers only the
@@ -152,6 +168,20 @@ class QueryTreeRunner {
   // Whether RunPlan offers `clauses` over the join `from` as the chain's sink: an aggregation
   // with nothing a relation made whole would be needed for (DISTINCT, subqueries, *).
   static bool OffersAggregateSink(const sql::SelectStatement& clauses, const plan::LogicalOperator& from);
+  // Whether the chain's output can reach the clauses late: `from` is a join that ends a chain
+  // whose output is made by the chain alone (not a RIGHT or FULL join with USING, whose merged
+  // key is made afterwards).
+  static bool ChainEndsAt(const plan::LogicalOperator& from);
+  // Whether RunPlan offers `clauses` (ORDER BY ... LIMIT of a plain SELECT) over the join
+  // `from` (its output named by `scope`) as a top-rows offer; *offer's first_pass and keep.
+  static bool OffersTopRows(const sql::SelectStatement& clauses, const plan::LogicalOperator& from,
+                            TopRowsOffer* offer);
+  // The positions, among the `rows` rows of the chain's output (physical[t]: input t's rows),
+  // of those the offer's first pass keeps, in its order (query_top_rows.cc). *chosen is left
+  // empty, and true returned, when the first pass does not bind: the rows are then not cut.
+  bool ChooseTopRows(const TopRowsOffer& offer, const std::vector<ChainInput>& inputs,
+                     const plan::ColumnScope& scope, const std::vector<std::vector<uint32_t>>& physical,
+                     size_t rows, std::vector<uint32_t>* chosen, bool* cut, Result* error);
   // The offered clauses bound over `schema` (the chain's output columns: one row, NULL in each
   // column the chain can make NULL) into *plan, and their sink on `threads` threads, when
   // JoinAggregateSink::Takes them; false (nothing made) when not.
@@ -363,17 +393,13 @@ class QueryTreeRunner {
   const plan::LogicalOperator* read_by_clauses_op_ = nullptr;
   std::vector<uint8_t> read_by_clauses_;
   // RunPlan: the SELECT's clauses offered, with read_by_clauses_op_, to that join chain as its
-  // probe pipeline's sink when they aggregate (query_aggregate_sink.cc); `taken` and the
-  // answer when the chain took them. sunk_op_ / sunk_rows_: for EXPLAIN ANALYZE, the chain
-  // that took them and its joined rows (it made no relation of them).
-  struct AggregateSinkOffer {
-    const sql::SelectStatement* clauses = nullptr;
-    bool taken = false;
-    Result result;
-  };
+  // probe pipeline's sink when they aggregate (AggregateSinkOffer); sunk_op_ / sunk_rows_: for
+  // EXPLAIN ANALYZE, the chain that took them or cut its rows, and its joined rows.
   AggregateSinkOffer* aggregate_sink_offer_ = nullptr;
   const plan::LogicalOperator* sunk_op_ = nullptr;
   size_t sunk_rows_ = 0;
+  // RunPlan: their ORDER BY ... LIMIT over that join chain (TopRowsOffer).
+  TopRowsOffer* top_rows_offer_ = nullptr;
   std::string last_plan_text_;
   int view_depth_ = 0;
   int derived_count_ = 0;  // names the relations decorrelation adds (__sq1, __sq2, ...)
