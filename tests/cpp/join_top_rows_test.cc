@@ -13,27 +13,18 @@
 
 #include "gtest/gtest.h"
 #include "laneql/database.h"
-#include "query_rows_test_util.h"
+#include "database_test_util.h"
 
 namespace laneql {
 namespace {
 
 constexpr int64_t kFactRows = 120000;  // several probe morsels
 
+// fact: amount repeats (ties), k misses dim for k >= 400 (LEFT join NULLs).
 std::unique_ptr<Database> Open() {
-  DatabaseOptions options;
-  options.threads = 4;
-  options.min_parallel_rows = 0;
-  auto db = std::make_unique<Database>(options);
-  // fact: amount repeats (ties), k misses dim for k >= 400 (LEFT join NULLs).
-  for (const char* sql :
-       {"CREATE TABLE fact AS SELECT range AS id, range % 503 AS k, (range * 7919) % 1000 AS amount, "
-        "'note ' || (range % 17) AS note FROM range(120000)",
-        "CREATE TABLE dim AS SELECT range AS k, range % 9 AS grp, 'name ' || range AS name FROM range(400)"}) {
-    const Result r = db->Query(sql);
-    EXPECT_TRUE(r.ok()) << r.error();
-  }
-  return db;
+  return OpenWithTables({"CREATE TABLE fact AS SELECT range AS id, range % 503 AS k, (range * 7919) % 1000 AS amount, "
+                         "'note ' || (range % 17) AS note FROM range(120000)",
+                         "CREATE TABLE dim AS SELECT range AS k, range % 9 AS grp, 'name ' || range AS name FROM range(400)"});
 }
 
 std::string Row(const std::vector<std::string>& values) {

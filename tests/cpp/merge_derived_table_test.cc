@@ -7,7 +7,7 @@
 
 #include "gtest/gtest.h"
 #include "laneql/database.h"
-#include "query_rows_test_util.h"
+#include "database_test_util.h"
 #include "src/optimize/optimizer.h"
 #include "src/sql/ast.h"
 #include "src/sql/parser.h"
@@ -84,17 +84,11 @@ TEST(MergeDerivedTable, ShapesWhoseAnswerCouldChangeAreLeftAlone) {
 }
 
 TEST(MergeDerivedTable, AnswersAreTheSameAsOverTheDerivedTableMadeWhole) {
-  DatabaseOptions options;
-  options.threads = 4;
-  options.min_parallel_rows = 0;
-  Database db(options);
-  for (const char* sql :
-       {"CREATE TABLE o AS SELECT range AS id, range % 97 AS k, CASE WHEN range % 11 = 0 THEN NULL ELSE "
-        "(range % 1000) * 0.25 END AS price, 1990 + range % 9 AS year FROM range(100000)",
-        "CREATE TABLE n AS SELECT range AS k, 'nation ' || (range % 13) AS name FROM range(90)"}) {
-    const Result r = db.Query(sql);
-    ASSERT_TRUE(r.ok()) << r.error();
-  }
+  std::unique_ptr<Database> opened = OpenWithTables(
+      {"CREATE TABLE o AS SELECT range AS id, range % 97 AS k, CASE WHEN range % 11 = 0 THEN NULL ELSE "
+       "(range % 1000) * 0.25 END AS price, 1990 + range % 9 AS year FROM range(100000)",
+       "CREATE TABLE n AS SELECT range AS k, 'nation ' || (range % 13) AS name FROM range(90)"});
+  Database& db = *opened;
   // The derived table made whole first (LIMIT keeps the rule away; no row is cut) against the
   // merged query, on several thread counts: the same rows, names and order.
   const std::string body = "(SELECT n.name AS nation, o.year AS y, o.price * 2 AS amount FROM o JOIN n ON o.k = n.k "

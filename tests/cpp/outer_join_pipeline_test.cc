@@ -13,7 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "laneql/database.h"
-#include "query_rows_test_util.h"
+#include "database_test_util.h"
 
 namespace laneql {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "gtest/gtest.h"
 #include "laneql/database.h"
-#include "query_rows_test_util.h"
+#include "database_test_util.h"
 
 namespace laneql {
 namespace {
@@ -26,19 +26,11 @@ Row ARow(int64_t r) { return {r % 37 == 3 ? -1 : r % 1000, r % 7}; }
 Row BRow(int64_t r) { return {r % 41 == 5 ? -1 : r % 1500, r % 5}; }
 
 std::unique_ptr<Database> Open() {
-  DatabaseOptions options;
-  options.threads = 4;
-  options.min_parallel_rows = 0;
-  auto db = std::make_unique<Database>(options);
-  for (const char* sql :
-       {"CREATE TABLE a AS SELECT CASE WHEN range % 37 = 3 THEN NULL ELSE range % 1000 END AS x, range % 7 AS y "
-        "FROM range(150000)",
-        "CREATE TABLE b AS SELECT CASE WHEN range % 41 = 5 THEN NULL ELSE range % 1500 END AS x, range % 5 AS y "
-        "FROM range(100000)"}) {
-    const Result r = db->Query(sql);
-    EXPECT_TRUE(r.ok()) << r.error();
-  }
-  return db;
+  return OpenWithTables(
+      {"CREATE TABLE a AS SELECT CASE WHEN range % 37 = 3 THEN NULL ELSE range % 1000 END AS x, range % 7 AS y "
+       "FROM range(150000)",
+       "CREATE TABLE b AS SELECT CASE WHEN range % 41 = 5 THEN NULL ELSE range % 1500 END AS x, range % 5 AS y "
+       "FROM range(100000)"});
 }
 
 // The query's rows as text, in order.
